@@ -1,0 +1,183 @@
+//! `hookd connect` and `hookd disconnect`: make the agent call `hookd-emit`
+//! on every event, or stop it again, by editing its settings file.
+//!
+//! All the editing (and its safety rules) lives in
+//! [`hookd_core::agent_connect`]; this file only turns flags into a settings
+//! path and the outcome into one human line.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use hookd_core::agent_connect::{self, ChangeReport, ChangeStatus, Scope};
+
+/// Flags of `hookd connect`.
+#[derive(Debug, Clone, Args)]
+pub struct ConnectArgs {
+    /// Settings file to edit: user (~/.claude/settings.json), project
+    /// (DIR/.claude/settings.json) or local (DIR/.claude/settings.local.json)
+    /// [default: user]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser())]
+    pub scope: Option<Scope>,
+    /// Project directory for --scope project/local; its git root is used if it is inside a
+    /// repository [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Command the hooks run, instead of the hookd-emit installed beside hookd (or on PATH);
+    /// its program must be named hookd-emit
+    #[arg(long, value_name = "CMD")]
+    pub emit_command: Option<String>,
+    /// Print what would change without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Flags of `hookd disconnect`.
+#[derive(Debug, Clone, Args)]
+pub struct DisconnectArgs {
+    /// Settings file to edit: user (~/.claude/settings.json), project
+    /// (DIR/.claude/settings.json) or local (DIR/.claude/settings.local.json)
+    /// [default: user]
+    #[arg(long, value_name = "SCOPE", value_parser = scope_parser())]
+    pub scope: Option<Scope>,
+    /// Project directory for --scope project/local; its git root is used if it is inside a
+    /// repository [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Print what would change without writing anything
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Adds hookd's hooks to the chosen settings file and says what changed.
+pub fn connect(args: &ConnectArgs) -> Result<()> {
+    let path = settings_file(args.scope, args.project.as_deref())?;
+    let emit = agent_connect::emit_command(args.emit_command.as_deref())?;
+    let report = agent_connect::connect(&path, &emit, args.dry_run)?;
+    let file = show(&path);
+    let n = report.count;
+    match &report.status {
+        ChangeStatus::Written(outcome) if outcome.created => {
+            println!("Connected hookd to {file}: created it with {}", groups(n));
+        }
+        ChangeStatus::Written(outcome) => {
+            let only = if n < agent_connect::HOOKS.len() {
+                format!(" ({})", report.events.join(", "))
+            } else {
+                String::new()
+            };
+            println!(
+                "Connected hookd to {file}: added {}{only}{}",
+                groups(n),
+                backup_note(outcome.backup.as_deref())
+            );
+        }
+        ChangeStatus::WouldWrite { creates: true } => println!(
+            "Dry run: would create {file} with {}: {}",
+            groups(n),
+            report.events.join(", ")
+        ),
+        ChangeStatus::WouldWrite { creates: false } => println!(
+            "Dry run: would add {} to {file}: {}",
+            groups(n),
+            report.events.join(", ")
+        ),
+        ChangeStatus::Unchanged | ChangeStatus::Missing => {
+            println!("Already connected: nothing to change in {file}");
+        }
+    }
+    if report.count > 0 && emit == agent_connect::EMIT_PROGRAM && !on_path(&emit) {
+        eprintln!(
+            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
+        );
+    }
+    warn_if_disabled(&report);
+    Ok(())
+}
+
+/// Removes hookd's hooks from the chosen settings file and says what changed.
+pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
+    let path = settings_file(args.scope, args.project.as_deref())?;
+    let report = agent_connect::disconnect(&path, args.dry_run)?;
+    let file = show(&path);
+    let n = report.count;
+    match &report.status {
+        ChangeStatus::Written(outcome) => println!(
+            "Disconnected hookd from {file}: removed {}{}",
+            handlers(n),
+            backup_note(outcome.backup.as_deref())
+        ),
+        ChangeStatus::WouldWrite { .. } => println!(
+            "Dry run: would remove {} from {file}: {}",
+            handlers(n),
+            report.events.join(", ")
+        ),
+        ChangeStatus::Unchanged => println!("Not connected: no hookd hooks in {file}"),
+        ChangeStatus::Missing => println!("Nothing to do: {file} does not exist"),
+    }
+    Ok(())
+}
+
+fn scope_parser() -> impl TypedValueParser<Value = Scope> {
+    PossibleValuesParser::new(["user", "project", "local"]).try_map(|s| s.parse::<Scope>())
+}
+
+/// The settings file for the flags. `--project` with the user scope is an
+/// error rather than ignored: the user clearly meant a project file, and
+/// silently editing the global one instead is the worse surprise.
+fn settings_file(scope: Option<Scope>, project: Option<&Path>) -> Result<PathBuf> {
+    let scope = scope.unwrap_or_default();
+    if !scope.is_project() {
+        if project.is_some() {
+            bail!(
+                "--project applies to --scope project or --scope local (the default scope is user)"
+            );
+        }
+        return Ok(scope.settings_path(&hookd_core::dirs::home_dir()?));
+    }
+    let dir = match project {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    Ok(scope.settings_path(&agent_connect::project_root(&dir)?))
+}
+
+/// `path` with the home directory shown as `~`, as users write it.
+fn show(path: &Path) -> String {
+    match hookd_core::dirs::home_dir() {
+        Ok(home) if path.starts_with(&home) && home.parent().is_some() => {
+            let rest = path.strip_prefix(&home).unwrap_or(path);
+            format!("~/{}", rest.display())
+        }
+        _ => path.display().to_string(),
+    }
+}
+
+fn backup_note(backup: Option<&Path>) -> String {
+    backup
+        .map(|b| format!(" (backup: {})", show(b)))
+        .unwrap_or_default()
+}
+
+fn groups(n: usize) -> String {
+    format!("{n} hook group{}", if n == 1 { "" } else { "s" })
+}
+
+fn handlers(n: usize) -> String {
+    format!("{n} hookd handler{}", if n == 1 { "" } else { "s" })
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+fn warn_if_disabled(report: &ChangeReport) {
+    if report.hooks_disabled {
+        eprintln!(
+            "warning: {} sets \"disableAllHooks\": true, so the agent runs no hooks (hookd's included) until it is removed",
+            show(&report.path)
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! `hookd daemon`: runs the listener in the foreground until SIGTERM/SIGINT.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::Args;
+use hookd_core::server::{Daemon, DaemonConfig};
+use tokio_util::sync::CancellationToken;
+
+/// Flags of `hookd daemon`.
+#[derive(Debug, Args)]
+pub struct DaemonArgs {
+    /// Unix socket to listen on [default: $HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd.sock].
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// Data directory for the repository registry and the ledger of events outside git
+    /// [default: $HOOKD_DATA_DIR, else $XDG_DATA_HOME/hookd, else ~/.local/share/hookd].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Close a connection that sends nothing for this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub idle_timeout: u64,
+    /// Serve at most this many connections at once; more wait in the socket backlog.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    pub max_connections: usize,
+}
+
+/// Runs the daemon until a signal asks it to stop; exits 0 after a clean drain.
+pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
+    crate::cmd::init_logging("info");
+    let socket_path = args.socket.clone().unwrap_or_else(hookd_proto::socket_path);
+    let data_dir = match &args.data_dir {
+        Some(dir) => dir.clone(),
+        None => hookd_core::dirs::data_dir()?,
+    };
+    let mut config = DaemonConfig::new(socket_path, data_dir);
+    config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
+    config.max_connections = args.max_connections.max(1);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let daemon = Daemon::bind(config)?;
+        let shutdown = CancellationToken::new();
+        let signals = shutdown.clone();
+        tokio::spawn(async move {
+            wait_for_stop_signal().await;
+            tracing::info!("stop signal received; draining");
+            signals.cancel();
+        });
+        daemon.run(shutdown).await?;
+        Ok(())
+    })
+}
+
+async fn wait_for_stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        tracing::error!("cannot install signal handlers; stop the daemon with SIGKILL");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}

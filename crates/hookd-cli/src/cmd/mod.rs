@@ -1,0 +1,19 @@
+//! One module per `hookd` subcommand.
+
+pub mod connect;
+pub mod daemon;
+pub mod query;
+pub mod status;
+
+/// Sends tracing output to stderr, filtered by `$HOOKD_LOG` (e.g. `debug`,
+/// `hookd_core=trace`), else `default`.
+pub fn init_logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKD_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    use std::io::IsTerminal as _;
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .init();
+}

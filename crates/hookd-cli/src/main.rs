@@ -1,0 +1,51 @@
+//! `hookd`: the headless face of hookd.
+//!
+//! `hookd daemon` runs the event listener that `hookd-emit` talks to,
+//! `hookd query` reads the per-repository mutation ledgers, and
+//! `hookd connect` / `hookd disconnect` wire the agent's hook settings to
+//! `hookd-emit`. All logic lives in `hookd-core`; this binary parses flags,
+//! sets up logging and turns errors into exit codes.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// hookd: record, query and manage what your AI coding agents do.
+#[derive(Debug, Parser)]
+#[command(name = "hookd", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the event daemon in the foreground (listens on the Unix socket hookd-emit writes to).
+    Daemon(cmd::daemon::DaemonArgs),
+    /// Show recorded file mutations from the per-repository ledgers, oldest first.
+    Query(cmd::query::QueryArgs),
+    /// Add hookd-emit hooks to the agent's settings file (Claude Code).
+    Connect(cmd::connect::ConnectArgs),
+    /// Remove exactly the hooks `hookd connect` added, nothing else.
+    Disconnect(cmd::connect::DisconnectArgs),
+    /// Tell whether a daemon is listening, and where.
+    Status(cmd::status::StatusArgs),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Daemon(args) => cmd::daemon::run(&args),
+        Command::Query(args) => cmd::query::run(&args),
+        Command::Connect(args) => cmd::connect::connect(&args),
+        Command::Disconnect(args) => cmd::connect::disconnect(&args),
+        Command::Status(args) => cmd::status::run(&args),
+    };
+    match outcome {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("hookd: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

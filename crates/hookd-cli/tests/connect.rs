@@ -1,0 +1,389 @@
+//! `hookd connect` / `hookd disconnect` end to end: the real binary, a temp
+//! HOME, real settings files on disk.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{TempDir, hookd};
+use serde_json::{Value, json};
+
+const EVENTS: [(&str, &str); 11] = [
+    ("PreToolUse", "pre_tool_use"),
+    ("PostToolUse", "post_tool_use"),
+    ("PostToolUseFailure", "post_tool_use_failure"),
+    ("SessionStart", "session_start"),
+    ("SessionEnd", "session_end"),
+    ("UserPromptSubmit", "user_prompt_submit"),
+    ("Stop", "stop"),
+    ("SubagentStart", "subagent_start"),
+    ("SubagentStop", "subagent_stop"),
+    ("Notification", "notification"),
+    ("PreCompact", "pre_compact"),
+];
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+}
+
+fn expected_hooks(emit: &str) -> Value {
+    let mut hooks = serde_json::Map::new();
+    for (event, arg) in EVENTS {
+        let handler = json!({"type": "command", "command": format!("{emit} {arg}"), "timeout": 10});
+        let group = if arg.ends_with("tool_use") || arg.ends_with("tool_use_failure") {
+            json!({"matcher": "*", "hooks": [handler]})
+        } else {
+            json!({"hooks": [handler]})
+        };
+        hooks.insert(event.to_owned(), json!([group]));
+    }
+    Value::Object(hooks)
+}
+
+#[test]
+fn user_scope_connect_twice_then_disconnect() {
+    let home = TempDir::create();
+    let settings = home.path().join(".claude/settings.json");
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--emit-command", "hookd-emit"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Connected hookd to ~/.claude/settings.json: created it with 11 hook groups\n"
+    );
+    assert_eq!(
+        read_json(&settings),
+        json!({"hooks": expected_hooks("hookd-emit")})
+    );
+    let bytes = fs::read(&settings).unwrap();
+    assert!(bytes.starts_with(b"{\n  \"hooks\": {\n"));
+    assert!(bytes.ends_with(b"}\n"));
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--emit-command", "hookd-emit"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Already connected: nothing to change in ~/.claude/settings.json\n"
+    );
+    assert_eq!(fs::read(&settings).unwrap(), bytes);
+    assert!(
+        !home
+            .path()
+            .join(".claude/settings.json.hookd-backup")
+            .exists()
+    );
+
+    let run = hookd(home.path(), home.path(), &["disconnect"]);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Disconnected hookd from ~/.claude/settings.json: removed 11 hookd handlers (backup: ~/.claude/settings.json.hookd-backup)\n"
+    );
+    assert_eq!(read_json(&settings), json!({}));
+    assert_eq!(
+        fs::read(home.path().join(".claude/settings.json.hookd-backup")).unwrap(),
+        bytes
+    );
+
+    let run = hookd(home.path(), home.path(), &["disconnect"]);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Not connected: no hookd hooks in ~/.claude/settings.json\n"
+    );
+}
+
+#[test]
+fn user_scope_keeps_existing_settings() {
+    let home = TempDir::create();
+    fs::create_dir(home.path().join(".claude")).unwrap();
+    let settings = home.path().join(".claude/settings.json");
+    let original = "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"Bash\",\n                \"hooks\": [\n                    {\n                        \"type\": \"http\",\n                        \"url\": \"http://localhost:9/h\"\n                    }\n                ]\n            }\n        ]\n    },\n    \"env\": {\n        \"A\": \"1\"\n    }\n}\n";
+    fs::write(&settings, original).unwrap();
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--emit-command", "/opt/hookd bin/hookd-emit"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Connected hookd to ~/.claude/settings.json: added 11 hook groups (backup: ~/.claude/settings.json.hookd-backup)\n"
+    );
+    let after = read_json(&settings);
+    assert_eq!(
+        after["hooks"]["PreToolUse"],
+        json!([
+            {"matcher": "Bash", "hooks": [{"type": "http", "url": "http://localhost:9/h"}]},
+            {"matcher": "*", "hooks": [{"type": "command", "command": "'/opt/hookd bin/hookd-emit' pre_tool_use", "timeout": 10}]}
+        ])
+    );
+    let text = fs::read_to_string(&settings).unwrap();
+    assert!(
+        text.starts_with("{\n    \"model\": \"opus\",\n    \"hooks\": {\n"),
+        "{text}"
+    );
+    assert_eq!(
+        fs::read_to_string(home.path().join(".claude/settings.json.hookd-backup")).unwrap(),
+        original
+    );
+
+    let run = hookd(home.path(), home.path(), &["disconnect"]);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&settings).unwrap(), original);
+}
+
+#[test]
+fn default_emit_command_runs_hookd_emit() {
+    let home = TempDir::create();
+    let run = hookd(home.path(), home.path(), &["connect"]);
+    assert!(run.ok, "{}", run.stderr);
+    let settings = read_json(&home.path().join(".claude/settings.json"));
+    let command = settings["hooks"]["Stop"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let beside = Path::new(env!("CARGO_BIN_EXE_hookd")).with_file_name("hookd-emit");
+    // Absolute path when hookd-emit is built next to hookd, else found on PATH.
+    if beside.is_file() && !beside.to_str().unwrap().contains(' ') {
+        assert_eq!(command, format!("{} stop", beside.display()));
+    } else if !beside.is_file() {
+        assert_eq!(command, "hookd-emit stop");
+    }
+    assert!(command.ends_with("hookd-emit stop") || command.ends_with("hookd-emit' stop"));
+}
+
+#[test]
+fn project_scope_uses_the_git_root() {
+    let home = TempDir::create();
+    let work = TempDir::create();
+    let repo = work.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::create_dir_all(repo.join("src/deep")).unwrap();
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &[
+            "connect",
+            "--scope",
+            "project",
+            "--project",
+            repo.join("src/deep").to_str().unwrap(),
+            "--emit-command",
+            "hookd-emit",
+        ],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    let settings = repo.join(".claude/settings.json");
+    assert!(
+        run.stdout.starts_with("Connected hookd to "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("repo/.claude/settings.json: created it with 11 hook groups"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        read_json(&settings),
+        json!({"hooks": expected_hooks("hookd-emit")})
+    );
+    assert!(!repo.join("src/deep/.claude").exists());
+    assert!(!home.path().join(".claude").exists());
+
+    let run = hookd(
+        home.path(),
+        &repo.join("src"),
+        &["disconnect", "--scope", "project", "--dry-run"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Dry run: would remove 11 hookd handlers from "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("PreToolUse, PostToolUse,"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        read_json(&settings),
+        json!({"hooks": expected_hooks("hookd-emit")})
+    );
+}
+
+#[test]
+fn local_scope_defaults_to_the_current_directory() {
+    let home = TempDir::create();
+    let work = TempDir::create();
+    let repo = work.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap();
+    fs::create_dir_all(repo.join("sub")).unwrap();
+    let local = repo.join(".claude/settings.local.json");
+    fs::create_dir(repo.join(".claude")).unwrap();
+    fs::write(
+        &local,
+        "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(ls)\"\n    ]\n  }\n}\n",
+    )
+    .unwrap();
+
+    let run = hookd(
+        home.path(),
+        &repo.join("sub"),
+        &["connect", "--scope", "local", "--dry-run"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Dry run: would add 11 hook groups to "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !repo
+            .join(".claude/settings.local.json.hookd-backup")
+            .exists()
+    );
+    assert_eq!(
+        read_json(&local),
+        json!({"permissions": {"allow": ["Bash(ls)"]}})
+    );
+
+    let run = hookd(
+        home.path(),
+        &repo.join("sub"),
+        &[
+            "connect",
+            "--scope",
+            "local",
+            "--emit-command",
+            "hookd-emit",
+        ],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        read_json(&local),
+        json!({"permissions": {"allow": ["Bash(ls)"]}, "hooks": expected_hooks("hookd-emit")})
+    );
+    assert!(!repo.join(".claude/settings.json").exists());
+
+    let run = hookd(
+        home.path(),
+        &repo.join("sub"),
+        &["disconnect", "--scope", "local"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        fs::read_to_string(&local).unwrap(),
+        "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(ls)\"\n    ]\n  }\n}\n"
+    );
+}
+
+#[test]
+fn invalid_settings_are_refused_untouched() {
+    let home = TempDir::create();
+    fs::create_dir(home.path().join(".claude")).unwrap();
+    let settings = home.path().join(".claude/settings.json");
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": []}, 42]}}"#;
+    fs::write(&settings, text).unwrap();
+
+    for args in [&["connect"][..], &["disconnect"][..]] {
+        let run = hookd(home.path(), home.path(), args);
+        assert!(!run.ok, "{args:?} succeeded: {}", run.stdout);
+        assert!(
+            run.stderr.contains(&settings.display().to_string()),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .contains("hooks.PreToolUse[1]: expected an object"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(fs::read_to_string(&settings).unwrap(), text);
+    }
+
+    fs::write(&settings, "{\"model\": ").unwrap();
+    let run = hookd(home.path(), home.path(), &["connect"]);
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("not valid JSON: EOF while parsing"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), "{\"model\": ");
+    assert!(
+        !home
+            .path()
+            .join(".claude/settings.json.hookd-backup")
+            .exists()
+    );
+}
+
+#[test]
+fn disconnect_without_a_file_has_nothing_to_do() {
+    let home = TempDir::create();
+    let run = hookd(home.path(), home.path(), &["disconnect"]);
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Nothing to do: ~/.claude/settings.json does not exist\n"
+    );
+    assert!(!home.path().join(".claude").exists());
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let home = TempDir::create();
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--project", home.path().to_str().unwrap()],
+    );
+    assert!(!run.ok);
+    assert!(run.stderr.contains("--scope project"), "{}", run.stderr);
+
+    let run = hookd(home.path(), home.path(), &["connect", "--scope", "global"]);
+    assert!(!run.ok);
+    assert!(run.stderr.contains("user"), "{}", run.stderr);
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--emit-command", "/usr/bin/true"],
+    );
+    assert!(!run.ok);
+    assert!(run.stderr.contains("hookd-emit"), "{}", run.stderr);
+
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &[
+            "connect",
+            "--scope",
+            "project",
+            "--project",
+            home.path().join("missing").to_str().unwrap(),
+        ],
+    );
+    assert!(!run.ok);
+    assert!(run.stderr.contains("missing"), "{}", run.stderr);
+    assert!(!home.path().join("missing").exists());
+    assert!(!home.path().join(".claude").exists());
+}

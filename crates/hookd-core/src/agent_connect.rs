@@ -1,0 +1,1275 @@
+//! Adds and removes the hooks that make Claude Code call `hookd-emit`.
+//!
+//! Settings files belong to the user and usually hold much more than hooks
+//! (permissions, env, plugins, other people's hooks). A known failure of peer
+//! tools is a save that erased those, so every edit here is surgical: the file
+//! is parsed with key order preserved, only hookd's own handlers are added or
+//! removed, the original indentation and trailing newline are kept, a file of
+//! an unexpected shape is refused rather than "repaired", and the write goes
+//! through [`crate::fs_atomic`] with a backup. hookd's handlers are recognised
+//! by their command alone (first word's basename is `hookd-emit`), so no marker
+//! field is needed and a moved binary is still found.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::fs_atomic::{self, FsAtomicError, WriteOutcome};
+
+/// Basename of the program hookd's handlers run; also how they are recognised.
+pub const EMIT_PROGRAM: &str = "hookd-emit";
+
+/// Timeout (seconds) put on every hookd handler, so a broken emitter can never
+/// stall the agent for the default 600 s.
+pub const HANDLER_TIMEOUT_SECS: u64 = 10;
+
+/// One hook hookd installs: an agent event and the argument `hookd-emit` gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookSpec {
+    /// Claude Code event name, the key under `hooks`.
+    pub event: &'static str,
+    /// First argument to `hookd-emit`: the event in snake_case.
+    pub arg: &'static str,
+    /// The group's matcher; `None` leaves the key out, which means "all".
+    pub matcher: Option<&'static str>,
+}
+
+/// Every hook [`connect`] adds, in the order they are added.
+pub const HOOKS: [HookSpec; 11] = [
+    tool_hook("PreToolUse", "pre_tool_use"),
+    tool_hook("PostToolUse", "post_tool_use"),
+    tool_hook("PostToolUseFailure", "post_tool_use_failure"),
+    event_hook("SessionStart", "session_start"),
+    event_hook("SessionEnd", "session_end"),
+    event_hook("UserPromptSubmit", "user_prompt_submit"),
+    event_hook("Stop", "stop"),
+    event_hook("SubagentStart", "subagent_start"),
+    event_hook("SubagentStop", "subagent_stop"),
+    event_hook("Notification", "notification"),
+    event_hook("PreCompact", "pre_compact"),
+];
+
+const fn tool_hook(event: &'static str, arg: &'static str) -> HookSpec {
+    // No tool name in the command: hookd-emit reads it from the payload, so one
+    // "*" group covers every tool, MCP ones included.
+    HookSpec {
+        event,
+        arg,
+        matcher: Some("*"),
+    }
+}
+
+const fn event_hook(event: &'static str, arg: &'static str) -> HookSpec {
+    HookSpec {
+        event,
+        arg,
+        matcher: None,
+    }
+}
+
+/// Which Claude Code settings file to edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// `~/.claude/settings.json`: every project of this user.
+    #[default]
+    User,
+    /// `<project>/.claude/settings.json`: committed, shared with the team.
+    Project,
+    /// `<project>/.claude/settings.local.json`: this checkout only, gitignored.
+    Local,
+}
+
+impl Scope {
+    /// The name used on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Project => "project",
+            Self::Local => "local",
+        }
+    }
+
+    /// True for the scopes whose file lives in a project rather than in home.
+    pub fn is_project(self) -> bool {
+        !matches!(self, Self::User)
+    }
+
+    /// This scope's settings file under `base`: the home directory for
+    /// [`Scope::User`], the project root otherwise.
+    pub fn settings_path(self, base: &Path) -> PathBuf {
+        let name = match self {
+            Self::User | Self::Project => "settings.json",
+            Self::Local => "settings.local.json",
+        };
+        base.join(".claude").join(name)
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = AgentConnectError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "user" => Ok(Self::User),
+            "project" => Ok(Self::Project),
+            "local" => Ok(Self::Local),
+            other => Err(AgentConnectError::UnknownScope(other.to_owned())),
+        }
+    }
+}
+
+/// A settings file whose structure is not what Claude Code expects, located
+/// by a JSON path such as `hooks.PreToolUse[1]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{json_path}: expected {expected}")]
+pub struct ShapeError {
+    /// Where in the document, e.g. `hooks.PreToolUse[1]` (`top level` for the root).
+    pub json_path: String,
+    /// What should have been there, e.g. "an object".
+    pub expected: &'static str,
+}
+
+/// Errors from connecting or disconnecting; each names the file involved.
+///
+/// Messages leave the underlying error out and expose it as `source()`, so a
+/// chain printer (`{:#}` in anyhow) shows it exactly once.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentConnectError {
+    /// The settings file exists but could not be read.
+    #[error("cannot read {path}")]
+    Read {
+        /// The settings file.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+    /// The settings file is not valid JSON; it is left alone.
+    #[error("refusing to edit {path}: not valid JSON")]
+    Parse {
+        /// The settings file.
+        path: PathBuf,
+        /// Where and why parsing failed.
+        source: serde_json::Error,
+    },
+    /// The settings file is JSON of the wrong shape; it is left alone.
+    #[error("refusing to edit {path}: {shape}")]
+    Shape {
+        /// The settings file.
+        path: PathBuf,
+        /// What is wrong and where.
+        shape: ShapeError,
+    },
+    /// The directory that should hold a new settings file could not be created.
+    #[error("cannot create directory {path}")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+    /// The edited settings could not be serialised (not expected to happen).
+    #[error("cannot serialise settings for {path}")]
+    Serialize {
+        /// The settings file.
+        path: PathBuf,
+        /// The serializer's error.
+        source: serde_json::Error,
+    },
+    /// Writing the settings file (or its backup) failed.
+    #[error(transparent)]
+    Write(#[from] FsAtomicError),
+    /// The project directory given does not exist or cannot be resolved.
+    #[error("project directory {path}")]
+    ProjectDir {
+        /// The directory as given.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+    /// The project path given is not a directory.
+    #[error("project directory {0} is not a directory")]
+    NotADirectory(PathBuf),
+    /// An explicit emit command that does not run `hookd-emit`.
+    #[error(
+        "emit command {0:?} does not run a program named hookd-emit; hookd finds its hooks by that name, so disconnect could never remove them"
+    )]
+    EmitCommand(String),
+    /// A scope name that is not user, project or local.
+    #[error("unknown scope {0:?}: expected user, project or local")]
+    UnknownScope(String),
+}
+
+/// Result alias for this module.
+pub type Result<T, E = AgentConnectError> = std::result::Result<T, E>;
+
+/// What [`connect`] or [`disconnect`] did (or, in a dry run, would do).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeReport {
+    /// The settings file that was examined.
+    pub path: PathBuf,
+    /// Events that gained a hookd group (connect) or lost hookd handlers
+    /// (disconnect), in file order.
+    pub events: Vec<String>,
+    /// Hook groups added (connect) or hookd handlers removed (disconnect).
+    pub count: usize,
+    /// Whether the file was written, would be, or needed nothing.
+    pub status: ChangeStatus,
+    /// True when the file sets `disableAllHooks: true`, so the agent runs no hook at all.
+    pub hooks_disabled: bool,
+}
+
+/// Outcome of an edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeStatus {
+    /// The file was written.
+    Written(WriteOutcome),
+    /// Dry run: the file would be written (`creates`: it does not exist yet).
+    WouldWrite {
+        /// True when the file does not exist yet.
+        creates: bool,
+    },
+    /// Nothing to change; the file was not touched.
+    Unchanged,
+    /// The file does not exist, so there is nothing to remove.
+    Missing,
+}
+
+/// Adds hookd's hook groups to the settings file at `path` (creating it and
+/// its directory if needed), skipping events that already call `hookd-emit`
+/// with the same argument. `emit` is the shell command prefix, normally from
+/// [`emit_command`]. When nothing is missing the file is not rewritten.
+pub fn connect(path: &Path, emit: &str, dry_run: bool) -> Result<ChangeReport> {
+    let existing = load(path)?;
+    let exists = existing.is_some();
+    let SettingsFile { mut value, style } = existing.unwrap_or_default();
+    let added = add_hooks(&mut value, emit).map_err(|shape| shape_error(path, shape))?;
+    let mut report = ChangeReport {
+        path: path.to_path_buf(),
+        count: added.len(),
+        events: added.iter().map(|e| (*e).to_owned()).collect(),
+        status: ChangeStatus::Unchanged,
+        hooks_disabled: hooks_disabled(&value),
+    };
+    if added.is_empty() {
+        return Ok(report);
+    }
+    if dry_run {
+        report.status = ChangeStatus::WouldWrite { creates: !exists };
+        return Ok(report);
+    }
+    if !exists && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|source| AgentConnectError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    report.status = ChangeStatus::Written(save(path, &value, &style)?);
+    Ok(report)
+}
+
+/// Removes every `hookd-emit` handler from the settings file at `path`, and
+/// the groups, event lists and `hooks` object that only held them. Anything
+/// else stays byte-for-byte equivalent; with nothing to remove the file is not
+/// rewritten.
+pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
+    let mut report = ChangeReport {
+        path: path.to_path_buf(),
+        events: Vec::new(),
+        count: 0,
+        status: ChangeStatus::Missing,
+        hooks_disabled: false,
+    };
+    let Some(SettingsFile { mut value, style }) = load(path)? else {
+        return Ok(report);
+    };
+    let (events, count) = remove_hooks(&mut value).map_err(|shape| shape_error(path, shape))?;
+    report.events = events;
+    report.count = count;
+    report.hooks_disabled = hooks_disabled(&value);
+    report.status = if count == 0 {
+        ChangeStatus::Unchanged
+    } else if dry_run {
+        ChangeStatus::WouldWrite { creates: false }
+    } else {
+        ChangeStatus::Written(save(path, &value, &style)?)
+    };
+    Ok(report)
+}
+
+/// Adds hookd's groups to a parsed settings document, appending after the
+/// user's groups; returns the events that gained one.
+pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<&'static str>, ShapeError> {
+    check_shape(settings)?;
+    let Value::Object(root) = settings else {
+        return Err(shape("top level".into(), "an object"));
+    };
+    let mut added = Vec::new();
+    for spec in &HOOKS {
+        let present = root
+            .get("hooks")
+            .and_then(|hooks| hooks.get(spec.event))
+            .and_then(Value::as_array)
+            .is_some_and(|groups| groups.iter().any(|g| has_emit_handler(g, spec.arg)));
+        if present {
+            continue;
+        }
+        // `entry` appends new keys at the end, so the user's keys keep their order.
+        let hooks = root
+            .entry("hooks")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(hooks) = hooks else {
+            return Err(shape("hooks".into(), "an object"));
+        };
+        let groups = hooks
+            .entry(spec.event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(groups) = groups else {
+            return Err(shape(event_path(spec.event), "an array"));
+        };
+        groups.push(hook_group(spec, emit));
+        added.push(spec.event);
+    }
+    Ok(added)
+}
+
+/// Removes every hookd handler from a parsed settings document; returns the
+/// events that lost one (in document order) and how many handlers went.
+pub fn remove_hooks(settings: &mut Value) -> Result<(Vec<String>, usize), ShapeError> {
+    check_shape(settings)?;
+    let Value::Object(root) = settings else {
+        return Err(shape("top level".into(), "an object"));
+    };
+    let Some(Value::Object(hooks)) = root.get_mut("hooks") else {
+        return Ok((Vec::new(), 0));
+    };
+    let mut events = Vec::new();
+    let mut removed = 0;
+    hooks.retain(|event, groups| {
+        let Value::Array(groups) = groups else {
+            return true;
+        };
+        let before = removed;
+        groups.retain_mut(|group| {
+            let Some(Value::Array(handlers)) = group.get_mut("hooks") else {
+                return true;
+            };
+            let len = handlers.len();
+            handlers.retain(|h| !is_hookd_handler(h));
+            let gone = len - handlers.len();
+            removed += gone;
+            // A group the user left empty is theirs to keep; only drop the
+            // ones that were emptied here.
+            !(gone > 0 && handlers.is_empty())
+        });
+        if removed == before {
+            return true;
+        }
+        events.push(event.clone());
+        !groups.is_empty()
+    });
+    if removed > 0 && hooks.is_empty() {
+        // `shift_remove`, not `remove`: with preserve_order the latter swaps
+        // the last key into this position.
+        root.shift_remove("hooks");
+    }
+    Ok((events, removed))
+}
+
+/// True when `handler` is one of hookd's: a command handler whose program's
+/// basename is `hookd-emit`, wherever it lives and however it is quoted.
+pub fn is_hookd_handler(handler: &Value) -> bool {
+    handler.get("type").and_then(Value::as_str) == Some("command")
+        && handler
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(runs_hookd_emit)
+}
+
+/// The command prefix for hookd's handlers: `given` if it runs `hookd-emit`
+/// (quoted for the shell when it is a bare path that needs it), else the
+/// [`default_emit_command`].
+pub fn emit_command(given: Option<&str>) -> Result<String> {
+    let Some(given) = given else {
+        return Ok(default_emit_command());
+    };
+    // Either a ready shell command (`hookd-emit --flag`, already quoted) or a
+    // bare path with spaces; try both readings before refusing.
+    if runs_hookd_emit(given) {
+        return Ok(given.to_owned());
+    }
+    let quoted = shell_quote(given);
+    if runs_hookd_emit(&quoted) {
+        return Ok(quoted.into_owned());
+    }
+    Err(AgentConnectError::EmitCommand(given.to_owned()))
+}
+
+/// `hookd-emit` beside the running executable (absolute, shell-quoted) when
+/// it exists there, else plain `hookd-emit` to be found on the agent's PATH.
+pub fn default_emit_command() -> String {
+    // Installed side by side, the absolute path keeps working even when the
+    // agent starts with a PATH that lacks hookd's directory.
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(EMIT_PROGRAM)))
+        .filter(|emit| emit.is_file())
+        .and_then(|emit| emit.to_str().map(|s| shell_quote(s).into_owned()))
+        .unwrap_or_else(|| EMIT_PROGRAM.to_owned())
+}
+
+/// Quotes `s` for a POSIX shell, leaving it as is when nothing needs quoting.
+pub fn shell_quote(s: &str) -> Cow<'_, str> {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(format!("'{}'", s.replace('\'', r"'\''")))
+    }
+}
+
+/// The project root for `dir`: the nearest ancestor holding a `.git` entry
+/// (a directory, or a file in worktrees and submodules), else `dir` itself.
+pub fn project_root(dir: &Path) -> Result<PathBuf> {
+    let dir = fs::canonicalize(dir).map_err(|source| AgentConnectError::ProjectDir {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    if !dir.is_dir() {
+        return Err(AgentConnectError::NotADirectory(dir));
+    }
+    let root = dir
+        .ancestors()
+        .find(|a| fs::symlink_metadata(a.join(".git")).is_ok())
+        .unwrap_or(&dir)
+        .to_path_buf();
+    Ok(root)
+}
+
+fn hook_group(spec: &HookSpec, emit: &str) -> Value {
+    let handler = json!({
+        "type": "command",
+        "command": format!("{emit} {}", spec.arg),
+        "timeout": HANDLER_TIMEOUT_SECS,
+    });
+    let mut group = Map::new();
+    if let Some(matcher) = spec.matcher {
+        group.insert("matcher".into(), matcher.into());
+    }
+    group.insert("hooks".into(), Value::Array(vec![handler]));
+    Value::Object(group)
+}
+
+fn has_emit_handler(group: &Value, arg: &str) -> bool {
+    group
+        .get("hooks")
+        .and_then(Value::as_array)
+        .is_some_and(|handlers| {
+            handlers.iter().any(|h| {
+                is_hookd_handler(h)
+                    && h.get("command")
+                        .and_then(Value::as_str)
+                        .is_some_and(|c| shell_words(c, 2).get(1).map(String::as_str) == Some(arg))
+            })
+        })
+}
+
+fn runs_hookd_emit(command: &str) -> bool {
+    shell_words(command, 1)
+        .first()
+        .is_some_and(|program| program.rsplit('/').next() == Some(EMIT_PROGRAM))
+}
+
+/// Splits the first `max` words of a shell command, honouring the quoting a
+/// path is likely to carry (single, double, backslash). Not a full shell
+/// parser: it only has to find the program and its first argument.
+fn shell_words(command: &str, max: usize) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut chars = command.chars().peekable();
+    while words.len() < max {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut word = String::new();
+        while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+            match c {
+                '\'' => word.extend(chars.by_ref().take_while(|&c| c != '\'')),
+                '"' => {
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => match chars.next_if(|n| matches!(n, '"' | '\\' | '$' | '`')) {
+                                Some(escaped) => word.push(escaped),
+                                None => word.push('\\'),
+                            },
+                            _ => word.push(c),
+                        }
+                    }
+                }
+                '\\' => word.extend(chars.next()),
+                _ => word.push(c),
+            }
+        }
+        words.push(word);
+    }
+    words
+}
+
+/// Refuses documents Claude Code itself would not accept, before anything is
+/// changed, so hookd never "repairs" a file by dropping what it cannot read.
+fn check_shape(settings: &Value) -> Result<(), ShapeError> {
+    let Value::Object(root) = settings else {
+        return Err(shape("top level".into(), "an object"));
+    };
+    let Some(hooks) = root.get("hooks") else {
+        return Ok(());
+    };
+    let Value::Object(hooks) = hooks else {
+        return Err(shape("hooks".into(), "an object"));
+    };
+    for (event, groups) in hooks {
+        let Value::Array(groups) = groups else {
+            return Err(shape(event_path(event), "an array"));
+        };
+        for (i, group) in groups.iter().enumerate() {
+            let Value::Object(group) = group else {
+                return Err(shape(format!("{}[{i}]", event_path(event)), "an object"));
+            };
+            if group.get("hooks").is_some_and(|h| !h.is_array()) {
+                return Err(shape(
+                    format!("{}[{i}].hooks", event_path(event)),
+                    "an array",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn event_path(event: &str) -> String {
+    if !event.is_empty() && event.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!("hooks.{event}")
+    } else {
+        format!("hooks[{}]", Value::from(event))
+    }
+}
+
+fn shape(json_path: String, expected: &'static str) -> ShapeError {
+    ShapeError {
+        json_path,
+        expected,
+    }
+}
+
+fn shape_error(path: &Path, shape: ShapeError) -> AgentConnectError {
+    AgentConnectError::Shape {
+        path: path.to_path_buf(),
+        shape,
+    }
+}
+
+fn hooks_disabled(settings: &Value) -> bool {
+    settings.get("disableAllHooks") == Some(&Value::Bool(true))
+}
+
+/// A parsed settings file plus how it was formatted, so a rewrite only
+/// differs where the content changed.
+#[derive(Debug)]
+struct SettingsFile {
+    value: Value,
+    style: Style,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Style {
+    indent: String,
+    trailing_newline: bool,
+    crlf: bool,
+    bom: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Self {
+            indent: "  ".into(),
+            trailing_newline: true,
+            crlf: false,
+            bom: false,
+        }
+    }
+}
+
+impl Default for SettingsFile {
+    fn default() -> Self {
+        Self {
+            value: Value::Object(Map::new()),
+            style: Style::default(),
+        }
+    }
+}
+
+/// Reads and parses `path`; `None` when it does not exist. An empty file
+/// counts as `{}`: there is nothing in it to lose.
+fn load(path: &Path) -> Result<Option<SettingsFile>> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(AgentConnectError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let bom = bytes.starts_with(BOM);
+    let body = if bom { &bytes[BOM.len()..] } else { &bytes[..] };
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Some(SettingsFile::default()));
+    }
+    let value = serde_json::from_slice(body).map_err(|source| AgentConnectError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    // from_slice already checked UTF-8; lossy only to avoid a second error path.
+    let text = String::from_utf8_lossy(body);
+    let style = Style {
+        indent: detect_indent(&text),
+        trailing_newline: text.ends_with('\n'),
+        crlf: text.contains("\r\n"),
+        bom,
+    };
+    Ok(Some(SettingsFile { value, style }))
+}
+
+/// The indent unit of a pretty-printed document: the leading whitespace of its
+/// first indented line (which is at depth one), a tab or 1–8 spaces.
+fn detect_indent(text: &str) -> String {
+    for line in text.lines().skip(1) {
+        let content = line.trim_start_matches([' ', '\t']);
+        if content.trim().is_empty() {
+            continue;
+        }
+        let lead = &line[..line.len() - content.len()];
+        if lead.starts_with('\t') {
+            return "\t".into();
+        }
+        if (1..=8).contains(&lead.len()) && lead.bytes().all(|b| b == b' ') {
+            return lead.to_owned();
+        }
+        if !lead.is_empty() {
+            break;
+        }
+    }
+    Style::default().indent
+}
+
+fn render(value: &Value, style: &Style) -> std::result::Result<Vec<u8>, serde_json::Error> {
+    let mut out = Vec::new();
+    if style.bom {
+        out.extend_from_slice("\u{feff}".as_bytes());
+    }
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(style.indent.as_bytes());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
+    value.serialize(&mut serializer)?;
+    if style.trailing_newline {
+        out.push(b'\n');
+    }
+    if style.crlf {
+        // Safe on the serialised bytes: JSON strings never hold a raw newline.
+        let text = String::from_utf8_lossy(&out).replace('\n', "\r\n");
+        out = text.into_bytes();
+    }
+    Ok(out)
+}
+
+fn save(path: &Path, value: &Value, style: &Style) -> Result<WriteOutcome> {
+    let bytes = render(value, style).map_err(|source| AgentConnectError::Serialize {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(fs_atomic::write_atomic(path, &bytes, true)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    const EMIT: &str = "/opt/hookd/bin/hookd-emit";
+
+    /// A realistic user file: other keys, other events with handler types
+    /// hookd never runs and unknown fields, and a PreToolUse group of theirs.
+    const USER_SETTINGS: &str = r#"{
+  "permissions": {
+    "allow": ["Bash(git status)"],
+    "deny": []
+  },
+  "env": {
+    "FOO": "bar"
+  },
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {"type": "command", "command": "~/bin/guard.sh", "timeout": 5, "statusMessage": "guarding", "x-custom": {"keep": true}}
+        ]
+      }
+    ],
+    "Stop": [
+      {
+        "hooks": [
+          {"type": "prompt", "prompt": "Is the task done?", "model": "haiku"}
+        ]
+      }
+    ],
+    "PostCompact": [
+      {
+        "hooks": [
+          {"type": "http", "url": "https://example.invalid/h", "headers": {"X-Token": "$TOKEN"}, "allowedEnvVars": ["TOKEN"]}
+        ]
+      }
+    ]
+  },
+  "statusLine": {"type": "command", "command": "status.sh"}
+}
+"#;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn read_json(path: &Path) -> Value {
+        serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+    }
+
+    fn keys(value: &Value) -> Vec<&str> {
+        value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect()
+    }
+
+    fn handler(emit: &str, arg: &str) -> Value {
+        json!({"type": "command", "command": format!("{emit} {arg}"), "timeout": 10})
+    }
+
+    #[test]
+    fn connect_into_user_file_keeps_everything_and_appends() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", USER_SETTINGS);
+        let original = read_json(&path);
+
+        let report = connect(&path, EMIT, false).unwrap();
+        assert_eq!(report.count, 11);
+        assert_eq!(
+            report.events,
+            HOOKS.iter().map(|h| h.event).collect::<Vec<_>>()
+        );
+        let ChangeStatus::Written(outcome) = &report.status else {
+            panic!("not written: {report:?}");
+        };
+        assert_eq!(
+            outcome.backup.as_deref(),
+            Some(tmp.path().join("settings.json.hookd-backup").as_path())
+        );
+
+        let after = read_json(&path);
+        // Top-level keys: same keys, same order, untouched values except hooks.
+        assert_eq!(keys(&after), keys(&original));
+        for key in ["permissions", "env", "model", "statusLine"] {
+            assert_eq!(after[key], original[key], "{key}");
+        }
+        // User events first, in their order; hookd's new events appended.
+        let mut expected_events = vec!["PreToolUse", "Stop", "PostCompact"];
+        expected_events.extend(
+            HOOKS
+                .iter()
+                .map(|h| h.event)
+                .filter(|e| !["PreToolUse", "Stop"].contains(e)),
+        );
+        assert_eq!(keys(&after["hooks"]), expected_events);
+        // The user's groups come first and are byte-for-byte the same values.
+        assert_eq!(
+            after["hooks"]["PreToolUse"],
+            json!([
+                original["hooks"]["PreToolUse"][0],
+                {"matcher": "*", "hooks": [handler(EMIT, "pre_tool_use")]}
+            ])
+        );
+        assert_eq!(
+            after["hooks"]["Stop"],
+            json!([original["hooks"]["Stop"][0], {"hooks": [handler(EMIT, "stop")]}])
+        );
+        assert_eq!(
+            after["hooks"]["PostCompact"],
+            original["hooks"]["PostCompact"]
+        );
+        assert_eq!(
+            after["hooks"]["PostToolUseFailure"],
+            json!([{"matcher": "*", "hooks": [handler(EMIT, "post_tool_use_failure")]}])
+        );
+        assert_eq!(
+            after["hooks"]["Notification"],
+            json!([{"hooks": [handler(EMIT, "notification")]}])
+        );
+        // Key order inside the user's handler is kept too.
+        assert_eq!(
+            keys(&after["hooks"]["PreToolUse"][0]["hooks"][0]),
+            ["type", "command", "timeout", "statusMessage", "x-custom"]
+        );
+        assert_eq!(
+            fs::read(tmp.path().join("settings.json.hookd-backup")).unwrap(),
+            USER_SETTINGS.as_bytes()
+        );
+    }
+
+    #[test]
+    fn connect_twice_changes_nothing_the_second_time() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", USER_SETTINGS);
+        connect(&path, EMIT, false).unwrap();
+        let backup = fs_atomic::backup_path(&path);
+        let bytes = fs::read(&path).unwrap();
+        let mtime = fs::metadata(&path).unwrap().modified().unwrap();
+        let backup_mtime = fs::metadata(&backup).unwrap().modified().unwrap();
+        let entries = fs::read_dir(tmp.path()).unwrap().count();
+
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // A different emit path still counts as connected: recognition is by basename.
+        let report = connect(&path, "'/other dir/hookd-emit'", false).unwrap();
+        assert_eq!(report.status, ChangeStatus::Unchanged);
+        assert_eq!(report.count, 0);
+        assert!(report.events.is_empty());
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+        assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), mtime);
+        assert_eq!(
+            fs::metadata(&backup).unwrap().modified().unwrap(),
+            backup_mtime
+        );
+        assert_eq!(fs::read(&backup).unwrap(), USER_SETTINGS.as_bytes());
+        assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), entries);
+    }
+
+    #[test]
+    fn connect_only_adds_missing_events() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(
+            tmp.path(),
+            "settings.json",
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "\"/my bin/hookd-emit\" stop"}]}],
+                "SessionEnd": [{"hooks": [{"type": "command", "command": "hookd-emit session_start"}]}]}}"#,
+        );
+        let report = connect(&path, EMIT, false).unwrap();
+        assert_eq!(report.count, 10);
+        assert!(!report.events.contains(&"Stop".to_owned()));
+        // Same program under SessionEnd but a different event argument: ours is still added.
+        assert!(report.events.contains(&"SessionEnd".to_owned()));
+        let after = read_json(&path);
+        assert_eq!(after["hooks"]["Stop"].as_array().unwrap().len(), 1);
+        assert_eq!(after["hooks"]["SessionEnd"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn disconnect_removes_exactly_ours() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", USER_SETTINGS);
+        let original = read_json(&path);
+        connect(&path, EMIT, false).unwrap();
+
+        let report = disconnect(&path, false).unwrap();
+        assert_eq!(report.count, 11);
+        assert!(matches!(report.status, ChangeStatus::Written(_)));
+        let after = read_json(&path);
+        assert_eq!(after, original);
+        // Value equality ignores key order; check it separately.
+        assert_eq!(keys(&after), keys(&original));
+        assert_eq!(keys(&after["hooks"]), keys(&original["hooks"]));
+        // Same formatting as well, so the round trip gives back the same bytes.
+        assert_eq!(
+            String::from_utf8(fs::read(&path).unwrap()).unwrap(),
+            serde_json::to_string_pretty(&original).unwrap() + "\n"
+        );
+
+        // Nothing left to remove: not rewritten.
+        let bytes = fs::read(&path).unwrap();
+        let again = disconnect(&path, false).unwrap();
+        assert_eq!(again.status, ChangeStatus::Unchanged);
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+    }
+
+    #[test]
+    fn connect_then_disconnect_without_hooks_gives_back_the_same_value() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "{\n  \"model\": \"sonnet\",\n  \"env\": {\"A\": \"1\"}\n}\n";
+        let path = write(tmp.path(), "settings.json", text);
+        connect(&path, EMIT, false).unwrap();
+        assert_eq!(keys(&read_json(&path)), ["model", "env", "hooks"]);
+        disconnect(&path, false).unwrap();
+        let after = read_json(&path);
+        assert_eq!(after, json!({"model": "sonnet", "env": {"A": "1"}}));
+        assert_eq!(keys(&after), ["model", "env"]);
+    }
+
+    #[test]
+    fn removing_the_hooks_key_keeps_the_order_of_the_others() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(
+            tmp.path(),
+            "settings.json",
+            r#"{"a": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hookd-emit stop"}]}]}, "y": 2, "z": 3}"#,
+        );
+        disconnect(&path, false).unwrap();
+        let after = read_json(&path);
+        assert_eq!(keys(&after), ["a", "y", "z"]);
+    }
+
+    #[test]
+    fn mixed_group_loses_only_our_handler() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(
+            tmp.path(),
+            "settings.json",
+            r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {"type": "command", "command": "prettier --write", "async": true},
+          {"type": "command", "command": "'/home/u/my tools/hookd-emit' pre_tool_use", "timeout": 10},
+          {"type": "mcp_tool", "server": "memory", "tool": "save"}
+        ]
+      },
+      {"matcher": "Bash", "hooks": []}
+    ],
+    "Stop": [
+      {"hooks": [{"type": "command", "command": "hookd-emit stop"}]}
+    ]
+  }
+}
+"#,
+        );
+        let report = disconnect(&path, false).unwrap();
+        assert_eq!(report.count, 2);
+        assert_eq!(report.events, ["PreToolUse", "Stop"]);
+        assert_eq!(
+            read_json(&path),
+            json!({"hooks": {"PreToolUse": [
+                {"matcher": "Edit|Write", "hooks": [
+                    {"type": "command", "command": "prettier --write", "async": true},
+                    {"type": "mcp_tool", "server": "memory", "tool": "save"}
+                ]},
+                // The user's own empty group is not ours to clean up.
+                {"matcher": "Bash", "hooks": []}
+            ]}})
+        );
+    }
+
+    #[test]
+    fn not_ours_unless_the_program_is_hookd_emit() {
+        for command in [
+            "hookd-emit-dev pre_tool_use",
+            "echo hookd-emit",
+            "/usr/bin/hookd pre_tool_use",
+            "sh -c 'hookd-emit stop'",
+        ] {
+            let h = json!({"type": "command", "command": command});
+            assert!(!is_hookd_handler(&h), "{command}");
+        }
+        for command in [
+            "hookd-emit stop",
+            "/usr/local/bin/hookd-emit stop",
+            "'/a b/hookd-emit' stop",
+            "\"$HOME/bin/hookd-emit\" stop",
+            r"/a\ b/hookd-emit stop",
+        ] {
+            let h = json!({"type": "command", "command": command});
+            assert!(is_hookd_handler(&h), "{command}");
+        }
+        // Same command under another handler type is not something hookd runs.
+        assert!(!is_hookd_handler(
+            &json!({"type": "http", "command": "hookd-emit stop"})
+        ));
+    }
+
+    #[test]
+    fn invalid_files_are_refused_and_untouched() {
+        let cases = [
+            ("{\"hooks\": {", "not valid JSON"),
+            ("[1, 2]", "top level: expected an object"),
+            ("{\"hooks\": []}", "hooks: expected an object"),
+            (
+                "{\"hooks\": {\"PreToolUse\": {\"matcher\": \"*\"}}}",
+                "hooks.PreToolUse: expected an array",
+            ),
+            (
+                "{\"hooks\": {\"PreToolUse\": [{\"hooks\": []}, \"oops\"]}}",
+                "hooks.PreToolUse[1]: expected an object",
+            ),
+            (
+                "{\"hooks\": {\"Stop\": [{\"hooks\": {\"type\": \"command\"}}]}}",
+                "hooks.Stop[0].hooks: expected an array",
+            ),
+            (
+                "{\"hooks\": {\"my event\": 3}}",
+                "hooks[\"my event\"]: expected an array",
+            ),
+        ];
+        let tmp = tempfile::tempdir().unwrap();
+        for (text, message) in cases {
+            // Some hookd handlers are present, so disconnect would have work to do.
+            let text = text.replace(
+                "\"hooks\": []}",
+                "\"hooks\": [{\"type\": \"command\", \"command\": \"hookd-emit stop\"}]}",
+            );
+            let path = write(tmp.path(), "settings.json", &text);
+            for result in [connect(&path, EMIT, false), disconnect(&path, false)] {
+                let err = result.unwrap_err();
+                let shown = err.to_string();
+                assert!(shown.contains(message), "{shown:?} lacks {message:?}");
+                assert!(shown.contains(&path.display().to_string()), "{shown}");
+                assert_eq!(fs::read(&path).unwrap(), text.as_bytes());
+            }
+            assert!(!fs_atomic::backup_path(&path).exists());
+        }
+    }
+
+    #[test]
+    fn missing_file_connect_creates_it_and_disconnect_does_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = Scope::Local.settings_path(tmp.path());
+        let report = disconnect(&path, false).unwrap();
+        assert_eq!(report.status, ChangeStatus::Missing);
+        assert!(!path.exists());
+        assert!(!path.parent().unwrap().exists());
+
+        let report = connect(&path, "hookd-emit", false).unwrap();
+        let ChangeStatus::Written(outcome) = report.status else {
+            panic!("not written");
+        };
+        assert!(outcome.created);
+        assert_eq!(outcome.backup, None);
+        let text = String::from_utf8(fs::read(&path).unwrap()).unwrap();
+        assert!(
+            text.starts_with("{\n  \"hooks\": {\n    \"PreToolUse\": [\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("}\n"));
+        assert_eq!(
+            read_json(&path)["hooks"]["SessionStart"],
+            json!([{"hooks": [handler("hookd-emit", "session_start")]}])
+        );
+        assert_eq!(keys(&read_json(&path)["hooks"]).len(), 11);
+    }
+
+    #[test]
+    fn dry_run_writes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", USER_SETTINGS);
+        let report = connect(&path, EMIT, true).unwrap();
+        assert_eq!(report.status, ChangeStatus::WouldWrite { creates: false });
+        assert_eq!(report.count, 11);
+        assert_eq!(fs::read(&path).unwrap(), USER_SETTINGS.as_bytes());
+        assert!(!fs_atomic::backup_path(&path).exists());
+
+        let missing = tmp.path().join("new/.claude/settings.json");
+        let report = connect(&missing, EMIT, true).unwrap();
+        assert_eq!(report.status, ChangeStatus::WouldWrite { creates: true });
+        assert!(!tmp.path().join("new").exists());
+
+        connect(&path, EMIT, false).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let report = disconnect(&path, true).unwrap();
+        assert_eq!(report.status, ChangeStatus::WouldWrite { creates: false });
+        assert_eq!(report.count, 11);
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+    }
+
+    #[test]
+    fn backup_and_mode_are_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", USER_SETTINGS);
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        connect(&path, EMIT, false).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        let backup = fs_atomic::backup_path(&path);
+        assert_eq!(fs::read(&backup).unwrap(), USER_SETTINGS.as_bytes());
+        assert_eq!(mode(&backup), 0o600);
+
+        let connected = fs::read(&path).unwrap();
+        disconnect(&path, false).unwrap();
+        assert_eq!(fs::read(&backup).unwrap(), connected);
+        assert_eq!(mode(&path), 0o600);
+    }
+
+    #[test]
+    fn four_space_indent_and_missing_newline_are_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "{\n    \"model\": \"opus\",\n    \"env\": {\n        \"A\": \"1\"\n    }\n}";
+        let path = write(tmp.path(), "settings.json", text);
+        connect(&path, EMIT, false).unwrap();
+        let written = String::from_utf8(fs::read(&path).unwrap()).unwrap();
+        assert!(written.starts_with("{\n    \"model\": \"opus\",\n    \"env\": {\n        \"A\": \"1\"\n    },\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n"), "{written}");
+        assert!(written.ends_with("\n}"), "{written:?}");
+        disconnect(&path, false).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn tab_indent_crlf_and_bom_are_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "\u{feff}{\r\n\t\"model\": \"opus\"\r\n}\r\n";
+        let path = write(tmp.path(), "settings.json", text);
+        connect(&path, EMIT, false).unwrap();
+        disconnect(&path, false).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn detects_indent() {
+        assert_eq!(detect_indent("{\n  \"a\": 1\n}"), "  ");
+        assert_eq!(detect_indent("{\n    \"a\": 1\n}"), "    ");
+        assert_eq!(detect_indent("{\n\t\"a\": 1\n}"), "\t");
+        assert_eq!(detect_indent("{\"a\": 1}"), "  ");
+        assert_eq!(detect_indent("{\n\n    \"a\": 1\n}"), "    ");
+        assert_eq!(detect_indent("{\n\"a\": 1\n}"), "  ");
+    }
+
+    #[test]
+    fn empty_file_counts_as_empty_object() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", "\n");
+        assert_eq!(
+            disconnect(&path, false).unwrap().status,
+            ChangeStatus::Unchanged
+        );
+        connect(&path, EMIT, false).unwrap();
+        assert_eq!(keys(&read_json(&path)), ["hooks"]);
+    }
+
+    #[test]
+    fn reports_disable_all_hooks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = write(tmp.path(), "settings.json", r#"{"disableAllHooks": true}"#);
+        assert!(connect(&path, EMIT, true).unwrap().hooks_disabled);
+    }
+
+    #[test]
+    fn emit_command_validation_and_quoting() {
+        assert_eq!(emit_command(Some("hookd-emit")).unwrap(), "hookd-emit");
+        assert_eq!(
+            emit_command(Some("/opt/my dir/hookd-emit")).unwrap(),
+            "'/opt/my dir/hookd-emit'"
+        );
+        assert_eq!(
+            emit_command(Some("'/opt/my dir/hookd-emit' --verbose")).unwrap(),
+            "'/opt/my dir/hookd-emit' --verbose"
+        );
+        assert!(matches!(
+            emit_command(Some("/usr/bin/true")),
+            Err(AgentConnectError::EmitCommand(_))
+        ));
+        assert!(emit_command(Some("")).is_err());
+        let default = emit_command(None).unwrap();
+        assert!(runs_hookd_emit(&default), "{default}");
+    }
+
+    #[test]
+    fn shell_quote_only_when_needed() {
+        assert_eq!(shell_quote("/usr/bin/hookd-emit"), "/usr/bin/hookd-emit");
+        assert_eq!(shell_quote("/a b/hookd-emit"), "'/a b/hookd-emit'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(
+            shell_words(&shell_quote("/x'y z/hookd-emit"), 1),
+            ["/x'y z/hookd-emit"]
+        );
+    }
+
+    #[test]
+    fn project_root_walks_up_to_git() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        let sub = repo.join("src/deep");
+        fs::create_dir_all(&sub).unwrap();
+        fs::create_dir(repo.join(".git")).unwrap();
+        let canonical_repo = fs::canonicalize(&repo).unwrap();
+        assert_eq!(project_root(&sub).unwrap(), canonical_repo);
+        assert_eq!(project_root(&repo).unwrap(), canonical_repo);
+
+        // A `.git` file (worktree, submodule) marks a root as well.
+        let worktree = tmp.path().join("wt");
+        fs::create_dir_all(worktree.join("a")).unwrap();
+        fs::write(worktree.join(".git"), "gitdir: /elsewhere\n").unwrap();
+        assert_eq!(
+            project_root(&worktree.join("a")).unwrap(),
+            fs::canonicalize(&worktree).unwrap()
+        );
+
+        let plain = tmp.path().join("plain");
+        fs::create_dir(&plain).unwrap();
+        // Only meaningful if no ancestor of the temp dir is a repository.
+        if fs::canonicalize(tmp.path())
+            .unwrap()
+            .ancestors()
+            .all(|a| !a.join(".git").exists())
+        {
+            assert_eq!(
+                project_root(&plain).unwrap(),
+                fs::canonicalize(&plain).unwrap()
+            );
+        }
+
+        assert!(matches!(
+            project_root(&tmp.path().join("missing")),
+            Err(AgentConnectError::ProjectDir { .. })
+        ));
+        let file = write(tmp.path(), "file", "");
+        assert!(matches!(
+            project_root(&file),
+            Err(AgentConnectError::NotADirectory(_))
+        ));
+    }
+
+    #[test]
+    fn scope_paths_and_names() {
+        let base = Path::new("/b");
+        assert_eq!(
+            Scope::User.settings_path(base),
+            Path::new("/b/.claude/settings.json")
+        );
+        assert_eq!(
+            Scope::Project.settings_path(base),
+            Path::new("/b/.claude/settings.json")
+        );
+        assert_eq!(
+            Scope::Local.settings_path(base),
+            Path::new("/b/.claude/settings.local.json")
+        );
+        for scope in [Scope::User, Scope::Project, Scope::Local] {
+            assert_eq!(scope.as_str().parse::<Scope>().unwrap(), scope);
+        }
+        assert!("global".parse::<Scope>().is_err());
+    }
+}

@@ -1,0 +1,228 @@
+//! Files changed by Bash commands, which never reach Write/Edit hooks.
+//!
+//! At a Bash `pre_tool_use` the tracker records the content id of every path
+//! git reports as changed or untracked; at the matching `post_tool_use` (or
+//! `post_tool_use_failure`: a failing command can still write) it does so
+//! again, paired by `tool_use_id`. A path whose content differs between the
+//! two moments was changed by the command. A path clean at one moment has the
+//! content of that moment's HEAD, so a command that commits its own change
+//! is not mistaken for one that changed files it only committed.
+//!
+//! Limits: the snapshot is taken when the daemon processes the pre event,
+//! which races the command when the daemon is backed up; files ignored by git
+//! and files outside the repository are not seen.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use git2::{ObjectType, Oid, Repository, Status, StatusOptions};
+
+/// How long a pre snapshot waits for its post event before it is dropped.
+const PENDING_TTL: Duration = Duration::from_secs(6 * 60 * 60);
+
+/// Content of the work tree's changed paths at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    head_tree: Option<Oid>,
+    /// Path (relative to the root) → blob id of the work-tree file, `None` if deleted.
+    dirty: BTreeMap<String, Option<Oid>>,
+}
+
+/// Pairs Bash pre/post events and reports the files changed in between.
+#[derive(Default)]
+pub struct BashTracker {
+    pending: HashMap<String, Pending>,
+}
+
+struct Pending {
+    root: PathBuf,
+    snapshot: Snapshot,
+    taken: Instant,
+}
+
+impl BashTracker {
+    /// A tracker with nothing pending.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the state before the Bash call `tool_use_id` runs in `root`.
+    pub fn before(&mut self, tool_use_id: &str, root: &Path, repo: &Repository) {
+        self.expire();
+        match snapshot(repo, root) {
+            Ok(snapshot) => {
+                self.pending.insert(
+                    tool_use_id.to_owned(),
+                    Pending {
+                        root: root.to_path_buf(),
+                        snapshot,
+                        taken: Instant::now(),
+                    },
+                );
+            }
+            Err(err) => {
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash")
+            }
+        }
+    }
+
+    /// The paths (relative to the root, sorted) the Bash call changed, or
+    /// `None` when no pre snapshot was taken for it in this repository.
+    pub fn after(
+        &mut self,
+        tool_use_id: &str,
+        root: &Path,
+        repo: &Repository,
+    ) -> Option<Vec<String>> {
+        let pending = self.pending.remove(tool_use_id)?;
+        if pending.root != root {
+            return None;
+        }
+        match snapshot(repo, root) {
+            Ok(after) => Some(changed_paths(repo, &pending.snapshot, &after)),
+            Err(err) => {
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status after Bash");
+                None
+            }
+        }
+    }
+
+    /// Number of Bash calls waiting for their post event.
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    fn expire(&mut self) {
+        self.pending.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
+    }
+}
+
+/// Takes a snapshot of every changed or untracked (not ignored) path.
+pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error> {
+    let mut options = StatusOptions::new();
+    options
+        .include_untracked(true)
+        .recurse_untracked_dirs(true)
+        .include_ignored(false)
+        .exclude_submodules(true);
+    let statuses = repo.statuses(Some(&mut options))?;
+    let mut dirty = BTreeMap::new();
+    for entry in statuses.iter() {
+        if entry.status() == Status::CURRENT || entry.status().contains(Status::IGNORED) {
+            continue;
+        }
+        let Ok(path) = entry.path() else { continue };
+        let full = root.join(path);
+        let content = if full.is_file() {
+            Oid::hash_file(ObjectType::Blob, &full).ok()
+        } else {
+            None
+        };
+        dirty.insert(path.to_owned(), content);
+    }
+    let head_tree = repo
+        .head()
+        .ok()
+        .and_then(|h| h.peel_to_tree().ok())
+        .map(|t| t.id());
+    Ok(Snapshot { head_tree, dirty })
+}
+
+/// Paths whose content differs between two snapshots.
+pub fn changed_paths(repo: &Repository, before: &Snapshot, after: &Snapshot) -> Vec<String> {
+    let paths: BTreeSet<&String> = before.dirty.keys().chain(after.dirty.keys()).collect();
+    paths
+        .into_iter()
+        .filter(|path| content_at(repo, before, path) != content_at(repo, after, path))
+        .cloned()
+        .collect()
+}
+
+fn content_at(repo: &Repository, snapshot: &Snapshot, path: &str) -> Option<Oid> {
+    if let Some(content) = snapshot.dirty.get(path) {
+        return *content;
+    }
+    // A clean path holds exactly what HEAD's tree holds at that moment.
+    let tree = repo.find_tree(snapshot.head_tree?).ok()?;
+    let entry = tree.get_path(Path::new(path)).ok()?;
+    Some(entry.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use git2::Signature;
+    use std::fs;
+
+    fn commit_all(repo: &Repository) {
+        let mut index = repo.index().unwrap();
+        index
+            .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+            .unwrap();
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = Signature::now("t", "t@example.com").unwrap();
+        let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<_> = parent.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &parents)
+            .unwrap();
+    }
+
+    fn setup() -> (tempfile::TempDir, Repository) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init(dir.path()).unwrap();
+        fs::write(dir.path().join("tracked.txt"), "v1\n").unwrap();
+        fs::write(dir.path().join("already-dirty.txt"), "base\n").unwrap();
+        commit_all(&repo);
+        fs::write(dir.path().join("already-dirty.txt"), "dirty before\n").unwrap();
+        (dir, repo)
+    }
+
+    #[test]
+    fn reports_new_modified_and_deleted_files_only() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        let mut tracker = BashTracker::new();
+        tracker.before("t1", root, &repo);
+        fs::write(root.join("tracked.txt"), "v2\n").unwrap();
+        fs::create_dir_all(root.join("out")).unwrap();
+        fs::write(root.join("out/new.txt"), "new\n").unwrap();
+        let changed = tracker.after("t1", root, &repo).unwrap();
+        assert_eq!(
+            changed,
+            vec!["out/new.txt".to_owned(), "tracked.txt".to_owned()]
+        );
+        assert_eq!(tracker.pending_len(), 0);
+
+        tracker.before("t2", root, &repo);
+        fs::remove_file(root.join("tracked.txt")).unwrap();
+        fs::write(root.join("already-dirty.txt"), "dirty again\n").unwrap();
+        let changed = tracker.after("t2", root, &repo).unwrap();
+        assert_eq!(
+            changed,
+            vec!["already-dirty.txt".to_owned(), "tracked.txt".to_owned()]
+        );
+    }
+
+    #[test]
+    fn untouched_dirty_files_and_commits_are_not_changes() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        let mut tracker = BashTracker::new();
+        tracker.before("t", root, &repo);
+        // The command commits the already-dirty file without changing its content.
+        commit_all(&repo);
+        assert_eq!(
+            tracker.after("t", root, &repo).unwrap(),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn unknown_tool_use_ids_give_none() {
+        let (dir, repo) = setup();
+        let mut tracker = BashTracker::new();
+        assert_eq!(tracker.after("never-seen", dir.path(), &repo), None);
+    }
+}

@@ -1,0 +1,115 @@
+//! The core's one error type, so callers (the CLI, later the desktop app)
+//! can branch on what went wrong instead of parsing strings.
+
+use std::path::PathBuf;
+
+/// Result alias used throughout `hookd-core`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in hookd's core.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file-system operation failed on a known path.
+    #[error("{action} {path}")]
+    Io {
+        /// What was being done, e.g. "cannot create directory".
+        action: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// SQLite refused an operation on a ledger or the registry.
+    #[error("database {path}")]
+    Sqlite {
+        /// The database file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A database could not be brought to the current schema.
+    #[error("database {path}: schema migration failed")]
+    Migration {
+        /// The database file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: rusqlite_migration::Error,
+    },
+    /// libgit2 failed while reading a repository.
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+    /// Another daemon already answers on the socket.
+    #[error(
+        "a hookd daemon is already running on {socket}{}; stop it first or pick another socket with --socket / HOOKD_SOCKET",
+        pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+    )]
+    AlreadyRunning {
+        /// The socket that answered.
+        socket: PathBuf,
+        /// PID recorded beside it, when readable.
+        pid: Option<u32>,
+    },
+    /// The socket's directory could be reached by other users.
+    #[error("refusing to use socket directory {path}: {reason}")]
+    InsecureSocketDir {
+        /// The directory.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Something that is not a socket sits where the socket should be.
+    #[error("{0} exists and is not a socket; refusing to remove it")]
+    NotASocket(PathBuf),
+    /// A directory given as a repository is not inside a git work tree.
+    #[error("{0} is not inside a git repository")]
+    NotARepository(PathBuf),
+    /// A path given on the command line does not exist.
+    #[error("{0} does not exist")]
+    NoSuchPath(PathBuf),
+    /// A repository has no ledger yet.
+    #[error(
+        "no ledger for {repo}: {ledger} does not exist (no events recorded yet: is `hookd daemon` running and the agent connected with `hookd connect`?)"
+    )]
+    NoLedger {
+        /// The repository's root.
+        repo: PathBuf,
+        /// Where its ledger would be.
+        ledger: PathBuf,
+    },
+    /// A time or duration given on the command line could not be read.
+    #[error(
+        "invalid time {input:?}: expected a duration such as 30m, 1h, 2d or an RFC 3339 time such as 2026-11-21T10:00:00Z"
+    )]
+    InvalidTime {
+        /// What the user wrote.
+        input: String,
+    },
+    /// No home directory to put per-user files in.
+    #[error("cannot find the home directory: $HOME is not set")]
+    NoHome,
+    /// Editing the agent's settings failed.
+    #[error(transparent)]
+    AgentConnect(#[from] crate::agent_connect::AgentConnectError),
+}
+
+impl Error {
+    /// Wraps an I/O error with what was being done and where.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// Wraps a SQLite error with the database it came from.
+    pub fn sqlite(path: impl Into<PathBuf>, source: rusqlite::Error) -> Self {
+        Self::Sqlite {
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,337 @@
+//! Reading what hookd needs out of an envelope and its free-form payload:
+//! names, agent, session, file touched and lines written.
+//!
+//! The payload is whatever the agent sent, so every field is optional and
+//! nothing here can fail: absent or oddly-typed fields give `None`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::Envelope;
+use crate::names::{
+    self, canonical_tool_name, is_file_mutating_tool, mutation_event_type, normalize_hook_type,
+};
+use crate::record::{HookEvent, MutationRecord, RepoFacts};
+
+/// Turns a validated envelope into a [`HookEvent`].
+///
+/// `event_timestamp` must already be in the stored format (the server
+/// validates it before anything else).
+pub fn hook_event(
+    envelope: &Envelope,
+    event_id: String,
+    event_timestamp: String,
+    received_at: String,
+) -> HookEvent {
+    let payload = &envelope.payload;
+    let tool_name = str_field(payload, "tool_name")
+        .or(envelope.tool_name.as_deref())
+        .filter(|name| !name.trim().is_empty())
+        .map(canonical_tool_name);
+    let session_id = str_field(payload, "session_id").map(str::to_owned);
+    let agent_id = envelope
+        .agent_id
+        .as_deref()
+        .filter(|a| !a.is_empty())
+        .or_else(|| str_field(payload, "agent_id"))
+        .or(session_id.as_deref())
+        .unwrap_or("unknown")
+        .to_owned();
+    let tool_input = payload.get("tool_input");
+    let cwd = str_field(payload, "cwd")
+        .or(envelope.cwd.as_deref())
+        .filter(|c| !c.is_empty())
+        .map(PathBuf::from);
+    HookEvent {
+        event_id,
+        hook_type: normalize_hook_type(&envelope.event_type),
+        agent_id,
+        session_id,
+        tool_use_id: str_field(payload, "tool_use_id").map(str::to_owned),
+        file_path: tool_input
+            .and_then(file_path)
+            .map(|p| absolutize(&p, cwd.as_deref())),
+        lines_changed: tool_input.and_then(lines_changed),
+        command: tool_input
+            .and_then(|input| str_field(input, "command"))
+            .map(str::to_owned),
+        cwd,
+        tool_name,
+        payload_valid: !envelope.payload_invalid,
+        raw_payload: payload.to_string(),
+        event_timestamp,
+        received_at,
+        source_pid: envelope.pid,
+    }
+}
+
+/// The directory whose repository an event belongs to: its `cwd`, else the
+/// directory of the file it touched.
+pub fn event_dir(event: &HookEvent) -> Option<PathBuf> {
+    event.cwd.clone().or_else(|| {
+        event
+            .file_path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+    })
+}
+
+/// The mutation a Write/Edit/MultiEdit/NotebookEdit event records, if it is one.
+///
+/// Only `post_tool_use` counts: before the tool ran nothing changed, and a
+/// failed tool changed nothing.
+pub fn direct_mutation(event: &HookEvent, repo: &RepoFacts) -> Option<MutationRecord> {
+    let tool = event.tool_name.as_deref()?;
+    if event.hook_type != names::POST_TOOL_USE || !is_file_mutating_tool(tool) {
+        return None;
+    }
+    let file_path = event
+        .file_path
+        .as_deref()
+        .map(|p| stored_path(p, repo.git_root.as_deref()));
+    Some(mutation_record(
+        event,
+        repo,
+        tool,
+        0,
+        file_path,
+        event.lines_changed,
+    ))
+}
+
+/// Builds a mutation row for `event`; Bash rows name their own file.
+pub fn mutation_record(
+    event: &HookEvent,
+    repo: &RepoFacts,
+    tool: &str,
+    seq: i64,
+    file_path: Option<String>,
+    lines_changed: Option<i64>,
+) -> MutationRecord {
+    MutationRecord {
+        event_type: mutation_event_type(tool),
+        hook_type: event.hook_type.clone(),
+        tool_name: tool.to_owned(),
+        agent_id: event.agent_id.clone(),
+        file_ext: file_path.as_deref().and_then(file_ext),
+        file_path,
+        lines_changed,
+        branch: repo.branch.clone(),
+        head_sha: repo.head_sha.clone(),
+        raw_payload: event.raw_payload.clone(),
+        event_timestamp: event.event_timestamp.clone(),
+        received_at: event.received_at.clone(),
+        event_id: event.event_id.clone(),
+        mutation_seq: seq,
+        session_id: event.session_id.clone(),
+        tool_use_id: event.tool_use_id.clone(),
+        remote_url: repo.remote_url.clone(),
+        command: event.command.clone(),
+        source_pid: event.source_pid,
+    }
+}
+
+/// A path as the ledger stores it: relative to `git_root` when inside it,
+/// otherwise as given.
+pub fn stored_path(path: &Path, git_root: Option<&Path>) -> String {
+    git_root
+        .and_then(|root| path.strip_prefix(root).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Extension of a path without the dot, when it has one.
+pub fn file_ext(path: &str) -> Option<String> {
+    Path::new(path)
+        .extension()
+        .map(|ext| ext.to_string_lossy().into_owned())
+        .filter(|ext| !ext.is_empty())
+}
+
+fn file_path(tool_input: &Value) -> Option<PathBuf> {
+    ["file_path", "path", "notebook_path"]
+        .iter()
+        .find_map(|key| str_field(tool_input, key))
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+}
+
+fn absolutize(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    match cwd {
+        Some(cwd) if path.is_relative() => cwd.join(path),
+        _ => path.to_path_buf(),
+    }
+}
+
+fn lines_changed(tool_input: &Value) -> Option<i64> {
+    if let Some(edits) = tool_input.get("edits").and_then(Value::as_array) {
+        let total = edits
+            .iter()
+            .filter_map(|edit| str_field(edit, "new_string"))
+            .map(count_newlines)
+            .sum();
+        return Some(total);
+    }
+    ["new_string", "content", "new_source"]
+        .iter()
+        .find_map(|key| str_field(tool_input, key))
+        .map(count_newlines)
+}
+
+fn count_newlines(text: &str) -> i64 {
+    i64::try_from(text.bytes().filter(|b| *b == b'\n').count()).unwrap_or(i64::MAX)
+}
+
+fn str_field<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn envelope(event_type: &str, tool: Option<&str>, payload: Value) -> Envelope {
+        Envelope {
+            event_type: event_type.into(),
+            tool_name: tool.map(Into::into),
+            payload,
+            timestamp: "2026-11-21T10:00:00.000Z".into(),
+            pid: Some(7),
+            agent_id: None,
+            cwd: None,
+            version: None,
+            payload_invalid: false,
+        }
+    }
+
+    fn event(envelope: &Envelope) -> HookEvent {
+        hook_event(
+            envelope,
+            "id".into(),
+            envelope.timestamp.clone(),
+            "now".into(),
+        )
+    }
+
+    fn repo(root: &str) -> RepoFacts {
+        RepoFacts {
+            git_root: Some(PathBuf::from(root)),
+            branch: "main".into(),
+            head_sha: "abc".into(),
+            remote_url: None,
+        }
+    }
+
+    #[test]
+    fn payload_tool_name_wins_over_the_envelope() {
+        let e = event(&envelope(
+            "PostToolUse",
+            Some("write"),
+            json!({"tool_name": "Edit"}),
+        ));
+        assert_eq!(e.tool_name.as_deref(), Some("Edit"));
+        assert_eq!(e.hook_type, "post_tool_use");
+        let e = event(&envelope("post_tool_use", Some("write"), json!({})));
+        assert_eq!(e.tool_name.as_deref(), Some("Write"));
+    }
+
+    #[test]
+    fn agent_id_falls_back_in_order() {
+        let mut env = envelope("x", None, json!({"agent_id": "sub", "session_id": "s"}));
+        env.agent_id = Some("env".into());
+        assert_eq!(event(&env).agent_id, "env");
+        env.agent_id = None;
+        assert_eq!(event(&env).agent_id, "sub");
+        env.payload = json!({"session_id": "s"});
+        assert_eq!(event(&env).agent_id, "s");
+        env.payload = json!({});
+        assert_eq!(event(&env).agent_id, "unknown");
+    }
+
+    #[test]
+    fn file_path_sources_and_relative_storage() {
+        for key in ["file_path", "path", "notebook_path"] {
+            let e = event(&envelope(
+                "post_tool_use",
+                Some("Write"),
+                json!({"tool_input": {key: "/repo/src/main.rs"}}),
+            ));
+            assert_eq!(
+                e.file_path,
+                Some(PathBuf::from("/repo/src/main.rs")),
+                "{key}"
+            );
+            let m = direct_mutation(&e, &repo("/repo")).unwrap();
+            assert_eq!(m.file_path.as_deref(), Some("src/main.rs"));
+            assert_eq!(m.file_ext.as_deref(), Some("rs"));
+            assert_eq!(m.event_type, "tool.mutation.write");
+        }
+        let outside = stored_path(Path::new("/elsewhere/a.txt"), Some(Path::new("/repo")));
+        assert_eq!(outside, "/elsewhere/a.txt");
+    }
+
+    #[test]
+    fn relative_file_paths_are_resolved_against_cwd() {
+        let e = event(&envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!({"cwd": "/repo/sub", "tool_input": {"file_path": "x.py"}}),
+        ));
+        assert_eq!(e.file_path, Some(PathBuf::from("/repo/sub/x.py")));
+    }
+
+    #[test]
+    fn lines_changed_counts_newlines_per_tool() {
+        let write = json!({"tool_input": {"content": "a\nb\nc\n"}});
+        assert_eq!(
+            event(&envelope("post_tool_use", Some("Write"), write)).lines_changed,
+            Some(3)
+        );
+        let edit = json!({"tool_input": {"old_string": "x", "new_string": "y\nz\n"}});
+        assert_eq!(
+            event(&envelope("post_tool_use", Some("Edit"), edit)).lines_changed,
+            Some(2)
+        );
+        let multi =
+            json!({"tool_input": {"edits": [{"new_string": "a\n"}, {"new_string": "b\nc\n"}]}});
+        assert_eq!(
+            event(&envelope("post_tool_use", Some("MultiEdit"), multi)).lines_changed,
+            Some(3)
+        );
+        let nb = json!({"tool_input": {"notebook_path": "/r/n.ipynb", "new_source": "x\n"}});
+        assert_eq!(
+            event(&envelope("post_tool_use", Some("NotebookEdit"), nb)).lines_changed,
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn only_successful_file_tools_are_direct_mutations() {
+        let input = json!({"tool_input": {"file_path": "/repo/a.rs", "content": ""}});
+        let pre = event(&envelope("pre_tool_use", Some("Write"), input.clone()));
+        assert!(direct_mutation(&pre, &repo("/repo")).is_none());
+        let failed = event(&envelope(
+            "post_tool_use_failure",
+            Some("Write"),
+            input.clone(),
+        ));
+        assert!(direct_mutation(&failed, &repo("/repo")).is_none());
+        let read = event(&envelope("post_tool_use", Some("Read"), input));
+        assert!(direct_mutation(&read, &repo("/repo")).is_none());
+    }
+
+    #[test]
+    fn event_dir_falls_back_to_the_file_directory() {
+        let e = event(&envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!({"tool_input": {"file_path": "/repo/src/a.rs"}}),
+        ));
+        assert_eq!(event_dir(&e), Some(PathBuf::from("/repo/src")));
+    }
+}

@@ -1,0 +1,344 @@
+//! Crash-safe replacement of small files the user owns (agent settings).
+//!
+//! Peer tools have erased users' hooks by truncating a settings file and
+//! dying mid-write. Here a file is only ever replaced whole: the new bytes go
+//! to a temp file in the same directory, are fsynced, get the original's
+//! permissions and owner, and are renamed over the target; the directory is
+//! then fsynced so the rename itself survives a crash. The previous contents
+//! can be kept as `<name>.hookd-backup` so a bad edit is always undoable.
+
+use std::fs::{self, File, Permissions};
+use std::io::{self, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Suffix appended to a file's name to form its backup's name.
+pub const BACKUP_SUFFIX: &str = ".hookd-backup";
+
+/// How many symlink hops [`write_atomic`] follows before giving up.
+const MAX_SYMLINK_HOPS: usize = 40;
+
+/// Errors from [`write_atomic`]; each names the file it was working on and
+/// exposes the I/O error as `source()` (not repeated in the message).
+#[derive(Debug, thiserror::Error)]
+pub enum FsAtomicError {
+    /// The target path has no file name or no parent directory to write in.
+    #[error("{path} is not a file path that can be written atomically")]
+    InvalidPath {
+        /// The offending path.
+        path: PathBuf,
+    },
+    /// Reading the existing file (its metadata or its bytes) failed.
+    #[error("cannot read the existing file {path}")]
+    Read {
+        /// The file being read.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+    /// Creating, writing, syncing or renaming the temp file failed.
+    #[error("cannot write {path}")]
+    Write {
+        /// The file that was being written (target or backup).
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+    /// Syncing the directory after the rename failed (the new file is in place
+    /// but might not survive a power loss).
+    #[error("cannot sync directory {path}")]
+    SyncDir {
+        /// The directory that could not be synced.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
+}
+
+/// Result alias for this module.
+pub type Result<T> = std::result::Result<T, FsAtomicError>;
+
+/// What [`write_atomic`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// The file actually replaced (the given path with symlinks resolved).
+    pub path: PathBuf,
+    /// Where the previous contents were saved, if a backup was asked for and
+    /// there was a previous file.
+    pub backup: Option<PathBuf>,
+    /// True when the file did not exist before.
+    pub created: bool,
+}
+
+/// The backup path for `path`: `<name>.hookd-backup` in the same directory.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(BACKUP_SUFFIX);
+    path.with_file_name(name)
+}
+
+/// Replaces `path` with `contents` atomically, optionally keeping the previous
+/// contents in [`backup_path`] (overwriting an older backup).
+///
+/// A symlinked target (dotfile managers do this) is followed, so the link
+/// survives and its target is what gets replaced. An existing file keeps its
+/// mode and, when the process may set it, its owner and group; a new file gets
+/// the usual `0666 & !umask`. The parent directory must exist.
+pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteOutcome> {
+    let target = resolve_symlinks(path).map_err(|source| FsAtomicError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let dir = match target.parent() {
+        Some(d) if target.file_name().is_some() => {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        }
+        _ => {
+            return Err(FsAtomicError::InvalidPath {
+                path: path.to_path_buf(),
+            });
+        }
+    };
+
+    let existing = match fs::metadata(&target) {
+        Ok(meta) => Some(meta),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(source) => {
+            return Err(FsAtomicError::Read {
+                path: target,
+                source,
+            });
+        }
+    };
+
+    let mut backup_written = None;
+    if let (true, Some(meta)) = (backup, &existing) {
+        let previous = fs::read(&target).map_err(|source| FsAtomicError::Read {
+            path: target.clone(),
+            source,
+        })?;
+        let backup = backup_path(&target);
+        // The backup holds the same (possibly secret) settings, so it gets the
+        // same mode and owner as the original.
+        replace_file(dir, &backup, &previous, Some(meta))?;
+        backup_written = Some(backup);
+    }
+
+    replace_file(dir, &target, contents, existing.as_ref())?;
+
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| FsAtomicError::SyncDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+
+    Ok(WriteOutcome {
+        path: target,
+        backup: backup_written,
+        created: existing.is_none(),
+    })
+}
+
+/// Writes `contents` to a fresh temp file in `dir`, syncs it, gives it the
+/// mode and owner of `like` (if any), and renames it over `target`.
+fn replace_file(
+    dir: &Path,
+    target: &Path,
+    contents: &[u8],
+    like: Option<&fs::Metadata>,
+) -> Result<()> {
+    let write_err = |source| FsAtomicError::Write {
+        path: target.to_path_buf(),
+        source,
+    };
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        // Subject to the umask, so a new file gets the same mode any other
+        // editor would have given it (tempfile's default is 0600).
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(write_err)?;
+
+    if let Some(meta) = like {
+        let file = tmp.as_file();
+        // Owner first: chown may clear setuid/setgid bits, chmod restores them.
+        let current = file.metadata().map_err(write_err)?;
+        if (current.uid(), current.gid()) != (meta.uid(), meta.gid()) {
+            // Only root (or a group member) may do this; an unprivileged user
+            // editing their own file never gets here.
+            if let Err(e) = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())) {
+                tracing::debug!(path = %target.display(), error = %e, "cannot keep owner");
+            }
+        }
+        file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+            .map_err(write_err)?;
+    }
+
+    tmp.write_all(contents).map_err(write_err)?;
+    tmp.as_file().sync_all().map_err(write_err)?;
+    tmp.persist(target).map_err(|e| write_err(e.error))?;
+    Ok(())
+}
+
+/// Follows symlinks (also dangling ones) so the link itself is never replaced.
+fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_SYMLINK_HOPS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(parent) if link.is_relative() => parent.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().mode() & 0o7777
+    }
+
+    fn dir_entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn creates_new_file_without_backup() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("settings.json");
+        let out = write_atomic(&path, b"{}\n", true).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"{}\n");
+        assert_eq!(
+            out,
+            WriteOutcome {
+                path,
+                backup: None,
+                created: true
+            }
+        );
+        // No temp file left behind, no backup of a file that never existed.
+        assert_eq!(dir_entries(tmp.path()), vec!["settings.json"]);
+    }
+
+    #[test]
+    fn new_file_mode_follows_umask_not_tempfile_default() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("new.json");
+        write_atomic(&path, b"x", false).unwrap();
+        // Compare with what a plain create gets under the same umask.
+        let reference = tmp.path().join("reference");
+        File::create(&reference).unwrap();
+        assert_eq!(mode(&path), mode(&reference));
+    }
+
+    #[test]
+    fn replaces_and_keeps_backup_of_previous_bytes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("settings.json");
+        fs::write(&path, b"old contents").unwrap();
+        let out = write_atomic(&path, b"new contents", true).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new contents");
+        let backup = tmp.path().join("settings.json.hookd-backup");
+        assert_eq!(out.backup.as_deref(), Some(backup.as_path()));
+        assert!(!out.created);
+        assert_eq!(fs::read(&backup).unwrap(), b"old contents");
+
+        // A second write overwrites the one backup with the newer previous state.
+        write_atomic(&path, b"newest", true).unwrap();
+        assert_eq!(fs::read(&backup).unwrap(), b"new contents");
+        assert_eq!(
+            dir_entries(tmp.path()),
+            vec!["settings.json", "settings.json.hookd-backup"]
+        );
+    }
+
+    #[test]
+    fn no_backup_when_not_asked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("a.json");
+        fs::write(&path, b"1").unwrap();
+        let out = write_atomic(&path, b"2", false).unwrap();
+        assert_eq!(out.backup, None);
+        assert_eq!(dir_entries(tmp.path()), vec!["a.json"]);
+    }
+
+    #[test]
+    fn keeps_mode_of_existing_file_and_backup() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("settings.json");
+        fs::write(&path, b"secret").unwrap();
+        fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&path, b"still secret", true).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(&backup_path(&path)), 0o600);
+
+        fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"group readable", false).unwrap();
+        assert_eq!(mode(&path), 0o640);
+    }
+
+    #[test]
+    fn follows_symlink_and_keeps_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real_dir = tmp.path().join("dotfiles");
+        fs::create_dir(&real_dir).unwrap();
+        let real = real_dir.join("settings.json");
+        fs::write(&real, b"old").unwrap();
+        let link = tmp.path().join("settings.json");
+        symlink("dotfiles/settings.json", &link).unwrap();
+
+        let out = write_atomic(&link, b"new", true).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        assert_eq!(out.path, real);
+        assert_eq!(
+            fs::read(real_dir.join("settings.json.hookd-backup")).unwrap(),
+            b"old"
+        );
+    }
+
+    #[test]
+    fn missing_directory_is_an_error_naming_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("nope").join("settings.json");
+        let err = write_atomic(&path, b"x", true).unwrap_err();
+        assert!(matches!(err, FsAtomicError::Write { .. }), "{err:?}");
+        assert!(err.to_string().contains("nope/settings.json"), "{err}");
+    }
+
+    #[test]
+    fn backup_path_appends_suffix() {
+        assert_eq!(
+            backup_path(Path::new("/h/.claude/settings.local.json")),
+            PathBuf::from("/h/.claude/settings.local.json.hookd-backup")
+        );
+    }
+}

@@ -1,0 +1,330 @@
+//! The ingest thread: batches normalised events, enriches them with git
+//! facts, derives mutations and appends them to the right ledger.
+//!
+//! SQLite and libgit2 calls block, so they run on one dedicated thread, never
+//! on the async workers. The thread takes whatever is queued (up to
+//! [`MAX_BATCH`]) and commits it as one transaction per ledger: under load
+//! batches grow and throughput rises; when idle each event commits alone, so
+//! latency stays low. Events no ledger will take are appended to a spool file
+//! instead of being dropped.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::OpenOptions;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+
+use serde::Serialize;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::bash_tracker::BashTracker;
+use crate::enrich::Enricher;
+use crate::extract;
+use crate::ledger::Ledger;
+use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_TOOL_USE};
+use crate::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
+use crate::registry::{Origin, Registry};
+use crate::stats::DaemonStats;
+use crate::{Error, Result, dirs};
+
+/// Most events committed in one batch.
+pub const MAX_BATCH: usize = 4096;
+
+/// Most ledgers kept open at once; the least recently opened is closed first.
+const MAX_OPEN_LEDGERS: usize = 64;
+
+/// Sent after each commit, for observers (benchmarks, the desktop app).
+#[derive(Debug, Clone, Serialize)]
+pub struct CommitNotice {
+    /// The ledger that committed.
+    pub ledger: PathBuf,
+    /// The events committed, in order.
+    pub events: Vec<CommittedEvent>,
+    /// Mutation rows committed with them.
+    pub mutations: usize,
+}
+
+/// One committed event, as announced in a [`CommitNotice`].
+#[derive(Debug, Clone, Serialize)]
+pub struct CommittedEvent {
+    /// The event's id.
+    pub event_id: String,
+    /// Its hook type.
+    pub hook_type: String,
+    /// Its tool, if any.
+    pub tool_name: Option<String>,
+    /// Its tool call id, if any.
+    pub tool_use_id: Option<String>,
+}
+
+/// What the ingest thread did before it stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IngestReport {
+    /// Events committed to ledgers.
+    pub stored: u64,
+    /// Events written to the spool.
+    pub spooled: u64,
+}
+
+/// Everything the ingest thread needs.
+pub struct IngestConfig {
+    /// hookd's data directory (registry, ledger outside git, spool).
+    pub data_dir: PathBuf,
+    /// Shared counters.
+    pub stats: Arc<DaemonStats>,
+    /// Where commit notices go.
+    pub notices: broadcast::Sender<CommitNotice>,
+}
+
+/// Starts the ingest thread; it runs until every sender of `events` is dropped
+/// and the queue is empty, then returns its report.
+pub fn spawn(
+    config: IngestConfig,
+    events: mpsc::Receiver<HookEvent>,
+) -> Result<JoinHandle<IngestReport>> {
+    let registry = match Registry::open(&config.data_dir) {
+        Ok(registry) => Some(registry),
+        Err(err) => {
+            tracing::warn!(error = %err, "repository registry unavailable; multi-repository queries will miss new repositories");
+            None
+        }
+    };
+    let writer = Writer {
+        config,
+        events,
+        enricher: Enricher::new(),
+        bash: BashTracker::new(),
+        ledgers: HashMap::new(),
+        ledger_order: Vec::new(),
+        registry,
+        registered: HashSet::new(),
+        report: IngestReport::default(),
+    };
+    std::thread::Builder::new()
+        .name("hookd-ingest".into())
+        .spawn(move || writer.run())
+        .map_err(|e| Error::io("cannot start ingest thread", "hookd-ingest", e))
+}
+
+struct Writer {
+    config: IngestConfig,
+    events: mpsc::Receiver<HookEvent>,
+    enricher: Enricher,
+    bash: BashTracker,
+    ledgers: HashMap<PathBuf, Ledger>,
+    ledger_order: Vec<PathBuf>,
+    registry: Option<Registry>,
+    registered: HashSet<PathBuf>,
+    report: IngestReport,
+}
+
+impl Writer {
+    fn run(mut self) -> IngestReport {
+        let mut batch = Vec::with_capacity(MAX_BATCH);
+        while let Some(first) = self.events.blocking_recv() {
+            batch.push(first);
+            while batch.len() < MAX_BATCH {
+                match self.events.try_recv() {
+                    Ok(event) => batch.push(event),
+                    Err(_) => break,
+                }
+            }
+            self.process(&mut batch);
+        }
+        tracing::debug!(
+            stored = self.report.stored,
+            spooled = self.report.spooled,
+            "ingest finished"
+        );
+        self.report
+    }
+
+    fn process(&mut self, batch: &mut Vec<HookEvent>) {
+        self.enricher.begin_batch();
+        // Keep ledgers in first-seen order so notices follow arrival order.
+        let mut groups: Vec<(PathBuf, Vec<LedgerEntry>)> = Vec::new();
+        for event in batch.drain(..) {
+            let repo = extract::event_dir(&event)
+                .map(|dir| self.enricher.facts_for_dir(&dir))
+                .unwrap_or_default();
+            let mut mutations: Vec<MutationRecord> = extract::direct_mutation(&event, &repo)
+                .into_iter()
+                .collect();
+            mutations.extend(self.bash_mutations(&event, &repo));
+            let ledger = match &repo.git_root {
+                Some(root) => {
+                    self.register(root);
+                    dirs::repo_ledger_path(root)
+                }
+                None => dirs::unversioned_ledger_path(&self.config.data_dir),
+            };
+            let entry = LedgerEntry {
+                event,
+                repo,
+                mutations,
+            };
+            match groups.iter_mut().find(|(path, _)| *path == ledger) {
+                Some((_, entries)) => entries.push(entry),
+                None => groups.push((ledger, vec![entry])),
+            }
+        }
+        for (ledger, entries) in groups {
+            self.store(&ledger, &entries);
+        }
+    }
+
+    fn bash_mutations(&mut self, event: &HookEvent, repo: &RepoFacts) -> Vec<MutationRecord> {
+        let (Some(BASH_TOOL), Some(root), Some(tool_use_id)) = (
+            event.tool_name.as_deref(),
+            repo.git_root.as_deref(),
+            event.tool_use_id.as_deref(),
+        ) else {
+            return Vec::new();
+        };
+        let Some(git) = self.enricher.repository(root) else {
+            return Vec::new();
+        };
+        match event.hook_type.as_str() {
+            PRE_TOOL_USE => {
+                self.bash.before(tool_use_id, root, git);
+                Vec::new()
+            }
+            POST_TOOL_USE | POST_TOOL_USE_FAILURE => self
+                .bash
+                .after(tool_use_id, root, git)
+                .unwrap_or_default()
+                .into_iter()
+                .zip(0..)
+                .map(|(path, seq)| {
+                    extract::mutation_record(event, repo, BASH_TOOL, seq, Some(path), None)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn register(&mut self, root: &Path) {
+        if self.registered.contains(root) {
+            return;
+        }
+        if let Some(registry) = &self.registry
+            && let Err(err) = registry.add(root, Origin::Event)
+        {
+            tracing::warn!(error = %err, root = %root.display(), "cannot register repository");
+            return;
+        }
+        self.registered.insert(root.to_path_buf());
+    }
+
+    fn store(&mut self, path: &Path, entries: &[LedgerEntry]) {
+        // One retry with a fresh connection covers a ledger deleted or replaced under us.
+        let mut outcome = self.append(path, entries);
+        if outcome.is_err() {
+            self.close_ledger(path);
+            outcome = self.append(path, entries);
+        }
+        let count = entries.len() as u64;
+        match outcome {
+            Ok(_) => {
+                self.report.stored += count;
+                self.config
+                    .stats
+                    .events_stored
+                    .fetch_add(count, Ordering::Relaxed);
+                tracing::debug!(ledger = %path.display(), events = count, "stored");
+                self.announce(path, entries);
+            }
+            Err(err) => {
+                tracing::error!(ledger = %path.display(), error = %err, events = count, "cannot store events; spooling them");
+                self.spool(entries);
+            }
+        }
+    }
+
+    fn append(&mut self, path: &Path, entries: &[LedgerEntry]) -> Result<usize> {
+        if !self.ledgers.contains_key(path) {
+            if self.ledgers.len() >= MAX_OPEN_LEDGERS && !self.ledger_order.is_empty() {
+                let oldest = self.ledger_order.remove(0);
+                self.ledgers.remove(&oldest);
+            }
+            let ledger = Ledger::open_or_create(path)?;
+            self.ledgers.insert(path.to_path_buf(), ledger);
+            self.ledger_order.push(path.to_path_buf());
+        }
+        match self.ledgers.get_mut(path) {
+            Some(ledger) => ledger.append(entries),
+            None => Ok(0),
+        }
+    }
+
+    fn close_ledger(&mut self, path: &Path) {
+        self.ledgers.remove(path);
+        self.ledger_order.retain(|p| p != path);
+    }
+
+    fn announce(&self, ledger: &Path, entries: &[LedgerEntry]) {
+        if self.config.notices.receiver_count() == 0 {
+            return;
+        }
+        let notice = CommitNotice {
+            ledger: ledger.to_path_buf(),
+            mutations: entries.iter().map(|e| e.mutations.len()).sum(),
+            events: entries
+                .iter()
+                .map(|e| CommittedEvent {
+                    event_id: e.event.event_id.clone(),
+                    hook_type: e.event.hook_type.clone(),
+                    tool_name: e.event.tool_name.clone(),
+                    tool_use_id: e.event.tool_use_id.clone(),
+                })
+                .collect(),
+        };
+        // A lagging observer loses notices, never events.
+        let _ = self.config.notices.send(notice);
+    }
+
+    fn spool(&mut self, entries: &[LedgerEntry]) {
+        let path = spool_path(&self.config.data_dir);
+        let written = (|| -> std::io::Result<()> {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+            for entry in entries {
+                let line = serde_json::json!({
+                    "event_id": entry.event.event_id,
+                    "hook_type": entry.event.hook_type,
+                    "tool_name": entry.event.tool_name,
+                    "agent_id": entry.event.agent_id,
+                    "cwd": entry.event.cwd,
+                    "event_timestamp": entry.event.event_timestamp,
+                    "received_at": entry.event.received_at,
+                    "git_root": entry.repo.git_root,
+                    "payload": entry.event.raw_payload,
+                });
+                writeln!(file, "{line}")?;
+            }
+            file.sync_data()
+        })();
+        let count = entries.len() as u64;
+        match written {
+            Ok(()) => {
+                self.report.spooled += count;
+                self.config
+                    .stats
+                    .events_spooled
+                    .fetch_add(count, Ordering::Relaxed);
+            }
+            Err(err) => {
+                tracing::error!(spool = %path.display(), error = %err, events = count, "cannot spool events: they are lost");
+            }
+        }
+    }
+}
+
+/// Where events that no ledger would take are kept, one JSON object per line.
+pub fn spool_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("spool").join("unstored-events.jsonl")
+}

@@ -1,0 +1,262 @@
+//! The append-only SQLite ledger of one repository (or of everything that
+//! happened outside git).
+//!
+//! WAL mode with `synchronous=NORMAL`: a committed batch survives a crash of
+//! the daemon (only a power loss can cost the last transactions). Appends are
+//! idempotent on the event id, so a batch retried after an error, or an event
+//! delivered twice by a broker later, never produces a second row. Triggers
+//! reject UPDATE and DELETE.
+
+mod filter;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, params};
+use rusqlite_migration::{M, Migrations};
+
+pub use filter::MutationFilter;
+
+use crate::dirs::REPO_STATE_DIR;
+use crate::record::{LedgerEntry, MutationRecord, MutationRow};
+use crate::{Error, Result};
+
+/// Numbered, embedded schema migrations; never edit one that has landed.
+static MIGRATIONS: LazyLock<Migrations<'static>> =
+    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("0001_init.sql"))]));
+
+/// How long a writer waits for another connection's lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An open ledger database.
+pub struct Ledger {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Ledger {
+    /// Opens the ledger at `path`, creating it (and its directory) on first use.
+    ///
+    /// A new `.hookd/` directory inside a repository gets a `.gitignore` so the
+    /// ledger is never committed.
+    pub fn open_or_create(path: &Path) -> Result<Self> {
+        if let Some(dir) = path.parent() {
+            create_state_dir(dir)?;
+        }
+        Self::open_with(path, OpenFlags::default())
+    }
+
+    /// Opens an existing ledger; a missing file is an error, never created.
+    pub fn open_existing(path: &Path) -> Result<Self> {
+        let flags = OpenFlags::default() - OpenFlags::SQLITE_OPEN_CREATE;
+        Self::open_with(path, flags)
+    }
+
+    /// A ledger in memory, for tests.
+    pub fn in_memory() -> Result<Self> {
+        let mut conn = Connection::open_in_memory().map_err(|e| Error::sqlite(":memory:", e))?;
+        MIGRATIONS
+            .to_latest(&mut conn)
+            .map_err(|source| Error::Migration {
+                path: ":memory:".into(),
+                source,
+            })?;
+        Ok(Self {
+            conn,
+            path: PathBuf::from(":memory:"),
+        })
+    }
+
+    fn open_with(path: &Path, flags: OpenFlags) -> Result<Self> {
+        let mut conn =
+            Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
+        let sqlite = |e| Error::sqlite(path, e);
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sqlite)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sqlite)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(sqlite)?;
+        MIGRATIONS
+            .to_latest(&mut conn)
+            .map_err(|source| Error::Migration {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(Self {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends a batch in one transaction; events already present (same event
+    /// id) are skipped. Returns the number of events newly stored.
+    pub fn append(&mut self, entries: &[LedgerEntry]) -> Result<usize> {
+        let path = self.path.clone();
+        let sqlite = |e| Error::sqlite(&path, e);
+        let tx = self.conn.transaction().map_err(sqlite)?;
+        let mut stored = 0;
+        {
+            let mut insert_event = tx.prepare_cached(INSERT_EVENT).map_err(sqlite)?;
+            let mut insert_mutation = tx.prepare_cached(INSERT_MUTATION).map_err(sqlite)?;
+            for entry in entries {
+                let e = &entry.event;
+                let r = &entry.repo;
+                let inserted = insert_event
+                    .execute(params![
+                        e.event_id,
+                        e.hook_type,
+                        e.tool_name,
+                        e.agent_id,
+                        e.session_id,
+                        e.tool_use_id,
+                        e.cwd.as_deref().map(|p| p.to_string_lossy()),
+                        e.file_path.as_deref().map(|p| p.to_string_lossy()),
+                        r.branch,
+                        r.head_sha,
+                        r.remote_url,
+                        e.payload_valid,
+                        e.raw_payload,
+                        e.event_timestamp,
+                        e.received_at,
+                        e.source_pid,
+                    ])
+                    .map_err(sqlite)?;
+                stored += inserted;
+                for m in &entry.mutations {
+                    insert_mutation_row(&mut insert_mutation, m).map_err(sqlite)?;
+                }
+            }
+        }
+        tx.commit().map_err(sqlite)?;
+        Ok(stored)
+    }
+
+    /// Mutations matching `filter`, oldest first (the newest `limit` when limited).
+    pub fn mutations(&self, filter: &MutationFilter) -> Result<Vec<MutationRow>> {
+        let (sql, values) = filter.to_sql();
+        let sqlite = |e| Error::sqlite(&self.path, e);
+        let mut stmt = self.conn.prepare(&sql).map_err(sqlite)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(values.iter()), row_to_mutation)
+            .map_err(sqlite)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sqlite)
+    }
+
+    /// Number of rows in `events` and in `mutations`.
+    pub fn counts(&self) -> Result<(i64, i64)> {
+        let sqlite = |e| Error::sqlite(&self.path, e);
+        let events = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+            .map_err(sqlite)?;
+        let mutations = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM mutations", [], |r| r.get(0))
+            .map_err(sqlite)?;
+        Ok((events, mutations))
+    }
+
+    /// The underlying connection, for read-only inspection (benchmarks, diagnostics).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+fn insert_mutation_row(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    m: &MutationRecord,
+) -> rusqlite::Result<usize> {
+    stmt.execute(params![
+        m.event_type,
+        m.hook_type,
+        m.tool_name,
+        m.agent_id,
+        m.file_path,
+        m.file_ext,
+        m.lines_changed,
+        m.branch,
+        m.head_sha,
+        m.raw_payload,
+        m.event_timestamp,
+        m.received_at,
+        m.event_id,
+        m.mutation_seq,
+        m.session_id,
+        m.tool_use_id,
+        m.remote_url,
+        m.command,
+        m.source_pid,
+    ])
+}
+
+/// Creates the ledger's directory; inside a repository it is ignored by git.
+fn create_state_dir(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
+    if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
+        let ignore = dir.join(".gitignore");
+        fs::write(
+            &ignore,
+            "# hookd's ledger: local history, never committed.\n*\n",
+        )
+        .map_err(|e| Error::io("cannot write", &ignore, e))?;
+    }
+    Ok(())
+}
+
+const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, tool_name, agent_id, session_id, \
+     tool_use_id, cwd, file_path, branch, head_sha, remote_url, payload_valid, raw_payload, \
+     event_timestamp, received_at, source_pid) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+
+const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
+     file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
+     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+
+/// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order.
+pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
+     lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
+     session_id, tool_use_id, remote_url, command, source_pid";
+
+fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<MutationRow> {
+    Ok(MutationRow {
+        id: row.get(0)?,
+        record: MutationRecord {
+            event_type: row.get(1)?,
+            hook_type: row.get(2)?,
+            tool_name: row.get(3)?,
+            agent_id: row.get(4)?,
+            file_path: row.get(5)?,
+            file_ext: row.get(6)?,
+            lines_changed: row.get(7)?,
+            branch: row.get(8)?,
+            head_sha: row.get(9)?,
+            raw_payload: row.get(10)?,
+            event_timestamp: row.get(11)?,
+            received_at: row.get(12)?,
+            event_id: row.get(13)?,
+            mutation_seq: row.get(14)?,
+            session_id: row.get(15)?,
+            tool_use_id: row.get(16)?,
+            remote_url: row.get(17)?,
+            command: row.get(18)?,
+            source_pid: row.get(19)?,
+        },
+        repo: None,
+    })
+}
+
+#[cfg(test)]
+mod tests;

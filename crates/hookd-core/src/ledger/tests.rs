@@ -1,0 +1,151 @@
+use super::*;
+use crate::record::{HookEvent, RepoFacts};
+
+fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry {
+    let event = HookEvent {
+        event_id: id.into(),
+        hook_type: "post_tool_use".into(),
+        tool_name: Some(tool.into()),
+        agent_id: agent.into(),
+        session_id: Some("s".into()),
+        tool_use_id: Some(format!("tu-{id}")),
+        cwd: None,
+        file_path: None,
+        lines_changed: Some(1),
+        command: None,
+        payload_valid: true,
+        raw_payload: "{}".into(),
+        event_timestamp: ts.into(),
+        received_at: ts.into(),
+        source_pid: Some(1),
+    };
+    let repo = RepoFacts {
+        git_root: None,
+        branch: "main".into(),
+        head_sha: "abc".into(),
+        remote_url: None,
+    };
+    let mutation =
+        crate::extract::mutation_record(&event, &repo, tool, 0, Some(file.into()), Some(1));
+    LedgerEntry {
+        event,
+        repo,
+        mutations: vec![mutation],
+    }
+}
+
+#[test]
+fn append_is_idempotent_on_event_id() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let batch = vec![entry(
+        "a",
+        "2026-01-01T00:00:00.000Z",
+        "x.rs",
+        "ag",
+        "Write",
+    )];
+    assert_eq!(ledger.append(&batch).unwrap(), 1);
+    assert_eq!(ledger.append(&batch).unwrap(), 0);
+    assert_eq!(ledger.counts().unwrap(), (1, 1));
+}
+
+#[test]
+fn updates_and_deletes_are_rejected_by_the_database() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    ledger
+        .append(&[entry(
+            "a",
+            "2026-01-01T00:00:00.000Z",
+            "x.rs",
+            "ag",
+            "Write",
+        )])
+        .unwrap();
+    for sql in [
+        "UPDATE mutations SET agent_id = 'x'",
+        "DELETE FROM mutations",
+        "UPDATE events SET agent_id = 'x'",
+        "DELETE FROM events",
+    ] {
+        let err = ledger.connection().execute(sql, []).unwrap_err();
+        assert!(err.to_string().contains("append-only"), "{sql}: {err}");
+    }
+    assert_eq!(ledger.counts().unwrap(), (1, 1));
+}
+
+#[test]
+fn filters_combine_and_results_are_chronological() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    // Appended out of order on purpose.
+    ledger
+        .append(&[
+            entry("3", "2026-01-03T00:00:00.000Z", "a.rs", "alice", "Edit"),
+            entry("1", "2026-01-01T00:00:00.000Z", "a.rs", "alice", "Write"),
+            entry("2", "2026-01-02T00:00:00.000Z", "b.rs", "bob", "Write"),
+            entry("4", "2026-01-04T00:00:00.000Z", "a.rs", "bob", "MultiEdit"),
+        ])
+        .unwrap();
+    let ids = |filter: &MutationFilter| -> Vec<String> {
+        ledger
+            .mutations(filter)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.record.event_id)
+            .collect()
+    };
+    assert_eq!(ids(&MutationFilter::default()), ["1", "2", "3", "4"]);
+    let by_file = MutationFilter {
+        file: Some("a.rs".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(&by_file), ["1", "3", "4"]);
+    let by_agent_and_tool = MutationFilter {
+        agent: Some("bob".into()),
+        tool: Some("write".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(&by_agent_and_tool), ["2"]);
+    let since = "2026-01-02T00:00:00Z".parse().unwrap();
+    let until = "2026-01-04T00:00:00Z".parse().unwrap();
+    let window = MutationFilter {
+        since: Some(since),
+        until: Some(until),
+        ..Default::default()
+    };
+    assert_eq!(ids(&window), ["2", "3"]);
+    let newest_two = MutationFilter {
+        limit: Some(2),
+        ..Default::default()
+    };
+    assert_eq!(ids(&newest_two), ["3", "4"]);
+}
+
+#[test]
+fn a_new_repo_state_dir_is_gitignored_and_missing_ledgers_are_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd").join("mutations.db");
+    let err = Ledger::open_existing(&path).err().expect("must not create");
+    assert!(err.to_string().contains("mutations.db"), "{err}");
+    assert!(!path.exists());
+
+    let mut ledger = Ledger::open_or_create(&path).unwrap();
+    ledger
+        .append(&[entry(
+            "a",
+            "2026-01-01T00:00:00.000Z",
+            "x.rs",
+            "ag",
+            "Write",
+        )])
+        .unwrap();
+    let ignore = std::fs::read_to_string(dir.path().join(".hookd/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"));
+    drop(ledger);
+    let reopened = Ledger::open_existing(&path).unwrap();
+    assert_eq!(reopened.counts().unwrap(), (1, 1));
+    let mode: String = reopened
+        .connection()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+}

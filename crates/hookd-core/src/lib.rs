@@ -1,0 +1,30 @@
+//! hookd's core: everything the daemon, the CLI and (later) the desktop app
+//! share, with no GUI dependency so all of it is tested headless.
+//!
+//! The event path is: an emitter writes an [`Envelope`] line on the Unix
+//! socket → [`server`] frames and validates it ([`connection`]) → [`ingest`]
+//! normalises it ([`names`], [`extract`]), enriches it with git facts
+//! ([`enrich`], [`bash_tracker`]) and batches it into the per-repository
+//! [`ledger`] → [`query`] reads it back. [`agent_connect`] edits the agent's
+//! settings so the agent calls `hookd-emit` at all.
+
+pub mod agent_connect;
+pub mod bash_tracker;
+pub mod connection;
+pub mod dirs;
+pub mod enrich;
+pub mod error;
+pub mod extract;
+pub mod fs_atomic;
+pub mod ingest;
+pub mod ledger;
+pub mod names;
+pub mod query;
+pub mod record;
+pub mod registry;
+pub mod server;
+pub mod stats;
+pub mod timefmt;
+
+pub use error::{Error, Result};
+pub use hookd_proto::{Envelope, MAX_LINE_BYTES};

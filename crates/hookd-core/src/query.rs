@@ -1,0 +1,182 @@
+//! Reading mutations back: which ledger(s) a query means, how a `--file`
+//! argument maps to the stored path, and merging several repositories.
+//!
+//! Inside a repository paths are stored relative to its root, so a file
+//! given on the command line is resolved the way a user means it: relative
+//! to the current directory when that is inside the repository, otherwise
+//! relative to the repository root; absolute paths are made root-relative.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::dirs;
+use crate::enrich::discover_root;
+use crate::ledger::{Ledger, MutationFilter};
+use crate::record::MutationRow;
+use crate::registry::Registry;
+use crate::{Error, Result};
+
+/// Which ledgers a query reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QueryScope {
+    /// The repository containing this directory.
+    Repo(PathBuf),
+    /// Every registered repository plus the ledger of events outside git.
+    All,
+}
+
+/// A complete query.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// Which ledgers.
+    pub scope: QueryScope,
+    /// Row filters; `file` is filled in from `file_arg` per repository.
+    pub filter: MutationFilter,
+    /// The `--file` argument as the user wrote it.
+    pub file_arg: Option<PathBuf>,
+    /// The directory relative paths are resolved against.
+    pub cwd: PathBuf,
+    /// hookd's data directory.
+    pub data_dir: PathBuf,
+}
+
+/// The git root of the repository containing `dir`, with clear errors.
+pub fn resolve_repo_root(dir: &Path) -> Result<PathBuf> {
+    let canonical = std::fs::canonicalize(dir).map_err(|_| Error::NoSuchPath(dir.to_path_buf()))?;
+    discover_root(&canonical).ok_or(Error::NotARepository(canonical))
+}
+
+/// Runs a query; rows are oldest first, the newest `limit` when limited.
+pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
+    match &query.scope {
+        QueryScope::Repo(dir) => {
+            let root = resolve_repo_root(dir)?;
+            let ledger_path = dirs::repo_ledger_path(&root);
+            if !ledger_path.exists() {
+                return Err(Error::NoLedger {
+                    repo: root,
+                    ledger: ledger_path,
+                });
+            }
+            let ledger = Ledger::open_existing(&ledger_path)?;
+            ledger.mutations(&filter_for(query, Some(&root)))
+        }
+        QueryScope::All => run_all(query),
+    }
+}
+
+fn run_all(query: &Query) -> Result<Vec<MutationRow>> {
+    let mut ledgers: Vec<(Option<PathBuf>, PathBuf)> = Registry::open(&query.data_dir)?
+        .list()?
+        .into_iter()
+        .map(|known| {
+            let path = dirs::repo_ledger_path(&known.root);
+            (Some(known.root), path)
+        })
+        .collect();
+    ledgers.push((None, dirs::unversioned_ledger_path(&query.data_dir)));
+    let mut rows = Vec::new();
+    for (root, path) in ledgers {
+        if !path.exists() {
+            continue;
+        }
+        let ledger = Ledger::open_existing(&path)?;
+        let repo_label = root.as_deref().map(|r| r.to_string_lossy().into_owned());
+        let mut found = ledger.mutations(&filter_for(query, root.as_deref()))?;
+        for row in &mut found {
+            row.repo = Some(
+                repo_label
+                    .clone()
+                    .unwrap_or_else(|| "(outside git)".to_owned()),
+            );
+        }
+        rows.extend(found);
+    }
+    rows.sort_by(|a, b| {
+        (a.record.event_timestamp.as_str(), a.repo.as_deref(), a.id).cmp(&(
+            b.record.event_timestamp.as_str(),
+            b.repo.as_deref(),
+            b.id,
+        ))
+    });
+    if let Some(limit) = query.filter.limit.and_then(|l| usize::try_from(l).ok()) {
+        let excess = rows.len().saturating_sub(limit);
+        rows.drain(..excess);
+    }
+    Ok(rows)
+}
+
+fn filter_for(query: &Query, root: Option<&Path>) -> MutationFilter {
+    let mut filter = query.filter.clone();
+    if let Some(file) = &query.file_arg {
+        filter.file = Some(stored_file_path(file, root, &query.cwd));
+    }
+    filter
+}
+
+/// Maps a user's `--file` argument to the form stored in the ledger of `root`.
+pub fn stored_file_path(file: &Path, root: Option<&Path>, cwd: &Path) -> String {
+    let Some(root) = root else {
+        return normalize(&cwd.join(file)).to_string_lossy().into_owned();
+    };
+    let absolute = if file.is_absolute() {
+        normalize(file)
+    } else if cwd.starts_with(root) {
+        normalize(&cwd.join(file))
+    } else {
+        normalize(&root.join(file))
+    };
+    crate::extract::stored_path(&absolute, Some(root))
+}
+
+/// Removes `.` and resolves `..` without touching the file system (the file
+/// may no longer exist).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_arguments_map_to_root_relative_paths() {
+        let root = Path::new("/repo");
+        let cases = [
+            ("src/main.rs", "/repo", "src/main.rs"),
+            ("main.rs", "/repo/src", "src/main.rs"),
+            ("./main.rs", "/repo/src", "src/main.rs"),
+            ("../README.md", "/repo/src", "README.md"),
+            ("/repo/src/lib.rs", "/elsewhere", "src/lib.rs"),
+            ("src/main.rs", "/elsewhere", "src/main.rs"),
+            ("/other/x.rs", "/repo", "/other/x.rs"),
+        ];
+        for (file, cwd, expected) in cases {
+            assert_eq!(
+                stored_file_path(Path::new(file), Some(root), Path::new(cwd)),
+                expected,
+                "{file} from {cwd}"
+            );
+        }
+    }
+
+    #[test]
+    fn missing_and_non_repo_directories_are_errors() {
+        let err = resolve_repo_root(Path::new("/definitely/not/here")).unwrap_err();
+        assert!(matches!(err, Error::NoSuchPath(_)), "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        if discover_root(dir.path()).is_none() {
+            let err = resolve_repo_root(dir.path()).unwrap_err();
+            assert!(matches!(err, Error::NotARepository(_)), "{err}");
+        }
+    }
+}

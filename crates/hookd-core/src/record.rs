@@ -1,0 +1,125 @@
+//! The shapes an event takes between the socket and the ledger.
+//!
+//! [`HookEvent`] is an envelope after normalisation (names, agent, paths),
+//! [`RepoFacts`] is what enrichment learnt from git, and [`MutationRecord`]
+//! is one row of the `mutations` table, whose column names existing
+//! consumers query by name.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+/// A hook event after normalisation, before it is tied to a repository.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookEvent {
+    /// Unique id given by the daemon on receipt (UUID v7, time-ordered).
+    pub event_id: String,
+    /// Snake-case hook type: `post_tool_use`, `session_start`, ...
+    pub hook_type: String,
+    /// Tool in the agent's spelling, when the event concerns a tool.
+    pub tool_name: Option<String>,
+    /// Who acted: envelope `agent_id`, else payload `agent_id`, else `session_id`, else `unknown`.
+    pub agent_id: String,
+    /// The agent session, when the payload has one.
+    pub session_id: Option<String>,
+    /// The tool call, pairing pre and post events.
+    pub tool_use_id: Option<String>,
+    /// Directory the event happened in (payload `cwd`, else envelope `cwd`).
+    pub cwd: Option<PathBuf>,
+    /// File named in the tool input, absolute when the payload had it absolute.
+    pub file_path: Option<PathBuf>,
+    /// Newlines written by the tool (`content`, `new_string`, summed over `edits`).
+    pub lines_changed: Option<i64>,
+    /// The shell command, for Bash.
+    pub command: Option<String>,
+    /// False when the emitter could not parse the hook's stdin as JSON.
+    pub payload_valid: bool,
+    /// The payload as compact JSON text.
+    pub raw_payload: String,
+    /// When the emitter ran, in the stored timestamp format.
+    pub event_timestamp: String,
+    /// When the daemon read the line, in the stored timestamp format.
+    pub received_at: String,
+    /// Process id of the emitter.
+    pub source_pid: Option<u32>,
+}
+
+/// What git says about the repository an event happened in.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct RepoFacts {
+    /// Root of the work tree; `None` outside any git repository.
+    pub git_root: Option<PathBuf>,
+    /// Current branch, `HEAD (detached)` when detached, empty outside git.
+    pub branch: String,
+    /// Commit HEAD points to, empty before the first commit or outside git.
+    pub head_sha: String,
+    /// URL of `origin` (or the first remote), when there is one.
+    pub remote_url: Option<String>,
+}
+
+/// One row of the ledger's `mutations` table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MutationRecord {
+    /// `tool.mutation.<tool in lower case>`.
+    pub event_type: String,
+    /// Hook type of the event that revealed the change (`post_tool_use`).
+    pub hook_type: String,
+    /// Tool that made the change, agent spelling; `bash` rows use `Bash`.
+    pub tool_name: String,
+    /// Who made the change.
+    pub agent_id: String,
+    /// Changed file, relative to the git root when inside it.
+    pub file_path: Option<String>,
+    /// Extension of `file_path` without the dot (`rs`), when it has one.
+    pub file_ext: Option<String>,
+    /// Newlines written; `None` where the tool does not say (Bash).
+    pub lines_changed: Option<i64>,
+    /// Branch at the time of the change.
+    pub branch: String,
+    /// HEAD commit at the time of the change.
+    pub head_sha: String,
+    /// The hook payload as compact JSON.
+    pub raw_payload: String,
+    /// When the emitter ran.
+    pub event_timestamp: String,
+    /// When the daemon received it.
+    pub received_at: String,
+    /// The hook event this mutation came from (`events.event_id`).
+    pub event_id: String,
+    /// Position among the mutations of one event (a Bash call can change several files).
+    pub mutation_seq: i64,
+    /// The agent session.
+    pub session_id: Option<String>,
+    /// The tool call.
+    pub tool_use_id: Option<String>,
+    /// Remote URL of the repository.
+    pub remote_url: Option<String>,
+    /// The shell command, for Bash mutations.
+    pub command: Option<String>,
+    /// Process id of the emitter.
+    pub source_pid: Option<u32>,
+}
+
+/// A mutation read back from a ledger, with its row id.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MutationRow {
+    /// The row's `id`.
+    pub id: i64,
+    /// The row's columns.
+    #[serde(flatten)]
+    pub record: MutationRecord,
+    /// The repository the row belongs to (its git root), set by multi-repository queries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+}
+
+/// One event and the mutations it revealed, ready to be appended to a ledger.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerEntry {
+    /// The hook event.
+    pub event: HookEvent,
+    /// Git facts at the time it was processed.
+    pub repo: RepoFacts,
+    /// File changes derived from it (often none).
+    pub mutations: Vec<MutationRecord>,
+}

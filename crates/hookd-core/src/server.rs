@@ -1,0 +1,461 @@
+//! The daemon: a Unix-socket listener that turns envelope lines into
+//! ledger rows, and shuts down without losing what it already received.
+//!
+//! Startup refuses to run beside a live daemon and replaces a stale socket.
+//! The socket is 0600 in a 0700 directory and peers of another uid are
+//! refused. Shutdown happens in one place ([`Daemon::run`] when the
+//! cancellation token fires): stop accepting, unlink the socket, accept the
+//! connections already queued, read every connection to its end, let the
+//! ingest thread commit everything, remove the socket and PID files.
+
+use std::io::ErrorKind;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::task::Poll;
+use std::time::Duration;
+
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::connection::{Connection, Frame};
+use crate::ingest::{self, CommitNotice, IngestConfig};
+use crate::record::HookEvent;
+use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
+use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
+
+/// Settings of one daemon.
+#[derive(Debug, Clone)]
+pub struct DaemonConfig {
+    /// The Unix socket to listen on.
+    pub socket_path: PathBuf,
+    /// hookd's data directory (registry, ledger outside git, spool).
+    pub data_dir: PathBuf,
+    /// Maximum number of connections served at once; more wait in the backlog.
+    pub max_connections: usize,
+    /// A connection silent for this long is closed.
+    pub idle_timeout: Duration,
+    /// Events queued between the connections and the ingest thread.
+    pub queue_capacity: usize,
+}
+
+impl DaemonConfig {
+    /// Defaults for everything but the paths.
+    pub fn new(socket_path: PathBuf, data_dir: PathBuf) -> Self {
+        Self {
+            socket_path,
+            data_dir,
+            max_connections: 1024,
+            idle_timeout: Duration::from_secs(30),
+            queue_capacity: 65_536,
+        }
+    }
+}
+
+/// How long a connection may stay silent during shutdown before it is closed.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// A daemon whose socket is bound; [`Daemon::run`] serves it.
+pub struct Daemon {
+    config: DaemonConfig,
+    listener: UnixListener,
+    pid_file: PathBuf,
+    stats: Arc<DaemonStats>,
+    notices: broadcast::Sender<CommitNotice>,
+}
+
+/// Shared by every connection task.
+struct Shared {
+    events: mpsc::Sender<HookEvent>,
+    stats: Arc<DaemonStats>,
+    uid: u32,
+    idle_timeout: Duration,
+}
+
+impl Daemon {
+    /// Prepares the socket directory, refuses to start beside a live daemon,
+    /// removes a stale socket, binds and writes the PID file.
+    pub fn bind(config: DaemonConfig) -> Result<Self> {
+        let socket = &config.socket_path;
+        let dir = socket
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        prepare_private_dir(dir)?;
+        let pid_file = hookd_proto::pid_file_for(socket);
+        remove_stale_socket(socket, &pid_file)?;
+        let listener =
+            UnixListener::bind(socket).map_err(|e| Error::io("cannot listen on", socket, e))?;
+        std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| Error::io("cannot set permissions of", socket, e))?;
+        std::fs::write(&pid_file, format!("{}\n", std::process::id()))
+            .map_err(|e| Error::io("cannot write PID file", &pid_file, e))?;
+        let (notices, _) = broadcast::channel(1024);
+        Ok(Self {
+            config,
+            listener,
+            pid_file,
+            stats: Arc::new(DaemonStats::default()),
+            notices,
+        })
+    }
+
+    /// The daemon's counters, live.
+    pub fn stats(&self) -> Arc<DaemonStats> {
+        Arc::clone(&self.stats)
+    }
+
+    /// Commit notices from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<CommitNotice> {
+        self.notices.subscribe()
+    }
+
+    /// Serves until `shutdown` fires, then drains everything received into the
+    /// ledgers and cleans up.
+    pub async fn run(self, shutdown: CancellationToken) -> Result<StatsSnapshot> {
+        let Self {
+            config,
+            listener,
+            pid_file,
+            stats,
+            notices,
+        } = self;
+        let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
+        let ingest = ingest::spawn(
+            IngestConfig {
+                data_dir: config.data_dir.clone(),
+                stats: Arc::clone(&stats),
+                notices,
+            },
+            events_rx,
+        )?;
+        let shared = Arc::new(Shared {
+            events: events_tx,
+            stats: Arc::clone(&stats),
+            uid: rustix::process::getuid().as_raw(),
+            idle_timeout: config.idle_timeout,
+        });
+        tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
+
+        let tracker = TaskTracker::new();
+        let slots = Arc::new(Semaphore::new(config.max_connections));
+        accept_until_cancelled(&listener, &shared, &tracker, &slots, &shutdown).await;
+
+        // Nobody can connect once the path is gone; then take what is already queued.
+        remove_file_quietly(&config.socket_path);
+        drain_backlog(&listener, &shared, &tracker, &shutdown);
+        drop(listener);
+        tracker.close();
+        tracker.wait().await;
+        drop(shared);
+        let report = tokio::task::spawn_blocking(move || ingest.join())
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        remove_file_quietly(&pid_file);
+        let totals = stats.snapshot();
+        tracing::info!(
+            stored = report.stored,
+            spooled = report.spooled,
+            accepted = totals.lines_accepted,
+            rejected = totals.lines_rejected,
+            "hookd daemon stopped"
+        );
+        Ok(totals)
+    }
+}
+
+async fn accept_until_cancelled(
+    listener: &UnixListener,
+    shared: &Arc<Shared>,
+    tracker: &TaskTracker,
+    slots: &Arc<Semaphore>,
+    shutdown: &CancellationToken,
+) {
+    let mut backoff = Duration::from_millis(5);
+    loop {
+        let permit = tokio::select! {
+            permit = Arc::clone(slots).acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => return,
+            },
+            () = shutdown.cancelled() => return,
+        };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = shutdown.cancelled() => return,
+        };
+        match accepted {
+            Ok((stream, _)) => {
+                backoff = Duration::from_millis(5);
+                let shared = Arc::clone(shared);
+                let shutdown = shutdown.clone();
+                tracker.spawn(async move {
+                    serve(stream, &shared, &shutdown).await;
+                    drop(permit);
+                });
+            }
+            Err(err) => {
+                // Out of file descriptors and the like: wait and retry, never exit.
+                tracing::warn!(error = %err, backoff_ms = backoff.as_millis(), "accept failed");
+                tokio::select! {
+                    () = tokio::time::sleep(backoff) => {}
+                    () = shutdown.cancelled() => return,
+                }
+                backoff = (backoff * 2).min(Duration::from_secs(1));
+            }
+        }
+    }
+}
+
+/// Accepts every connection already in the listen backlog without waiting.
+fn drain_backlog(
+    listener: &UnixListener,
+    shared: &Arc<Shared>,
+    tracker: &TaskTracker,
+    shutdown: &CancellationToken,
+) {
+    let waker = std::task::Waker::noop();
+    let mut cx = std::task::Context::from_waker(waker);
+    while let Poll::Ready(Ok((stream, _))) = listener.poll_accept(&mut cx) {
+        let shared = Arc::clone(shared);
+        let shutdown = shutdown.clone();
+        tracker.spawn(async move { serve(stream, &shared, &shutdown).await });
+    }
+}
+
+/// Serves one connection to its end.
+async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken) {
+    shared.stats.connections.fetch_add(1, Ordering::Relaxed);
+    match stream.peer_cred() {
+        Ok(cred) if cred.uid() == shared.uid => {}
+        Ok(cred) => {
+            shared.stats.reject(Rejection::ForeignPeer);
+            tracing::warn!(peer_uid = cred.uid(), peer_pid = ?cred.pid(), reason = "foreign_peer", "refused connection from another user");
+            return;
+        }
+        Err(err) => {
+            shared.stats.reject(Rejection::ForeignPeer);
+            tracing::warn!(error = %err, reason = "foreign_peer", "cannot read peer credentials; connection refused");
+            return;
+        }
+    }
+    let mut conn = Connection::new(stream, MAX_LINE_BYTES);
+    loop {
+        let draining = shutdown.is_cancelled();
+        let wait = if draining {
+            DRAIN_GRACE
+        } else {
+            shared.idle_timeout
+        };
+        let frame = tokio::select! {
+            frame = tokio::time::timeout(wait, conn.read_frame()) => frame,
+            // Switch to the short drain timeout; read_frame is cancel-safe.
+            () = shutdown.cancelled(), if !draining => continue,
+        };
+        match frame {
+            Ok(Ok(Some(Frame::Line(line)))) => accept_line(&line, shared).await,
+            Ok(Ok(Some(Frame::TooLong(bytes)))) => {
+                shared.stats.reject(Rejection::TooLong);
+                tracing::warn!(
+                    bytes,
+                    limit = MAX_LINE_BYTES,
+                    reason = "too_long",
+                    "rejected line over the size limit"
+                );
+            }
+            Ok(Ok(None)) => return,
+            Ok(Err(err)) => {
+                if conn.has_partial_line() {
+                    shared.stats.reject(Rejection::IncompleteLine);
+                }
+                tracing::debug!(error = %err, "connection read failed");
+                return;
+            }
+            Err(_elapsed) => {
+                if conn.has_partial_line() {
+                    shared.stats.reject(Rejection::IncompleteLine);
+                    tracing::warn!(
+                        idle_secs = wait.as_secs(),
+                        reason = "incomplete_line",
+                        "closed a connection that went silent mid-line"
+                    );
+                }
+                return;
+            }
+        }
+    }
+}
+
+async fn accept_line(line: &[u8], shared: &Shared) {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    match parse_envelope(line) {
+        Ok(event) => {
+            shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
+            if shared.events.send(event).await.is_err() {
+                tracing::error!("ingest thread has stopped; event not stored");
+            }
+        }
+        Err((why, detail)) => {
+            shared.stats.reject(why);
+            tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
+        }
+    }
+}
+
+/// Validates one line and turns it into a [`HookEvent`].
+pub fn parse_envelope(line: &[u8]) -> std::result::Result<HookEvent, (Rejection, String)> {
+    let text = std::str::from_utf8(line).map_err(|e| {
+        (
+            Rejection::InvalidUtf8,
+            format!("invalid UTF-8 after {} bytes", e.valid_up_to()),
+        )
+    })?;
+    let envelope: Envelope = serde_json::from_str(text).map_err(|e| {
+        let why = match e.classify() {
+            serde_json::error::Category::Data => Rejection::InvalidEnvelope,
+            _ => Rejection::MalformedJson,
+        };
+        (why, e.to_string())
+    })?;
+    if envelope.event_type.trim().is_empty() {
+        return Err((Rejection::InvalidEnvelope, "event_type is empty".into()));
+    }
+    let timestamp = timefmt::normalize(&envelope.timestamp).ok_or_else(|| {
+        (
+            Rejection::BadTimestamp,
+            format!("timestamp {:?} is not RFC 3339", envelope.timestamp),
+        )
+    })?;
+    let event_id = uuid::Uuid::now_v7().to_string();
+    Ok(extract::hook_event(
+        &envelope,
+        event_id,
+        timestamp,
+        timefmt::now(),
+    ))
+}
+
+/// Creates the socket directory 0700, or checks an existing one is private.
+fn prepare_private_dir(dir: &Path) -> Result<()> {
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| Error::io("cannot create socket directory", dir, e))?;
+    }
+    let meta = std::fs::metadata(dir).map_err(|e| Error::io("cannot inspect", dir, e))?;
+    let uid = rustix::process::getuid().as_raw();
+    let insecure = |reason: String| Error::InsecureSocketDir {
+        path: dir.to_path_buf(),
+        reason,
+    };
+    if meta.uid() != uid {
+        return Err(insecure(format!(
+            "it belongs to uid {}, not to you (uid {uid})",
+            meta.uid()
+        )));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(insecure(format!(
+            "its mode is {:o}; other users could reach the socket (use a 0700 directory, e.g. `chmod 700 {}`)",
+            meta.mode() & 0o777,
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a live daemon's socket; removes a stale one.
+fn remove_stale_socket(socket: &Path, pid_file: &Path) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(socket) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(Error::io("cannot inspect", socket, err)),
+    };
+    if !meta.file_type().is_socket() {
+        return Err(Error::NotASocket(socket.to_path_buf()));
+    }
+    match std::os::unix::net::UnixStream::connect(socket) {
+        Ok(_) => Err(Error::AlreadyRunning {
+            socket: socket.to_path_buf(),
+            pid: std::fs::read_to_string(pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse().ok()),
+        }),
+        Err(err) if err.kind() == ErrorKind::ConnectionRefused => {
+            tracing::info!(socket = %socket.display(), "removing stale socket left by a daemon that is gone");
+            std::fs::remove_file(socket)
+                .map_err(|e| Error::io("cannot remove stale socket", socket, e))
+        }
+        Err(err) => Err(Error::io("cannot probe existing socket", socket, err)),
+    }
+}
+
+fn remove_file_quietly(path: &Path) {
+    if let Err(err) = std::fs::remove_file(path)
+        && err.kind() != ErrorKind::NotFound
+    {
+        tracing::warn!(path = %path.display(), error = %err, "cannot remove file");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_rejects_each_kind_of_bad_line() {
+        let cases: [(&[u8], Rejection); 5] = [
+            (b"{not json", Rejection::MalformedJson),
+            (
+                b"{\"event_type\":\"x\",\"timestamp\":\"2026-01-01T00:00:00Z\"}",
+                Rejection::InvalidEnvelope,
+            ),
+            (
+                b"{\"event_type\":\"x\",\"payload\":{},\"timestamp\":\"noon\"}",
+                Rejection::BadTimestamp,
+            ),
+            (
+                b"{\"event_type\":\"\",\"payload\":{},\"timestamp\":\"2026-01-01T00:00:00Z\"}",
+                Rejection::InvalidEnvelope,
+            ),
+            (b"\xff\xfe{}", Rejection::InvalidUtf8),
+        ];
+        for (line, expected) in cases {
+            let (why, _) = parse_envelope(line).unwrap_err();
+            assert_eq!(why, expected, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn parse_accepts_the_bash_emitter_shape() {
+        let line = br#"{"event_type":"post_tool_use","tool_name":"write","payload":{"tool_name":"Write","session_id":"s1"},"timestamp":"2026-11-21T10:00:00.123Z","pid":4242}"#;
+        let event = parse_envelope(line).unwrap();
+        assert_eq!(event.hook_type, "post_tool_use");
+        assert_eq!(event.tool_name.as_deref(), Some("Write"));
+        assert_eq!(event.agent_id, "s1");
+        assert_eq!(event.event_timestamp, "2026-11-21T10:00:00.123Z");
+        assert_eq!(event.source_pid, Some(4242));
+    }
+
+    #[test]
+    fn a_shared_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let err = prepare_private_dir(dir.path()).unwrap_err();
+        assert!(matches!(err, Error::InsecureSocketDir { .. }), "{err}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        prepare_private_dir(dir.path()).unwrap();
+        let nested = dir.path().join("a/b");
+        prepare_private_dir(&nested).unwrap();
+        assert_eq!(std::fs::metadata(&nested).unwrap().mode() & 0o777, 0o700);
+    }
+}

@@ -1,0 +1,101 @@
+//! Counters the daemon keeps about what it accepted, rejected and stored,
+//! shared lock-free between connection tasks and the ingest thread.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::Serialize;
+
+/// Why an input line (or connection) was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rejection {
+    /// The line was longer than [`crate::MAX_LINE_BYTES`].
+    TooLong,
+    /// The line was not valid UTF-8.
+    InvalidUtf8,
+    /// The line was not JSON.
+    MalformedJson,
+    /// The JSON lacked a required field or had a wrong type.
+    InvalidEnvelope,
+    /// The timestamp was not an RFC 3339 time.
+    BadTimestamp,
+    /// A client went idle or away in the middle of a line.
+    IncompleteLine,
+    /// A peer running as another user connected.
+    ForeignPeer,
+}
+
+impl Rejection {
+    /// Stable snake-case name, used in logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::TooLong => "too_long",
+            Self::InvalidUtf8 => "invalid_utf8",
+            Self::MalformedJson => "malformed_json",
+            Self::InvalidEnvelope => "invalid_envelope",
+            Self::BadTimestamp => "bad_timestamp",
+            Self::IncompleteLine => "incomplete_line",
+            Self::ForeignPeer => "foreign_peer",
+        }
+    }
+}
+
+/// Running totals for one daemon.
+#[derive(Debug, Default)]
+pub struct DaemonStats {
+    /// Connections accepted.
+    pub connections: AtomicU64,
+    /// Lines parsed into envelopes and queued for the ledger.
+    pub lines_accepted: AtomicU64,
+    /// Events committed to a ledger.
+    pub events_stored: AtomicU64,
+    /// Events that could not be committed and were written to the spool instead.
+    pub events_spooled: AtomicU64,
+    rejected: [AtomicU64; 7],
+}
+
+impl DaemonStats {
+    /// Counts one rejected line or connection.
+    pub fn reject(&self, why: Rejection) {
+        self.rejected[why as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Rejections so far for one reason.
+    pub fn rejected(&self, why: Rejection) -> u64 {
+        self.rejected[why as usize].load(Ordering::Relaxed)
+    }
+
+    /// Rejections so far for all reasons.
+    pub fn rejected_total(&self) -> u64 {
+        self.rejected
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// A plain copy of the counters.
+    pub fn snapshot(&self) -> StatsSnapshot {
+        StatsSnapshot {
+            connections: self.connections.load(Ordering::Relaxed),
+            lines_accepted: self.lines_accepted.load(Ordering::Relaxed),
+            lines_rejected: self.rejected_total(),
+            events_stored: self.events_stored.load(Ordering::Relaxed),
+            events_spooled: self.events_spooled.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The daemon's counters at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StatsSnapshot {
+    /// Connections accepted.
+    pub connections: u64,
+    /// Lines accepted.
+    pub lines_accepted: u64,
+    /// Lines and connections rejected.
+    pub lines_rejected: u64,
+    /// Events committed to a ledger.
+    pub events_stored: u64,
+    /// Events written to the spool because no ledger would take them.
+    pub events_spooled: u64,
+}

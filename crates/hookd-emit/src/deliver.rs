@@ -1,0 +1,125 @@
+//! Fire-and-forget delivery of one line to the daemon's Unix socket.
+//!
+//! The agent waits for its hook to exit, so every step here has a hard time
+//! bound and nothing waits for a reply: connect, write the line, shut down the
+//! write half, done. A stalled or absent daemon costs the agent at most
+//! `connect + write` time, never a hang.
+//!
+//! Why not `socket2::Socket::connect_timeout`: for Unix sockets a full accept
+//! backlog makes a non-blocking `connect` fail with `EAGAIN` (it never goes
+//! "in progress"), and socket2 then polls an unconnected socket, which
+//! returns at once. The wait the timeout promises never happens. On Linux a
+//! *blocking* `connect` on a Unix socket honours `SO_SNDTIMEO` instead
+//! (socket(7)), sleeping until the daemon frees a backlog slot or the budget
+//! runs out; elsewhere a full backlog is refused immediately. Both are
+//! bounded, and the Linux one gives a busy daemon a chance to take the event.
+
+use std::io;
+use std::net::Shutdown;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use socket2::{Domain, SockAddr, Socket, Type};
+
+use crate::error::EmitError;
+
+/// Shortest timeout ever handed to the kernel: a sub-microsecond remainder
+/// would round to a zero `timeval`, which means "block forever".
+const MIN_TIMEOUT: Duration = Duration::from_millis(1);
+
+/// Time budgets for one delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Longest wait for the daemon to accept the connection.
+    pub connect: Duration,
+    /// Longest total time spent writing the line, however many writes it takes.
+    pub write: Duration,
+}
+
+/// Sends `line` to the socket at `path` within `timeouts`, then closes our
+/// write half so the daemon sees end-of-stream right after the line.
+pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<(), EmitError> {
+    let address = SockAddr::unix(path).map_err(|source| EmitError::Address {
+        path: path.to_owned(),
+        source,
+    })?;
+    let socket = Socket::new(Domain::UNIX, Type::STREAM, None).map_err(EmitError::Socket)?;
+
+    let connect_error = |source| EmitError::Connect {
+        path: path.to_owned(),
+        source,
+    };
+    socket
+        .set_write_timeout(Some(timeouts.connect.max(MIN_TIMEOUT)))
+        .map_err(connect_error)?;
+    socket
+        .connect_timeout(&address, timeouts.connect)
+        .map_err(|err| {
+            connect_error(explain_timeout(
+                err,
+                "the daemon's accept backlog stayed full",
+                timeouts.connect,
+            ))
+        })?;
+
+    write_within(&socket, line, timeouts.write).map_err(|(written, source)| EmitError::Write {
+        path: path.to_owned(),
+        written,
+        total: line.len(),
+        source,
+    })?;
+
+    // The line is already queued in the daemon's receive buffer; a failed
+    // shutdown cannot lose it, and the close on exit ends the stream anyway.
+    let _ = socket.shutdown(Shutdown::Write);
+    Ok(())
+}
+
+/// Writes all of `line` before `budget` elapses, or reports how far it got.
+///
+/// `SO_SNDTIMEO` bounds each `send`, not the total: a daemon that drains a
+/// few bytes at a time would restart it forever. So the remaining budget is
+/// recomputed before every call.
+fn write_within(socket: &Socket, line: &[u8], budget: Duration) -> Result<(), (usize, io::Error)> {
+    let deadline = Instant::now() + budget;
+    let mut written = 0;
+    while written < line.len() {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            let err = io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!(
+                    "timed out after {} ms (the daemon is not reading)",
+                    budget.as_millis()
+                ),
+            );
+            return Err((written, err));
+        }
+        socket
+            .set_write_timeout(Some(remaining.max(MIN_TIMEOUT)))
+            .map_err(|err| (written, err))?;
+        match socket.send(&line[written..]) {
+            Ok(0) => return Err((written, io::ErrorKind::WriteZero.into())),
+            Ok(sent) => written += sent,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                let err = explain_timeout(err, "the daemon is not reading", budget);
+                return Err((written, err));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An expired `SO_SNDTIMEO` surfaces as `EAGAIN` ("resource temporarily
+/// unavailable"), which reads like a bug; say what it means instead.
+fn explain_timeout(err: io::Error, why: &str, budget: Duration) -> io::Error {
+    if err.kind() == io::ErrorKind::WouldBlock {
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("timed out after {} ms ({why})", budget.as_millis()),
+        )
+    } else {
+        err
+    }
+}

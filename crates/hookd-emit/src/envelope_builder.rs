@@ -1,0 +1,300 @@
+//! Turns one hook call (arguments, stdin, process facts) into the exact line
+//! sent to the daemon.
+//!
+//! Kept free of I/O so the awkward cases (stdin that is not JSON, payloads
+//! over the daemon's line limit) can be unit-tested without a socket. The
+//! rule throughout: an event is never dropped because of its payload. Bad
+//! JSON travels as a string, an oversized payload is replaced by a small
+//! summary, and both are flagged with `payload_invalid` so the daemon can
+//! tell them from what the agent really sent.
+
+use std::env;
+use std::time::SystemTime;
+
+use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES};
+use serde_json::{Map, Value};
+
+/// Environment variable through which Claude Code names the (sub)agent.
+const AGENT_ID_ENV: &str = "CLAUDE_AGENT_ID";
+
+/// Payload fields copied into the summary of an oversized payload: enough
+/// for the daemon to file the event under the right session and tool.
+const SUMMARY_FIELDS: [&str; 4] = ["tool_name", "session_id", "cwd", "hook_event_name"];
+
+/// Longest string copied into an oversized-payload summary; a multi-megabyte
+/// `session_id` must not make the summary oversized in turn.
+const SUMMARY_FIELD_MAX_BYTES: usize = 4096;
+
+/// Facts about the calling process, gathered once so building stays pure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallContext {
+    /// RFC 3339 UTC with milliseconds, as every emitter writes it.
+    pub timestamp: String,
+    /// Pid of the agent's hook shell (our parent), not of this short-lived binary.
+    pub pid: u32,
+    /// `$CLAUDE_AGENT_ID` when set and non-empty.
+    pub agent_id: Option<String>,
+    /// Our working directory, which the agent sets to the session's directory.
+    pub cwd: Option<String>,
+}
+
+impl CallContext {
+    /// Reads the clock, parent pid, agent id and working directory of this process.
+    pub fn from_process() -> Self {
+        Self {
+            timestamp: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+            pid: std::os::unix::process::parent_id(),
+            agent_id: env::var_os(AGENT_ID_ENV)
+                .filter(|id| !id.is_empty())
+                .map(|id| id.to_string_lossy().into_owned()),
+            cwd: env::current_dir()
+                .ok()
+                .map(|dir| dir.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+/// How the payload ended up in the envelope; only used for debug output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PayloadOutcome {
+    /// Stdin was JSON and is carried as-is (re-serialised compactly).
+    Json,
+    /// Stdin was not JSON; it is carried as a string.
+    NotJson,
+    /// The envelope would have exceeded the line limit; a summary was sent instead.
+    TooLarge {
+        /// Size of the hook's stdin, in bytes.
+        stdin_bytes: usize,
+    },
+}
+
+/// One ready-to-send envelope line.
+#[derive(Debug)]
+pub struct BuiltLine {
+    /// Compact JSON followed by exactly one `\n`; no other newline inside.
+    pub bytes: Vec<u8>,
+    /// What happened to the payload on the way.
+    pub outcome: PayloadOutcome,
+}
+
+/// Builds the line for one hook call, respecting [`MAX_LINE_BYTES`].
+///
+/// `tool_name` is the command-line argument; when absent, the payload's
+/// top-level `tool_name` string is used, so one hook command can serve every
+/// tool.
+pub fn build_line(
+    event_type: String,
+    tool_name: Option<String>,
+    stdin: &[u8],
+    context: CallContext,
+) -> Result<BuiltLine, serde_json::Error> {
+    build_line_with_limit(event_type, tool_name, stdin, context, MAX_LINE_BYTES)
+}
+
+/// [`build_line`] with the line limit as a parameter, so tests need not
+/// allocate megabytes to reach it.
+fn build_line_with_limit(
+    event_type: String,
+    tool_name: Option<String>,
+    stdin: &[u8],
+    context: CallContext,
+    max_line_bytes: usize,
+) -> Result<BuiltLine, serde_json::Error> {
+    // Parsed exactly once: the Value both supplies tool_name and is re-serialised.
+    let (payload, payload_invalid) = match serde_json::from_slice::<Value>(stdin) {
+        Ok(value) => (value, false),
+        Err(_) => (
+            Value::String(String::from_utf8_lossy(stdin).into_owned()),
+            true,
+        ),
+    };
+    let tool_name = tool_name.or_else(|| {
+        payload
+            .get("tool_name")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    let mut envelope = Envelope {
+        event_type,
+        tool_name,
+        payload,
+        timestamp: context.timestamp,
+        pid: Some(context.pid),
+        agent_id: context.agent_id,
+        cwd: context.cwd,
+        version: Some(ENVELOPE_VERSION.to_owned()),
+        payload_invalid,
+    };
+
+    let mut bytes = Vec::with_capacity(stdin.len() + 256);
+    serde_json::to_writer(&mut bytes, &envelope)?;
+    let mut outcome = if payload_invalid {
+        PayloadOutcome::NotJson
+    } else {
+        PayloadOutcome::Json
+    };
+
+    if bytes.len() > max_line_bytes {
+        // The daemon discards over-long lines unparsed, so sending it would
+        // lose the event entirely; a summary at least records that it happened.
+        envelope.payload = oversized_summary(&envelope.payload, stdin.len());
+        envelope.payload_invalid = true;
+        bytes.clear();
+        bytes.shrink_to(1024);
+        serde_json::to_writer(&mut bytes, &envelope)?;
+        outcome = PayloadOutcome::TooLarge {
+            stdin_bytes: stdin.len(),
+        };
+    }
+
+    // Compact serde_json output escapes every newline inside strings, so this
+    // is the line's only one.
+    bytes.push(b'\n');
+    Ok(BuiltLine { bytes, outcome })
+}
+
+/// The small payload sent in place of one that is too large to deliver.
+fn oversized_summary(payload: &Value, stdin_bytes: usize) -> Value {
+    let mut summary = Map::new();
+    summary.insert("hookd_error".into(), "payload too large".into());
+    summary.insert("bytes".into(), stdin_bytes.into());
+    for field in SUMMARY_FIELDS {
+        if let Some(value) = payload
+            .get(field)
+            .and_then(Value::as_str)
+            .filter(|value| value.len() <= SUMMARY_FIELD_MAX_BYTES)
+        {
+            summary.insert(field.into(), value.into());
+        }
+    }
+    Value::Object(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn context() -> CallContext {
+        CallContext {
+            timestamp: "2026-11-21T10:00:00.123Z".into(),
+            pid: 42,
+            agent_id: None,
+            cwd: Some("/home/u/project".into()),
+        }
+    }
+
+    fn build(tool_name: Option<&str>, stdin: &str, limit: usize) -> (String, PayloadOutcome) {
+        let built = build_line_with_limit(
+            "PostToolUse".into(),
+            tool_name.map(str::to_owned),
+            stdin.as_bytes(),
+            context(),
+            limit,
+        )
+        .unwrap();
+        (String::from_utf8(built.bytes).unwrap(), built.outcome)
+    }
+
+    #[test]
+    fn pretty_json_becomes_one_compact_line_in_wire_order() {
+        let (line, outcome) = build(
+            None,
+            "{\n  \"tool_name\": \"Write\",\n  \"tool_input\": {\"content\": \"a\\nb\"}\n}\n",
+            MAX_LINE_BYTES,
+        );
+        assert_eq!(outcome, PayloadOutcome::Json);
+        assert_eq!(
+            line,
+            concat!(
+                r#"{"event_type":"PostToolUse","tool_name":"Write","#,
+                r#""payload":{"tool_name":"Write","tool_input":{"content":"a\nb"}},"#,
+                r#""timestamp":"2026-11-21T10:00:00.123Z","pid":42,"#,
+                r#""cwd":"/home/u/project","version":"1"}"#,
+                "\n"
+            )
+        );
+    }
+
+    #[test]
+    fn tool_name_argument_wins_over_payload() {
+        let (line, _) = build(Some("Bash"), r#"{"tool_name":"Write"}"#, MAX_LINE_BYTES);
+        assert!(line.contains(r#""tool_name":"Bash","payload""#), "{line}");
+    }
+
+    #[test]
+    fn non_string_tool_name_in_payload_is_ignored() {
+        let (line, _) = build(None, r#"{"tool_name":7}"#, MAX_LINE_BYTES);
+        assert!(line.contains(r#""tool_name":null,"payload""#), "{line}");
+    }
+
+    #[test]
+    fn invalid_json_travels_as_a_string_and_is_flagged() {
+        let (line, outcome) = build(None, "not json\n{", MAX_LINE_BYTES);
+        assert_eq!(outcome, PayloadOutcome::NotJson);
+        assert!(line.contains(r#""payload":"not json\n{""#), "{line}");
+        assert!(line.ends_with(",\"payload_invalid\":true}\n"), "{line}");
+        assert_eq!(line.matches('\n').count(), 1);
+    }
+
+    #[test]
+    fn oversized_payload_is_replaced_by_a_summary_within_the_limit() {
+        let stdin = format!(
+            r#"{{"session_id":"s1","hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Write","tool_input":{{"content":"{}"}}}}"#,
+            "x".repeat(2000)
+        );
+        let (line, outcome) = build(None, &stdin, 1000);
+        assert_eq!(
+            outcome,
+            PayloadOutcome::TooLarge {
+                stdin_bytes: stdin.len()
+            }
+        );
+        assert!(line.len() <= 1000, "{line}");
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            value["payload"],
+            serde_json::json!({
+                "hookd_error": "payload too large",
+                "bytes": stdin.len(),
+                "tool_name": "Write",
+                "session_id": "s1",
+                "cwd": "/p",
+                "hook_event_name": "PostToolUse",
+            })
+        );
+        assert_eq!(value["tool_name"], "Write");
+        assert_eq!(value["payload_invalid"], true);
+    }
+
+    #[test]
+    fn oversized_summary_skips_huge_fields() {
+        let stdin = format!(r#"{{"session_id":"{}"}}"#, "s".repeat(5000));
+        let (line, _) = build(None, &stdin, 1000);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["payload"].get("session_id"), None);
+        assert_eq!(value["payload"]["bytes"], stdin.len());
+    }
+
+    #[test]
+    fn oversized_invalid_json_still_yields_a_summary() {
+        let stdin = "y".repeat(3000);
+        let (line, outcome) = build(Some("Bash"), &stdin, 1000);
+        assert!(matches!(outcome, PayloadOutcome::TooLarge { .. }));
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            value["payload"],
+            serde_json::json!({"hookd_error": "payload too large", "bytes": 3000})
+        );
+        assert_eq!(value["tool_name"], "Bash");
+    }
+
+    #[test]
+    fn context_timestamp_has_millisecond_precision() {
+        let stamp = CallContext::from_process().timestamp;
+        assert_eq!(stamp.len(), "2026-11-21T10:00:00.123Z".len(), "{stamp}");
+        assert!(
+            stamp.ends_with('Z') && stamp.as_bytes()[19] == b'.',
+            "{stamp}"
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! The envelope: one newline-terminated JSON object per hook call.
+//!
+//! The first five fields are fixed by existing emitters (a bash script using
+//! `jq` and `socat` sends exactly `event_type`, `tool_name`, `payload`,
+//! `timestamp`, `pid`, in that order); everything after them is optional so
+//! such emitters keep working.
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the envelope written by `hookd-emit`, carried in [`Envelope::version`].
+pub const ENVELOPE_VERSION: &str = "1";
+
+/// One hook call as it travels over the socket.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// Hook event, as the emitter named it: `post_tool_use` or the agent's `PostToolUse`.
+    pub event_type: String,
+    /// Tool the hook fired for; `null` or absent for events without a tool.
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    /// The hook's stdin JSON; a JSON string when stdin was not valid JSON (see `payload_invalid`).
+    pub payload: serde_json::Value,
+    /// When the emitter ran: RFC 3339, UTC, milliseconds (`2026-11-21T10:00:00.123Z`).
+    pub timestamp: String,
+    /// Process id of the emitter (the agent's hook process).
+    #[serde(default)]
+    pub pid: Option<u32>,
+    /// Agent identity from `$CLAUDE_AGENT_ID`, when the agent set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// Working directory of the emitter, used when the payload has no `cwd`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Envelope version written by `hookd-emit`; absent from third-party emitters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// True when stdin was not valid JSON and `payload` holds it as a string.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub payload_invalid: bool,
+}
+
+// serde's skip_serializing_if takes a path to a fn(&T) -> bool.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn required_fields_serialise_first_and_in_the_bash_emitter_order() {
+        let envelope = Envelope {
+            event_type: "post_tool_use".into(),
+            tool_name: Some("write".into()),
+            payload: serde_json::json!({"a": 1}),
+            timestamp: "2026-11-21T10:00:00.123Z".into(),
+            pid: Some(42),
+            agent_id: None,
+            cwd: None,
+            version: None,
+            payload_invalid: false,
+        };
+        let line = serde_json::to_string(&envelope).unwrap();
+        assert_eq!(
+            line,
+            r#"{"event_type":"post_tool_use","tool_name":"write","payload":{"a":1},"timestamp":"2026-11-21T10:00:00.123Z","pid":42}"#
+        );
+    }
+
+    #[test]
+    fn optional_fields_may_be_absent() {
+        let envelope: Envelope = serde_json::from_str(
+            r#"{"event_type":"PostToolUse","payload":{},"timestamp":"2026-11-21T10:00:00.123Z"}"#,
+        )
+        .unwrap();
+        assert_eq!(envelope.tool_name, None);
+        assert_eq!(envelope.pid, None);
+        assert!(!envelope.payload_invalid);
+    }
+
+    #[test]
+    fn missing_payload_is_an_error_naming_the_field() {
+        let err = serde_json::from_str::<Envelope>(
+            r#"{"event_type":"x","timestamp":"2026-11-21T10:00:00.123Z"}"#,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("payload"), "{err}");
+    }
+}

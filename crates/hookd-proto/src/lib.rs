@@ -1,0 +1,19 @@
+//! The wire contract between hook emitters and the hookd daemon.
+//!
+//! Both `hookd-emit` (the hot path, which must stay free of tokio, SQLite and
+//! git) and the daemon in `hookd-core` depend on this crate, so the envelope
+//! shape, the socket location and the line limit are defined exactly once.
+//! It depends on serde, serde_json and rustix only.
+
+pub mod envelope;
+pub mod paths;
+
+pub use envelope::{ENVELOPE_VERSION, Envelope};
+pub use paths::{SOCKET_ENV, pid_file_for, socket_path};
+
+/// Largest accepted envelope line, newline excluded (8 MiB).
+///
+/// A hook payload carries the tool input (a whole file for `Write`), so the
+/// limit is generous; anything larger is rejected by the daemon without being
+/// parsed, and the connection carries on with the next line.
+pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;

@@ -1,0 +1,297 @@
+//! hookd-emit → hookd daemon → ledger → hookd query, with the real binaries,
+//! a real socket and real git repositories.
+
+mod common;
+
+use std::path::Path;
+
+use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use serde_json::{Value, json};
+
+fn emit_ok(env: &TestEnv, args: &[&str], payload: &str, cwd: &Path) {
+    let out = env.emit(args, payload, cwd);
+    assert!(out.status.success(), "hookd-emit failed: {out:?}");
+    assert!(
+        out.stdout.is_empty(),
+        "hookd-emit must print nothing on stdout"
+    );
+}
+
+#[test]
+fn the_bash_emitter_envelope_is_accepted_byte_for_byte() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let _daemon = env.start_daemon();
+    let root = repo.root();
+    // Exactly what `jq -c` prints for the bash emitter: key order, no spaces, ms timestamp.
+    let line = format!(
+        "{{\"event_type\":\"post_tool_use\",\"tool_name\":\"write\",\"payload\":{{\"session_id\":\"abc\",\"cwd\":\"{root}\",\"tool_name\":\"Write\",\"tool_input\":{{\"file_path\":\"{root}/src/main.rs\",\"content\":\"fn main() {{}}\\n\"}},\"tool_use_id\":\"toolu_1\"}},\"timestamp\":\"2026-11-21T10:00:00.123Z\",\"pid\":4242}}\n",
+        root = root.display()
+    );
+    env.send_raw(line.as_bytes());
+    // And the real script, through jq and socat.
+    let payload = tool_payload(
+        "PostToolUse",
+        "Edit",
+        &root,
+        "toolu_2",
+        json!({"file_path": root.join("b.txt"), "old_string": "a", "new_string": "b\n"}),
+    );
+    let out = env.bash_emit(&["post_tool_use", "edit"], &payload, &root);
+    assert!(out.status.success());
+    wait_for_count(&repo, "mutations", 2);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows.len(), 2);
+    let first = &rows[0];
+    assert_eq!(first["event_type"], "tool.mutation.write");
+    assert_eq!(first["hook_type"], "post_tool_use");
+    assert_eq!(first["tool_name"], "Write");
+    assert_eq!(first["file_path"], "src/main.rs");
+    assert_eq!(first["lines_changed"], 1);
+    assert_eq!(first["agent_id"], "abc");
+    assert_eq!(first["source_pid"], 4242);
+    assert_eq!(first["event_timestamp"], "2026-11-21T10:00:00.123Z");
+    assert_eq!(first["branch"], "main");
+    assert_eq!(first["head_sha"], repo.head_sha());
+    let second = &rows[1];
+    assert_eq!(second["tool_name"], "Edit");
+    assert_eq!(second["file_path"], "b.txt");
+    assert_eq!(second["tool_use_id"], "toolu_2");
+}
+
+#[test]
+fn write_edit_multiedit_and_notebookedit_are_recorded_end_to_end() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let _daemon = env.start_daemon();
+    let root = repo.root();
+    let src = root.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let cases: [(&str, Value, i64); 4] = [
+        (
+            "Write",
+            json!({"file_path": src.join("lib.rs"), "content": "a\nb\nc\n"}),
+            3,
+        ),
+        (
+            "Edit",
+            json!({"file_path": src.join("lib.rs"), "old_string": "a", "new_string": "x\ny\n", "replace_all": false}),
+            2,
+        ),
+        (
+            "MultiEdit",
+            json!({"file_path": root.join("README.md"), "edits": [{"old_string": "h", "new_string": "H\n"}, {"old_string": "o", "new_string": "O\n\n"}]}),
+            3,
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": root.join("nb/analysis.ipynb"), "new_source": "print(1)\n", "edit_mode": "replace"}),
+            1,
+        ),
+    ];
+    // A pre_tool_use is an event, not a mutation: nothing has changed yet.
+    let pre = tool_payload(
+        "PreToolUse",
+        "Write",
+        &root,
+        "toolu_pre",
+        cases[0].1.clone(),
+    );
+    emit_ok(&env, &["pre_tool_use"], &pre, &root);
+    for (i, (tool, input, _)) in cases.iter().enumerate() {
+        let payload = tool_payload(
+            "PostToolUse",
+            tool,
+            &root,
+            &format!("toolu_{i}"),
+            input.clone(),
+        );
+        // No tool argument: hookd-emit takes it from the payload (matcher "*").
+        emit_ok(&env, &["PostToolUse"], &payload, &root);
+    }
+    wait_for_count(&repo, "mutations", 4);
+    wait_for_count(&repo, "events", 5);
+
+    // `--repo .` from a subdirectory finds the repository.
+    let rows = env.query_json(&["--repo", "."], &src);
+    let got: Vec<(String, String, String, i64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["tool_name"].as_str().unwrap().to_owned(),
+                r["event_type"].as_str().unwrap().to_owned(),
+                r["file_path"].as_str().unwrap().to_owned(),
+                r["lines_changed"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String, i64)> = [
+        ("Write", "tool.mutation.write", "src/lib.rs", 3),
+        ("Edit", "tool.mutation.edit", "src/lib.rs", 2),
+        ("MultiEdit", "tool.mutation.multiedit", "README.md", 3),
+        (
+            "NotebookEdit",
+            "tool.mutation.notebookedit",
+            "nb/analysis.ipynb",
+            1,
+        ),
+    ]
+    .iter()
+    .map(|(a, b, c, d)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned(), *d))
+    .collect();
+    assert_eq!(got, expected);
+    for row in &rows {
+        assert_eq!(row["hook_type"], "post_tool_use");
+        assert_eq!(row["agent_id"], "session-1");
+        assert_eq!(row["session_id"], "session-1");
+        assert_eq!(row["branch"], "main");
+        let raw: Value = serde_json::from_str(row["raw_payload"].as_str().unwrap()).unwrap();
+        assert_eq!(raw["tool_name"], row["tool_name"]);
+    }
+    assert_eq!(rows[3]["file_ext"], "ipynb");
+
+    // --file relative to the current directory inside the repository.
+    let lib_rows = env.query_json(&["--file", "lib.rs"], &src);
+    assert_eq!(lib_rows.len(), 2);
+    assert!(lib_rows.iter().all(|r| r["file_path"] == "src/lib.rs"));
+    // --file with the absolute path the payload carried.
+    let abs = src.join("lib.rs");
+    assert_eq!(
+        env.query_json(&["--file", abs.to_str().unwrap()], &root)
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn a_bash_command_that_writes_two_files_is_recorded_as_two_mutations() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    // Dirty before the command and untouched by it: must not be reported.
+    std::fs::write(root.join("scratch.txt"), "untracked, left alone\n").unwrap();
+    let _daemon = env.start_daemon();
+    let command = "mkdir -p out && echo one > out/one.txt && echo two >> README.md && echo unrelated > /dev/null";
+    let input = json!({"command": command, "description": "write two files"});
+    emit_ok(
+        &env,
+        &["PreToolUse"],
+        &tool_payload("PreToolUse", "Bash", &root, "toolu_bash", input.clone()),
+        &root,
+    );
+    // The agent waits for its PreToolUse hooks before running the tool; the
+    // daemon must have taken its snapshot by then.
+    wait_for_count(&repo, "events", 1);
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut post: Value = serde_json::from_str(&tool_payload(
+        "PostToolUse",
+        "Bash",
+        &root,
+        "toolu_bash",
+        input,
+    ))
+    .unwrap();
+    post["tool_response"] = json!({"stdout": "", "stderr": "", "interrupted": false});
+    emit_ok(&env, &["PostToolUse"], &post.to_string(), &root);
+    wait_for_count(&repo, "events", 2);
+    wait_for_count(&repo, "mutations", 2);
+
+    let rows = env.query_json(&["--tool", "bash"], &root);
+    let files: Vec<&str> = rows
+        .iter()
+        .map(|r| r["file_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["README.md", "out/one.txt"]);
+    for (seq, row) in rows.iter().enumerate() {
+        assert_eq!(row["tool_name"], "Bash");
+        assert_eq!(row["event_type"], "tool.mutation.bash");
+        assert_eq!(row["command"], command);
+        assert_eq!(row["tool_use_id"], "toolu_bash");
+        assert_eq!(row["mutation_seq"], seq);
+        assert_eq!(row["lines_changed"], Value::Null);
+    }
+    assert_eq!(rows[1]["file_ext"], "txt");
+}
+
+#[test]
+fn each_repository_has_its_own_ledger() {
+    let env = TestEnv::new();
+    let (alpha, beta) = (GitRepo::new(), GitRepo::new());
+    let _daemon = env.start_daemon();
+    for (repo, count) in [(&alpha, 3), (&beta, 2)] {
+        let root = repo.root();
+        for i in 0..count {
+            let input = json!({"file_path": root.join(format!("f{i}.rs")), "content": "x\n"});
+            emit_ok(
+                &env,
+                &["post_tool_use"],
+                &tool_payload("PostToolUse", "Write", &root, &format!("t{i}"), input),
+                &root,
+            );
+        }
+    }
+    wait_for_count(&alpha, "mutations", 3);
+    wait_for_count(&beta, "mutations", 2);
+    // Nothing leaked across.
+    assert_eq!(alpha.count("mutations"), 3);
+    assert_eq!(beta.count("mutations"), 2);
+    let alpha_rows = env.query_json(&[], &alpha.root());
+    let beta_rows = env.query_json(&[], &beta.root());
+    assert_eq!(alpha_rows.len(), 3);
+    assert_eq!(beta_rows.len(), 2);
+    let ignore = std::fs::read_to_string(alpha.root().join(".hookd/.gitignore")).unwrap();
+    assert!(
+        ignore.lines().any(|l| l.trim() == "*"),
+        "ledger dir must be git-ignored"
+    );
+
+    // --all merges every registered repository and names each row's repository.
+    let all = env.query_json(&["--all"], env.dir.path());
+    assert_eq!(all.len(), 5);
+    let from_alpha = all
+        .iter()
+        .filter(|r| r["repo"] == alpha.root().to_str().unwrap())
+        .count();
+    assert_eq!(from_alpha, 3);
+}
+
+#[test]
+fn events_outside_git_go_to_the_data_dir_not_the_directory() {
+    let env = TestEnv::new();
+    let _daemon = env.start_daemon();
+    let plain = tempfile::tempdir().unwrap();
+    let cwd = plain.path();
+    let input = json!({"file_path": cwd.join("notes.txt"), "content": "n\n"});
+    emit_ok(
+        &env,
+        &["post_tool_use"],
+        &tool_payload("PostToolUse", "Write", cwd, "t", input),
+        cwd,
+    );
+    let ledger = env.data_dir.join("outside-git/mutations.db");
+    common::wait_until(std::time::Duration::from_secs(10), || ledger.exists())
+        .expect("outside-git ledger created");
+    assert!(
+        !cwd.join(".hookd").exists(),
+        "nothing may be written into a non-repository directory"
+    );
+    let mut rows = Vec::new();
+    common::wait_until(std::time::Duration::from_secs(10), || {
+        rows = env.query_json(&["--all"], cwd);
+        !rows.is_empty()
+    })
+    .expect("row visible in --all");
+    assert_eq!(rows[0]["repo"], "(outside git)");
+    assert_eq!(
+        rows[0]["file_path"],
+        cwd.join("notes.txt").to_str().unwrap()
+    );
+    assert_eq!(rows[0]["branch"], "");
+}

@@ -1,0 +1,190 @@
+//! `hookd query` against real ledgers written by a real daemon: time windows,
+//! filters, formats and the errors a user sees.
+
+mod common;
+
+use chrono::{Duration as ChronoDuration, SecondsFormat, Utc};
+use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use serde_json::json;
+
+fn raw_line(
+    root: &std::path::Path,
+    file: &str,
+    timestamp: &str,
+    agent: &str,
+    tool: &str,
+) -> String {
+    let payload = json!({
+        "session_id": agent,
+        "cwd": root,
+        "tool_name": tool,
+        "tool_input": {"file_path": root.join(file), "content": "x\n"},
+        "tool_use_id": format!("{file}-{timestamp}"),
+    });
+    let envelope = json!({
+        "event_type": "post_tool_use",
+        "tool_name": tool.to_lowercase(),
+        "payload": payload,
+        "timestamp": timestamp,
+        "pid": 1,
+    });
+    format!("{envelope}\n")
+}
+
+fn hours_ago(hours: i64) -> String {
+    (Utc::now() - ChronoDuration::hours(hours)).to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+#[test]
+fn since_one_hour_returns_the_five_recent_mutations_in_order() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    // Three old ones, sent after the recent ones on purpose: order comes from the timestamp.
+    for (i, hours) in [(0, 3), (1, 5), (2, 2)] {
+        env.send_raw(
+            raw_line(
+                &root,
+                &format!("old{i}.rs"),
+                &hours_ago(hours),
+                "old-agent",
+                "Write",
+            )
+            .as_bytes(),
+        );
+    }
+    for i in 0..5 {
+        let input = json!({"file_path": root.join(format!("recent{i}.rs")), "content": "a\n"});
+        let out = env.emit(
+            &["post_tool_use"],
+            &tool_payload("PostToolUse", "Write", &root, &format!("r{i}"), input),
+            &root,
+        );
+        assert!(out.status.success());
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    wait_for_count(&repo, "mutations", 8);
+
+    let rows = env.query_json(&["--since", "1h"], &root);
+    let files: Vec<&str> = rows
+        .iter()
+        .map(|r| r["file_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "recent0.rs",
+            "recent1.rs",
+            "recent2.rs",
+            "recent3.rs",
+            "recent4.rs"
+        ]
+    );
+    let stamps: Vec<&str> = rows
+        .iter()
+        .map(|r| r["event_timestamp"].as_str().unwrap())
+        .collect();
+    let mut sorted = stamps.clone();
+    sorted.sort_unstable();
+    assert_eq!(stamps, sorted, "chronological order");
+
+    let old = env.query_json(&["--until", "1h"], &root);
+    let old_files: Vec<&str> = old
+        .iter()
+        .map(|r| r["file_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(old_files, ["old1.rs", "old0.rs", "old2.rs"]);
+    let absolute_since = hours_ago(4);
+    assert_eq!(
+        env.query_json(&["--since", &absolute_since, "--until", "90m"], &root)
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn filters_limit_and_formats() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let lines = [
+        raw_line(&root, "a.rs", &hours_ago(5), "alice", "Write"),
+        raw_line(&root, "b.rs", &hours_ago(4), "bob", "Edit"),
+        raw_line(&root, "a.rs", &hours_ago(3), "bob", "Write"),
+        raw_line(&root, "c.py", &hours_ago(2), "alice", "Edit"),
+    ];
+    env.send_raw(lines.concat().as_bytes());
+    wait_for_count(&repo, "mutations", 4);
+
+    let files = |args: &[&str]| -> Vec<String> {
+        env.query_json(args, &root)
+            .iter()
+            .map(|r| r["file_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(files(&["--agent", "bob"]), ["b.rs", "a.rs"]);
+    assert_eq!(files(&["--tool", "edit"]), ["b.rs", "c.py"]);
+    assert_eq!(files(&["--tool", "Write", "--agent", "alice"]), ["a.rs"]);
+    assert_eq!(files(&["--branch", "main"]).len(), 4);
+    assert!(files(&["--branch", "nope"]).is_empty());
+    assert_eq!(
+        files(&["--limit", "2"]),
+        ["a.rs", "c.py"],
+        "newest two, oldest first"
+    );
+
+    let jsonl = env.query(&["--format", "jsonl", "--file", "a.rs"], &root);
+    assert!(jsonl.status.success());
+    let text = String::from_utf8(jsonl.stdout).unwrap();
+    let parsed: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(parsed.len(), 2);
+    assert!(parsed.iter().all(|r| r["file_path"] == "a.rs"));
+
+    let table = env.query(&[], &root);
+    assert!(table.status.success());
+    let text = String::from_utf8(table.stdout).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    for column in ["TIME", "AGENT", "TOOL", "FILE", "LINES", "BRANCH"] {
+        assert!(header.contains(column), "{header}");
+    }
+    let body: Vec<&str> = lines.collect();
+    assert_eq!(body.len(), 4);
+    assert!(
+        body[3].contains("c.py") && body[3].contains("Edit") && body[3].contains("alice"),
+        "{}",
+        body[3]
+    );
+}
+
+#[test]
+fn missing_repositories_and_ledgers_are_clear_errors() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let plain = tempfile::tempdir().unwrap();
+
+    let no_ledger = env.query(&["--repo", repo.root().to_str().unwrap()], plain.path());
+    assert!(!no_ledger.status.success());
+    let msg = String::from_utf8_lossy(&no_ledger.stderr);
+    assert!(
+        msg.contains("no ledger") && msg.contains("mutations.db"),
+        "{msg}"
+    );
+
+    let missing = env.query(&["--repo", "/no/such/dir"], plain.path());
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("does not exist"));
+
+    let not_repo = env.query(&["--repo", "."], plain.path());
+    assert!(!not_repo.status.success());
+    assert!(String::from_utf8_lossy(&not_repo.stderr).contains("not inside a git repository"));
+
+    let bad_time = env.query(&["--since", "yesterday-ish"], &repo.root());
+    assert!(!bad_time.status.success());
+    assert!(String::from_utf8_lossy(&bad_time.stderr).contains("yesterday-ish"));
+}
