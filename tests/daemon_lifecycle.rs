@@ -192,3 +192,59 @@ fn sigterm_during_a_burst_loses_nothing() {
         .unwrap();
     assert_eq!(distinct, i64::try_from(delivered).unwrap());
 }
+
+#[test]
+fn peers_running_as_another_user_are_refused() {
+    // SO_PEERCRED can only be exercised with two real uids: run the daemon as
+    // `nobody` and connect as root (root can reach the 0700 directory).
+    if rustix::process::getuid().as_raw() != 0 {
+        eprintln!(
+            "not root: cannot run a daemon as another user here; peer-uid check not exercised"
+        );
+        return;
+    }
+    let env = TestEnv::new();
+    let nobody_dir = env.dir.path().join("nobody");
+    let run = nobody_dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::set_permissions(env.dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let chown = std::process::Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(&nobody_dir)
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let socket = run.join("hookd.sock");
+    let log_path = env.dir.path().join("nobody-daemon.log");
+    let mut child = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(common::bin("hookd"))
+        .arg("daemon")
+        .env("HOOKD_SOCKET", &socket)
+        .env("HOOKD_DATA_DIR", nobody_dir.join("data"))
+        .env("HOME", &nobody_dir)
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+    common::wait_until(Duration::from_secs(10), || socket.exists())
+        .unwrap_or_else(|()| panic!("daemon as nobody did not start:\n{}", log()));
+    {
+        use std::io::Write as _;
+        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+        let _ = stream.write_all(
+            b"{\"event_type\":\"x\",\"payload\":{},\"timestamp\":\"2026-11-21T10:00:00Z\"}\n",
+        );
+    }
+    common::wait_until(Duration::from_secs(10), || log().contains("foreign_peer"))
+        .unwrap_or_else(|()| panic!("foreign peer not refused:\n{}", log()));
+    common::signal(child.id(), "TERM");
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{}", log());
+    assert!(
+        log().contains("accepted=0"),
+        "the foreign line must not be accepted:\n{}",
+        log()
+    );
+}

@@ -1,1 +1,497 @@
-fn main() {}
+//! `hookd-bench`: measures the four figures hookd promises, each beside its
+//! baseline or target, against real parts (a git repository, the daemon,
+//! SQLite files and the released binaries) in a temp dir.
+//!
+//! 1. [`emit`]: wall time of one `hookd-emit` call, beside the bash + jq +
+//!    socat emitter users had (target: median < 1 ms and ≥ 10× faster).
+//! 2. [`ingest`]: events per second from eight connections into the ledger
+//!    (target: ≥ 20,000 events/s).
+//! 3. [`latency`]: emit-to-commit latency at a steady 100 events/s
+//!    (target: p99 < 5 ms).
+//! 4. [`query`]: `hookd query --file` on a 1,000,000-row ledger
+//!    (target: < 20 ms).
+//!
+//! The table goes to stdout as Markdown (progress to stderr), optionally as
+//! JSON too. PASS/FAIL is reported, never enforced: the exit code is 0 unless
+//! a measurement could not be carried out at all.
+
+mod emit;
+mod env;
+mod ingest;
+mod latency;
+mod query;
+mod stats;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use clap::{Parser, ValueEnum};
+use serde::Serialize;
+
+use crate::stats::Summary;
+
+/// Benchmarks hookd against its targets: emit time, ingest rate, emit-to-commit
+/// latency and query time. Needs the release binaries: `cargo build --release --workspace`.
+#[derive(Debug, Clone, Parser, Serialize)]
+#[command(name = "hookd-bench", version)]
+struct Args {
+    /// Measured calls of each emitter (hookd-emit and the bash baseline, alternating).
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    emit_runs: usize,
+    /// Events sent at once over 8 connections to measure the ingest rate.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    ingest_events: u64,
+    /// Events per latency series at 100 events/s (1,000 takes 10 s per series, two series).
+    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    rate_events: usize,
+    /// Mutation rows in the ledger the query benchmark builds and reads.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    query_rows: u64,
+    /// Measured runs of each query (after 3 warm-up runs).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    query_runs: usize,
+    /// Run only these measurements (repeat the flag or separate with commas); all by default.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "WHICH")]
+    only: Vec<Measurement>,
+    /// Also write every figure, sample summary and check as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// The four measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Measurement {
+    /// hookd-emit beside the bash emitter.
+    Emit,
+    /// Sustained ingest rate.
+    Ingest,
+    /// Emit-to-commit latency at 100 events/s.
+    Latency,
+    /// `hookd query --file` on a large ledger.
+    Query,
+}
+
+/// What a row of the table is judged as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    /// Meets its target.
+    Pass,
+    /// Misses its target, or a check failed.
+    Fail,
+    /// A baseline or a context figure: nothing to meet.
+    Info,
+}
+
+impl Verdict {
+    fn judge(ok: bool) -> Self {
+        if ok { Self::Pass } else { Self::Fail }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Pass => "PASS",
+            Self::Fail => "FAIL",
+            Self::Info => "",
+        }
+    }
+}
+
+/// One line of the table.
+#[derive(Debug, Clone, Serialize)]
+struct Row {
+    /// What was measured.
+    figure: String,
+    /// What came out.
+    result: String,
+    /// The target or baseline it is compared with.
+    reference: String,
+    /// How it compares.
+    verdict: Verdict,
+}
+
+impl Row {
+    fn new(
+        figure: impl Into<String>,
+        result: impl Into<String>,
+        reference: impl Into<String>,
+        verdict: Verdict,
+    ) -> Self {
+        Self {
+            figure: figure.into(),
+            result: result.into(),
+            reference: reference.into(),
+            verdict,
+        }
+    }
+}
+
+/// The machine the figures come from.
+#[derive(Debug, Clone, Serialize)]
+struct Machine {
+    /// CPUs this process may use.
+    cpus: usize,
+    /// `model name` from /proc/cpuinfo.
+    cpu_model: String,
+    /// `MemTotal` from /proc/meminfo, in GiB.
+    memory_gib: f64,
+    /// Kernel release.
+    kernel: String,
+}
+
+impl Machine {
+    fn probe() -> Self {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find_map(|line| {
+                line.strip_prefix("model name")
+                    .and_then(|rest| rest.split_once(':'))
+            })
+            .map_or_else(
+                || "unknown".to_owned(),
+                |(_, model)| model.trim().to_owned(),
+            );
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+        let memory_kib: f64 = meminfo
+            .lines()
+            .find_map(|line| line.strip_prefix("MemTotal:"))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|kib| kib.parse().ok())
+            .unwrap_or(0.0);
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").map_or_else(
+            |_| "unknown".to_owned(),
+            |release| release.trim().to_owned(),
+        );
+        Self {
+            cpus: std::thread::available_parallelism().map_or(0, std::num::NonZero::get),
+            cpu_model,
+            memory_gib: memory_kib / (1024.0 * 1024.0),
+            kernel,
+        }
+    }
+}
+
+/// Everything the run produced, as written by `--json`.
+#[derive(Debug, Serialize)]
+struct Report {
+    date_utc: String,
+    hookd_version: &'static str,
+    machine: Machine,
+    settings: Args,
+    rows: Vec<Row>,
+    emit: Option<emit::EmitReport>,
+    ingest: Option<ingest::IngestReport>,
+    latency: Option<latency::LatencyReport>,
+    query: Option<query::QueryReport>,
+    errors: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(err) => {
+            eprintln!("hookd-bench: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the selected measurements; `Ok(false)` when one of them could not be carried out.
+fn run(args: &Args) -> Result<bool> {
+    let selected = |m: Measurement| args.only.is_empty() || args.only.contains(&m);
+    let needs_emit = selected(Measurement::Emit) || selected(Measurement::Latency);
+    // Fail before minutes of work, not after.
+    let tools = env::Tools::locate(
+        needs_emit,
+        selected(Measurement::Query),
+        selected(Measurement::Emit),
+    )?;
+
+    let mut report = Report {
+        date_utc: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        hookd_version: env!("CARGO_PKG_VERSION"),
+        machine: Machine::probe(),
+        settings: args.clone(),
+        rows: Vec::new(),
+        emit: None,
+        ingest: None,
+        latency: None,
+        query: None,
+        errors: Vec::new(),
+    };
+    let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
+        eprintln!("[{name}] failed: {err:#}");
+        rows.push(Row::new(
+            format!("{name}: could not run"),
+            format!("{err:#}"),
+            "",
+            Verdict::Fail,
+        ));
+        format!("{name}: {err:#}")
+    };
+
+    if selected(Measurement::Emit) {
+        match emit::run(&tools, args.emit_runs) {
+            Ok(r) => {
+                emit_rows(&r, &mut report.rows);
+                report.emit = Some(r);
+            }
+            Err(err) => report.errors.push(failed("emit", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Ingest) {
+        match ingest::run(args.ingest_events) {
+            Ok(r) => {
+                ingest_rows(&r, &mut report.rows);
+                report.ingest = Some(r);
+            }
+            Err(err) => report.errors.push(failed("ingest", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Latency) {
+        match latency::run(&tools, args.rate_events) {
+            Ok(r) => {
+                latency_rows(&r, &mut report.rows);
+                report.latency = Some(r);
+            }
+            Err(err) => report.errors.push(failed("latency", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Query) {
+        match query::run(&tools, args.query_rows, args.query_runs) {
+            Ok(r) => {
+                query_rows(&r, &mut report.rows);
+                report.query = Some(r);
+            }
+            Err(err) => report.errors.push(failed("query", err, &mut report.rows)),
+        }
+    }
+
+    print_markdown(&report);
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(report.errors.is_empty())
+}
+
+fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.runs as u64);
+    rows.push(Row::new(
+        format!(
+            "Emit wall time, `hookd-emit` spawn → exit, {n} calls, {} B payload (median / p99)",
+            r.payload_bytes
+        ),
+        median_p99(&r.hookd_emit),
+        "median < 1 ms",
+        Verdict::judge(r.hookd_emit.median_ms < 1.0),
+    ));
+    rows.push(Row::new(
+        format!("Emit wall time, bash + jq + socat emitter, {n} calls, interleaved (median / p99)"),
+        median_p99(&r.bash),
+        "baseline",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Emit speed-up: bash median ÷ `hookd-emit` median",
+        format!("{:.1}×", r.speedup),
+        "≥ 10×",
+        Verdict::judge(r.speedup >= 10.0),
+    ));
+    rows.push(Row::new(
+        "Check: every emitted event committed and in the ledger",
+        format!(
+            "{} / {} notices, {} / {} rows",
+            r.events_committed, r.events_expected, r.ledger_events, r.events_expected
+        ),
+        "all",
+        Verdict::judge(r.all_delivered()),
+    ));
+}
+
+fn ingest_rows(r: &ingest::IngestReport, rows: &mut Vec<Row>) {
+    rows.push(Row::new(
+        format!(
+            "Ingest rate, {} events ({} B lines) over {} connections, first byte → last commit",
+            thousands(r.events),
+            r.line_bytes,
+            r.clients
+        ),
+        format!(
+            "{} events/s ({:.2} s)",
+            thousands(r.events_per_sec.round() as u64),
+            r.seconds
+        ),
+        "≥ 20,000 events/s",
+        Verdict::judge(r.events_per_sec >= 20_000.0),
+    ));
+    rows.push(Row::new(
+        "Check: ledger holds exactly one event and one mutation per line",
+        format!(
+            "{} events, {} mutations; {} lines rejected, {} spooled",
+            thousands(r.ledger_events.max(0) as u64),
+            thousands(r.ledger_mutations.max(0) as u64),
+            r.daemon.lines_rejected,
+            r.daemon.events_spooled
+        ),
+        format!("{} each", thousands(r.events)),
+        Verdict::judge(r.exact()),
+    ));
+}
+
+fn latency_rows(r: &latency::LatencyReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.events as u64);
+    let rate = r.rate_per_sec;
+    rows.push(Row::new(
+        format!("Emit-to-commit latency at {rate:.0} events/s, `hookd-emit` spawn → commit notice, {n} events (median / p99)"),
+        median_p99(&r.emit_to_commit.latency),
+        "p99 < 5 ms",
+        Verdict::judge(r.emit_to_commit.latency.p99_ms < 5.0 && r.emit_to_commit.missing == 0),
+    ));
+    rows.push(Row::new(
+        format!("Socket-to-commit latency at {rate:.0} events/s, in-process client (no emit process), {n} events (median / p99)"),
+        median_p99(&r.socket_to_commit.latency),
+        "context: the daemon's share",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Check: every event's commit notice seen; worst schedule slip",
+        format!(
+            "{} + {} missing; slip {:.2} / {:.2} ms",
+            r.emit_to_commit.missing,
+            r.socket_to_commit.missing,
+            r.emit_to_commit.max_schedule_slip_ms,
+            r.socket_to_commit.max_schedule_slip_ms
+        ),
+        "0 missing",
+        Verdict::judge(r.emit_to_commit.missing == 0 && r.socket_to_commit.missing == 0),
+    ));
+}
+
+fn query_rows(r: &query::QueryReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.rows);
+    let t = &r.typical;
+    rows.push(Row::new(
+        format!(
+            "`hookd query --file --format json`, whole process, {n}-row ledger, typical file ({} rows) (median / p99)",
+            t.matching_rows
+        ),
+        median_p99(&t.process),
+        "median < 20 ms",
+        Verdict::judge(t.process.median_ms < 20.0),
+    ));
+    rows.push(Row::new(
+        "`Ledger::mutations` in-process, same file (median)",
+        format!("{} ms", short_ms(t.in_process.median_ms)),
+        "context",
+        Verdict::Info,
+    ));
+    let h = &r.hottest;
+    rows.push(Row::new(
+        format!(
+            "`hookd query --file`, whole process, hottest file ({} rows) (median / p99)",
+            h.matching_rows
+        ),
+        median_p99(&h.process),
+        "context",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Check: both queries return exactly the file's rows",
+        format!(
+            "{} files, ledger {:.0} MB, built in {:.0} s",
+            thousands(r.distinct_files as u64),
+            r.ledger_bytes as f64 / 1e6,
+            r.build_seconds
+        ),
+        "exact",
+        Verdict::judge(t.correct && h.correct),
+    ));
+}
+
+fn print_markdown(report: &Report) {
+    let m = &report.machine;
+    println!("# hookd benchmark\n");
+    println!("- Date: {}", report.date_utc);
+    println!(
+        "- Machine: {} CPUs, {}, {:.1} GiB RAM, Linux {}",
+        m.cpus, m.cpu_model, m.memory_gib, m.kernel
+    );
+    println!("- hookd {} (release build)\n", report.hookd_version);
+    println!("| Figure | Result | Target / baseline | Verdict |");
+    println!("|---|---|---|---|");
+    for row in &report.rows {
+        println!(
+            "| {} | {} | {} | {} |",
+            cell(&row.figure),
+            cell(&row.result),
+            cell(&row.reference),
+            row.verdict.label()
+        );
+    }
+}
+
+/// Table cells cannot hold a pipe or a newline.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn median_p99(s: &Summary) -> String {
+    format!("{} / {} ms", short_ms(s.median_ms), short_ms(s.p99_ms))
+}
+
+/// Milliseconds with three significant-ish digits: 0.842, 12.4, 153.
+fn short_ms(ms: f64) -> String {
+    if ms < 10.0 {
+        format!("{ms:.3}")
+    } else if ms < 100.0 {
+        format!("{ms:.1}")
+    } else {
+        format!("{ms:.0}")
+    }
+}
+
+/// 100000 → "100,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn only_accepts_a_comma_list_and_repeats() {
+        let args = Args::parse_from(["hookd-bench", "--only", "emit,query", "--only", "ingest"]);
+        assert_eq!(
+            args.only,
+            [Measurement::Emit, Measurement::Query, Measurement::Ingest]
+        );
+        let args = Args::parse_from(["hookd-bench"]);
+        assert!(args.only.is_empty());
+        assert_eq!(args.query_rows, 1_000_000);
+    }
+}

@@ -62,7 +62,7 @@ impl BashTracker {
                 );
             }
             Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash")
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash");
             }
         }
     }
