@@ -8,9 +8,10 @@
 //! content of that moment's HEAD, so a command that commits its own change
 //! is not mistaken for one that changed files it only committed.
 //!
-//! Limits: the snapshot is taken when the daemon processes the pre event,
-//! which races the command when the daemon is backed up; files ignored by git
-//! and files outside the repository are not seen.
+//! The pre snapshot is taken as soon as the daemon reads the pre event, and
+//! `hookd-emit` waits (bounded) for that before it returns, so the agent does
+//! not start the command first. Files ignored by git and files outside the
+//! repository are not seen.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -29,7 +30,12 @@ pub struct Snapshot {
     dirty: BTreeMap<String, Option<Oid>>,
 }
 
-/// Pairs Bash pre/post events and reports the files changed in between.
+/// Pairs Bash pre/post events: holds the pre snapshots until their post event.
+///
+/// The daemon shares one tracker between the connection tasks (which take the
+/// pre snapshot the moment the event arrives, before the command can run) and
+/// the ingest thread (which compares at the post event). Snapshots are taken
+/// outside the tracker so its lock is only held for a map operation.
 #[derive(Default)]
 pub struct BashTracker {
     pending: HashMap<String, Pending>,
@@ -47,55 +53,39 @@ impl BashTracker {
         Self::default()
     }
 
-    /// Records the state before the Bash call `tool_use_id` runs in `root`.
-    pub fn before(&mut self, tool_use_id: &str, root: &Path, repo: &Repository) {
-        self.expire();
-        match snapshot(repo, root) {
-            Ok(snapshot) => {
-                self.pending.insert(
-                    tool_use_id.to_owned(),
-                    Pending {
-                        root: root.to_path_buf(),
-                        snapshot,
-                        taken: Instant::now(),
-                    },
-                );
-            }
-            Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash");
-            }
-        }
+    /// Keeps the state of `root` before the Bash call `tool_use_id` runs.
+    pub fn before(&mut self, tool_use_id: &str, root: &Path, snapshot: Snapshot) {
+        self.pending.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
+        self.pending.insert(
+            tool_use_id.to_owned(),
+            Pending {
+                root: root.to_path_buf(),
+                snapshot,
+                taken: Instant::now(),
+            },
+        );
     }
 
-    /// The paths (relative to the root, sorted) the Bash call changed, or
-    /// `None` when no pre snapshot was taken for it in this repository.
-    pub fn after(
-        &mut self,
-        tool_use_id: &str,
-        root: &Path,
-        repo: &Repository,
-    ) -> Option<Vec<String>> {
+    /// Removes and returns the pre snapshot of `tool_use_id` in `root`, if one was taken.
+    pub fn take(&mut self, tool_use_id: &str, root: &Path) -> Option<Snapshot> {
         let pending = self.pending.remove(tool_use_id)?;
-        if pending.root != root {
-            return None;
-        }
-        match snapshot(repo, root) {
-            Ok(after) => Some(changed_paths(repo, &pending.snapshot, &after)),
-            Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status after Bash");
-                None
-            }
-        }
+        (pending.root == root).then_some(pending.snapshot)
     }
 
     /// Number of Bash calls waiting for their post event.
     pub fn pending_len(&self) -> usize {
         self.pending.len()
     }
+}
 
-    fn expire(&mut self) {
-        self.pending.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
-    }
+/// The paths (relative to `root`, sorted) whose content changed since `before`.
+pub fn changes_since(
+    repo: &Repository,
+    root: &Path,
+    before: &Snapshot,
+) -> Result<Vec<String>, git2::Error> {
+    let after = snapshot(repo, root)?;
+    Ok(changed_paths(repo, before, &after))
 }
 
 /// Takes a snapshot of every changed or untracked (not ignored) path.
@@ -184,21 +174,22 @@ mod tests {
         let (dir, repo) = setup();
         let root = dir.path();
         let mut tracker = BashTracker::new();
-        tracker.before("t1", root, &repo);
+        tracker.before("t1", root, snapshot(&repo, root).unwrap());
         fs::write(root.join("tracked.txt"), "v2\n").unwrap();
         fs::create_dir_all(root.join("out")).unwrap();
         fs::write(root.join("out/new.txt"), "new\n").unwrap();
-        let changed = tracker.after("t1", root, &repo).unwrap();
+        let before = tracker.take("t1", root).unwrap();
+        let changed = changes_since(&repo, root, &before).unwrap();
         assert_eq!(
             changed,
             vec!["out/new.txt".to_owned(), "tracked.txt".to_owned()]
         );
         assert_eq!(tracker.pending_len(), 0);
 
-        tracker.before("t2", root, &repo);
+        let before = snapshot(&repo, root).unwrap();
         fs::remove_file(root.join("tracked.txt")).unwrap();
         fs::write(root.join("already-dirty.txt"), "dirty again\n").unwrap();
-        let changed = tracker.after("t2", root, &repo).unwrap();
+        let changed = changes_since(&repo, root, &before).unwrap();
         assert_eq!(
             changed,
             vec!["already-dirty.txt".to_owned(), "tracked.txt".to_owned()]
@@ -209,20 +200,25 @@ mod tests {
     fn untouched_dirty_files_and_commits_are_not_changes() {
         let (dir, repo) = setup();
         let root = dir.path();
-        let mut tracker = BashTracker::new();
-        tracker.before("t", root, &repo);
+        let before = snapshot(&repo, root).unwrap();
         // The command commits the already-dirty file without changing its content.
         commit_all(&repo);
         assert_eq!(
-            tracker.after("t", root, &repo).unwrap(),
+            changes_since(&repo, root, &before).unwrap(),
             Vec::<String>::new()
         );
     }
 
     #[test]
-    fn unknown_tool_use_ids_give_none() {
+    fn snapshots_are_taken_once_and_only_for_their_root() {
         let (dir, repo) = setup();
         let mut tracker = BashTracker::new();
-        assert_eq!(tracker.after("never-seen", dir.path(), &repo), None);
+        assert_eq!(tracker.take("never-seen", dir.path()), None);
+        tracker.before("t", dir.path(), snapshot(&repo, dir.path()).unwrap());
+        assert_eq!(tracker.take("t", Path::new("/elsewhere")), None);
+        tracker.before("t", dir.path(), snapshot(&repo, dir.path()).unwrap());
+        assert!(tracker.take("t", dir.path()).is_some());
+        assert_eq!(tracker.take("t", dir.path()), None);
+        assert_eq!(tracker.pending_len(), 0);
     }
 }

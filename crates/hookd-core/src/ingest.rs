@@ -12,18 +12,18 @@ use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use serde::Serialize;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::bash_tracker::BashTracker;
+use crate::bash_tracker::{self, BashTracker};
 use crate::enrich::Enricher;
 use crate::extract;
 use crate::ledger::Ledger;
-use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE, PRE_TOOL_USE};
+use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
 use crate::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
 use crate::registry::{Origin, Registry};
 use crate::stats::DaemonStats;
@@ -76,6 +76,8 @@ pub struct IngestConfig {
     pub stats: Arc<DaemonStats>,
     /// Where commit notices go.
     pub notices: broadcast::Sender<CommitNotice>,
+    /// Bash pre snapshots, filled in by the connection tasks.
+    pub bash: Arc<Mutex<BashTracker>>,
 }
 
 /// Starts the ingest thread; it runs until every sender of `events` is dropped
@@ -95,7 +97,6 @@ pub fn spawn(
         config,
         events,
         enricher: Enricher::new(),
-        bash: BashTracker::new(),
         ledgers: HashMap::new(),
         ledger_order: Vec::new(),
         registry,
@@ -112,7 +113,6 @@ struct Writer {
     config: IngestConfig,
     events: mpsc::Receiver<HookEvent>,
     enricher: Enricher,
-    bash: BashTracker,
     ledgers: HashMap<PathBuf, Ledger>,
     ledger_order: Vec<PathBuf>,
     registry: Option<Registry>,
@@ -183,25 +183,31 @@ impl Writer {
         ) else {
             return Vec::new();
         };
-        let Some(git) = self.enricher.repository(root) else {
+        if !matches!(
+            event.hook_type.as_str(),
+            POST_TOOL_USE | POST_TOOL_USE_FAILURE
+        ) {
+            return Vec::new();
+        }
+        let before = match self.config.bash.lock() {
+            Ok(mut tracker) => tracker.take(tool_use_id, root),
+            Err(_) => None,
+        };
+        let (Some(before), Some(git)) = (before, self.enricher.repository(root)) else {
             return Vec::new();
         };
-        match event.hook_type.as_str() {
-            PRE_TOOL_USE => {
-                self.bash.before(tool_use_id, root, git);
-                Vec::new()
-            }
-            POST_TOOL_USE | POST_TOOL_USE_FAILURE => self
-                .bash
-                .after(tool_use_id, root, git)
-                .unwrap_or_default()
+        match bash_tracker::changes_since(git, root, &before) {
+            Ok(paths) => paths
                 .into_iter()
                 .zip(0..)
                 .map(|(path, seq)| {
                     extract::mutation_record(event, repo, BASH_TOOL, seq, Some(path), None)
                 })
                 .collect(),
-            _ => Vec::new(),
+            Err(err) => {
+                tracing::warn!(root = %root.display(), error = %err, "cannot compare git status after Bash");
+                Vec::new()
+            }
         }
     }
 

@@ -11,8 +11,8 @@
 use std::io::ErrorKind;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::Duration;
 
@@ -21,8 +21,10 @@ use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::bash_tracker::{self, BashTracker};
 use crate::connection::{Connection, Frame};
 use crate::ingest::{self, CommitNotice, IngestConfig};
+use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
@@ -73,6 +75,7 @@ struct Shared {
     stats: Arc<DaemonStats>,
     uid: u32,
     idle_timeout: Duration,
+    bash: Arc<Mutex<BashTracker>>,
 }
 
 impl Daemon {
@@ -124,11 +127,13 @@ impl Daemon {
             notices,
         } = self;
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
+        let bash = Arc::new(Mutex::new(BashTracker::new()));
         let ingest = ingest::spawn(
             IngestConfig {
                 data_dir: config.data_dir.clone(),
                 stats: Arc::clone(&stats),
                 notices,
+                bash: Arc::clone(&bash),
             },
             events_rx,
         )?;
@@ -137,6 +142,7 @@ impl Daemon {
             stats: Arc::clone(&stats),
             uid: rustix::process::getuid().as_raw(),
             idle_timeout: config.idle_timeout,
+            bash,
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -298,6 +304,9 @@ async fn accept_line(line: &[u8], shared: &Shared) {
     match parse_envelope(line) {
         Ok(event) => {
             shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
+            if is_bash_pre(&event) {
+                snapshot_before_bash(&event, shared).await;
+            }
             if shared.events.send(event).await.is_err() {
                 tracing::error!("ingest thread has stopped; event not stored");
             }
@@ -306,6 +315,44 @@ async fn accept_line(line: &[u8], shared: &Shared) {
             shared.stats.reject(why);
             tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
         }
+    }
+}
+
+fn is_bash_pre(event: &HookEvent) -> bool {
+    event.hook_type == PRE_TOOL_USE
+        && event.tool_name.as_deref() == Some(BASH_TOOL)
+        && event.tool_use_id.is_some()
+}
+
+/// Records the repository's state before a Bash command runs. Done here, as
+/// the line arrives, rather than in the ingest queue: the connection is only
+/// closed afterwards, and `hookd-emit` waits for that close, so the agent
+/// cannot start the command before the snapshot exists.
+async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
+    let (Some(dir), Some(tool_use_id)) = (extract::event_dir(event), event.tool_use_id.clone())
+    else {
+        return;
+    };
+    let tracker = Arc::clone(&shared.bash);
+    let taken = tokio::task::spawn_blocking(move || {
+        let root = crate::enrich::discover_root(&dir)?;
+        let repo = git2::Repository::open(&root).ok()?;
+        match bash_tracker::snapshot(&repo, &root) {
+            Ok(snapshot) => {
+                if let Ok(mut tracker) = tracker.lock() {
+                    tracker.before(&tool_use_id, &root, snapshot);
+                }
+                Some(())
+            }
+            Err(err) => {
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash");
+                None
+            }
+        }
+    })
+    .await;
+    if taken.is_err() {
+        tracing::error!("Bash snapshot task failed");
     }
 }
 
