@@ -52,15 +52,13 @@ pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<(), EmitE
     socket
         .set_write_timeout(Some(timeouts.connect.max(MIN_TIMEOUT)))
         .map_err(connect_error)?;
-    socket
-        .connect_timeout(&address, timeouts.connect)
-        .map_err(|err| {
-            connect_error(explain_timeout(
-                err,
-                "the daemon's accept backlog stayed full",
-                timeouts.connect,
-            ))
-        })?;
+    socket.connect(&address).map_err(|err| {
+        connect_error(explain_timeout(
+            err,
+            "the daemon's accept backlog stayed full",
+            timeouts.connect,
+        ))
+    })?;
 
     write_within(&socket, line, timeouts.write).map_err(|(written, source)| EmitError::Write {
         path: path.to_owned(),

@@ -5,9 +5,10 @@
 mod common;
 
 use std::io::Read;
-use std::os::unix::net::UnixListener;
+use std::os::fd::OwnedFd;
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{EMIT, FakeDaemon, emitter, parse_line, run};
 use socket2::{Domain, SockAddr, Socket, Type};
@@ -195,17 +196,26 @@ fn full_accept_backlog_that_clears_in_time_still_delivers() {
         });
         // The daemon catches up well within the emitter's connect budget.
         thread::sleep(Duration::from_millis(50));
+        // Drain the backlog (the fillers first, then the emitter) with a
+        // deadline, so an emitter that gave up fails the test instead of
+        // hanging it.
+        listener.set_nonblocking(true).unwrap();
+        let deadline = Instant::now() + AGENT_PATIENCE;
         let mut line = Vec::new();
-        for _ in 0..64 {
-            let (connection, _) = listener.accept().unwrap();
-            let mut stream =
-                std::os::unix::net::UnixStream::from(std::os::fd::OwnedFd::from(connection));
-            stream
-                .set_read_timeout(Some(Duration::from_secs(2)))
-                .unwrap();
-            stream.read_to_end(&mut line).unwrap();
-            if !line.is_empty() {
-                break;
+        while line.is_empty() && Instant::now() < deadline {
+            match listener.accept() {
+                Ok((connection, _)) => {
+                    let mut stream = UnixStream::from(OwnedFd::from(connection));
+                    stream.set_nonblocking(false).unwrap();
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(2)))
+                        .unwrap();
+                    stream.read_to_end(&mut line).unwrap();
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::WouldBlock => {
+                    thread::sleep(Duration::from_millis(2));
+                }
+                Err(err) => panic!("accept failed: {err}"),
             }
         }
         (emitter_run.join().unwrap(), line)
@@ -214,6 +224,11 @@ fn full_accept_backlog_that_clears_in_time_still_delivers() {
     assert!(
         result.stderr.contains("delivered"),
         "stderr: {}",
+        result.stderr
+    );
+    assert!(
+        !line.is_empty(),
+        "nothing delivered; stderr: {}",
         result.stderr
     );
     assert_eq!(parse_line(&line)["tool_name"], "Bash");
