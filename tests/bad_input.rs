@@ -76,7 +76,13 @@ fn every_kind_of_bad_input_is_rejected_and_the_daemon_keeps_serving() {
             .unwrap();
     }
     drop(stream);
-    wait_for_count(&repo, "mutations", i64::try_from(bad.len()).unwrap());
+    // A writer that gives up mid-line, then one whose last line lacks its newline.
+    env.send_raw(b"{\"event_type\":\"post_tool_use\",\"payl");
+    let mut unterminated = good_line(&root, "unterminated");
+    unterminated.pop();
+    env.send_raw(&unterminated);
+    let good = i64::try_from(bad.len()).unwrap() + 1;
+    wait_for_count(&repo, "mutations", good);
 
     // The hanging client is dropped after the idle timeout, counted as incomplete.
     common::wait_until(Duration::from_secs(10), || {
@@ -93,7 +99,7 @@ fn every_kind_of_bad_input_is_rejected_and_the_daemon_keeps_serving() {
         &root,
     );
     assert!(out.status.success());
-    wait_for_count(&repo, "mutations", i64::try_from(bad.len()).unwrap() + 1);
+    wait_for_count(&repo, "mutations", good + 1);
 
     let status = daemon.terminate();
     assert!(status.success());
@@ -105,9 +111,9 @@ fn every_kind_of_bad_input_is_rejected_and_the_daemon_keeps_serving() {
             "no {reason} in log:\n{log}"
         );
     }
-    // The final report counts the six rejected lines plus the hanging one.
-    assert!(log.contains("rejected=7"), "{log}");
-    assert_eq!(repo.count("events"), i64::try_from(bad.len()).unwrap() + 1);
+    // The final report counts the six bad lines, the abandoned one and the hanging client.
+    assert!(log.contains("rejected=8"), "{log}");
+    assert_eq!(repo.count("events"), good + 1);
 }
 
 #[test]

@@ -180,9 +180,9 @@ fn a_bash_command_that_writes_two_files_is_recorded_as_two_mutations() {
         &tool_payload("PreToolUse", "Bash", &root, "toolu_bash", input.clone()),
         &root,
     );
-    // The agent waits for its PreToolUse hooks before running the tool; the
-    // daemon must have taken its snapshot by then.
-    wait_for_count(&repo, "events", 1);
+    // No waiting here on purpose: the agent runs the command as soon as its
+    // PreToolUse hook returns, and hookd-emit returns only once the daemon has
+    // recorded the repository's state.
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(command)

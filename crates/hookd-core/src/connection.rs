@@ -18,6 +18,10 @@ pub enum Frame {
     Line(Vec<u8>),
     /// A line longer than the limit was skipped; its length in bytes.
     TooLong(usize),
+    /// Bytes after the last newline when the stream ended: either a complete
+    /// line from an emitter that did not end it with `\n`, or the start of a
+    /// line whose writer gave up. The caller tells them apart by parsing.
+    Unterminated(Vec<u8>),
 }
 
 /// A framed reader over one connection.
@@ -117,8 +121,7 @@ impl<R: AsyncRead + Unpin> Connection<R> {
             return None;
         }
         self.scanned = 0;
-        // A last line without newline is still a line (printf without \n).
-        Some(Frame::Line(std::mem::take(&mut self.buffer)))
+        Some(Frame::Unterminated(std::mem::take(&mut self.buffer)))
     }
 }
 
@@ -143,7 +146,7 @@ mod tests {
                 Frame::Line(b"a".to_vec()),
                 Frame::Line(b"bb".to_vec()),
                 Frame::Line(Vec::new()),
-                Frame::Line(b"ccc".to_vec()),
+                Frame::Unterminated(b"ccc".to_vec()),
             ]
         );
     }
@@ -159,7 +162,7 @@ mod tests {
             vec![
                 Frame::TooLong(200_000),
                 Frame::Line(b"ok".to_vec()),
-                Frame::Line(vec![b'y'; 20])
+                Frame::Unterminated(vec![b'y'; 20])
             ]
         );
     }

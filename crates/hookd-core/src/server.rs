@@ -264,7 +264,8 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
             () = shutdown.cancelled(), if !draining => continue,
         };
         match frame {
-            Ok(Ok(Some(Frame::Line(line)))) => accept_line(&line, shared).await,
+            Ok(Ok(Some(Frame::Line(line)))) => accept_line(&line, shared, false).await,
+            Ok(Ok(Some(Frame::Unterminated(line)))) => accept_line(&line, shared, true).await,
             Ok(Ok(Some(Frame::TooLong(bytes)))) => {
                 shared.stats.reject(Rejection::TooLong);
                 tracing::warn!(
@@ -297,7 +298,10 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
     }
 }
 
-async fn accept_line(line: &[u8], shared: &Shared) {
+/// Parses and queues one line. `unterminated` marks the bytes left at end of
+/// stream: when they do not parse, a writer gave up mid-line (hookd-emit's
+/// write budget ran out) and the rejection says so.
+async fn accept_line(line: &[u8], shared: &Shared, unterminated: bool) {
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
@@ -312,6 +316,11 @@ async fn accept_line(line: &[u8], shared: &Shared) {
             }
         }
         Err((why, detail)) => {
+            let why = if unterminated {
+                Rejection::IncompleteLine
+            } else {
+                why
+            };
             shared.stats.reject(why);
             tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
         }

@@ -36,9 +36,41 @@ pub struct Timeouts {
     pub write: Duration,
 }
 
+/// A line handed to the daemon; the connection stays open until dropped.
+pub struct Delivered {
+    socket: Socket,
+}
+
+impl Delivered {
+    /// Waits up to `budget` for the daemon to close its side, which it does
+    /// only after it has handled the line (for a Bash `pre_tool_use`: after
+    /// it recorded the repository's state). The daemon sends nothing.
+    pub fn wait_for_close(&self, budget: Duration) -> io::Result<()> {
+        let deadline = Instant::now() + budget;
+        let mut scratch = [std::mem::MaybeUninit::<u8>::uninit(); 64];
+        loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("the daemon did not finish within {} ms", budget.as_millis()),
+                ));
+            }
+            self.socket
+                .set_read_timeout(Some(remaining.max(MIN_TIMEOUT)))?;
+            match self.socket.recv(&mut scratch) {
+                Ok(0) => return Ok(()),
+                Ok(_) => {}
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(explain_timeout(err, "the daemon did not finish", budget)),
+            }
+        }
+    }
+}
+
 /// Sends `line` to the socket at `path` within `timeouts`, then closes our
 /// write half so the daemon sees end-of-stream right after the line.
-pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<(), EmitError> {
+pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<Delivered, EmitError> {
     let address = SockAddr::unix(path).map_err(|source| EmitError::Address {
         path: path.to_owned(),
         source,
@@ -70,7 +102,7 @@ pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<(), EmitE
     // The line is already queued in the daemon's receive buffer; a failed
     // shutdown cannot lose it, and the close on exit ends the stream anyway.
     let _ = socket.shutdown(Shutdown::Write);
-    Ok(())
+    Ok(Delivered { socket })
 }
 
 /// Writes all of `line` before `budget` elapses, or reports how far it got.

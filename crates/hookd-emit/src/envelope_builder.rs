@@ -75,6 +75,10 @@ pub struct BuiltLine {
     pub bytes: Vec<u8>,
     /// What happened to the payload on the way.
     pub outcome: PayloadOutcome,
+    /// True for a Bash `pre_tool_use`: the daemon records the repository's
+    /// state before it closes the connection, and the agent must not start
+    /// the command before that, so delivery waits (bounded) for the close.
+    pub wait_for_daemon: bool,
 }
 
 /// Builds the line for one hook call, respecting [`MAX_LINE_BYTES`].
@@ -89,6 +93,21 @@ pub fn build_line(
     context: CallContext,
 ) -> Result<BuiltLine, serde_json::Error> {
     build_line_with_limit(event_type, tool_name, stdin, context, MAX_LINE_BYTES)
+}
+
+/// Whether this call is a Bash `pre_tool_use`, with the daemon's rule for the
+/// tool: the payload's `tool_name` wins over the argument.
+fn is_bash_pre_tool_use(event_type: &str, tool_arg: Option<&str>, payload: &Value) -> bool {
+    let event: String = event_type
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let tool = payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .or(tool_arg);
+    event == "pretooluse" && tool.is_some_and(|t| t.eq_ignore_ascii_case("bash"))
 }
 
 /// [`build_line`] with the line limit as a parameter, so tests need not
@@ -108,6 +127,7 @@ fn build_line_with_limit(
             true,
         ),
     };
+    let wait_for_daemon = is_bash_pre_tool_use(&event_type, tool_name.as_deref(), &payload);
     let tool_name = tool_name.or_else(|| {
         payload
             .get("tool_name")
@@ -150,7 +170,11 @@ fn build_line_with_limit(
     // Compact serde_json output escapes every newline inside strings, so this
     // is the line's only one.
     bytes.push(b'\n');
-    Ok(BuiltLine { bytes, outcome })
+    Ok(BuiltLine {
+        bytes,
+        outcome,
+        wait_for_daemon,
+    })
 }
 
 /// The small payload sent in place of one that is too large to deliver.
@@ -193,6 +217,39 @@ mod tests {
         )
         .unwrap();
         (String::from_utf8(built.bytes).unwrap(), built.outcome)
+    }
+
+    #[test]
+    fn only_bash_pre_tool_use_waits_for_the_daemon() {
+        let waits = |event: &str, arg: Option<&str>, payload: Value| {
+            is_bash_pre_tool_use(event, arg, &payload)
+        };
+        assert!(waits(
+            "PreToolUse",
+            None,
+            serde_json::json!({"tool_name": "Bash"})
+        ));
+        assert!(waits("pre_tool_use", Some("bash"), serde_json::json!({})));
+        assert!(waits(
+            "pre-tool-use",
+            Some("write"),
+            serde_json::json!({"tool_name": "Bash"})
+        ));
+        assert!(!waits(
+            "PostToolUse",
+            None,
+            serde_json::json!({"tool_name": "Bash"})
+        ));
+        assert!(!waits(
+            "PreToolUse",
+            Some("bash"),
+            serde_json::json!({"tool_name": "Write"})
+        ));
+        assert!(!waits(
+            "PreToolUse",
+            None,
+            serde_json::json!("not an object")
+        ));
     }
 
     #[test]

@@ -42,6 +42,11 @@ const TIMEOUTS: Timeouts = Timeouts {
     write: Duration::from_millis(300),
 };
 
+/// How long a Bash `pre_tool_use` waits for the daemon to record the
+/// repository's state (git status of a large work tree can take a while);
+/// past it the command simply starts and its changes may be missed.
+const SNAPSHOT_WAIT: Duration = Duration::from_millis(500);
+
 const USAGE: &str = "\
 Usage: hookd-emit <event_type> [tool_name]
 
@@ -124,12 +129,20 @@ fn run(event_type: String, tool_name: Option<String>, debug: bool) -> Result<(),
     }
 
     let path = hookd_proto::socket_path();
-    deliver::deliver(&path, &line.bytes, TIMEOUTS)?;
+    let delivered = deliver::deliver(&path, &line.bytes, TIMEOUTS)?;
     if debug {
         say(&format!(
             "hookd-emit: delivered {} bytes to {}",
             line.bytes.len(),
             path.display()
+        ));
+    }
+    if line.wait_for_daemon
+        && let Err(err) = delivered.wait_for_close(SNAPSHOT_WAIT)
+        && debug
+    {
+        say(&format!(
+            "hookd-emit: Bash may start before the daemon recorded the repository state: {err}"
         ));
     }
     Ok(())

@@ -1,0 +1,96 @@
+//! A Bash `pre_tool_use` must not return before the daemon has handled it
+//! (the daemon records the repository's state first, then closes the
+//! connection), yet must never hang on a daemon that does not close.
+
+mod common;
+
+use std::io::Read;
+use std::os::unix::net::UnixListener;
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{EMIT, emitter, run};
+
+/// Accepts one connection, reads the line, waits `hold`, then closes;
+/// reports the instant it closed.
+fn daemon_that_holds(listener: UnixListener, hold: Duration) -> mpsc::Receiver<Instant> {
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("accept");
+        let mut line = Vec::new();
+        let _ = stream.read_to_end(&mut line);
+        thread::sleep(hold);
+        drop(stream);
+        let _ = tx.send(Instant::now());
+    });
+    rx
+}
+
+fn bound_socket() -> (tempfile::TempDir, std::path::PathBuf, UnixListener) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hookd.sock");
+    let listener = UnixListener::bind(&path).unwrap();
+    (dir, path, listener)
+}
+
+#[test]
+fn bash_pre_tool_use_returns_only_after_the_daemon_closed() {
+    let (_dir, path, listener) = bound_socket();
+    let closed = daemon_that_holds(listener, Duration::from_millis(200));
+    let result = run(
+        emitter(EMIT, &path, &["PreToolUse"]),
+        br#"{"tool_name":"Bash","tool_use_id":"t","tool_input":{"command":"make"}}"#,
+    );
+    let returned = Instant::now();
+    result.assert_exit_0_silent_stdout();
+    let closed_at = closed
+        .recv_timeout(Duration::from_secs(5))
+        .expect("daemon closed");
+    assert!(
+        closed_at <= returned,
+        "hookd-emit returned before the daemon closed the connection"
+    );
+}
+
+#[test]
+fn a_daemon_that_never_closes_costs_a_bounded_wait_and_is_reported() {
+    let (_dir, path, listener) = bound_socket();
+    let _closed = daemon_that_holds(listener, Duration::from_secs(10));
+    let mut command = emitter(EMIT, &path, &["pre_tool_use", "Bash"]);
+    command.env("HOOKD_DEBUG", "1");
+    let result = run(command, br#"{"tool_use_id":"t"}"#);
+    result.assert_exit_0_silent_stdout();
+    assert!(result.stderr.contains("delivered"), "{}", result.stderr);
+    assert!(
+        result.stderr.contains("did not finish"),
+        "{}",
+        result.stderr
+    );
+    assert!(
+        result.elapsed < Duration::from_secs(2),
+        "waited {:?}",
+        result.elapsed
+    );
+}
+
+#[test]
+fn other_events_do_not_wait_for_the_daemon() {
+    for (event, payload) in [
+        ("PostToolUse", r#"{"tool_name":"Bash"}"#),
+        ("PreToolUse", r#"{"tool_name":"Write"}"#),
+    ] {
+        let (_dir, path, listener) = bound_socket();
+        let _closed = daemon_that_holds(listener, Duration::from_secs(10));
+        let mut command = emitter(EMIT, &path, &[event]);
+        command.env("HOOKD_DEBUG", "1");
+        let result = run(command, payload.as_bytes());
+        result.assert_exit_0_silent_stdout();
+        assert!(result.stderr.contains("delivered"), "{}", result.stderr);
+        assert!(
+            !result.stderr.contains("did not finish"),
+            "{event}: {}",
+            result.stderr
+        );
+    }
+}
