@@ -182,14 +182,7 @@ fn sigterm_during_a_burst_loses_nothing() {
         daemon.log_text()
     );
     assert_eq!(repo.count("mutations"), i64::try_from(delivered).unwrap());
-    let distinct: i64 = repo
-        .ledger()
-        .query_row(
-            "SELECT COUNT(DISTINCT tool_use_id) FROM mutations",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let distinct = repo.distinct_mutations("tool_use_id");
     assert_eq!(distinct, i64::try_from(delivered).unwrap());
 }
 

@@ -36,13 +36,6 @@ fn ten_thousand_events_from_eight_concurrent_emitters_are_all_stored() {
     wait_for_count(&repo, "events", total);
     assert_eq!(repo.count("events"), total);
     assert_eq!(repo.count("mutations"), total);
-    let distinct: i64 = repo
-        .ledger()
-        .query_row(
-            "SELECT COUNT(DISTINCT tool_use_id) FROM mutations",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let distinct = repo.distinct_mutations("tool_use_id");
     assert_eq!(distinct, total, "no duplicates, no losses");
 }

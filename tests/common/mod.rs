@@ -308,6 +308,19 @@ impl Default for GitRepo {
     }
 }
 
+impl GitRepo {
+    /// Number of distinct values of `column` in the `mutations` table.
+    pub fn distinct_mutations(&self, column: &str) -> i64 {
+        self.ledger()
+            .query_row(
+                &format!("SELECT COUNT(DISTINCT {column}) FROM mutations"),
+                [],
+                |r| r.get(0),
+            )
+            .expect("count distinct")
+    }
+}
+
 /// Polls `condition` every 20 ms until it holds or `limit` passes.
 pub fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> Result<(), ()> {
     let start = Instant::now();

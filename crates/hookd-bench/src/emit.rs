@@ -55,14 +55,7 @@ pub fn run(tools: &Tools, runs: usize) -> Result<EmitReport> {
     let ws = Workspace::new()?;
     let daemon = RunningDaemon::start(&ws, true)?;
     let session = env::session_id(1);
-    let payload = |id: &str| -> Result<Vec<u8>> {
-        Ok(serde_json::to_vec(&env::write_payload(
-            &ws.root,
-            &session,
-            id,
-            "src/word_counts.rs",
-        ))?)
-    };
+    let payload = |id: &str| -> Result<Vec<u8>> { Ok(env::emit_stdin(&ws.root, &session, id)?) };
     let payload_bytes = payload("toolu_emit_000000")?.len();
 
     let mut emit_times = Vec::with_capacity(runs);

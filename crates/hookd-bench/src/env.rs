@@ -69,6 +69,19 @@ pub fn write_payload(root: &Path, session_id: &str, tool_use_id: &str, rel_path:
     })
 }
 
+/// The file every emit-per-call measurement writes to, so payload size stays constant.
+pub const EMIT_TARGET_FILE: &str = "src/word_counts.rs";
+
+/// [`write_payload`] for [`EMIT_TARGET_FILE`], serialised as hook stdin.
+pub fn emit_stdin(root: &Path, session_id: &str, tool_use_id: &str) -> serde_json::Result<Vec<u8>> {
+    serde_json::to_vec(&write_payload(
+        root,
+        session_id,
+        tool_use_id,
+        EMIT_TARGET_FILE,
+    ))
+}
+
 /// A session id that looks like Claude Code's (a UUID), derived from `n` so runs repeat.
 pub fn session_id(n: u64) -> String {
     uuid::Uuid::from_u64_pair(0x6f1c_2a3b_4d5e_4f60, 0x8000_0000_0000_0000 | n).to_string()

@@ -60,14 +60,7 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
     let ws = Workspace::new()?;
     let daemon = RunningDaemon::start(&ws, true)?;
     let session = env::session_id(3);
-    let payload = |id: &str| -> Result<Vec<u8>> {
-        Ok(serde_json::to_vec(&env::write_payload(
-            &ws.root,
-            &session,
-            id,
-            "src/word_counts.rs",
-        ))?)
-    };
+    let payload = |id: &str| -> Result<Vec<u8>> { Ok(env::emit_stdin(&ws.root, &session, id)?) };
 
     for i in 0..WARMUP_EVENTS {
         let mut cmd = ws.command(&tools.emit);
@@ -123,7 +116,7 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
             let mut line = serde_json::to_vec(&hookd_proto::Envelope {
                 event_type: env::EVENT_TYPE.into(),
                 tool_name: Some("Write".into()),
-                payload: env::write_payload(&ws.root, &session, id, "src/word_counts.rs"),
+                payload: env::write_payload(&ws.root, &session, id, env::EMIT_TARGET_FILE),
                 timestamp: hookd_core::timefmt::now(),
                 pid: Some(std::process::id()),
                 agent_id: None,
