@@ -1,0 +1,243 @@
+//! The catalogue of agent hook events and what each one means for hooks:
+//! which payload field its matcher is tested against, what exit code 2 does,
+//! whether plain stdout becomes context, and the default timeout.
+//!
+//! One table, so the validator, the matcher, the executor and the CLI agree.
+//! Facts from Claude Code's hooks reference (see `shared/docs/hooks-contract.md`);
+//! where the reference says nothing (e.g. a matcher for `ConfigChange`), the
+//! event is treated conservatively: matcher ignored, exit 2 non-blocking.
+
+use std::time::Duration;
+
+/// What a matcher of an event is tested against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchField {
+    /// The event has no matcher support: a matcher is ignored and every group runs.
+    None,
+    /// A top-level payload field (`tool_name`, `source`, `trigger`, ...).
+    Payload(&'static str),
+}
+
+/// What exit code 2 from a hook means for an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitTwo {
+    /// The action is blocked; stderr (or the JSON reason) says why.
+    Blocks,
+    /// The agent keeps working instead of stopping (Stop, SubagentStop, TeammateIdle).
+    KeepsGoing,
+    /// The action already happened; stderr is shown to the model.
+    FeedsModel,
+    /// Stderr is shown to the user only.
+    ShowsUser,
+    /// Exit 2 has no effect.
+    Ignored,
+}
+
+/// Everything hookd knows about one hook event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventSpec {
+    /// The agent's name for the event (`PreToolUse`).
+    pub name: &'static str,
+    /// What the matcher is tested against.
+    pub matcher: MatchField,
+    /// What exit code 2 means.
+    pub exit_two: ExitTwo,
+    /// Plain (non-JSON) stdout on exit 0 becomes context for the model.
+    pub stdout_is_context: bool,
+    /// Top-level `decision: "block"` is honoured.
+    pub decision_block: bool,
+    /// Default per-hook timeout in seconds.
+    pub default_timeout_secs: u64,
+}
+
+impl EventSpec {
+    /// The default timeout as a duration.
+    pub fn default_timeout(&self) -> Duration {
+        Duration::from_secs(self.default_timeout_secs)
+    }
+
+    /// True for events that concern one tool call.
+    pub fn is_tool_event(&self) -> bool {
+        self.matcher == MatchField::Payload("tool_name")
+    }
+}
+
+/// Default timeout of command hooks (Claude Code moved from 60 s to 600 s in 2026).
+pub const DEFAULT_TIMEOUT_SECS: u64 = 600;
+
+/// Default timeout for UserPromptSubmit hooks.
+pub const PROMPT_TIMEOUT_SECS: u64 = 30;
+
+const fn spec(
+    name: &'static str,
+    matcher: MatchField,
+    exit_two: ExitTwo,
+    stdout_is_context: bool,
+    decision_block: bool,
+) -> EventSpec {
+    EventSpec {
+        name,
+        matcher,
+        exit_two,
+        stdout_is_context,
+        decision_block,
+        default_timeout_secs: DEFAULT_TIMEOUT_SECS,
+    }
+}
+
+const TOOL: MatchField = MatchField::Payload("tool_name");
+const NONE: MatchField = MatchField::None;
+
+/// Every documented event.
+pub const EVENTS: &[EventSpec] = &[
+    spec("PreToolUse", TOOL, ExitTwo::Blocks, false, false),
+    spec("PermissionRequest", TOOL, ExitTwo::Ignored, false, false),
+    spec("PermissionDenied", TOOL, ExitTwo::ShowsUser, false, false),
+    spec("PostToolUse", TOOL, ExitTwo::FeedsModel, false, true),
+    spec("PostToolUseFailure", TOOL, ExitTwo::FeedsModel, false, true),
+    spec("PostToolBatch", NONE, ExitTwo::Blocks, false, true),
+    spec(
+        "SessionStart",
+        MatchField::Payload("source"),
+        ExitTwo::ShowsUser,
+        true,
+        false,
+    ),
+    spec("Setup", NONE, ExitTwo::ShowsUser, false, false),
+    spec(
+        "SessionEnd",
+        MatchField::Payload("reason"),
+        ExitTwo::ShowsUser,
+        false,
+        false,
+    ),
+    EventSpec {
+        default_timeout_secs: PROMPT_TIMEOUT_SECS,
+        ..spec("UserPromptSubmit", NONE, ExitTwo::Blocks, true, true)
+    },
+    spec("UserPromptExpansion", NONE, ExitTwo::ShowsUser, true, false),
+    spec("Stop", NONE, ExitTwo::KeepsGoing, false, true),
+    spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
+    spec(
+        "SubagentStart",
+        MatchField::Payload("agent_type"),
+        ExitTwo::ShowsUser,
+        false,
+        false,
+    ),
+    spec(
+        "SubagentStop",
+        MatchField::Payload("agent_type"),
+        ExitTwo::KeepsGoing,
+        false,
+        true,
+    ),
+    spec("TaskCreated", NONE, ExitTwo::Blocks, false, false),
+    spec("TaskCompleted", NONE, ExitTwo::Blocks, false, false),
+    spec("TeammateIdle", NONE, ExitTwo::KeepsGoing, false, false),
+    spec(
+        "Notification",
+        MatchField::Payload("notification_type"),
+        ExitTwo::Ignored,
+        false,
+        false,
+    ),
+    spec("MessageDisplay", NONE, ExitTwo::ShowsUser, false, false),
+    spec(
+        "PreCompact",
+        MatchField::Payload("trigger"),
+        ExitTwo::Blocks,
+        false,
+        true,
+    ),
+    spec(
+        "PostCompact",
+        MatchField::Payload("trigger"),
+        ExitTwo::ShowsUser,
+        false,
+        false,
+    ),
+    spec("InstructionsLoaded", NONE, ExitTwo::ShowsUser, false, false),
+    spec("ConfigChange", NONE, ExitTwo::Blocks, false, true),
+    spec("CwdChanged", NONE, ExitTwo::ShowsUser, false, false),
+    spec("DirectoryAdded", NONE, ExitTwo::ShowsUser, false, false),
+    spec(
+        "FileChanged",
+        MatchField::Payload("filename"),
+        ExitTwo::ShowsUser,
+        false,
+        false,
+    ),
+    spec("WorktreeCreate", NONE, ExitTwo::ShowsUser, false, false),
+    spec("WorktreeRemove", NONE, ExitTwo::ShowsUser, false, false),
+    spec("Elicitation", NONE, ExitTwo::Blocks, false, false),
+    spec("ElicitationResult", NONE, ExitTwo::Blocks, false, false),
+];
+
+/// The spec of an event by its agent name (`PreToolUse`) or any spelling
+/// hookd normalises to the same snake case (`pre_tool_use`).
+pub fn lookup(name: &str) -> Option<&'static EventSpec> {
+    if let Some(found) = EVENTS.iter().find(|e| e.name == name) {
+        return Some(found);
+    }
+    let wanted = crate::names::normalize_hook_type(name);
+    EVENTS
+        .iter()
+        .find(|e| crate::names::normalize_hook_type(e.name) == wanted)
+}
+
+/// The value a matcher of `event` is tested against in `payload`, if any.
+pub fn match_target<'a>(event: &EventSpec, payload: &'a serde_json::Value) -> Option<&'a str> {
+    match event.matcher {
+        MatchField::None => None,
+        MatchField::Payload(field) => payload.get(field).and_then(serde_json::Value::as_str),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_accepts_agent_and_snake_case_names() {
+        assert_eq!(lookup("PreToolUse").map(|e| e.name), Some("PreToolUse"));
+        assert_eq!(lookup("pre_tool_use").map(|e| e.name), Some("PreToolUse"));
+        assert_eq!(
+            lookup("post_tool_use_failure").map(|e| e.name),
+            Some("PostToolUseFailure")
+        );
+        assert_eq!(lookup("NoSuchEvent"), None);
+    }
+
+    #[test]
+    fn names_are_unique_and_prompts_time_out_sooner() {
+        for (i, a) in EVENTS.iter().enumerate() {
+            assert!(
+                EVENTS[i + 1..].iter().all(|b| b.name != a.name),
+                "{} twice",
+                a.name
+            );
+        }
+        assert_eq!(lookup("UserPromptSubmit").unwrap().default_timeout_secs, 30);
+        assert_eq!(lookup("Stop").unwrap().default_timeout_secs, 600);
+    }
+
+    #[test]
+    fn match_targets_follow_the_event() {
+        let payload =
+            serde_json::json!({"tool_name": "Bash", "source": "resume", "trigger": "auto"});
+        assert_eq!(
+            match_target(lookup("PreToolUse").unwrap(), &payload),
+            Some("Bash")
+        );
+        assert_eq!(
+            match_target(lookup("SessionStart").unwrap(), &payload),
+            Some("resume")
+        );
+        assert_eq!(
+            match_target(lookup("PreCompact").unwrap(), &payload),
+            Some("auto")
+        );
+        assert_eq!(match_target(lookup("Stop").unwrap(), &payload), None);
+    }
+}
