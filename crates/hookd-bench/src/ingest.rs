@@ -168,6 +168,8 @@ fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>>>> {
             cwd: None,
             version: None,
             payload_invalid: false,
+            project_dir: None,
+            wait: false,
         };
         let mut line = serde_json::to_vec(&envelope)?;
         line.push(b'\n');

@@ -123,6 +123,8 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
                 cwd: None,
                 version: None,
                 payload_invalid: false,
+                project_dir: None,
+                wait: false,
             })?;
             line.push(b'\n');
             Ok(line)

@@ -206,6 +206,8 @@ mod tests {
             cwd: None,
             version: None,
             payload_invalid: false,
+            project_dir: None,
+            wait: false,
         }
     }
 

@@ -17,6 +17,9 @@ use serde_json::{Map, Value};
 /// Environment variable through which Claude Code names the (sub)agent.
 const AGENT_ID_ENV: &str = "CLAUDE_AGENT_ID";
 
+/// Where Claude Code says the project is; project-scope managed hooks live there.
+const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
+
 /// Payload fields copied into the summary of an oversized payload: enough
 /// for the daemon to file the event under the right session and tool.
 const SUMMARY_FIELDS: [&str; 4] = ["tool_name", "session_id", "cwd", "hook_event_name"];
@@ -36,6 +39,10 @@ pub struct CallContext {
     pub agent_id: Option<String>,
     /// Our working directory, which the agent sets to the session's directory.
     pub cwd: Option<String>,
+    /// `$CLAUDE_PROJECT_DIR` when set and non-empty: where project hooks live.
+    pub project_dir: Option<String>,
+    /// Whether the daemon should run managed hooks and reply (`--wait`).
+    pub wait: bool,
 }
 
 impl CallContext {
@@ -50,6 +57,10 @@ impl CallContext {
             cwd: env::current_dir()
                 .ok()
                 .map(|dir| dir.to_string_lossy().into_owned()),
+            project_dir: env::var_os(PROJECT_DIR_ENV)
+                .filter(|dir| !dir.is_empty())
+                .map(|dir| dir.to_string_lossy().into_owned()),
+            wait: false,
         }
     }
 }
@@ -144,6 +155,8 @@ fn build_line_with_limit(
         cwd: context.cwd,
         version: Some(ENVELOPE_VERSION.to_owned()),
         payload_invalid,
+        project_dir: context.project_dir,
+        wait: context.wait,
     };
 
     let mut bytes = Vec::with_capacity(stdin.len() + 256);
@@ -204,6 +217,8 @@ mod tests {
             pid: 42,
             agent_id: None,
             cwd: Some("/home/u/project".into()),
+            project_dir: None,
+            wait: false,
         }
     }
 

@@ -37,6 +37,27 @@ pub struct Envelope {
     /// True when stdin was not valid JSON and `payload` holds it as a string.
     #[serde(default, skip_serializing_if = "is_false")]
     pub payload_invalid: bool,
+    /// The agent's project directory (`$CLAUDE_PROJECT_DIR`), where project
+    /// and local managed hooks live.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_dir: Option<String>,
+    /// The emitter waits for a [`Reply`] line: run the managed hooks and answer.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub wait: bool,
+}
+
+/// The daemon's answer to an envelope sent with `wait`: exactly what the
+/// agent's hook process must print and exit with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reply {
+    /// Exit code for the hook process: 0, or 2 for a blocking outcome.
+    pub exit_code: i32,
+    /// What to print on stdout (JSON starting with `{`, or empty).
+    #[serde(default)]
+    pub stdout: String,
+    /// What to print on stderr (the reason, for exit code 2).
+    #[serde(default)]
+    pub stderr: String,
 }
 
 // serde's skip_serializing_if takes a path to a fn(&T) -> bool.
@@ -61,6 +82,8 @@ mod tests {
             cwd: None,
             version: None,
             payload_invalid: false,
+            project_dir: None,
+            wait: false,
         };
         let line = serde_json::to_string(&envelope).unwrap();
         assert_eq!(

@@ -8,7 +8,7 @@
 pub mod envelope;
 pub mod paths;
 
-pub use envelope::{ENVELOPE_VERSION, Envelope};
+pub use envelope::{ENVELOPE_VERSION, Envelope, Reply};
 pub use paths::{SOCKET_ENV, pid_file_for, socket_path};
 
 /// Largest accepted envelope line, newline excluded (8 MiB).
