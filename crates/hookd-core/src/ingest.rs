@@ -24,7 +24,7 @@ use crate::enrich::Enricher;
 use crate::extract;
 use crate::ledger::Ledger;
 use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
-use crate::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
+use crate::record::{HookEvent, HookRunRecord, LedgerEntry, MutationRecord, RepoFacts};
 use crate::registry::{Origin, Registry};
 use crate::stats::DaemonStats;
 use crate::{Error, Result, dirs};
@@ -34,6 +34,20 @@ pub const MAX_BATCH: usize = 4096;
 
 /// Most ledgers kept open at once; the least recently opened is closed first.
 const MAX_OPEN_LEDGERS: usize = 64;
+
+/// What the ingest thread is asked to store.
+#[derive(Debug)]
+pub enum IngestItem {
+    /// A hook event, with the mutations it reveals.
+    Event(HookEvent),
+    /// Managed hook runs that answered an event that happened in `dir`.
+    HookRuns {
+        /// Directory of the event, which picks the ledger.
+        dir: Option<PathBuf>,
+        /// The runs.
+        runs: Vec<HookRunRecord>,
+    },
+}
 
 /// Sent after each commit, for observers (benchmarks, the desktop app).
 #[derive(Debug, Clone, Serialize)]
@@ -84,7 +98,7 @@ pub struct IngestConfig {
 /// and the queue is empty, then returns its report.
 pub fn spawn(
     config: IngestConfig,
-    events: mpsc::Receiver<HookEvent>,
+    events: mpsc::Receiver<IngestItem>,
 ) -> Result<JoinHandle<IngestReport>> {
     let registry = match Registry::open(&config.data_dir) {
         Ok(registry) => Some(registry),
@@ -111,7 +125,7 @@ pub fn spawn(
 
 struct Writer {
     config: IngestConfig,
-    events: mpsc::Receiver<HookEvent>,
+    events: mpsc::Receiver<IngestItem>,
     enricher: Enricher,
     ledgers: HashMap<PathBuf, Ledger>,
     ledger_order: Vec<PathBuf>,
@@ -141,37 +155,73 @@ impl Writer {
         self.report
     }
 
-    fn process(&mut self, batch: &mut Vec<HookEvent>) {
+    fn process(&mut self, batch: &mut Vec<IngestItem>) {
         self.enricher.begin_batch();
         // Keep ledgers in first-seen order so notices follow arrival order.
         let mut groups: Vec<(PathBuf, Vec<LedgerEntry>)> = Vec::new();
-        for event in batch.drain(..) {
-            let repo = extract::event_dir(&event)
-                .map(|dir| self.enricher.facts_for_dir(&dir))
-                .unwrap_or_default();
-            let mut mutations: Vec<MutationRecord> = extract::direct_mutation(&event, &repo)
-                .into_iter()
-                .collect();
-            mutations.extend(self.bash_mutations(&event, &repo));
-            let ledger = match &repo.git_root {
-                Some(root) => {
-                    self.register(root);
-                    dirs::repo_ledger_path(root)
+        let mut run_groups: Vec<(PathBuf, Vec<HookRunRecord>)> = Vec::new();
+        for item in batch.drain(..) {
+            match item {
+                IngestItem::Event(event) => {
+                    let repo = extract::event_dir(&event)
+                        .map(|dir| self.enricher.facts_for_dir(&dir))
+                        .unwrap_or_default();
+                    let mut mutations: Vec<MutationRecord> =
+                        extract::direct_mutation(&event, &repo)
+                            .into_iter()
+                            .collect();
+                    mutations.extend(self.bash_mutations(&event, &repo));
+                    let ledger = self.ledger_for(repo.git_root.as_deref());
+                    push_grouped(
+                        &mut groups,
+                        ledger,
+                        LedgerEntry {
+                            event,
+                            repo,
+                            mutations,
+                        },
+                    );
                 }
-                None => dirs::unversioned_ledger_path(&self.config.data_dir),
-            };
-            let entry = LedgerEntry {
-                event,
-                repo,
-                mutations,
-            };
-            match groups.iter_mut().find(|(path, _)| *path == ledger) {
-                Some((_, entries)) => entries.push(entry),
-                None => groups.push((ledger, vec![entry])),
+                IngestItem::HookRuns { dir, runs } => {
+                    let root = dir.and_then(|d| self.enricher.root_for_dir(&d));
+                    let ledger = self.ledger_for(root.as_deref());
+                    for run in runs {
+                        push_grouped(&mut run_groups, ledger.clone(), run);
+                    }
+                }
             }
         }
         for (ledger, entries) in groups {
             self.store(&ledger, &entries);
+        }
+        for (ledger, runs) in run_groups {
+            self.store_hook_runs(&ledger, &runs);
+        }
+    }
+
+    fn ledger_for(&mut self, git_root: Option<&Path>) -> PathBuf {
+        match git_root {
+            Some(root) => {
+                self.register(root);
+                dirs::repo_ledger_path(root)
+            }
+            None => dirs::unversioned_ledger_path(&self.config.data_dir),
+        }
+    }
+
+    fn store_hook_runs(&mut self, path: &Path, runs: &[HookRunRecord]) {
+        match self.with_ledger(path, |ledger| ledger.append_hook_runs(runs)) {
+            Ok(_) => {
+                tracing::debug!(ledger = %path.display(), runs = runs.len(), "stored hook runs")
+            }
+            Err(err) => {
+                tracing::error!(ledger = %path.display(), error = %err, runs = runs.len(), "cannot store hook runs; spooling them");
+                let lines: Vec<serde_json::Value> = runs
+                    .iter()
+                    .map(|run| serde_json::json!({"hook_run": run, "ledger": path}))
+                    .collect();
+                self.spool_lines(&lines);
+            }
         }
     }
 
@@ -225,12 +275,7 @@ impl Writer {
     }
 
     fn store(&mut self, path: &Path, entries: &[LedgerEntry]) {
-        // One retry with a fresh connection covers a ledger deleted or replaced under us.
-        let mut outcome = self.append(path, entries);
-        if outcome.is_err() {
-            self.close_ledger(path);
-            outcome = self.append(path, entries);
-        }
+        let outcome = self.with_ledger(path, |ledger| ledger.append(entries));
         let count = entries.len() as u64;
         match outcome {
             Ok(_) => {
@@ -249,7 +294,22 @@ impl Writer {
         }
     }
 
-    fn append(&mut self, path: &Path, entries: &[LedgerEntry]) -> Result<usize> {
+    /// Runs `write` on the ledger at `path`, opening it if needed. One retry
+    /// with a fresh connection covers a ledger deleted or replaced under us.
+    fn with_ledger<T>(
+        &mut self,
+        path: &Path,
+        mut write: impl FnMut(&mut Ledger) -> Result<T>,
+    ) -> Result<T> {
+        let first = self.open_ledger(path).and_then(|ledger| write(ledger));
+        if first.is_ok() {
+            return first;
+        }
+        self.close_ledger(path);
+        self.open_ledger(path).and_then(write)
+    }
+
+    fn open_ledger(&mut self, path: &Path) -> Result<&mut Ledger> {
         if !self.ledgers.contains_key(path) {
             if self.ledgers.len() >= MAX_OPEN_LEDGERS && !self.ledger_order.is_empty() {
                 let oldest = self.ledger_order.remove(0);
@@ -259,10 +319,13 @@ impl Writer {
             self.ledgers.insert(path.to_path_buf(), ledger);
             self.ledger_order.push(path.to_path_buf());
         }
-        match self.ledgers.get_mut(path) {
-            Some(ledger) => ledger.append(entries),
-            None => Ok(0),
-        }
+        self.ledgers.get_mut(path).ok_or_else(|| {
+            Error::io(
+                "ledger vanished from the cache",
+                path,
+                std::io::ErrorKind::NotFound.into(),
+            )
+        })
     }
 
     fn close_ledger(&mut self, path: &Path) {
@@ -292,14 +355,10 @@ impl Writer {
     }
 
     fn spool(&mut self, entries: &[LedgerEntry]) {
-        let path = spool_path(&self.config.data_dir);
-        let written = (|| -> std::io::Result<()> {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
-            for entry in entries {
-                let line = serde_json::json!({
+        let lines: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|entry| {
+                serde_json::json!({
                     "event_id": entry.event.event_id,
                     "hook_type": entry.event.hook_type,
                     "tool_name": entry.event.tool_name,
@@ -309,28 +368,48 @@ impl Writer {
                     "received_at": entry.event.received_at,
                     "git_root": entry.repo.git_root,
                     "payload": entry.event.raw_payload,
-                });
+                })
+            })
+            .collect();
+        if self.spool_lines(&lines) {
+            let count = entries.len() as u64;
+            self.report.spooled += count;
+            self.config
+                .stats
+                .events_spooled
+                .fetch_add(count, Ordering::Relaxed);
+        }
+    }
+
+    /// Appends JSON lines to the spool file and syncs it; false when even that failed.
+    fn spool_lines(&self, lines: &[serde_json::Value]) -> bool {
+        let path = spool_path(&self.config.data_dir);
+        let written = (|| -> std::io::Result<()> {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+            for line in lines {
                 writeln!(file, "{line}")?;
             }
             file.sync_data()
         })();
-        let count = entries.len() as u64;
-        match written {
-            Ok(()) => {
-                self.report.spooled += count;
-                self.config
-                    .stats
-                    .events_spooled
-                    .fetch_add(count, Ordering::Relaxed);
-            }
-            Err(err) => {
-                tracing::error!(spool = %path.display(), error = %err, events = count, "cannot spool events: they are lost");
-            }
+        if let Err(err) = &written {
+            tracing::error!(spool = %path.display(), error = %err, lines = lines.len(), "cannot spool: these records are lost");
         }
+        written.is_ok()
     }
 }
 
 /// Where events that no ledger would take are kept, one JSON object per line.
 pub fn spool_path(data_dir: &Path) -> PathBuf {
     data_dir.join("spool").join("unstored-events.jsonl")
+}
+
+/// Appends `item` to the group of `key`, creating groups in first-seen order.
+fn push_grouped<T>(groups: &mut Vec<(PathBuf, Vec<T>)>, key: PathBuf, item: T) {
+    match groups.iter_mut().find(|(path, _)| *path == key) {
+        Some((_, items)) => items.push(item),
+        None => groups.push((key, vec![item])),
+    }
 }

@@ -123,3 +123,46 @@ pub struct LedgerEntry {
     /// File changes derived from it (often none).
     pub mutations: Vec<MutationRecord>,
 }
+
+/// One managed hook run, as the ledger's `hook_runs` table stores it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HookRunRecord {
+    /// Unique id of this run.
+    pub run_id: String,
+    /// The hook event the run answered (`events.event_id`).
+    pub event_id: String,
+    /// Snake-case hook type of that event.
+    pub hook_type: String,
+    /// Tool of the event, if any.
+    pub tool_name: Option<String>,
+    /// Agent session.
+    pub session_id: Option<String>,
+    /// Tool call.
+    pub tool_use_id: Option<String>,
+    /// Scope of the settings file the hook came from (global, project, local).
+    pub scope: String,
+    /// The settings file the hook came from.
+    pub source: String,
+    /// The matcher of its group, if any.
+    pub matcher: Option<String>,
+    /// The command run.
+    pub command: String,
+    /// Exit code; `None` when killed (timeout) or never started.
+    pub exit_code: Option<i32>,
+    /// Killed at its timeout.
+    pub timed_out: bool,
+    /// What it decided (`deny`, `allow`, `block`, ...), if anything.
+    pub decision: Option<String>,
+    /// Wall time in milliseconds.
+    pub duration_ms: f64,
+    /// Captured stdout (capped).
+    pub stdout: String,
+    /// Captured stderr (capped).
+    pub stderr: String,
+    /// Either stream hit the capture cap.
+    pub output_truncated: bool,
+    /// Why it failed to start, or why its JSON was ignored.
+    pub error: Option<String>,
+    /// When it started.
+    pub started_at: String,
+}

@@ -23,7 +23,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::bash_tracker::{self, BashTracker};
 use crate::connection::{Connection, Frame};
-use crate::ingest::{self, CommitNotice, IngestConfig};
+use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
@@ -71,7 +71,7 @@ pub struct Daemon {
 
 /// Shared by every connection task.
 struct Shared {
-    events: mpsc::Sender<HookEvent>,
+    events: mpsc::Sender<IngestItem>,
     stats: Arc<DaemonStats>,
     uid: u32,
     idle_timeout: Duration,
@@ -311,7 +311,7 @@ async fn accept_line(line: &[u8], shared: &Shared, unterminated: bool) {
             if is_bash_pre(&event) {
                 snapshot_before_bash(&event, shared).await;
             }
-            if shared.events.send(event).await.is_err() {
+            if shared.events.send(IngestItem::Event(event)).await.is_err() {
                 tracing::error!("ingest thread has stopped; event not stored");
             }
         }

@@ -14,7 +14,7 @@
 //! runs out; elsewhere a full backlog is refused immediately. Both are
 //! bounded, and the Linux one gives a busy daemon a chance to take the event.
 
-use std::io;
+use std::io::{self, Read};
 use std::net::Shutdown;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -65,6 +65,49 @@ impl Delivered {
                 Err(err) => return Err(explain_timeout(err, "the daemon did not finish", budget)),
             }
         }
+    }
+}
+
+impl Delivered {
+    /// Reads the daemon's one-line [`hookd_proto::Reply`] (managed mode),
+    /// giving up after `budget`.
+    pub fn read_reply(&self, budget: Duration) -> io::Result<hookd_proto::Reply> {
+        let deadline = Instant::now() + budget;
+        let mut line = Vec::with_capacity(512);
+        let mut chunk = [0_u8; 8192];
+        while !line.contains(&b'\n') {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "no answer from the daemon within {:.1} s",
+                        budget.as_secs_f64()
+                    ),
+                ));
+            }
+            self.socket
+                .set_read_timeout(Some(remaining.max(MIN_TIMEOUT)))?;
+            match (&self.socket).read(&mut chunk) {
+                Ok(0) => break,
+                Ok(read) => line.extend_from_slice(&chunk[..read]),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(explain_timeout(err, "no answer from the daemon", budget)),
+            }
+        }
+        if line.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the daemon closed the connection without answering",
+            ));
+        }
+        let end = line.iter().position(|b| *b == b'\n').unwrap_or(line.len());
+        serde_json::from_slice(&line[..end]).map_err(|err| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("unreadable answer from the daemon: {err}"),
+            )
+        })
     }
 }
 

@@ -44,6 +44,11 @@ pub enum EmitError {
         /// Why writing stopped.
         source: io::Error,
     },
+    /// Managed mode: the daemon's answer did not arrive or could not be read.
+    Reply {
+        /// What went wrong.
+        source: io::Error,
+    },
 }
 
 impl fmt::Display for EmitError {
@@ -58,6 +63,7 @@ impl fmt::Display for EmitError {
             Self::Connect { path, source } => {
                 write!(f, "cannot connect to {}: {source}", path.display())
             }
+            Self::Reply { source } => write!(f, "no usable answer: {source}"),
             Self::Write {
                 path,
                 written,
@@ -79,7 +85,8 @@ impl Error for EmitError {
             Self::Encode(source) => Some(source),
             Self::Address { source, .. }
             | Self::Connect { source, .. }
-            | Self::Write { source, .. } => Some(source),
+            | Self::Write { source, .. }
+            | Self::Reply { source } => Some(source),
         }
     }
 }

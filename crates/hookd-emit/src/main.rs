@@ -1,13 +1,14 @@
-//! `hookd-emit <event_type> [tool_name]`: the command agents put in their
-//! hook config. It reads the hook's JSON from stdin and hands it to the
-//! hookd daemon as one envelope line on its Unix socket, then exits.
+//! `hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]`:
+//! the command agents put in their hook config. It reads the hook's JSON
+//! from stdin and hands it to the hookd daemon as one envelope line on its
+//! Unix socket.
 //!
 //! It runs on every tool call of every agent, so it starts fast (std,
 //! serde_json, humantime, socket2 and the wire contract only; no argument
 //! parser, no logger, no async runtime) and it must never change what the
-//! agent does.
+//! agent does unless asked to.
 //!
-//! # Exit codes and output
+//! # Recording mode (default): exit codes and output
 //! - Always 0 at run time, even when stdin is unreadable, the daemon is down,
 //!   or the socket stalls. Claude Code treats exit 2 as a *blocking* error
 //!   (it cancels the tool call or erases the prompt) and any other non-zero
@@ -17,20 +18,31 @@
 //!   `--version` print there.
 //! - Stderr is silent unless `HOOKD_DEBUG=1`: then one line per failure, or
 //!   `hookd-emit: delivered N bytes to PATH` on success.
-//! - Without any argument the usage goes to stderr, still with exit 0: a
+//! - A wrong command line prints the usage on stderr, still with exit 0: a
 //!   misconfigured hook should not stop the agent.
+//!
+//! # Managed mode (`--wait`)
+//! The daemon records the event, runs hookd's managed hooks for it and
+//! answers with their merged outcome; hookd-emit prints that answer's stdout
+//! and stderr and exits with its code (0, or 2 to block), exactly as one
+//! Claude Code hook would. When the daemon is not running or does not answer
+//! within the budget (the event's default hook timeout plus a margin, or
+//! `--timeout`), it fails open: exit 0, nothing printed. With
+//! `--fail-closed` it blocks instead: exit 2 with the reason on stderr.
 
+mod args;
 mod deliver;
 mod envelope_builder;
 mod error;
 
 use std::env;
-use std::ffi::OsString;
 use std::io::{self, Read, Write};
+use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::deliver::Timeouts;
-use crate::envelope_builder::{CallContext, PayloadOutcome};
+use crate::args::{Command, EmitArgs, UsageError};
+use crate::deliver::{Delivered, Timeouts};
+use crate::envelope_builder::{BuiltLine, CallContext, PayloadOutcome};
 use crate::error::EmitError;
 
 /// Environment variable that turns on diagnostics on stderr.
@@ -47,73 +59,153 @@ const TIMEOUTS: Timeouts = Timeouts {
 /// past it the command simply starts and its changes may be missed.
 const SNAPSHOT_WAIT: Duration = Duration::from_millis(500);
 
+/// Added to the event's hook timeout when waiting for the daemon's answer,
+/// so a hook that runs to its own timeout still gets its answer relayed.
+const REPLY_MARGIN: Duration = Duration::from_secs(5);
+
 const USAGE: &str = "\
-Usage: hookd-emit <event_type> [tool_name]
+Usage: hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]
 
 Reads a hook's JSON payload on stdin and sends it, wrapped in an envelope,
 to the hookd daemon's socket ($HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd.sock).
 Without [tool_name], the payload's \"tool_name\" is used.
 
-Always exits 0 and prints nothing, so it can never block or confuse the agent.
-Set HOOKD_DEBUG=1 to see on stderr what happened.
+Without --wait it only records: it always exits 0 and prints nothing, so it
+can never block or confuse the agent.
 
 Options:
+  --wait           Managed mode: the daemon also runs hookd's managed hooks
+                   (~/.hookd/settings.json, <project>/.hookd/settings*.json)
+                   and hookd-emit relays their merged answer: their stdout,
+                   stderr and exit code (0, or 2 to block)
+  --fail-closed    With --wait: when the daemon cannot answer, block (exit 2)
+                   instead of letting the action proceed
+  --timeout SECS   With --wait: how long to wait for the answer
+                   [default: the event's hook timeout (600 s; 30 s for
+                   UserPromptSubmit) plus 5 s]
   -h, --help       Print this help
   -V, --version    Print the version
 
-Example (Claude Code settings.json):
+Set HOOKD_DEBUG=1 to see on stderr what happened.
+
+Examples (Claude Code settings.json):
   {\"type\": \"command\", \"command\": \"hookd-emit PostToolUse\"}
+  {\"type\": \"command\", \"command\": \"hookd-emit --wait PreToolUse\", \"timeout\": 610}
 ";
 
-fn main() {
+fn main() -> ExitCode {
     let debug = env::var_os(DEBUG_ENV).is_some_and(|value| value == "1");
-    let mut args = env::args_os().skip(1);
-
-    let Some(first) = args.next() else {
-        say(&format!(
-            "hookd-emit: missing <event_type> argument; nothing recorded\n\n{USAGE}"
-        ));
-        return;
-    };
-    match first.to_str() {
-        Some("-h" | "--help") => {
+    match args::parse(env::args_os().skip(1)) {
+        Ok(Command::Help) => {
             print!("{USAGE}");
-            return;
+            ExitCode::SUCCESS
         }
-        Some("-V" | "--version") => {
+        Ok(Command::Version) => {
             println!("hookd-emit {}", env!("CARGO_PKG_VERSION"));
-            return;
+            ExitCode::SUCCESS
         }
-        _ => {}
-    }
-
-    let event_type = lossy(first);
-    // An empty argument is what a templated config yields for "no tool".
-    let tool_name = args.next().filter(|arg| !arg.is_empty()).map(lossy);
-
-    match run(event_type, tool_name, debug) {
-        Ok(()) => {}
-        Err(err) if debug => say(&format!("hookd-emit: {err}")),
-        Err(_) => {}
+        Ok(Command::Emit(args)) if args.wait => managed(&args, debug),
+        Ok(Command::Emit(args)) => {
+            if let Err(err) = record(args, debug)
+                && debug
+            {
+                say(&format!("hookd-emit: {err}"));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(UsageError(message)) => {
+            say(&format!(
+                "hookd-emit: {message}; nothing recorded\n\n{USAGE}"
+            ));
+            ExitCode::SUCCESS
+        }
     }
 }
 
-/// Reads stdin, builds the line and delivers it; `Ok` also covers "nothing to send".
-fn run(event_type: String, tool_name: Option<String>, debug: bool) -> Result<(), EmitError> {
+/// Recording mode: deliver and go.
+fn record(args: EmitArgs, debug: bool) -> Result<(), EmitError> {
+    let Some(line) = read_and_build(args, false, debug)? else {
+        return Ok(());
+    };
+    let delivered = send(&line, debug)?;
+    if line.wait_for_daemon
+        && let Err(err) = delivered.wait_for_close(SNAPSHOT_WAIT)
+        && debug
+    {
+        say(&format!(
+            "hookd-emit: Bash may start before the daemon recorded the repository state: {err}"
+        ));
+    }
+    Ok(())
+}
+
+/// Managed mode: deliver, wait for the merged outcome, relay it.
+fn managed(args: &EmitArgs, debug: bool) -> ExitCode {
+    let budget = args
+        .timeout
+        .unwrap_or_else(|| default_budget(&args.event_type));
+    let answer = read_and_build(args.clone(), true, debug).and_then(|line| match line {
+        None => Ok(None),
+        Some(line) => {
+            let delivered = send(&line, debug)?;
+            delivered
+                .read_reply(budget)
+                .map(Some)
+                .map_err(|source| EmitError::Reply { source })
+        }
+    });
+    match answer {
+        Ok(None) => ExitCode::SUCCESS,
+        Ok(Some(reply)) => {
+            let _ = io::stdout().lock().write_all(reply.stdout.as_bytes());
+            let _ = io::stderr().lock().write_all(reply.stderr.as_bytes());
+            ExitCode::from(u8::try_from(reply.exit_code.clamp(0, 255)).unwrap_or(1))
+        }
+        Err(err) if args.fail_closed => {
+            // The reason goes to the agent (exit 2 shows stderr), so it is said even without debug.
+            say(&format!(
+                "hookd: managed hooks unavailable ({err}); blocked because of --fail-closed"
+            ));
+            ExitCode::from(2)
+        }
+        Err(err) => {
+            if debug {
+                say(&format!("hookd-emit: {err}; failing open"));
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// The hook timeout Claude Code applies to the event by default, plus a margin.
+fn default_budget(event_type: &str) -> Duration {
+    let squashed: String = event_type
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let hook_timeout = if squashed == "userpromptsubmit" {
+        30
+    } else {
+        600
+    };
+    Duration::from_secs(hook_timeout) + REPLY_MARGIN
+}
+
+/// Reads stdin and builds the line; `None` when stdin is empty (nothing to send).
+fn read_and_build(args: EmitArgs, wait: bool, debug: bool) -> Result<Option<BuiltLine>, EmitError> {
     let mut stdin = Vec::new();
     io::stdin()
         .lock()
         .read_to_end(&mut stdin)
         .map_err(EmitError::ReadStdin)?;
     if stdin.iter().all(u8::is_ascii_whitespace) {
-        return Ok(());
+        return Ok(None);
     }
-
-    let line =
-        envelope_builder::build_line(event_type, tool_name, &stdin, CallContext::from_process())
-            .map_err(EmitError::Encode)?;
-    drop(stdin);
-
+    let mut context = CallContext::from_process();
+    context.wait = wait;
+    let line = envelope_builder::build_line(args.event_type, args.tool_name, &stdin, context)
+        .map_err(EmitError::Encode)?;
     if debug {
         match line.outcome {
             PayloadOutcome::Json => {}
@@ -127,7 +219,10 @@ fn run(event_type: String, tool_name: Option<String>, debug: bool) -> Result<(),
             )),
         }
     }
+    Ok(Some(line))
+}
 
+fn send(line: &BuiltLine, debug: bool) -> Result<Delivered, EmitError> {
     let path = hookd_proto::socket_path();
     let delivered = deliver::deliver(&path, &line.bytes, TIMEOUTS)?;
     if debug {
@@ -137,24 +232,11 @@ fn run(event_type: String, tool_name: Option<String>, debug: bool) -> Result<(),
             path.display()
         ));
     }
-    if line.wait_for_daemon
-        && let Err(err) = delivered.wait_for_close(SNAPSHOT_WAIT)
-        && debug
-    {
-        say(&format!(
-            "hookd-emit: Bash may start before the daemon recorded the repository state: {err}"
-        ));
-    }
-    Ok(())
+    Ok(delivered)
 }
 
 /// Writes one line to stderr, ignoring failure: `eprintln!` panics on a
 /// broken stderr, and a panic would mean a non-zero exit.
 fn say(message: &str) {
     let _ = writeln!(io::stderr().lock(), "{message}");
-}
-
-fn lossy(arg: OsString) -> String {
-    arg.into_string()
-        .unwrap_or_else(|arg| arg.to_string_lossy().into_owned())
 }

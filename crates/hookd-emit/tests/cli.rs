@@ -15,7 +15,7 @@ fn help_goes_to_stdout_and_sends_nothing() {
         assert_eq!(result.status.code(), Some(0), "{flag}");
         let stdout = String::from_utf8(result.stdout).unwrap();
         assert!(
-            stdout.starts_with("Usage: hookd-emit <event_type> [tool_name]"),
+            stdout.starts_with("Usage: hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]"),
             "{flag}: {stdout}"
         );
         assert_eq!(result.stderr, "");

@@ -20,12 +20,16 @@ use rusqlite_migration::{M, Migrations};
 pub use filter::MutationFilter;
 
 use crate::dirs::REPO_STATE_DIR;
-use crate::record::{LedgerEntry, MutationRecord, MutationRow};
+use crate::record::{HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
-static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("0001_init.sql"))]));
+static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
+    Migrations::new(vec![
+        M::up(include_str!("0001_init.sql")),
+        M::up(include_str!("0002_hook_runs.sql")),
+    ])
+});
 
 /// How long a writer waits for another connection's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -140,6 +144,84 @@ impl Ledger {
         Ok(stored)
     }
 
+    /// Appends managed hook runs in one transaction; runs already present
+    /// (same run id) are skipped. Returns the number newly stored.
+    pub fn append_hook_runs(&mut self, runs: &[HookRunRecord]) -> Result<usize> {
+        let path = self.path.clone();
+        let sqlite = |e| Error::sqlite(&path, e);
+        let tx = self.conn.transaction().map_err(sqlite)?;
+        let mut stored = 0;
+        {
+            let mut insert = tx.prepare_cached(INSERT_HOOK_RUN).map_err(sqlite)?;
+            for r in runs {
+                stored += insert
+                    .execute(params![
+                        r.run_id,
+                        r.event_id,
+                        r.hook_type,
+                        r.tool_name,
+                        r.session_id,
+                        r.tool_use_id,
+                        r.scope,
+                        r.source,
+                        r.matcher,
+                        r.command,
+                        r.exit_code,
+                        r.timed_out,
+                        r.decision,
+                        r.duration_ms,
+                        r.stdout,
+                        r.stderr,
+                        r.output_truncated,
+                        r.error,
+                        r.started_at,
+                    ])
+                    .map_err(sqlite)?;
+            }
+        }
+        tx.commit().map_err(sqlite)?;
+        Ok(stored)
+    }
+
+    /// Hook runs recorded for one event, in the order they were stored.
+    pub fn hook_runs_for_event(&self, event_id: &str) -> Result<Vec<HookRunRecord>> {
+        let sqlite = |e| Error::sqlite(&self.path, e);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT run_id, event_id, hook_type, tool_name, session_id, tool_use_id, scope, source, \
+                 matcher, command, exit_code, timed_out, decision, duration_ms, stdout, stderr, \
+                 output_truncated, error, started_at FROM hook_runs WHERE event_id = ?1 ORDER BY id",
+            )
+            .map_err(sqlite)?;
+        let rows = stmt
+            .query_map([event_id], |row| {
+                Ok(HookRunRecord {
+                    run_id: row.get(0)?,
+                    event_id: row.get(1)?,
+                    hook_type: row.get(2)?,
+                    tool_name: row.get(3)?,
+                    session_id: row.get(4)?,
+                    tool_use_id: row.get(5)?,
+                    scope: row.get(6)?,
+                    source: row.get(7)?,
+                    matcher: row.get(8)?,
+                    command: row.get(9)?,
+                    exit_code: row.get(10)?,
+                    timed_out: row.get(11)?,
+                    decision: row.get(12)?,
+                    duration_ms: row.get(13)?,
+                    stdout: row.get(14)?,
+                    stderr: row.get(15)?,
+                    output_truncated: row.get(16)?,
+                    error: row.get(17)?,
+                    started_at: row.get(18)?,
+                })
+            })
+            .map_err(sqlite)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sqlite)
+    }
+
     /// Mutations matching `filter`, oldest first (the newest `limit` when limited).
     pub fn mutations(&self, filter: &MutationFilter) -> Result<Vec<MutationRow>> {
         let (sql, values) = filter.to_sql();
@@ -223,6 +305,11 @@ const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, t
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
      mutation_seq, session_id, tool_use_id, remote_url, command, source_pid) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+
+const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id, hook_type, tool_name, \
+     session_id, tool_use_id, scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, \
+     stdout, stderr, output_truncated, error, started_at) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 
 /// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::record::{HookEvent, RepoFacts};
+use crate::record::{HookEvent, HookRunRecord, RepoFacts};
 
 fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry {
     let event = HookEvent {
@@ -148,4 +148,38 @@ fn a_new_repo_state_dir_is_gitignored_and_missing_ledgers_are_not_created() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
+}
+
+#[test]
+fn hook_runs_are_stored_once_and_append_only() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let run = HookRunRecord {
+        run_id: "r1".into(),
+        event_id: "e1".into(),
+        hook_type: "pre_tool_use".into(),
+        tool_name: Some("Bash".into()),
+        session_id: Some("s".into()),
+        tool_use_id: Some("t".into()),
+        scope: "project".into(),
+        source: "/p/.hookd/settings.json".into(),
+        matcher: Some("Bash".into()),
+        command: "exit 2".into(),
+        exit_code: Some(2),
+        timed_out: false,
+        decision: Some("deny".into()),
+        duration_ms: 1.5,
+        stdout: String::new(),
+        stderr: "no".into(),
+        output_truncated: false,
+        error: None,
+        started_at: "2026-01-01T00:00:00.000Z".into(),
+    };
+    assert_eq!(ledger.append_hook_runs(&[run.clone()]).unwrap(), 1);
+    assert_eq!(ledger.append_hook_runs(&[run.clone()]).unwrap(), 0);
+    assert_eq!(ledger.hook_runs_for_event("e1").unwrap(), vec![run]);
+    let err = ledger
+        .connection()
+        .execute("DELETE FROM hook_runs", [])
+        .unwrap_err();
+    assert!(err.to_string().contains("append-only"), "{err}");
 }

@@ -214,3 +214,17 @@ pub fn is_rfc3339_millis(stamp: &str) -> bool {
                 _ => byte == expected,
             })
 }
+
+impl Run {
+    /// Exit 0 and nothing on stderr; stdout is the relayed reply (checked by the caller).
+    pub fn assert_exit_0_silent_stdout_except_reply(&self) {
+        assert_eq!(
+            self.status.code(),
+            Some(0),
+            "status {:?}, stderr: {}",
+            self.status,
+            self.stderr
+        );
+        assert_eq!(self.stderr, "");
+    }
+}
