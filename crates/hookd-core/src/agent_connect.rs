@@ -17,10 +17,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::fs_atomic::{self, FsAtomicError, WriteOutcome};
+use crate::settings::format::{self, Format};
 
 /// Basename of the program hookd's handlers run; also how they are recognised.
 pub const EMIT_PROGRAM: &str = "hookd-emit";
@@ -589,33 +589,14 @@ fn hooks_disabled(settings: &Value) -> bool {
 #[derive(Debug)]
 struct SettingsFile {
     value: Value,
-    style: Style,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Style {
-    indent: String,
-    trailing_newline: bool,
-    crlf: bool,
-    bom: bool,
-}
-
-impl Default for Style {
-    fn default() -> Self {
-        Self {
-            indent: "  ".into(),
-            trailing_newline: true,
-            crlf: false,
-            bom: false,
-        }
-    }
+    style: Format,
 }
 
 impl Default for SettingsFile {
     fn default() -> Self {
         Self {
             value: Value::Object(Map::new()),
-            style: Style::default(),
+            style: Format::default(),
         }
     }
 }
@@ -633,70 +614,15 @@ fn load(path: &Path) -> Result<Option<SettingsFile>> {
             });
         }
     };
-    const BOM: &[u8] = b"\xEF\xBB\xBF";
-    let bom = bytes.starts_with(BOM);
-    let body = if bom { &bytes[BOM.len()..] } else { &bytes[..] };
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Some(SettingsFile::default()));
-    }
-    let value = serde_json::from_slice(body).map_err(|source| AgentConnectError::Parse {
+    let (value, style) = format::parse(&bytes).map_err(|source| AgentConnectError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
-    // from_slice already checked UTF-8; lossy only to avoid a second error path.
-    let text = String::from_utf8_lossy(body);
-    let style = Style {
-        indent: detect_indent(&text),
-        trailing_newline: text.ends_with('\n'),
-        crlf: text.contains("\r\n"),
-        bom,
-    };
     Ok(Some(SettingsFile { value, style }))
 }
 
-/// The indent unit of a pretty-printed document: the leading whitespace of its
-/// first indented line (which is at depth one), a tab or 1–8 spaces.
-fn detect_indent(text: &str) -> String {
-    for line in text.lines().skip(1) {
-        let content = line.trim_start_matches([' ', '\t']);
-        if content.trim().is_empty() {
-            continue;
-        }
-        let lead = &line[..line.len() - content.len()];
-        if lead.starts_with('\t') {
-            return "\t".into();
-        }
-        if (1..=8).contains(&lead.len()) && lead.bytes().all(|b| b == b' ') {
-            return lead.to_owned();
-        }
-        if !lead.is_empty() {
-            break;
-        }
-    }
-    Style::default().indent
-}
-
-fn render(value: &Value, style: &Style) -> std::result::Result<Vec<u8>, serde_json::Error> {
-    let mut out = Vec::new();
-    if style.bom {
-        out.extend_from_slice("\u{feff}".as_bytes());
-    }
-    let formatter = serde_json::ser::PrettyFormatter::with_indent(style.indent.as_bytes());
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, formatter);
-    value.serialize(&mut serializer)?;
-    if style.trailing_newline {
-        out.push(b'\n');
-    }
-    if style.crlf {
-        // Safe on the serialised bytes: JSON strings never hold a raw newline.
-        let text = String::from_utf8_lossy(&out).replace('\n', "\r\n");
-        out = text.into_bytes();
-    }
-    Ok(out)
-}
-
-fn save(path: &Path, value: &Value, style: &Style) -> Result<WriteOutcome> {
-    let bytes = render(value, style).map_err(|source| AgentConnectError::Serialize {
+fn save(path: &Path, value: &Value, style: &Format) -> Result<WriteOutcome> {
+    let bytes = format::render(value, style).map_err(|source| AgentConnectError::Serialize {
         path: path.to_path_buf(),
         source,
     })?;
@@ -706,6 +632,7 @@ fn save(path: &Path, value: &Value, style: &Style) -> Result<WriteOutcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::format::detect_indent;
     use std::os::unix::fs::PermissionsExt;
 
     const EMIT: &str = "/opt/hookd/bin/hookd-emit";

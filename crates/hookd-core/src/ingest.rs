@@ -38,8 +38,9 @@ const MAX_OPEN_LEDGERS: usize = 64;
 /// What the ingest thread is asked to store.
 #[derive(Debug)]
 pub enum IngestItem {
-    /// A hook event, with the mutations it reveals.
-    Event(HookEvent),
+    /// A hook event, with the mutations it reveals (boxed: it is large, and
+    /// the queue holds many).
+    Event(Box<HookEvent>),
     /// Managed hook runs that answered an event that happened in `dir`.
     HookRuns {
         /// Directory of the event, which picks the ledger.
@@ -163,6 +164,7 @@ impl Writer {
         for item in batch.drain(..) {
             match item {
                 IngestItem::Event(event) => {
+                    let event = *event;
                     let repo = extract::event_dir(&event)
                         .map(|dir| self.enricher.facts_for_dir(&dir))
                         .unwrap_or_default();
@@ -212,7 +214,7 @@ impl Writer {
     fn store_hook_runs(&mut self, path: &Path, runs: &[HookRunRecord]) {
         match self.with_ledger(path, |ledger| ledger.append_hook_runs(runs)) {
             Ok(_) => {
-                tracing::debug!(ledger = %path.display(), runs = runs.len(), "stored hook runs")
+                tracing::debug!(ledger = %path.display(), runs = runs.len(), "stored hook runs");
             }
             Err(err) => {
                 tracing::error!(ledger = %path.display(), error = %err, runs = runs.len(), "cannot store hook runs; spooling them");
@@ -301,7 +303,7 @@ impl Writer {
         path: &Path,
         mut write: impl FnMut(&mut Ledger) -> Result<T>,
     ) -> Result<T> {
-        let first = self.open_ledger(path).and_then(|ledger| write(ledger));
+        let first = self.open_ledger(path).and_then(&mut write);
         if first.is_ok() {
             return first;
         }

@@ -14,6 +14,7 @@ pub mod connection;
 pub mod dirs;
 pub mod enrich;
 pub mod error;
+pub mod executor;
 pub mod extract;
 pub mod fs_atomic;
 pub mod hook_events;
@@ -25,6 +26,7 @@ pub mod query;
 pub mod record;
 pub mod registry;
 pub mod server;
+pub mod settings;
 pub mod stats;
 pub mod timefmt;
 

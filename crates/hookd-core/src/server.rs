@@ -311,7 +311,7 @@ async fn accept_line(line: &[u8], shared: &Shared, unterminated: bool) {
             if is_bash_pre(&event) {
                 snapshot_before_bash(&event, shared).await;
             }
-            if shared.events.send(IngestItem::Event(event)).await.is_err() {
+            if shared.events.send(IngestItem::Event(Box::new(event))).await.is_err() {
                 tracing::error!("ingest thread has stopped; event not stored");
             }
         }

@@ -50,7 +50,8 @@ pub struct Envelope {
 /// agent's hook process must print and exit with.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
-    /// Exit code for the hook process: 0, or 2 for a blocking outcome.
+    /// Exit code for the hook process: 0; 2 for a blocking outcome; 1 when the
+    /// only news is that a hook failed (Claude Code shows it, the action proceeds).
     pub exit_code: i32,
     /// What to print on stdout (JSON starting with `{`, or empty).
     #[serde(default)]

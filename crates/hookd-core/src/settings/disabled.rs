@@ -1,0 +1,317 @@
+//! Turning a hook off without losing it.
+//!
+//! The agent has no per-hook switch (only `disableAllHooks`), so a disabled
+//! hook is taken out of its settings file, which is the only way to make the
+//! agent skip it, and kept in hookd's own store, `$HOOKD_HOME/disabled.json`,
+//! with everything needed to put it back exactly where it was: the file, the
+//! event, the group's matcher and index, the handler's index and the handler
+//! verbatim. Enabling restores it and drops it from the store, so a disable
+//! followed by an enable gives back the original file byte for byte.
+//!
+//! The store is written first and rolled back if the settings file cannot be
+//! saved (changed on disk, invalid, read-only), so a hook is never in
+//! neither place.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::fs_atomic;
+
+use super::document::{SettingsDocument, read_if_exists};
+use super::edit::{HookSelector, RemovedHook, remove_hook, resolve_event, restore_hook};
+use super::error::{Result, SettingsError};
+use super::format::{self, Format};
+use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+
+/// Version of the store's file format.
+pub const STORE_VERSION: u32 = 1;
+
+/// One disabled hook, with where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DisabledHook {
+    /// Kind of the settings file it was taken from.
+    pub kind: Kind,
+    /// Scope of that file.
+    pub scope: Scope,
+    /// That file.
+    pub path: PathBuf,
+    /// The event's key under `hooks`.
+    pub event: String,
+    /// Its group's matcher (`None`: the group had none).
+    pub matcher: Option<String>,
+    /// Index its group had in the event's array.
+    pub group_index: usize,
+    /// Index it had in the group's `hooks`.
+    pub handler_index: usize,
+    /// The handler, verbatim.
+    pub handler: Value,
+    /// When it was disabled.
+    pub disabled_at: DateTime<Utc>,
+    /// The group's other keys, when disabling removed the group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<Value>,
+    /// Position of the event's key, when disabling removed the event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_index: Option<usize>,
+    /// Position of `hooks`, when disabling removed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hooks_index: Option<usize>,
+}
+
+impl DisabledHook {
+    fn new(location: &SettingsLocation, removed: RemovedHook, at: DateTime<Utc>) -> Self {
+        Self {
+            kind: location.kind,
+            scope: location.scope,
+            path: location.path.clone(),
+            event: removed.event,
+            matcher: removed.matcher,
+            group_index: removed.group_index,
+            handler_index: removed.handler_index,
+            handler: removed.handler,
+            disabled_at: at,
+            group: removed.group,
+            event_index: removed.event_index,
+            hooks_index: removed.hooks_index,
+        }
+    }
+
+    /// What [`restore_hook`] needs to put it back.
+    pub fn to_removed(&self) -> RemovedHook {
+        RemovedHook {
+            event: self.event.clone(),
+            matcher: self.matcher.clone(),
+            group_index: self.group_index,
+            handler_index: self.handler_index,
+            handler: self.handler.clone(),
+            group: self.group.clone(),
+            event_index: self.event_index,
+            hooks_index: self.hooks_index,
+        }
+    }
+
+    /// True when it came from the file at `location`.
+    pub fn belongs_to(&self, location: &SettingsLocation) -> bool {
+        self.kind == location.kind && self.path == location.path
+    }
+
+    /// The command of a command handler.
+    pub fn command(&self) -> Option<&str> {
+        (self.handler.get("type").and_then(Value::as_str) == Some("command"))
+            .then(|| self.handler.get("command").and_then(Value::as_str))
+            .flatten()
+    }
+
+    fn selected_by(&self, event: &str, selector: &HookSelector) -> bool {
+        self.event == event
+            && selector
+                .matcher
+                .as_ref()
+                .is_none_or(|m| self.matcher.as_ref() == Some(m))
+            && self.command() == Some(selector.command.as_str())
+    }
+}
+
+/// The on-disk shape of the store.
+#[derive(Debug, Serialize, Deserialize)]
+struct StoreFile {
+    version: u32,
+    #[serde(default)]
+    disabled: Vec<DisabledHook>,
+}
+
+/// hookd's store of disabled hooks (a JSON file, written atomically).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DisabledStore {
+    path: PathBuf,
+}
+
+impl DisabledStore {
+    /// The store at `path`.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self { path: path.into() }
+    }
+
+    /// The store in hookd's home (`$HOOKD_HOME/disabled.json`).
+    pub fn for_roots(roots: &SettingsRoots) -> Self {
+        Self::new(roots.disabled_store())
+    }
+
+    /// The store in hookd's home, with roots from the environment.
+    pub fn from_env() -> Result<Self> {
+        Ok(Self::for_roots(&SettingsRoots::from_env()?))
+    }
+
+    /// The store's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Every disabled hook, oldest first; a missing store is empty.
+    pub fn load(&self) -> Result<Vec<DisabledHook>> {
+        let Some(bytes) = read_if_exists(&self.path)? else {
+            return Ok(Vec::new());
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Vec::new());
+        }
+        let file: StoreFile = serde_json::from_slice(&bytes).map_err(|e| SettingsError::Store {
+            path: self.path.clone(),
+            message: format!("not a store of disabled hooks: {e}"),
+        })?;
+        if file.version > STORE_VERSION {
+            return Err(SettingsError::Store {
+                path: self.path.clone(),
+                message: format!(
+                    "written by a newer hookd (format {}; this one reads {STORE_VERSION})",
+                    file.version
+                ),
+            });
+        }
+        Ok(file.disabled)
+    }
+
+    /// The disabled hooks that came from the file at `location`.
+    pub fn for_location(&self, location: &SettingsLocation) -> Result<Vec<DisabledHook>> {
+        let mut all = self.load()?;
+        all.retain(|d| d.belongs_to(location));
+        Ok(all)
+    }
+
+    /// Disables the command handlers `selector` matches in the file at
+    /// `location`: removes them from it (saved with the concurrency check,
+    /// skipped by `force`) and records them here. Returns what was disabled.
+    pub fn disable(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+    ) -> Result<Vec<DisabledHook>> {
+        let event = resolve_event(&selector.event)?.name;
+        let mut doc = SettingsDocument::load(location)?;
+        let before = self.load()?;
+        let removed = match remove_hook(&mut doc, selector) {
+            Ok(removed) => removed,
+            Err(SettingsError::NotFound { path, what })
+                if before
+                    .iter()
+                    .any(|d| d.belongs_to(location) && d.selected_by(event, selector)) =>
+            {
+                return Err(SettingsError::NotFound {
+                    path,
+                    what: format!("enabled {what} (it is already disabled)"),
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let now = Utc::now();
+        let added: Vec<DisabledHook> = removed
+            .into_iter()
+            .map(|r| DisabledHook::new(location, r, now))
+            .collect();
+        let mut after = before.clone();
+        after.extend(added.iter().cloned());
+        self.save(&after)?;
+        if let Err(err) = doc.save(force) {
+            self.roll_back(&before);
+            return Err(err);
+        }
+        Ok(added)
+    }
+
+    /// Enables the disabled command handlers `selector` matches for the file
+    /// at `location`: puts each back where it was (see [`restore_hook`]),
+    /// saves the file (concurrency check unless `force`) and drops them from
+    /// the store. Returns what was enabled.
+    pub fn enable(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+    ) -> Result<Vec<DisabledHook>> {
+        let event = resolve_event(&selector.event)?.name;
+        let before = self.load()?;
+        let (chosen, kept): (Vec<DisabledHook>, Vec<DisabledHook>) = before
+            .iter()
+            .cloned()
+            .partition(|d| d.belongs_to(location) && d.selected_by(event, selector));
+        if chosen.is_empty() {
+            return Err(SettingsError::NotFound {
+                path: location.path.clone(),
+                what: format!(
+                    "disabled {}",
+                    HookSelector {
+                        event: event.to_owned(),
+                        ..selector.clone()
+                    }
+                    .describe()
+                ),
+            });
+        }
+        let mut doc = SettingsDocument::load(location)?;
+        // Newest first: each was recorded against the file as it was right
+        // after the ones before it were removed.
+        for hook in chosen.iter().rev() {
+            restore_hook(&mut doc, &hook.to_removed())?;
+        }
+        self.save(&kept)?;
+        if let Err(err) = doc.save(force) {
+            self.roll_back(&before);
+            return Err(err);
+        }
+        Ok(chosen)
+    }
+
+    fn save(&self, hooks: &[DisabledHook]) -> Result<()> {
+        let file = StoreFile {
+            version: STORE_VERSION,
+            disabled: hooks.to_vec(),
+        };
+        let value = serde_json::to_value(&file).map_err(|e| SettingsError::Store {
+            path: self.path.clone(),
+            message: format!("cannot serialise: {e}"),
+        })?;
+        let bytes =
+            format::render(&value, &Format::default()).map_err(|e| SettingsError::Store {
+                path: self.path.clone(),
+                message: format!("cannot serialise: {e}"),
+            })?;
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir)
+                .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
+        }
+        fs_atomic::write_atomic(&self.path, &bytes, false)?;
+        Ok(())
+    }
+
+    /// Puts the store back after the settings file could not be saved. A
+    /// failure here is logged: the error that caused the roll-back is the
+    /// one worth reporting.
+    fn roll_back(&self, before: &[DisabledHook]) {
+        if let Err(err) = self.save(before) {
+            tracing::error!(store = %self.path.display(), error = %err, "cannot roll back the store of disabled hooks");
+        }
+    }
+}
+
+/// Disables hooks with the store from the environment; see [`DisabledStore::disable`].
+pub fn disable(
+    location: &SettingsLocation,
+    selector: &HookSelector,
+    force: bool,
+) -> Result<Vec<DisabledHook>> {
+    DisabledStore::from_env()?.disable(location, selector, force)
+}
+
+/// Enables hooks with the store from the environment; see [`DisabledStore::enable`].
+pub fn enable(
+    location: &SettingsLocation,
+    selector: &HookSelector,
+    force: bool,
+) -> Result<Vec<DisabledHook>> {
+    DisabledStore::from_env()?.enable(location, selector, force)
+}

@@ -1,0 +1,380 @@
+//! Where hook settings live: two kinds of files (the agent's own and
+//! hookd's managed ones), each at three scopes, plus the agent's read-only
+//! policy file.
+//!
+//! Both kinds share Claude Code's format so a hook can move between them
+//! unchanged; only who runs it differs. Paths are computed here and nowhere
+//! else, so the CLI, the daemon and the app always agree on which files make
+//! up a project's hooks.
+
+use std::env;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{Result, SettingsError};
+
+/// Environment variable naming hookd's per-user home (`~/.hookd` by default).
+pub const HOOKD_HOME_ENV: &str = "HOOKD_HOME";
+
+/// Environment variable overriding where the agent's policy settings are read
+/// from (tests; machines where the administrator put them elsewhere).
+pub const POLICY_ENV: &str = "HOOKD_POLICY_SETTINGS";
+
+/// Where Claude Code reads managed (policy) settings on Linux.
+pub const DEFAULT_POLICY_PATH: &str = "/etc/claude-code/managed-settings.json";
+
+/// Directory inside a project that holds hookd's files (ledger, managed hooks).
+pub const MANAGED_PROJECT_DIR: &str = crate::dirs::REPO_STATE_DIR;
+
+/// Who runs the hooks of a settings file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// The agent (Claude Code) runs them itself: `.claude/settings*.json`.
+    Agent,
+    /// hookd's daemon runs them: `.hookd/settings*.json`.
+    Managed,
+}
+
+impl Kind {
+    /// Both kinds, agent first.
+    pub const ALL: [Self; 2] = [Self::Agent, Self::Managed];
+
+    /// The name used on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Agent => "agent",
+            Self::Managed => "managed",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = SettingsError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "agent" => Ok(Self::Agent),
+            "managed" => Ok(Self::Managed),
+            other => Err(SettingsError::UnknownKind(other.to_owned())),
+        }
+    }
+}
+
+/// Which file of a kind, in the order hooks are concatenated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// Per user: every project.
+    Global,
+    /// `<project>/.claude|.hookd/settings.json`: committed, shared with the team.
+    Project,
+    /// `<project>/.claude|.hookd/settings.local.json`: this checkout only.
+    Local,
+    /// The administrator's managed settings (agent kind only, never written).
+    Policy,
+}
+
+impl Scope {
+    /// The scopes a user can write, in concatenation order.
+    pub const WRITABLE: [Self; 3] = [Self::Global, Self::Project, Self::Local];
+
+    /// The name used on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Global => "global",
+            Self::Project => "project",
+            Self::Local => "local",
+            Self::Policy => "policy",
+        }
+    }
+
+    /// True for the scopes whose file lives inside a project.
+    pub fn is_project(self) -> bool {
+        matches!(self, Self::Project | Self::Local)
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Scope {
+    type Err = SettingsError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "global" => Ok(Self::Global),
+            "project" => Ok(Self::Project),
+            "local" => Ok(Self::Local),
+            "policy" => Ok(Self::Policy),
+            other => Err(SettingsError::UnknownScope(other.to_owned())),
+        }
+    }
+}
+
+/// One settings file: its kind, scope and path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct SettingsLocation {
+    /// Who runs its hooks.
+    pub kind: Kind,
+    /// Which level it is.
+    pub scope: Scope,
+    /// The file (it need not exist yet).
+    pub path: PathBuf,
+    /// hookd must never write it (policy settings).
+    pub read_only: bool,
+}
+
+/// The directories every settings path derives from. [`SettingsRoots::from_env`]
+/// reads them from the environment once; tests and embedders build their own
+/// so nothing depends on process-wide state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsRoots {
+    /// The user's home (`~/.claude/settings.json` lives here).
+    pub home: PathBuf,
+    /// hookd's home (`$HOOKD_HOME`, default `~/.hookd`): global managed
+    /// settings and the store of disabled hooks.
+    pub hookd_home: PathBuf,
+    /// The agent's policy settings file, which may not exist.
+    pub policy: PathBuf,
+}
+
+impl SettingsRoots {
+    /// `$HOME`, `$HOOKD_HOME` (default `~/.hookd`) and `$HOOKD_POLICY_SETTINGS`
+    /// (default [`DEFAULT_POLICY_PATH`]).
+    pub fn from_env() -> Result<Self> {
+        let home = crate::dirs::home_dir().map_err(|_| SettingsError::NoHome)?;
+        let hookd_home = env::var_os(HOOKD_HOME_ENV)
+            .filter(|d| !d.is_empty())
+            .map_or_else(|| home.join(".hookd"), PathBuf::from);
+        let policy = env::var_os(POLICY_ENV)
+            .filter(|p| !p.is_empty())
+            .map_or_else(|| PathBuf::from(DEFAULT_POLICY_PATH), PathBuf::from);
+        Ok(Self {
+            home,
+            hookd_home,
+            policy,
+        })
+    }
+
+    /// Everything under one directory: home `base`, hookd home `base/.hookd`,
+    /// policy `base/managed-settings.json`. For tests.
+    pub fn under(base: &Path) -> Self {
+        Self {
+            home: base.to_path_buf(),
+            hookd_home: base.join(".hookd"),
+            policy: base.join("managed-settings.json"),
+        }
+    }
+
+    /// The same roots with another hookd home (the daemon is given its own).
+    #[must_use]
+    pub fn with_hookd_home(mut self, hookd_home: PathBuf) -> Self {
+        self.hookd_home = hookd_home;
+        self
+    }
+
+    /// The store of disabled hooks: `<hookd home>/disabled.json`.
+    pub fn disabled_store(&self) -> PathBuf {
+        self.hookd_home.join(DISABLED_FILE_NAME)
+    }
+
+    /// The settings file of `kind` at `scope`. `project` is required for the
+    /// project and local scopes and ignored otherwise; it is used as given
+    /// (the CLI resolves it to the git root first).
+    pub fn location(
+        &self,
+        kind: Kind,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> Result<SettingsLocation> {
+        let project_file = |name: &str| -> Result<PathBuf> {
+            let project = project.ok_or(SettingsError::NoProject(scope.as_str()))?;
+            let dir = match kind {
+                Kind::Agent => ".claude",
+                Kind::Managed => MANAGED_PROJECT_DIR,
+            };
+            Ok(project.join(dir).join(name))
+        };
+        let path = match (kind, scope) {
+            (Kind::Agent, Scope::Global) => self.home.join(".claude").join("settings.json"),
+            (Kind::Managed, Scope::Global) => self.hookd_home.join("settings.json"),
+            (_, Scope::Project) => project_file("settings.json")?,
+            (_, Scope::Local) => project_file("settings.local.json")?,
+            (Kind::Agent, Scope::Policy) => self.policy.clone(),
+            (Kind::Managed, Scope::Policy) => {
+                // hookd has no policy level of its own.
+                return Err(SettingsError::UnknownScope("policy (managed kind)".into()));
+            }
+        };
+        Ok(SettingsLocation {
+            kind,
+            scope,
+            path,
+            read_only: scope == Scope::Policy,
+        })
+    }
+
+    /// Every settings file of `kind`, in the order their hooks are
+    /// concatenated: global, then project and local (when a project is
+    /// given), then policy (agent kind, only when the file exists).
+    ///
+    /// A project file that is the global one (the project is the home
+    /// directory) is listed once, as global: the agent reads it once too.
+    pub fn locations(&self, kind: Kind, project: Option<&Path>) -> Result<Vec<SettingsLocation>> {
+        let mut out = vec![self.location(kind, Scope::Global, None)?];
+        if project.is_some() {
+            for scope in [Scope::Project, Scope::Local] {
+                let loc = self.location(kind, scope, project)?;
+                if !out.iter().any(|o| same_file(&o.path, &loc.path)) {
+                    out.push(loc);
+                }
+            }
+        }
+        if kind == Kind::Agent && self.policy.is_file() {
+            out.push(self.location(kind, Scope::Policy, None)?);
+        }
+        Ok(out)
+    }
+}
+
+/// File name of the store of disabled hooks inside hookd's home.
+pub const DISABLED_FILE_NAME: &str = "disabled.json";
+
+/// hookd's per-user home: `$HOOKD_HOME`, else `~/.hookd`.
+pub fn hookd_home() -> Result<PathBuf> {
+    Ok(SettingsRoots::from_env()?.hookd_home)
+}
+
+/// The settings file of `kind` at `scope`, with roots from the environment
+/// (see [`SettingsRoots::location`]).
+pub fn location(kind: Kind, scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
+    SettingsRoots::from_env()?.location(kind, scope, project)
+}
+
+/// Every settings file of `kind`, with roots from the environment (see
+/// [`SettingsRoots::locations`]): global first, then project, local, and
+/// policy for the agent kind when it exists.
+pub fn locations(kind: Kind, project: Option<&Path>) -> Result<Vec<SettingsLocation>> {
+    SettingsRoots::from_env()?.locations(kind, project)
+}
+
+/// Same file, also when one path goes through a symlink or `..`: compares
+/// the canonical parent directories (the files themselves may not exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    let canonical = |p: &Path| -> Option<PathBuf> {
+        let parent = fs::canonicalize(p.parent()?).ok()?;
+        Some(parent.join(p.file_name()?))
+    };
+    matches!((canonical(a), canonical(b)), (Some(x), Some(y)) if x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for kind in Kind::ALL {
+            assert_eq!(kind.as_str().parse::<Kind>().unwrap(), kind);
+        }
+        for scope in [Scope::Global, Scope::Project, Scope::Local, Scope::Policy] {
+            assert_eq!(scope.as_str().parse::<Scope>().unwrap(), scope);
+        }
+        assert!("user".parse::<Scope>().is_err());
+        assert!("hookd".parse::<Kind>().is_err());
+    }
+
+    #[test]
+    fn paths_of_each_kind_and_scope() {
+        let roots = SettingsRoots::under(Path::new("/h"));
+        let p = Some(Path::new("/p"));
+        let path = |kind, scope| roots.location(kind, scope, p).unwrap().path;
+        assert_eq!(
+            path(Kind::Agent, Scope::Global),
+            Path::new("/h/.claude/settings.json")
+        );
+        assert_eq!(
+            path(Kind::Agent, Scope::Project),
+            Path::new("/p/.claude/settings.json")
+        );
+        assert_eq!(
+            path(Kind::Agent, Scope::Local),
+            Path::new("/p/.claude/settings.local.json")
+        );
+        assert_eq!(
+            path(Kind::Managed, Scope::Global),
+            Path::new("/h/.hookd/settings.json")
+        );
+        assert_eq!(
+            path(Kind::Managed, Scope::Project),
+            Path::new("/p/.hookd/settings.json")
+        );
+        assert_eq!(
+            path(Kind::Managed, Scope::Local),
+            Path::new("/p/.hookd/settings.local.json")
+        );
+        assert!(
+            roots
+                .location(Kind::Agent, Scope::Policy, None)
+                .unwrap()
+                .read_only
+        );
+        assert!(roots.location(Kind::Managed, Scope::Policy, None).is_err());
+        assert!(matches!(
+            roots.location(Kind::Agent, Scope::Local, None),
+            Err(SettingsError::NoProject("local"))
+        ));
+        assert_eq!(roots.disabled_store(), Path::new("/h/.hookd/disabled.json"));
+    }
+
+    #[test]
+    fn locations_order_policy_only_when_present_and_home_project_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(tmp.path());
+        let project = tmp.path().join("proj");
+        let scopes = |kind, project: Option<&Path>| -> Vec<Scope> {
+            roots
+                .locations(kind, project)
+                .unwrap()
+                .iter()
+                .map(|l| l.scope)
+                .collect()
+        };
+        assert_eq!(scopes(Kind::Agent, None), [Scope::Global]);
+        assert_eq!(
+            scopes(Kind::Agent, Some(&project)),
+            [Scope::Global, Scope::Project, Scope::Local]
+        );
+        fs::write(&roots.policy, "{}").unwrap();
+        assert_eq!(
+            scopes(Kind::Agent, Some(&project)),
+            [Scope::Global, Scope::Project, Scope::Local, Scope::Policy]
+        );
+        assert_eq!(
+            scopes(Kind::Managed, Some(&project)),
+            [Scope::Global, Scope::Project, Scope::Local]
+        );
+        // The home directory as project: its .claude/settings.json is the global file.
+        assert_eq!(
+            scopes(Kind::Agent, Some(tmp.path())),
+            [Scope::Global, Scope::Local, Scope::Policy]
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! The hook settings model: which files hold a project's hooks, how to read,
+//! check and edit them without damaging anything else in them, how to turn
+//! a hook off and on again, and which hooks apply to an event.
+//!
+//! Two kinds of files share Claude Code's format: [`Kind::Agent`] files
+//! (`~/.claude/settings.json`, `<project>/.claude/settings.json`,
+//! `<project>/.claude/settings.local.json`, plus the read-only policy file),
+//! whose hooks the agent runs, and [`Kind::Managed`] files
+//! (`$HOOKD_HOME/settings.json`, `<project>/.hookd/settings.json`,
+//! `<project>/.hookd/settings.local.json`), whose hooks hookd's daemon runs.
+//!
+//! - [`location`](mod@location): where the files are ([`SettingsRoots`], [`locations`]).
+//! - [`document`](mod@document): one file loaded with its bytes and formatting, saved with
+//!   validation, an optimistic concurrency check and an atomic write.
+//! - [`format`](mod@format): the formatting detection and rendering shared with
+//!   [`crate::agent_connect`].
+//! - [`validate`](mod@validate): path-precise checks against the hook contract.
+//! - [`edit`](mod@edit): surgical add/remove/restore of handlers.
+//! - [`disabled`](mod@disabled): disable/enable through hookd's store of disabled hooks.
+//! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
+
+pub mod disabled;
+pub mod document;
+pub mod edit;
+pub mod effective;
+pub mod error;
+pub mod format;
+pub mod location;
+pub mod validate;
+
+pub use disabled::{DisabledHook, DisabledStore, disable, enable};
+pub use document::SettingsDocument;
+pub use edit::{
+    HookPosition, HookSelector, RemovedHook, add_hook, command_handler, remove_hook, resolve_event,
+    restore_hook, same_handler,
+};
+pub use effective::{
+    EffectiveHook, EffectiveHooks, EventRef, LoadedFile, MatchCheck, MatchOutcome, MatchedHook,
+    effective, effective_in, effective_lenient, effective_lenient_in,
+};
+pub use error::{Result, SettingsError};
+pub use format::Format;
+pub use location::{Kind, Scope, SettingsLocation, SettingsRoots, hookd_home, location, locations};
+pub use validate::{ValidationError, validate};
+
+/// What a save did (re-exported from [`crate::fs_atomic`]).
+pub use crate::fs_atomic::WriteOutcome;
