@@ -73,6 +73,11 @@ impl TestEnv {
         cmd.env("HOOKD_SOCKET", &self.socket)
             .env("HOOKD_DATA_DIR", &self.data_dir)
             .env("HOME", &self.home)
+            .env("HOOKD_HOME", self.home.join(".hookd"))
+            .env(
+                "HOOKD_POLICY_SETTINGS",
+                self.dir.path().join("no-policy.json"),
+            )
             .env_remove("XDG_DATA_HOME")
             .env_remove("CLAUDE_AGENT_ID")
             .env_remove("HOOKD_DEBUG");

@@ -30,6 +30,8 @@ enum Command {
     Disconnect(cmd::connect::DisconnectArgs),
     /// Tell whether a daemon is listening, and where.
     Status(cmd::status::StatusArgs),
+    /// List, add, remove, enable/disable, validate and test agent and managed hooks.
+    Hooks(cmd::hooks::HooksArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -40,6 +42,7 @@ fn main() -> std::process::ExitCode {
         Command::Connect(args) => cmd::connect::connect(&args),
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),
+        Command::Hooks(args) => cmd::hooks::run(&args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -93,6 +93,9 @@ pub enum Error {
     /// Editing the agent's settings failed.
     #[error(transparent)]
     AgentConnect(#[from] crate::agent_connect::AgentConnectError),
+    /// Reading, validating or writing hook settings failed.
+    #[error(transparent)]
+    Settings(#[from] crate::settings::SettingsError),
 }
 
 impl Error {

@@ -20,6 +20,7 @@ pub mod fs_atomic;
 pub mod hook_events;
 pub mod ingest;
 pub mod ledger;
+pub mod managed;
 pub mod matcher;
 pub mod names;
 pub mod query;

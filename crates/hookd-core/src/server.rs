@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::Duration;
 
+use tokio::io::AsyncWriteExt as _;
+use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -24,8 +26,10 @@ use tokio_util::task::TaskTracker;
 use crate::bash_tracker::{self, BashTracker};
 use crate::connection::{Connection, Frame};
 use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem};
+use crate::managed::{self, ManagedHooks, WaitRequest};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
+use crate::settings::SettingsRoots;
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
 
@@ -42,6 +46,9 @@ pub struct DaemonConfig {
     pub idle_timeout: Duration,
     /// Events queued between the connections and the ingest thread.
     pub queue_capacity: usize,
+    /// Where managed hook files live; `None` answers every `wait` envelope
+    /// with an empty reply (the event is still recorded).
+    pub settings_roots: Option<SettingsRoots>,
 }
 
 impl DaemonConfig {
@@ -53,6 +60,7 @@ impl DaemonConfig {
             max_connections: 1024,
             idle_timeout: Duration::from_secs(30),
             queue_capacity: 65_536,
+            settings_roots: None,
         }
     }
 }
@@ -76,6 +84,7 @@ struct Shared {
     uid: u32,
     idle_timeout: Duration,
     bash: Arc<Mutex<BashTracker>>,
+    managed: Option<ManagedHooks>,
 }
 
 impl Daemon {
@@ -143,6 +152,7 @@ impl Daemon {
             uid: rustix::process::getuid().as_raw(),
             idle_timeout: config.idle_timeout,
             bash,
+            managed: config.settings_roots.clone().map(ManagedHooks::new),
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -250,7 +260,8 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
             return;
         }
     }
-    let mut conn = Connection::new(stream, MAX_LINE_BYTES);
+    let (reader, mut writer) = stream.into_split();
+    let mut conn = Connection::new(reader, MAX_LINE_BYTES);
     loop {
         let draining = shutdown.is_cancelled();
         let wait = if draining {
@@ -264,8 +275,12 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
             () = shutdown.cancelled(), if !draining => continue,
         };
         match frame {
-            Ok(Ok(Some(Frame::Line(line)))) => accept_line(&line, shared, false).await,
-            Ok(Ok(Some(Frame::Unterminated(line)))) => accept_line(&line, shared, true).await,
+            Ok(Ok(Some(Frame::Line(line)))) => {
+                accept_line(&line, shared, false, &mut writer, shutdown).await;
+            }
+            Ok(Ok(Some(Frame::Unterminated(line)))) => {
+                accept_line(&line, shared, true, &mut writer, shutdown).await;
+            }
             Ok(Ok(Some(Frame::TooLong(bytes)))) => {
                 shared.stats.reject(Rejection::TooLong);
                 tracing::warn!(
@@ -301,18 +316,34 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
 /// Parses and queues one line. `unterminated` marks the bytes left at end of
 /// stream: when they do not parse, a writer gave up mid-line (hookd-emit's
 /// write budget ran out) and the rejection says so.
-async fn accept_line(line: &[u8], shared: &Shared, unterminated: bool) {
+async fn accept_line(
+    line: &[u8],
+    shared: &Shared,
+    unterminated: bool,
+    writer: &mut OwnedWriteHalf,
+    shutdown: &CancellationToken,
+) {
     if line.iter().all(u8::is_ascii_whitespace) {
         return;
     }
-    match parse_envelope(line) {
-        Ok(event) => {
+    match parse_line(line) {
+        Ok(ParsedLine { event, wait }) => {
             shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
             if is_bash_pre(&event) {
                 snapshot_before_bash(&event, shared).await;
             }
-            if shared.events.send(IngestItem::Event(Box::new(event))).await.is_err() {
+            // Recorded first, whatever the managed hooks do.
+            let waiting = wait.map(|wait| (event.clone(), wait));
+            if shared
+                .events
+                .send(IngestItem::Event(Box::new(event)))
+                .await
+                .is_err()
+            {
                 tracing::error!("ingest thread has stopped; event not stored");
+            }
+            if let Some((event, wait)) = waiting {
+                answer_wait(event, wait, shared, writer, shutdown).await;
             }
         }
         Err((why, detail)) => {
@@ -365,8 +396,103 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
     }
 }
 
+/// How long writing a reply may take before the emitter is given up on.
+const REPLY_WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Runs the managed hooks for a `wait` envelope and writes the reply line.
+/// On shutdown, running hooks get [`DRAIN_GRACE`] to finish; after that they
+/// are dropped (their process groups are killed) and the reply is empty, so
+/// the agent fails open.
+async fn answer_wait(
+    event: HookEvent,
+    wait: WaitParts,
+    shared: &Shared,
+    writer: &mut OwnedWriteHalf,
+    shutdown: &CancellationToken,
+) {
+    let dir = extract::event_dir(&event);
+    let (reply, runs) = match &shared.managed {
+        None => (hookd_proto::Reply::default(), Vec::new()),
+        Some(hooks) => {
+            let project_root = match wait.project_dir {
+                Some(dir) => Some(dir),
+                None => project_of(dir.clone()).await,
+            };
+            let request = WaitRequest {
+                event,
+                event_type: wait.event_type,
+                payload: wait.payload,
+                project_root,
+            };
+            tokio::select! {
+                answered = managed::answer(hooks, request) => answered,
+                () = async {
+                    shutdown.cancelled().await;
+                    tokio::time::sleep(DRAIN_GRACE).await;
+                } => {
+                    tracing::warn!("daemon stopping: abandoned running managed hooks; the agent fails open");
+                    (hookd_proto::Reply::default(), Vec::new())
+                }
+            }
+        }
+    };
+    let mut line = serde_json::to_vec(&reply).unwrap_or_else(|_| b"{\"exit_code\":0}".to_vec());
+    line.push(b'\n');
+    match tokio::time::timeout(REPLY_WRITE_TIMEOUT, writer.write_all(&line)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => tracing::debug!(error = %err, "emitter went away before its reply"),
+        Err(_) => tracing::warn!("emitter did not read its reply in time"),
+    }
+    if !runs.is_empty()
+        && shared
+            .events
+            .send(IngestItem::HookRuns { dir, runs })
+            .await
+            .is_err()
+    {
+        tracing::error!("ingest thread has stopped; hook runs not stored");
+    }
+}
+
+/// The project of an event without `project_dir`: its git root, else its directory.
+async fn project_of(dir: Option<PathBuf>) -> Option<PathBuf> {
+    let dir = dir?;
+    let probe = dir.clone();
+    tokio::task::spawn_blocking(move || crate::enrich::discover_root(&probe))
+        .await
+        .ok()
+        .flatten()
+        .or(Some(dir))
+}
+
+/// A validated line: the event, and what a `wait` envelope needs for its answer.
+#[derive(Debug)]
+pub struct ParsedLine {
+    /// The normalised event.
+    pub event: HookEvent,
+    /// Present when the emitter waits for a reply.
+    pub wait: Option<WaitParts>,
+}
+
+/// What answering a `wait` envelope needs beyond the recorded event.
+#[derive(Debug)]
+pub struct WaitParts {
+    /// The event name as the emitter gave it.
+    pub event_type: String,
+    /// The payload, for the managed hooks' stdin.
+    pub payload: serde_json::Value,
+    /// The agent's project directory, if the emitter knew it.
+    pub project_dir: Option<PathBuf>,
+}
+
 /// Validates one line and turns it into a [`HookEvent`].
 pub fn parse_envelope(line: &[u8]) -> std::result::Result<HookEvent, (Rejection, String)> {
+    parse_line(line).map(|parsed| parsed.event)
+}
+
+/// Validates one line and splits it into the event and, for `wait`
+/// envelopes, what the reply needs.
+pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, String)> {
     let text = std::str::from_utf8(line).map_err(|e| {
         (
             Rejection::InvalidUtf8,
@@ -390,12 +516,16 @@ pub fn parse_envelope(line: &[u8]) -> std::result::Result<HookEvent, (Rejection,
         )
     })?;
     let event_id = uuid::Uuid::now_v7().to_string();
-    Ok(extract::hook_event(
-        &envelope,
-        event_id,
-        timestamp,
-        timefmt::now(),
-    ))
+    let event = extract::hook_event(&envelope, event_id, timestamp, timefmt::now());
+    let wait = envelope.wait.then(|| WaitParts {
+        event_type: envelope.event_type,
+        payload: envelope.payload,
+        project_dir: envelope
+            .project_dir
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from),
+    });
+    Ok(ParsedLine { event, wait })
 }
 
 /// Creates the socket directory 0700, or checks an existing one is private.

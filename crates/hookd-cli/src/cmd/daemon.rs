@@ -37,17 +37,27 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     let mut config = DaemonConfig::new(socket_path, data_dir);
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
     config.max_connections = args.max_connections.max(1);
+    config.settings_roots = match hookd_core::settings::SettingsRoots::from_env() {
+        Ok(roots) => Some(roots),
+        Err(err) => {
+            tracing::warn!(error = %err, "managed hooks disabled: `hookd-emit --wait` will get empty answers");
+            None
+        }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
+        // Handlers first: a SIGTERM that arrives as soon as the socket answers
+        // must drain, not kill.
+        let stop = StopSignals::install()?;
         let daemon = Daemon::bind(config)?;
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();
         tokio::spawn(async move {
-            wait_for_stop_signal().await;
+            stop.wait().await;
             tracing::info!("stop signal received; draining");
             signals.cancel();
         });
@@ -56,17 +66,25 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     })
 }
 
-async fn wait_for_stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        tracing::error!("cannot install signal handlers; stop the daemon with SIGKILL");
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
+/// SIGTERM and SIGINT, registered before the socket is bound.
+struct StopSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn install() -> anyhow::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            int: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+        })
+    }
+
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod connect;
 pub mod daemon;
+pub mod hooks;
 pub mod query;
 pub mod status;
 

@@ -66,3 +66,38 @@ pub fn hookd(home: &Path, cwd: &Path, args: &[&str]) -> Run {
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
     }
 }
+
+/// Runs `hookd args...` with `HOME=home`, hookd's home in `home/.hookd`, no
+/// policy settings (unless `home/managed-settings.json` exists) and `stdin`
+/// as standard input, in directory `cwd`.
+// Not every test binary that includes this module uses every helper.
+#[allow(dead_code)]
+pub fn hookd_in(home: &Path, cwd: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    use std::io::Write as _;
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hookd"))
+        .args(args)
+        .env("HOME", home)
+        .env("HOOKD_HOME", home.join(".hookd"))
+        .env("HOOKD_POLICY_SETTINGS", home.join("managed-settings.json"))
+        .env_remove("XDG_CONFIG_HOME")
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hookd");
+    // hookd may exit before reading stdin (bad flags); a broken pipe is fine.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("wait for hookd");
+    Run {
+        ok: status.success(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}

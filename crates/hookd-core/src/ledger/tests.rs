@@ -174,8 +174,14 @@ fn hook_runs_are_stored_once_and_append_only() {
         error: None,
         started_at: "2026-01-01T00:00:00.000Z".into(),
     };
-    assert_eq!(ledger.append_hook_runs(std::slice::from_ref(&run)).unwrap(), 1);
-    assert_eq!(ledger.append_hook_runs(std::slice::from_ref(&run)).unwrap(), 0);
+    assert_eq!(
+        ledger.append_hook_runs(std::slice::from_ref(&run)).unwrap(),
+        1
+    );
+    assert_eq!(
+        ledger.append_hook_runs(std::slice::from_ref(&run)).unwrap(),
+        0
+    );
     assert_eq!(ledger.hook_runs_for_event("e1").unwrap(), vec![run]);
     let err = ledger
         .connection()

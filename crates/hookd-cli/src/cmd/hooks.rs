@@ -1,0 +1,889 @@
+//! `hookd hooks`: list, add, remove, enable/disable, validate and test the
+//! hooks of a project, both the agent's own (`.claude/settings*.json`) and
+//! the managed ones hookd's daemon runs (`.hookd/settings*.json`).
+//!
+//! All reading, checking and editing lives in [`hookd_core::settings`]; this
+//! file turns flags into locations and selectors and results into lines.
+//! Every refusal (unknown event, bad regex, invalid or changed file) becomes
+//! one line on stderr and a non-zero exit, with nothing written.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use hookd_core::agent_connect;
+use hookd_core::executor::{self, ExecContext, ExecReport, HookInvocation};
+use hookd_core::hook_events::{self, EventSpec, MatchField};
+use hookd_core::matcher::{MatchReason, Matcher};
+use hookd_core::settings::{
+    self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
+    MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
+    SettingsRoots,
+};
+use serde_json::{Value, json};
+
+/// Flags of `hookd hooks`.
+#[derive(Debug, Args)]
+pub struct HooksArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: HooksCommand,
+}
+
+/// The subcommands of `hookd hooks`.
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// Show the hooks that apply to a project: every scope of both kinds, in the order they
+    /// run, with duplicates and disabled hooks marked.
+    List(ListArgs),
+    /// Add a command hook to one settings file (by default the project's managed hooks,
+    /// DIR/.hookd/settings.json, which hookd's daemon runs).
+    Add(AddArgs),
+    /// Remove command hooks from one settings file.
+    Remove(EditArgs),
+    /// Put back hooks that `hookd hooks disable` took out, exactly where they were.
+    Enable(EditArgs),
+    /// Turn hooks off without losing them: take them out of the settings file and keep them
+    /// in hookd's store ($HOOKD_HOME/disabled.json) until enabled again.
+    Disable(EditArgs),
+    /// Check settings files against the hook contract and print every problem with its
+    /// JSON path.
+    Validate(ValidateArgs),
+    /// Show which hooks an event with a given payload would run, and why the others would
+    /// not.
+    Test(TestArgs),
+}
+
+/// Which kind of settings file: agent (Claude Code runs the hooks) or managed (hookd runs them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// .claude/settings*.json and ~/.claude/settings.json: the agent runs these.
+    Agent,
+    /// .hookd/settings*.json and $HOOKD_HOME/settings.json: hookd's daemon runs these.
+    Managed,
+}
+
+impl From<KindArg> for Kind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Agent => Self::Agent,
+            KindArg::Managed => Self::Managed,
+        }
+    }
+}
+
+/// Which kinds to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindFilter {
+    /// Only the agent's own hooks.
+    Agent,
+    /// Only hookd's managed hooks.
+    Managed,
+    /// Both.
+    All,
+}
+
+impl KindFilter {
+    fn kinds(self) -> &'static [Kind] {
+        match self {
+            Self::Agent => &[Kind::Agent],
+            Self::Managed => &[Kind::Managed],
+            Self::All => &Kind::ALL,
+        }
+    }
+}
+
+/// Which settings file of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json.
+    Global,
+    /// Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json.
+    Project,
+    /// This checkout only (not committed): DIR/.claude/settings.local.json or
+    /// DIR/.hookd/settings.local.json.
+    Local,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(scope: ScopeArg) -> Self {
+        match scope {
+            ScopeArg::Global => Self::Global,
+            ScopeArg::Project => Self::Project,
+            ScopeArg::Local => Self::Local,
+        }
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns for people.
+    Table,
+    /// One JSON document.
+    Json,
+}
+
+/// Flags of `hookd hooks list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Project directory; its git root is used if it is inside a repository [default: the
+    /// current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Which hooks to show: agent, managed or all
+    #[arg(long, value_enum, default_value_t = KindFilter::All)]
+    pub kind: KindFilter,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// Which settings file an edit writes.
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// Settings file to edit: global, project or local
+    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+    /// Kind of settings file: managed (hookd's daemon runs the hook) or agent (Claude Code
+    /// runs it)
+    #[arg(long, value_enum, default_value_t = KindArg::Managed)]
+    pub kind: KindArg,
+    /// Project directory for --scope project/local; its git root is used if it is inside a
+    /// repository [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Write even if the file changed on disk since hookd read it (the other change is lost)
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `hookd hooks add`.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// Event to hook, e.g. PreToolUse, SessionStart, Stop (pre_tool_use also works)
+    #[arg(long, value_name = "EVENT")]
+    pub event: String,
+    /// Matcher of the group: exact names (Write|Edit) or a regex (mcp__.*); omit to match
+    /// everything
+    #[arg(long, value_name = "MATCHER")]
+    pub matcher: Option<String>,
+    /// Shell command the hook runs
+    #[arg(long, value_name = "CMD")]
+    pub command: String,
+    /// Timeout in seconds [default: the event's, 600 s for most]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<f64>,
+    /// Where to write.
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// Flags of `hookd hooks remove`, `enable` and `disable`.
+#[derive(Debug, Args)]
+pub struct EditArgs {
+    /// Event of the hook, e.g. PreToolUse
+    #[arg(long, value_name = "EVENT")]
+    pub event: String,
+    /// Only the group with exactly this matcher text [default: any group]
+    #[arg(long, value_name = "MATCHER")]
+    pub matcher: Option<String>,
+    /// Exact command text of the hook
+    #[arg(long, value_name = "CMD")]
+    pub command: String,
+    /// Which file.
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// Flags of `hookd hooks validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files to check [default: the six settings files of the project, plus the policy file
+    /// if present]
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Project directory whose files are checked when no FILE is given; its git root is used
+    /// if it is inside a repository [default: the current directory]
+    #[arg(long, value_name = "DIR", conflicts_with = "files")]
+    pub project: Option<PathBuf>,
+}
+
+/// Flags of `hookd hooks test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Event to simulate, e.g. PreToolUse
+    #[arg(long, value_name = "EVENT")]
+    pub event: String,
+    /// The event's JSON payload (what the agent sends on stdin): a file, or - for stdin
+    #[arg(long, value_name = "FILE")]
+    pub payload: PathBuf,
+    /// Project directory; its git root is used if it is inside a repository [default: the
+    /// current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// Which hooks to consider: agent, managed or all
+    #[arg(long, value_enum, default_value_t = KindFilter::All)]
+    pub kind: KindFilter,
+    /// Also run the matching command hooks (agent ones too) in the project directory, as
+    /// hookd's daemon runs managed hooks, and print each run and the reply the agent would get
+    #[arg(long)]
+    pub run: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// Runs one `hookd hooks` subcommand.
+pub fn run(args: &HooksArgs) -> Result<()> {
+    let outcome = match &args.command {
+        HooksCommand::List(args) => list(args),
+        HooksCommand::Add(args) => add(args),
+        HooksCommand::Remove(args) => remove(args),
+        HooksCommand::Enable(args) => enable(args),
+        HooksCommand::Disable(args) => disable(args),
+        HooksCommand::Validate(args) => validate(args),
+        HooksCommand::Test(args) => test(args),
+    };
+    outcome.map_err(|err| match err.downcast_ref::<SettingsError>() {
+        Some(changed @ SettingsError::ChangedOnDisk { .. }) => anyhow::anyhow!(
+            "{changed} (run the command again to apply it to the new contents, or pass --force to overwrite them)"
+        ),
+        _ => err,
+    })
+}
+
+fn list(args: &ListArgs) -> Result<()> {
+    let project = project_dir(args.project.as_deref())?;
+    let view = load_view(args.kind, &project)?;
+    match args.format {
+        Format::Json => {
+            let hooks: Vec<Value> = view
+                .hooks
+                .iter()
+                .enumerate()
+                .map(|(i, hook)| hook_json(i, hook))
+                .collect();
+            let files: Vec<Value> = view
+                .files
+                .iter()
+                .map(|f| {
+                    json!({
+                        "kind": f.location.kind.as_str(),
+                        "scope": f.location.scope.as_str(),
+                        "path": f.location.path,
+                        "exists": f.exists,
+                        "read_only": f.location.read_only,
+                    })
+                })
+                .collect();
+            let off: Vec<&Path> = view
+                .all_disabled_by
+                .iter()
+                .map(|l| l.path.as_path())
+                .collect();
+            let doc = json!({"project": project, "files": files, "hooks": hooks, "all_hooks_disabled_by": off});
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        Format::Table => print_list(&view),
+    }
+    warn_all_disabled(&view);
+    Ok(())
+}
+
+fn print_list(view: &EffectiveHooks) {
+    let mut rows = Vec::new();
+    let mut owners = Vec::new();
+    for (i, hook) in view.hooks.iter().enumerate() {
+        let mut what = hook.summary();
+        if let Some(first) = hook.duplicate_of {
+            what.push_str(&format!(" (duplicate of #{}, runs once)", first + 1));
+        }
+        rows.push(vec![
+            format!("#{}", i + 1),
+            hook.event.name().to_owned(),
+            matcher_cell(hook),
+            hook.handler_type.clone(),
+            hook.timeout
+                .map_or_else(|| "-".to_owned(), |t| format!("{t}s")),
+            if hook.enabled { "enabled" } else { "disabled" }.to_owned(),
+            what,
+        ]);
+        owners.push((hook.kind, hook.scope, hook.path.clone()));
+    }
+    let header: Vec<String> = ["#", "EVENT", "MATCHER", "TYPE", "TIMEOUT", "STATE", "RUNS"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let widths = column_widths(std::iter::once(&header).chain(&rows));
+    for file in &view.files {
+        let loc = &file.location;
+        let mine: Vec<&Vec<String>> = rows
+            .iter()
+            .zip(&owners)
+            .filter(|(_, (kind, scope, path))| {
+                *kind == loc.kind && *scope == loc.scope && *path == loc.path
+            })
+            .map(|(row, _)| row)
+            .collect();
+        let note = if !file.exists {
+            " (does not exist)"
+        } else if mine.is_empty() {
+            " (no hooks)"
+        } else {
+            ""
+        };
+        println!(
+            "{} {}{}: {}{note}",
+            loc.kind,
+            loc.scope,
+            if loc.read_only { ", read-only" } else { "" },
+            show(&loc.path)
+        );
+        if !mine.is_empty() {
+            println!("  {}", format_row(&header, &widths));
+            for row in mine {
+                println!("  {}", format_row(row, &widths));
+            }
+        }
+    }
+    let enabled = view.hooks.iter().filter(|h| h.enabled).count();
+    let duplicates = view
+        .hooks
+        .iter()
+        .filter(|h| h.duplicate_of.is_some())
+        .count();
+    println!(
+        "{} hook{} ({enabled} enabled, {} disabled, {duplicates} duplicate{})",
+        view.hooks.len(),
+        plural(view.hooks.len()),
+        view.hooks.len() - enabled,
+        plural(duplicates)
+    );
+}
+
+fn add(args: &AddArgs) -> Result<()> {
+    let location = target_location(&args.target)?;
+    let mut doc = SettingsDocument::load(&location)?;
+    let handler = settings::command_handler(&args.command, args.timeout);
+    let pos = settings::add_hook(&mut doc, &args.event, args.matcher.as_deref(), handler)?;
+    let outcome = doc.save(args.target.force)?;
+    println!(
+        "Added {} hook {:?}{} to {} ({}, {} scope){}",
+        pos.event,
+        args.command,
+        matcher_note(args.matcher.as_deref()),
+        show(&location.path),
+        location.kind,
+        location.scope,
+        if outcome.created {
+            ": created the file".to_owned()
+        } else {
+            backup_note(outcome.backup.as_deref())
+        }
+    );
+    Ok(())
+}
+
+fn remove(args: &EditArgs) -> Result<()> {
+    let location = target_location(&args.target)?;
+    let mut doc = SettingsDocument::load(&location)?;
+    let removed = settings::remove_hook(&mut doc, &selector(args))?;
+    let outcome = doc.save(args.target.force)?;
+    println!(
+        "Removed {} {} hook{} with command {:?} from {}{}",
+        removed.len(),
+        settings::resolve_event(&args.event)?.name,
+        plural(removed.len()),
+        args.command,
+        show(&location.path),
+        backup_note(outcome.backup.as_deref())
+    );
+    Ok(())
+}
+
+fn disable(args: &EditArgs) -> Result<()> {
+    let location = target_location(&args.target)?;
+    let store = DisabledStore::from_env()?;
+    let done = store.disable(&location, &selector(args), args.target.force)?;
+    println!(
+        "Disabled {} in {}; kept in {} (`hookd hooks enable` with the same flags puts it back)",
+        describe(&done),
+        show(&location.path),
+        show(store.path())
+    );
+    Ok(())
+}
+
+fn enable(args: &EditArgs) -> Result<()> {
+    let location = target_location(&args.target)?;
+    let done = DisabledStore::from_env()?.enable(&location, &selector(args), args.target.force)?;
+    println!("Enabled {} in {}", describe(&done), show(&location.path));
+    Ok(())
+}
+
+fn validate(args: &ValidateArgs) -> Result<()> {
+    let mut targets: Vec<(PathBuf, bool)> = Vec::new();
+    if args.files.is_empty() {
+        let project = project_dir(args.project.as_deref())?;
+        let roots = SettingsRoots::from_env()?;
+        for kind in Kind::ALL {
+            for loc in roots.locations(kind, Some(&project))? {
+                targets.push((loc.path, false));
+            }
+        }
+    } else {
+        targets.extend(args.files.iter().map(|f| (f.clone(), true)));
+    }
+    let (mut problems, mut bad_files) = (0, 0);
+    for (path, named) in &targets {
+        let shown = show(path);
+        if !named && !path.exists() {
+            println!("-      {shown} (does not exist)");
+            continue;
+        }
+        let errors: Vec<String> = match SettingsDocument::load_file(path) {
+            Ok(doc) => doc.errors().iter().map(ToString::to_string).collect(),
+            Err(SettingsError::Parse { message, .. }) => vec![format!("not valid JSON: {message}")],
+            Err(SettingsError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                vec!["does not exist".to_owned()]
+            }
+            Err(SettingsError::Io { source, .. }) => vec![format!("cannot read: {source}")],
+            Err(other) => vec![other.to_string()],
+        };
+        if errors.is_empty() {
+            println!("ok     {shown}");
+        } else {
+            bad_files += 1;
+            problems += errors.len();
+            for error in errors {
+                println!("error  {shown}: {error}");
+            }
+        }
+    }
+    if problems > 0 {
+        bail!(
+            "{problems} problem{} in {bad_files} file{}",
+            plural(problems),
+            plural(bad_files)
+        );
+    }
+    Ok(())
+}
+
+fn test(args: &TestArgs) -> Result<()> {
+    let spec = settings::resolve_event(&args.event)?;
+    let payload = read_payload(&args.payload)?;
+    let project = project_dir(args.project.as_deref())?;
+    let view = load_view(args.kind, &project)?;
+    let checks = view.matching_all(spec.name, &payload);
+    let target = hook_events::match_target(spec, &payload);
+    let report = if args.run {
+        Some(run_hooks(spec, &payload, &project, &view)?)
+    } else {
+        None
+    };
+    match args.format {
+        Format::Json => {
+            let items: Vec<Value> = checks
+                .iter()
+                .map(|c| {
+                    let mut item = hook_json(c.index, c.hook);
+                    item["runs"] = Value::Bool(matches!(c.outcome, MatchOutcome::Runs(_)));
+                    item["reason"] = Value::String(reason(c));
+                    item
+                })
+                .collect();
+            let field = match spec.matcher {
+                MatchField::None => Value::Null,
+                MatchField::Payload(field) => field.into(),
+            };
+            let mut doc = json!({
+                "event": spec.name,
+                "match_field": field,
+                "target": target,
+                "hooks": items,
+            });
+            if let Some(report) = &report {
+                doc["run"] = report_json(report);
+            }
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+        }
+        Format::Table => {
+            print_checks(spec, target, &checks);
+            if let Some(report) = &report {
+                print_report(report);
+            }
+        }
+    }
+    warn_all_disabled(&view);
+    Ok(())
+}
+
+fn print_checks(spec: &EventSpec, target: Option<&str>, checks: &[MatchCheck<'_>]) {
+    match spec.matcher {
+        MatchField::None => println!(
+            "{}: this event has no matcher support; every group runs",
+            spec.name
+        ),
+        MatchField::Payload(field) => match target {
+            Some(value) => println!(
+                "{}: matchers are tested against {field} = {value:?}",
+                spec.name
+            ),
+            None => println!(
+                "{}: matchers are tested against {field}, which the payload lacks (only match-all groups run)",
+                spec.name
+            ),
+        },
+    }
+    if checks.is_empty() {
+        println!("No {} hooks are configured.", spec.name);
+    } else {
+        let rows: Vec<Vec<String>> = checks
+            .iter()
+            .map(|c| {
+                vec![
+                    if matches!(c.outcome, MatchOutcome::Runs(_)) {
+                        "runs"
+                    } else {
+                        "skipped"
+                    }
+                    .to_owned(),
+                    format!("#{}", c.index + 1),
+                    c.hook.kind.to_string(),
+                    c.hook.scope.to_string(),
+                    matcher_cell(c.hook),
+                    reason(c),
+                    c.hook.handler_type.clone(),
+                    c.hook.summary(),
+                ]
+            })
+            .collect();
+        let widths = column_widths(&rows);
+        for row in &rows {
+            println!("{}", format_row(row, &widths));
+        }
+    }
+    let runs: Vec<&MatchCheck<'_>> = checks
+        .iter()
+        .filter(|c| matches!(c.outcome, MatchOutcome::Runs(_)))
+        .collect();
+    let by = |kind| runs.iter().filter(|c| c.hook.kind == kind).count();
+    println!(
+        "{} hook{} would run ({} by the agent, {} by hookd)",
+        runs.len(),
+        plural(runs.len()),
+        by(Kind::Agent),
+        by(Kind::Managed)
+    );
+}
+
+/// Runs the matching command hooks (of the kinds shown, agent ones too, so
+/// they can be tried without the agent) through hookd's executor, in the
+/// project directory, exactly as the daemon runs managed hooks.
+fn run_hooks(
+    spec: &'static EventSpec,
+    payload: &Value,
+    project: &Path,
+    view: &EffectiveHooks,
+) -> Result<ExecReport> {
+    let invocations: Vec<HookInvocation> = view
+        .matching(spec.name, payload)
+        .iter()
+        .filter_map(settings::MatchedHook::invocation)
+        .collect();
+    let context = ExecContext {
+        event: spec,
+        payload: payload.clone(),
+        project_root: project.to_path_buf(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime to run hooks")?;
+    Ok(runtime.block_on(executor::run_all(&context, invocations)))
+}
+
+fn print_report(report: &ExecReport) {
+    if report.runs.is_empty() {
+        println!("Ran nothing: no matching command hook (hookd runs only type command).");
+    }
+    for run in &report.runs {
+        let end = match (run.exit_code, run.timed_out, &run.spawn_error) {
+            (_, _, Some(err)) => format!("could not run: {err}"),
+            (_, true, _) => "timed out (killed)".to_owned(),
+            (Some(code), _, _) => format!("exit {code}"),
+            (None, _, _) => "killed by a signal".to_owned(),
+        };
+        println!(
+            "ran {:?}: {end} after {} ms{}",
+            run.invocation.command,
+            run.duration.as_millis(),
+            run.effect
+                .decision()
+                .map(|d| format!(", decision {d}"))
+                .unwrap_or_default()
+        );
+        for (name, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            if !text.trim().is_empty() {
+                println!("  {name}: {}", text.trim_end().replace('\n', "\n    "));
+            }
+        }
+        if let Some(err) = &run.json_error {
+            println!("  JSON output ignored: {err}");
+        }
+    }
+    let reply = report.outcome.reply();
+    println!("The agent would get: exit code {}", reply.exit_code);
+    if !reply.stdout.is_empty() {
+        println!("  stdout: {}", reply.stdout.trim_end());
+    }
+    if !reply.stderr.is_empty() {
+        println!("  stderr: {}", reply.stderr.trim_end());
+    }
+}
+
+fn report_json(report: &ExecReport) -> Value {
+    let runs: Vec<Value> = report
+        .runs
+        .iter()
+        .map(|run| {
+            json!({
+                "command": run.invocation.command,
+                "scope": run.invocation.scope,
+                "file": run.invocation.source,
+                "exit_code": run.exit_code,
+                "timed_out": run.timed_out,
+                "duration_ms": run.duration.as_secs_f64() * 1e3,
+                "stdout": run.stdout,
+                "stderr": run.stderr,
+                "json_error": run.json_error,
+                "spawn_error": run.spawn_error,
+                "decision": run.effect.decision(),
+            })
+        })
+        .collect();
+    let reply = report.outcome.reply();
+    json!({
+        "runs": runs,
+        "reply": {"exit_code": reply.exit_code, "stdout": reply.stdout, "stderr": reply.stderr},
+    })
+}
+
+/// Why a hook runs or not, in words.
+fn reason(check: &MatchCheck<'_>) -> String {
+    match &check.outcome {
+        MatchOutcome::Runs(MatchReason::All) => "matches all".to_owned(),
+        MatchOutcome::Runs(MatchReason::NotSupported) => {
+            "matcher not supported by this event (runs always)".to_owned()
+        }
+        MatchOutcome::Runs(MatchReason::ExactName(name)) => format!("exact name {name}"),
+        MatchOutcome::Runs(MatchReason::Regex(text)) => format!("regex matched {text:?}"),
+        MatchOutcome::NoMatch { field, target } => {
+            let matcher = check.hook.matcher.as_deref().unwrap_or_default();
+            let regex = Matcher::parse(Some(matcher)).is_ok_and(|m| m.kind() == "regex");
+            match target {
+                None => format!("payload has no {field}"),
+                Some(value) if regex => format!("regex found nothing in {field} {value:?}"),
+                Some(value) => format!("{field} {value:?} is not one of the exact names"),
+            }
+        }
+        MatchOutcome::Disabled => "disabled".to_owned(),
+        MatchOutcome::Duplicate(first) => format!("duplicate of #{}, runs once", first + 1),
+        MatchOutcome::AllHooksDisabled(path) => {
+            format!("all hooks off (disableAllHooks in {})", show(path))
+        }
+        MatchOutcome::BadMatcher => "invalid matcher".to_owned(),
+    }
+}
+
+fn load_view(kinds: KindFilter, project: &Path) -> Result<EffectiveHooks> {
+    let roots = SettingsRoots::from_env()?;
+    let mut view = EffectiveHooks::default();
+    for kind in kinds.kinds() {
+        view.append(settings::effective_in(&roots, *kind, Some(project))?);
+    }
+    Ok(view)
+}
+
+fn read_payload(path: &Path) -> Result<Value> {
+    let (bytes, name) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read the payload from stdin")?;
+        (bytes, "stdin".to_owned())
+    } else {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read payload file {}", path.display()))?;
+        (bytes, path.display().to_string())
+    };
+    let payload: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| anyhow::anyhow!("payload from {name} is not valid JSON: {e}"))?;
+    if !payload.is_object() {
+        bail!("payload from {name} must be a JSON object (the event's stdin)");
+    }
+    Ok(payload)
+}
+
+/// The settings file for the edit flags. `--project` with the global scope is
+/// refused rather than ignored: the user clearly meant a project file.
+fn target_location(target: &TargetArgs) -> Result<SettingsLocation> {
+    let scope = Scope::from(target.scope);
+    let project = if scope.is_project() {
+        Some(project_dir(target.project.as_deref())?)
+    } else if target.project.is_some() {
+        bail!("--project applies to --scope project or --scope local, not global");
+    } else {
+        None
+    };
+    Ok(SettingsRoots::from_env()?.location(target.kind.into(), scope, project.as_deref())?)
+}
+
+fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
+    let dir = match given {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    Ok(agent_connect::project_root(&dir)?)
+}
+
+fn selector(args: &EditArgs) -> HookSelector {
+    HookSelector {
+        event: args.event.clone(),
+        matcher: args.matcher.clone(),
+        command: args.command.clone(),
+    }
+}
+
+fn parse_timeout(text: &str) -> Result<f64> {
+    let secs: f64 = text
+        .parse()
+        .with_context(|| format!("{text:?} is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0) {
+        bail!("the timeout must be a positive number of seconds");
+    }
+    Ok(secs)
+}
+
+fn hook_json(index: usize, hook: &EffectiveHook) -> Value {
+    json!({
+        "index": index,
+        "kind": hook.kind.as_str(),
+        "scope": hook.scope.as_str(),
+        "file": hook.path,
+        "event": hook.event.name(),
+        "group_index": hook.group_index,
+        "matcher": hook.matcher,
+        "handler_index": hook.handler_index,
+        "type": hook.handler_type,
+        "command": hook.command,
+        "summary": hook.summary(),
+        "timeout": hook.timeout,
+        "enabled": hook.enabled,
+        "duplicate_of": hook.duplicate_of,
+        "handler": hook.handler,
+    })
+}
+
+/// The matcher as shown: `(none)` when absent, `""` when empty, and a note
+/// when the event ignores it.
+fn matcher_cell(hook: &EffectiveHook) -> String {
+    let text = match hook.matcher.as_deref() {
+        None => "(none)".to_owned(),
+        Some("") => "\"\"".to_owned(),
+        Some(m) => m.to_owned(),
+    };
+    let ignored = hook
+        .event
+        .spec()
+        .is_some_and(|s| s.matcher == MatchField::None);
+    if ignored && hook.matcher.is_some() {
+        format!("{text} (ignored)")
+    } else {
+        text
+    }
+}
+
+fn matcher_note(matcher: Option<&str>) -> String {
+    matcher
+        .map(|m| format!(" (matcher {m:?})"))
+        .unwrap_or_default()
+}
+
+fn describe(hooks: &[DisabledHook]) -> String {
+    let first = hooks.first();
+    let event = first.map_or("", |h| h.event.as_str());
+    let command = first.and_then(DisabledHook::command).unwrap_or_default();
+    format!(
+        "{} {event} hook{} with command {command:?}",
+        hooks.len(),
+        plural(hooks.len())
+    )
+}
+
+fn warn_all_disabled(view: &EffectiveHooks) {
+    for loc in &view.all_disabled_by {
+        eprintln!(
+            "warning: {} sets \"disableAllHooks\": true, so no {} hook runs",
+            show(&loc.path),
+            loc.kind
+        );
+    }
+}
+
+fn column_widths<'a>(rows: impl IntoIterator<Item = &'a Vec<String>>) -> Vec<usize> {
+    let mut widths = Vec::new();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            let len = cell.chars().count();
+            if widths.len() <= i {
+                widths.push(len);
+            } else if widths[i] < len {
+                widths[i] = len;
+            }
+        }
+    }
+    widths
+}
+
+fn format_row(row: &[String], widths: &[usize]) -> String {
+    let last = row.len().saturating_sub(1);
+    row.iter()
+        .zip(widths)
+        .enumerate()
+        .map(|(i, (cell, width))| {
+            if i == last {
+                cell.clone()
+            } else {
+                format!("{cell:<width$}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+/// `path` with the home directory shown as `~`, as users write it.
+fn show(path: &Path) -> String {
+    match hookd_core::dirs::home_dir() {
+        Ok(home) if path.starts_with(&home) && home.parent().is_some() => {
+            let rest = path.strip_prefix(&home).unwrap_or(path);
+            format!("~/{}", rest.display())
+        }
+        _ => path.display().to_string(),
+    }
+}
+
+fn backup_note(backup: Option<&Path>) -> String {
+    backup
+        .map(|b| format!(" (backup: {})", show(b)))
+        .unwrap_or_default()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

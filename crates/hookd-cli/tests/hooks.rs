@@ -1,0 +1,812 @@
+//! `hookd hooks ...` end to end: the real binary, a temp HOME and hookd
+//! home, real settings files on disk.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{Run, TempDir, hookd, hookd_in};
+use serde_json::{Value, json};
+
+/// A user's agent settings with much more than hooks in them.
+fn user_settings() -> Value {
+    json!({
+        "permissions": {"allow": ["Bash(git status)"], "deny": []},
+        "env": {"FOO": "bar"},
+        "model": "opus",
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [
+                    {"type": "command", "command": "~/bin/guard.sh", "timeout": 5, "x-custom": {"keep": true}}
+                ]}
+            ],
+            "Stop": [{"hooks": [{"type": "prompt", "prompt": "Is the task done?", "model": "haiku"}]}],
+            "PostCompact": [{"hooks": [{"type": "http", "url": "https://example.invalid/h", "headers": {"X-Token": "$TOKEN"}}]}]
+        },
+        "statusLine": {"type": "command", "command": "status.sh"}
+    })
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap() + "\n"
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
+}
+
+/// A temp HOME, and a git project `proj` outside it.
+struct Env {
+    home: TempDir,
+    _work: TempDir,
+    project: PathBuf,
+}
+
+impl Env {
+    fn new() -> Self {
+        let home = TempDir::create();
+        let work = TempDir::create();
+        let project = work.path().join("proj");
+        fs::create_dir_all(project.join(".git")).unwrap();
+        fs::create_dir_all(project.join("src")).unwrap();
+        let project = fs::canonicalize(project).unwrap();
+        Self {
+            home,
+            _work: work,
+            project,
+        }
+    }
+
+    /// Runs hookd in the project's `src` (so the git root must be found).
+    fn run(&self, args: &[&str]) -> Run {
+        hookd_in(self.home.path(), &self.project.join("src"), args, b"")
+    }
+
+    fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        hookd_in(
+            self.home.path(),
+            &self.project.join("src"),
+            args,
+            stdin.as_bytes(),
+        )
+    }
+
+    fn file(&self, rel: &str) -> PathBuf {
+        self.project.join(rel)
+    }
+
+    fn write(&self, path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    fn list(&self) -> Value {
+        let run = self.run(&["hooks", "list", "--format", "json"]);
+        assert!(run.ok, "{}", run.stderr);
+        serde_json::from_str(&run.stdout).unwrap()
+    }
+}
+
+fn ok(run: &Run) {
+    assert!(run.ok, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
+}
+
+/// A refusal: non-zero exit and exactly one line on stderr.
+fn refused(run: &Run) -> &str {
+    assert!(!run.ok, "should fail: {}", run.stdout);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    run.stderr.trim_end()
+}
+
+#[test]
+fn add_list_remove_keep_everything_else() {
+    let env = Env::new();
+    let settings = env.file(".claude/settings.json");
+    let original = pretty(&user_settings());
+    env.write(&settings, &original);
+
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--kind",
+        "agent",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Bash",
+        "--command",
+        "./lint.sh",
+        "--timeout",
+        "30",
+    ]);
+    ok(&run);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "Added PreToolUse hook \"./lint.sh\" (matcher \"Bash\") to {} (agent, project scope) (backup: {}.hookd-backup)\n",
+            settings.display(),
+            settings.display()
+        )
+    );
+    let mut expected = user_settings();
+    expected["hooks"]["PreToolUse"][0]["hooks"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "command", "command": "./lint.sh", "timeout": 30}));
+    assert_eq!(read_json(&settings), expected);
+    assert_eq!(fs::read_to_string(&settings).unwrap(), pretty(&expected));
+
+    let list = env.list();
+    let hooks = list["hooks"].as_array().unwrap();
+    let summary: Vec<(&str, &str, &str, &str, &str)> = hooks
+        .iter()
+        .map(|h| {
+            (
+                h["kind"].as_str().unwrap(),
+                h["scope"].as_str().unwrap(),
+                h["event"].as_str().unwrap(),
+                h["type"].as_str().unwrap(),
+                h["summary"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "agent",
+                "project",
+                "PreToolUse",
+                "command",
+                "~/bin/guard.sh"
+            ),
+            ("agent", "project", "PreToolUse", "command", "./lint.sh"),
+            ("agent", "project", "Stop", "prompt", "Is the task done?"),
+            (
+                "agent",
+                "project",
+                "PostCompact",
+                "http",
+                "https://example.invalid/h"
+            ),
+        ]
+    );
+    assert_eq!(hooks[1]["timeout"], json!(30.0));
+    assert_eq!(hooks[1]["file"], json!(settings));
+    assert!(hooks.iter().all(|h| h["enabled"] == json!(true)));
+
+    let run = env.run(&[
+        "hooks",
+        "remove",
+        "--kind",
+        "agent",
+        "--event",
+        "PreToolUse",
+        "--command",
+        "./lint.sh",
+    ]);
+    ok(&run);
+    assert!(
+        run.stdout
+            .starts_with("Removed 1 PreToolUse hook with command \"./lint.sh\" from "),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), original);
+
+    let run = env.run(&[
+        "hooks",
+        "remove",
+        "--kind",
+        "agent",
+        "--event",
+        "PreToolUse",
+        "--command",
+        "./lint.sh",
+    ]);
+    assert_eq!(
+        refused(&run),
+        format!(
+            "hookd: no PreToolUse hook with command \"./lint.sh\" in {}",
+            settings.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), original);
+}
+
+#[test]
+fn managed_project_hooks_are_the_default_and_shareable_in_git() {
+    let env = Env::new();
+    let state = env.file(".hookd");
+    env.write(
+        &state.join(".gitignore"),
+        "# hookd's ledger: local history, never committed.\n*\n",
+    );
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--event",
+        "pre_tool_use",
+        "--command",
+        "./guard.sh",
+    ]);
+    ok(&run);
+    assert!(
+        run.stdout
+            .ends_with("(managed, project scope): created the file\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        read_json(&state.join("settings.json")),
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+    );
+    let ignore = fs::read_to_string(state.join(".gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "!settings.json"), "{ignore}");
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+
+    // Adding it again is refused; the global scope lives in hookd's home.
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--event",
+        "PreToolUse",
+        "--command",
+        "./guard.sh",
+    ]);
+    assert!(
+        refused(&run).contains("already has this PreToolUse hook"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--scope",
+        "global",
+        "--event",
+        "Stop",
+        "--command",
+        "say done",
+    ]);
+    ok(&run);
+    assert!(env.home.path().join(".hookd/settings.json").is_file());
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--scope",
+        "global",
+        "--project",
+        ".",
+        "--event",
+        "Stop",
+        "--command",
+        "x",
+    ]);
+    assert!(refused(&run).contains("--project applies to --scope project or --scope local"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_changes_nothing() {
+    let env = Env::new();
+    let run = env.run(&["hooks", "add", "--event", "PreToolUs", "--command", "x"]);
+    assert_eq!(
+        refused(&run),
+        "hookd: unknown event \"PreToolUs\" (did you mean PreToolUse?)"
+    );
+    let run = env.run(&["hooks", "add", "--event", "Banana", "--command", "x"]);
+    assert_eq!(refused(&run), "hookd: unknown event \"Banana\"");
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Edit(",
+        "--command",
+        "x",
+    ]);
+    assert_eq!(
+        refused(&run),
+        "hookd: invalid matcher: invalid regex \"Edit(\" at position 4: unclosed group"
+    );
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--event",
+        "Stop",
+        "--command",
+        "x",
+        "--timeout",
+        "0",
+    ]);
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("positive number of seconds"),
+        "{}",
+        run.stderr
+    );
+    assert!(!env.file(".hookd").exists(), "nothing created");
+
+    // An invalid settings file is not edited, and the error names the path.
+    let settings = env.file(".claude/settings.local.json");
+    let bad =
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}}"#;
+    env.write(&settings, bad);
+    let run = env.run(&[
+        "hooks",
+        "add",
+        "--kind",
+        "agent",
+        "--scope",
+        "local",
+        "--event",
+        "Stop",
+        "--command",
+        "y",
+    ]);
+    assert_eq!(
+        refused(&run),
+        format!(
+            "hookd: {} is not valid hook settings: hooks.Stop[0].hooks[0].timeout: expected a positive number (seconds)",
+            settings.display()
+        )
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), bad);
+    let run = env.run(&["hooks", "list"]);
+    assert!(
+        refused(&run).contains("hooks.Stop[0].hooks[0].timeout"),
+        "{}",
+        run.stderr
+    );
+
+    env.write(&settings, "{\"hooks\": ");
+    let run = env.run(&[
+        "hooks",
+        "disable",
+        "--kind",
+        "agent",
+        "--scope",
+        "local",
+        "--event",
+        "Stop",
+        "--command",
+        "x",
+    ]);
+    assert!(
+        refused(&run).contains("settings.local.json: not valid JSON"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(fs::read_to_string(&settings).unwrap(), "{\"hooks\": ");
+    assert!(!env.home.path().join(".hookd/disabled.json").exists());
+}
+
+#[test]
+fn disable_then_enable_gives_back_the_exact_file() {
+    let env = Env::new();
+    let settings = env.file(".claude/settings.json");
+    // Four-space indent and no final newline: kept too.
+    let original: Vec<String> = serde_json::to_string_pretty(&user_settings())
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let content = line.trim_start_matches(' ');
+            format!("{}{content}", " ".repeat(2 * (line.len() - content.len())))
+        })
+        .collect();
+    let original = original.join("\n");
+    env.write(&settings, &original);
+    let args = |verb: &'static str| -> Vec<&'static str> {
+        vec![
+            "hooks",
+            verb,
+            "--kind",
+            "agent",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "Bash",
+            "--command",
+            "~/bin/guard.sh",
+        ]
+    };
+
+    let run = env.run(&args("disable"));
+    ok(&run);
+    assert!(
+        run.stdout
+            .starts_with("Disabled 1 PreToolUse hook with command \"~/bin/guard.sh\" in "),
+        "{}",
+        run.stdout
+    );
+    let mut expected = user_settings();
+    expected["hooks"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("PreToolUse");
+    assert_eq!(read_json(&settings), expected);
+    let store = read_json(&env.home.path().join(".hookd/disabled.json"));
+    let entry = &store["disabled"][0];
+    assert_eq!(entry["kind"], "agent");
+    assert_eq!(entry["scope"], "project");
+    assert_eq!(entry["path"], json!(settings));
+    assert_eq!(entry["event"], "PreToolUse");
+    assert_eq!(entry["matcher"], "Bash");
+    assert_eq!(
+        (entry["group_index"].clone(), entry["handler_index"].clone()),
+        (json!(0), json!(0))
+    );
+    assert_eq!(
+        entry["handler"],
+        user_settings()["hooks"]["PreToolUse"][0]["hooks"][0]
+    );
+    assert!(entry["disabled_at"].is_string());
+
+    let list = env.list();
+    let guard: Vec<&Value> = list["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["command"] == "~/bin/guard.sh")
+        .collect();
+    assert_eq!(guard.len(), 1);
+    assert_eq!(guard[0]["enabled"], false);
+    let table = env.run(&["hooks", "list"]);
+    ok(&table);
+    assert!(
+        table.stdout.contains("disabled  ~/bin/guard.sh"),
+        "{}",
+        table.stdout
+    );
+
+    let run = env.run(&args("disable"));
+    assert!(refused(&run).contains("already disabled"), "{}", run.stderr);
+
+    let run = env.run(&args("enable"));
+    ok(&run);
+    assert_eq!(fs::read_to_string(&settings).unwrap(), original);
+    assert_eq!(
+        read_json(&env.home.path().join(".hookd/disabled.json"))["disabled"],
+        json!([])
+    );
+    let run = env.run(&args("enable"));
+    assert!(
+        refused(&run).contains("no disabled PreToolUse hook"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn duplicates_across_scopes_are_marked_and_run_once() {
+    let env = Env::new();
+    let hooks = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}});
+    env.write(
+        &env.home.path().join(".claude/settings.json"),
+        &pretty(&hooks),
+    );
+    env.write(&env.file(".claude/settings.json"), &pretty(&hooks));
+    let run = env.run(&["hooks", "list", "--kind", "agent"]);
+    ok(&run);
+    assert!(
+        run.stdout
+            .contains("notify-send done (duplicate of #1, runs once)"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("notify-send done").count(),
+        2,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("agent global: ~/.claude/settings.json"),
+        "{}",
+        run.stdout
+    );
+    let list = env.list();
+    assert_eq!(list["hooks"][1]["duplicate_of"], json!(0));
+
+    let run = env.run_stdin(
+        &["hooks", "test", "--event", "Stop", "--payload", "-"],
+        "{}",
+    );
+    ok(&run);
+    assert!(
+        run.stdout.contains("matcher not supported by this event"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("duplicate of #1, runs once"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("1 hook would run (1 by the agent, 0 by hookd)\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn test_explains_what_matches_and_why_not() {
+    let env = Env::new();
+    env.write(
+        &env.file(".hookd/settings.json"),
+        &pretty(&json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "exact"}]},
+            {"matcher": "mcp__.*__write.*", "hooks": [{"type": "command", "command": "regex"}]},
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "other"}]},
+            {"hooks": [{"type": "command", "command": "all"}]}
+        ]}})),
+    );
+    let payload = env.home.path().join("payload.json");
+    fs::write(
+        &payload,
+        r#"{"tool_name": "mcp__fs__write_file", "tool_input": {}}"#,
+    )
+    .unwrap();
+    let payload = payload.to_str().unwrap();
+    let run = env.run(&[
+        "hooks",
+        "test",
+        "--event",
+        "PreToolUse",
+        "--payload",
+        payload,
+        "--format",
+        "json",
+    ]);
+    ok(&run);
+    let out: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(out["match_field"], "tool_name");
+    assert_eq!(out["target"], "mcp__fs__write_file");
+    let reasons: Vec<(&str, bool, &str)> = out["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["command"].as_str().unwrap(),
+                h["runs"].as_bool().unwrap(),
+                h["reason"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            (
+                "exact",
+                false,
+                "tool_name \"mcp__fs__write_file\" is not one of the exact names"
+            ),
+            ("regex", true, "regex matched \"mcp__fs__write_file\""),
+            (
+                "other",
+                false,
+                "tool_name \"mcp__fs__write_file\" is not one of the exact names"
+            ),
+            ("all", true, "matches all"),
+        ]
+    );
+
+    let run = env.run_stdin(
+        &["hooks", "test", "--event", "PreToolUse", "--payload", "-"],
+        r#"{"tool_name": "Bash"}"#,
+    );
+    ok(&run);
+    assert!(
+        run.stdout
+            .starts_with("PreToolUse: matchers are tested against tool_name = \"Bash\"\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("exact name Bash"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("regex found nothing in tool_name \"Bash\""),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("2 hooks would run (0 by the agent, 2 by hookd)\n"),
+        "{}",
+        run.stdout
+    );
+
+    let run = env.run_stdin(
+        &["hooks", "test", "--event", "PreToolUse", "--payload", "-"],
+        "{not json",
+    );
+    assert!(
+        refused(&run).contains("payload from stdin is not valid JSON"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&[
+        "hooks",
+        "test",
+        "--event",
+        "PreToolUse",
+        "--payload",
+        "/nonexistent/p.json",
+    ]);
+    assert!(
+        refused(&run).contains("cannot read payload file /nonexistent/p.json"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run_stdin(
+        &["hooks", "test", "--event", "Stopp", "--payload", "-"],
+        "{}",
+    );
+    assert_eq!(
+        refused(&run),
+        "hookd: unknown event \"Stopp\" (did you mean Stop?)"
+    );
+}
+
+#[test]
+fn test_run_executes_the_matching_command_hooks() {
+    let env = Env::new();
+    let marker = env.home.path().join("ran");
+    let script = env.home.path().join("guard.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat > {}\necho 'no rm please' >&2\nexit 2\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let other = env.home.path().join("other-ran");
+    env.write(
+        &env.file(".hookd/settings.json"),
+        &pretty(&json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": format!("sh {}", script.display()), "timeout": 10}]},
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": format!("touch {}", other.display())}]}
+        ]}})),
+    );
+    let payload = r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}"#;
+    let run = env.run_stdin(
+        &[
+            "hooks",
+            "test",
+            "--event",
+            "PreToolUse",
+            "--payload",
+            "-",
+            "--run",
+            "--format",
+            "json",
+        ],
+        payload,
+    );
+    ok(&run);
+    let out: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        out["run"]["runs"].as_array().unwrap().len(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(out["run"]["runs"][0]["exit_code"], 2);
+    assert_eq!(out["run"]["reply"]["exit_code"], 2);
+    assert!(
+        out["run"]["reply"]["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("no rm please")
+    );
+    let stdin: Value = serde_json::from_slice(&fs::read(&marker).unwrap()).unwrap();
+    assert_eq!(stdin["tool_input"]["command"], "rm -rf /");
+    assert!(!other.exists(), "the Edit hook must not run");
+}
+
+#[test]
+fn validate_prints_ok_lines_and_path_precise_errors() {
+    let env = Env::new();
+    env.write(
+        &env.file(".claude/settings.json"),
+        &pretty(&user_settings()),
+    );
+    let local = env.file(".hookd/settings.local.json");
+    env.write(
+        &local,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": [{"type": "command"}]}], "SesionStart": []}}"#,
+    );
+    let run = env.run(&["hooks", "validate"]);
+    assert!(!run.ok);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 8, "{}", run.stdout);
+    assert_eq!(lines[0], "-      ~/.claude/settings.json (does not exist)");
+    assert_eq!(
+        lines[1],
+        format!("ok     {}", env.file(".claude/settings.json").display())
+    );
+    let l = local.display();
+    assert!(lines.contains(&format!("error  {l}: hooks.PreToolUse[0].matcher: invalid regex \"Edit(\" at position 4: unclosed group").as_str()), "{}", run.stdout);
+    assert!(lines.contains(&format!("error  {l}: hooks.PreToolUse[0].hooks[0].command: missing (required for command handlers)").as_str()), "{}", run.stdout);
+    assert!(
+        lines.contains(
+            &format!("error  {l}: hooks.SesionStart: unknown event (did you mean SessionStart?)")
+                .as_str()
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(refused(&run), "hookd: 3 problems in 1 file");
+
+    // Given files: a missing one is an error; a good one is ok.
+    let good = env.file(".claude/settings.json");
+    let run = env.run(&[
+        "hooks",
+        "validate",
+        good.to_str().unwrap(),
+        "/nonexistent/settings.json",
+    ]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "ok     {}\nerror  /nonexistent/settings.json: does not exist\n",
+            good.display()
+        )
+    );
+    assert_eq!(refused(&run), "hookd: 1 problem in 1 file");
+    let run = env.run(&["hooks", "validate", good.to_str().unwrap()]);
+    ok(&run);
+
+    // The policy file is checked when present.
+    env.write(
+        &env.home.path().join("managed-settings.json"),
+        "{\"hooks\": []}",
+    );
+    fs::remove_file(&local).unwrap();
+    let run = env.run(&["hooks", "validate"]);
+    assert!(
+        run.stdout
+            .contains("managed-settings.json: hooks: expected an object"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(refused(&run), "hookd: 1 problem in 1 file");
+}
+
+#[test]
+fn every_subcommand_and_flag_has_help() {
+    let home = TempDir::create();
+    let run = hookd(home.path(), home.path(), &["hooks", "--help"]);
+    ok(&run);
+    for sub in [
+        "list", "add", "remove", "enable", "disable", "validate", "test",
+    ] {
+        assert!(
+            run.stdout.contains(&format!("  {sub} ")),
+            "{sub}: {}",
+            run.stdout
+        );
+        let help = hookd(home.path(), home.path(), &["hooks", sub, "-h"]);
+        ok(&help);
+        // clap puts a flag without help text alone on its line with nothing after it.
+        for line in help
+            .stdout
+            .lines()
+            .filter(|l| l.trim_start().starts_with("--"))
+        {
+            assert!(
+                line.trim_start().contains("  "),
+                "{sub}: {line:?} has no help"
+            );
+        }
+    }
+    let add = hookd(home.path(), home.path(), &["hooks", "add", "-h"]);
+    assert!(add.stdout.contains("[default: project]"), "{}", add.stdout);
+    assert!(add.stdout.contains("[default: managed]"), "{}", add.stdout);
+}

@@ -1,0 +1,304 @@
+//! Managed mode: the daemon answers an envelope sent with `wait` by running
+//! hookd's managed hooks for its event and replying with the merged outcome.
+//!
+//! The managed hooks of a project (global `$HOOKD_HOME/settings.json`,
+//! `<project>/.hookd/settings.json`, `<project>/.hookd/settings.local.json`)
+//! are loaded once and cached. A notify watcher (debounced) drops the cache
+//! entry when one of those files changes, so an edit applies to the next
+//! event without a restart, and an event with no matching hook costs a map
+//! lookup, not three file reads.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use notify::RecursiveMode;
+use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+
+use crate::executor::{self, ExecContext, HookInvocation};
+use crate::hook_events;
+use crate::record::{HookEvent, HookRunRecord};
+use crate::settings::{self, EffectiveHooks, Kind, SettingsRoots};
+use crate::timefmt;
+
+/// How long file events are gathered before the cache reacts.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// Names of managed settings files inside a `.hookd` directory or hookd's home.
+const MANAGED_FILES: [&str; 2] = ["settings.json", "settings.local.json"];
+
+/// hookd's store of disabled hooks, in its home; it changes what runs everywhere.
+const DISABLED_STORE: &str = "disabled.json";
+
+/// Cached managed hooks per project, kept fresh by a file watcher.
+#[derive(Clone)]
+pub struct ManagedHooks {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    roots: SettingsRoots,
+    home: PathBuf,
+    /// Project root (or `None` for events outside any project) → its effective hooks.
+    cache: Mutex<HashMap<Option<PathBuf>, Arc<EffectiveHooks>>>,
+    watcher: Mutex<Option<Debouncer<notify::RecommendedWatcher>>>,
+    watched: Mutex<HashSet<PathBuf>>,
+    reloads: AtomicU64,
+}
+
+impl ManagedHooks {
+    /// Starts watching hookd's home (created 0700 if missing). Without a
+    /// working watcher the cache is still correct but never refreshed until
+    /// restart, which is logged loudly.
+    pub fn new(roots: SettingsRoots) -> Self {
+        let inner = Arc::new(Inner {
+            home: roots.hookd_home.clone(),
+            roots,
+            cache: Mutex::new(HashMap::new()),
+            watcher: Mutex::new(None),
+            watched: Mutex::new(HashSet::new()),
+            reloads: AtomicU64::new(0),
+        });
+        let weak = Arc::downgrade(&inner);
+        let debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| {
+            let Some(inner) = weak.upgrade() else { return };
+            match result {
+                Ok(events) => {
+                    for event in events {
+                        inner.file_changed(&event.path);
+                    }
+                }
+                Err(err) => tracing::warn!(error = %err, "managed hooks watcher error"),
+            }
+        });
+        match debouncer {
+            Ok(debouncer) => {
+                if let Ok(mut slot) = inner.watcher.lock() {
+                    *slot = Some(debouncer);
+                }
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "cannot watch managed hook files; edits apply after a daemon restart");
+            }
+        }
+        let home = inner.home.clone();
+        if let Err(err) = std::fs::create_dir_all(&home) {
+            tracing::warn!(home = %home.display(), error = %err, "cannot create hookd home");
+        }
+        inner.watch(&home);
+        Self { inner }
+    }
+
+    /// hookd's home directory.
+    pub fn home(&self) -> &Path {
+        &self.inner.home
+    }
+
+    /// How many times hooks were (re)loaded from disk; for tests and status.
+    pub fn reloads(&self) -> u64 {
+        self.inner.reloads.load(Ordering::Relaxed)
+    }
+
+    /// The cached hooks of `project`, if loaded; never touches the disk.
+    pub fn cached(&self, project: Option<&Path>) -> Option<Arc<EffectiveHooks>> {
+        let key = project.map(Path::to_path_buf);
+        self.inner.cache.lock().ok()?.get(&key).cloned()
+    }
+
+    /// The hooks of `project`, loading (and watching) its files on a miss.
+    /// Blocking: call from a blocking context.
+    pub fn load(&self, project: Option<&Path>) -> Arc<EffectiveHooks> {
+        if let Some(hooks) = self.cached(project) {
+            return hooks;
+        }
+        if let Some(project) = project {
+            let state_dir = project.join(crate::dirs::REPO_STATE_DIR);
+            // Watch .hookd if it exists, else the project itself to see .hookd appear.
+            self.inner.watch(if state_dir.is_dir() {
+                &state_dir
+            } else {
+                project
+            });
+        }
+        let hooks = match settings::effective_lenient_in(&self.inner.roots, Kind::Managed, project)
+        {
+            Ok((hooks, problems)) => {
+                for problem in &problems {
+                    tracing::warn!(problem = %problem, "managed hook file skipped");
+                }
+                hooks
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "cannot locate managed hook files");
+                EffectiveHooks::default()
+            }
+        };
+        let hooks = Arc::new(hooks);
+        self.inner.reloads.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut cache) = self.inner.cache.lock() {
+            cache.insert(project.map(Path::to_path_buf), Arc::clone(&hooks));
+        }
+        hooks
+    }
+}
+
+impl Inner {
+    fn watch(&self, dir: &Path) {
+        let Ok(mut watched) = self.watched.lock() else {
+            return;
+        };
+        if watched.contains(dir) {
+            return;
+        }
+        let Ok(mut watcher) = self.watcher.lock() else {
+            return;
+        };
+        let Some(debouncer) = watcher.as_mut() else {
+            return;
+        };
+        match debouncer.watcher().watch(dir, RecursiveMode::NonRecursive) {
+            Ok(()) => {
+                watched.insert(dir.to_path_buf());
+            }
+            Err(err) => {
+                tracing::warn!(dir = %dir.display(), error = %err, "cannot watch for managed hook changes");
+            }
+        }
+    }
+
+    fn file_changed(&self, path: &Path) {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return;
+        };
+        let Some(parent) = path.parent() else { return };
+        if name == crate::dirs::REPO_STATE_DIR {
+            // A project's .hookd appeared (or went): watch it and reload that project.
+            self.watch(path);
+            self.forget(Some(parent));
+        } else if name == DISABLED_STORE && parent == self.home {
+            tracing::info!(file = %path.display(), "disabled hooks changed; reloading");
+            self.forget_all();
+        } else if MANAGED_FILES.contains(&name) {
+            if parent == self.home {
+                tracing::info!(file = %path.display(), "global managed hooks changed; reloading");
+                self.forget_all();
+            } else if parent
+                .file_name()
+                .is_some_and(|n| n == crate::dirs::REPO_STATE_DIR)
+            {
+                tracing::info!(file = %path.display(), "managed hooks changed; reloading");
+                self.forget(parent.parent());
+            }
+        }
+    }
+
+    fn forget(&self, project: Option<&Path>) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.remove(&project.map(Path::to_path_buf));
+        }
+    }
+
+    fn forget_all(&self) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.clear();
+        }
+    }
+}
+
+/// What a `wait` envelope asks the daemon to answer.
+#[derive(Debug, Clone)]
+pub struct WaitRequest {
+    /// The event as recorded (ids, tool, session).
+    pub event: HookEvent,
+    /// The event name as the emitter gave it (`PreToolUse`, `pre_tool_use`).
+    pub event_type: String,
+    /// The hook payload, passed on to each managed hook's stdin.
+    pub payload: serde_json::Value,
+    /// The project whose managed hooks apply (hooks also run there).
+    pub project_root: Option<PathBuf>,
+}
+
+/// Runs the managed hooks matching `request` and returns the reply for the
+/// emitter and the runs to record. Unknown events and events without a
+/// matching command hook get an empty reply (exit 0, nothing printed).
+pub async fn answer(
+    managed: &ManagedHooks,
+    request: WaitRequest,
+) -> (hookd_proto::Reply, Vec<HookRunRecord>) {
+    let Some(spec) = hook_events::lookup(&request.event_type) else {
+        tracing::debug!(event = %request.event_type, "no managed hooks for an unknown event");
+        return (hookd_proto::Reply::default(), Vec::new());
+    };
+    let project = request.project_root.clone();
+    let hooks = match managed.cached(project.as_deref()) {
+        Some(hooks) => hooks,
+        None => {
+            let managed = managed.clone();
+            let project = project.clone();
+            match tokio::task::spawn_blocking(move || managed.load(project.as_deref())).await {
+                Ok(hooks) => hooks,
+                Err(err) => {
+                    tracing::error!(error = %err, "loading managed hooks failed");
+                    return (hookd_proto::Reply::default(), Vec::new());
+                }
+            }
+        }
+    };
+    let invocations: Vec<HookInvocation> = hooks
+        .matching(spec.name, &request.payload)
+        .into_iter()
+        .filter_map(|matched| matched.invocation())
+        .collect();
+    if invocations.is_empty() {
+        return (hookd_proto::Reply::default(), Vec::new());
+    }
+    let started_at = timefmt::now();
+    let project_root = project
+        .or_else(|| request.event.cwd.clone())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let context = ExecContext {
+        event: spec,
+        payload: request.payload,
+        project_root,
+    };
+    let began = Instant::now();
+    let report = executor::run_all(&context, invocations).await;
+    tracing::debug!(
+        event = spec.name,
+        hooks = report.runs.len(),
+        elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
+        "managed hooks ran"
+    );
+    let runs = report
+        .runs
+        .iter()
+        .map(|run| run_record(&request.event, run, &started_at))
+        .collect();
+    (report.outcome.reply(), runs)
+}
+
+fn run_record(event: &HookEvent, run: &executor::HookRun, started_at: &str) -> HookRunRecord {
+    HookRunRecord {
+        run_id: uuid::Uuid::now_v7().to_string(),
+        event_id: event.event_id.clone(),
+        hook_type: event.hook_type.clone(),
+        tool_name: event.tool_name.clone(),
+        session_id: event.session_id.clone(),
+        tool_use_id: event.tool_use_id.clone(),
+        scope: run.invocation.scope.clone(),
+        source: run.invocation.source.to_string_lossy().into_owned(),
+        matcher: run.invocation.matcher.clone(),
+        command: run.invocation.command.clone(),
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        decision: run.effect.decision().map(str::to_owned),
+        duration_ms: run.duration.as_secs_f64() * 1e3,
+        stdout: run.stdout.clone(),
+        stderr: run.stderr.clone(),
+        output_truncated: run.stdout_truncated || run.stderr_truncated,
+        error: run.spawn_error.clone().or_else(|| run.json_error.clone()),
+        started_at: started_at.to_owned(),
+    }
+}

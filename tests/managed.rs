@@ -1,0 +1,246 @@
+//! Managed mode end to end: `hookd-emit --wait` → daemon → managed hooks run
+//! by the executor → the merged answer relayed to the agent, recorded in
+//! the ledger, hot-reloaded when the settings change.
+
+mod common;
+
+use std::path::Path;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use serde_json::{Value, json};
+
+fn write_managed(root: &Path, settings: &Value) {
+    let dir = root.join(".hookd");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("settings.json"),
+        serde_json::to_vec_pretty(settings).unwrap(),
+    )
+    .unwrap();
+}
+
+fn wait_emit(env: &TestEnv, root: &Path, args: &[&str], payload: &str) -> Output {
+    let mut all = vec!["--wait"];
+    all.extend_from_slice(args);
+    let mut cmd = env.command("hookd-emit");
+    cmd.args(&all)
+        .current_dir(root)
+        .env("CLAUDE_PROJECT_DIR", root);
+    run(cmd, payload)
+}
+
+fn run(mut cmd: std::process::Command, stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn bash_payload(root: &Path, id: &str, command: &str) -> String {
+    tool_payload("PreToolUse", "Bash", root, id, json!({"command": command}))
+}
+
+#[test]
+fn a_managed_hook_denies_through_hookd_emit_wait_and_the_run_is_recorded() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_managed(
+        &root,
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no rm -rf here' >&2; exit 2"}]},
+            {"matcher": "Write|Edit", "hooks": [{"type": "command", "command":
+                "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"read-only tree\"}}'"}]}
+        ]}}),
+    );
+    let _daemon = env.start_daemon();
+
+    let denied = wait_emit(
+        &env,
+        &root,
+        &["PreToolUse"],
+        &bash_payload(&root, "t1", "rm -rf /"),
+    );
+    assert_eq!(denied.status.code(), Some(2), "{denied:?}");
+    assert!(denied.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&denied.stderr).trim(),
+        "no rm -rf here"
+    );
+
+    let write = tool_payload(
+        "PreToolUse",
+        "Write",
+        &root,
+        "t2",
+        json!({"file_path": root.join("a.rs"), "content": "x"}),
+    );
+    let json_deny = wait_emit(&env, &root, &["PreToolUse"], &write);
+    assert_eq!(json_deny.status.code(), Some(0), "{json_deny:?}");
+    let answer: Value = serde_json::from_slice(&json_deny.stdout).expect("a JSON answer on stdout");
+    assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"],
+        "read-only tree"
+    );
+
+    // Both events are in the ledger, and so is each hook run.
+    wait_for_count(&repo, "events", 2);
+    wait_for_count(&repo, "hook_runs", 2);
+    let ledger = repo.ledger();
+    let (command, exit_code, decision, scope, tool_use_id): (String, Option<i64>, Option<String>, String, String) = ledger
+        .query_row(
+            "SELECT command, exit_code, decision, scope, tool_use_id FROM hook_runs ORDER BY id LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(command, "echo 'no rm -rf here' >&2; exit 2");
+    assert_eq!(exit_code, Some(2));
+    assert_eq!(decision.as_deref(), Some("deny"));
+    assert_eq!(scope, "project");
+    assert_eq!(tool_use_id, "t1");
+    let linked: i64 = ledger
+        .query_row(
+            "SELECT COUNT(*) FROM hook_runs r JOIN events e ON e.event_id = r.event_id",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(linked, 2, "every run points at its event");
+}
+
+#[test]
+fn no_matching_managed_hook_gives_an_empty_answer_and_still_records() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_managed(
+        &root,
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}
+        ]}}),
+    );
+    let _daemon = env.start_daemon();
+    let read = tool_payload(
+        "PostToolUse",
+        "Read",
+        &root,
+        "t",
+        json!({"file_path": root.join("README.md")}),
+    );
+    let out = wait_emit(&env, &root, &["PostToolUse"], &read);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+    wait_for_count(&repo, "events", 1);
+    assert_eq!(repo.count("hook_runs"), 0);
+}
+
+#[test]
+fn wait_fails_open_with_the_daemon_stopped_and_closed_when_asked() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let mut daemon = env.start_daemon();
+    assert!(daemon.terminate().success());
+    let payload = bash_payload(&root, "t", "ls");
+    let open = wait_emit(&env, &root, &["PreToolUse"], &payload);
+    assert_eq!(open.status.code(), Some(0));
+    assert!(open.stdout.is_empty() && open.stderr.is_empty(), "{open:?}");
+    let closed = wait_emit(&env, &root, &["--fail-closed", "PreToolUse"], &payload);
+    assert_eq!(closed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&closed.stderr).contains("managed hooks unavailable"));
+}
+
+#[test]
+fn an_edit_with_hookd_hooks_add_applies_to_the_next_event_within_a_second() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let payload = bash_payload(&root, "t", "make deploy");
+    // Loads (and caches) the project's managed hooks: none yet.
+    assert_eq!(
+        wait_emit(&env, &root, &["PreToolUse"], &payload)
+            .status
+            .code(),
+        Some(0)
+    );
+    wait_for_count(&repo, "events", 1);
+
+    let added = env
+        .command("hookd")
+        .args([
+            "hooks",
+            "add",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "Bash",
+            "--command",
+            "echo 'not today' >&2; exit 2",
+        ])
+        .args(["--scope", "project", "--kind", "managed", "--project"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(added.status.success(), "{added:?}");
+    let edited = Instant::now();
+    let mut last = None;
+    while edited.elapsed() < Duration::from_secs(1) {
+        let out = wait_emit(&env, &root, &["PreToolUse"], &payload);
+        if out.status.code() == Some(2) {
+            assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "not today");
+            return;
+        }
+        last = Some(out);
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    panic!("the new hook was not applied within a second; last answer {last:?}");
+}
+
+#[test]
+fn global_managed_hooks_apply_to_every_project_and_reload_too() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let hookd_home = env.home.join(".hookd");
+    std::fs::create_dir_all(&hookd_home).unwrap();
+    let _daemon = env.start_daemon();
+    let stop = json!({"session_id": "s", "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false}).to_string();
+    assert_eq!(
+        wait_emit(&env, &root, &["Stop"], &stop).status.code(),
+        Some(0)
+    );
+    std::fs::write(
+        hookd_home.join("settings.json"),
+        serde_json::to_vec(&json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "echo '{\"decision\":\"block\",\"reason\":\"tests are red\"}'"}
+        ]}]}}))
+        .unwrap(),
+    )
+    .unwrap();
+    let edited = Instant::now();
+    loop {
+        let out = wait_emit(&env, &root, &["Stop"], &stop);
+        if !out.stdout.is_empty() {
+            let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(answer["decision"], "block");
+            assert_eq!(answer["reason"], "tests are red");
+            break;
+        }
+        assert!(
+            edited.elapsed() < Duration::from_secs(1),
+            "global edit not applied within a second"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
