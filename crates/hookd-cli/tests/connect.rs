@@ -387,3 +387,40 @@ fn bad_flags_are_refused() {
     assert!(!home.path().join("missing").exists());
     assert!(!home.path().join(".claude").exists());
 }
+
+#[test]
+fn managed_flag_switches_to_wait_entries_and_back() {
+    let home = TempDir::create();
+    let settings = home.path().join(".claude/settings.json");
+    let run = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--managed", "--emit-command", "hookd-emit"],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Connected hookd (managed mode: hookd-emit --wait) to ~/.claude/settings.json: created it with 13 hook groups\n"
+    );
+    let value = read_json(&settings);
+    let hooks = value["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 13);
+    assert_eq!(
+        hooks["PreToolUse"],
+        json!([{"matcher": "*", "hooks": [{"type": "command", "command": "hookd-emit --wait pre_tool_use", "timeout": 610}]}])
+    );
+    assert_eq!(
+        hooks["PermissionRequest"][0]["hooks"][0]["command"],
+        "hookd-emit --wait permission_request"
+    );
+    assert_eq!(hooks["UserPromptSubmit"][0]["hooks"][0]["timeout"], 40);
+
+    // Plain connect switches back to recording-only entries, one per event.
+    let back = hookd(
+        home.path(),
+        home.path(),
+        &["connect", "--emit-command", "hookd-emit"],
+    );
+    assert!(back.ok, "{}", back.stderr);
+    assert_eq!(read_json(&settings)["hooks"], expected_hooks("hookd-emit"));
+}

@@ -55,6 +55,68 @@ pub const HOOKS: [HookSpec; 11] = [
     event_hook("PreCompact", "pre_compact"),
 ];
 
+/// Every hook [`Mode::Managed`] installs: the recorded events plus the ones
+/// hookd's managed hooks may want to answer (PermissionRequest, PostCompact).
+pub const MANAGED_HOOKS: [HookSpec; 13] = [
+    tool_hook("PreToolUse", "pre_tool_use"),
+    tool_hook("PermissionRequest", "permission_request"),
+    tool_hook("PostToolUse", "post_tool_use"),
+    tool_hook("PostToolUseFailure", "post_tool_use_failure"),
+    event_hook("SessionStart", "session_start"),
+    event_hook("SessionEnd", "session_end"),
+    event_hook("UserPromptSubmit", "user_prompt_submit"),
+    event_hook("Stop", "stop"),
+    event_hook("SubagentStart", "subagent_start"),
+    event_hook("SubagentStop", "subagent_stop"),
+    event_hook("Notification", "notification"),
+    event_hook("PreCompact", "pre_compact"),
+    event_hook("PostCompact", "post_compact"),
+];
+
+/// Flag that turns `hookd-emit` into managed mode.
+pub const WAIT_FLAG: &str = "--wait";
+
+/// What the agent's hook entries do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// `hookd-emit <event>`: record only, never change what the agent does.
+    #[default]
+    Record,
+    /// `hookd-emit --wait <event>`: record, and relay the answer of hookd's
+    /// managed hooks (`~/.hookd/settings.json`, `<project>/.hookd/…`).
+    Managed,
+}
+
+impl Mode {
+    /// The hooks this mode installs.
+    pub fn hooks(self) -> &'static [HookSpec] {
+        match self {
+            Self::Record => &HOOKS,
+            Self::Managed => &MANAGED_HOOKS,
+        }
+    }
+
+    /// The handler timeout in seconds: short when only recording; when
+    /// managed, longer than the managed hooks' own default timeout (600 s,
+    /// 30 s for UserPromptSubmit) plus hookd-emit's margin, so the agent never
+    /// kills the relay before the hooks' answer.
+    pub fn timeout_secs(self, spec: &HookSpec) -> u64 {
+        match self {
+            Self::Record => HANDLER_TIMEOUT_SECS,
+            Self::Managed if spec.event == "UserPromptSubmit" => 40,
+            Self::Managed => 610,
+        }
+    }
+
+    /// The handler's command for `spec`.
+    pub fn command(self, emit: &str, spec: &HookSpec) -> String {
+        match self {
+            Self::Record => format!("{emit} {}", spec.arg),
+            Self::Managed => format!("{emit} {WAIT_FLAG} {}", spec.arg),
+        }
+    }
+}
+
 const fn tool_hook(event: &'static str, arg: &'static str) -> HookSpec {
     // No tool name in the command: hookd-emit reads it from the payload, so one
     // "*" group covers every tool, MCP ones included.
@@ -251,10 +313,17 @@ pub enum ChangeStatus {
 /// with the same argument. `emit` is the shell command prefix, normally from
 /// [`emit_command`]. When nothing is missing the file is not rewritten.
 pub fn connect(path: &Path, emit: &str, dry_run: bool) -> Result<ChangeReport> {
+    connect_mode(path, emit, Mode::Record, dry_run)
+}
+
+/// [`connect`] in the given [`Mode`]. hookd handlers of the other mode are
+/// replaced (their events are reported as added), so switching between
+/// recording and managed mode leaves one hookd entry per event.
+pub fn connect_mode(path: &Path, emit: &str, mode: Mode, dry_run: bool) -> Result<ChangeReport> {
     let existing = load(path)?;
     let exists = existing.is_some();
     let SettingsFile { mut value, style } = existing.unwrap_or_default();
-    let added = add_hooks(&mut value, emit).map_err(|shape| shape_error(path, shape))?;
+    let added = add_hooks_for(&mut value, emit, mode).map_err(|shape| shape_error(path, shape))?;
     let mut report = ChangeReport {
         path: path.to_path_buf(),
         count: added.len(),
@@ -311,17 +380,27 @@ pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
 /// Adds hookd's groups to a parsed settings document, appending after the
 /// user's groups; returns the events that gained one.
 pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<&'static str>, ShapeError> {
+    add_hooks_for(settings, emit, Mode::Record)
+}
+
+/// [`add_hooks`] for a [`Mode`]; hookd handlers of the other mode are removed first.
+pub fn add_hooks_for(
+    settings: &mut Value,
+    emit: &str,
+    mode: Mode,
+) -> Result<Vec<&'static str>, ShapeError> {
     check_shape(settings)?;
+    remove_hooks_where(settings, |handler| handler_mode(handler) != Some(mode))?;
     let Value::Object(root) = settings else {
         return Err(shape("top level".into(), "an object"));
     };
     let mut added = Vec::new();
-    for spec in &HOOKS {
+    for spec in mode.hooks() {
         let present = root
             .get("hooks")
             .and_then(|hooks| hooks.get(spec.event))
             .and_then(Value::as_array)
-            .is_some_and(|groups| groups.iter().any(|g| has_emit_handler(g, spec.arg)));
+            .is_some_and(|groups| groups.iter().any(|g| has_emit_handler(g, spec.arg, mode)));
         if present {
             continue;
         }
@@ -338,7 +417,7 @@ pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<&'static str>, 
         let Value::Array(groups) = groups else {
             return Err(shape(event_path(spec.event), "an array"));
         };
-        groups.push(hook_group(spec, emit));
+        groups.push(hook_group(spec, emit, mode));
         added.push(spec.event);
     }
     Ok(added)
@@ -347,6 +426,14 @@ pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<&'static str>, 
 /// Removes every hookd handler from a parsed settings document; returns the
 /// events that lost one (in document order) and how many handlers went.
 pub fn remove_hooks(settings: &mut Value) -> Result<(Vec<String>, usize), ShapeError> {
+    remove_hooks_where(settings, |_| true)
+}
+
+/// Removes the hookd handlers for which `doomed` is true (see [`remove_hooks`]).
+fn remove_hooks_where(
+    settings: &mut Value,
+    doomed: impl Fn(&Value) -> bool,
+) -> Result<(Vec<String>, usize), ShapeError> {
     check_shape(settings)?;
     let Value::Object(root) = settings else {
         return Err(shape("top level".into(), "an object"));
@@ -366,7 +453,7 @@ pub fn remove_hooks(settings: &mut Value) -> Result<(Vec<String>, usize), ShapeE
                 return true;
             };
             let len = handlers.len();
-            handlers.retain(|h| !is_hookd_handler(h));
+            handlers.retain(|h| !(is_hookd_handler(h) && doomed(h)));
             let gone = len - handlers.len();
             removed += gone;
             // A group the user left empty is theirs to keep; only drop the
@@ -457,11 +544,11 @@ pub fn project_root(dir: &Path) -> Result<PathBuf> {
     Ok(root)
 }
 
-fn hook_group(spec: &HookSpec, emit: &str) -> Value {
+fn hook_group(spec: &HookSpec, emit: &str, mode: Mode) -> Value {
     let handler = json!({
         "type": "command",
-        "command": format!("{emit} {}", spec.arg),
-        "timeout": HANDLER_TIMEOUT_SECS,
+        "command": mode.command(emit, spec),
+        "timeout": mode.timeout_secs(spec),
     });
     let mut group = Map::new();
     if let Some(matcher) = spec.matcher {
@@ -471,18 +558,42 @@ fn hook_group(spec: &HookSpec, emit: &str) -> Value {
     Value::Object(group)
 }
 
-fn has_emit_handler(group: &Value, arg: &str) -> bool {
+fn has_emit_handler(group: &Value, arg: &str, mode: Mode) -> bool {
     group
         .get("hooks")
         .and_then(Value::as_array)
         .is_some_and(|handlers| {
             handlers.iter().any(|h| {
-                is_hookd_handler(h)
-                    && h.get("command")
-                        .and_then(Value::as_str)
-                        .is_some_and(|c| shell_words(c, 2).get(1).map(String::as_str) == Some(arg))
+                handler_mode(h) == Some(mode) && handler_event_arg(h).as_deref() == Some(arg)
             })
         })
+}
+
+/// The mode of a hookd handler (`None` for other handlers).
+fn handler_mode(handler: &Value) -> Option<Mode> {
+    if !is_hookd_handler(handler) {
+        return None;
+    }
+    let command = handler.get("command").and_then(Value::as_str)?;
+    let words = shell_words(command, 2);
+    Some(if words.get(1).map(String::as_str) == Some(WAIT_FLAG) {
+        Mode::Managed
+    } else {
+        Mode::Record
+    })
+}
+
+/// The event argument of a hookd handler: the first word after the program
+/// and its `--wait` flag.
+fn handler_event_arg(handler: &Value) -> Option<String> {
+    let command = handler.get("command").and_then(Value::as_str)?;
+    let mut words = shell_words(command, 3).into_iter().skip(1);
+    let first = words.next()?;
+    if first == WAIT_FLAG {
+        words.next()
+    } else {
+        Some(first)
+    }
 }
 
 fn runs_hookd_emit(command: &str) -> bool {
@@ -1198,5 +1309,81 @@ mod tests {
             assert_eq!(scope.as_str().parse::<Scope>().unwrap(), scope);
         }
         assert!("global".parse::<Scope>().is_err());
+    }
+
+    fn commands(value: &Value) -> Vec<String> {
+        let mut out = Vec::new();
+        for groups in value["hooks"]
+            .as_object()
+            .into_iter()
+            .flat_map(|h| h.values())
+        {
+            for group in groups.as_array().into_iter().flatten() {
+                for handler in group["hooks"].as_array().into_iter().flatten() {
+                    if let Some(command) = handler["command"].as_str() {
+                        out.push(command.to_owned());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn managed_mode_installs_wait_entries_and_replaces_recording_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, USER_SETTINGS).unwrap();
+        connect(&path, EMIT, false).unwrap();
+
+        let report = connect_mode(&path, EMIT, Mode::Managed, false).unwrap();
+        assert_eq!(report.count, MANAGED_HOOKS.len());
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let ours: Vec<String> = commands(&value)
+            .into_iter()
+            .filter(|c| c.starts_with(EMIT))
+            .collect();
+        assert_eq!(
+            ours.len(),
+            MANAGED_HOOKS.len(),
+            "one hookd entry per event: {ours:?}"
+        );
+        assert!(
+            ours.iter()
+                .all(|c| c.starts_with(&format!("{EMIT} --wait "))),
+            "{ours:?}"
+        );
+        assert!(ours.contains(&format!("{EMIT} --wait permission_request")));
+        let pre = &value["hooks"]["PreToolUse"];
+        assert_eq!(
+            pre[0]["hooks"][0]["command"], "~/bin/guard.sh",
+            "the user's group stays first"
+        );
+        assert_eq!(pre[1]["matcher"], "*");
+        assert_eq!(pre[1]["hooks"][0]["timeout"], 610);
+        assert_eq!(
+            value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"],
+            40
+        );
+        assert_eq!(value["model"], "opus");
+
+        // Same mode again: nothing to do. Back to recording: the managed entries go.
+        let again = connect_mode(&path, EMIT, Mode::Managed, false).unwrap();
+        assert!(matches!(again.status, ChangeStatus::Unchanged));
+        connect(&path, EMIT, false).unwrap();
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let ours: Vec<String> = commands(&value)
+            .into_iter()
+            .filter(|c| c.starts_with(EMIT))
+            .collect();
+        assert_eq!(ours.len(), HOOKS.len());
+        assert!(ours.iter().all(|c| !c.contains("--wait")), "{ours:?}");
+
+        // Disconnect removes either kind and restores the user's file.
+        connect_mode(&path, EMIT, Mode::Managed, false).unwrap();
+        disconnect(&path, false).unwrap();
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        let original: Value = serde_json::from_str(USER_SETTINGS).unwrap();
+        assert_eq!(value, original);
     }
 }

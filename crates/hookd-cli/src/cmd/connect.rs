@@ -28,6 +28,12 @@ pub struct ConnectArgs {
     /// its program must be named hookd-emit
     #[arg(long, value_name = "CMD")]
     pub emit_command: Option<String>,
+    /// Managed mode: install `hookd-emit --wait` entries (one per event), so the
+    /// agent also gets the answer of hookd's managed hooks (~/.hookd/settings.json,
+    /// <project>/.hookd/settings*.json, hot-reloaded); replaces recording-only entries.
+    /// Without it, existing managed entries are switched back to recording only.
+    #[arg(long)]
+    pub managed: bool,
     /// Print what would change without writing anything
     #[arg(long)]
     pub dry_run: bool,
@@ -54,21 +60,31 @@ pub struct DisconnectArgs {
 pub fn connect(args: &ConnectArgs) -> Result<()> {
     let path = settings_file(args.scope, args.project.as_deref())?;
     let emit = agent_connect::emit_command(args.emit_command.as_deref())?;
-    let report = agent_connect::connect(&path, &emit, args.dry_run)?;
+    let mode = if args.managed {
+        agent_connect::Mode::Managed
+    } else {
+        agent_connect::Mode::Record
+    };
+    let report = agent_connect::connect_mode(&path, &emit, mode, args.dry_run)?;
     let file = show(&path);
     let n = report.count;
     match &report.status {
         ChangeStatus::Written(outcome) if outcome.created => {
-            println!("Connected hookd to {file}: created it with {}", groups(n));
+            println!(
+                "Connected hookd{} to {file}: created it with {}",
+                mode_note(mode),
+                groups(n)
+            );
         }
         ChangeStatus::Written(outcome) => {
-            let only = if n < agent_connect::HOOKS.len() {
+            let only = if n < mode.hooks().len() {
                 format!(" ({})", report.events.join(", "))
             } else {
                 String::new()
             };
             println!(
-                "Connected hookd to {file}: added {}{only}{}",
+                "Connected hookd{} to {file}: added {}{only}{}",
+                mode_note(mode),
                 groups(n),
                 backup_note(outcome.backup.as_deref())
             );
@@ -94,6 +110,13 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
     }
     warn_if_disabled(&report);
     Ok(())
+}
+
+fn mode_note(mode: agent_connect::Mode) -> &'static str {
+    match mode {
+        agent_connect::Mode::Record => "",
+        agent_connect::Mode::Managed => " (managed mode: hookd-emit --wait)",
+    }
 }
 
 /// Removes hookd's hooks from the chosen settings file and says what changed.
