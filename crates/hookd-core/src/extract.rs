@@ -196,19 +196,13 @@ mod tests {
     use serde_json::json;
 
     fn envelope(event_type: &str, tool: Option<&str>, payload: Value) -> Envelope {
-        Envelope {
-            event_type: event_type.into(),
-            tool_name: tool.map(Into::into),
+        Envelope::new(
+            event_type,
+            tool.map(Into::into),
             payload,
-            timestamp: "2026-11-21T10:00:00.000Z".into(),
-            pid: Some(7),
-            agent_id: None,
-            cwd: None,
-            version: None,
-            payload_invalid: false,
-            project_dir: None,
-            wait: false,
-        }
+            "2026-11-21T10:00:00.000Z",
+            Some(7),
+        )
     }
 
     fn event(envelope: &Envelope) -> HookEvent {

@@ -46,6 +46,31 @@ pub struct Envelope {
     pub wait: bool,
 }
 
+impl Envelope {
+    /// An envelope with the five fields every emitter sends and none of the optional ones.
+    pub fn new(
+        event_type: impl Into<String>,
+        tool_name: Option<String>,
+        payload: serde_json::Value,
+        timestamp: impl Into<String>,
+        pid: Option<u32>,
+    ) -> Self {
+        Self {
+            event_type: event_type.into(),
+            tool_name,
+            payload,
+            timestamp: timestamp.into(),
+            pid,
+            agent_id: None,
+            cwd: None,
+            version: None,
+            payload_invalid: false,
+            project_dir: None,
+            wait: false,
+        }
+    }
+}
+
 /// The daemon's answer to an envelope sent with `wait`: exactly what the
 /// agent's hook process must print and exit with.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,19 +98,13 @@ mod tests {
 
     #[test]
     fn required_fields_serialise_first_and_in_the_bash_emitter_order() {
-        let envelope = Envelope {
-            event_type: "post_tool_use".into(),
-            tool_name: Some("write".into()),
-            payload: serde_json::json!({"a": 1}),
-            timestamp: "2026-11-21T10:00:00.123Z".into(),
-            pid: Some(42),
-            agent_id: None,
-            cwd: None,
-            version: None,
-            payload_invalid: false,
-            project_dir: None,
-            wait: false,
-        };
+        let envelope = Envelope::new(
+            "post_tool_use",
+            Some("write".into()),
+            serde_json::json!({"a": 1}),
+            "2026-11-21T10:00:00.123Z",
+            Some(42),
+        );
         let line = serde_json::to_string(&envelope).unwrap();
         assert_eq!(
             line,

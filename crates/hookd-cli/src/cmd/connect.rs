@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{backup_note, show};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -164,23 +165,6 @@ fn settings_file(scope: Option<Scope>, project: Option<&Path>) -> Result<PathBuf
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
     Ok(scope.settings_path(&agent_connect::project_root(&dir)?))
-}
-
-/// `path` with the home directory shown as `~`, as users write it.
-fn show(path: &Path) -> String {
-    match hookd_core::dirs::home_dir() {
-        Ok(home) if path.starts_with(&home) && home.parent().is_some() => {
-            let rest = path.strip_prefix(&home).unwrap_or(path);
-            format!("~/{}", rest.display())
-        }
-        _ => path.display().to_string(),
-    }
-}
-
-fn backup_note(backup: Option<&Path>) -> String {
-    backup
-        .map(|b| format!(" (backup: {})", show(b)))
-        .unwrap_or_default()
 }
 
 fn groups(n: usize) -> String {

@@ -10,6 +10,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use super::{backup_note, show};
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use hookd_core::agent_connect;
@@ -865,23 +866,6 @@ fn format_row(row: &[String], widths: &[usize]) -> String {
         })
         .collect::<Vec<_>>()
         .join("  ")
-}
-
-/// `path` with the home directory shown as `~`, as users write it.
-fn show(path: &Path) -> String {
-    match hookd_core::dirs::home_dir() {
-        Ok(home) if path.starts_with(&home) && home.parent().is_some() => {
-            let rest = path.strip_prefix(&home).unwrap_or(path);
-            format!("~/{}", rest.display())
-        }
-        _ => path.display().to_string(),
-    }
-}
-
-fn backup_note(backup: Option<&Path>) -> String {
-    backup
-        .map(|b| format!(" (backup: {})", show(b)))
-        .unwrap_or_default()
 }
 
 fn plural(n: usize) -> &'static str {

@@ -18,3 +18,21 @@ pub fn init_logging(default: &str) {
         .with_writer(std::io::stderr)
         .init();
 }
+
+/// `path` with the home directory shown as `~`, as users write it.
+pub fn show(path: &std::path::Path) -> String {
+    match hookd_core::dirs::home_dir() {
+        Ok(home) if path.starts_with(&home) && home.parent().is_some() => {
+            let rest = path.strip_prefix(&home).unwrap_or(path);
+            format!("~/{}", rest.display())
+        }
+        _ => path.display().to_string(),
+    }
+}
+
+/// ` (backup: PATH)` when a write kept a backup, else nothing.
+pub fn backup_note(backup: Option<&std::path::Path>) -> String {
+    backup
+        .map(|b| format!(" (backup: {})", show(b)))
+        .unwrap_or_default()
+}
