@@ -7,7 +7,9 @@
 //! daemon is `hookd_core::server::Daemon` on the same two-worker runtime
 //! `hookd daemon` uses, the ledger is a SQLite file, and emitters and queries
 //! are child processes. Every child gets `HOOKD_SOCKET` and `HOOKD_DATA_DIR`
-//! pointing into the temp dir so a benchmark never touches the user's data.
+//! pointing into the temp dir so a benchmark never touches the user's data;
+//! a daemon that runs managed hooks reads them from a home inside the temp
+//! dir too, never from the user's `~/.hookd`.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -21,6 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail};
 use hookd_core::ingest::CommitNotice;
 use hookd_core::server::{Daemon, DaemonConfig};
+use hookd_core::settings::SettingsRoots;
 use hookd_core::stats::{DaemonStats, StatsSnapshot};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
@@ -80,6 +83,40 @@ pub fn emit_stdin(root: &Path, session_id: &str, tool_use_id: &str) -> serde_jso
         tool_use_id,
         EMIT_TARGET_FILE,
     ))
+}
+
+/// What Claude Code typically runs through Bash at the end of a task: a commit
+/// with a heredoc message. Sized so a whole `PreToolUse` payload is about 1 KB.
+const BASH_COMMAND: &str = "git add src/word_counts.rs src/lib.rs && git commit -m \"$(cat <<'EOF'\n\
+Add word_counts with tests\n\n\
+Counts how often each word occurs in a text, splitting on Unicode\n\
+whitespace. The summary view uses it to rank the most frequent terms;\n\
+the map borrows from the input, so no word is copied.\n\n\
+Tests cover repeated words and the empty string; a property test\n\
+checks that the counts add up to the number of words for any input,\n\
+including tabs, newlines and non-breaking spaces between words.\n\n\
+Co-Authored-By: Claude <noreply@anthropic.com>\n\
+EOF\n\
+)\"";
+
+/// A realistic Claude Code `PreToolUse` payload for a `Bash` call in `root`,
+/// about 1 KB serialised. The measurements that run hooks send this shape:
+/// Bash is the tool `PreToolUse` hooks guard most often.
+pub fn bash_payload(root: &Path, session_id: &str, tool_use_id: &str) -> Value {
+    json!({
+        "session_id": session_id,
+        "transcript_path": format!("/home/dev/.claude/projects/-src-app/{session_id}.jsonl"),
+        "cwd": root.to_string_lossy(),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {
+            "command": BASH_COMMAND,
+            "description": "Commit the word-count module and its tests",
+            "timeout": 120_000,
+        },
+        "tool_use_id": tool_use_id,
+    })
 }
 
 /// A session id that looks like Claude Code's (a UUID), derived from `n` so runs repeat.
@@ -155,6 +192,8 @@ fn find_in_path(program: &str) -> Option<PathBuf> {
 /// directory and a data directory; all removed on drop.
 pub struct Workspace {
     _dir: tempfile::TempDir,
+    /// The temp dir itself, canonical; everything below lives in it.
+    base: PathBuf,
     /// The repository's work tree root, canonical (the daemon stores paths relative to it).
     pub root: PathBuf,
     /// Where the daemon listens.
@@ -187,6 +226,7 @@ impl Workspace {
         let head_sha = init_repo(&root)?;
         Ok(Self {
             _dir: dir,
+            base,
             root,
             socket: run.join("hookd.sock"),
             data_dir,
@@ -197,6 +237,24 @@ impl Workspace {
     /// The ledger the daemon writes for this repository.
     pub fn ledger_path(&self) -> PathBuf {
         hookd_core::dirs::repo_ledger_path(&self.root)
+    }
+
+    /// Creates another one-commit repository in the temp dir, beside
+    /// [`Workspace::root`], and returns its canonical root.
+    pub fn add_repo(&self, name: &str) -> Result<PathBuf> {
+        let root = self.base.join(name);
+        init_repo(&root)?;
+        Ok(root)
+    }
+
+    /// Settings roots inside the temp dir (home `home/`, hookd home
+    /// `home/.hookd`, created), so managed hooks come from the files a
+    /// measurement writes and never from the user's.
+    pub fn settings_roots(&self) -> Result<SettingsRoots> {
+        let roots = SettingsRoots::under(&self.base.join("home"));
+        std::fs::create_dir_all(&roots.hookd_home)
+            .context("cannot create the bench's hookd home")?;
+        Ok(roots)
     }
 
     /// A command for `program` running in the repository with the temp dir's
@@ -213,6 +271,23 @@ impl Workspace {
             .stderr(Stdio::null());
         cmd
     }
+}
+
+/// Commits `paths` (relative to `root`) on top of HEAD, as a team that
+/// shares them would have, so they are not untracked files every git status
+/// has to look at.
+pub fn commit_paths(root: &Path, paths: &[&Path], message: &str) -> Result<()> {
+    let repo = git2::Repository::open(root).context("cannot open the git repository")?;
+    let mut index = repo.index()?;
+    for path in paths {
+        index.add_path(path)?;
+    }
+    index.write()?;
+    let tree = repo.find_tree(index.write_tree()?)?;
+    let parent = repo.head()?.peel_to_commit()?;
+    let sig = git2::Signature::now("hookd bench", "bench@example.invalid")?;
+    repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &[&parent])?;
+    Ok(())
 }
 
 fn init_repo(root: &Path) -> Result<String> {
@@ -256,6 +331,44 @@ pub fn time_with_stdin(cmd: &mut Command, stdin: &[u8]) -> Result<Duration> {
     Ok(elapsed)
 }
 
+/// What a child run by [`time_with_output`] did.
+#[derive(Debug)]
+pub struct Timed {
+    /// Wall time from just before the spawn to the exit.
+    pub elapsed: Duration,
+    /// Exit code; `None` when a signal killed it.
+    pub exit_code: Option<i32>,
+    /// Everything it printed on stdout.
+    pub stdout: Vec<u8>,
+    /// Everything it printed on stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// Like [`time_with_stdin`], but keeps stdout and stderr and returns a
+/// non-zero exit instead of failing on it, so a measurement can check what
+/// a hook caller would have been told.
+pub fn time_with_output(cmd: &mut Command, stdin: &[u8]) -> Result<Timed> {
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot start {:?}", cmd.get_program()))?;
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin)
+            .context("cannot write the payload to the emitter")?;
+    }
+    let output = child.wait_with_output()?;
+    let elapsed = start.elapsed();
+    Ok(Timed {
+        elapsed,
+        exit_code: output.status.code(),
+        stdout: output.stdout,
+        stderr: output.stderr,
+    })
+}
+
 /// A daemon serving a [`Workspace`] on its own runtime, with a [`CommitWatch`].
 pub struct RunningDaemon {
     runtime: tokio::runtime::Runtime,
@@ -270,6 +383,20 @@ impl RunningDaemon {
     /// Binds the socket and serves it; `track_ids` makes the watch remember
     /// when each `tool_use_id` committed (latency runs need it, ingest runs don't).
     pub fn start(ws: &Workspace, track_ids: bool) -> Result<Self> {
+        Self::start_with(ws, track_ids, None)
+    }
+
+    /// [`RunningDaemon::start`] for a daemon that answers `hookd-emit --wait`
+    /// by running the managed hooks found under `roots` and in each project.
+    pub fn start_managed(ws: &Workspace, track_ids: bool, roots: SettingsRoots) -> Result<Self> {
+        Self::start_with(ws, track_ids, Some(roots))
+    }
+
+    fn start_with(
+        ws: &Workspace,
+        track_ids: bool,
+        settings_roots: Option<SettingsRoots>,
+    ) -> Result<Self> {
         // Two workers, as `hookd daemon` has: the figures describe the real daemon.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -280,8 +407,9 @@ impl RunningDaemon {
         let daemon = {
             // Binding registers the listener with the runtime's reactor.
             let _entered = runtime.enter();
-            Daemon::bind(DaemonConfig::new(ws.socket.clone(), ws.data_dir.clone()))
-                .context("cannot start the daemon")?
+            let mut config = DaemonConfig::new(ws.socket.clone(), ws.data_dir.clone());
+            config.settings_roots = settings_roots;
+            Daemon::bind(config).context("cannot start the daemon")?
         };
         let stats = daemon.stats();
         let watch = CommitWatch::new(track_ids);

@@ -1,6 +1,6 @@
-//! `hookd-bench`: measures the four figures hookd promises, each beside its
+//! `hookd-bench`: measures the six figures hookd promises, each beside its
 //! baseline or target, against real parts (a git repository, the daemon,
-//! SQLite files and the released binaries) in a temp dir.
+//! SQLite files, hook processes and the released binaries) in a temp dir.
 //!
 //! 1. [`emit`]: wall time of one `hookd-emit` call, beside the bash + jq +
 //!    socat emitter users had (target: median < 1 ms and ≥ 10× faster).
@@ -10,6 +10,12 @@
 //!    (target: p99 < 5 ms).
 //! 4. [`query`]: `hookd query --file` on a 1,000,000-row ledger
 //!    (target: < 20 ms).
+//! 5. [`executor`]: what the hook executor adds to an event with 10
+//!    matching hooks run in parallel, beside spawning the same processes
+//!    directly (target: < 2 ms per event beyond the hooks' own run time).
+//! 6. [`wait`]: the `hookd-emit --wait` round trip beside a plain
+//!    `hookd-emit` when no managed hook matches (target: adds < 1 ms), and
+//!    with one matching hook as context.
 //!
 //! The table goes to stdout as Markdown (progress to stderr), optionally as
 //! JSON too. PASS/FAIL is reported, never enforced: the exit code is 0 unless
@@ -17,10 +23,12 @@
 
 mod emit;
 mod env;
+mod executor;
 mod ingest;
 mod latency;
 mod query;
 mod stats;
+mod wait;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,7 +40,8 @@ use serde::Serialize;
 use crate::stats::Summary;
 
 /// Benchmarks hookd against its targets: emit time, ingest rate, emit-to-commit
-/// latency and query time. Needs the release binaries: `cargo build --release --workspace`.
+/// latency, query time, executor overhead and the `hookd-emit --wait` round trip.
+/// Needs the release binaries: `cargo build --release --workspace`.
 #[derive(Debug, Clone, Parser, Serialize)]
 #[command(name = "hookd-bench", version)]
 struct Args {
@@ -51,6 +60,12 @@ struct Args {
     /// Measured runs of each query (after 3 warm-up runs).
     #[arg(long, value_name = "N", default_value_t = 30)]
     query_runs: usize,
+    /// Measured events of 10 hooks, through the executor and spawned directly (after 10 warm-ups).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    executor_runs: usize,
+    /// Measured calls of each kind: plain and `--wait` emit, in two projects (after 10 warm-ups).
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    wait_runs: usize,
     /// Run only these measurements (repeat the flag or separate with commas); all by default.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "WHICH")]
     only: Vec<Measurement>,
@@ -59,7 +74,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The four measurements.
+/// The six measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -71,6 +86,10 @@ enum Measurement {
     Latency,
     /// `hookd query --file` on a large ledger.
     Query,
+    /// Executor overhead with 10 hooks in parallel.
+    Executor,
+    /// `hookd-emit --wait` beside a plain emit.
+    Wait,
 }
 
 /// What a row of the table is judged as.
@@ -186,6 +205,8 @@ struct Report {
     ingest: Option<ingest::IngestReport>,
     latency: Option<latency::LatencyReport>,
     query: Option<query::QueryReport>,
+    executor: Option<executor::ExecutorReport>,
+    wait: Option<wait::WaitReport>,
     errors: Vec<String>,
 }
 
@@ -204,7 +225,9 @@ fn main() -> ExitCode {
 /// Runs the selected measurements; `Ok(false)` when one of them could not be carried out.
 fn run(args: &Args) -> Result<bool> {
     let selected = |m: Measurement| args.only.is_empty() || args.only.contains(&m);
-    let needs_emit = selected(Measurement::Emit) || selected(Measurement::Latency);
+    let needs_emit = selected(Measurement::Emit)
+        || selected(Measurement::Latency)
+        || selected(Measurement::Wait);
     // Fail before minutes of work, not after.
     let tools = env::Tools::locate(
         needs_emit,
@@ -222,6 +245,8 @@ fn run(args: &Args) -> Result<bool> {
         ingest: None,
         latency: None,
         query: None,
+        executor: None,
+        wait: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -269,6 +294,26 @@ fn run(args: &Args) -> Result<bool> {
                 report.query = Some(r);
             }
             Err(err) => report.errors.push(failed("query", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Executor) {
+        match executor::run(args.executor_runs) {
+            Ok(r) => {
+                executor_rows(&r, &mut report.rows);
+                report.executor = Some(r);
+            }
+            Err(err) => report
+                .errors
+                .push(failed("executor", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Wait) {
+        match wait::run(&tools, args.wait_runs) {
+            Ok(r) => {
+                wait_rows(&r, &mut report.rows);
+                report.wait = Some(r);
+            }
+            Err(err) => report.errors.push(failed("wait", err, &mut report.rows)),
         }
     }
 
@@ -416,6 +461,133 @@ fn query_rows(r: &query::QueryReport, rows: &mut Vec<Row>) {
     ));
 }
 
+fn executor_rows(r: &executor::ExecutorReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.runs as u64);
+    let hooks = r.hooks;
+    for (v, label) in [(&r.silent, "`exit 0`"), (&r.json, "JSON `allow`")] {
+        rows.push(Row::new(
+            format!(
+                "Executor `run_all`, {hooks} {label} hooks in parallel, PreToolUse, {} B payload, {n} events (median / p99)",
+                r.payload_bytes
+            ),
+            median_p99(&v.executor),
+            "context",
+            Verdict::Info,
+        ));
+        rows.push(Row::new(
+            format!(
+                "Same {hooks} `sh -c` spawned directly with tokio, stdio to /dev/null, interleaved (median / p99)"
+            ),
+            median_p99(&v.baseline),
+            "baseline: the hooks' own cost",
+            Verdict::Info,
+        ));
+        rows.push(Row::new(
+            format!(
+                "Executor overhead per event, {label} hooks: executor median − baseline median (p99 − p99)"
+            ),
+            format!(
+                "{} ms ({} ms)",
+                short_ms(v.overhead_median_ms),
+                short_ms(v.overhead_p99_ms)
+            ),
+            "< 2 ms",
+            Verdict::judge(v.overhead_median_ms < 2.0),
+        ));
+    }
+    let problem = r
+        .silent
+        .first_problem
+        .as_deref()
+        .or(r.json.first_problem.as_deref())
+        .map(|p| format!("; first problem: {p}"))
+        .unwrap_or_default();
+    rows.push(Row::new(
+        format!(
+            "Check: every executor event had {hooks} runs exiting 0; JSON variant merged to `allow`"
+        ),
+        format!(
+            "{} / {n} `exit 0`, {} / {n} JSON{problem}",
+            thousands(r.silent.correct_events as u64),
+            thousands(r.json.correct_events as u64),
+        ),
+        "all",
+        Verdict::judge(r.all_correct()),
+    ));
+}
+
+fn wait_rows(r: &wait::WaitReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.runs as u64);
+    let (none, one) = (&r.no_match, &r.matching);
+    rows.push(Row::new(
+        format!(
+            "`hookd-emit --wait PreToolUse`, no managed hook matching (project hook for `{}`), spawn → exit, {n} calls, {} B Bash payload (median / p99)",
+            none.hook_matcher, r.payload_bytes
+        ),
+        median_p99(&none.wait),
+        "context",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "`hookd-emit PreToolUse` (plain), same project and payload, interleaved (median / p99)",
+        median_p99(&none.plain),
+        "baseline",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Added by `--wait` with no match: wait median − plain median (p99 − p99)",
+        format!(
+            "{} ms ({} ms)",
+            short_ms(none.added_median_ms),
+            short_ms(none.added_p99_ms)
+        ),
+        "< 1 ms",
+        Verdict::judge(none.added_median_ms < 1.0),
+    ));
+    rows.push(Row::new(
+        format!(
+            "`hookd-emit --wait PreToolUse`, one managed hook matching (`{}` → `{}`), interleaved (median / p99)",
+            one.hook_matcher, one.hook_command
+        ),
+        median_p99(&one.wait),
+        format!("context: plain emit there {}", median_p99(&one.plain)),
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Added by `--wait` running that hook: wait median − plain median (p99 − p99)",
+        format!(
+            "{} ms ({} ms)",
+            short_ms(one.added_median_ms),
+            short_ms(one.added_p99_ms)
+        ),
+        "context",
+        Verdict::Info,
+    ));
+    let calls = thousands(r.calls as u64);
+    let problem = none
+        .first_problem
+        .as_deref()
+        .or(one.first_problem.as_deref())
+        .map(|p| format!("; first problem: {p}"))
+        .unwrap_or_default();
+    rows.push(Row::new(
+        "Check: every call exited 0 with empty stdout; every event in its ledger; the matching hook ran once per `--wait`, the other never",
+        format!(
+            "no match {} + {} / {calls} calls ok, {} events, {} hook runs; matching {} + {} / {calls} ok, {} events, {} / {calls} hook runs exit 0{problem}",
+            thousands(none.wait_calls_ok as u64),
+            thousands(none.plain_calls_ok as u64),
+            thousands(none.ledger_events.max(0) as u64),
+            none.hook_runs,
+            thousands(one.wait_calls_ok as u64),
+            thousands(one.plain_calls_ok as u64),
+            thousands(one.ledger_events.max(0) as u64),
+            thousands(one.hook_runs_ok.max(0) as u64),
+        ),
+        "all (warm-ups included)",
+        Verdict::judge(r.all_correct()),
+    ));
+}
+
 fn print_markdown(report: &Report) {
     let m = &report.machine;
     println!("# hookd benchmark\n");
@@ -447,11 +619,12 @@ fn median_p99(s: &Summary) -> String {
     format!("{} / {} ms", short_ms(s.median_ms), short_ms(s.p99_ms))
 }
 
-/// Milliseconds with three significant-ish digits: 0.842, 12.4, 153.
+/// Milliseconds with three significant-ish digits: 0.842, 12.4, 153 (and
+/// the same for a negative difference: -0.031).
 fn short_ms(ms: f64) -> String {
-    if ms < 10.0 {
+    if ms.abs() < 10.0 {
         format!("{ms:.3}")
-    } else if ms < 100.0 {
+    } else if ms.abs() < 100.0 {
         format!("{ms:.1}")
     } else {
         format!("{ms:.0}")
@@ -493,5 +666,9 @@ mod tests {
         let args = Args::parse_from(["hookd-bench"]);
         assert!(args.only.is_empty());
         assert_eq!(args.query_rows, 1_000_000);
+        assert_eq!(args.executor_runs, 200);
+        assert_eq!(args.wait_runs, 500);
+        let args = Args::parse_from(["hookd-bench", "--only", "executor,wait"]);
+        assert_eq!(args.only, [Measurement::Executor, Measurement::Wait]);
     }
 }

@@ -1,6 +1,6 @@
 //! Summaries of timing samples: the median and p99 every figure is judged on.
 //!
-//! One definition for all four measurements, so "p99" means the same thing
+//! One definition for every measurement, so "p99" means the same thing
 //! everywhere: the nearest-rank percentile (the smallest sample that at least
 //! 99 % of samples do not exceed), which is always an observed value and never
 //! an interpolation between two of them.

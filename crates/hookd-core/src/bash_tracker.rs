@@ -103,6 +103,10 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
             continue;
         }
         let Ok(path) = entry.path() else { continue };
+        if is_hookd_ledger_file(path) {
+            // hookd's own writes are not the command's, even where git sees them.
+            continue;
+        }
         let full = root.join(path);
         let content = if full.is_file() {
             Oid::hash_file(ObjectType::Blob, &full).ok()
@@ -117,6 +121,20 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
         .and_then(|h| h.peel_to_tree().ok())
         .map(|t| t.id());
     Ok(Snapshot { head_tree, dirty })
+}
+
+/// True for files hookd itself writes inside `.hookd/`: the ledger's
+/// database files and the `.gitignore` created with them (a command that
+/// edits that `.gitignore` is not reported; settings files are).
+fn is_hookd_ledger_file(path: &str) -> bool {
+    let path = Path::new(path);
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == crate::dirs::REPO_STATE_DIR)
+        && path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(crate::dirs::LEDGER_FILE_NAME) || n == ".gitignore")
 }
 
 /// Paths whose content differs between two snapshots.
@@ -206,6 +224,26 @@ mod tests {
         assert_eq!(
             changes_since(&repo, root, &before).unwrap(),
             Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn the_ledger_itself_is_never_a_change_even_when_not_ignored() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        fs::create_dir_all(root.join(".hookd")).unwrap();
+        let before = snapshot(&repo, root).unwrap();
+        fs::write(root.join(".hookd/mutations.db"), "sqlite").unwrap();
+        fs::write(root.join(".hookd/mutations.db-wal"), "wal").unwrap();
+        fs::write(
+            root.join(".hookd/.gitignore"),
+            "*\n!.gitignore\n!settings.json\n",
+        )
+        .unwrap();
+        fs::write(root.join(".hookd/settings.json"), "{}").unwrap();
+        assert_eq!(
+            changes_since(&repo, root, &before).unwrap(),
+            vec![".hookd/settings.json".to_owned()]
         );
     }
 

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A hook event after normalisation, before it is tied to a repository.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,7 +58,7 @@ pub struct RepoFacts {
 }
 
 /// One row of the ledger's `mutations` table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MutationRecord {
     /// `tool.mutation.<tool in lower case>`.
     pub event_type: String,

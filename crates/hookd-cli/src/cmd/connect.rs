@@ -31,7 +31,7 @@ pub struct ConnectArgs {
     pub emit_command: Option<String>,
     /// Managed mode: install `hookd-emit --wait` entries (one per event), so the
     /// agent also gets the answer of hookd's managed hooks (~/.hookd/settings.json,
-    /// <project>/.hookd/settings*.json, hot-reloaded); replaces recording-only entries.
+    /// PROJECT/.hookd/settings*.json, hot-reloaded); replaces recording-only entries.
     /// Without it, existing managed entries are switched back to recording only.
     #[arg(long)]
     pub managed: bool,

@@ -280,19 +280,32 @@ fn insert_mutation_row(
     ])
 }
 
+/// `.hookd/.gitignore` when the directory only holds hookd's private files.
+const PRIVATE_GITIGNORE: &str = "# hookd's ledger: local history, never committed.\n*\n";
+
 /// Creates the ledger's directory; inside a repository it is ignored by git.
+///
+/// The `.gitignore` is also written when the directory already exists
+/// without one (a user may create `.hookd/settings.json` by hand first):
+/// otherwise the ledger would show up in `git status`, and every Bash
+/// snapshot would hash it. An existing `.gitignore` is the user's and is left
+/// alone.
 fn create_state_dir(dir: &Path) -> Result<()> {
-    if dir.is_dir() {
-        return Ok(());
+    if !dir.is_dir() {
+        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
     }
-    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
     if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
         let ignore = dir.join(".gitignore");
-        fs::write(
-            &ignore,
-            "# hookd's ledger: local history, never committed.\n*\n",
-        )
-        .map_err(|e| Error::io("cannot write", &ignore, e))?;
+        if !ignore.exists() {
+            // Only a shared settings file is meant to be committed; without
+            // one the whole directory (this file included) stays invisible to git.
+            let content = if dir.join("settings.json").exists() {
+                crate::settings::document::SHARED_GITIGNORE
+            } else {
+                PRIVATE_GITIGNORE
+            };
+            fs::write(&ignore, content).map_err(|e| Error::io("cannot write", &ignore, e))?;
+        }
     }
     Ok(())
 }

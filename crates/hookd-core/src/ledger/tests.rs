@@ -140,6 +140,10 @@ fn a_new_repo_state_dir_is_gitignored_and_missing_ledgers_are_not_created() {
         .unwrap();
     let ignore = std::fs::read_to_string(dir.path().join(".hookd/.gitignore")).unwrap();
     assert!(ignore.lines().any(|l| l == "*"));
+    assert!(
+        !ignore.contains('!'),
+        "nothing is shared without a settings file: {ignore}"
+    );
     drop(ledger);
     let reopened = Ledger::open_existing(&path).unwrap();
     assert_eq!(reopened.counts().unwrap(), (1, 1));
@@ -188,4 +192,24 @@ fn hook_runs_are_stored_once_and_append_only() {
         .execute("DELETE FROM hook_runs", [])
         .unwrap_err();
     assert!(err.to_string().contains("append-only"), "{err}");
+}
+
+#[test]
+fn an_existing_state_dir_without_gitignore_gets_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("settings.json"), "{}").unwrap();
+    Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+    let ignore = std::fs::read_to_string(state.join(".gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+    assert!(ignore.lines().any(|l| l == "!settings.json"), "{ignore}");
+
+    // A user's own .gitignore is left as it is.
+    std::fs::write(state.join(".gitignore"), "mine\n").unwrap();
+    Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+        "mine\n"
+    );
 }
