@@ -8,7 +8,6 @@
 //! latency stays low. Events no ledger will take are appended to a spool file
 //! instead of being dropped.
 
-use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,18 +21,14 @@ use tokio::sync::{broadcast, mpsc};
 use crate::bash_tracker::{self, BashTracker};
 use crate::enrich::Enricher;
 use crate::extract;
-use crate::ledger::Ledger;
+use crate::ledger_sink::LedgerSink;
 use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
 use crate::record::{HookEvent, HookRunRecord, LedgerEntry, MutationRecord, RepoFacts};
-use crate::registry::{Origin, Registry};
 use crate::stats::DaemonStats;
-use crate::{Error, Result, dirs};
+use crate::{Error, Result};
 
 /// Most events committed in one batch.
 pub const MAX_BATCH: usize = 4096;
-
-/// Most ledgers kept open at once; the least recently opened is closed first.
-const MAX_OPEN_LEDGERS: usize = 64;
 
 /// What the ingest thread is asked to store.
 #[derive(Debug)]
@@ -101,21 +96,11 @@ pub fn spawn(
     config: IngestConfig,
     events: mpsc::Receiver<IngestItem>,
 ) -> Result<JoinHandle<IngestReport>> {
-    let registry = match Registry::open(&config.data_dir) {
-        Ok(registry) => Some(registry),
-        Err(err) => {
-            tracing::warn!(error = %err, "repository registry unavailable; multi-repository queries will miss new repositories");
-            None
-        }
-    };
     let writer = Writer {
+        sink: LedgerSink::new(config.data_dir.clone()),
         config,
         events,
         enricher: Enricher::new(),
-        ledgers: HashMap::new(),
-        ledger_order: Vec::new(),
-        registry,
-        registered: HashSet::new(),
         report: IngestReport::default(),
     };
     std::thread::Builder::new()
@@ -128,10 +113,7 @@ struct Writer {
     config: IngestConfig,
     events: mpsc::Receiver<IngestItem>,
     enricher: Enricher,
-    ledgers: HashMap<PathBuf, Ledger>,
-    ledger_order: Vec<PathBuf>,
-    registry: Option<Registry>,
-    registered: HashSet<PathBuf>,
+    sink: LedgerSink,
     report: IngestReport,
 }
 
@@ -202,17 +184,11 @@ impl Writer {
     }
 
     fn ledger_for(&mut self, git_root: Option<&Path>) -> PathBuf {
-        match git_root {
-            Some(root) => {
-                self.register(root);
-                dirs::repo_ledger_path(root)
-            }
-            None => dirs::unversioned_ledger_path(&self.config.data_dir),
-        }
+        self.sink.ledger_path(git_root)
     }
 
     fn store_hook_runs(&mut self, path: &Path, runs: &[HookRunRecord]) {
-        match self.with_ledger(path, |ledger| ledger.append_hook_runs(runs)) {
+        match self.sink.append_hook_runs(path, runs) {
             Ok(_) => {
                 tracing::debug!(ledger = %path.display(), runs = runs.len(), "stored hook runs");
             }
@@ -263,21 +239,8 @@ impl Writer {
         }
     }
 
-    fn register(&mut self, root: &Path) {
-        if self.registered.contains(root) {
-            return;
-        }
-        if let Some(registry) = &self.registry
-            && let Err(err) = registry.add(root, Origin::Event)
-        {
-            tracing::warn!(error = %err, root = %root.display(), "cannot register repository");
-            return;
-        }
-        self.registered.insert(root.to_path_buf());
-    }
-
     fn store(&mut self, path: &Path, entries: &[LedgerEntry]) {
-        let outcome = self.with_ledger(path, |ledger| ledger.append(entries));
+        let outcome = self.sink.append(path, entries);
         let count = entries.len() as u64;
         match outcome {
             Ok(_) => {
@@ -294,45 +257,6 @@ impl Writer {
                 self.spool(entries);
             }
         }
-    }
-
-    /// Runs `write` on the ledger at `path`, opening it if needed. One retry
-    /// with a fresh connection covers a ledger deleted or replaced under us.
-    fn with_ledger<T>(
-        &mut self,
-        path: &Path,
-        mut write: impl FnMut(&mut Ledger) -> Result<T>,
-    ) -> Result<T> {
-        let first = self.open_ledger(path).and_then(&mut write);
-        if first.is_ok() {
-            return first;
-        }
-        self.close_ledger(path);
-        self.open_ledger(path).and_then(write)
-    }
-
-    fn open_ledger(&mut self, path: &Path) -> Result<&mut Ledger> {
-        if !self.ledgers.contains_key(path) {
-            if self.ledgers.len() >= MAX_OPEN_LEDGERS && !self.ledger_order.is_empty() {
-                let oldest = self.ledger_order.remove(0);
-                self.ledgers.remove(&oldest);
-            }
-            let ledger = Ledger::open_or_create(path)?;
-            self.ledgers.insert(path.to_path_buf(), ledger);
-            self.ledger_order.push(path.to_path_buf());
-        }
-        self.ledgers.get_mut(path).ok_or_else(|| {
-            Error::io(
-                "ledger vanished from the cache",
-                path,
-                std::io::ErrorKind::NotFound.into(),
-            )
-        })
-    }
-
-    fn close_ledger(&mut self, path: &Path) {
-        self.ledgers.remove(path);
-        self.ledger_order.retain(|p| p != path);
     }
 
     fn announce(&self, ledger: &Path, entries: &[LedgerEntry]) {

@@ -9,6 +9,7 @@
 //! settings so the agent calls `hookd-emit` at all.
 
 pub mod agent_connect;
+pub mod amqp;
 pub mod bash_tracker;
 pub mod connection;
 pub mod dirs;
@@ -20,6 +21,7 @@ pub mod fs_atomic;
 pub mod hook_events;
 pub mod ingest;
 pub mod ledger;
+pub mod ledger_sink;
 pub mod managed;
 pub mod matcher;
 pub mod names;
