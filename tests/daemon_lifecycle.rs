@@ -241,3 +241,33 @@ fn peers_running_as_another_user_are_refused() {
         log()
     );
 }
+
+#[test]
+fn status_reports_the_running_daemon_and_its_counters() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let mut daemon = env.start_daemon();
+    for i in 0..2 {
+        let input = json!({"file_path": root.join(format!("s{i}.rs")), "content": "x\n"});
+        env.emit(&["post_tool_use"], &tool_payload("PostToolUse", "Write", &root, &format!("s{i}"), input), &root);
+    }
+    wait_for_count(&repo, "events", 2);
+    let mut text = String::new();
+    common::wait_until(Duration::from_secs(5), || {
+        let out = env.command("hookd").arg("status").output().unwrap();
+        text = String::from_utf8_lossy(&out.stdout).into_owned();
+        out.status.success() && text.contains("2 accepted") && text.contains("2 stored")
+    })
+    .unwrap_or_else(|()| panic!("status never showed the two events:\n{text}"));
+    assert!(text.contains(&format!("pid {}", daemon.pid())), "{text}");
+    assert!(text.contains("ledger mode:  local"), "{text}");
+    let status_file = env.socket.with_extension("status.json");
+    assert!(status_file.exists());
+
+    assert!(daemon.terminate().success());
+    assert!(!status_file.exists(), "status file removed on exit");
+    let out = env.command("hookd").arg("status").output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no hookd daemon is listening"));
+}

@@ -93,6 +93,9 @@ pub enum Error {
     /// Editing the agent's settings failed.
     #[error(transparent)]
     AgentConnect(#[from] crate::agent_connect::AgentConnectError),
+    /// hookd's own configuration is unusable.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
     /// Reading, validating or writing hook settings failed.
     #[error(transparent)]
     Settings(#[from] crate::settings::SettingsError),

@@ -11,6 +11,7 @@
 pub mod agent_connect;
 pub mod amqp;
 pub mod bash_tracker;
+pub mod config;
 pub mod connection;
 pub mod dirs;
 pub mod enrich;
@@ -31,6 +32,7 @@ pub mod registry;
 pub mod server;
 pub mod settings;
 pub mod stats;
+pub mod status;
 pub mod timefmt;
 
 pub use error::{Error, Result};

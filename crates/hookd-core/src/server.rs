@@ -29,7 +29,9 @@ use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem};
 use crate::managed::{self, ManagedHooks, WaitRequest};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
+use crate::config::LedgerMode;
 use crate::settings::SettingsRoots;
+use crate::status::{self, DaemonStatus};
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
 
@@ -49,6 +51,8 @@ pub struct DaemonConfig {
     /// Where managed hook files live; `None` answers every `wait` envelope
     /// with an empty reply (the event is still recorded).
     pub settings_roots: Option<SettingsRoots>,
+    /// Who writes the ledgers (reported in the status file).
+    pub ledger_mode: LedgerMode,
 }
 
 impl DaemonConfig {
@@ -61,6 +65,7 @@ impl DaemonConfig {
             idle_timeout: Duration::from_secs(30),
             queue_capacity: 65_536,
             settings_roots: None,
+            ledger_mode: LedgerMode::Local,
         }
     }
 }
@@ -156,6 +161,22 @@ impl Daemon {
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
+        let status_path = status::status_path(&config.socket_path);
+        let status_task = tokio::spawn(keep_status_file(
+            status_path.clone(),
+            DaemonStatus {
+                pid: std::process::id(),
+                socket: config.socket_path.clone(),
+                started_at: timefmt::now(),
+                updated_at: String::new(),
+                ledger_mode: config.ledger_mode.as_str().to_owned(),
+                stats: stats.snapshot(),
+                publisher: None,
+            },
+            Arc::clone(&stats),
+            shutdown.clone(),
+        ));
+
         let tracker = TaskTracker::new();
         let slots = Arc::new(Semaphore::new(config.max_connections));
         accept_until_cancelled(&listener, &shared, &tracker, &slots, &shutdown).await;
@@ -172,6 +193,8 @@ impl Daemon {
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        let _ = status_task.await;
+        remove_file_quietly(&status_path);
         remove_file_quietly(&pid_file);
         let totals = stats.snapshot();
         tracing::info!(
@@ -224,6 +247,32 @@ async fn accept_until_cancelled(
                 }
                 backoff = (backoff * 2).min(Duration::from_secs(1));
             }
+        }
+    }
+}
+
+/// How often the status file is rewritten.
+const STATUS_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Rewrites the status file every [`STATUS_INTERVAL`] until shutdown.
+async fn keep_status_file(
+    path: PathBuf,
+    mut status: DaemonStatus,
+    stats: Arc<DaemonStats>,
+    shutdown: CancellationToken,
+) {
+    let mut ticks = tokio::time::interval(STATUS_INTERVAL);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            () = shutdown.cancelled() => return,
+        }
+        status.updated_at = timefmt::now();
+        status.stats = stats.snapshot();
+        let (target, snapshot) = (path.clone(), status.clone());
+        let written = tokio::task::spawn_blocking(move || status::write(&target, &snapshot)).await;
+        if let Ok(Err(err)) = written {
+            tracing::warn!(file = %path.display(), error = %err, "cannot write the status file");
         }
     }
 }

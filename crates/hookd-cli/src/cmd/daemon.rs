@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
+use hookd_core::config::{HookdConfig, Overrides};
 use hookd_core::server::{Daemon, DaemonConfig};
 use tokio_util::sync::CancellationToken;
 
@@ -24,6 +25,20 @@ pub struct DaemonArgs {
     /// Serve at most this many connections at once; more wait in the socket backlog.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
+    /// Publish every event to this RabbitMQ broker (amqp://user:pass@host:port/vhost)
+    /// [default: $HOOKD_AMQP_URL, else [amqp] url in the config file; none: no publishing].
+    #[arg(long, value_name = "URL")]
+    pub amqp: Option<String>,
+    /// Topic exchange to publish to [default: $HOOKD_AMQP_EXCHANGE, else the config file, else hookd.events].
+    #[arg(long, value_name = "NAME")]
+    pub amqp_exchange: Option<String>,
+    /// Who writes the ledgers: local (the daemon), amqp (ledger consumers only) or both
+    /// [default: $HOOKD_LEDGER_MODE, else the config file, else both with a broker URL and local without].
+    #[arg(long, value_name = "MODE")]
+    pub ledger_mode: Option<hookd_core::config::LedgerMode>,
+    /// Config file [default: $HOOKD_CONFIG, else $XDG_CONFIG_HOME/hookd/config.toml].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Runs the daemon until a signal asks it to stop; exits 0 after a clean drain.
@@ -34,7 +49,14 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         Some(dir) => dir.clone(),
         None => hookd_core::dirs::data_dir()?,
     };
+    let settings = HookdConfig::load(&Overrides {
+        amqp_url: args.amqp.clone(),
+        amqp_exchange: args.amqp_exchange.clone(),
+        ledger_mode: args.ledger_mode,
+        config_file: args.config.clone(),
+    })?;
     let mut config = DaemonConfig::new(socket_path, data_dir);
+    config.ledger_mode = settings.ledger_mode;
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
     config.max_connections = args.max_connections.max(1);
     config.settings_roots = match hookd_core::settings::SettingsRoots::from_env() {

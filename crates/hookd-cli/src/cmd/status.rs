@@ -1,4 +1,5 @@
-//! `hookd status`: is a daemon listening, and where.
+//! `hookd status`: is a daemon listening, and how is it doing (counters,
+//! ledger mode, broker connection and backlog), from its status file.
 
 use std::path::PathBuf;
 
@@ -10,34 +11,48 @@ pub struct StatusArgs {
     /// Socket to check [default: $HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd.sock].
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
+    /// Print the status file as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// Prints whether a daemon answers; fails when none does.
+/// Prints the daemon's status; fails when no daemon answers.
 pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
     let socket = args.socket.clone().unwrap_or_else(hookd_proto::socket_path);
-    let pid_file = hookd_proto::pid_file_for(&socket);
-    match std::os::unix::net::UnixStream::connect(&socket) {
-        Ok(_) => {
-            let pid = std::fs::read_to_string(&pid_file)
-                .map(|p| p.trim().to_owned())
-                .unwrap_or_default();
-            let pid = if pid.is_empty() {
-                String::new()
-            } else {
-                format!(" (pid {pid})")
-            };
-            println!(
-                "hookd daemon running{pid}, listening on {}",
-                socket.display()
-            );
-            if let Ok(data_dir) = hookd_core::dirs::data_dir() {
-                println!("data directory: {}", data_dir.display());
-            }
-            Ok(())
-        }
-        Err(err) => anyhow::bail!(
+    if let Err(err) = std::os::unix::net::UnixStream::connect(&socket) {
+        anyhow::bail!(
             "no hookd daemon is listening on {} ({err}); start one with `hookd daemon`",
             socket.display()
-        ),
+        );
     }
+    let status = hookd_core::status::read(&hookd_core::status::status_path(&socket))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&status)?);
+        return Ok(());
+    }
+    let Some(status) = status else {
+        println!("hookd daemon listening on {} (no status file yet)", socket.display());
+        return Ok(());
+    };
+    println!("hookd daemon running (pid {}), listening on {}", status.pid, socket.display());
+    println!("  started:      {}", status.started_at);
+    println!("  ledger mode:  {}", status.ledger_mode);
+    let s = status.stats;
+    println!(
+        "  events:       {} accepted, {} rejected, {} stored, {} spooled ({} connections)",
+        s.lines_accepted, s.lines_rejected, s.events_stored, s.events_spooled, s.connections
+    );
+    if let Some(publisher) = &status.publisher {
+        let field = |name: &str| publisher.get(name).and_then(serde_json::Value::as_str).unwrap_or("-").to_owned();
+        let number = |name: &str| publisher.get(name).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        println!("  broker:       {} ({}, exchange {})", field("state"), field("url"), field("exchange"));
+        println!("  published:    {} confirmed, backlog {}", number("published"), number("backlog"));
+        if let Some(error) = publisher.get("last_error").and_then(serde_json::Value::as_str) {
+            println!("  last error:   {error} (at {})", field("last_error_at"));
+        }
+    }
+    if let Ok(data_dir) = hookd_core::dirs::data_dir() {
+        println!("  data dir:     {}", data_dir.display());
+    }
+    Ok(())
 }

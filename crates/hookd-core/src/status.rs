@@ -1,0 +1,55 @@
+//! The daemon's status file: a small JSON document beside the socket
+//! (`hookd.status.json`), rewritten every second, that `hookd status` (and
+//! the desktop app) read without talking to the daemon.
+//!
+//! A file rather than a socket request: the socket speaks the emitters'
+//! envelope protocol, and a status reader must work even while the daemon is
+//! busy or stuck.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::StatsSnapshot;
+
+/// Everything `hookd status` shows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DaemonStatus {
+    /// Daemon process id.
+    pub pid: u32,
+    /// The socket it listens on.
+    pub socket: PathBuf,
+    /// When it started.
+    pub started_at: String,
+    /// When this file was written.
+    pub updated_at: String,
+    /// `local`, `amqp` or `both`.
+    pub ledger_mode: String,
+    /// Counters since start.
+    pub stats: StatsSnapshot,
+    /// The broker publisher, when publishing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<serde_json::Value>,
+}
+
+/// The status file of the daemon on `socket`.
+pub fn status_path(socket: &Path) -> PathBuf {
+    socket.with_extension("status.json")
+}
+
+/// Writes the status atomically (readers never see half a file).
+pub fn write(path: &Path, status: &DaemonStatus) -> std::io::Result<()> {
+    let bytes = serde_json::to_vec_pretty(status).map_err(std::io::Error::other)?;
+    crate::fs_atomic::write_atomic(path, &bytes, false)
+        .map(|_| ())
+        .map_err(std::io::Error::other)
+}
+
+/// Reads a status file; `None` when there is none.
+pub fn read(path: &Path) -> std::io::Result<Option<DaemonStatus>> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(std::io::Error::other),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err),
+    }
+}
