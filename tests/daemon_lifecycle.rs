@@ -250,7 +250,11 @@ fn status_reports_the_running_daemon_and_its_counters() {
     let mut daemon = env.start_daemon();
     for i in 0..2 {
         let input = json!({"file_path": root.join(format!("s{i}.rs")), "content": "x\n"});
-        env.emit(&["post_tool_use"], &tool_payload("PostToolUse", "Write", &root, &format!("s{i}"), input), &root);
+        env.emit(
+            &["post_tool_use"],
+            &tool_payload("PostToolUse", "Write", &root, &format!("s{i}"), input),
+            &root,
+        );
     }
     wait_for_count(&repo, "events", 2);
     let mut text = String::new();

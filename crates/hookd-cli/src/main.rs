@@ -32,6 +32,10 @@ enum Command {
     Status(cmd::status::StatusArgs),
     /// List, add, remove, enable/disable, validate and test agent and managed hooks.
     Hooks(cmd::hooks::HooksArgs),
+    /// Write the per-repository ledgers from RabbitMQ (`hookd ledger consume`).
+    Ledger(cmd::ledger::LedgerArgs),
+    /// Set up hookd's exchange and queues on RabbitMQ (`hookd amqp declare`).
+    Amqp(cmd::amqp::AmqpArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -43,6 +47,8 @@ fn main() -> std::process::ExitCode {
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),
         Command::Hooks(args) => cmd::hooks::run(&args),
+        Command::Ledger(args) => cmd::ledger::run(&args),
+        Command::Amqp(args) => cmd::amqp::run(&args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -167,7 +167,11 @@ impl HookdConfig {
             None => (ConfigFile::default(), None),
         };
         let env_mode = env(LEDGER_MODE_ENV).map(|m| m.parse()).transpose()?;
-        let amqp_url = overrides.amqp_url.clone().or_else(|| env(AMQP_URL_ENV)).or(file.amqp.url);
+        let amqp_url = overrides
+            .amqp_url
+            .clone()
+            .or_else(|| env(AMQP_URL_ENV))
+            .or(file.amqp.url);
         let amqp_exchange = overrides
             .amqp_exchange
             .clone()
@@ -176,7 +180,11 @@ impl HookdConfig {
             .unwrap_or_else(|| DEFAULT_EXCHANGE.to_owned());
         let explicit_mode = overrides.ledger_mode.or(env_mode).or(file.ledger.mode);
         // A broker URL alone turns publishing on, keeping the local ledgers.
-        let ledger_mode = explicit_mode.unwrap_or(if amqp_url.is_some() { LedgerMode::Both } else { LedgerMode::Local });
+        let ledger_mode = explicit_mode.unwrap_or(if amqp_url.is_some() {
+            LedgerMode::Both
+        } else {
+            LedgerMode::Local
+        });
         if ledger_mode.publishes() && amqp_url.is_none() {
             return Err(ConfigError::Invalid(format!(
                 "ledger mode {} needs a broker URL: pass --amqp URL, set {AMQP_URL_ENV} or [amqp] url in the config file",
@@ -184,9 +192,16 @@ impl HookdConfig {
             )));
         }
         if amqp_exchange.trim().is_empty() {
-            return Err(ConfigError::Invalid("the AMQP exchange name is empty".into()));
+            return Err(ConfigError::Invalid(
+                "the AMQP exchange name is empty".into(),
+            ));
         }
-        Ok(Self { ledger_mode, amqp_url, amqp_exchange, source })
+        Ok(Self {
+            ledger_mode,
+            amqp_url,
+            amqp_exchange,
+            source,
+        })
     }
 }
 
@@ -195,7 +210,11 @@ pub fn default_config_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| crate::dirs::home_dir().ok().map(|home| home.join(".config")))?;
+        .or_else(|| {
+            crate::dirs::home_dir()
+                .ok()
+                .map(|home| home.join(".config"))
+        })?;
     Some(base.join("hookd").join("config.toml"))
 }
 
@@ -205,11 +224,19 @@ fn read_file(path: &Path, required: bool) -> Result<Option<ConfigFile>, ConfigEr
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound && !required => return Ok(None),
-        Err(source) => return Err(ConfigError::Read { path: path.to_path_buf(), source }),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
     };
     toml::from_str(&text)
         .map(Some)
-        .map_err(|err| ConfigError::Parse { path: path.to_path_buf(), message: err.to_string() })
+        .map_err(|err| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: err.to_string(),
+        })
 }
 
 #[cfg(test)]
@@ -220,7 +247,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, file).unwrap();
-        HookdConfig::load(&Overrides { config_file: Some(path), ..overrides })
+        HookdConfig::load(&Overrides {
+            config_file: Some(path),
+            ..overrides
+        })
     }
 
     #[test]

@@ -93,6 +93,9 @@ pub enum Error {
     /// Editing the agent's settings failed.
     #[error(transparent)]
     AgentConnect(#[from] crate::agent_connect::AgentConnectError),
+    /// Publishing to or consuming from the broker failed.
+    #[error(transparent)]
+    Amqp(Box<crate::amqp::AmqpError>),
     /// hookd's own configuration is unusable.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),

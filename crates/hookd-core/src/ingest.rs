@@ -18,6 +18,8 @@ use std::thread::JoinHandle;
 use serde::Serialize;
 use tokio::sync::{broadcast, mpsc};
 
+use crate::amqp::outbox::{Outbox, OutboxMessage};
+use crate::amqp::publisher::Publisher;
 use crate::bash_tracker::{self, BashTracker};
 use crate::enrich::Enricher;
 use crate::extract;
@@ -88,6 +90,19 @@ pub struct IngestConfig {
     pub notices: broadcast::Sender<CommitNotice>,
     /// Bash pre snapshots, filled in by the connection tasks.
     pub bash: Arc<Mutex<BashTracker>>,
+    /// Whether events are written to the repositories' ledgers here
+    /// (`false` in `amqp` ledger mode: consumers write them).
+    pub writes_locally: bool,
+    /// Where events go for the broker, when publishing.
+    pub publish: Option<PublishTarget>,
+}
+
+/// The durable outbox the ingest thread appends to, and the publisher to wake.
+pub struct PublishTarget {
+    /// The outbox (its own SQLite connection, used only by this thread).
+    pub outbox: Outbox,
+    /// The publishing task.
+    pub publisher: Publisher,
 }
 
 /// Starts the ingest thread; it runs until every sender of `events` is dropped
@@ -143,6 +158,8 @@ impl Writer {
         // Keep ledgers in first-seen order so notices follow arrival order.
         let mut groups: Vec<(PathBuf, Vec<LedgerEntry>)> = Vec::new();
         let mut run_groups: Vec<(PathBuf, Vec<HookRunRecord>)> = Vec::new();
+        // Built in arrival order, so the outbox (and the broker) see events in that order.
+        let mut outgoing: Vec<OutboxMessage> = Vec::new();
         for item in batch.drain(..) {
             match item {
                 IngestItem::Event(event) => {
@@ -156,15 +173,15 @@ impl Writer {
                             .collect();
                     mutations.extend(self.bash_mutations(&event, &repo));
                     let ledger = self.ledger_for(repo.git_root.as_deref());
-                    push_grouped(
-                        &mut groups,
-                        ledger,
-                        LedgerEntry {
-                            event,
-                            repo,
-                            mutations,
-                        },
-                    );
+                    let entry = LedgerEntry {
+                        event,
+                        repo,
+                        mutations,
+                    };
+                    if self.config.publish.is_some() {
+                        outgoing.push(OutboxMessage::from_entry(&entry));
+                    }
+                    push_grouped(&mut groups, ledger, entry);
                 }
                 IngestItem::HookRuns { dir, runs } => {
                     let root = dir.and_then(|d| self.enricher.root_for_dir(&d));
@@ -175,11 +192,49 @@ impl Writer {
                 }
             }
         }
-        for (ledger, entries) in groups {
-            self.store(&ledger, &entries);
+        if !outgoing.is_empty() {
+            self.publish(&outgoing, &groups);
+        }
+        if self.config.writes_locally {
+            for (ledger, entries) in groups {
+                self.store(&ledger, &entries);
+            }
         }
         for (ledger, runs) in run_groups {
             self.store_hook_runs(&ledger, &runs);
+        }
+    }
+
+    /// Appends the batch's messages to the durable outbox and wakes the
+    /// publisher; when the daemon does not write ledgers itself, this append is
+    /// what makes the events safe, so it is what gets counted and announced.
+    fn publish(&mut self, messages: &[OutboxMessage], groups: &[(PathBuf, Vec<LedgerEntry>)]) {
+        let Some(target) = self.config.publish.as_mut() else {
+            return;
+        };
+        let pushed = target.outbox.push(messages);
+        let outbox_path = target.outbox.path().to_path_buf();
+        match pushed {
+            Ok(()) => {
+                target.publisher.wake();
+                if !self.config.writes_locally {
+                    let count = messages.len() as u64;
+                    self.report.stored += count;
+                    self.config
+                        .stats
+                        .events_stored
+                        .fetch_add(count, Ordering::Relaxed);
+                    for (_, entries) in groups {
+                        self.announce(&outbox_path, entries);
+                    }
+                }
+            }
+            Err(err) => {
+                tracing::error!(outbox = %outbox_path.display(), error = %err, events = messages.len(), "cannot queue events for the broker; spooling them");
+                for (_, entries) in groups {
+                    self.spool(entries);
+                }
+            }
         }
     }
 

@@ -23,16 +23,18 @@ use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::amqp::outbox::{self, Outbox};
+use crate::amqp::publisher::{Publisher, PublisherConfig};
 use crate::bash_tracker::{self, BashTracker};
+use crate::config::LedgerMode;
 use crate::connection::{Connection, Frame};
-use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem};
+use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem, PublishTarget};
 use crate::managed::{self, ManagedHooks, WaitRequest};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
-use crate::config::LedgerMode;
 use crate::settings::SettingsRoots;
-use crate::status::{self, DaemonStatus};
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
+use crate::status::{self, DaemonStatus};
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
 
 /// Settings of one daemon.
@@ -51,8 +53,19 @@ pub struct DaemonConfig {
     /// Where managed hook files live; `None` answers every `wait` envelope
     /// with an empty reply (the event is still recorded).
     pub settings_roots: Option<SettingsRoots>,
-    /// Who writes the ledgers (reported in the status file).
+    /// Who writes the ledgers.
     pub ledger_mode: LedgerMode,
+    /// The broker to publish to, when the ledger mode publishes.
+    pub amqp: Option<AmqpTarget>,
+}
+
+/// Where the daemon publishes.
+#[derive(Debug, Clone)]
+pub struct AmqpTarget {
+    /// Broker URL.
+    pub url: String,
+    /// Topic exchange.
+    pub exchange: String,
 }
 
 impl DaemonConfig {
@@ -66,6 +79,7 @@ impl DaemonConfig {
             queue_capacity: 65_536,
             settings_roots: None,
             ledger_mode: LedgerMode::Local,
+            amqp: None,
         }
     }
 }
@@ -142,12 +156,38 @@ impl Daemon {
         } = self;
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
+        // The publisher outlives the connections: it stops only after the
+        // ingest thread has put the last events in the outbox.
+        let publisher_stop = CancellationToken::new();
+        let publisher_tasks = TaskTracker::new();
+        let publish = match (&config.amqp, config.ledger_mode.publishes()) {
+            (Some(target), true) => {
+                let outbox_path = outbox::outbox_path(&config.data_dir);
+                let publisher = Publisher::spawn(
+                    PublisherConfig {
+                        exchange: target.exchange.clone(),
+                        ..PublisherConfig::new(target.url.clone(), outbox_path.clone())
+                    },
+                    publisher_stop.clone(),
+                    &publisher_tasks,
+                )
+                .map_err(|err| Error::Amqp(Box::new(err)))?;
+                let outbox =
+                    Outbox::open(&outbox_path).map_err(|err| Error::Amqp(Box::new(err)))?;
+                tracing::info!(broker = %crate::amqp::topology::redact(&target.url), exchange = %target.exchange, mode = config.ledger_mode.as_str(), "publishing events");
+                Some(PublishTarget { outbox, publisher })
+            }
+            _ => None,
+        };
+        let publisher = publish.as_ref().map(|p| p.publisher.clone());
         let ingest = ingest::spawn(
             IngestConfig {
                 data_dir: config.data_dir.clone(),
                 stats: Arc::clone(&stats),
                 notices,
                 bash: Arc::clone(&bash),
+                writes_locally: config.ledger_mode.writes_locally(),
+                publish,
             },
             events_rx,
         )?;
@@ -174,6 +214,7 @@ impl Daemon {
                 publisher: None,
             },
             Arc::clone(&stats),
+            publisher.clone(),
             shutdown.clone(),
         ));
 
@@ -193,6 +234,9 @@ impl Daemon {
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        publisher_stop.cancel();
+        publisher_tasks.close();
+        publisher_tasks.wait().await;
         let _ = status_task.await;
         remove_file_quietly(&status_path);
         remove_file_quietly(&pid_file);
@@ -259,6 +303,7 @@ async fn keep_status_file(
     path: PathBuf,
     mut status: DaemonStatus,
     stats: Arc<DaemonStats>,
+    publisher: Option<Publisher>,
     shutdown: CancellationToken,
 ) {
     let mut ticks = tokio::time::interval(STATUS_INTERVAL);
@@ -269,6 +314,9 @@ async fn keep_status_file(
         }
         status.updated_at = timefmt::now();
         status.stats = stats.snapshot();
+        status.publisher = publisher
+            .as_ref()
+            .and_then(|p| serde_json::to_value(p.status()).ok());
         let (target, snapshot) = (path.clone(), status.clone());
         let written = tokio::task::spawn_blocking(move || status::write(&target, &snapshot)).await;
         if let Ok(Err(err)) = written {

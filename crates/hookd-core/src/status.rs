@@ -48,7 +48,9 @@ pub fn write(path: &Path, status: &DaemonStatus) -> std::io::Result<()> {
 /// Reads a status file; `None` when there is none.
 pub fn read(path: &Path) -> std::io::Result<Option<DaemonStatus>> {
     match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map(Some).map_err(std::io::Error::other),
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(std::io::Error::other),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err),
     }

@@ -26,7 +26,7 @@ pub struct DaemonArgs {
     #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
     /// Publish every event to this RabbitMQ broker (amqp://user:pass@host:port/vhost)
-    /// [default: $HOOKD_AMQP_URL, else [amqp] url in the config file; none: no publishing].
+    /// [default: $HOOKD_AMQP_URL, else the `[amqp] url` of the config file; none: no publishing].
     #[arg(long, value_name = "URL")]
     pub amqp: Option<String>,
     /// Topic exchange to publish to [default: $HOOKD_AMQP_EXCHANGE, else the config file, else hookd.events].
@@ -57,6 +57,13 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     })?;
     let mut config = DaemonConfig::new(socket_path, data_dir);
     config.ledger_mode = settings.ledger_mode;
+    config.amqp = settings
+        .amqp_url
+        .clone()
+        .map(|url| hookd_core::server::AmqpTarget {
+            url,
+            exchange: settings.amqp_exchange.clone(),
+        });
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
     config.max_connections = args.max_connections.max(1);
     config.settings_roots = match hookd_core::settings::SettingsRoots::from_env() {

@@ -1,8 +1,10 @@
 //! One module per `hookd` subcommand.
 
+pub mod amqp;
 pub mod connect;
 pub mod daemon;
 pub mod hooks;
+pub mod ledger;
 pub mod query;
 pub mod status;
 

@@ -31,10 +31,17 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let Some(status) = status else {
-        println!("hookd daemon listening on {} (no status file yet)", socket.display());
+        println!(
+            "hookd daemon listening on {} (no status file yet)",
+            socket.display()
+        );
         return Ok(());
     };
-    println!("hookd daemon running (pid {}), listening on {}", status.pid, socket.display());
+    println!(
+        "hookd daemon running (pid {}), listening on {}",
+        status.pid,
+        socket.display()
+    );
     println!("  started:      {}", status.started_at);
     println!("  ledger mode:  {}", status.ledger_mode);
     let s = status.stats;
@@ -43,11 +50,34 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
         s.lines_accepted, s.lines_rejected, s.events_stored, s.events_spooled, s.connections
     );
     if let Some(publisher) = &status.publisher {
-        let field = |name: &str| publisher.get(name).and_then(serde_json::Value::as_str).unwrap_or("-").to_owned();
-        let number = |name: &str| publisher.get(name).and_then(serde_json::Value::as_u64).unwrap_or(0);
-        println!("  broker:       {} ({}, exchange {})", field("state"), field("url"), field("exchange"));
-        println!("  published:    {} confirmed, backlog {}", number("published"), number("backlog"));
-        if let Some(error) = publisher.get("last_error").and_then(serde_json::Value::as_str) {
+        let field = |name: &str| {
+            publisher
+                .get(name)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("-")
+                .to_owned()
+        };
+        let number = |name: &str| {
+            publisher
+                .get(name)
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        println!(
+            "  broker:       {} ({}, exchange {})",
+            field("state"),
+            field("url"),
+            field("exchange")
+        );
+        println!(
+            "  published:    {} confirmed, backlog {}",
+            number("published"),
+            number("backlog")
+        );
+        if let Some(error) = publisher
+            .get("last_error")
+            .and_then(serde_json::Value::as_str)
+        {
             println!("  last error:   {error} (at {})", field("last_error_at"));
         }
     }

@@ -31,12 +31,71 @@ pub enum AmqpError {
         #[source]
         source: rusqlite::Error,
     },
+    /// The broker did not answer in time (connect, confirms).
+    #[error("RabbitMQ: {context}: no answer after {after:?}")]
+    Timeout {
+        /// What was being done.
+        context: String,
+        /// How long we waited.
+        after: std::time::Duration,
+    },
+    /// The connection closed while it was in use.
+    #[error("RabbitMQ connection to {url} lost")]
+    ConnectionLost {
+        /// The broker, password redacted.
+        url: String,
+    },
+    /// An exchange, queue or routing key does not fit AMQP's 255-byte short string.
+    #[error("{what} is longer than 255 bytes: {name}")]
+    NameTooLong {
+        /// Which name (`exchange`, `queue`, ...).
+        what: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// A file or directory the AMQP side needs could not be used.
+    #[error("{context} {path}")]
+    Io {
+        /// What was being done (`cannot create directory`).
+        context: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The outbox schema could not be created or upgraded.
+    #[error("outbox {path}: schema migration")]
+    OutboxMigration {
+        /// The outbox database.
+        path: PathBuf,
+        /// The migration error.
+        #[source]
+        source: rusqlite_migration::Error,
+    },
+    /// The blocking outbox worker panicked or was cancelled.
+    #[error("outbox worker failed")]
+    OutboxWorker(#[source] tokio::task::JoinError),
+    /// An async API was called outside a tokio runtime.
+    #[error("{0} must be called inside a tokio runtime")]
+    NoRuntime(&'static str),
     /// A message body is not a `ToolMutationEvent`.
     #[error("unreadable message: {0}")]
     BadMessage(String),
     /// Writing a ledger failed.
     #[error(transparent)]
     Ledger(#[from] Box<crate::Error>),
+    /// A broker URL that no retry can make work (unparsable, or a scheme this build lacks).
+    #[error("invalid broker URL {url}: {reason}")]
+    InvalidUrl {
+        /// The URL, password redacted.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The broker stopped our consumer (its queue was deleted, or the channel closed).
+    #[error("RabbitMQ cancelled the consumer (queue deleted or channel closed)")]
+    ConsumerCancelled,
 }
 
 impl AmqpError {

@@ -31,6 +31,25 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     ])
 });
 
+/// How many times opening a ledger is retried when another process opens
+/// the same new ledger at the same moment (the daemon creating it while
+/// `hookd query` or a consumer opens it): switching to WAL and migrating need
+/// locks that SQLite refuses at once rather than waiting for.
+const OPEN_ATTEMPTS: u32 = 80;
+
+/// Whether an error from opening is another process's lock or migration in
+/// the way, which goes away by itself.
+fn is_transient(err: &Error) -> bool {
+    match err {
+        Error::Migration { .. } => true,
+        Error::Sqlite { source, .. } => matches!(
+            source.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        ),
+        _ => false,
+    }
+}
+
 /// How long a writer waits for another connection's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -74,6 +93,23 @@ impl Ledger {
     }
 
     fn open_with(path: &Path, flags: OpenFlags) -> Result<Self> {
+        let mut attempt = 1;
+        loop {
+            match Self::try_open(path, flags) {
+                Err(err) if attempt < OPEN_ATTEMPTS && is_transient(&err) => {
+                    tracing::debug!(path = %path.display(), attempt, error = %err, "ledger busy while opening; retrying");
+                    attempt += 1;
+                    std::thread::sleep(Duration::from_millis(25));
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// One attempt: each migration runs in its own transaction, so the loser
+    /// of a creation race rolls back cleanly and finds nothing left to do
+    /// when it tries again.
+    fn try_open(path: &Path, flags: OpenFlags) -> Result<Self> {
         let mut conn =
             Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
         let sqlite = |e| Error::sqlite(path, e);

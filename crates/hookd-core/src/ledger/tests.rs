@@ -213,3 +213,25 @@ fn an_existing_state_dir_without_gitignore_gets_one() {
         "mine\n"
     );
 }
+
+#[test]
+fn processes_racing_to_create_a_ledger_all_succeed() {
+    for _ in 0..10 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".hookd").join("mutations.db");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), std::sync::Arc::clone(&barrier));
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Ledger::open_or_create(&path).map(|l| l.counts().unwrap())
+                })
+            })
+            .collect();
+        for opener in openers {
+            assert_eq!(opener.join().unwrap().unwrap(), (0, 0));
+        }
+    }
+}

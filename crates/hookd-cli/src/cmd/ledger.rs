@@ -1,0 +1,136 @@
+//! `hookd ledger consume`: runs a ledger consumer in the foreground, so the
+//! per-repository ledgers can be written from RabbitMQ (one or more
+//! consumers sharing a queue) instead of by each daemon. All the logic lives
+//! in `hookd_core::amqp::consumer`; this parses flags, wires SIGTERM/SIGINT
+//! to a graceful stop and prints what was done.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use hookd_core::amqp::DEFAULT_EXCHANGE;
+use hookd_core::amqp::consumer::{
+    self, ConsumerConfig, ConsumerReport, DEFAULT_PREFETCH, DEFAULT_QUEUE,
+};
+use hookd_core::config::{AMQP_EXCHANGE_ENV, AMQP_URL_ENV};
+use tokio_util::sync::CancellationToken;
+
+/// Subcommands of `hookd ledger`.
+#[derive(Debug, Args)]
+pub struct LedgerArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: LedgerCommand,
+}
+
+/// `hookd ledger <command>`.
+#[derive(Debug, Subcommand)]
+pub enum LedgerCommand {
+    /// Write the ledgers from RabbitMQ: consume every hook event from a durable queue
+    /// and store it in its repository's ledger, acking only after the commit. Stops
+    /// cleanly on SIGTERM/SIGINT.
+    Consume(ConsumeArgs),
+}
+
+/// Flags of `hookd ledger consume`.
+#[derive(Debug, Args)]
+pub struct ConsumeArgs {
+    /// RabbitMQ URL, e.g. amqp://guest:guest@127.0.0.1:5672/%2f (required: flag or environment).
+    #[arg(long = "amqp", value_name = "URL", env = AMQP_URL_ENV, hide_env_values = true)]
+    pub amqp: Option<String>,
+    /// Topic exchange the daemons publish to; declared if missing.
+    #[arg(long, value_name = "NAME", env = AMQP_EXCHANGE_ENV, default_value = DEFAULT_EXCHANGE)]
+    pub exchange: String,
+    /// Durable queue to consume (declared if missing, bound to every event). Consumers
+    /// sharing a queue share the work; unreadable messages are parked in NAME.dead.
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_QUEUE)]
+    pub queue: String,
+    /// Most unacknowledged messages at once, which is also the largest batch written in one
+    /// transaction.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PREFETCH,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub prefetch: u16,
+    /// Data directory for the repository registry and the ledger of events outside git
+    /// [default: $HOOKD_DATA_DIR, else $XDG_DATA_HOME/hookd, else ~/.local/share/hookd].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+}
+
+/// Runs `hookd ledger <command>`.
+pub fn run(args: &LedgerArgs) -> anyhow::Result<()> {
+    match &args.command {
+        LedgerCommand::Consume(args) => consume(args),
+    }
+}
+
+/// The broker URL from `--amqp` / `$HOOKD_AMQP_URL`, or the error users see without one.
+pub fn broker_url(amqp: Option<&str>) -> anyhow::Result<String> {
+    amqp.map(str::trim)
+        .filter(|url| !url.is_empty())
+        .map(str::to_owned)
+        .ok_or_else(|| anyhow::anyhow!("no broker URL: pass --amqp or set {AMQP_URL_ENV}"))
+}
+
+fn consume(args: &ConsumeArgs) -> anyhow::Result<()> {
+    let url = broker_url(args.amqp.as_deref())?;
+    crate::cmd::init_logging("info");
+    let data_dir = match &args.data_dir {
+        Some(dir) => dir.clone(),
+        None => hookd_core::dirs::data_dir()?,
+    };
+    let mut config = ConsumerConfig::new(url, data_dir);
+    config.exchange.clone_from(&args.exchange);
+    config.queue.clone_from(&args.queue);
+    config.prefetch = args.prefetch;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let report = runtime.block_on(async move {
+        // Handlers first: a SIGTERM that arrives while connecting must stop
+        // the consumer gracefully, not kill it.
+        let stop = StopSignals::install()?;
+        let shutdown = CancellationToken::new();
+        let signals = shutdown.clone();
+        tokio::spawn(async move {
+            stop.wait().await;
+            tracing::info!("stop signal received; finishing the current batch");
+            signals.cancel();
+        });
+        anyhow::Ok(consumer::run(config, shutdown).await?)
+    })?;
+    println!("{}", summary(&report));
+    Ok(())
+}
+
+/// The line printed at exit.
+fn summary(report: &ConsumerReport) -> String {
+    format!(
+        "hookd ledger consume: stored {} events, {} duplicates, {} dead-lettered",
+        report.stored, report.duplicates, report.dead_lettered
+    )
+}
+
+/// SIGTERM and SIGINT, registered before the broker is contacted.
+struct StopSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    fn install() -> anyhow::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            int: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+        })
+    }
+
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+        }
+    }
+}
