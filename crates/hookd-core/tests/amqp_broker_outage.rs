@@ -69,8 +69,13 @@ impl Drop for BrokerRestart {
     }
 }
 
+/// The tests here stop the shared broker; they must never overlap (cargo
+/// test runs a binary's tests on parallel threads; CI also runs nextest with -j 1).
+static ONE_OUTAGE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test(flavor = "multi_thread")]
 async fn every_event_survives_a_broker_restart_mid_stream() {
+    let _alone = ONE_OUTAGE_AT_A_TIME.lock().await;
     require_broker().await;
     let total = 1_000;
     let dir = tempfile::tempdir().unwrap();
@@ -208,4 +213,160 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
 
     drop(restart);
     consumer.cleanup().await;
+}
+
+/// The whole path through an outage: the real daemon (ledger mode amqp, so
+/// only the broker path writes ledgers) receives 1,000 events on its socket
+/// while the broker is stopped and restarted; a ledger consumer writes the
+/// repository's ledger. Every event must be in the ledger exactly once.
+#[tokio::test(flavor = "multi_thread")]
+async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restart() {
+    use hookd_core::amqp::consumer::{self, ConsumerConfig};
+    use hookd_core::config::LedgerMode;
+    use hookd_core::server::{AmqpTarget, Daemon, DaemonConfig};
+    use std::os::unix::fs::PermissionsExt as _;
+    use tokio::io::AsyncWriteExt as _;
+
+    let _alone = ONE_OUTAGE_AT_A_TIME.lock().await;
+    require_broker().await;
+    let total = 1_000_usize;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    let repo = git2::Repository::init(&root).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let tree = repo
+        .find_tree(repo.index().unwrap().write_tree().unwrap())
+        .unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[])
+        .unwrap();
+    let run_dir = dir.path().join("run");
+    std::fs::create_dir(&run_dir).unwrap();
+    std::fs::set_permissions(&run_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let socket = run_dir.join("hookd.sock");
+    let exchange = unique_exchange();
+    let queue = format!("{exchange}.ledger");
+
+    // The consumer's queue exists before the first event is published.
+    consumer::declare_topology(&broker_url(), &exchange, &queue)
+        .await
+        .unwrap();
+    let consumer_stop = CancellationToken::new();
+    let consumer_task = tokio::spawn(consumer::run(
+        ConsumerConfig {
+            exchange: exchange.clone(),
+            queue: queue.clone(),
+            ..ConsumerConfig::new(broker_url(), dir.path().join("consumer-data"))
+        },
+        consumer_stop.clone(),
+    ));
+
+    let mut config = DaemonConfig::new(socket.clone(), dir.path().join("daemon-data"));
+    config.ledger_mode = LedgerMode::Amqp;
+    config.amqp = Some(AmqpTarget {
+        url: broker_url(),
+        exchange: exchange.clone(),
+    });
+    let daemon = Daemon::bind(config).unwrap();
+    let daemon_stop = CancellationToken::new();
+    let daemon_task = tokio::spawn(daemon.run(daemon_stop.clone()));
+
+    let ledger_path = root.join(".hookd/mutations.db");
+    let count = {
+        let ledger_path = ledger_path.clone();
+        move || -> i64 {
+            if !ledger_path.exists() {
+                return 0;
+            }
+            rusqlite::Connection::open(&ledger_path)
+                .and_then(|c| c.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)))
+                .unwrap_or(0)
+        }
+    };
+
+    // Steady events on the daemon's socket, whatever the broker does.
+    let sender = {
+        let (socket, root) = (socket.clone(), root.clone());
+        tokio::spawn(async move {
+            let mut stream = tokio::net::UnixStream::connect(&socket).await.unwrap();
+            for i in 0..total {
+                let line = serde_json::json!({
+                    "event_type": "post_tool_use",
+                    "tool_name": "write",
+                    "payload": {"session_id": "outage", "cwd": root, "tool_name": "Write",
+                        "tool_use_id": format!("outage-{i}"),
+                        "tool_input": {"file_path": root.join(format!("f{i}.rs")), "content": "x\n"}},
+                    "timestamp": "2026-11-21T10:00:00.000Z",
+                    "pid": 1,
+                });
+                stream
+                    .write_all(format!("{line}\n").as_bytes())
+                    .await
+                    .unwrap();
+                tokio::time::sleep(Duration::from_millis(4)).await;
+            }
+            stream.shutdown().await.unwrap();
+        })
+    };
+
+    wait_until(
+        "the first events in the ledger",
+        Duration::from_secs(30),
+        || count() >= 100,
+    )
+    .await;
+    let restart = BrokerRestart;
+    tokio::task::spawn_blocking(|| rabbitmqctl(&["stop_app"]))
+        .await
+        .unwrap();
+    let at_stop = count();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    tokio::task::spawn_blocking(|| {
+        rabbitmqctl(&["start_app"]);
+        assert!(
+            wait_for_port(Duration::from_secs(60)),
+            "broker did not come back"
+        );
+    })
+    .await
+    .unwrap();
+    drop(restart);
+    sender.await.unwrap();
+
+    wait_until("all events in the ledger", Duration::from_secs(120), || {
+        count() >= total as i64
+    })
+    .await;
+    // Let any redelivery land before counting duplicates.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let ledger = rusqlite::Connection::open(&ledger_path).unwrap();
+    let (rows, distinct): (i64, i64) = ledger
+        .query_row(
+            "SELECT COUNT(*), COUNT(DISTINCT tool_use_id) FROM mutations",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(
+        at_stop < total as i64,
+        "the outage happened mid-stream ({at_stop} stored at stop)"
+    );
+    assert_eq!(distinct, total as i64, "every event arrived");
+    assert_eq!(rows, total as i64, "and exactly once");
+
+    daemon_stop.cancel();
+    daemon_task.await.unwrap().unwrap();
+    consumer_stop.cancel();
+    let report = consumer_task.await.unwrap().unwrap();
+    eprintln!("ledger rows at stop_app: {at_stop}; consumer report {report:?}");
+    let cleanup = require_broker().await.create_channel().await.unwrap();
+    for q in [queue.clone(), format!("{queue}.dead")] {
+        let _ = cleanup
+            .queue_delete(q.as_str().into(), Default::default())
+            .await;
+    }
+    for e in [exchange.clone(), format!("{exchange}.dead")] {
+        let _ = cleanup
+            .exchange_delete(e.as_str().into(), Default::default())
+            .await;
+    }
 }
