@@ -504,3 +504,30 @@ fn every_flag_is_documented() {
         "a prefetch of 0 means unlimited to AMQP; refused"
     );
 }
+
+#[test]
+fn the_broker_url_can_come_from_the_config_file() {
+    let env = Env::new();
+    let names = Names::new();
+    let config_dir = env.dir.path().join("home/.config/hookd");
+    std::fs::create_dir_all(&config_dir).unwrap();
+    std::fs::write(
+        config_dir.join("config.toml"),
+        format!("[amqp]\nurl = \"{}\"\n", broker_url()),
+    )
+    .unwrap();
+    let out = env.run(&[
+        "amqp",
+        "declare",
+        "--exchange",
+        &names.exchange,
+        "--queue",
+        &names.queue,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&names.queue));
+}

@@ -63,12 +63,23 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The broker URL from `--amqp` / `$HOOKD_AMQP_URL`, or the error users see without one.
+/// The broker URL from `--amqp` / `$HOOKD_AMQP_URL`, else the config file's
+/// `[amqp] url` (the daemon's layers), or the error users see without one.
 pub fn broker_url(amqp: Option<&str>) -> anyhow::Result<String> {
+    let from_config = || {
+        hookd_core::config::HookdConfig::load(&hookd_core::config::Overrides::default())
+            .ok()
+            .and_then(|config| config.amqp_url)
+    };
     amqp.map(str::trim)
         .filter(|url| !url.is_empty())
         .map(str::to_owned)
-        .ok_or_else(|| anyhow::anyhow!("no broker URL: pass --amqp or set {AMQP_URL_ENV}"))
+        .or_else(from_config)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no broker URL: pass --amqp or set {AMQP_URL_ENV} (or [amqp] url in the config file)"
+            )
+        })
 }
 
 fn consume(args: &ConsumeArgs) -> anyhow::Result<()> {
