@@ -9,7 +9,9 @@
 //! are child processes. Every child gets `HOOKD_SOCKET` and `HOOKD_DATA_DIR`
 //! pointing into the temp dir so a benchmark never touches the user's data;
 //! a daemon that runs managed hooks reads them from a home inside the temp
-//! dir too, never from the user's `~/.hookd`.
+//! dir too, never from the user's `~/.hookd`. A daemon in `amqp` ledger mode
+//! keeps its outbox in the temp data dir and publishes to a real broker
+//! (see [`crate::broker`]).
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -21,8 +23,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
+use hookd_core::config::LedgerMode;
 use hookd_core::ingest::CommitNotice;
-use hookd_core::server::{Daemon, DaemonConfig};
+use hookd_core::server::{AmqpTarget, Daemon, DaemonConfig};
 use hookd_core::settings::SettingsRoots;
 use hookd_core::stats::{DaemonStats, StatsSnapshot};
 use serde_json::{Value, json};
@@ -383,19 +386,30 @@ impl RunningDaemon {
     /// Binds the socket and serves it; `track_ids` makes the watch remember
     /// when each `tool_use_id` committed (latency runs need it, ingest runs don't).
     pub fn start(ws: &Workspace, track_ids: bool) -> Result<Self> {
-        Self::start_with(ws, track_ids, None)
+        Self::start_with(ws, track_ids, |_| {})
     }
 
     /// [`RunningDaemon::start`] for a daemon that answers `hookd-emit --wait`
     /// by running the managed hooks found under `roots` and in each project.
     pub fn start_managed(ws: &Workspace, track_ids: bool, roots: SettingsRoots) -> Result<Self> {
-        Self::start_with(ws, track_ids, Some(roots))
+        Self::start_with(ws, track_ids, |config| config.settings_roots = Some(roots))
+    }
+
+    /// [`RunningDaemon::start`] for a daemon in `amqp` ledger mode: it writes
+    /// no ledger, only commits each event to its outbox
+    /// (`{data_dir}/amqp-outbox.db`) and publishes it to `target`. Its
+    /// commit notices then announce outbox commits.
+    pub fn start_amqp(ws: &Workspace, track_ids: bool, target: AmqpTarget) -> Result<Self> {
+        Self::start_with(ws, track_ids, |config| {
+            config.ledger_mode = LedgerMode::Amqp;
+            config.amqp = Some(target);
+        })
     }
 
     fn start_with(
         ws: &Workspace,
         track_ids: bool,
-        settings_roots: Option<SettingsRoots>,
+        configure: impl FnOnce(&mut DaemonConfig),
     ) -> Result<Self> {
         // Two workers, as `hookd daemon` has: the figures describe the real daemon.
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -408,7 +422,7 @@ impl RunningDaemon {
             // Binding registers the listener with the runtime's reactor.
             let _entered = runtime.enter();
             let mut config = DaemonConfig::new(ws.socket.clone(), ws.data_dir.clone());
-            config.settings_roots = settings_roots;
+            configure(&mut config);
             Daemon::bind(config).context("cannot start the daemon")?
         };
         let stats = daemon.stats();

@@ -10,6 +10,7 @@
 
 use std::io::{BufWriter, Write as _};
 use std::os::unix::net::UnixStream;
+use std::path::Path;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
@@ -67,34 +68,11 @@ pub fn run(events: u64) -> Result<IngestReport> {
     let total_bytes: usize = shares.iter().flatten().map(Vec::len).sum();
     let daemon = RunningDaemon::start(&ws, false)?;
 
-    let barrier = Arc::new(Barrier::new(CLIENTS + 1));
-    let clients: Vec<_> = shares
-        .into_iter()
-        .map(|lines| {
-            // Connect before the start line so connection setup is not timed.
-            let stream = UnixStream::connect(&ws.socket).context("cannot connect to the daemon")?;
-            let barrier = Arc::clone(&barrier);
-            Ok(std::thread::spawn(move || send(&stream, &lines, &barrier)))
-        })
-        .collect::<Result<_>>()?;
     eprintln!(
         "[ingest] {CLIENTS} clients sending {events} events ({} MB)",
         total_bytes / 1_000_000
     );
-    barrier.wait();
-
-    let mut first_byte: Option<Instant> = None;
-    let mut last_byte: Option<Instant> = None;
-    for client in clients {
-        let (first, last) = client
-            .join()
-            .map_err(|_| anyhow::anyhow!("a client thread panicked"))??;
-        first_byte = Some(first_byte.map_or(first, |f| f.min(first)));
-        last_byte = Some(last_byte.map_or(last, |l| l.max(last)));
-    }
-    let (Some(first_byte), Some(last_byte)) = (first_byte, last_byte) else {
-        bail!("no client ran");
-    };
+    let (first_byte, last_byte) = send_all(&ws.socket, shares)?;
     // Generous: a machine at 1,000 events/s still finishes.
     let timeout = Duration::from_secs(60 + events / 1_000);
     let Some(done) = daemon.watch.wait_for(events, timeout) else {
@@ -124,6 +102,36 @@ pub fn run(events: u64) -> Result<IngestReport> {
     })
 }
 
+/// Connects one client per share, then lets them all write at once; returns
+/// the instants of the first byte any client sent and of the last.
+pub(crate) fn send_all(socket: &Path, shares: Vec<Vec<Vec<u8>>>) -> Result<(Instant, Instant)> {
+    let barrier = Arc::new(Barrier::new(shares.len() + 1));
+    let clients: Vec<_> = shares
+        .into_iter()
+        .map(|lines| {
+            // Connect before the start line so connection setup is not timed.
+            let stream = UnixStream::connect(socket).context("cannot connect to the daemon")?;
+            let barrier = Arc::clone(&barrier);
+            Ok(std::thread::spawn(move || send(&stream, &lines, &barrier)))
+        })
+        .collect::<Result<_>>()?;
+    barrier.wait();
+
+    let mut first_byte: Option<Instant> = None;
+    let mut last_byte: Option<Instant> = None;
+    for client in clients {
+        let (first, last) = client
+            .join()
+            .map_err(|_| anyhow::anyhow!("a client thread panicked"))??;
+        first_byte = Some(first_byte.map_or(first, |f| f.min(first)));
+        last_byte = Some(last_byte.map_or(last, |l| l.max(last)));
+    }
+    match (first_byte, last_byte) {
+        (Some(first), Some(last)) => Ok((first, last)),
+        _ => bail!("no client ran"),
+    }
+}
+
 /// One client: waits for the start, writes every line, closes its write half.
 /// Returns the instants of its first and last byte.
 fn send(stream: &UnixStream, lines: &[Vec<u8>], start: &Barrier) -> Result<(Instant, Instant)> {
@@ -144,7 +152,7 @@ fn send(stream: &UnixStream, lines: &[Vec<u8>], start: &Barrier) -> Result<(Inst
 ///
 /// Built with [`Envelope`] itself so the lines have exactly the wire shape
 /// emitters send; each has its own `tool_use_id` and its own file.
-fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>>>> {
+pub(crate) fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>>>> {
     let sessions: Vec<String> = (0..CLIENTS as u64).map(env::session_id).collect();
     let pid = std::process::id();
     let mut shares: Vec<Vec<Vec<u8>>> = (0..CLIENTS)

@@ -24,10 +24,10 @@ use crate::env::{self, CommitWatch, RunningDaemon, Tools, Workspace};
 use crate::stats::Summary;
 
 /// Time between two events: 100 events per second.
-const PERIOD: Duration = Duration::from_millis(10);
+pub(crate) const PERIOD: Duration = Duration::from_millis(10);
 
 /// Unmeasured events first, so opening the ledger and the git repository is not timed.
-const WARMUP_EVENTS: usize = 5;
+pub(crate) const WARMUP_EVENTS: usize = 5;
 
 /// One latency series.
 #[derive(Debug, Clone, Serialize)]
@@ -78,29 +78,7 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
         .iter()
         .map(|id| payload(id))
         .collect::<Result<Vec<_>>>()?;
-    let mut sent = Vec::with_capacity(events);
-    let mut running: Vec<Child> = Vec::new();
-    let mut slip = Duration::ZERO;
-    let start = Instant::now() + PERIOD;
-    for (i, stdin) in payloads.iter().enumerate() {
-        let deadline = start + PERIOD * i as u32;
-        env::sleep_until(deadline);
-        let mut cmd = ws.command(&tools.emit);
-        cmd.arg(env::EVENT_TYPE).stdin(std::process::Stdio::piped());
-        let spawned_at = Instant::now();
-        slip = slip.max(spawned_at - deadline);
-        let mut child = cmd.spawn().context("cannot start hookd-emit")?;
-        if let Some(mut pipe) = child.stdin.take() {
-            pipe.write_all(stdin)?;
-        }
-        sent.push(spawned_at);
-        running.push(child);
-        // Reap whoever has finished; never wait on the schedule's time.
-        running.retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_))));
-    }
-    for mut child in running {
-        child.wait()?;
-    }
+    let (sent, slip) = emit_on_schedule(&ws, tools, &payloads)?;
     wait_committed(&daemon.watch, (WARMUP_EVENTS + events) as u64);
     let emit_to_commit = series(&daemon.watch, &ids, &sent, slip)?;
 
@@ -153,6 +131,42 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
         emit_to_commit,
         socket_to_commit,
     })
+}
+
+/// Spawns the real `hookd-emit` in `ws` once per payload, one every
+/// [`PERIOD`] by absolute deadline (start + i × period), writing the payload
+/// to its stdin; returns the instant just before each spawn and the worst
+/// slip behind a deadline. Finished emitters are reaped without blocking the
+/// schedule, and all of them have exited when this returns.
+pub(crate) fn emit_on_schedule(
+    ws: &Workspace,
+    tools: &Tools,
+    payloads: &[Vec<u8>],
+) -> Result<(Vec<Instant>, Duration)> {
+    let mut sent = Vec::with_capacity(payloads.len());
+    let mut running: Vec<Child> = Vec::new();
+    let mut slip = Duration::ZERO;
+    let start = Instant::now() + PERIOD;
+    for (i, stdin) in payloads.iter().enumerate() {
+        let deadline = start + PERIOD * i as u32;
+        env::sleep_until(deadline);
+        let mut cmd = ws.command(&tools.emit);
+        cmd.arg(env::EVENT_TYPE).stdin(std::process::Stdio::piped());
+        let spawned_at = Instant::now();
+        slip = slip.max(spawned_at - deadline);
+        let mut child = cmd.spawn().context("cannot start hookd-emit")?;
+        if let Some(mut pipe) = child.stdin.take() {
+            pipe.write_all(stdin)?;
+        }
+        sent.push(spawned_at);
+        running.push(child);
+        // Reap whoever has finished; never wait on the schedule's time.
+        running.retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_))));
+    }
+    for mut child in running {
+        child.wait()?;
+    }
+    Ok((sent, slip))
 }
 
 /// Waits for `count` commits; a shortfall is reported by the series as missing events.

@@ -1,6 +1,7 @@
 //! `hookd-bench`: measures the six figures hookd promises, each beside its
-//! baseline or target, against real parts (a git repository, the daemon,
-//! SQLite files, hook processes and the released binaries) in a temp dir.
+//! baseline or target, and two figures of the broker-backed ledger modes,
+//! against real parts (a git repository, the daemon, SQLite files, hook
+//! processes, the released binaries and a real RabbitMQ) in a temp dir.
 //!
 //! 1. [`emit`]: wall time of one `hookd-emit` call, beside the bash + jq +
 //!    socat emitter users had (target: median < 1 ms and ≥ 10× faster).
@@ -16,16 +17,29 @@
 //! 6. [`wait`]: the `hookd-emit --wait` round trip beside a plain
 //!    `hookd-emit` when no managed hook matches (target: adds < 1 ms), and
 //!    with one matching hook as context.
+//! 7. [`publish`]: events per second the publisher drains from a full outbox
+//!    to RabbitMQ with publisher confirms, and the same through the whole
+//!    daemon in `amqp` ledger mode (figures, no target).
+//! 8. [`broker_latency`]: emit → broker → consumer → ledger latency at a
+//!    steady 100 events/s, beside the local emit-to-commit latency of 3
+//!    (figure, no target).
+//!
+//! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
+//! run declares its own exchange `hookd.bench.<uuid>` and queues, and
+//! deletes them at the end ([`broker`]).
 //!
 //! The table goes to stdout as Markdown (progress to stderr), optionally as
 //! JSON too. PASS/FAIL is reported, never enforced: the exit code is 0 unless
 //! a measurement could not be carried out at all.
 
+mod broker;
+mod broker_latency;
 mod emit;
 mod env;
 mod executor;
 mod ingest;
 mod latency;
+mod publish;
 mod query;
 mod stats;
 mod wait;
@@ -40,7 +54,9 @@ use serde::Serialize;
 use crate::stats::Summary;
 
 /// Benchmarks hookd against its targets: emit time, ingest rate, emit-to-commit
-/// latency, query time, executor overhead and the `hookd-emit --wait` round trip.
+/// latency, query time, executor overhead and the `hookd-emit --wait` round trip;
+/// and, against a real RabbitMQ, the publish rate with confirms and the
+/// emit → broker → consumer → ledger latency.
 /// Needs the release binaries: `cargo build --release --workspace`.
 #[derive(Debug, Clone, Parser, Serialize)]
 #[command(name = "hookd-bench", version)]
@@ -66,6 +82,16 @@ struct Args {
     /// Measured calls of each kind: plain and `--wait` emit, in two projects (after 10 warm-ups).
     #[arg(long, value_name = "N", default_value_t = 500)]
     wait_runs: usize,
+    /// Events in the outbox the publisher drains to RabbitMQ, and sent through the daemon in `amqp` mode.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    publish_events: u64,
+    /// Events of the emit → broker → consumer → ledger series at 100 events/s (1,000 takes 10 s).
+    #[arg(long, value_name = "N", default_value_t = 1_000)]
+    broker_rate_events: usize,
+    /// RabbitMQ for `publish` and `broker-latency`; each run uses, then deletes, its own exchange and queues.
+    #[arg(long, value_name = "URL", env = "HOOKD_BENCH_AMQP_URL", hide_env_values = true, default_value = broker::DEFAULT_URL)]
+    #[serde(serialize_with = "serialize_redacted")]
+    amqp_url: String,
     /// Run only these measurements (repeat the flag or separate with commas); all by default.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "WHICH")]
     only: Vec<Measurement>,
@@ -74,7 +100,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The six measurements.
+/// The eight measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -90,6 +116,15 @@ enum Measurement {
     Executor,
     /// `hookd-emit --wait` beside a plain emit.
     Wait,
+    /// Publish rate to RabbitMQ with publisher confirms.
+    Publish,
+    /// Emit → broker → consumer → ledger latency at 100 events/s.
+    BrokerLatency,
+}
+
+/// A broker URL as the JSON report keeps it: without its password.
+fn serialize_redacted<S: serde::Serializer>(url: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&hookd_core::amqp::topology::redact(url))
 }
 
 /// What a row of the table is judged as.
@@ -207,6 +242,8 @@ struct Report {
     query: Option<query::QueryReport>,
     executor: Option<executor::ExecutorReport>,
     wait: Option<wait::WaitReport>,
+    publish: Option<publish::PublishReport>,
+    broker_latency: Option<broker_latency::BrokerLatencyReport>,
     errors: Vec<String>,
 }
 
@@ -227,7 +264,8 @@ fn run(args: &Args) -> Result<bool> {
     let selected = |m: Measurement| args.only.is_empty() || args.only.contains(&m);
     let needs_emit = selected(Measurement::Emit)
         || selected(Measurement::Latency)
-        || selected(Measurement::Wait);
+        || selected(Measurement::Wait)
+        || selected(Measurement::BrokerLatency);
     // Fail before minutes of work, not after.
     let tools = env::Tools::locate(
         needs_emit,
@@ -247,6 +285,8 @@ fn run(args: &Args) -> Result<bool> {
         query: None,
         executor: None,
         wait: None,
+        publish: None,
+        broker_latency: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -314,6 +354,26 @@ fn run(args: &Args) -> Result<bool> {
                 report.wait = Some(r);
             }
             Err(err) => report.errors.push(failed("wait", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::Publish) {
+        match publish::run(&args.amqp_url, args.publish_events) {
+            Ok(r) => {
+                publish_rows(&r, &mut report.rows);
+                report.publish = Some(r);
+            }
+            Err(err) => report.errors.push(failed("publish", err, &mut report.rows)),
+        }
+    }
+    if selected(Measurement::BrokerLatency) {
+        match broker_latency::run(&tools, &args.amqp_url, args.broker_rate_events) {
+            Ok(r) => {
+                broker_latency_rows(&r, report.latency.as_ref(), &mut report.rows);
+                report.broker_latency = Some(r);
+            }
+            Err(err) => report
+                .errors
+                .push(failed("broker-latency", err, &mut report.rows)),
         }
     }
 
@@ -588,6 +648,124 @@ fn wait_rows(r: &wait::WaitReport, rows: &mut Vec<Row>) {
     ));
 }
 
+fn publish_rows(r: &publish::PublishReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.events);
+    let (d, w) = (&r.direct, &r.daemon);
+    let connect = d
+        .connect_ms
+        .map(|ms| format!(", of which connecting {} ms", short_ms(ms)))
+        .unwrap_or_default();
+    rows.push(Row::new(
+        format!(
+            "Publish rate with publisher confirms: `Publisher` draining an outbox of {n} Write events ({} B payload, {} B message bodies, batches of {}) to a durable queue, spawn → last confirm",
+            r.payload_bytes,
+            r.body_bytes,
+            thousands(r.batch as u64)
+        ),
+        format!(
+            "{} events/s ({:.2} s{connect})",
+            thousands(d.events_per_sec.round() as u64),
+            d.seconds
+        ),
+        "figure (no target)",
+        Verdict::Info,
+    ));
+    let outbox = w
+        .outbox_seconds
+        .map(|s| format!("; all in the outbox after {s:.2} s"))
+        .unwrap_or_default();
+    rows.push(Row::new(
+        format!(
+            "Same {n} events through the whole daemon in `amqp` mode: {} B lines over {} connections, first byte → all in the queue (depth polled every 10 ms)",
+            w.line_bytes, w.clients
+        ),
+        format!(
+            "{} events/s ({:.2} s{outbox})",
+            thousands(w.events_per_sec.round() as u64),
+            w.seconds
+        ),
+        "context",
+        Verdict::Info,
+    ));
+    let problem = d
+        .last_error
+        .as_deref()
+        .map(|e| format!("; publisher error: {e}"))
+        .unwrap_or_default();
+    rows.push(Row::new(
+        "Check: each queue holds exactly the events sent, both outboxes are empty; the daemon rejected, spooled and wrote nothing locally",
+        format!(
+            "publisher {} confirms, queue {}, outbox {}; daemon queue {}, outbox {}, {} rejected, {} spooled, ledger {}{problem}",
+            thousands(d.published),
+            thousands(u64::from(d.queue_messages)),
+            d.outbox_left,
+            thousands(u64::from(w.queue_messages)),
+            w.outbox_left,
+            w.daemon.lines_rejected,
+            w.daemon.events_spooled,
+            if w.ledger_written { "written" } else { "untouched" }
+        ),
+        format!("{n} each, 0 left"),
+        Verdict::judge(r.exact()),
+    ));
+}
+
+fn broker_latency_rows(
+    r: &broker_latency::BrokerLatencyReport,
+    local: Option<&latency::LatencyReport>,
+    rows: &mut Vec<Row>,
+) {
+    let n = thousands(r.events as u64);
+    let rate = r.rate_per_sec;
+    let reference = local.map_or_else(
+        || "figure; local (no broker) emit-to-commit: run with `--only latency`".to_owned(),
+        |l| {
+            format!(
+                "figure; local (no broker) emit-to-commit: {}",
+                median_p99(&l.emit_to_commit.latency)
+            )
+        },
+    );
+    rows.push(Row::new(
+        format!(
+            "Emit → broker → consumer → ledger latency at {rate:.0} events/s, `hookd-emit` spawn → row visible in the ledger (read every 1 ms), {n} events, consumer prefetch {} / batch wait {} ms (median / p99)",
+            r.prefetch,
+            short_ms(r.batch_wait_ms)
+        ),
+        median_p99(&r.emit_to_ledger),
+        reference,
+        Verdict::Info,
+    ));
+    if let Some(outbox) = &r.emit_to_outbox {
+        rows.push(Row::new(
+            "Of which `hookd-emit` spawn → the daemon's outbox commit (median / p99)",
+            median_p99(outbox),
+            "context: the daemon's share",
+            Verdict::Info,
+        ));
+    }
+    let errors = if r.ledger_poll_errors > 0 {
+        format!("; {} ledger read errors (retried)", r.ledger_poll_errors)
+    } else {
+        String::new()
+    };
+    rows.push(Row::new(
+        "Check: every event in the ledger exactly once, nothing dead-lettered; worst schedule slip",
+        format!(
+            "{} / {n} once, {} missing, {} duplicated; consumer stored {}, {} duplicates, {} dead-lettered; slip {:.2} ms{errors}",
+            thousands(r.exactly_once as u64),
+            r.missing,
+            r.duplicated,
+            thousands(r.consumer.stored),
+            r.consumer.duplicates,
+            r.consumer.dead_lettered,
+            r.max_schedule_slip_ms
+        ),
+        "all, once",
+        Verdict::judge(r.all_once()),
+    ));
+}
+
 fn print_markdown(report: &Report) {
     let m = &report.machine;
     println!("# hookd benchmark\n");
@@ -668,7 +846,14 @@ mod tests {
         assert_eq!(args.query_rows, 1_000_000);
         assert_eq!(args.executor_runs, 200);
         assert_eq!(args.wait_runs, 500);
+        assert_eq!(args.publish_events, 20_000);
+        assert_eq!(args.broker_rate_events, 1_000);
         let args = Args::parse_from(["hookd-bench", "--only", "executor,wait"]);
         assert_eq!(args.only, [Measurement::Executor, Measurement::Wait]);
+        let args = Args::parse_from(["hookd-bench", "--only", "publish,broker-latency"]);
+        assert_eq!(
+            args.only,
+            [Measurement::Publish, Measurement::BrokerLatency]
+        );
     }
 }

@@ -13,7 +13,6 @@ use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt}
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
-use std::task::Poll;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt as _;
@@ -118,12 +117,23 @@ impl Daemon {
         prepare_private_dir(dir)?;
         let pid_file = hookd_proto::pid_file_for(socket);
         remove_stale_socket(socket, &pid_file)?;
-        let listener =
-            UnixListener::bind(socket).map_err(|e| Error::io("cannot listen on", socket, e))?;
+        // The PID file exists, whole, before anyone can connect: whoever sees
+        // the socket answer can read the pid.
+        crate::fs_atomic::write_atomic(
+            &pid_file,
+            format!("{}\n", std::process::id()).as_bytes(),
+            false,
+        )
+        .map_err(|e| Error::io("cannot write PID file", &pid_file, std::io::Error::other(e)))?;
+        let listener = match UnixListener::bind(socket) {
+            Ok(listener) => listener,
+            Err(e) => {
+                remove_file_quietly(&pid_file);
+                return Err(Error::io("cannot listen on", socket, e));
+            }
+        };
         std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))
             .map_err(|e| Error::io("cannot set permissions of", socket, e))?;
-        std::fs::write(&pid_file, format!("{}\n", std::process::id()))
-            .map_err(|e| Error::io("cannot write PID file", &pid_file, e))?;
         let (notices, _) = broadcast::channel(1024);
         Ok(Self {
             config,
@@ -224,8 +234,7 @@ impl Daemon {
 
         // Nobody can connect once the path is gone; then take what is already queued.
         remove_file_quietly(&config.socket_path);
-        drain_backlog(&listener, &shared, &tracker, &shutdown);
-        drop(listener);
+        drain_backlog(listener, &shared, &tracker, &shutdown).await;
         tracker.close();
         tracker.wait().await;
         drop(shared);
@@ -326,18 +335,53 @@ async fn keep_status_file(
 }
 
 /// Accepts every connection already in the listen backlog without waiting.
-fn drain_backlog(
-    listener: &UnixListener,
+async fn drain_backlog(
+    listener: UnixListener,
     shared: &Arc<Shared>,
     tracker: &TaskTracker,
     shutdown: &CancellationToken,
 ) {
-    let waker = std::task::Waker::noop();
-    let mut cx = std::task::Context::from_waker(waker);
-    while let Poll::Ready(Ok((stream, _))) = listener.poll_accept(&mut cx) {
-        let shared = Arc::clone(shared);
-        let shutdown = shutdown.clone();
-        tracker.spawn(async move { serve(stream, &shared, &shutdown).await });
+    // Ask the kernel directly: the reactor's readiness flag may not have seen
+    // the last connections yet, and a missed one would be an emitter that
+    // wrote its line successfully into a socket nobody reads.
+    let listener = match listener.into_std() {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::error!(error = %err, "cannot drain queued connections");
+            return;
+        }
+    };
+    // Twice, with a pause: a connect that resolved the path just before it
+    // was unlinked can land in the queue a moment later.
+    for pass in 0..2 {
+        if pass == 1 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        loop {
+            match listener.accept() {
+                Ok((stream, _)) => {
+                    let stream = stream
+                        .set_nonblocking(true)
+                        .and_then(|()| UnixStream::from_std(stream));
+                    match stream {
+                        Ok(stream) => {
+                            let shared = Arc::clone(shared);
+                            let shutdown = shutdown.clone();
+                            tracker.spawn(async move { serve(stream, &shared, &shutdown).await });
+                        }
+                        Err(err) => {
+                            tracing::error!(error = %err, "cannot serve a queued connection")
+                        }
+                    }
+                }
+                Err(err) if err.kind() == ErrorKind::WouldBlock => break,
+                Err(err) if err.kind() == ErrorKind::Interrupted => {}
+                Err(err) => {
+                    tracing::warn!(error = %err, "accept failed while draining");
+                    break;
+                }
+            }
+        }
     }
 }
 

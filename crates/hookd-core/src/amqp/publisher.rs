@@ -367,10 +367,20 @@ impl Task {
                 let seqs = sent.acked;
                 // If this fails the messages are published again later: a
                 // duplicate, which consumers absorb, never a loss.
-                self.with_outbox(move |outbox| outbox.remove(&seqs)).await?;
-                self.shared.update(|s| s.published += confirmed);
+                let backlog = self
+                    .with_outbox(move |outbox| {
+                        outbox.remove(&seqs)?;
+                        outbox.len()
+                    })
+                    .await?;
+                // One update, so a reader never sees the new count with the old backlog.
+                self.shared.update(|s| {
+                    s.published += confirmed;
+                    s.backlog = backlog;
+                });
+            } else {
+                self.refresh_backlog().await;
             }
-            self.refresh_backlog().await;
             match sent.problem {
                 None => self.backoff = MIN_BACKOFF,
                 Some(Problem::Nacked(err)) => {

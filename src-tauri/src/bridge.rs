@@ -1,0 +1,177 @@
+//! Forwards the daemon's commit notices to the window as the `ledger-commit`
+//! event, batched: Tauri's events are not built for high throughput, and an
+//! agent burst can commit hundreds of batches a second. The first notice
+//! after a quiet spell goes out at once (live feels live); after that at most
+//! one event per [`BATCH_INTERVAL`] carries every notice since the last.
+//!
+//! While live updates are paused the notices are drained and dropped, so
+//! resuming never floods the window with a backlog (the UI refetches).
+
+use std::time::Duration;
+
+use hookd_core::ingest::CommitNotice;
+use serde::Serialize;
+use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
+use tokio::time::Instant;
+
+use crate::state::LiveSwitch;
+
+/// Name of the event the window listens to.
+pub const LEDGER_COMMIT_EVENT: &str = "ledger-commit";
+
+/// Minimum time between two `ledger-commit` events.
+pub const BATCH_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Payload of `ledger-commit`.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedgerCommit {
+    /// Every notice since the previous event, in commit order.
+    pub notices: Vec<CommitNotice>,
+}
+
+/// Forwards notices from `notices` to `emit` until the daemon stops.
+pub async fn forward(
+    mut notices: broadcast::Receiver<CommitNotice>,
+    live: LiveSwitch,
+    mut emit: impl FnMut(LedgerCommit) + Send,
+) {
+    let mut last_emit: Option<Instant> = None;
+    loop {
+        let first = match notices.recv().await {
+            Ok(notice) => notice,
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(
+                    missed,
+                    "live updates fell behind; some commit notices were dropped"
+                );
+                continue;
+            }
+            Err(RecvError::Closed) => return,
+        };
+        let mut batch = vec![first];
+        if let Some(last) = last_emit {
+            tokio::time::sleep_until(last + BATCH_INTERVAL).await;
+        }
+        loop {
+            match notices.try_recv() {
+                Ok(notice) => batch.push(notice),
+                Err(TryRecvError::Lagged(missed)) => {
+                    tracing::warn!(
+                        missed,
+                        "live updates fell behind; some commit notices were dropped"
+                    );
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => break,
+            }
+        }
+        if live.is_paused() {
+            continue;
+        }
+        emit(LedgerCommit { notices: batch });
+        last_emit = Some(Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::{Arc, Mutex};
+
+    use hookd_core::ingest::CommittedEvent;
+
+    use super::*;
+
+    fn notice(n: usize) -> CommitNotice {
+        CommitNotice {
+            ledger: PathBuf::from("/repo/.hookd/mutations.db"),
+            events: vec![CommittedEvent {
+                event_id: format!("e{n}"),
+                hook_type: "post_tool_use".into(),
+                tool_name: Some("Write".into()),
+                tool_use_id: Some(format!("t{n}")),
+            }],
+            mutations: 1,
+        }
+    }
+
+    type Emitted = Arc<Mutex<Vec<(Instant, LedgerCommit)>>>;
+
+    fn collector() -> (Emitted, impl FnMut(LedgerCommit) + Send) {
+        let emitted: Emitted = Arc::default();
+        let sink = Arc::clone(&emitted);
+        (emitted, move |batch| {
+            sink.lock().unwrap().push((Instant::now(), batch));
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn bursts_are_batched_at_most_once_per_interval() {
+        let (tx, rx) = broadcast::channel(64);
+        let (emitted, emit) = collector();
+        let task = tokio::spawn(forward(rx, LiveSwitch::default(), emit));
+
+        // The first notice goes out at once.
+        tx.send(notice(0)).unwrap();
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        assert_eq!(emitted.lock().unwrap().len(), 1);
+
+        // A burst inside the interval becomes one event.
+        for n in 1..=5 {
+            tx.send(notice(n)).unwrap();
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(BATCH_INTERVAL).await;
+        drop(tx);
+        task.await.unwrap();
+
+        let emitted = emitted.lock().unwrap();
+        let sizes: Vec<usize> = emitted.iter().map(|(_, b)| b.notices.len()).collect();
+        assert_eq!(sizes, [1, 5]);
+        assert!(emitted[1].0 - emitted[0].0 >= BATCH_INTERVAL);
+        let ids: Vec<&str> = emitted[1]
+            .1
+            .notices
+            .iter()
+            .map(|n| n.events[0].event_id.as_str())
+            .collect();
+        assert_eq!(ids, ["e1", "e2", "e3", "e4", "e5"]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn paused_notices_are_dropped_and_resuming_forwards_new_ones() {
+        let (tx, rx) = broadcast::channel(64);
+        let (emitted, emit) = collector();
+        let live = LiveSwitch::default();
+        live.set_paused(true);
+        let task = tokio::spawn(forward(rx, live.clone(), emit));
+        tx.send(notice(0)).unwrap();
+        tx.send(notice(1)).unwrap();
+        tokio::time::sleep(BATCH_INTERVAL * 3).await;
+        assert!(emitted.lock().unwrap().is_empty());
+
+        live.set_paused(false);
+        tx.send(notice(2)).unwrap();
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        drop(tx);
+        task.await.unwrap();
+        let emitted = emitted.lock().unwrap();
+        assert_eq!(emitted.len(), 1);
+        assert_eq!(emitted[0].1.notices[0].events[0].event_id, "e2");
+    }
+
+    #[test]
+    fn payload_is_notices_as_the_core_serialises_them() {
+        let value = serde_json::to_value(LedgerCommit {
+            notices: vec![notice(7)],
+        })
+        .unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"notices": [{
+                "ledger": "/repo/.hookd/mutations.db",
+                "events": [{"event_id": "e7", "hook_type": "post_tool_use", "tool_name": "Write", "tool_use_id": "t7"}],
+                "mutations": 1
+            }]})
+        );
+    }
+}

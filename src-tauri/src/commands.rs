@@ -1,0 +1,117 @@
+//! The commands the window invokes. Each one is a thin wrapper: it moves the
+//! work off the main thread and calls a plain function taking `&AppState`
+//! (in [`crate::projects`], [`crate::timeline`], [`crate::state`]), which is
+//! what the Rust tests call without a window. Errors are [`AppError`]s,
+//! serialised as `{kind, message}`.
+//!
+//! Argument names are single words on purpose: Tauri maps JavaScript's
+//! camelCase argument keys to Rust's snake_case ones, and single words make
+//! that mapping a non-issue. Inside the arguments and results every JSON key
+//! is snake_case, exactly as serde writes the Rust field names.
+
+// Tauri hands commands their extractors (`State`, `AppHandle`) by value.
+#![allow(clippy::needless_pass_by_value)]
+
+use std::path::PathBuf;
+
+use hookd_core::record::MutationRow;
+use tauri::{AppHandle, Manager, Runtime, State};
+use tauri_plugin_autostart::AutoLaunchManager;
+
+use crate::error::{AppError, ErrorKind, Result};
+use crate::projects::{self, AddProjectsResult, ProjectInfo};
+use crate::state::{AppInfo, AppState};
+use crate::timeline::{self, TimelineQuery};
+
+/// Every command, for `Builder::invoke_handler`.
+pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+    tauri::generate_handler![
+        app_info,
+        list_projects,
+        add_projects,
+        timeline,
+        set_launch_on_login,
+        launch_on_login
+    ]
+}
+
+/// `app_info() -> AppInfo`: version, daemon status, data directory.
+#[tauri::command]
+pub fn app_info(state: State<'_, AppState>) -> AppInfo {
+    state.app_info()
+}
+
+/// `list_projects() -> ProjectInfo[]`, newest activity first.
+#[tauri::command]
+pub async fn list_projects<R: Runtime>(app: AppHandle<R>) -> Result<Vec<ProjectInfo>> {
+    blocking(&app, projects::list_projects).await
+}
+
+/// `add_projects(paths) -> { added, rejected }`.
+#[tauri::command]
+pub async fn add_projects<R: Runtime>(
+    app: AppHandle<R>,
+    paths: Vec<String>,
+) -> Result<AddProjectsResult> {
+    let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    blocking(&app, move |state| projects::add_projects(state, &paths)).await
+}
+
+/// `timeline(query) -> MutationRow[]`, oldest first.
+#[tauri::command]
+pub async fn timeline<R: Runtime>(
+    app: AppHandle<R>,
+    query: TimelineQuery,
+) -> Result<Vec<MutationRow>> {
+    blocking(&app, move |state| timeline::timeline(state, &query)).await
+}
+
+/// `set_launch_on_login(enabled) -> bool`: turns the XDG autostart entry on
+/// or off and returns the state afterwards.
+#[tauri::command]
+pub fn set_launch_on_login<R: Runtime>(app: AppHandle<R>, enabled: bool) -> Result<bool> {
+    let autostart = autostart(&app)?;
+    let changed = if enabled {
+        autostart.enable()
+    } else {
+        autostart.disable()
+    };
+    changed.map_err(|err| AppError::new(ErrorKind::Io, format!("launch on login: {err}")))?;
+    tracing::info!(enabled, "launch on login changed");
+    autostart_enabled(&autostart)
+}
+
+/// `launch_on_login() -> bool`: whether the app starts on login.
+#[tauri::command]
+pub fn launch_on_login<R: Runtime>(app: AppHandle<R>) -> Result<bool> {
+    autostart_enabled(autostart(&app)?.inner())
+}
+
+fn autostart<R: Runtime>(app: &AppHandle<R>) -> Result<State<'_, AutoLaunchManager>> {
+    app.try_state::<AutoLaunchManager>().ok_or_else(|| {
+        AppError::new(
+            ErrorKind::Unavailable,
+            "launch on login is not available in this build",
+        )
+    })
+}
+
+fn autostart_enabled(autostart: &AutoLaunchManager) -> Result<bool> {
+    autostart
+        .is_enabled()
+        .map_err(|err| AppError::new(ErrorKind::Io, format!("launch on login: {err}")))
+}
+
+/// Runs `work` on the blocking pool: SQLite and git must not stall the main
+/// thread (which paints the window) nor the async workers.
+async fn blocking<R, T, F>(app: &AppHandle<R>, work: F) -> Result<T>
+where
+    R: Runtime,
+    T: Send + 'static,
+    F: FnOnce(&AppState) -> Result<T> + Send + 'static,
+{
+    let app = app.clone();
+    tauri::async_runtime::spawn_blocking(move || work(app.state::<AppState>().inner()))
+        .await
+        .map_err(|err| AppError::internal(format!("the command's task failed: {err}")))?
+}

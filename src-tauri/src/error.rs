@@ -1,0 +1,254 @@
+//! The one error type every command returns, serialised as
+//! `{"kind": "...", "message": "..."}` so the UI can branch on `kind` and show
+//! `message` as is. Commands never return bare strings: a string cannot tell
+//! the UI whether to highlight an input, retry, or report a bug.
+
+use std::fmt;
+
+use hookd_core::agent_connect::AgentConnectError;
+use hookd_core::settings::SettingsError;
+use serde::Serialize;
+
+/// Result alias for the app's plain functions and commands.
+pub type Result<T, E = AppError> = std::result::Result<T, E>;
+
+/// What kind of failure, for the UI to branch on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// A path, project or ledger that does not exist.
+    NotFound,
+    /// The request itself is wrong (bad time, bad combination of fields, bad file content).
+    InvalidInput,
+    /// The file system refused (permissions, disk full, ...).
+    Io,
+    /// SQLite failed on a ledger or the registry.
+    Database,
+    /// Someone else holds the resource (a locked database, a socket in use); retrying may work.
+    Busy,
+    /// A file changed on disk since it was read; nothing was written.
+    Conflict,
+    /// A service the command needs is not there (autostart, the daemon).
+    Unavailable,
+    /// A bug or an unexpected failure.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The name the UI sees.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NotFound => "not_found",
+            Self::InvalidInput => "invalid_input",
+            Self::Io => "io",
+            Self::Database => "database",
+            Self::Busy => "busy",
+            Self::Conflict => "conflict",
+            Self::Unavailable => "unavailable",
+            Self::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error as the UI receives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{kind}: {message}")]
+pub struct AppError {
+    /// What kind of failure.
+    pub kind: ErrorKind,
+    /// A complete sentence for people, including the causes.
+    pub message: String,
+}
+
+impl AppError {
+    /// An error of `kind` with `message`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A request the command cannot make sense of.
+    pub fn invalid_input(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidInput, message)
+    }
+
+    /// Something that should not happen (a panicked task, a Tauri failure).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, message)
+    }
+}
+
+/// `err` and its causes, joined the way `anyhow` prints `{:#}`, skipping a
+/// cause whose text the previous message already ends with.
+pub fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut message = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !text.is_empty() && !message.ends_with(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    message
+}
+
+impl From<hookd_core::Error> for AppError {
+    fn from(err: hookd_core::Error) -> Self {
+        use hookd_core::Error as E;
+        let kind = match &err {
+            E::Io { source, .. } => io_kind(source),
+            E::Sqlite { source, .. } => sqlite_kind(source),
+            E::Migration { .. } => ErrorKind::Database,
+            E::Git(_) => ErrorKind::Io,
+            E::AlreadyRunning { .. } => ErrorKind::Busy,
+            E::InsecureSocketDir { .. } | E::NotASocket(_) => ErrorKind::Io,
+            E::NotARepository(_) | E::InvalidTime { .. } | E::Config(_) => ErrorKind::InvalidInput,
+            E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
+            E::NoHome => ErrorKind::Unavailable,
+            E::AgentConnect(inner) => agent_connect_kind(inner),
+            E::Amqp(_) => ErrorKind::Unavailable,
+            E::Settings(inner) => settings_kind(inner),
+        };
+        Self::new(kind, chain(&err))
+    }
+}
+
+impl From<tauri::Error> for AppError {
+    fn from(err: tauri::Error) -> Self {
+        Self::internal(chain(&err))
+    }
+}
+
+impl From<std::io::Error> for AppError {
+    fn from(err: std::io::Error) -> Self {
+        Self::new(io_kind(&err), chain(&err))
+    }
+}
+
+fn io_kind(err: &std::io::Error) -> ErrorKind {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => ErrorKind::NotFound,
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::ResourceBusy => ErrorKind::Busy,
+        _ => ErrorKind::Io,
+    }
+}
+
+fn sqlite_kind(err: &rusqlite::Error) -> ErrorKind {
+    use rusqlite::ErrorCode;
+    match err.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => ErrorKind::Busy,
+        _ => ErrorKind::Database,
+    }
+}
+
+fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
+    match err {
+        AgentConnectError::Read { source, .. }
+        | AgentConnectError::CreateDir { source, .. }
+        | AgentConnectError::ProjectDir { source, .. } => io_kind(source),
+        AgentConnectError::Write(_) => ErrorKind::Io,
+        AgentConnectError::Serialize { .. } => ErrorKind::Internal,
+        AgentConnectError::Parse { .. }
+        | AgentConnectError::Shape { .. }
+        | AgentConnectError::NotADirectory(_)
+        | AgentConnectError::EmitCommand(_)
+        | AgentConnectError::UnknownScope(_) => ErrorKind::InvalidInput,
+    }
+}
+
+fn settings_kind(err: &SettingsError) -> ErrorKind {
+    match err {
+        SettingsError::Io { source, .. } => io_kind(source),
+        SettingsError::Write(_) | SettingsError::Store { .. } => ErrorKind::Io,
+        SettingsError::ChangedOnDisk { .. } => ErrorKind::Conflict,
+        SettingsError::NotFound { .. } => ErrorKind::NotFound,
+        SettingsError::NoHome => ErrorKind::Unavailable,
+        _ => ErrorKind::InvalidInput,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn serialises_as_kind_and_message() {
+        let err = AppError::invalid_input("since: bad time");
+        assert_eq!(
+            serde_json::to_value(&err).unwrap(),
+            serde_json::json!({"kind": "invalid_input", "message": "since: bad time"})
+        );
+    }
+
+    #[test]
+    fn core_errors_keep_their_causes_and_get_a_kind() {
+        let io = hookd_core::Error::io(
+            "cannot read",
+            "/x/y",
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        let err = AppError::from(io);
+        assert_eq!(err.kind, ErrorKind::Io);
+        assert!(
+            err.message.starts_with("cannot read /x/y: "),
+            "{}",
+            err.message
+        );
+
+        let cases = [
+            (
+                hookd_core::Error::NoSuchPath(PathBuf::from("/nope")),
+                "not_found",
+            ),
+            (
+                hookd_core::Error::InvalidTime {
+                    input: "soon".into(),
+                },
+                "invalid_input",
+            ),
+            (
+                hookd_core::Error::AlreadyRunning {
+                    socket: PathBuf::from("/s"),
+                    pid: Some(7),
+                },
+                "busy",
+            ),
+            (
+                hookd_core::Error::NotARepository(PathBuf::from("/tmp")),
+                "invalid_input",
+            ),
+        ];
+        for (core, kind) in cases {
+            let value = serde_json::to_value(AppError::from(core)).unwrap();
+            assert_eq!(value["kind"], kind, "{value}");
+            assert!(value["message"].as_str().is_some_and(|m| !m.is_empty()));
+            assert_eq!(value.as_object().unwrap().len(), 2, "{value}");
+        }
+    }
+
+    #[test]
+    fn a_locked_database_is_busy() {
+        let locked = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+            Some("database is locked".into()),
+        );
+        let err = AppError::from(hookd_core::Error::sqlite("/r/.hookd/mutations.db", locked));
+        assert_eq!(err.kind, ErrorKind::Busy);
+        assert!(
+            err.message.contains("database is locked"),
+            "{}",
+            err.message
+        );
+    }
+}

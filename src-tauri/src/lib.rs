@@ -1,0 +1,192 @@
+//! hookd's desktop app: a tray, the daemon in-process, and the backend of the
+//! window. All logic lives in `hookd-core`; this crate only adapts it:
+//!
+//! - [`commands`]: the `#[tauri::command]`s, thin wrappers around plain
+//!   functions in [`projects`], [`timeline`] and [`state`] that tests call
+//!   without a window;
+//! - [`state`]: paths, settings roots, daemon status, the live-updates switch;
+//! - [`daemon`]: runs `hookd_core::server::Daemon` on the usual socket, or
+//!   works attached when another daemon owns it;
+//! - [`bridge`]: forwards the daemon's commit notices to the window as the
+//!   batched `ledger-commit` event;
+//! - [`tray`]: the tray icon and menu, guarded so the app survives without
+//!   an appindicator library;
+//! - [`error`]: the `{kind, message}` error every command returns.
+//!
+//! Window events: closing the main window hides it to the tray (when there
+//! is one); folders dropped on it are added as projects and announced with
+//! `projects-changed`. A second launch focuses the running app.
+
+pub mod bridge;
+pub mod commands;
+pub mod daemon;
+pub mod error;
+pub mod projects;
+pub mod state;
+pub mod timeline;
+pub mod tray;
+
+use tauri::{
+    App, AppHandle, DragDropEvent, Emitter, Manager, RunEvent, Runtime, WebviewWindowBuilder,
+    Window, WindowEvent,
+};
+
+pub use error::{AppError, ErrorKind};
+pub use state::AppState;
+
+use crate::daemon::{DaemonHandle, STOP_GRACE};
+
+/// Label of the one window.
+pub const MAIN_WINDOW: &str = "main";
+
+/// Passed by the login autostart entry: start in the tray, window hidden.
+pub const HIDDEN_FLAG: &str = "--hidden";
+
+/// Builds and runs the app until it quits.
+pub fn run() -> error::Result<()> {
+    init_logging();
+    let state = AppState::from_env()?;
+    let app = tauri::Builder::default()
+        // First, so a second launch hands over before anything else starts.
+        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+            tracing::info!("second launch: focusing the running app");
+            show_main_window(app);
+        }))
+        .plugin(tauri_plugin_shell::init())
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(
+            tauri_plugin_autostart::Builder::new()
+                .arg(HIDDEN_FLAG)
+                .build(),
+        )
+        .manage(state)
+        .invoke_handler(commands::handler())
+        .setup(|app| {
+            setup(app)?;
+            Ok(())
+        })
+        .on_window_event(on_window_event)
+        .build(tauri::generate_context!())?;
+    app.run(|app, event| {
+        if let RunEvent::Exit = event
+            && let Some(daemon) = app.try_state::<DaemonHandle>()
+        {
+            tracing::info!("quitting: stopping the daemon");
+            daemon.stop(STOP_GRACE);
+        }
+    });
+    Ok(())
+}
+
+/// Starts the daemon, the bridge, the signal handler and the tray, then
+/// creates the window (hidden when autostarted into a working tray).
+fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
+    let handle = app.handle().clone();
+    let state = app.state::<AppState>();
+    let started = daemon::start_for(&state);
+    state.set_daemon_info(started.info.clone());
+    if let Some(notices) = started.notices {
+        let emitter = handle.clone();
+        started
+            .handle
+            .spawn(bridge::forward(notices, state.live.clone(), move |batch| {
+                if let Err(err) = emitter.emit(bridge::LEDGER_COMMIT_EVENT, batch) {
+                    tracing::warn!(error = %err, "cannot send live update to the window");
+                }
+            }));
+    }
+    started.handle.spawn(quit_on_signal(handle.clone()));
+    app.manage(started.handle);
+
+    let has_tray = tray::create(&handle);
+    let hidden = has_tray && std::env::args().any(|arg| arg == HIDDEN_FLAG);
+    let config = app
+        .config()
+        .app
+        .windows
+        .iter()
+        .find(|w| w.label == MAIN_WINDOW)
+        .cloned()
+        .ok_or_else(|| tauri::Error::WindowNotFound)?;
+    WebviewWindowBuilder::from_config(&handle, &config)?
+        .visible(!hidden)
+        .build()?;
+    Ok(())
+}
+
+/// Shows, unminimises and focuses the main window.
+pub fn show_main_window<R: Runtime>(app: &AppHandle<R>) {
+    let Some(window) = app.get_webview_window(MAIN_WINDOW) else {
+        return;
+    };
+    for (what, outcome) in [
+        ("show", window.show()),
+        ("unminimize", window.unminimize()),
+        ("focus", window.set_focus()),
+    ] {
+        if let Err(err) = outcome {
+            tracing::warn!(error = %err, "cannot {what} the window");
+        }
+    }
+}
+
+fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
+    match event {
+        WindowEvent::CloseRequested { api, .. }
+            if window.label() == MAIN_WINDOW && tray::is_available(window.app_handle()) =>
+        {
+            // Keep running in the tray; "Quit" in the tray menu really quits.
+            api.prevent_close();
+            if let Err(err) = window.hide() {
+                tracing::warn!(error = %err, "cannot hide the window");
+            }
+        }
+        WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) => {
+            let app = window.app_handle().clone();
+            let paths = paths.clone();
+            tauri::async_runtime::spawn_blocking(move || {
+                let result = projects::add_dropped(&app.state::<AppState>(), &paths);
+                if let Err(err) = app.emit(projects::PROJECTS_CHANGED_EVENT, &result) {
+                    tracing::warn!(error = %err, "cannot announce dropped projects");
+                }
+            });
+        }
+        _ => {}
+    }
+}
+
+/// SIGTERM or SIGINT quit the app the way the tray's Quit does, so the
+/// daemon drains and removes its socket; a second signal exits at once.
+async fn quit_on_signal<R: Runtime>(app: AppHandle<R>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        tracing::warn!("cannot handle SIGTERM/SIGINT; a signal will stop the app without draining");
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+    tracing::info!("stop signal received; quitting");
+    app.exit(0);
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+    tracing::warn!("second stop signal; exiting without waiting");
+    std::process::exit(1);
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKD_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A second init (tests) keeps the first subscriber.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}

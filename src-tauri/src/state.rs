@@ -1,0 +1,136 @@
+//! What every command needs: where hookd's files are, which settings roots to
+//! read, and how the daemon is doing. Built once from the environment (the
+//! same variables the CLI reads, so the app and `hookd` always agree) or, in
+//! tests, from temp dirs.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, RwLock};
+
+use hookd_core::settings::SettingsRoots;
+use serde::Serialize;
+
+use crate::daemon::{DaemonInfo, DaemonMode};
+use crate::error::{AppError, Result};
+
+/// The app's shared state, managed by Tauri and passed to every plain function.
+#[derive(Debug)]
+pub struct AppState {
+    /// hookd's data directory (registry of projects, ledger outside git).
+    pub data_dir: PathBuf,
+    /// The socket the in-process daemon listens on (or another daemon owns).
+    pub socket: PathBuf,
+    /// Where the agent's and hookd's settings files live; `None` without a
+    /// home directory (then nothing counts as connected).
+    pub settings_roots: Option<SettingsRoots>,
+    /// How the daemon is doing; filled in once the app has tried to start it.
+    daemon: RwLock<DaemonInfo>,
+    /// Live updates switch shared with the bridge and the tray.
+    pub live: LiveSwitch,
+}
+
+impl AppState {
+    /// State for explicit paths (tests, embedders).
+    pub fn new(data_dir: PathBuf, socket: PathBuf, settings_roots: Option<SettingsRoots>) -> Self {
+        let daemon = DaemonInfo {
+            mode: DaemonMode::Unavailable,
+            socket: socket.display().to_string(),
+            error: Some("the daemon has not been started yet".into()),
+        };
+        Self {
+            data_dir,
+            socket,
+            settings_roots,
+            daemon: RwLock::new(daemon),
+            live: LiveSwitch::default(),
+        }
+    }
+
+    /// State from the environment, resolved exactly as `hookd daemon` does:
+    /// `$HOOKD_DATA_DIR` / `$XDG_DATA_HOME/hookd`, `$HOOKD_SOCKET` /
+    /// `$XDG_RUNTIME_DIR/hookd.sock`, `$HOME` and `$HOOKD_HOME`.
+    pub fn from_env() -> Result<Self> {
+        let data_dir = hookd_core::dirs::data_dir().map_err(AppError::from)?;
+        let roots = match SettingsRoots::from_env() {
+            Ok(roots) => Some(roots),
+            Err(err) => {
+                tracing::warn!(error = %err, "no settings roots: connection status and managed hooks are off");
+                None
+            }
+        };
+        Ok(Self::new(data_dir, hookd_proto::socket_path(), roots))
+    }
+
+    /// How the daemon is doing.
+    pub fn daemon_info(&self) -> DaemonInfo {
+        match self.daemon.read() {
+            Ok(info) => info.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Records how starting the daemon went.
+    pub fn set_daemon_info(&self, info: DaemonInfo) {
+        match self.daemon.write() {
+            Ok(mut slot) => *slot = info,
+            Err(poisoned) => *poisoned.into_inner() = info,
+        }
+    }
+
+    /// What `app_info` returns.
+    pub fn app_info(&self) -> AppInfo {
+        AppInfo {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            daemon: self.daemon_info(),
+            data_dir: self.data_dir.display().to_string(),
+        }
+    }
+}
+
+/// The `app_info` command's result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppInfo {
+    /// The app's version.
+    pub version: String,
+    /// The daemon: own, attached or unavailable.
+    pub daemon: DaemonInfo,
+    /// hookd's data directory.
+    pub data_dir: String,
+}
+
+/// Whether commit notices are forwarded to the window. Pausing stops the live
+/// updates only: the daemon keeps recording every event.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSwitch(Arc<AtomicBool>);
+
+impl LiveSwitch {
+    /// True while live updates are paused.
+    pub fn is_paused(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// Pauses (`true`) or resumes (`false`) live updates.
+    pub fn set_paused(&self, paused: bool) {
+        self.0.store(paused, Ordering::Relaxed);
+    }
+
+    /// Flips the switch; returns the new paused state.
+    pub fn toggle(&self) -> bool {
+        !self.0.fetch_xor(true, Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn live_switch_toggles() {
+        let live = LiveSwitch::default();
+        assert!(!live.is_paused());
+        assert!(live.toggle());
+        assert!(live.is_paused());
+        assert!(!live.toggle());
+        assert!(!live.is_paused());
+    }
+}

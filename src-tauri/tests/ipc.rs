@@ -1,0 +1,101 @@
+//! Smoke test through Tauri's IPC layer (`tauri::test::mock_builder`, no
+//! display needed): the commands are registered under the contract's names,
+//! take the contract's argument names, and answer with the contract's JSON,
+//! errors included.
+
+mod common;
+
+use common::{Event, GitRepo, TestEnv, record};
+use serde_json::{Value, json};
+use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
+use tauri::webview::InvokeRequest;
+use tauri::{WebviewWindow, WebviewWindowBuilder};
+
+fn invoke(
+    window: &WebviewWindow<tauri::test::MockRuntime>,
+    cmd: &str,
+    args: Value,
+) -> Result<Value, Value> {
+    get_ipc_response(
+        window,
+        InvokeRequest {
+            cmd: cmd.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.to_string(),
+        },
+    )
+    .map(|body| body.deserialize::<Value>().unwrap())
+}
+
+#[test]
+fn commands_answer_through_ipc_with_the_contract_shapes() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    record(
+        &env,
+        &repo,
+        &[Event::write("a.txt", "2026-11-20T10:00:00.000Z")],
+    );
+    let app = mock_builder()
+        .manage(env.state())
+        .invoke_handler(hookd_desktop::commands::handler())
+        .build(mock_context(noop_assets()))
+        .expect("mock app");
+    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("mock window");
+
+    let info = invoke(&window, "app_info", json!({})).unwrap();
+    assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        info["daemon"]["mode"], "unavailable",
+        "no daemon started here"
+    );
+    assert_eq!(info["daemon"]["socket"], env.socket().display().to_string());
+
+    let listed = invoke(&window, "list_projects", json!({})).unwrap();
+    assert_eq!(listed[0]["root"], repo.root().display().to_string());
+    assert_eq!(listed[0]["mutations"], 1);
+
+    let plain = env.plain_dir("notes");
+    let added = invoke(
+        &window,
+        "add_projects",
+        json!({"paths": [plain, "/definitely/not/here"]}),
+    )
+    .unwrap();
+    assert_eq!(added["added"][0]["root"], plain.display().to_string());
+    assert_eq!(
+        added["rejected"],
+        json!([{"path": "/definitely/not/here", "reason": "does not exist"}])
+    );
+
+    let rows = invoke(
+        &window,
+        "timeline",
+        json!({"query": {
+            "repo": repo.root(), "all": false, "since": null, "until": null,
+            "file": "a.txt", "agent": null, "branch": null, "tool": "write", "limit": 10
+        }}),
+    )
+    .unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 1);
+    assert_eq!(rows[0]["file_path"], "a.txt");
+
+    let err = invoke(
+        &window,
+        "timeline",
+        json!({"query": {"all": true, "since": "whenever"}}),
+    )
+    .unwrap_err();
+    assert_eq!(err["kind"], "invalid_input");
+    assert!(err["message"].as_str().unwrap().contains("whenever"));
+
+    // The autostart plugin is not registered in this app: a typed error, not a panic.
+    let err = invoke(&window, "launch_on_login", json!({})).unwrap_err();
+    assert_eq!(err["kind"], "unavailable");
+}

@@ -1,0 +1,294 @@
+// A virtualised list with fixed-height rows.
+//
+// The scroll container holds a spacer as tall as all rows together; only the
+// rows in view (plus an overscan) exist, absolutely positioned inside it.
+// Row elements are recycled from a pool, so the DOM size stays constant
+// whether the list has 10 rows or 100,000, and scrolling by one row rewrites
+// one row instead of the whole window.
+//
+// Keyboard: the container is the single tab stop (role=listbox). Arrow keys,
+// Page Up/Down and Home/End move the active row (aria-activedescendant) and
+// keep it in view; Enter or Space activates it, as a click does.
+
+import { computeWindow, isAtBottom, maxRenderedRows, scrollToReveal } from '../lib/virtual';
+import { h } from './dom';
+
+export interface VirtualListOptions<T> {
+  /** id of the scroll container. */
+  id: string;
+  /** Accessible name of the list. */
+  label: string;
+  /** Fixed row height, px; must match the CSS. */
+  rowHeight: number;
+  /** Rows rendered beyond each edge of the viewport. */
+  overscan?: number;
+  /** Fills a pooled row element for an item (called only when the row's item or state changed). */
+  renderRow(el: HTMLElement, item: T, index: number): void;
+  /** Enter, Space or click on a row. */
+  onActivate?(index: number, item: T): void;
+  /** Called when the list starts or stops being scrolled to the end. */
+  onFollowChange?(following: boolean): void;
+  /** Height assumed when the container has no layout yet (jsdom, hidden). */
+  fallbackViewport?: number;
+}
+
+const ACTIVE_ID_SUFFIX = '-active-row';
+
+export class VirtualList<T> {
+  /** The scroll container (focusable, role=listbox). */
+  readonly el: HTMLDivElement;
+  private readonly spacer: HTMLDivElement;
+  private readonly opts: Required<Pick<VirtualListOptions<T>, 'overscan' | 'fallbackViewport'>> & VirtualListOptions<T>;
+  private items: readonly T[] = [];
+  /** Rendered rows by item index. */
+  private readonly live = new Map<number, HTMLElement>();
+  /** Pooled rows not in use (hidden). */
+  private readonly free: HTMLElement[] = [];
+  private active = -1;
+  private selected = -1;
+  /** Bumped to force every rendered row to be filled again. */
+  private generation = 0;
+  private frame = 0;
+  private following = true;
+  private readonly resizeObserver: ResizeObserver | null = null;
+
+  constructor(options: VirtualListOptions<T>) {
+    this.opts = { overscan: 8, fallbackViewport: 600, ...options };
+    this.spacer = h('div', { class: 'vlist-spacer' });
+    this.el = h(
+      'div',
+      {
+        id: options.id,
+        class: 'vlist',
+        attrs: { role: 'listbox', tabindex: 0, 'aria-label': options.label },
+        on: {
+          scroll: () => this.schedule(),
+          keydown: (ev) => this.onKey(ev),
+          click: (ev) => this.onClick(ev),
+        },
+      },
+      this.spacer,
+    );
+    if (typeof ResizeObserver !== 'undefined') {
+      this.resizeObserver = new ResizeObserver(() => this.schedule());
+      this.resizeObserver.observe(this.el);
+    }
+  }
+
+  /** Number of items. */
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** Index of the active (keyboard cursor) row, -1 for none. */
+  get activeIndex(): number {
+    return this.active;
+  }
+
+  /** Number of row elements in the DOM (used and pooled). */
+  get rowElementCount(): number {
+    return this.live.size + this.free.length;
+  }
+
+  /**
+   * Replaces the items. With `follow`, a list that was scrolled to the end
+   * stays at the end (new rows scroll into view); otherwise the scroll
+   * position is kept.
+   */
+  setItems(items: readonly T[], opts: { follow?: boolean; active?: number; selected?: number } = {}): void {
+    const wasAtBottom = this.atBottom();
+    this.items = items;
+    this.active = opts.active ?? Math.min(this.active, items.length - 1);
+    this.selected = opts.selected ?? -1;
+    this.generation++;
+    this.spacer.style.height = `${items.length * this.opts.rowHeight}px`;
+    if (opts.follow && wasAtBottom) this.scrollToEnd();
+    else this.render();
+  }
+
+  /** Re-fills the rendered rows (after their items' display state changed). */
+  refresh(): void {
+    this.generation++;
+    this.render();
+  }
+
+  /** Marks a row as selected (aria-selected), -1 for none. */
+  setSelected(index: number): void {
+    this.selected = index;
+    this.refresh();
+  }
+
+  /** Moves the keyboard cursor, scrolling it into view. */
+  setActive(index: number, reveal = true): void {
+    if (this.items.length === 0) {
+      this.active = -1;
+      this.refresh();
+      return;
+    }
+    this.active = Math.max(0, Math.min(this.items.length - 1, index));
+    if (reveal) {
+      const top = scrollToReveal(this.active, this.el.scrollTop, this.viewport(), this.opts.rowHeight);
+      if (top !== this.el.scrollTop) this.el.scrollTop = top;
+    }
+    this.refresh();
+  }
+
+  /** Scrolls to the last row. */
+  scrollToEnd(): void {
+    this.el.scrollTop = Math.max(0, this.items.length * this.opts.rowHeight - this.viewport());
+    this.render();
+  }
+
+  /** Whether the list is scrolled to its end (so it follows new rows). */
+  atBottom(): boolean {
+    const total = this.items.length * this.opts.rowHeight;
+    return total <= this.viewport() || isAtBottom(this.el.scrollTop, this.viewport(), total, 4);
+  }
+
+  /** Stops observing; the element can then be dropped. */
+  destroy(): void {
+    this.resizeObserver?.disconnect();
+    if (this.frame) cancelAnimationFrameSafe(this.frame);
+  }
+
+  private viewport(): number {
+    return this.el.clientHeight || this.opts.fallbackViewport;
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrameSafe(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Renders the rows of the current window, reusing row elements. */
+  render(): void {
+    const { rowHeight, overscan } = this.opts;
+    const viewport = this.viewport();
+    const win = computeWindow({
+      scrollTop: this.el.scrollTop,
+      viewportHeight: viewport,
+      rowHeight,
+      total: this.items.length,
+      overscan,
+    });
+    for (const [index, el] of this.live) {
+      if (index < win.start || index >= win.end) {
+        this.live.delete(index);
+        el.hidden = true;
+        el.removeAttribute('id');
+        this.free.push(el);
+      }
+    }
+    // Never hold more rows than any window needs (a shrinking viewport).
+    const cap = maxRenderedRows(viewport, rowHeight, overscan);
+    while (this.free.length > 0 && this.live.size + this.free.length > cap) this.free.pop()?.remove();
+
+    const gen = String(this.generation);
+    const activeId = `${this.el.id}${ACTIVE_ID_SUFFIX}`;
+    let activeRendered = false;
+    for (let i = win.start; i < win.end; i++) {
+      let el = this.live.get(i);
+      if (!el) {
+        el = this.free.pop() ?? this.createRow();
+        el.hidden = false;
+        this.live.set(i, el);
+      }
+      if (el.dataset.index !== String(i) || el.dataset.gen !== gen) {
+        el.dataset.index = String(i);
+        el.dataset.gen = gen;
+        el.style.transform = `translateY(${i * rowHeight}px)`;
+        const isActive = i === this.active;
+        const isSelected = i === this.selected;
+        el.classList.toggle('active', isActive);
+        el.setAttribute('aria-selected', String(isSelected));
+        el.setAttribute('aria-posinset', String(i + 1));
+        el.setAttribute('aria-setsize', String(this.items.length));
+        if (isActive) el.id = activeId;
+        else el.removeAttribute('id');
+        this.opts.renderRow(el, this.items[i]!, i);
+      }
+      if (i === this.active) activeRendered = true;
+    }
+    if (activeRendered) this.el.setAttribute('aria-activedescendant', activeId);
+    else this.el.removeAttribute('aria-activedescendant');
+
+    const following = this.atBottom();
+    if (following !== this.following) {
+      this.following = following;
+      this.opts.onFollowChange?.(following);
+    }
+  }
+
+  private createRow(): HTMLElement {
+    const el = h('div', { class: 'vrow', attrs: { role: 'option' } });
+    el.style.height = `${this.opts.rowHeight}px`;
+    this.spacer.appendChild(el);
+    return el;
+  }
+
+  private onClick(ev: MouseEvent): void {
+    const row = (ev.target as Element | null)?.closest<HTMLElement>('.vrow');
+    if (!row || !this.el.contains(row) || row.dataset.index === undefined) return;
+    const index = Number(row.dataset.index);
+    this.setActive(index, false);
+    this.el.focus({ preventScroll: true });
+    this.opts.onActivate?.(index, this.items[index]!);
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const n = this.items.length;
+    if (n === 0) return;
+    const page = Math.max(1, Math.floor(this.viewport() / this.opts.rowHeight) - 1);
+    const from = this.active >= 0 ? this.active : this.firstVisible();
+    let next: number | null = null;
+    switch (ev.key) {
+      case 'ArrowDown':
+        next = this.active >= 0 ? from + 1 : from;
+        break;
+      case 'ArrowUp':
+        next = this.active >= 0 ? from - 1 : from;
+        break;
+      case 'PageDown':
+        next = from + page;
+        break;
+      case 'PageUp':
+        next = from - page;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = n - 1;
+        break;
+      case 'Enter':
+      case ' ':
+        ev.preventDefault();
+        if (this.active < 0) this.setActive(from);
+        this.opts.onActivate?.(this.active, this.items[this.active]!);
+        return;
+      default:
+        return;
+    }
+    ev.preventDefault();
+    this.setActive(next);
+  }
+
+  private firstVisible(): number {
+    if (this.atBottom()) return this.items.length - 1;
+    return Math.min(this.items.length - 1, Math.ceil(this.el.scrollTop / this.opts.rowHeight));
+  }
+}
+
+function requestAnimationFrameSafe(cb: () => void): number {
+  if (typeof requestAnimationFrame === 'function') return requestAnimationFrame(cb);
+  return setTimeout(cb, 16) as unknown as number;
+}
+
+function cancelAnimationFrameSafe(id: number): void {
+  if (typeof cancelAnimationFrame === 'function') cancelAnimationFrame(id);
+  else clearTimeout(id);
+}

@@ -1,0 +1,139 @@
+// Hash routes and the timeline's filter state, both ways.
+//
+// The whole view state that matters lives in the hash (`#/projects`,
+// `#/timeline?repo=/src/app&file=src/a.rs&since=1h`), so a timeline view can be
+// reopened, bookmarked in the e2e harness, or restored by the nav link.
+//
+// Values are percent-encoded except `/` and `:` (legal in a fragment, and
+// paths stay readable). Parsing does not treat `+` as a space, unlike
+// URLSearchParams, so paths containing `+` survive a hand-written hash.
+
+import type { TimelineQuery } from './types';
+
+/** The timeline's filters; the same shape as the `timeline` command's query. */
+export type TimelineFilter = TimelineQuery;
+
+/** The text filters, in the order they appear in the hash and the filter bar. */
+export const TEXT_FILTERS = ['file', 'agent', 'branch', 'tool', 'since', 'until'] as const;
+export type TextFilter = (typeof TEXT_FILTERS)[number];
+
+export type Route =
+  | { view: 'projects' }
+  | { view: 'timeline'; filter: TimelineFilter };
+
+/** No filters, every project. */
+export function emptyFilter(): TimelineFilter {
+  return {
+    repo: null,
+    all: true,
+    since: null,
+    until: null,
+    file: null,
+    agent: null,
+    branch: null,
+    tool: null,
+    limit: null,
+  };
+}
+
+/**
+ * Makes a filter canonical: blank text becomes null, and exactly one of
+ * `repo`/`all` is set (no repo means every project, as the app has no
+ * current directory for `hookd query`'s default).
+ */
+export function normalizeFilter(f: TimelineFilter): TimelineFilter {
+  const clean = (v: string | null | undefined): string | null => {
+    const t = v?.trim();
+    return t ? t : null;
+  };
+  const repo = clean(f.repo);
+  const limit =
+    f.limit !== null && Number.isInteger(f.limit) && f.limit > 0 ? f.limit : null;
+  return {
+    repo,
+    all: repo === null,
+    since: clean(f.since),
+    until: clean(f.until),
+    file: clean(f.file),
+    agent: clean(f.agent),
+    branch: clean(f.branch),
+    tool: clean(f.tool),
+    limit,
+  };
+}
+
+function encode(value: string): string {
+  return encodeURIComponent(value).replace(/%2F/gi, '/').replace(/%3A/gi, ':');
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // a stray `%` typed by hand: keep the text as written
+  }
+}
+
+/** Parses `a=1&b=2` into a map; the first occurrence of a key wins. */
+export function parseParams(query: string): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = decode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : decode(part.slice(eq + 1));
+    if (!params.has(key)) params.set(key, value);
+  }
+  return params;
+}
+
+/** The query part of a timeline hash (no leading `?`); empty for no filters. */
+export function filterToParams(filter: TimelineFilter): string {
+  const f = normalizeFilter(filter);
+  const parts: string[] = [];
+  if (f.repo !== null) parts.push(`repo=${encode(f.repo)}`);
+  else parts.push('all=true');
+  for (const key of TEXT_FILTERS) {
+    const v = f[key];
+    if (v !== null) parts.push(`${key}=${encode(v)}`);
+  }
+  if (f.limit !== null) parts.push(`limit=${f.limit}`);
+  return parts.join('&');
+}
+
+/** A filter from the query part of a timeline hash. */
+export function paramsToFilter(query: string): TimelineFilter {
+  const p = parseParams(query);
+  const f = emptyFilter();
+  f.repo = p.get('repo') ?? null;
+  for (const key of TEXT_FILTERS) f[key] = p.get(key) ?? null;
+  const limit = p.get('limit');
+  f.limit = limit !== undefined && /^\d+$/.test(limit) ? Number(limit) : null;
+  return normalizeFilter(f);
+}
+
+/** The route for a location hash; anything unknown goes to the projects screen. */
+export function parseHash(hash: string): Route {
+  const h = hash.replace(/^#/, '');
+  const q = h.indexOf('?');
+  const path = (q < 0 ? h : h.slice(0, q)).replace(/\/+$/, '') || '/';
+  const query = q < 0 ? '' : h.slice(q + 1);
+  if (path === '/timeline') return { view: 'timeline', filter: paramsToFilter(query) };
+  return { view: 'projects' };
+}
+
+/** The location hash for a route (with the leading `#`). */
+export function formatHash(route: Route): string {
+  if (route.view === 'projects') return '#/projects';
+  return `#/timeline?${filterToParams(route.filter)}`;
+}
+
+/** The hash that opens one project's timeline. */
+export function timelineHashForRepo(root: string): string {
+  return formatHash({ view: 'timeline', filter: { ...emptyFilter(), repo: root, all: false } });
+}
+
+/** Whether two filters ask for the same rows. */
+export function sameFilter(a: TimelineFilter, b: TimelineFilter): boolean {
+  return filterToParams(a) === filterToParams(b);
+}

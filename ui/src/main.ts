@@ -1,0 +1,147 @@
+// The app shell: sidebar navigation, footer with the daemon's state, the
+// error banner, and a hash router that mounts one view at a time.
+//
+// Routes: `#/projects`, `#/timeline?repo=...&file=...` (see lib/route.ts).
+// A hash change to the same screen updates the mounted view in place, so
+// the timeline keeps its list and subscriptions while filters change.
+
+import './styles.css';
+import { h } from './components/dom';
+import { createErrorBanner } from './components/error-banner';
+import { api, getBackend } from './lib/api';
+import { formatHash, parseHash, type Route } from './lib/route';
+import type { AppInfo } from './lib/types';
+import { createProjectsView } from './views/projects';
+import { createTimelineView } from './views/timeline';
+import type { View, ViewContext } from './views/view';
+
+const DAEMON_TEXT: Record<AppInfo['daemon']['mode'], string> = {
+  own: 'daemon running in the app',
+  attached: 'attached to a running daemon',
+  unavailable: 'daemon unavailable',
+};
+
+export function startApp(root: HTMLElement): void {
+  const errors = createErrorBanner();
+  const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
+  let lastTimelineHash = '#/timeline?all=true';
+  const navTimeline = h('a', { id: 'nav-timeline', class: 'nav-link', attrs: { href: lastTimelineHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '≋' }), 'Timeline');
+
+  const daemonStatus = h('div', { id: 'daemon-status', class: 'daemon-status', data: { mode: 'unknown' } }, h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'daemon-text', text: 'daemon: …' }));
+  const daemonSocket = h('div', { id: 'daemon-socket', class: 'mono daemon-socket' });
+  const version = h('div', { id: 'app-version', class: 'muted' });
+  const viewHost = h('div', { id: 'view', class: 'view-host' });
+
+  root.replaceChildren(
+    h(
+      'div',
+      { class: 'app' },
+      h(
+        'nav',
+        { class: 'sidebar', attrs: { 'aria-label': 'Main' } },
+        h('div', { class: 'brand' }, h('span', { class: 'brand-mark', attrs: { 'aria-hidden': 'true' }, text: '⌁' }), 'hookd'),
+        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline)),
+        h('footer', { id: 'app-footer', class: 'sidebar-footer' }, daemonStatus, daemonSocket, version),
+      ),
+      h('main', { id: 'main', class: 'main' }, errors.el, viewHost),
+    ),
+  );
+
+  const appInfo: Promise<AppInfo | null> = api.appInfo().then(
+    (info) => info,
+    (err: unknown) => {
+      errors.show(err, 'Could not read the app state');
+      return null;
+    },
+  );
+  void Promise.all([appInfo, getBackend()]).then(([info, backend]) => {
+    const text = daemonStatus.querySelector('.daemon-text')!;
+    if (info) {
+      daemonStatus.dataset.mode = info.daemon.mode;
+      text.textContent = DAEMON_TEXT[info.daemon.mode];
+      daemonStatus.title = info.daemon.error ?? `data: ${info.data_dir}`;
+      daemonSocket.textContent = info.daemon.socket;
+      daemonSocket.title = `socket: ${info.daemon.socket}`;
+      version.textContent = `v${info.version}${backend.kind === 'stub' ? ' · browser stub' : ''}`;
+    } else {
+      daemonStatus.dataset.mode = 'unknown';
+      text.textContent = 'daemon state unknown';
+    }
+  });
+
+  const ctx: ViewContext = {
+    errors,
+    appInfo,
+    navigate(hash) {
+      if (window.location.hash !== hash) window.location.hash = hash;
+    },
+  };
+
+  let current: { route: Route; view: View } | null = null;
+
+  function route(): void {
+    const parsed = parseHash(window.location.hash);
+    const canonical = formatHash(parsed);
+    if (!window.location.hash || (parsed.view === 'projects' && window.location.hash !== canonical)) {
+      // Unknown or empty hash: show projects without adding a history entry.
+      history.replaceState(null, '', canonical);
+    }
+    if (parsed.view === 'timeline') {
+      lastTimelineHash = canonical;
+      navTimeline.setAttribute('href', lastTimelineHash);
+    }
+    for (const [link, on] of [
+      [navProjects, parsed.view === 'projects'],
+      [navTimeline, parsed.view === 'timeline'],
+    ] as const) {
+      if (on) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+
+    if (current && current.route.view === parsed.view) {
+      current.route = parsed;
+      current.view.update(parsed);
+      return;
+    }
+    const first = current === null;
+    current?.view.destroy();
+    const view = parsed.view === 'projects' ? createProjectsView(ctx) : createTimelineView(ctx, parsed.filter);
+    current = { route: parsed, view };
+    viewHost.replaceChildren(view.el);
+    document.title = parsed.view === 'projects' ? 'Projects · hookd' : 'Timeline · hookd';
+    if (!first) {
+      // Move keyboard focus to the new screen's heading, as a page load would.
+      const heading = view.el.querySelector<HTMLElement>('h1');
+      if (heading) {
+        heading.tabIndex = -1;
+        heading.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  window.addEventListener('hashchange', route);
+
+  // In the app the window's native drop handler (the backend) gets dropped
+  // folders. In a browser, keep a dropped file from replacing the page.
+  window.addEventListener('dragover', (ev) => {
+    ev.preventDefault();
+    document.getElementById('drop-zone')?.classList.add('drag-over');
+  });
+  window.addEventListener('dragleave', (ev) => {
+    if (ev.relatedTarget === null) document.getElementById('drop-zone')?.classList.remove('drag-over');
+  });
+  window.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    document.getElementById('drop-zone')?.classList.remove('drag-over');
+    void getBackend().then((b) => {
+      if (b.kind === 'stub') {
+        errors.show({ kind: 'unsupported', message: 'Dropping folders works in the desktop app; here, type the folder path and press Add folder.' });
+      }
+    });
+  });
+
+  route();
+}
+
+const root = document.getElementById('app');
+if (root) startApp(root);

@@ -1,0 +1,274 @@
+// The Projects screen: every known project with its activity, ledger counts
+// and whether Claude Code's hooks call hookd, plus the ways to add one (drop
+// folders on the window, handled by the backend, or type a path).
+
+import { basename, formatCount, h } from '../components/dom';
+import { api, listen, type Unlisten } from '../lib/api';
+import { debounce } from '../lib/debounce';
+import { timelineHashForRepo } from '../lib/route';
+import { absoluteTitle, relativeTime } from '../lib/time';
+import type { AddProjectsResult, ProjectInfo } from '../lib/types';
+import type { View, ViewContext } from './view';
+
+const SCOPES = [
+  { key: 'user', file: '~/.claude/settings.json' },
+  { key: 'project', file: '.claude/settings.json' },
+  { key: 'local', file: '.claude/settings.local.json' },
+] as const;
+
+/** Newest activity first; projects without any last, by name. */
+export function sortProjects(projects: ProjectInfo[]): ProjectInfo[] {
+  return [...projects].sort((a, b) => {
+    if (a.last_activity !== b.last_activity) {
+      if (a.last_activity === null) return 1;
+      if (b.last_activity === null) return -1;
+      return a.last_activity < b.last_activity ? 1 : -1;
+    }
+    return a.name.localeCompare(b.name);
+  });
+}
+
+export function createProjectsView(ctx: ViewContext): View {
+  let destroyed = false;
+  let projects: ProjectInfo[] = [];
+  let loadSeq = 0;
+  const unlisteners: Unlisten[] = [];
+
+  const list = h('ul', { id: 'project-list', class: 'project-list', attrs: { 'aria-label': 'Projects', 'aria-busy': 'true' } });
+  const empty = h(
+    'div',
+    { id: 'projects-empty', class: 'empty-state', attrs: { hidden: true } },
+    h('h2', { text: 'No projects yet' }),
+    h('p', {}, 'hookd lists a repository as soon as an agent\u2019s hook sends an event from it. Connect Claude Code once with ', h('code', { text: 'hookd connect' }), ', then let the agent work in a repository: it shows up here with its activity.'),
+    h('p', { text: 'To list a project before that, drop its folder anywhere on this window, or type its path above and press Add folder.' }),
+  );
+  const summary = h('p', { id: 'projects-summary', class: 'muted' });
+
+  // Add folder form.
+  const input = h('input', {
+    id: 'add-folder-path',
+    class: 'text-input mono',
+    attrs: {
+      type: 'text',
+      name: 'path',
+      placeholder: '/home/you/src/project',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      'aria-describedby': 'add-folder-status',
+    },
+  });
+  const submit = h('button', { id: 'add-folder-submit', class: 'button primary', attrs: { type: 'submit' }, text: 'Add folder' });
+  const status = h('div', { id: 'add-folder-status', class: 'add-status', attrs: { 'aria-live': 'polite' } });
+  const form = h(
+    'form',
+    { id: 'add-folder-form', class: 'add-form', on: { submit: (ev) => { ev.preventDefault(); void addTyped(); } } },
+    h('label', { class: 'field-label', attrs: { for: 'add-folder-path' }, text: 'Folder path' }),
+    h('div', { class: 'input-row' }, input, submit),
+  );
+  const dropZone = h(
+    'div',
+    { id: 'drop-zone', class: 'drop-zone', data: { testid: 'drop-zone' } },
+    h('div', { class: 'drop-icon', attrs: { 'aria-hidden': 'true' }, text: '⇣' }),
+    h('div', { class: 'drop-text' }, h('strong', { text: 'Drop project folders anywhere on this window' }), h('span', { class: 'muted', text: 'A git repository or any folder. Or add one by its path:' })),
+    form,
+    status,
+  );
+
+  const el = h(
+    'section',
+    { id: 'view-projects', class: 'view view-projects', attrs: { 'aria-labelledby': 'projects-title' } },
+    h('header', { class: 'view-header' }, h('h1', { id: 'projects-title', text: 'Projects' }), summary),
+    h('div', { class: 'view-scroll' }, dropZone, list, empty),
+  );
+
+  function badge(p: ProjectInfo, scope: (typeof SCOPES)[number]): HTMLElement {
+    const on = p.connected[scope.key];
+    const file = scope.key === 'user' ? scope.file : `${p.root}/${scope.file}`;
+    return h('span', {
+      class: `badge ${on ? 'badge-on' : 'badge-off'}`,
+      data: { testid: `connected-${scope.key}`, connected: String(on) },
+      attrs: {
+        title: on ? `${file} calls hookd` : `${file} does not call hookd`,
+        'aria-label': `${scope.key} scope ${on ? 'connected' : 'not connected'}`,
+      },
+      text: `${on ? '●' : '○'} ${scope.key}`,
+    });
+  }
+
+  function item(p: ProjectInfo): HTMLElement {
+    const href = timelineHashForRepo(p.root);
+    const anyConnected = p.connected.user || p.connected.project || p.connected.local;
+    const li = h(
+      'li',
+      {
+        class: 'project',
+        data: { testid: 'project', root: p.root, origin: p.origin },
+        on: {
+          click: (ev) => {
+            // The name is a real link; a click elsewhere on the card does the same.
+            if ((ev.target as Element).closest('a')) return;
+            ctx.navigate(href);
+          },
+        },
+      },
+      h(
+        'div',
+        { class: 'project-main' },
+        h('a', { class: 'project-name', data: { testid: 'project-open' }, attrs: { href, title: `Open the timeline of ${p.root}` }, text: p.name || basename(p.root) }),
+        h('div', { class: 'project-root mono', data: { testid: 'project-root' }, text: p.root }),
+      ),
+      h(
+        'div',
+        { class: 'project-activity' },
+        h('span', {
+          class: 'project-last',
+          data: { testid: 'project-last-activity', time: p.last_activity ?? '' },
+          attrs: { title: absoluteTitle(p.last_activity) },
+          text: p.last_activity ? relativeTime(p.last_activity) : 'no activity yet',
+        }),
+        h(
+          'span',
+          { class: 'project-counts muted' },
+          h('span', { data: { testid: 'project-events' }, text: `${formatCount(p.events)} events` }),
+          ' · ',
+          h('span', { data: { testid: 'project-mutations' }, text: `${formatCount(p.mutations)} mutations` }),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'project-badges' },
+        h(
+          'span',
+          { class: 'badge-group', attrs: { role: 'group', 'aria-label': 'Hooks connected to hookd', title: anyConnected ? 'Claude Code calls hookd from these settings files' : 'No settings file calls hookd yet: run hookd connect' } },
+          ...SCOPES.map((s) => badge(p, s)),
+        ),
+        h(
+          'span',
+          { class: 'badge-row' },
+          h('span', {
+          class: 'badge badge-origin',
+          data: { testid: 'project-origin' },
+          attrs: { title: p.origin === 'event' ? 'Listed because an agent sent an event from it' : 'Added by hand' },
+          text: p.origin === 'event' ? 'from events' : 'added by hand',
+        }),
+          p.has_ledger ? null : h('span', { class: 'badge badge-warn', data: { testid: 'project-no-ledger' }, attrs: { title: 'No .hookd/mutations.db yet: nothing was recorded here' }, text: 'no ledger' }),
+        ),
+      ),
+    );
+    return li;
+  }
+
+  function render(): void {
+    list.replaceChildren(...sortProjects(projects).map(item));
+    list.hidden = projects.length === 0;
+    empty.hidden = projects.length !== 0;
+    const connected = projects.filter((p) => p.connected.user || p.connected.project || p.connected.local).length;
+    summary.textContent =
+      projects.length === 0 ? '' : `${projects.length} project${projects.length === 1 ? '' : 's'} · ${connected} connected to hookd`;
+  }
+
+  async function load(): Promise<void> {
+    const seq = ++loadSeq;
+    list.setAttribute('aria-busy', 'true');
+    try {
+      const result = await api.listProjects();
+      if (destroyed || seq !== loadSeq) return;
+      projects = result;
+      render();
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, 'Could not list projects');
+    } finally {
+      if (!destroyed && seq === loadSeq) list.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  function showResult(result: AddProjectsResult, source: 'typed' | 'dropped'): void {
+    const parts: HTMLElement[] = [];
+    if (result.added.length > 0) {
+      parts.push(
+        h('p', {
+          id: 'add-folder-added',
+          class: 'add-ok',
+          text: `Added ${result.added.map((p) => p.name || p.root).join(', ')}.`,
+        }),
+      );
+    }
+    if (result.rejected.length > 0) {
+      parts.push(
+        h(
+          'ul',
+          { id: 'add-folder-rejections', class: 'rejections', attrs: { 'aria-label': source === 'typed' ? 'Folder not added' : 'Dropped items not added' } },
+          ...result.rejected.map((r) =>
+            h(
+              'li',
+              { data: { testid: 'rejection', path: r.path } },
+              h('span', { class: 'mono', text: r.path || '(empty)' }),
+              h('span', { class: 'reason', data: { testid: 'rejection-reason' }, text: ` — ${r.reason}` }),
+            ),
+          ),
+        ),
+      );
+    }
+    status.replaceChildren(...parts);
+  }
+
+  async function addTyped(): Promise<void> {
+    const path = input.value.trim();
+    if (path === '') {
+      showResult({ added: [], rejected: [{ path: '', reason: 'type the absolute path of a folder' }] }, 'typed');
+      input.focus();
+      return;
+    }
+    submit.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      const result = await api.addProjects([path]);
+      if (destroyed) return;
+      showResult(result, 'typed');
+      // Keep the text when it was refused, so it can be corrected.
+      if (result.rejected.length === 0) input.value = '';
+      await load();
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, 'Could not add the folder');
+    } finally {
+      submit.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  }
+
+  const reloadSoon = debounce(() => void load(), 500);
+  const relTimer = setInterval(() => {
+    for (const span of list.querySelectorAll<HTMLElement>('[data-testid=project-last-activity]')) {
+      const t = span.dataset.time;
+      if (t) span.textContent = relativeTime(t);
+    }
+  }, 30_000);
+
+  const sub = (p: Promise<Unlisten>): void => {
+    p.then((u) => (destroyed ? u() : unlisteners.push(u))).catch((err: unknown) => ctx.errors.show(err, 'Live updates unavailable'));
+  };
+  sub(
+    listen('projects-changed', (result) => {
+      showResult(result, 'dropped');
+      void load();
+    }),
+  );
+  // New events change counts and last activity.
+  sub(listen('ledger-commit', () => reloadSoon()));
+  sub(listen('tauri://drag-enter', () => dropZone.classList.add('drag-over')));
+  sub(listen('tauri://drag-leave', () => dropZone.classList.remove('drag-over')));
+  sub(listen('tauri://drag-drop', () => dropZone.classList.remove('drag-over')));
+
+  void load();
+
+  return {
+    el,
+    update: () => void load(),
+    destroy() {
+      destroyed = true;
+      reloadSoon.cancel();
+      clearInterval(relTimer);
+      for (const u of unlisteners.splice(0)) u();
+    },
+  };
+}

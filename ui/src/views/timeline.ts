@@ -1,0 +1,518 @@
+// The Timeline screen: a project's (or every project's) mutations, oldest
+// first like `hookd query`, in a virtualised list that follows new rows as
+// the ledger commits them.
+//
+// The filters live in the URL hash: the form only navigates, and the router
+// calls `update` with the parsed filter, so reopening or sharing a hash gives
+// the same view. A ledger-commit triggers a debounced refetch of the same
+// query; rows whose key was not there before are highlighted for a moment.
+//
+// Failures never leave a half-updated screen: a failed new query clears the
+// list and says why (the rows on screen would not match the filters), a
+// failed live refetch keeps the rows and shows the error banner.
+
+import { formatCount, h } from '../components/dom';
+import { createRowDetail } from '../components/row-detail';
+import { VirtualList } from '../components/virtual-list';
+import { api, listen, normalizeError, type Unlisten } from '../lib/api';
+import { debounce } from '../lib/debounce';
+import {
+  TEXT_FILTERS,
+  formatHash,
+  normalizeFilter,
+  sameFilter,
+  type Route,
+  type TextFilter,
+  type TimelineFilter,
+} from '../lib/route';
+import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
+import type { LedgerCommit, MutationRow, ProjectInfo } from '../lib/types';
+import type { View, ViewContext } from './view';
+
+/** Row height in px; `.vrow` in styles.css uses the same value. */
+export const ROW_HEIGHT = 28;
+/** Delay between a ledger-commit and the refetch, so bursts cost one query. */
+export const LIVE_DEBOUNCE_MS = 100;
+/** How long a new row stays highlighted. */
+const HIGHLIGHT_MS = 2500;
+
+const KNOWN_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash'];
+
+const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
+  file: { label: 'File', placeholder: 'any file' },
+  agent: { label: 'Agent', placeholder: 'any' },
+  branch: { label: 'Branch', placeholder: 'any' },
+  tool: { label: 'Tool', placeholder: 'any' },
+  since: { label: 'Since', placeholder: 'e.g. 1h, 2d', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
+  until: { label: 'Until', placeholder: 'e.g. 30m', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
+};
+
+/** Identifies a row across refetches (ids are per ledger; event ids are not per row). */
+export function rowKey(row: MutationRow): string {
+  return `${row.repo ?? ''}\u0000${row.event_id}\u0000${row.mutation_seq}`;
+}
+
+/** Whether a ledger-commit concerns the rows of `filter`. */
+export function commitConcerns(commit: LedgerCommit, filter: TimelineFilter): boolean {
+  return commit.notices.some((n) => {
+    if (n.mutations <= 0) return false;
+    if (filter.all || filter.repo === null) return true;
+    const root = n.ledger.replace(/\/\.hookd\/mutations\.db$/, '');
+    const repo = filter.repo.replace(/\/+$/, '');
+    return root === repo || repo.startsWith(`${root}/`) || root.startsWith(`${repo}/`);
+  });
+}
+
+/** Validates the since/until fields; the message names the bad field. */
+export function validateFilter(f: TimelineFilter): { field: TextFilter; message: string } | null {
+  for (const field of ['since', 'until'] as const) {
+    const v = f[field];
+    if (v !== null && parseWhen(v) === null) {
+      return { field, message: `${FILTER_LABELS[field].label}: "${v}" is neither a duration (30m, 1h, 2d) nor an RFC 3339 time` };
+    }
+  }
+  return null;
+}
+
+type LiveState = 'connecting' | 'live' | 'paused' | 'offline';
+
+export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): View {
+  let filter = normalizeFilter(initial);
+  let rows: MutationRow[] = [];
+  let keys = new Set<string>();
+  const fresh = new Map<string, number>(); // key → highlight expiry
+  let selectedKey: string | null = null;
+  let fetchSeq = 0;
+  let destroyed = false;
+  let paused = false;
+  let pending = 0;
+  let subscribed = false;
+  let daemonDown: string | null = null;
+  let projects: ProjectInfo[] = [];
+  const unlisteners: Unlisten[] = [];
+
+  // ---- header ----
+  const title = h('h1', { id: 'timeline-title' });
+  const count = h('span', { id: 'timeline-count', class: 'muted', attrs: { 'aria-live': 'polite' } });
+  const liveStatus = h('span', { id: 'live-status', class: 'live-status', attrs: { role: 'status' } });
+  const liveToggle = h('button', {
+    id: 'live-toggle',
+    class: 'button',
+    attrs: { type: 'button', 'aria-pressed': 'false' },
+    on: { click: () => setPaused(!paused) },
+  });
+
+  // ---- filter bar ----
+  const repoSelect = h('select', {
+    id: 'filter-repo',
+    class: 'text-input',
+    attrs: { name: 'repo' },
+    on: { change: () => applyForm() },
+  });
+  const inputs = {} as Record<TextFilter, HTMLInputElement>;
+  const datalists = {} as Record<TextFilter, HTMLDataListElement>;
+  const fields = TEXT_FILTERS.map((key) => {
+    const meta = FILTER_LABELS[key];
+    datalists[key] = h('datalist', { id: `filter-${key}-options` });
+    inputs[key] = h('input', {
+      id: `filter-${key}`,
+      class: `text-input${key === 'file' ? ' mono' : ''}`,
+      attrs: {
+        type: 'text',
+        name: key,
+        placeholder: meta.placeholder,
+        autocomplete: 'off',
+        spellcheck: 'false',
+        list: `filter-${key}-options`,
+        title: meta.hint ?? null,
+      },
+    });
+    return h('div', { class: `filter-field filter-${key}` }, h('label', { class: 'field-label', attrs: { for: `filter-${key}` }, text: meta.label }), inputs[key], datalists[key]);
+  });
+  const filterError = h('p', { id: 'filter-error', class: 'field-error', attrs: { role: 'alert', hidden: true } });
+  const form = h(
+    'form',
+    {
+      id: 'timeline-filters',
+      class: 'filter-bar',
+      attrs: { role: 'search', 'aria-label': 'Timeline filters' },
+      on: { submit: (ev) => { ev.preventDefault(); applyForm(); } },
+    },
+    h('div', { class: 'filter-field filter-repo' }, h('label', { class: 'field-label', attrs: { for: 'filter-repo' }, text: 'Project' }), repoSelect),
+    ...fields,
+    h(
+      'div',
+      { class: 'filter-actions' },
+      h('button', { id: 'filter-apply', class: 'button primary', attrs: { type: 'submit' }, text: 'Apply' }),
+      h('button', { id: 'filter-clear', class: 'button', attrs: { type: 'button', title: 'Clear every filter except the project' }, text: 'Clear', on: { click: () => clearFilters() } }),
+    ),
+    filterError,
+  );
+
+  // ---- list ----
+  const list = new VirtualList<MutationRow>({
+    id: 'timeline-list',
+    label: 'Mutations, oldest first',
+    rowHeight: ROW_HEIGHT,
+    overscan: 8,
+    renderRow: (el, row) => renderRow(el, row),
+    onActivate: (index, row) => select(row, index),
+    onFollowChange: (following) => {
+      jump.hidden = following;
+    },
+  });
+  list.el.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && selectedKey !== null) {
+      ev.preventDefault();
+      closeDetail();
+    }
+  });
+  const header = h('div', { class: 'tl-header tl-cols', attrs: { 'aria-hidden': 'true' } });
+  const emptyState = h('div', { id: 'timeline-empty', class: 'empty-state list-empty', attrs: { hidden: true } });
+  const jump = h('button', {
+    id: 'timeline-jump-latest',
+    class: 'button jump-latest',
+    attrs: { type: 'button', hidden: true, title: 'Scroll to the newest row and follow new ones' },
+    text: '↓ Latest',
+    on: { click: () => { list.scrollToEnd(); list.el.focus(); } },
+  });
+  const detail = createRowDetail(
+    () => closeDetail(),
+    (field, value) => {
+      // Keep the project: a file path is relative to its repository.
+      const repo = filter.repo ?? (detail.current()?.repo ?? null);
+      ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
+    },
+  );
+
+  const el = h(
+    'section',
+    { id: 'view-timeline', class: 'view view-timeline', attrs: { 'aria-labelledby': 'timeline-title' } },
+    h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, count, liveToggle, liveStatus)),
+    form,
+    h(
+      'div',
+      { class: 'timeline-body' },
+      h('div', { class: 'timeline-list-wrap' }, header, list.el, emptyState, jump),
+      detail.el,
+    ),
+  );
+
+  // ---- rendering ----
+  function renderHeader(): void {
+    const cols = ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
+    header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
+    el.classList.toggle('with-repo', filter.all);
+    const name = filter.all ? 'all projects' : (projects.find((p) => p.root === filter.repo)?.name ?? filter.repo ?? '');
+    title.replaceChildren('Timeline', h('span', { class: 'title-sub', text: ` · ${name}` }));
+    if (!filter.all && filter.repo) title.title = filter.repo;
+    else title.removeAttribute('title');
+  }
+
+  function cell(el: HTMLElement, i: number, text: string, cls: string): HTMLElement {
+    let c = el.children[i] as HTMLElement | undefined;
+    if (!c) {
+      c = h('span', { class: `col ${cls}` });
+      el.appendChild(c);
+    } else if (c.className !== `col ${cls}`) {
+      c.className = `col ${cls}`;
+    }
+    c.textContent = text;
+    return c;
+  }
+
+  /** The time cell: date and time in separate spans, so a narrow list can drop the date. */
+  function timeCell(el: HTMLElement, iso: string): void {
+    let c = el.children[0] as HTMLElement | undefined;
+    if (!c || !c.classList.contains('col-time')) {
+      c = h('span', { class: 'col col-time mono' }, h('span', { class: 'date' }), h('span', { class: 'clock' }));
+      el.prepend(c);
+    }
+    const [date = '', clock = ''] = formatLocal(iso).split(' ');
+    c.children[0]!.textContent = `${date} `;
+    c.children[1]!.textContent = clock;
+    c.title = absoluteTitle(iso);
+  }
+
+  function renderRow(el: HTMLElement, row: MutationRow): void {
+    const key = rowKey(row);
+    el.dataset.testid = 'timeline-row';
+    el.dataset.eventId = row.event_id;
+    el.dataset.mutationSeq = String(row.mutation_seq);
+    el.dataset.tool = row.tool_name;
+    el.classList.add('tl-cols');
+    el.classList.toggle('row-new', fresh.has(key));
+    el.classList.toggle('selected', key === selectedKey);
+    let i = 0;
+    timeCell(el, row.event_timestamp);
+    i++;
+    if (filter.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
+    cell(el, i++, row.agent_id, 'col-agent').title = row.agent_id;
+    cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
+    const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
+    cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
+    cell(el, i++, row.lines_changed === null ? '' : String(row.lines_changed), 'col-lines mono');
+    cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
+    while (el.children.length > i) el.lastElementChild?.remove();
+    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
+  }
+
+  function setLive(): void {
+    let state: LiveState;
+    let text: string;
+    let tip: string;
+    if (paused) {
+      state = 'paused';
+      text = 'paused';
+      tip = pending > 0 ? `${pending} commit${pending === 1 ? '' : 's'} waiting` : 'Not following the ledger';
+    } else if (daemonDown !== null) {
+      state = 'offline';
+      text = 'offline';
+      tip = `The hookd daemon is unavailable: ${daemonDown}`;
+    } else if (!subscribed) {
+      state = destroyed ? 'offline' : 'connecting';
+      text = state === 'connecting' ? 'connecting…' : 'offline';
+      tip = 'Subscribing to ledger commits';
+    } else {
+      state = 'live';
+      text = 'live';
+      tip = 'New mutations appear as the ledger commits them';
+    }
+    liveStatus.dataset.state = state;
+    liveStatus.textContent = text;
+    liveStatus.title = tip;
+    liveToggle.textContent = paused ? (pending > 0 ? `Resume (${pending} new)` : 'Resume') : 'Pause';
+    liveToggle.setAttribute('aria-pressed', String(paused));
+  }
+
+  function setEmpty(message: string | null, kind: 'empty' | 'error' = 'empty'): void {
+    emptyState.hidden = message === null;
+    emptyState.dataset.kind = kind;
+    emptyState.textContent = message ?? '';
+  }
+
+  function updateCount(): void {
+    const n = formatCount(rows.length);
+    count.textContent = `${n} mutation${rows.length === 1 ? '' : 's'}${filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : ''}`;
+  }
+
+  function fillForm(): void {
+    for (const key of TEXT_FILTERS) inputs[key].value = filter[key] ?? '';
+    const options = [h('option', { attrs: { value: '' }, text: 'All projects' })];
+    for (const p of projects) {
+      const twin = projects.some((o) => o !== p && o.name === p.name);
+      options.push(h('option', { attrs: { value: p.root, title: p.root }, text: twin ? `${p.name} (${p.root})` : p.name }));
+    }
+    if (filter.repo !== null && !projects.some((p) => p.root === filter.repo)) {
+      options.push(h('option', { attrs: { value: filter.repo }, text: filter.repo }));
+    }
+    repoSelect.replaceChildren(...options);
+    repoSelect.value = filter.repo ?? '';
+    filterError.hidden = true;
+    for (const key of TEXT_FILTERS) inputs[key].removeAttribute('aria-invalid');
+  }
+
+  /** Suggestions for the text filters, from the rows shown. */
+  function fillSuggestions(): void {
+    const sets: Partial<Record<TextFilter, Set<string>>> = { agent: new Set(), branch: new Set(), tool: new Set(KNOWN_TOOLS), file: new Set() };
+    for (const r of rows) {
+      sets.agent!.add(r.agent_id);
+      sets.branch!.add(r.branch);
+      sets.tool!.add(r.tool_name);
+      if (r.file_path !== null && sets.file!.size < 500) sets.file!.add(r.file_path);
+    }
+    for (const [key, values] of Object.entries(sets) as [TextFilter, Set<string>][]) {
+      datalists[key].replaceChildren(...[...values].sort().slice(0, 500).map((v) => h('option', { attrs: { value: v } })));
+    }
+  }
+
+  // ---- data ----
+  async function fetchRows(reason: 'filter' | 'live'): Promise<void> {
+    const seq = ++fetchSeq;
+    const query = { ...filter };
+    list.el.setAttribute('aria-busy', 'true');
+    try {
+      const result = await api.timeline(query);
+      if (destroyed || seq !== fetchSeq) return;
+      const previous = keys;
+      const activeKey = list.activeIndex >= 0 && rows[list.activeIndex] ? rowKey(rows[list.activeIndex]!) : null;
+      const nextKeys = new Set<string>();
+      const now = Date.now();
+      let selectedIndex = -1;
+      let activeIndex = -1;
+      for (let i = 0; i < result.length; i++) {
+        const k = rowKey(result[i]!);
+        nextKeys.add(k);
+        if (reason === 'live' && !previous.has(k)) fresh.set(k, now + HIGHLIGHT_MS);
+        if (k === selectedKey) selectedIndex = i;
+        if (k === activeKey) activeIndex = i;
+      }
+      rows = result;
+      keys = nextKeys;
+      if (selectedKey !== null && selectedIndex < 0) closeDetail(false);
+      list.setItems(rows, { follow: reason === 'live', selected: selectedIndex, active: activeIndex });
+      if (reason === 'filter') list.scrollToEnd();
+      setEmpty(rows.length === 0 ? emptyMessage() : null);
+      updateCount();
+      if (reason === 'filter') fillSuggestions();
+      if (fresh.size > 0) scheduleUnhighlight();
+    } catch (err) {
+      if (destroyed || seq !== fetchSeq) return;
+      const e = normalizeError(err);
+      if (reason === 'filter') {
+        rows = [];
+        keys = new Set();
+        closeDetail(false);
+        list.setItems(rows);
+        setEmpty(`Could not load the timeline: ${e.message}`, 'error');
+        count.textContent = '';
+      }
+      ctx.errors.show(e, reason === 'filter' ? 'Could not load the timeline' : 'Could not refresh the timeline');
+    } finally {
+      if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  function emptyMessage(): string {
+    const filtered = TEXT_FILTERS.some((k) => filter[k] !== null);
+    if (filtered) return 'No mutations match these filters. Clear a filter to see more.';
+    return filter.all
+      ? 'No mutations recorded yet. When an agent connected to hookd changes a file, it appears here live.'
+      : 'No mutations recorded in this project yet. When an agent changes a file here, it appears live.';
+  }
+
+  let unhighlightTimer: ReturnType<typeof setTimeout> | null = null;
+  function scheduleUnhighlight(): void {
+    if (unhighlightTimer !== null) return;
+    unhighlightTimer = setTimeout(() => {
+      unhighlightTimer = null;
+      const now = Date.now();
+      for (const [k, expiry] of fresh) if (expiry <= now) fresh.delete(k);
+      list.refresh();
+      if (fresh.size > 0) scheduleUnhighlight();
+    }, HIGHLIGHT_MS);
+  }
+
+  const refetchLive = debounce(() => void fetchRows('live'), LIVE_DEBOUNCE_MS);
+
+  function onCommit(commit: LedgerCommit): void {
+    if (!commitConcerns(commit, filter)) return;
+    if (paused) {
+      pending++;
+      setLive();
+      return;
+    }
+    refetchLive();
+  }
+
+  function setPaused(value: boolean): void {
+    paused = value;
+    if (!paused && pending > 0) {
+      pending = 0;
+      refetchLive();
+    }
+    setLive();
+  }
+
+  // ---- selection ----
+  function select(row: MutationRow, index: number): void {
+    selectedKey = rowKey(row);
+    detail.show(row);
+    list.setSelected(index);
+  }
+
+  function closeDetail(focusList = true): void {
+    selectedKey = null;
+    detail.hide();
+    list.setSelected(-1);
+    if (focusList) list.el.focus();
+  }
+
+  // ---- filters ----
+  function readForm(): TimelineFilter {
+    const f: TimelineFilter = { ...filter, repo: repoSelect.value || null };
+    for (const key of TEXT_FILTERS) f[key] = inputs[key].value;
+    return normalizeFilter(f);
+  }
+
+  function applyForm(): void {
+    const next = readForm();
+    const problem = validateFilter(next);
+    for (const key of TEXT_FILTERS) inputs[key].toggleAttribute('aria-invalid', problem?.field === key);
+    if (problem) {
+      filterError.textContent = problem.message;
+      filterError.hidden = false;
+      inputs[problem.field].focus();
+      return;
+    }
+    filterError.hidden = true;
+    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
+  }
+
+  function clearFilters(): void {
+    const next = normalizeFilter({ ...filter, file: null, agent: null, branch: null, tool: null, since: null, until: null });
+    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
+  }
+
+  // ---- lifecycle ----
+  const sub = (p: Promise<Unlisten>, onOk?: () => void): void => {
+    p.then((u) => {
+      if (destroyed) return u();
+      unlisteners.push(u);
+      onOk?.();
+    }).catch((err: unknown) => {
+      ctx.errors.show(err, 'Live updates unavailable');
+      setLive();
+    });
+  };
+  sub(listen('ledger-commit', onCommit), () => {
+    subscribed = true;
+    setLive();
+  });
+
+  void ctx.appInfo.then((info) => {
+    if (destroyed || !info) return;
+    daemonDown = info.daemon.mode === 'unavailable' ? (info.daemon.error ?? 'not running') : null;
+    setLive();
+  });
+
+  api
+    .listProjects()
+    .then((list) => {
+      if (destroyed) return;
+      projects = list;
+      fillForm();
+      renderHeader();
+    })
+    .catch(() => {
+      // The select then offers only "All projects" and the current repo; the
+      // timeline itself reports real failures.
+    });
+
+  renderHeader();
+  fillForm();
+  setLive();
+  void fetchRows('filter');
+
+  return {
+    el,
+    update(route: Route) {
+      if (route.view !== 'timeline') return;
+      const next = normalizeFilter(route.filter);
+      if (sameFilter(next, filter)) return;
+      filter = next;
+      fresh.clear();
+      closeDetail(false);
+      renderHeader();
+      fillForm();
+      void fetchRows('filter');
+    },
+    destroy() {
+      destroyed = true;
+      refetchLive.cancel();
+      if (unhighlightTimer !== null) clearTimeout(unhighlightTimer);
+      list.destroy();
+      for (const u of unlisteners.splice(0)) u();
+    },
+  };
+}

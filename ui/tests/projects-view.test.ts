@@ -1,0 +1,141 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
+import { setBackend, type Backend } from '../src/lib/api';
+import { createStub, type StubBackend } from '../src/lib/stub';
+import { createProjectsView, sortProjects } from '../src/views/projects';
+import type { View } from '../src/views/view';
+import type { ProjectInfo } from '../src/lib/types';
+
+let view: View | null = null;
+let errors: ErrorBanner;
+let navigated: string[];
+
+function mount(backend: Backend): void {
+  setBackend(backend);
+  errors = createErrorBanner();
+  navigated = [];
+  view = createProjectsView({ errors, navigate: (h) => navigated.push(h), appInfo: Promise.resolve(null) });
+  document.body.replaceChildren(errors.el, view.el);
+}
+
+const items = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('#project-list [data-testid=project]')];
+const input = (): HTMLInputElement => document.getElementById('add-folder-path') as HTMLInputElement;
+
+afterEach(() => {
+  view?.destroy();
+  view = null;
+  setBackend(null);
+  document.body.replaceChildren();
+});
+
+describe('projects view', () => {
+  it('lists every project, newest activity first, with counts, badges and origin', async () => {
+    const stub: StubBackend = createStub({ rows: 400, seed: 1 });
+    mount(stub);
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    expect(items().map((i) => i.dataset.root)).toEqual(sortProjects(stub.projects).map((p) => p.root));
+    const hookd = document.querySelector<HTMLElement>('[data-testid=project][data-root="/home/dev/src/hookd"]')!;
+    const p = stub.projects.find((x) => x.root === '/home/dev/src/hookd')!;
+    expect(hookd.querySelector('[data-testid=project-mutations]')!.textContent).toBe(`${p.mutations.toLocaleString('en-US')} mutations`);
+    expect(hookd.querySelector('[data-testid=project-events]')!.textContent).toBe(`${p.events.toLocaleString('en-US')} events`);
+    expect(hookd.querySelector<HTMLElement>('[data-testid=connected-user]')!.dataset.connected).toBe('true');
+    expect(hookd.querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('true');
+    expect(hookd.querySelector<HTMLElement>('[data-testid=connected-local]')!.dataset.connected).toBe('false');
+    expect(hookd.querySelector('[data-testid=project-origin]')!.textContent).toBe('from events');
+    const last = hookd.querySelector<HTMLElement>('[data-testid=project-last-activity]')!;
+    expect(last.textContent).toMatch(/^(just now|\d+ s ago|1 min ago)$/);
+    expect(last.title).toContain(p.last_activity!);
+    const notes = document.querySelector<HTMLElement>('[data-testid=project][data-root="/home/dev/scratch/notes"]')!;
+    expect(notes.querySelector('[data-testid=project-last-activity]')!.textContent).toBe('no activity yet');
+    expect(notes.querySelector('[data-testid=project-no-ledger]')).not.toBeNull();
+    expect(document.getElementById('project-list')!.getAttribute('aria-busy')).toBe('false');
+  });
+
+  it('opens a project\'s timeline from its link and from a click on the card', async () => {
+    mount(createStub({ rows: 50 }));
+    await vi.waitFor(() => expect(items().length).toBeGreaterThan(0));
+    const card = document.querySelector<HTMLElement>('[data-testid=project][data-root="/home/dev/src/infra"]')!;
+    expect(card.querySelector('a')!.getAttribute('href')).toBe('#/timeline?repo=/home/dev/src/infra');
+    card.querySelector<HTMLElement>('[data-testid=project-root]')!.click();
+    expect(navigated).toEqual(['#/timeline?repo=/home/dev/src/infra']);
+  });
+
+  it('adds a typed folder, shows a refusal inline with its reason and keeps the text', async () => {
+    mount(createStub({ rows: 50 }));
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    input().value = 'not/absolute';
+    document.getElementById('add-folder-submit')!.click();
+    await vi.waitFor(() => expect(document.querySelectorAll('[data-testid=rejection]')).toHaveLength(1));
+    const rej = document.querySelector<HTMLElement>('[data-testid=rejection]')!;
+    expect(rej.dataset.path).toBe('not/absolute');
+    expect(rej.querySelector('[data-testid=rejection-reason]')!.textContent).toContain('not an absolute path');
+    expect(input().value).toBe('not/absolute');
+
+    input().value = '/home/dev/src/fresh';
+    document.getElementById('add-folder-submit')!.click();
+    await vi.waitFor(() => expect(items()).toHaveLength(5));
+    expect(document.querySelector('[data-testid=project][data-root="/home/dev/src/fresh"]')).not.toBeNull();
+    expect(document.getElementById('add-folder-added')!.textContent).toBe('Added fresh.');
+    expect(document.querySelectorAll('[data-testid=rejection]')).toHaveLength(0);
+    expect(input().value).toBe('');
+  });
+
+  it('refreshes on projects-changed (a window drop) and shows its refusals', async () => {
+    const stub = createStub({ rows: 50 });
+    mount(stub);
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    await vi.waitFor(() => expect(stub.listenerCount('projects-changed')).toBe(1));
+    stub.drop(['/home/dev/src/dropped', '/home/dev/file.txt']);
+    await vi.waitFor(() => expect(items()).toHaveLength(5));
+    const rej = document.querySelector<HTMLElement>('[data-testid=rejection]')!;
+    expect(rej.dataset.path).toBe('/home/dev/file.txt');
+    expect(rej.textContent).toContain('not a folder');
+  });
+
+  it('shows an error banner when adding fails, and keeps the form usable', async () => {
+    const stub = createStub({ rows: 50 });
+    mount(stub);
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    stub.failNext('add_projects', { kind: 'registry', message: 'registry.db is read-only' });
+    input().value = '/home/dev/src/x';
+    document.getElementById('add-folder-submit')!.click();
+    await vi.waitFor(() => expect(errors.current()).toEqual({ kind: 'registry', message: 'registry.db is read-only' }));
+    expect(document.getElementById('error-banner-message')!.textContent).toBe('Could not add the folder: registry.db is read-only');
+    expect(input().value).toBe('/home/dev/src/x');
+    expect((document.getElementById('add-folder-submit') as HTMLButtonElement).disabled).toBe(false);
+    expect(items()).toHaveLength(4);
+  });
+
+  it('explains what to do when there is no project', async () => {
+    const empty: Backend = {
+      kind: 'stub',
+      invoke: (cmd) => Promise.resolve(cmd === 'list_projects' ? [] : null),
+      listen: () => Promise.resolve(() => {}),
+    };
+    mount(empty);
+    await vi.waitFor(() => expect(document.getElementById('projects-empty')!.hidden).toBe(false));
+    expect(document.getElementById('projects-empty')!.textContent).toContain('hookd connect');
+    expect(document.getElementById('project-list')!.hidden).toBe(true);
+    expect(document.getElementById('drop-zone')!.textContent).toContain('Drop project folders anywhere on this window');
+  });
+
+  it('reports a failed list with the error kind', async () => {
+    const stub = createStub({ rows: 10 });
+    stub.failNext('list_projects', 'command list_projects not found');
+    mount(stub);
+    await vi.waitFor(() => expect(errors.current()).toEqual({ kind: 'ipc', message: 'command list_projects not found' }));
+    expect(document.getElementById('error-banner')!.hidden).toBe(false);
+  });
+});
+
+describe('sortProjects', () => {
+  const p = (name: string, last: string | null): ProjectInfo => ({
+    root: `/${name}`, name, origin: 'event', first_seen: '2026-01-01T00:00:00.000Z', last_activity: last,
+    events: 0, mutations: 0, has_ledger: true, connected: { user: false, project: false, local: false },
+  });
+  it('puts the newest activity first and idle projects last by name', () => {
+    const sorted = sortProjects([p('b', null), p('old', '2026-01-01T00:00:00.000Z'), p('a', null), p('new', '2026-02-01T00:00:00.000Z')]);
+    expect(sorted.map((x) => x.name)).toEqual(['new', 'old', 'a', 'b']);
+  });
+});
