@@ -370,7 +370,7 @@ async fn drain_backlog(
                             tracker.spawn(async move { serve(stream, &shared, &shutdown).await });
                         }
                         Err(err) => {
-                            tracing::error!(error = %err, "cannot serve a queued connection")
+                            tracing::error!(error = %err, "cannot serve a queued connection");
                         }
                     }
                 }
