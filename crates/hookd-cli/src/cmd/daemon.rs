@@ -81,7 +81,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     runtime.block_on(async move {
         // Handlers first: a SIGTERM that arrives as soon as the socket answers
         // must drain, not kill.
-        let stop = StopSignals::install()?;
+        let stop = super::StopSignals::install()?;
         let daemon = Daemon::bind(config)?;
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();
@@ -93,27 +93,4 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         daemon.run(shutdown).await?;
         Ok(())
     })
-}
-
-/// SIGTERM and SIGINT, registered before the socket is bound.
-struct StopSignals {
-    term: tokio::signal::unix::Signal,
-    int: tokio::signal::unix::Signal,
-}
-
-impl StopSignals {
-    fn install() -> anyhow::Result<Self> {
-        use tokio::signal::unix::{SignalKind, signal};
-        Ok(Self {
-            term: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
-            int: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
-        })
-    }
-
-    async fn wait(mut self) {
-        tokio::select! {
-            _ = self.term.recv() => {}
-            _ = self.int.recv() => {}
-        }
-    }
 }

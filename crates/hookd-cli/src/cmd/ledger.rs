@@ -101,7 +101,7 @@ fn consume(args: &ConsumeArgs) -> anyhow::Result<()> {
     let report = runtime.block_on(async move {
         // Handlers first: a SIGTERM that arrives while connecting must stop
         // the consumer gracefully, not kill it.
-        let stop = StopSignals::install()?;
+        let stop = super::StopSignals::install()?;
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();
         tokio::spawn(async move {
@@ -121,27 +121,4 @@ fn summary(report: &ConsumerReport) -> String {
         "hookd ledger consume: stored {} events, {} duplicates, {} dead-lettered",
         report.stored, report.duplicates, report.dead_lettered
     )
-}
-
-/// SIGTERM and SIGINT, registered before the broker is contacted.
-struct StopSignals {
-    term: tokio::signal::unix::Signal,
-    int: tokio::signal::unix::Signal,
-}
-
-impl StopSignals {
-    fn install() -> anyhow::Result<Self> {
-        use tokio::signal::unix::{SignalKind, signal};
-        Ok(Self {
-            term: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
-            int: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
-        })
-    }
-
-    async fn wait(mut self) {
-        tokio::select! {
-            _ = self.term.recv() => {}
-            _ = self.int.recv() => {}
-        }
-    }
 }

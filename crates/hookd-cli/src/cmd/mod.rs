@@ -38,3 +38,31 @@ pub fn backup_note(backup: Option<&std::path::Path>) -> String {
         .map(|b| format!(" (backup: {})", show(b)))
         .unwrap_or_default()
 }
+
+/// SIGTERM and SIGINT, registered before a long-running command binds or
+/// connects, so a signal that arrives early stops it cleanly instead of
+/// killing it.
+pub struct StopSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    /// Registers both handlers (inside a tokio runtime).
+    pub fn install() -> anyhow::Result<Self> {
+        use anyhow::Context as _;
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Self {
+            term: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            int: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+        })
+    }
+
+    /// Resolves at the first SIGTERM or SIGINT.
+    pub async fn wait(mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+        }
+    }
+}
