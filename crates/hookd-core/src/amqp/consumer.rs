@@ -8,7 +8,7 @@
 //!   in between costs a redelivery, never an event; redeliveries, and several
 //!   consumers sharing one queue, are harmless because ledger appends are
 //!   idempotent on the event id.
-//! - Deliveries are batched (up to `prefetch`, or `batch_wait` after the
+//! - Deliveries are batched (up to `prefetch`, until a 2 ms lull, or `batch_wait` after the
 //!   first) and each ledger gets one transaction per batch, written on a
 //!   blocking thread: SQLite never runs on the async workers, and a busy
 //!   queue costs one commit per batch, not one per event.
@@ -46,6 +46,10 @@ pub const DEFAULT_QUEUE: &str = "hookd.ledger";
 
 /// Default prefetch: unacked deliveries in flight, and the largest batch.
 pub const DEFAULT_PREFETCH: u16 = 256;
+
+/// A batch is written as soon as no delivery arrives for this long (or
+/// when it is full, or `batch_wait` after its first delivery).
+pub const BATCH_IDLE_GAP: Duration = Duration::from_millis(2);
 
 /// Default wait for more deliveries after the first of a batch.
 pub const DEFAULT_BATCH_WAIT: Duration = Duration::from_millis(20);
@@ -441,6 +445,9 @@ impl Worker {
                     }
                     next = session.deliveries.recv() => batch.push(delivery(next)?),
                     () = tokio::time::sleep_until(deadline) => break,
+                    // A lull means the burst is over: write now rather than
+                    // make a lone event wait for the whole batch window.
+                    () = tokio::time::sleep(BATCH_IDLE_GAP) => break,
                 }
             }
             if stopping {
