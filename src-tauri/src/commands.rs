@@ -15,6 +15,7 @@
 use std::path::PathBuf;
 
 use hookd_core::record::MutationRow;
+use hookd_core::status::DaemonStatus;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_autostart::AutoLaunchManager;
 
@@ -27,6 +28,7 @@ use crate::timeline::{self, TimelineQuery};
 pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
     tauri::generate_handler![
         app_info,
+        daemon_status,
         list_projects,
         add_projects,
         timeline,
@@ -39,6 +41,13 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
 #[tauri::command]
 pub fn app_info(state: State<'_, AppState>) -> AppInfo {
     state.app_info()
+}
+
+/// `daemon_status() -> DaemonStatus | null`: the status file of the daemon
+/// on the app's socket (own or attached); null when there is none.
+#[tauri::command]
+pub async fn daemon_status<R: Runtime>(app: AppHandle<R>) -> Result<Option<DaemonStatus>> {
+    blocking(&app, AppState::daemon_status).await
 }
 
 /// `list_projects() -> ProjectInfo[]`, newest activity first.

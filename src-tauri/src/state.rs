@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use hookd_core::settings::SettingsRoots;
+use hookd_core::status::{self, DaemonStatus};
 use serde::Serialize;
 
 use crate::daemon::{DaemonInfo, DaemonMode};
@@ -77,6 +78,13 @@ impl AppState {
         }
     }
 
+    /// What `daemon_status` returns: the status file the daemon on the app's
+    /// socket rewrites every second (own or attached alike); `None` when
+    /// there is none (no daemon has run on that socket).
+    pub fn daemon_status(&self) -> Result<Option<DaemonStatus>> {
+        status::read(&status::status_path(&self.socket)).map_err(AppError::from)
+    }
+
     /// What `app_info` returns.
     pub fn app_info(&self) -> AppInfo {
         AppInfo {
@@ -123,6 +131,39 @@ impl LiveSwitch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn daemon_status_reads_the_file_beside_the_socket() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("hookd.sock");
+        let state = AppState::new(dir.path().join("data"), socket.clone(), None);
+        assert_eq!(state.daemon_status().unwrap(), None, "no file: null");
+
+        let written = DaemonStatus {
+            pid: 4242,
+            socket: socket.clone(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            updated_at: "2026-01-01T00:00:05Z".into(),
+            ledger_mode: "local".into(),
+            stats: hookd_core::stats::StatsSnapshot {
+                connections: 3,
+                lines_accepted: 2,
+                lines_rejected: 1,
+                events_stored: 2,
+                events_spooled: 0,
+            },
+            publisher: None,
+        };
+        status::write(&status::status_path(&socket), &written).unwrap();
+        let read = state.daemon_status().unwrap().expect("a status");
+        assert_eq!(read, written);
+        let json = serde_json::to_value(&read).unwrap();
+        assert_eq!(json["stats"]["events_stored"], 2);
+        assert!(json.get("publisher").is_none());
+
+        std::fs::write(status::status_path(&socket), b"{not json").unwrap();
+        assert!(state.daemon_status().is_err(), "a corrupt file is an error");
+    }
 
     #[test]
     fn live_switch_toggles() {

@@ -57,6 +57,9 @@ fn commands_answer_through_ipc_with_the_contract_shapes() {
     );
     assert_eq!(info["daemon"]["socket"], env.socket().display().to_string());
 
+    let status = invoke(&window, "daemon_status", json!({})).unwrap();
+    assert_eq!(status, Value::Null, "no status file: null");
+
     let listed = invoke(&window, "list_projects", json!({})).unwrap();
     assert_eq!(listed[0]["root"], repo.root().display().to_string());
     assert_eq!(listed[0]["mutations"], 1);

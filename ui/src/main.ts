@@ -1,7 +1,7 @@
 // The app shell: sidebar navigation, footer with the daemon's state, the
 // error banner, and a hash router that mounts one view at a time.
 //
-// Routes: `#/projects`, `#/timeline?repo=...&file=...` (see lib/route.ts).
+// Routes: `#/projects`, `#/timeline?repo=...&file=...`, `#/settings` (see lib/route.ts).
 // A hash change to the same screen updates the mounted view in place, so
 // the timeline keeps its list and subscriptions while filters change.
 
@@ -12,6 +12,7 @@ import { api, getBackend } from './lib/api';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
 import { createProjectsView } from './views/projects';
+import { createSettingsView } from './views/settings';
 import { createTimelineView } from './views/timeline';
 import type { View, ViewContext } from './views/view';
 
@@ -21,11 +22,19 @@ const DAEMON_TEXT: Record<AppInfo['daemon']['mode'], string> = {
   unavailable: 'daemon unavailable',
 };
 
+const TITLES: Record<Route['view'], string> = {
+  projects: 'Projects',
+  timeline: 'Timeline',
+  settings: 'Settings',
+};
+
 export function startApp(root: HTMLElement): void {
   const errors = createErrorBanner();
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
   let lastTimelineHash = '#/timeline?all=true';
   const navTimeline = h('a', { id: 'nav-timeline', class: 'nav-link', attrs: { href: lastTimelineHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '≋' }), 'Timeline');
+
+  const navSettings = h('a', { id: 'nav-settings', class: 'nav-link', attrs: { href: '#/settings' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '⚙' }), 'Settings');
 
   const daemonStatus = h('div', { id: 'daemon-status', class: 'daemon-status', data: { mode: 'unknown' } }, h('span', { class: 'dot', attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'daemon-text', text: 'daemon: …' }));
   const daemonSocket = h('div', { id: 'daemon-socket', class: 'mono daemon-socket' });
@@ -40,7 +49,7 @@ export function startApp(root: HTMLElement): void {
         'nav',
         { class: 'sidebar', attrs: { 'aria-label': 'Main' } },
         h('div', { class: 'brand' }, h('span', { class: 'brand-mark', attrs: { 'aria-hidden': 'true' }, text: '⌁' }), 'hookd'),
-        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline)),
+        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navSettings)),
         h('footer', { id: 'app-footer', class: 'sidebar-footer' }, daemonStatus, daemonSocket, version),
       ),
       h('main', { id: 'main', class: 'main' }, errors.el, viewHost),
@@ -82,7 +91,7 @@ export function startApp(root: HTMLElement): void {
   function route(): void {
     const parsed = parseHash(window.location.hash);
     const canonical = formatHash(parsed);
-    if (!window.location.hash || (parsed.view === 'projects' && window.location.hash !== canonical)) {
+    if (!window.location.hash || (parsed.view !== 'timeline' && window.location.hash !== canonical)) {
       // Unknown or empty hash: show projects without adding a history entry.
       history.replaceState(null, '', canonical);
     }
@@ -93,6 +102,7 @@ export function startApp(root: HTMLElement): void {
     for (const [link, on] of [
       [navProjects, parsed.view === 'projects'],
       [navTimeline, parsed.view === 'timeline'],
+      [navSettings, parsed.view === 'settings'],
     ] as const) {
       if (on) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
@@ -105,10 +115,15 @@ export function startApp(root: HTMLElement): void {
     }
     const first = current === null;
     current?.view.destroy();
-    const view = parsed.view === 'projects' ? createProjectsView(ctx) : createTimelineView(ctx, parsed.filter);
+    const view =
+      parsed.view === 'projects'
+        ? createProjectsView(ctx)
+        : parsed.view === 'settings'
+          ? createSettingsView(ctx)
+          : createTimelineView(ctx, parsed.filter);
     current = { route: parsed, view };
     viewHost.replaceChildren(view.el);
-    document.title = parsed.view === 'projects' ? 'Projects · hookd' : 'Timeline · hookd';
+    document.title = `${TITLES[parsed.view]} · hookd`;
     if (!first) {
       // Move keyboard focus to the new screen's heading, as a page load would.
       const heading = view.el.querySelector<HTMLElement>('h1');

@@ -15,6 +15,7 @@ import type {
   ApiError,
   AppInfo,
   Commands,
+  DaemonStatus,
   Events,
   MutationRow,
   ProjectInfo,
@@ -153,6 +154,9 @@ export async function listen<E extends keyof Events>(
 /** The backend's commands, typed. */
 export const api = {
   appInfo: (): Promise<AppInfo> => invoke('app_info', {}),
+  daemonStatus: (): Promise<DaemonStatus | null> => invoke('daemon_status', {}),
+  launchOnLogin: (): Promise<boolean> => invoke('launch_on_login', {}),
+  setLaunchOnLogin: (enabled: boolean): Promise<boolean> => invoke('set_launch_on_login', { enabled }),
   listProjects: (): Promise<ProjectInfo[]> => invoke('list_projects', {}),
   addProjects: (paths: string[]): Promise<AddProjectsResult> => invoke('add_projects', { paths }),
   timeline: (query: TimelineQuery): Promise<MutationRow[]> => invoke('timeline', { query }),

@@ -19,6 +19,7 @@ export type TextFilter = (typeof TEXT_FILTERS)[number];
 
 export type Route =
   | { view: 'projects' }
+  | { view: 'settings' }
   | { view: 'timeline'; filter: TimelineFilter };
 
 /** No filters, every project. */
@@ -119,12 +120,14 @@ export function parseHash(hash: string): Route {
   const path = (q < 0 ? h : h.slice(0, q)).replace(/\/+$/, '') || '/';
   const query = q < 0 ? '' : h.slice(q + 1);
   if (path === '/timeline') return { view: 'timeline', filter: paramsToFilter(query) };
+  if (path === '/settings') return { view: 'settings' };
   return { view: 'projects' };
 }
 
 /** The location hash for a route (with the leading `#`). */
 export function formatHash(route: Route): string {
   if (route.view === 'projects') return '#/projects';
+  if (route.view === 'settings') return '#/settings';
   return `#/timeline?${filterToParams(route.filter)}`;
 }
 

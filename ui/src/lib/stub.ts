@@ -19,6 +19,7 @@ import type {
   AddProjectsResult,
   ApiError,
   AppInfo,
+  DaemonStatus,
   LedgerCommit,
   MutationRow,
   ProjectInfo,
@@ -56,6 +57,10 @@ export interface StubBackend extends Backend {
   listenerCount(event: string): number;
   /** How many times each command was invoked. */
   calls: Map<string, number>;
+  /** The daemon status `daemon_status` answers (live object; null: no file). */
+  status: DaemonStatus | null;
+  /** Whether launch on login is on. */
+  launchOnLogin: boolean;
 }
 
 /** Deterministic PRNG (mulberry32). */
@@ -397,10 +402,29 @@ export function createStub(options: StubOptions = {}): StubBackend {
     };
   }
 
+  const started = now();
+  function daemonStatus(): DaemonStatus | null {
+    if (!stub.status) return null;
+    // The daemon rewrites the file every second; counters follow the sample rows.
+    const copy: DaemonStatus = JSON.parse(JSON.stringify(stub.status)) as DaemonStatus;
+    copy.updated_at = new Date(now()).toISOString();
+    return copy;
+  }
+
   function dispatch(cmd: string, args: Record<string, unknown> | undefined): unknown {
     switch (cmd) {
       case 'app_info':
         return appInfo();
+      case 'daemon_status':
+        return daemonStatus();
+      case 'launch_on_login':
+        return stub.launchOnLogin;
+      case 'set_launch_on_login': {
+        const enabled = args?.enabled;
+        if (typeof enabled !== 'boolean') throw fail('invalid_argument', 'set_launch_on_login expects { enabled: boolean }');
+        stub.launchOnLogin = enabled;
+        return enabled;
+      }
       case 'list_projects':
         return projects.map((p) => ({ ...p, connected: { ...p.connected } }));
       case 'add_projects': {
@@ -425,6 +449,21 @@ export function createStub(options: StubOptions = {}): StubBackend {
     projects,
     rows,
     calls,
+    launchOnLogin: false,
+    status: {
+      pid: 31337,
+      socket: '/run/user/1000/hookd.sock',
+      started_at: new Date(started - 3 * 3600_000).toISOString(),
+      updated_at: new Date(started).toISOString(),
+      ledger_mode: 'local',
+      stats: {
+        connections: rows.length + 12,
+        lines_accepted: rows.length + 10,
+        lines_rejected: 2,
+        events_stored: rows.length,
+        events_spooled: 0,
+      },
+    },
     invoke(cmd, args) {
       calls.set(cmd, (calls.get(cmd) ?? 0) + 1);
       return new Promise((resolve, reject) => {
@@ -464,6 +503,11 @@ export function createStub(options: StubOptions = {}): StubBackend {
       const added: MutationRow[] = [];
       for (let i = 0; i < count; i++) added.push(...makeRow(repo, now()));
       rows.push(...added);
+      if (stub.status) {
+        stub.status.stats.connections += added.length;
+        stub.status.stats.lines_accepted += added.length;
+        stub.status.stats.events_stored += added.length;
+      }
       const project = projects.find((p) => p.root === repo.root);
       if (project) {
         project.mutations += added.length;

@@ -24,6 +24,45 @@ export interface AppInfo {
   data_dir: string;
 }
 
+/** The daemon's counters since it started (`hookd status`). */
+export interface DaemonStats {
+  connections: number;
+  lines_accepted: number;
+  lines_rejected: number;
+  events_stored: number;
+  events_spooled: number;
+}
+
+/** The broker publisher, in the status file while publishing to AMQP. */
+export interface PublisherStatus {
+  /** e.g. `connected`, `connecting`, `disconnected`. */
+  state: string;
+  url: string;
+  exchange: string;
+  /** Events waiting to be published. */
+  backlog: number;
+  /** Events published since start. */
+  published: number;
+  last_error: string | null;
+  last_error_at: string | null;
+  connected_since: string | null;
+}
+
+/** Result of `daemon_status`: the daemon's status file (null when missing). */
+export interface DaemonStatus {
+  pid: number;
+  socket: string;
+  /** RFC 3339 start time. */
+  started_at: string;
+  /** RFC 3339 time the file was written (every second). */
+  updated_at: string;
+  /** `local`, `amqp` or `both`. */
+  ledger_mode: string;
+  stats: DaemonStats;
+  /** Present only while publishing to a broker. */
+  publisher?: PublisherStatus;
+}
+
 /** Which of Claude Code's settings files call hookd. */
 export interface ConnectedScopes {
   user: boolean;
@@ -141,6 +180,9 @@ export interface LedgerCommit {
 /** Commands: name → [argument object, result]. */
 export interface Commands {
   app_info: [Record<string, never>, AppInfo];
+  daemon_status: [Record<string, never>, DaemonStatus | null];
+  launch_on_login: [Record<string, never>, boolean];
+  set_launch_on_login: [{ enabled: boolean }, boolean];
   list_projects: [Record<string, never>, ProjectInfo[]];
   add_projects: [{ paths: string[] }, AddProjectsResult];
   timeline: [{ query: TimelineQuery }, MutationRow[]];
