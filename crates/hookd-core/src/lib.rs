@@ -31,6 +31,7 @@ pub mod record;
 pub mod registry;
 pub mod server;
 pub mod settings;
+pub mod sqlite;
 pub mod stats;
 pub mod status;
 pub mod timefmt;

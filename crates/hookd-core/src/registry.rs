@@ -5,10 +5,10 @@
 //! so the daemon, the CLI and the desktop app can all write it concurrently.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OpenFlags, params};
 
+use crate::sqlite::{self, Synchronous};
 use crate::{Error, Result, dirs, timefmt};
 
 /// How a repository entered the registry.
@@ -52,19 +52,19 @@ impl Registry {
         std::fs::create_dir_all(data_dir)
             .map_err(|e| Error::io("cannot create directory", data_dir, e))?;
         let path = dirs::registry_path(data_dir);
-        let conn = Connection::open(&path).map_err(|e| Error::sqlite(&path, e))?;
-        let sqlite = |e| Error::sqlite(&path, e);
-        conn.busy_timeout(Duration::from_secs(10)).map_err(sqlite)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sqlite)?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS repos (
-                root TEXT PRIMARY KEY,
-                first_seen TEXT NOT NULL,
-                origin TEXT NOT NULL
-            )",
-        )
-        .map_err(sqlite)?;
+        let open = || -> rusqlite::Result<Connection> {
+            let conn = sqlite::open_wal(&path, OpenFlags::default(), Synchronous::Normal)?;
+            conn.execute_batch(
+                "CREATE TABLE IF NOT EXISTS repos (
+                    root TEXT PRIMARY KEY,
+                    first_seen TEXT NOT NULL,
+                    origin TEXT NOT NULL
+                )",
+            )?;
+            Ok(conn)
+        };
+        let conn = sqlite::retry_transient(&path, open, sqlite::is_busy)
+            .map_err(|e| Error::sqlite(&path, e))?;
         Ok(Self { conn, path })
     }
 
@@ -122,5 +122,28 @@ mod tests {
                 (PathBuf::from("/b"), "event".to_owned())
             ]
         );
+    }
+
+    #[test]
+    fn processes_racing_to_create_the_registry_all_succeed() {
+        for _ in 0..10 {
+            let dir = tempfile::tempdir().unwrap();
+            let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+            let openers: Vec<_> = (0..4)
+                .map(|i| {
+                    let (dir, barrier) =
+                        (dir.path().to_path_buf(), std::sync::Arc::clone(&barrier));
+                    std::thread::spawn(move || {
+                        barrier.wait();
+                        let registry = Registry::open(&dir)?;
+                        registry.add(Path::new(&format!("/r{i}")), Origin::Event)
+                    })
+                })
+                .collect();
+            for opener in openers {
+                opener.join().unwrap().unwrap();
+            }
+            assert_eq!(Registry::open(dir.path()).unwrap().list().unwrap().len(), 4);
+        }
     }
 }

@@ -16,21 +16,18 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
-use std::time::Duration;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OpenFlags, params};
 use rusqlite_migration::{M, Migrations};
 use serde_json::{Map, Value};
 
 use super::AmqpError;
 use super::message::{SCHEMA_VERSION, ToolMutationEvent};
 use crate::record::LedgerEntry;
+use crate::sqlite::Synchronous;
 
 /// File name of the outbox inside hookd's data directory.
 pub const OUTBOX_FILE: &str = "amqp-outbox.db";
-
-/// How long one connection waits for the other's write lock before failing.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Longest routing key AMQP carries (a short string).
 const MAX_ROUTING_KEY: usize = 255;
@@ -159,18 +156,23 @@ impl Outbox {
                 source,
             })?;
         }
-        let mut conn = Connection::open(path).map_err(sqlite)?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sqlite)?;
-        conn.pragma_update(None, "synchronous", "FULL")
-            .map_err(sqlite)?;
-        MIGRATIONS
-            .to_latest(&mut conn)
-            .map_err(|source| AmqpError::OutboxMigration {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let open = || {
+            let mut conn = crate::sqlite::open_wal(path, OpenFlags::default(), Synchronous::Full)
+                .map_err(sqlite)?;
+            MIGRATIONS
+                .to_latest(&mut conn)
+                .map_err(|source| AmqpError::OutboxMigration {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+            Ok(conn)
+        };
+        let transient = |err: &AmqpError| match err {
+            AmqpError::Outbox { source, .. } => crate::sqlite::is_busy(source),
+            AmqpError::OutboxMigration { .. } => true,
+            _ => false,
+        };
+        let conn = crate::sqlite::retry_transient(path, open, transient)?;
         Ok(Self {
             conn,
             path: path.to_path_buf(),

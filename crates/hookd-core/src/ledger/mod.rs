@@ -12,7 +12,6 @@ mod filter;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
-use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, params};
 use rusqlite_migration::{M, Migrations};
@@ -21,6 +20,7 @@ pub use filter::MutationFilter;
 
 use crate::dirs::REPO_STATE_DIR;
 use crate::record::{HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
+use crate::sqlite::{self, Synchronous};
 use crate::{Error, Result};
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
@@ -31,27 +31,15 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     ])
 });
 
-/// How many times opening a ledger is retried when another process opens
-/// the same new ledger at the same moment (the daemon creating it while
-/// `hookd query` or a consumer opens it): switching to WAL and migrating need
-/// locks that SQLite refuses at once rather than waiting for.
-const OPEN_ATTEMPTS: u32 = 80;
-
 /// Whether an error from opening is another process's lock or migration in
 /// the way, which goes away by itself.
 fn is_transient(err: &Error) -> bool {
     match err {
         Error::Migration { .. } => true,
-        Error::Sqlite { source, .. } => matches!(
-            source.sqlite_error_code(),
-            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-        ),
+        Error::Sqlite { source, .. } => sqlite::is_busy(source),
         _ => false,
     }
 }
-
-/// How long a writer waits for another connection's lock before failing.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An open ledger database.
 pub struct Ledger {
@@ -93,33 +81,17 @@ impl Ledger {
     }
 
     fn open_with(path: &Path, flags: OpenFlags) -> Result<Self> {
-        let mut attempt = 1;
-        loop {
-            match Self::try_open(path, flags) {
-                Err(err) if attempt < OPEN_ATTEMPTS && is_transient(&err) => {
-                    tracing::debug!(path = %path.display(), attempt, error = %err, "ledger busy while opening; retrying");
-                    attempt += 1;
-                    std::thread::sleep(Duration::from_millis(25));
-                }
-                outcome => return outcome,
-            }
-        }
+        sqlite::retry_transient(path, || Self::try_open(path, flags), is_transient)
     }
 
     /// One attempt: each migration runs in its own transaction, so the loser
     /// of a creation race rolls back cleanly and finds nothing left to do
     /// when it tries again.
     fn try_open(path: &Path, flags: OpenFlags) -> Result<Self> {
-        let mut conn =
-            Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
-        let sqlite = |e| Error::sqlite(path, e);
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sqlite)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(sqlite)?;
+        let mut conn = sqlite::open_wal(path, flags, Synchronous::Normal)
+            .map_err(|e| Error::sqlite(path, e))?;
         conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sqlite)?;
+            .map_err(|e| Error::sqlite(path, e))?;
         MIGRATIONS
             .to_latest(&mut conn)
             .map_err(|source| Error::Migration {
