@@ -194,6 +194,74 @@ pub fn match_target<'a>(event: &EventSpec, payload: &'a serde_json::Value) -> Op
     }
 }
 
+/// One line saying when an event fires, for pickers and help text. Every
+/// event of [`EVENTS`] has one; an unknown name gets an empty string.
+pub fn description(name: &str) -> &'static str {
+    match name {
+        "PreToolUse" => "Before a tool runs; exit 2 or a deny decision blocks the call",
+        "PermissionRequest" => "When the agent is about to ask for permission to use a tool",
+        "PermissionDenied" => "After a tool call was denied permission",
+        "PostToolUse" => "After a tool call succeeded; sees the tool's input and response",
+        "PostToolUseFailure" => "After a tool call failed; sees the error",
+        "PostToolBatch" => "After a batch of parallel tool calls finished",
+        "SessionStart" => "When a session starts, resumes, is cleared or compacted",
+        "Setup" => "Once when the agent sets up a new project or session",
+        "SessionEnd" => "When a session ends (clear, logout, exit, ...)",
+        "UserPromptSubmit" => "When the user submits a prompt, before the model sees it",
+        "UserPromptExpansion" => "When a prompt is expanded (a slash command or template)",
+        "Stop" => "When the agent finishes its turn; exit 2 keeps it working",
+        "StopFailure" => "When a turn ends because of an error",
+        "SubagentStart" => "When a subagent (Task) starts",
+        "SubagentStop" => "When a subagent finishes; exit 2 keeps it working",
+        "TaskCreated" => "When a task is created in the agent's task list",
+        "TaskCompleted" => "When a task is marked completed",
+        "TeammateIdle" => "When a teammate agent goes idle",
+        "Notification" => "When the agent sends a notification (permission prompt, idle, ...)",
+        "MessageDisplay" => "When a message is displayed to the user",
+        "PreCompact" => "Before the conversation is compacted (manual or auto)",
+        "PostCompact" => "After the conversation was compacted",
+        "InstructionsLoaded" => "When instruction files (CLAUDE.md, rules) are loaded",
+        "ConfigChange" => "When a settings file changes during a session",
+        "CwdChanged" => "When the working directory changes",
+        "DirectoryAdded" => "When a directory is added to the session",
+        "FileChanged" => "When a watched file changes on disk",
+        "WorktreeCreate" => "When a git worktree is created for the session",
+        "WorktreeRemove" => "When a git worktree is removed",
+        "Elicitation" => "When an MCP server asks the user for input",
+        "ElicitationResult" => "After the user answered an MCP server's request for input",
+        _ => "",
+    }
+}
+
+/// The values a matcher of `event` is usually tested against, to show which
+/// of them a matcher matches: the known tool names for tool events, the
+/// documented `source`, `reason`, `trigger` and `notification_type` values,
+/// the built-in agent types. Empty when the values are open-ended
+/// (`FileChanged`) or the event takes no matcher.
+pub fn known_targets(event: &EventSpec) -> &'static [&'static str] {
+    match event.matcher {
+        MatchField::None => &[],
+        MatchField::Payload("tool_name") => &crate::names::KNOWN_TOOLS,
+        MatchField::Payload("source") => &["startup", "resume", "clear", "compact", "fork"],
+        MatchField::Payload("reason") => &[
+            "clear",
+            "logout",
+            "prompt_input_exit",
+            "bypass_permissions_disabled",
+            "other",
+        ],
+        MatchField::Payload("trigger") => &["manual", "auto"],
+        MatchField::Payload("notification_type") => &[
+            "permission_prompt",
+            "idle_prompt",
+            "auth_success",
+            "elicitation_dialog",
+        ],
+        MatchField::Payload("agent_type") => &["general-purpose", "Explore", "Plan"],
+        MatchField::Payload(_) => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +307,26 @@ mod tests {
             Some("auto")
         );
         assert_eq!(match_target(lookup("Stop").unwrap(), &payload), None);
+    }
+
+    #[test]
+    fn every_event_has_a_one_line_description() {
+        for event in EVENTS {
+            let text = description(event.name);
+            assert!(!text.is_empty(), "{} has no description", event.name);
+            assert!(!text.contains('\n') && !text.ends_with('.'), "{text:?}");
+        }
+        assert_eq!(description("NoSuchEvent"), "");
+    }
+
+    #[test]
+    fn known_targets_follow_the_match_field() {
+        let targets = |name| known_targets(lookup(name).unwrap());
+        assert!(targets("PreToolUse").contains(&"Bash"));
+        assert_eq!(targets("PostToolUse"), targets("PreToolUse"));
+        assert!(targets("SessionStart").contains(&"resume"));
+        assert_eq!(targets("PreCompact"), ["manual", "auto"]);
+        assert!(targets("Stop").is_empty());
+        assert!(targets("FileChanged").is_empty());
     }
 }

@@ -20,8 +20,9 @@ pub const FILE_MUTATING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "Noteb
 /// The Bash tool, whose file changes hookd finds by comparing git status.
 pub const BASH_TOOL: &str = "Bash";
 
-/// Tools with a canonical spelling, used to repair lower-cased names.
-const KNOWN_TOOLS: [&str; 14] = [
+/// Tools with a canonical spelling, used to repair lower-cased names and
+/// to show which tools a matcher would match.
+pub const KNOWN_TOOLS: [&str; 14] = [
     "Write",
     "Edit",
     "MultiEdit",

@@ -295,6 +295,46 @@ pub fn restore_hook(doc: &mut SettingsDocument, removed: &RemovedHook) -> Result
     })
 }
 
+/// Replaces the whole `hooks` tree of `doc` with `hooks` (an object of event
+/// → matcher groups), as an editor that shows every hook of a file saves
+/// it. The key keeps its place among the others, which stay untouched. An
+/// empty tree removes the key when the edit emptied it (as removing the last
+/// hook does) and leaves an absent or already empty one as it was.
+///
+/// The document may be invalid beforehand (this is how a broken `hooks` tree
+/// is repaired); the result must be valid. Refuses, changing nothing: a
+/// read-only file, a `hooks` that is not an object, and any validation
+/// error of the result (with its JSON path).
+pub fn replace_hooks(doc: &mut SettingsDocument, hooks: Value) -> Result<()> {
+    if doc.location().read_only {
+        return Err(SettingsError::ReadOnly {
+            path: doc.path().to_path_buf(),
+        });
+    }
+    let path = doc.path().to_path_buf();
+    let Value::Object(tree) = hooks else {
+        return Err(unexpected(&path, "hooks", "expected an object"));
+    };
+    let mut value = doc.value().clone();
+    let root = object_mut(&mut value, &path, "top level")?;
+    let had = root.get("hooks").map(|old| match old {
+        Value::Object(old) => !old.is_empty(),
+        _ => true,
+    });
+    match (tree.is_empty(), had) {
+        (true, Some(true)) => {
+            // shift_remove keeps the order of the other keys.
+            root.shift_remove("hooks");
+        }
+        (true, _) => {}
+        (false, _) => {
+            // On an existing key, insert keeps its position.
+            root.insert("hooks".into(), Value::Object(tree));
+        }
+    }
+    commit(doc, value)
+}
+
 /// Removes the first handler `selector` matches in `event`, recording where
 /// it was. The document is known to be valid, so shapes are as expected.
 fn remove_first(value: &mut Value, event: &str, selector: &HookSelector) -> Option<RemovedHook> {
@@ -654,5 +694,56 @@ mod tests {
             &json!({"type": "prompt", "prompt": "p", "model": "m"})
         ));
         assert!(!same_handler(&a, &p));
+    }
+
+    #[test]
+    fn replace_hooks_keeps_the_key_in_place_and_everything_else() {
+        let (_tmp, mut doc) = doc_with(
+            r#"{"model": "opus", "hooks": {"Stop": [{"matcher": "Edit(", "hooks": []}]}, "env": {"A": "1"}}"#,
+        );
+        assert!(!doc.errors().is_empty(), "starts invalid: a bad regex");
+        let tree = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "extra": [1]}]}]});
+        replace_hooks(&mut doc, tree.clone()).unwrap();
+        assert_eq!(
+            serde_json::to_string(doc.value()).unwrap(),
+            format!(r#"{{"model":"opus","hooks":{tree},"env":{{"A":"1"}}}}"#)
+        );
+
+        let before = doc.value().clone();
+        let err = replace_hooks(
+            &mut doc,
+            json!({"PreToolUse": [{"hooks": [{"type": "command"}]}]}),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("hooks.PreToolUse[0].hooks[0].command: missing"),
+            "{err}"
+        );
+        assert!(replace_hooks(&mut doc, json!([])).is_err());
+        assert_eq!(
+            doc.value(),
+            &before,
+            "a refused replacement changes nothing"
+        );
+
+        replace_hooks(&mut doc, json!({})).unwrap();
+        assert_eq!(
+            doc.value().to_string(),
+            r#"{"model":"opus","env":{"A":"1"}}"#
+        );
+        replace_hooks(&mut doc, json!({})).unwrap();
+        assert_eq!(
+            doc.value().to_string(),
+            r#"{"model":"opus","env":{"A":"1"}}"#
+        );
+
+        let (_tmp2, mut doc) = doc_with(r#"{"hooks": {}, "z": 1}"#);
+        replace_hooks(&mut doc, json!({})).unwrap();
+        assert_eq!(
+            doc.value().to_string(),
+            r#"{"hooks":{},"z":1}"#,
+            "left as it was"
+        );
     }
 }

@@ -15,7 +15,8 @@
 //! - [`format`](mod@format): the formatting detection and rendering shared with
 //!   [`crate::agent_connect`].
 //! - [`validate`](mod@validate): path-precise checks against the hook contract.
-//! - [`edit`](mod@edit): surgical add/remove/restore of handlers.
+//! - [`edit`](mod@edit): surgical add/remove/restore of handlers, and replacing the
+//!   whole `hooks` tree for editors.
 //! - [`disabled`](mod@disabled): disable/enable through hookd's store of disabled hooks.
 //! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
 
@@ -31,8 +32,8 @@ pub mod validate;
 pub use disabled::{DisabledHook, DisabledStore, disable, enable};
 pub use document::SettingsDocument;
 pub use edit::{
-    HookPosition, HookSelector, RemovedHook, add_hook, command_handler, remove_hook, resolve_event,
-    restore_hook, same_handler,
+    HookPosition, HookSelector, RemovedHook, add_hook, command_handler, remove_hook, replace_hooks,
+    resolve_event, restore_hook, same_handler,
 };
 pub use effective::{
     EffectiveHook, EffectiveHooks, EventRef, LoadedFile, MatchCheck, MatchOutcome, MatchedHook,
