@@ -320,7 +320,78 @@ pub fn connect(path: &Path, emit: &str, dry_run: bool) -> Result<ChangeReport> {
 /// replaced (their events are reported as added), so switching between
 /// recording and managed mode leaves one hookd entry per event.
 pub fn connect_mode(path: &Path, emit: &str, mode: Mode, dry_run: bool) -> Result<ChangeReport> {
-    let existing = load(path)?;
+    let Plan {
+        mut report,
+        before,
+        edited,
+    } = plan_connect(path, emit, mode)?;
+    let Some(file) = edited.filter(|_| !dry_run) else {
+        return Ok(report);
+    };
+    if before.is_none()
+        && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+    {
+        fs::create_dir_all(dir).map_err(|source| AgentConnectError::CreateDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    report.status = ChangeStatus::Written(save(path, &file.value, &file.style)?);
+    Ok(report)
+}
+
+/// Removes every `hookd-emit` handler from the settings file at `path`, and
+/// the groups, event lists and `hooks` object that only held them. Anything
+/// else stays byte-for-byte equivalent; with nothing to remove the file is not
+/// rewritten.
+pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
+    let Plan {
+        mut report, edited, ..
+    } = plan_disconnect(path)?;
+    if let Some(file) = edited.filter(|_| !dry_run) {
+        report.status = ChangeStatus::Written(save(path, &file.value, &file.style)?);
+    }
+    Ok(report)
+}
+
+/// A settings file's exact text before and after an edit, so the change can
+/// be shown (and approved) before anything is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditPreview {
+    /// What the edit would report with `dry_run` (status `WouldWrite`,
+    /// `Unchanged` or `Missing`).
+    pub report: ChangeReport,
+    /// The file's bytes now; `None` when it does not exist.
+    pub before: Option<Vec<u8>>,
+    /// The bytes the edit would write (formatting kept); equal to `before`
+    /// when nothing changes.
+    pub after: Option<Vec<u8>>,
+}
+
+/// What [`connect_mode`] would write to `path`, from one read of the file:
+/// the same plan the real edit follows, rendered instead of saved.
+pub fn preview_connect(path: &Path, emit: &str, mode: Mode) -> Result<EditPreview> {
+    preview(path, plan_connect(path, emit, mode)?)
+}
+
+/// What [`disconnect`] would write to `path`.
+pub fn preview_disconnect(path: &Path) -> Result<EditPreview> {
+    preview(path, plan_disconnect(path)?)
+}
+
+/// An edit worked out but not written.
+struct Plan {
+    /// The report as a dry run gives it.
+    report: ChangeReport,
+    /// The file's bytes when planned; `None`: it did not exist.
+    before: Option<Vec<u8>>,
+    /// The edited document, when anything changes.
+    edited: Option<SettingsFile>,
+}
+
+fn plan_connect(path: &Path, emit: &str, mode: Mode) -> Result<Plan> {
+    let before = read(path)?;
+    let existing = before.as_deref().map(|b| parse(path, b)).transpose()?;
     let exists = existing.is_some();
     let SettingsFile { mut value, style } = existing.unwrap_or_default();
     let added = add_hooks_for(&mut value, emit, mode).map_err(|shape| shape_error(path, shape))?;
@@ -331,28 +402,20 @@ pub fn connect_mode(path: &Path, emit: &str, mode: Mode, dry_run: bool) -> Resul
         status: ChangeStatus::Unchanged,
         hooks_disabled: hooks_disabled(&value),
     };
-    if added.is_empty() {
-        return Ok(report);
-    }
-    if dry_run {
+    let edited = if added.is_empty() {
+        None
+    } else {
         report.status = ChangeStatus::WouldWrite { creates: !exists };
-        return Ok(report);
-    }
-    if !exists && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir).map_err(|source| AgentConnectError::CreateDir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-    }
-    report.status = ChangeStatus::Written(save(path, &value, &style)?);
-    Ok(report)
+        Some(SettingsFile { value, style })
+    };
+    Ok(Plan {
+        report,
+        before,
+        edited,
+    })
 }
 
-/// Removes every `hookd-emit` handler from the settings file at `path`, and
-/// the groups, event lists and `hooks` object that only held them. Anything
-/// else stays byte-for-byte equivalent; with nothing to remove the file is not
-/// rewritten.
-pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
+fn plan_disconnect(path: &Path) -> Result<Plan> {
     let mut report = ChangeReport {
         path: path.to_path_buf(),
         events: Vec::new(),
@@ -360,21 +423,43 @@ pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
         status: ChangeStatus::Missing,
         hooks_disabled: false,
     };
-    let Some(SettingsFile { mut value, style }) = load(path)? else {
-        return Ok(report);
+    let before = read(path)?;
+    let Some(bytes) = before.as_deref() else {
+        return Ok(Plan {
+            report,
+            before,
+            edited: None,
+        });
     };
+    let SettingsFile { mut value, style } = parse(path, bytes)?;
     let (events, count) = remove_hooks(&mut value).map_err(|shape| shape_error(path, shape))?;
     report.events = events;
     report.count = count;
     report.hooks_disabled = hooks_disabled(&value);
-    report.status = if count == 0 {
-        ChangeStatus::Unchanged
-    } else if dry_run {
-        ChangeStatus::WouldWrite { creates: false }
+    let edited = if count == 0 {
+        report.status = ChangeStatus::Unchanged;
+        None
     } else {
-        ChangeStatus::Written(save(path, &value, &style)?)
+        report.status = ChangeStatus::WouldWrite { creates: false };
+        Some(SettingsFile { value, style })
     };
-    Ok(report)
+    Ok(Plan {
+        report,
+        before,
+        edited,
+    })
+}
+
+fn preview(path: &Path, plan: Plan) -> Result<EditPreview> {
+    let after = match &plan.edited {
+        Some(file) => Some(render(path, &file.value, &file.style)?),
+        None => plan.before.clone(),
+    };
+    Ok(EditPreview {
+        report: plan.report,
+        before: plan.before,
+        after,
+    })
 }
 
 /// Adds hookd's groups to a parsed settings document, appending after the
@@ -712,31 +797,37 @@ impl Default for SettingsFile {
     }
 }
 
-/// Reads and parses `path`; `None` when it does not exist. An empty file
-/// counts as `{}`: there is nothing in it to lose.
-fn load(path: &Path) -> Result<Option<SettingsFile>> {
-    let bytes = match fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(AgentConnectError::Read {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
-    let (value, style) = format::parse(&bytes).map_err(|source| AgentConnectError::Parse {
+/// The bytes of `path`; `None` when it does not exist.
+fn read(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(AgentConnectError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Parses the bytes of the settings file at `path`. An empty file counts as
+/// `{}`: there is nothing in it to lose.
+fn parse(path: &Path, bytes: &[u8]) -> Result<SettingsFile> {
+    let (value, style) = format::parse(bytes).map_err(|source| AgentConnectError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
-    Ok(Some(SettingsFile { value, style }))
+    Ok(SettingsFile { value, style })
+}
+
+fn render(path: &Path, value: &Value, style: &Format) -> Result<Vec<u8>> {
+    format::render(value, style).map_err(|source| AgentConnectError::Serialize {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 fn save(path: &Path, value: &Value, style: &Format) -> Result<WriteOutcome> {
-    let bytes = format::render(value, style).map_err(|source| AgentConnectError::Serialize {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = render(path, value, style)?;
     Ok(fs_atomic::write_atomic(path, &bytes, true)?)
 }
 
@@ -1385,5 +1476,53 @@ mod tests {
         let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         let original: Value = serde_json::from_str(USER_SETTINGS).unwrap();
         assert_eq!(value, original);
+    }
+
+    #[test]
+    fn previews_are_exactly_what_the_edit_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), ".claude/settings.json", USER_SETTINGS);
+
+        let preview = preview_connect(&path, EMIT, Mode::Managed).unwrap();
+        assert_eq!(preview.before.as_deref(), Some(USER_SETTINGS.as_bytes()));
+        assert_eq!(
+            preview.report.status,
+            ChangeStatus::WouldWrite { creates: false }
+        );
+        assert_eq!(preview.report.count, MANAGED_HOOKS.len());
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            USER_SETTINGS.as_bytes(),
+            "nothing written"
+        );
+        connect_mode(&path, EMIT, Mode::Managed, false).unwrap();
+        assert_eq!(Some(fs::read(&path).unwrap()), preview.after);
+
+        let same = preview_connect(&path, EMIT, Mode::Managed).unwrap();
+        assert_eq!(same.report.status, ChangeStatus::Unchanged);
+        assert_eq!(same.after, same.before);
+
+        let off = preview_disconnect(&path).unwrap();
+        assert_eq!(
+            off.report.status,
+            ChangeStatus::WouldWrite { creates: false }
+        );
+        disconnect(&path, false).unwrap();
+        assert_eq!(Some(fs::read(&path).unwrap()), off.after);
+
+        let missing = dir.path().join("none/settings.local.json");
+        let new = preview_connect(&missing, EMIT, Mode::Record).unwrap();
+        assert_eq!(new.before, None);
+        assert_eq!(
+            new.report.status,
+            ChangeStatus::WouldWrite { creates: true }
+        );
+        connect(&missing, EMIT, false).unwrap();
+        assert_eq!(Some(fs::read(&missing).unwrap()), new.after);
+        let gone = preview_disconnect(&dir.path().join("nope.json")).unwrap();
+        assert_eq!(
+            (gone.report.status, gone.before, gone.after),
+            (ChangeStatus::Missing, None, None)
+        );
     }
 }

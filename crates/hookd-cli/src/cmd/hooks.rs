@@ -14,9 +14,9 @@ use super::{backup_note, show};
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use hookd_core::agent_connect;
-use hookd_core::executor::{self, ExecContext, ExecReport, HookInvocation};
+use hookd_core::executor::ExecReport;
 use hookd_core::hook_events::{self, EventSpec, MatchField};
-use hookd_core::matcher::{MatchReason, Matcher};
+use hookd_core::hook_test;
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
     MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
@@ -592,21 +592,11 @@ fn run_hooks(
     project: &Path,
     view: &EffectiveHooks,
 ) -> Result<ExecReport> {
-    let invocations: Vec<HookInvocation> = view
-        .matching(spec.name, payload)
-        .iter()
-        .filter_map(settings::MatchedHook::invocation)
-        .collect();
-    let context = ExecContext {
-        event: spec,
-        payload: payload.clone(),
-        project_root: project.to_path_buf(),
-    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the runtime to run hooks")?;
-    Ok(runtime.block_on(executor::run_all(&context, invocations)))
+    Ok(runtime.block_on(hook_test::run_matching(spec, payload, project, view)))
 }
 
 fn print_report(report: &ExecReport) {
@@ -675,40 +665,17 @@ fn report_json(report: &ExecReport) -> Value {
     })
 }
 
-/// Why a hook runs or not, in words.
+/// Why a hook runs or not, in words (the core's wording, paths as users write them).
 fn reason(check: &MatchCheck<'_>) -> String {
-    match &check.outcome {
-        MatchOutcome::Runs(MatchReason::All) => "matches all".to_owned(),
-        MatchOutcome::Runs(MatchReason::NotSupported) => {
-            "matcher not supported by this event (runs always)".to_owned()
-        }
-        MatchOutcome::Runs(MatchReason::ExactName(name)) => format!("exact name {name}"),
-        MatchOutcome::Runs(MatchReason::Regex(text)) => format!("regex matched {text:?}"),
-        MatchOutcome::NoMatch { field, target } => {
-            let matcher = check.hook.matcher.as_deref().unwrap_or_default();
-            let regex = Matcher::parse(Some(matcher)).is_ok_and(|m| m.kind() == "regex");
-            match target {
-                None => format!("payload has no {field}"),
-                Some(value) if regex => format!("regex found nothing in {field} {value:?}"),
-                Some(value) => format!("{field} {value:?} is not one of the exact names"),
-            }
-        }
-        MatchOutcome::Disabled => "disabled".to_owned(),
-        MatchOutcome::Duplicate(first) => format!("duplicate of #{}, runs once", first + 1),
-        MatchOutcome::AllHooksDisabled(path) => {
-            format!("all hooks off (disableAllHooks in {})", show(path))
-        }
-        MatchOutcome::BadMatcher => "invalid matcher".to_owned(),
-    }
+    hook_test::match_reason(check, show)
 }
 
 fn load_view(kinds: KindFilter, project: &Path) -> Result<EffectiveHooks> {
-    let roots = SettingsRoots::from_env()?;
-    let mut view = EffectiveHooks::default();
-    for kind in kinds.kinds() {
-        view.append(settings::effective_in(&roots, *kind, Some(project))?);
-    }
-    Ok(view)
+    Ok(hook_test::load_view(
+        &SettingsRoots::from_env()?,
+        kinds.kinds(),
+        project,
+    )?)
 }
 
 fn read_payload(path: &Path) -> Result<Value> {
