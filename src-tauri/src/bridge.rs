@@ -13,6 +13,7 @@ use hookd_core::ingest::CommitNotice;
 use serde::Serialize;
 use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
 use tokio::time::Instant;
+use ts_rs::TS;
 
 use crate::state::LiveSwitch;
 
@@ -23,7 +24,7 @@ pub const LEDGER_COMMIT_EVENT: &str = "ledger-commit";
 pub const BATCH_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Payload of `ledger-commit`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct LedgerCommit {
     /// Every notice since the previous event, in commit order.
     pub notices: Vec<CommitNotice>,

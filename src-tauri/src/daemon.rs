@@ -19,12 +19,13 @@ use tokio::runtime::Runtime;
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+use ts_rs::TS;
 
 use crate::error::{AppError, Result, chain};
 use crate::state::AppState;
 
 /// How the app relates to the daemon on its socket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum DaemonMode {
     /// The app runs the daemon itself.
@@ -36,7 +37,7 @@ pub enum DaemonMode {
 }
 
 /// The daemon as `app_info` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct DaemonInfo {
     /// Own, attached or unavailable.
     pub mode: DaemonMode,

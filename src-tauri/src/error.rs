@@ -8,12 +8,13 @@ use std::fmt;
 use hookd_core::agent_connect::AgentConnectError;
 use hookd_core::settings::SettingsError;
 use serde::Serialize;
+use ts_rs::TS;
 
 /// Result alias for the app's plain functions and commands.
 pub type Result<T, E = AppError> = std::result::Result<T, E>;
 
 /// What kind of failure, for the UI to branch on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// A path, project or ledger that does not exist.
@@ -57,7 +58,7 @@ impl fmt::Display for ErrorKind {
 }
 
 /// An error as the UI receives it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error, TS)]
 #[error("{kind}: {message}")]
 pub struct AppError {
     /// What kind of failure.

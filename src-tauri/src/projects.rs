@@ -17,6 +17,7 @@ use hookd_core::settings::SettingsDocument;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde::Serialize;
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::state::AppState;
@@ -25,7 +26,7 @@ use crate::state::AppState;
 pub const PROJECTS_CHANGED_EVENT: &str = "projects-changed";
 
 /// One project as the Projects screen shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct ProjectInfo {
     /// The project's root (its git work-tree root, or the folder as added).
     pub root: String,
@@ -48,7 +49,7 @@ pub struct ProjectInfo {
 }
 
 /// Whether each Claude Code settings scope has hookd's handlers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, TS)]
 pub struct Connected {
     /// `~/.claude/settings.json`.
     pub user: bool,
@@ -59,7 +60,7 @@ pub struct Connected {
 }
 
 /// What `add_projects` did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct AddProjectsResult {
     /// Projects now registered (including ones that already were).
     pub added: Vec<ProjectInfo>,
@@ -68,7 +69,7 @@ pub struct AddProjectsResult {
 }
 
 /// A path `add_projects` refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Rejected {
     /// The path as given.
     pub path: String,

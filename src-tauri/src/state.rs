@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use hookd_core::settings::SettingsRoots;
 use hookd_core::status::{self, DaemonStatus};
 use serde::Serialize;
+use ts_rs::TS;
 
 use crate::daemon::{DaemonInfo, DaemonMode};
 use crate::error::{AppError, Result};
@@ -96,7 +97,7 @@ impl AppState {
 }
 
 /// The `app_info` command's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct AppInfo {
     /// The app's version.
     pub version: String,

@@ -12,12 +12,13 @@ use hookd_core::query::{Query, QueryScope};
 use hookd_core::record::MutationRow;
 use hookd_core::timefmt;
 use serde::Deserialize;
+use ts_rs::TS;
 
 use crate::error::{AppError, Result};
 use crate::state::AppState;
 
 /// The `timeline` command's argument; every field is optional in JSON.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, TS)]
 #[serde(default)]
 pub struct TimelineQuery {
     /// A directory inside the repository to read; exclusive with `all`.

@@ -49,6 +49,7 @@ pub enum IngestItem {
 
 /// Sent after each commit, for observers (benchmarks, the desktop app).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CommitNotice {
     /// The ledger that committed.
     pub ledger: PathBuf,
@@ -60,6 +61,7 @@ pub struct CommitNotice {
 
 /// One committed event, as announced in a [`CommitNotice`].
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CommittedEvent {
     /// The event's id.
     pub event_id: String,

@@ -59,6 +59,7 @@ pub struct RepoFacts {
 
 /// One row of the ledger's `mutations` table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MutationRecord {
     /// `tool.mutation.<tool in lower case>`.
     pub event_type: String,
@@ -102,6 +103,7 @@ pub struct MutationRecord {
 
 /// A mutation read back from a ledger, with its row id.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MutationRow {
     /// The row's `id`.
     pub id: i64,
@@ -110,6 +112,7 @@ pub struct MutationRow {
     pub record: MutationRecord,
     /// The repository the row belongs to (its git root), set by multi-repository queries.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub repo: Option<String>,
 }
 
@@ -126,6 +129,7 @@ pub struct LedgerEntry {
 
 /// One managed hook run, as the ledger's `hook_runs` table stores it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HookRunRecord {
     /// Unique id of this run.
     pub run_id: String,

@@ -14,6 +14,7 @@ use crate::stats::StatsSnapshot;
 
 /// Everything `hookd status` shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DaemonStatus {
     /// Daemon process id.
     pub pid: u32,
@@ -29,6 +30,10 @@ pub struct DaemonStatus {
     pub stats: StatsSnapshot,
     /// The broker publisher, when publishing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "ts",
+        ts(as = "Option<crate::amqp::publisher::PublisherStatus>", optional)
+    )]
     pub publisher: Option<serde_json::Value>,
 }
 

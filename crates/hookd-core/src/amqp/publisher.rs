@@ -101,6 +101,7 @@ impl PublisherConfig {
 /// Where the publisher's connection stands.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ConnectionState {
     /// Connected, confirms on, exchange declared: publishing.
     Connected,
@@ -112,6 +113,7 @@ pub enum ConnectionState {
 
 /// The publisher's state, for `hookd status`.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PublisherStatus {
     /// Connection state.
     pub state: ConnectionState,
