@@ -19,6 +19,8 @@ use hookd_core::status::DaemonStatus;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_autostart::AutoLaunchManager;
 
+use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
+use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
 use crate::error::{AppError, ErrorKind, Result};
 use crate::projects::{self, AddProjectsResult, ProjectInfo};
 use crate::state::{AppInfo, AppState};
@@ -33,7 +35,14 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         add_projects,
         timeline,
         set_launch_on_login,
-        launch_on_login
+        launch_on_login,
+        bench_samples,
+        bench_match,
+        bench_run,
+        connect_preview,
+        connect_apply,
+        disconnect_preview,
+        disconnect_apply
     ]
 }
 
@@ -94,6 +103,96 @@ pub fn set_launch_on_login<R: Runtime>(app: AppHandle<R>, enabled: bool) -> Resu
 #[tauri::command]
 pub fn launch_on_login<R: Runtime>(app: AppHandle<R>) -> Result<bool> {
     autostart_enabled(autostart(&app)?.inner())
+}
+
+/// `bench_samples(project) -> BenchCatalog`: the events and ready payloads of the test bench.
+#[tauri::command]
+pub async fn bench_samples<R: Runtime>(app: AppHandle<R>, project: String) -> Result<BenchCatalog> {
+    blocking(&app, move |state| bench::bench_samples(state, &project)).await
+}
+
+/// `bench_match(project, event, payload) -> BenchMatch`: which hooks match, and why.
+#[tauri::command]
+pub async fn bench_match<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    event: String,
+    payload: serde_json::Value,
+) -> Result<BenchMatch> {
+    blocking(&app, move |state| {
+        bench::bench_match(state, &project, &event, &payload)
+    })
+    .await
+}
+
+/// `bench_run(project, event, payload) -> BenchRun`: runs the matching hooks for real.
+#[tauri::command]
+pub async fn bench_run<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    event: String,
+    payload: serde_json::Value,
+) -> Result<BenchRun> {
+    blocking(&app, move |state| {
+        bench::bench_run(state, &project, &event, &payload)
+    })
+    .await
+}
+
+/// `connect_preview(project, scope, mode) -> ConnectPreview`: the settings file before and after.
+#[tauri::command]
+pub async fn connect_preview<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    scope: ConnectScope,
+    mode: ConnectMode,
+) -> Result<ConnectPreview> {
+    blocking(&app, move |state| {
+        connect::connect_preview(state, &project, scope, mode)
+    })
+    .await
+}
+
+/// `connect_apply(project, scope, mode, version) -> ConnectResult`; a stale version is a `conflict`.
+#[tauri::command]
+pub async fn connect_apply<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    scope: ConnectScope,
+    mode: ConnectMode,
+    version: String,
+) -> Result<ConnectResult> {
+    blocking(&app, move |state| {
+        connect::connect_apply(state, &project, scope, mode, &version)
+    })
+    .await
+}
+
+/// `disconnect_preview(project, scope) -> ConnectPreview`.
+#[tauri::command]
+pub async fn disconnect_preview<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    scope: ConnectScope,
+) -> Result<ConnectPreview> {
+    blocking(&app, move |state| {
+        connect::disconnect_preview(state, &project, scope)
+    })
+    .await
+}
+
+/// `disconnect_apply(project, scope, version) -> ConnectResult`; a stale version is a `conflict`.
+#[tauri::command]
+pub async fn disconnect_apply<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+    scope: ConnectScope,
+    version: String,
+) -> Result<ConnectResult> {
+    blocking(&app, move |state| {
+        connect::disconnect_apply(state, &project, scope, &version)
+    })
+    .await
 }
 
 fn autostart<R: Runtime>(app: &AppHandle<R>) -> Result<State<'_, AutoLaunchManager>> {

@@ -12,13 +12,18 @@
 //! - [`tray`]: the tray icon and menu, guarded so the app survives without
 //!   an appindicator library;
 //! - [`error`]: the `{kind, message}` error every command returns.
+//! - [`bench`] and [`connect`]: the Test bench (match and run an event's
+//!   hooks) and the Projects screen's Connect button (previewed edits of
+//!   the agent's settings).
 //!
 //! Window events: closing the main window hides it to the tray (when there
 //! is one); folders dropped on it are added as projects and announced with
 //! `projects-changed`. A second launch focuses the running app.
 
+pub mod bench;
 pub mod bridge;
 pub mod commands;
+pub mod connect;
 pub mod daemon;
 pub mod error;
 pub mod projects;

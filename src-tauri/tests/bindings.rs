@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use hookd_core::record::{HookRunRecord, MutationRow};
 use hookd_core::status::DaemonStatus;
 use hookd_desktop::AppError;
+use hookd_desktop::bench::{BenchCatalog, BenchMatch, BenchRun};
 use hookd_desktop::bridge::LedgerCommit;
+use hookd_desktop::connect::{ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
 use hookd_desktop::state::AppInfo;
 use hookd_desktop::timeline::TimelineQuery;
@@ -42,6 +44,13 @@ fn export_all(dir: &Path) {
         MutationRow,
         HookRunRecord,
         LedgerCommit,
+        BenchCatalog,
+        BenchMatch,
+        BenchRun,
+        ConnectScope,
+        ConnectMode,
+        ConnectPreview,
+        ConnectResult,
     );
 }
 

@@ -601,6 +601,21 @@ pub fn default_emit_command() -> String {
         .unwrap_or_else(|| EMIT_PROGRAM.to_owned())
 }
 
+/// Whether the program of the emit command `emit` can be found: a path
+/// (absolute or relative) must be an existing file, a bare name must be on
+/// `PATH`. A command whose hooks would fail deserves a warning before the
+/// agent starts calling it.
+pub fn emit_found(emit: &str) -> bool {
+    let Some(program) = shell_words(emit, 1).into_iter().next() else {
+        return false;
+    };
+    if program.contains('/') {
+        return Path::new(&program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(&program).is_file()))
+}
+
 /// Quotes `s` for a POSIX shell, leaving it as is when nothing needs quoting.
 pub fn shell_quote(s: &str) -> Cow<'_, str> {
     let safe = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
@@ -1524,5 +1539,20 @@ mod tests {
             (gone.report.status, gone.before, gone.after),
             (ChangeStatus::Missing, None, None)
         );
+    }
+
+    #[test]
+    fn emit_found_checks_paths_and_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let emit = write(dir.path(), "bin dir/hookd-emit", "#!/bin/sh\n");
+        let quoted = shell_quote(emit.to_str().unwrap()).into_owned();
+        assert!(emit_found(&format!("{quoted} --wait")));
+        assert!(!emit_found(&format!(
+            "{}/nope/hookd-emit",
+            dir.path().display()
+        )));
+        assert!(emit_found("sh -c true"), "sh is on PATH");
+        assert!(!emit_found("hookd-emit-surely-not-installed-here"));
+        assert!(!emit_found("  "));
     }
 }

@@ -22,6 +22,8 @@ import type {
   TimelineQuery,
 } from './types';
 
+import type { BenchCatalog, BenchMatch, BenchRun, ConnectMode, ConnectPreview, ConnectResult, ConnectScope } from './types';
+
 /** Stops a subscription. */
 export type Unlisten = () => void;
 
@@ -160,4 +162,15 @@ export const api = {
   listProjects: (): Promise<ProjectInfo[]> => invoke('list_projects', {}),
   addProjects: (paths: string[]): Promise<AddProjectsResult> => invoke('add_projects', { paths }),
   timeline: (query: TimelineQuery): Promise<MutationRow[]> => invoke('timeline', { query }),
+  benchSamples: (project: string): Promise<BenchCatalog> => invoke('bench_samples', { project }),
+  benchMatch: (project: string, event: string, payload: unknown): Promise<BenchMatch> =>
+    invoke('bench_match', { project, event, payload }),
+  benchRun: (project: string, event: string, payload: unknown): Promise<BenchRun> => invoke('bench_run', { project, event, payload }),
+  connectPreview: (project: string, scope: ConnectScope, mode: ConnectMode): Promise<ConnectPreview> =>
+    invoke('connect_preview', { project, scope, mode }),
+  connectApply: (project: string, scope: ConnectScope, mode: ConnectMode, version: string): Promise<ConnectResult> =>
+    invoke('connect_apply', { project, scope, mode, version }),
+  disconnectPreview: (project: string, scope: ConnectScope): Promise<ConnectPreview> => invoke('disconnect_preview', { project, scope }),
+  disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
+    invoke('disconnect_apply', { project, scope, version }),
 };

@@ -30,6 +30,27 @@ export type { Rejected as RejectedPath } from './bindings/Rejected';
 /** One ledger's share of a commit, in a `ledger-commit` event. */
 export type { CommitNotice as LedgerNotice } from './bindings/CommitNotice';
 
+// The Test bench and the Connect button (src-tauri/src/{bench,connect}.rs).
+export type { BenchCatalog } from './bindings/BenchCatalog';
+export type { BenchEvent } from './bindings/BenchEvent';
+export type { BenchHook } from './bindings/BenchHook';
+export type { BenchHookRun } from './bindings/BenchHookRun';
+export type { BenchMatch } from './bindings/BenchMatch';
+export type { BenchResult } from './bindings/BenchResult';
+export type { BenchRun } from './bindings/BenchRun';
+export type { BenchSample } from './bindings/BenchSample';
+export type { ConnectMode } from './bindings/ConnectMode';
+export type { ConnectPreview } from './bindings/ConnectPreview';
+export type { ConnectResult } from './bindings/ConnectResult';
+export type { ConnectScope } from './bindings/ConnectScope';
+import type { BenchCatalog } from './bindings/BenchCatalog';
+import type { BenchMatch } from './bindings/BenchMatch';
+import type { BenchRun } from './bindings/BenchRun';
+import type { ConnectMode } from './bindings/ConnectMode';
+import type { ConnectPreview } from './bindings/ConnectPreview';
+import type { ConnectResult } from './bindings/ConnectResult';
+import type { ConnectScope } from './bindings/ConnectScope';
+
 import type { AddProjectsResult } from './bindings/AddProjectsResult';
 import type { AppInfo } from './bindings/AppInfo';
 import type { DaemonStatus } from './bindings/DaemonStatus';
@@ -57,6 +78,13 @@ export interface Commands {
   list_projects: [Record<string, never>, ProjectInfo[]];
   add_projects: [{ paths: string[] }, AddProjectsResult];
   timeline: [{ query: TimelineQuery }, MutationRow[]];
+  bench_samples: [{ project: string }, BenchCatalog];
+  bench_match: [{ project: string; event: string; payload: unknown }, BenchMatch];
+  bench_run: [{ project: string; event: string; payload: unknown }, BenchRun];
+  connect_preview: [{ project: string; scope: ConnectScope; mode: ConnectMode }, ConnectPreview];
+  connect_apply: [{ project: string; scope: ConnectScope; mode: ConnectMode; version: string }, ConnectResult];
+  disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];
+  disconnect_apply: [{ project: string; scope: ConnectScope; version: string }, ConnectResult];
 }
 
 /** Events the backend emits: name → payload. */

@@ -104,7 +104,7 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
             println!("Already connected: nothing to change in {file}");
         }
     }
-    if report.count > 0 && emit == agent_connect::EMIT_PROGRAM && !on_path(&emit) {
+    if report.count > 0 && !agent_connect::emit_found(&emit) {
         eprintln!(
             "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
         );
@@ -173,11 +173,6 @@ fn groups(n: usize) -> String {
 
 fn handlers(n: usize) -> String {
     format!("{n} hookd handler{}", if n == 1 { "" } else { "s" })
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 fn warn_if_disabled(report: &ChangeReport) {

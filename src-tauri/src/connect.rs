@@ -1,0 +1,277 @@
+//! The Projects screen's "Connect" button: `hookd connect` (and
+//! `hookd disconnect`) for one project and scope, showing the exact change
+//! to the agent's settings file before writing it.
+//!
+//! A preview is the core's plan of the edit rendered instead of saved
+//! ([`agent_connect::preview_connect`]), so the diff shown is byte for byte
+//! what an apply writes. The preview carries a version token of the file as
+//! it was read; an apply whose file changed since then (the user's editor,
+//! the agent's `/hooks`, another hookd) is refused with
+//! [`ErrorKind::Conflict`] and writes nothing, so nobody approves one diff
+//! and gets another.
+
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+
+use hookd_core::agent_connect::{self, ChangeStatus, EditPreview, Mode};
+use hookd_core::settings::{Kind, Scope};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::bench::{core, project_root, roots};
+use crate::error::{AppError, ErrorKind, Result};
+use crate::state::AppState;
+
+/// Which of the agent's settings files to edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ConnectScope {
+    /// `~/.claude/settings.json`: every project of this user ("Global").
+    User,
+    /// `<project>/.claude/settings.json`: committed, shared with the team.
+    Project,
+    /// `<project>/.claude/settings.local.json`: this checkout only.
+    Local,
+}
+
+/// What the agent's hook entries do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ConnectMode {
+    /// `hookd-emit <event>`: record every event, never change what the agent does.
+    Record,
+    /// `hookd-emit --wait <event>`: record, and relay the answer of hookd's managed hooks.
+    Managed,
+}
+
+/// The change a connect or disconnect would make.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ConnectPreview {
+    /// The settings file.
+    pub path: String,
+    /// It exists now.
+    pub exists: bool,
+    /// Applying would write it (false: already connected, or nothing to remove).
+    pub changes: bool,
+    /// Its text now (empty when it does not exist).
+    pub before: String,
+    /// Its text after applying (equal to `before` when nothing changes).
+    pub after: String,
+    /// Events that gain a hookd entry (connect) or lose one (disconnect).
+    pub events: Vec<String>,
+    /// The command prefix the entries run (connect; empty for disconnect).
+    pub emit_command: String,
+    /// That command's program exists (beside the app or on `PATH`).
+    pub emit_found: bool,
+    /// The file sets `disableAllHooks: true`: the agent runs no hook at all.
+    pub hooks_disabled: bool,
+    /// Token of the file as read; give it back to apply.
+    pub version: String,
+}
+
+/// What an apply did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ConnectResult {
+    /// The settings file.
+    pub path: String,
+    /// It was written.
+    pub written: bool,
+    /// It did not exist before.
+    pub created: bool,
+    /// The copy of the previous file, when one was kept.
+    pub backup: Option<String>,
+    /// Events that gained (connect) or lost (disconnect) a hookd entry.
+    pub events: Vec<String>,
+}
+
+/// What `connect_apply` would write: the file before and after adding
+/// hookd's entries in `mode`.
+pub fn connect_preview(
+    state: &AppState,
+    project: &str,
+    scope: ConnectScope,
+    mode: ConnectMode,
+) -> Result<ConnectPreview> {
+    let path = settings_path(state, project, scope)?;
+    let emit = agent_connect::default_emit_command();
+    let preview = agent_connect::preview_connect(&path, &emit, mode.into()).map_err(core)?;
+    Ok(preview_of(&preview, emit))
+}
+
+/// Adds hookd's entries to the file, provided it still is what the preview
+/// with `version` showed (else [`ErrorKind::Conflict`], nothing written).
+pub fn connect_apply(
+    state: &AppState,
+    project: &str,
+    scope: ConnectScope,
+    mode: ConnectMode,
+    version: &str,
+) -> Result<ConnectResult> {
+    let path = settings_path(state, project, scope)?;
+    let emit = agent_connect::default_emit_command();
+    let mode = Mode::from(mode);
+    check_version(
+        &agent_connect::preview_connect(&path, &emit, mode).map_err(core)?,
+        version,
+    )?;
+    let report = agent_connect::connect_mode(&path, &emit, mode, false).map_err(core)?;
+    tracing::info!(file = %path.display(), ?mode, added = report.count, "connected hookd");
+    Ok(result_of(&report))
+}
+
+/// What `disconnect_apply` would write: the file without hookd's entries.
+pub fn disconnect_preview(
+    state: &AppState,
+    project: &str,
+    scope: ConnectScope,
+) -> Result<ConnectPreview> {
+    let path = settings_path(state, project, scope)?;
+    Ok(preview_of(
+        &agent_connect::preview_disconnect(&path).map_err(core)?,
+        String::new(),
+    ))
+}
+
+/// Removes hookd's entries from the file, provided it still is what the
+/// preview with `version` showed.
+pub fn disconnect_apply(
+    state: &AppState,
+    project: &str,
+    scope: ConnectScope,
+    version: &str,
+) -> Result<ConnectResult> {
+    let path = settings_path(state, project, scope)?;
+    check_version(
+        &agent_connect::preview_disconnect(&path).map_err(core)?,
+        version,
+    )?;
+    let report = agent_connect::disconnect(&path, false).map_err(core)?;
+    tracing::info!(file = %path.display(), removed = report.count, "disconnected hookd");
+    Ok(result_of(&report))
+}
+
+impl From<ConnectMode> for Mode {
+    fn from(mode: ConnectMode) -> Self {
+        match mode {
+            ConnectMode::Record => Self::Record,
+            ConnectMode::Managed => Self::Managed,
+        }
+    }
+}
+
+/// The agent settings file of `scope`, from the same roots the Projects
+/// screen's connected badges read.
+fn settings_path(state: &AppState, project: &str, scope: ConnectScope) -> Result<PathBuf> {
+    let roots = roots(state)?;
+    let location = match scope {
+        ConnectScope::User => roots.location(Kind::Agent, Scope::Global, None),
+        ConnectScope::Project => {
+            roots.location(Kind::Agent, Scope::Project, Some(&project_root(project)?))
+        }
+        ConnectScope::Local => {
+            roots.location(Kind::Agent, Scope::Local, Some(&project_root(project)?))
+        }
+    };
+    Ok(location.map_err(core)?.path)
+}
+
+fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {
+    let text = |bytes: Option<&Vec<u8>>| {
+        bytes
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    let report = &preview.report;
+    ConnectPreview {
+        path: report.path.display().to_string(),
+        exists: preview.before.is_some(),
+        changes: matches!(report.status, ChangeStatus::WouldWrite { .. }),
+        before: text(preview.before.as_ref()),
+        after: text(preview.after.as_ref()),
+        events: report.events.clone(),
+        emit_found: emit.is_empty() || agent_connect::emit_found(&emit),
+        emit_command: emit,
+        hooks_disabled: report.hooks_disabled,
+        version: version_of(preview.before.as_deref()),
+    }
+}
+
+fn result_of(report: &agent_connect::ChangeReport) -> ConnectResult {
+    let (written, created, backup) = match &report.status {
+        ChangeStatus::Written(outcome) => (
+            true,
+            outcome.created,
+            outcome.backup.as_ref().map(|b| b.display().to_string()),
+        ),
+        _ => (false, false, None),
+    };
+    ConnectResult {
+        path: report.path.display().to_string(),
+        written,
+        created,
+        backup,
+        events: report.events.clone(),
+    }
+}
+
+/// Refuses when the file is no longer what the preview with `version` read.
+fn check_version(now: &EditPreview, version: &str) -> Result<()> {
+    if version_of(now.before.as_deref()) == version {
+        return Ok(());
+    }
+    Err(AppError::new(
+        ErrorKind::Conflict,
+        format!(
+            "{} changed since the preview; nothing was written. Review the new change and apply again",
+            now.report.path.display()
+        ),
+    ))
+}
+
+/// A token for the file's content: `missing`, or its length and a 64-bit
+/// hash (FNV-1a, stable across runs and builds).
+fn version_of(bytes: Option<&[u8]>) -> String {
+    let Some(bytes) = bytes else {
+        return "missing".to_owned();
+    };
+    let mut hasher = Fnv1a::default();
+    bytes.hash(&mut hasher);
+    format!("{}-{:016x}", bytes.len(), hasher.finish())
+}
+
+/// FNV-1a, 64 bit: tiny, dependency-free and the same in every process.
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_tell_contents_apart() {
+        assert_eq!(version_of(None), "missing");
+        let a = version_of(Some(b"{}\n"));
+        assert_eq!(a, version_of(Some(b"{}\n")));
+        assert_ne!(a, version_of(Some(b"{} \n")));
+        assert_ne!(version_of(Some(b"")), "missing");
+        assert!(a.starts_with("3-"), "{a}");
+    }
+}

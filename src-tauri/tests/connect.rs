@@ -1,0 +1,245 @@
+//! The Connect button's backend on real settings files in temp dirs: the
+//! preview is exactly what apply writes, other keys survive, a file changed
+//! since the preview is refused, and the Projects screen sees the result.
+
+mod common;
+
+use common::{GitRepo, TestEnv};
+use hookd_desktop::ErrorKind;
+use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
+use hookd_desktop::projects;
+use serde_json::Value;
+
+const THEIRS: &str = "{\n    \"permissions\": {\n        \"allow\": [\"Bash(git status)\"]\n    },\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/guard.sh\"}]}\n        ]\n    },\n    \"model\": \"opus\"\n}\n";
+
+fn commands(text: &str) -> Vec<String> {
+    let value: Value = serde_json::from_str(text).unwrap();
+    value["hooks"]
+        .as_object()
+        .into_iter()
+        .flat_map(|events| events.values())
+        .flat_map(|groups| groups.as_array().cloned().unwrap_or_default())
+        .flat_map(|group| group["hooks"].as_array().cloned().unwrap_or_default())
+        .filter_map(|h| h["command"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn project_scope_preview_then_apply_writes_exactly_the_preview() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    projects::add_projects(&state, &[repo.root()]).unwrap();
+    let file = repo.root().join(".claude/settings.json");
+
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
+            .unwrap();
+    assert_eq!(preview.path, file.display().to_string());
+    assert!(!preview.exists);
+    assert!(preview.changes);
+    assert_eq!(preview.before, "");
+    assert_eq!(preview.version, "missing");
+    assert!(preview.events.contains(&"PreToolUse".to_owned()));
+    assert!(
+        preview.emit_command.contains("hookd-emit"),
+        "{}",
+        preview.emit_command
+    );
+    let ours = commands(&preview.after);
+    assert_eq!(ours.len(), preview.events.len());
+    assert!(
+        ours.iter()
+            .all(|c| c.contains("hookd-emit") && !c.contains("--wait")),
+        "{ours:?}"
+    );
+    assert!(!file.exists(), "a preview writes nothing");
+
+    let done = connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Project,
+        ConnectMode::Record,
+        &preview.version,
+    )
+    .unwrap();
+    assert!(done.written && done.created);
+    assert_eq!(done.events, preview.events);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), preview.after);
+
+    let listed = projects::list_projects(&state).unwrap();
+    let info = listed.iter().find(|p| p.root == project).unwrap();
+    assert!(info.connected.project, "the badge sees it");
+    assert!(!info.connected.local && !info.connected.user);
+
+    // Again: nothing to change, and applying writes nothing.
+    let again =
+        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
+            .unwrap();
+    assert!(again.exists && !again.changes);
+    assert_eq!(again.after, again.before);
+    let noop = connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Project,
+        ConnectMode::Record,
+        &again.version,
+    )
+    .unwrap();
+    assert!(!noop.written);
+}
+
+#[test]
+fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    let file = repo.root().join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, THEIRS).unwrap();
+
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::Local, ConnectMode::Managed)
+            .unwrap();
+    assert_eq!(preview.before, THEIRS);
+    assert!(preview.exists && preview.changes);
+    assert!(
+        preview.after.contains("\n    \"permissions\""),
+        "four-space indent kept"
+    );
+    let after: Value = serde_json::from_str(&preview.after).unwrap();
+    assert_eq!(after["model"], "opus");
+    assert_eq!(after["permissions"]["allow"][0], "Bash(git status)");
+    let all = commands(&preview.after);
+    assert_eq!(all[0], "~/bin/guard.sh", "their hook stays first");
+    assert!(
+        all[1..].iter().all(|c| c.contains("hookd-emit --wait")),
+        "{all:?}"
+    );
+    assert!(preview.events.contains(&"PermissionRequest".to_owned()));
+
+    let done = connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Local,
+        ConnectMode::Managed,
+        &preview.version,
+    )
+    .unwrap();
+    assert!(done.written && !done.created);
+    assert!(done.backup.is_some(), "the previous file is kept");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), preview.after);
+
+    // Disconnect gives the user's file back.
+    let off = connect::disconnect_preview(&state, &project, ConnectScope::Local).unwrap();
+    assert!(off.changes);
+    assert_eq!(off.before, preview.after);
+    let undone =
+        connect::disconnect_apply(&state, &project, ConnectScope::Local, &off.version).unwrap();
+    assert!(undone.written);
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(back, serde_json::from_str::<Value>(THEIRS).unwrap());
+}
+
+#[test]
+fn a_file_changed_since_the_preview_is_a_conflict_and_stays_as_it_is() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    let file = repo.root().join(".claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "{}\n").unwrap();
+
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
+            .unwrap();
+    std::fs::write(&file, THEIRS).unwrap();
+    let err = connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Project,
+        ConnectMode::Record,
+        &preview.version,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Conflict);
+    assert!(
+        err.message.contains("changed since the preview"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        THEIRS,
+        "nothing written"
+    );
+
+    // A file that appeared after a preview of a missing one conflicts too.
+    let local = repo.root().join(".claude/settings.local.json");
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::Local, ConnectMode::Record)
+            .unwrap();
+    std::fs::write(&local, "{\"model\": \"haiku\"}\n").unwrap();
+    let err = connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Local,
+        ConnectMode::Record,
+        &preview.version,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Conflict);
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        "{\"model\": \"haiku\"}\n"
+    );
+}
+
+#[test]
+fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::User, ConnectMode::Record)
+            .unwrap();
+    let home_file = env.home().join(".claude/settings.json");
+    assert_eq!(preview.path, home_file.display().to_string());
+    connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::User,
+        ConnectMode::Record,
+        &preview.version,
+    )
+    .unwrap();
+    assert!(
+        std::fs::read_to_string(&home_file)
+            .unwrap()
+            .contains("hookd-emit")
+    );
+    let listed = projects::add_projects(&state, &[repo.root()]).unwrap();
+    assert!(listed.added[0].connected.user);
+
+    let file = repo.root().join(".claude/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "{\"hooks\": [] ").unwrap();
+    let err =
+        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
+            .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidInput);
+    assert!(err.message.contains("not valid JSON"), "{}", err.message);
+
+    let err = connect::connect_preview(
+        &state,
+        "/definitely/not/here",
+        ConnectScope::Project,
+        ConnectMode::Record,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotFound);
+}
