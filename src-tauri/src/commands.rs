@@ -21,8 +21,10 @@ use tauri_plugin_autostart::AutoLaunchManager;
 
 use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
 use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
+use crate::editor;
 use crate::error::{AppError, ErrorKind, Result};
 use crate::projects::{self, AddProjectsResult, ProjectInfo};
+use crate::settings_watch::SettingsWatch;
 use crate::state::{AppInfo, AppState};
 use crate::timeline::{self, TimelineQuery};
 
@@ -42,7 +44,16 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         connect_preview,
         connect_apply,
         disconnect_preview,
-        disconnect_apply
+        disconnect_apply,
+        hook_events,
+        hook_files,
+        effective_hooks,
+        check_matcher,
+        preview_hooks_save,
+        save_hooks,
+        set_hook_enabled,
+        move_hook,
+        watch_settings
     ]
 }
 
@@ -103,6 +114,103 @@ pub fn set_launch_on_login<R: Runtime>(app: AppHandle<R>, enabled: bool) -> Resu
 #[tauri::command]
 pub fn launch_on_login<R: Runtime>(app: AppHandle<R>) -> Result<bool> {
     autostart_enabled(autostart(&app)?.inner())
+}
+
+/// `hook_events() -> HookEventInfo[]`: the event catalogue for the editor's picker.
+#[tauri::command]
+pub fn hook_events() -> Vec<editor::HookEventInfo> {
+    editor::hook_events()
+}
+
+/// `hook_files(project) -> HookFile[]`: the six settings files of a project, structured.
+#[tauri::command]
+pub async fn hook_files<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+) -> Result<Vec<editor::HookFile>> {
+    blocking(&app, move |state| editor::hook_files(state, &project)).await
+}
+
+/// `effective_hooks(project) -> EffectiveView`: every hook that applies to a project.
+#[tauri::command]
+pub async fn effective_hooks<R: Runtime>(
+    app: AppHandle<R>,
+    project: String,
+) -> Result<editor::EffectiveView> {
+    blocking(&app, move |state| editor::effective_hooks(state, &project)).await
+}
+
+/// `check_matcher(event, text) -> MatcherCheck`: live validation of a matcher.
+#[tauri::command]
+pub fn check_matcher(event: String, text: Option<String>) -> Result<editor::MatcherCheck> {
+    editor::check_matcher(&event, text.as_deref())
+}
+
+/// `preview_hooks_save(file, hooks, version) -> SavePreview`: the file before and after.
+#[tauri::command]
+pub async fn preview_hooks_save<R: Runtime>(
+    app: AppHandle<R>,
+    file: editor::FileRef,
+    hooks: serde_json::Value,
+    version: String,
+) -> Result<editor::SavePreview> {
+    blocking(&app, move |state| {
+        editor::preview_hooks_save(state, &file, hooks, &version)
+    })
+    .await
+}
+
+/// `save_hooks(file, hooks, version, force) -> SaveResult`; a stale version is a `conflict`.
+#[tauri::command]
+pub async fn save_hooks<R: Runtime>(
+    app: AppHandle<R>,
+    file: editor::FileRef,
+    hooks: serde_json::Value,
+    version: String,
+    force: bool,
+) -> Result<editor::SaveResult> {
+    blocking(&app, move |state| {
+        editor::save_hooks(state, &file, hooks, &version, force)
+    })
+    .await
+}
+
+/// `set_hook_enabled(file, hook, enabled, version) -> number` of hooks changed.
+#[tauri::command]
+pub async fn set_hook_enabled<R: Runtime>(
+    app: AppHandle<R>,
+    file: editor::FileRef,
+    hook: editor::HookRef,
+    enabled: bool,
+    version: String,
+) -> Result<u64> {
+    blocking(&app, move |state| {
+        editor::set_hook_enabled(state, &file, &hook, enabled, &version)
+    })
+    .await
+}
+
+/// `move_hook(from, to, hook, version) -> MoveResult`.
+#[tauri::command]
+pub async fn move_hook<R: Runtime>(
+    app: AppHandle<R>,
+    from: editor::FileRef,
+    to: editor::FileRef,
+    hook: editor::HookRef,
+    version: String,
+) -> Result<editor::MoveResult> {
+    blocking(&app, move |state| {
+        editor::move_hook(state, &from, &to, &hook, &version)
+    })
+    .await
+}
+
+/// `watch_settings(project) -> string[]`: reports changes of the project's
+/// settings files as `settings-changed` events; returns the files watched.
+#[tauri::command]
+pub fn watch_settings(watch: State<'_, SettingsWatch>, project: String) -> Result<Vec<String>> {
+    let project = editor::project_dir(&project)?;
+    watch.watch_project(&project)
 }
 
 /// `bench_samples(project) -> BenchCatalog`: the events and ready payloads of the test bench.

@@ -11,7 +11,9 @@
 //!   batched `ledger-commit` event;
 //! - [`tray`]: the tray icon and menu, guarded so the app survives without
 //!   an appindicator library;
-//! - [`error`]: the `{kind, message}` error every command returns.
+//! - [`error`]: the `{kind, message}` error every command returns;
+//! - [`editor`] and [`settings_watch`]: the Hook editor's files, saves and
+//!   moves, and the `settings-changed` event;
 //! - [`bench`] and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
 //!   the agent's settings).
@@ -25,8 +27,10 @@ pub mod bridge;
 pub mod commands;
 pub mod connect;
 pub mod daemon;
+pub mod editor;
 pub mod error;
 pub mod projects;
+pub mod settings_watch;
 pub mod state;
 pub mod timeline;
 pub mod tray;
@@ -102,6 +106,15 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     }
     started.handle.spawn(quit_on_signal(handle.clone()));
     app.manage(started.handle);
+    let emitter = handle.clone();
+    app.manage(settings_watch::SettingsWatch::new(
+        state.settings_roots.clone(),
+        move |changed| {
+            if let Err(err) = emitter.emit(settings_watch::SETTINGS_CHANGED_EVENT, changed) {
+                tracing::warn!(error = %err, "cannot tell the window a settings file changed");
+            }
+        },
+    ));
 
     let has_tray = tray::create(&handle);
     let hidden = has_tray && std::env::args().any(|arg| arg == HIDDEN_FLAG);

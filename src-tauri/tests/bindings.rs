@@ -16,7 +16,12 @@ use hookd_desktop::AppError;
 use hookd_desktop::bench::{BenchCatalog, BenchMatch, BenchRun};
 use hookd_desktop::bridge::LedgerCommit;
 use hookd_desktop::connect::{ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
+use hookd_desktop::editor::{
+    EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MoveResult,
+    SavePreview, SaveResult,
+};
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
+use hookd_desktop::settings_watch::SettingsChanged;
 use hookd_desktop::state::AppInfo;
 use hookd_desktop::timeline::TimelineQuery;
 use ts_rs::{Config, TS};
@@ -51,6 +56,16 @@ fn export_all(dir: &Path) {
         ConnectMode,
         ConnectPreview,
         ConnectResult,
+        HookEventInfo,
+        HookFile,
+        EffectiveView,
+        MatcherCheck,
+        FileRef,
+        HookRef,
+        SavePreview,
+        SaveResult,
+        MoveResult,
+        SettingsChanged,
     );
 }
 

@@ -1,0 +1,202 @@
+//! The Hook editor's backend: the six settings files of a project (the
+//! agent's and hookd's, each at global, project and local scope) as
+//! structured, editable hooks; the effective view; matcher checks; and
+//! saves, enables, disables and moves that all go through the core's safe
+//! write.
+//!
+//! Everything here adapts `hookd_core::settings`: reading, validating,
+//! editing and writing stay in the core, so the editor, the CLI and the
+//! daemon agree on what a file means and how it is written. The editor adds
+//! two things the window needs: a *version* token per file (a hash of the
+//! bytes it showed, so a save made after someone else changed the file is
+//! refused with [`ErrorKind::Conflict`] instead of overwriting their change),
+//! and a structure of the `hooks` tree that keeps each group's and
+//! handler's raw JSON, so fields and handler types the editor does not know
+//! are shown read-only and written back untouched.
+//!
+//! - [`catalogue`]: the event picker's catalogue and live matcher checks;
+//! - [`files`]: the six files, structured;
+//! - [`view`]: the effective hooks of a project;
+//! - [`write`](mod@write): preview (diff), save, enable/disable and move.
+
+pub mod catalogue;
+pub mod files;
+pub mod view;
+pub mod write;
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use hookd_core::settings::{Kind, Scope, SettingsError, SettingsLocation, SettingsRoots};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::{AppError, ErrorKind, Result};
+use crate::state::AppState;
+
+pub use catalogue::{HookEventInfo, MatcherCheck, check_matcher, hook_events};
+pub use files::{
+    DisabledEntry, EventHooks, HookFile, HookGroup, HookHandler, Problem, hook_file, hook_files,
+};
+pub use view::{EffectiveEntry, EffectiveFile, EffectiveView, effective_hooks};
+pub use write::{
+    HookRef, MoveResult, SavePreview, SaveResult, move_hook, preview_hooks_save, save_hooks,
+    set_hook_enabled,
+};
+
+/// Who runs the hooks of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// Claude Code runs them: `.claude/settings*.json`.
+    Agent,
+    /// hookd's daemon runs them: `.hookd/settings*.json`.
+    Managed,
+}
+
+impl From<FileKind> for Kind {
+    fn from(kind: FileKind) -> Self {
+        match kind {
+            FileKind::Agent => Self::Agent,
+            FileKind::Managed => Self::Managed,
+        }
+    }
+}
+
+impl From<Kind> for FileKind {
+    fn from(kind: Kind) -> Self {
+        match kind {
+            Kind::Agent => Self::Agent,
+            Kind::Managed => Self::Managed,
+        }
+    }
+}
+
+/// Which file of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum FileScope {
+    /// Per user: every project.
+    Global,
+    /// Shared with the team (committed).
+    Project,
+    /// This checkout only.
+    Local,
+    /// The administrator's policy file (agent kind, read-only; effective view only).
+    Policy,
+}
+
+impl From<FileScope> for Scope {
+    fn from(scope: FileScope) -> Self {
+        match scope {
+            FileScope::Global => Self::Global,
+            FileScope::Project => Self::Project,
+            FileScope::Local => Self::Local,
+            FileScope::Policy => Self::Policy,
+        }
+    }
+}
+
+impl From<Scope> for FileScope {
+    fn from(scope: Scope) -> Self {
+        match scope {
+            Scope::Global => Self::Global,
+            Scope::Project => Self::Project,
+            Scope::Local => Self::Local,
+            Scope::Policy => Self::Policy,
+        }
+    }
+}
+
+/// One settings file, named by what it is rather than by its path, so the
+/// window can only ever write one of the files hookd manages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FileRef {
+    /// The project's root; required for the project and local scopes.
+    pub project: Option<String>,
+    /// Agent or managed.
+    pub kind: FileKind,
+    /// Global, project or local.
+    pub scope: FileScope,
+}
+
+/// The six files the editor shows, in tab order: the agent's, then hookd's.
+pub const EDITABLE: [(FileKind, FileScope); 6] = [
+    (FileKind::Agent, FileScope::Global),
+    (FileKind::Agent, FileScope::Project),
+    (FileKind::Agent, FileScope::Local),
+    (FileKind::Managed, FileScope::Global),
+    (FileKind::Managed, FileScope::Project),
+    (FileKind::Managed, FileScope::Local),
+];
+
+/// The settings roots, or why there are none.
+pub(crate) fn roots(state: &AppState) -> Result<&SettingsRoots> {
+    state.settings_roots.as_ref().ok_or_else(|| {
+        AppError::new(
+            ErrorKind::Unavailable,
+            "no home directory: the settings files cannot be found ($HOME is not set)",
+        )
+    })
+}
+
+/// A project root from the window: it must be an existing absolute directory.
+pub fn project_dir(project: &str) -> Result<PathBuf> {
+    let path = PathBuf::from(project);
+    if !path.is_absolute() {
+        return Err(AppError::invalid_input(format!(
+            "project {project:?} is not an absolute path"
+        )));
+    }
+    if !path.is_dir() {
+        return Err(AppError::new(
+            ErrorKind::NotFound,
+            format!("project {project} is not an existing folder"),
+        ));
+    }
+    Ok(path)
+}
+
+/// Where `file` is on disk.
+pub(crate) fn location(state: &AppState, file: &FileRef) -> Result<SettingsLocation> {
+    let project = file.project.as_deref().map(project_dir).transpose()?;
+    roots(state)?
+        .location(file.kind.into(), file.scope.into(), project.as_deref())
+        .map_err(settings_error)
+}
+
+/// A core settings error as the window gets it (changed on disk is a
+/// conflict, a refused edit invalid input, ...).
+pub(crate) fn settings_error(err: SettingsError) -> AppError {
+    AppError::from(hookd_core::Error::from(err))
+}
+
+/// The version token of a file's bytes (`absent` when it does not exist):
+/// its length and a hash of its content. Equal tokens mean equal bytes for
+/// every purpose here (noticing that a file changed since it was shown).
+pub fn version_of(bytes: Option<&[u8]>) -> String {
+    match bytes {
+        None => "absent".to_owned(),
+        Some(bytes) => {
+            let mut hasher = std::hash::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            format!("{}-{:016x}", bytes.len(), hasher.finish())
+        }
+    }
+}
+
+/// A path for the window.
+pub(crate) fn display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// The refusal for a file whose bytes are no longer those the window showed.
+pub(crate) fn conflict(path: &Path) -> AppError {
+    AppError::new(
+        ErrorKind::Conflict,
+        format!(
+            "{} changed on disk since it was loaded; nothing was written (reload it, or merge your edits into the new contents)",
+            path.display()
+        ),
+    )
+}

@@ -1,0 +1,267 @@
+//! Every change the editor makes to a file, each through the core: a
+//! preview (the whole file before and after, rendered in its own
+//! formatting, for the diff), a save of a file's `hooks` tree, enabling and
+//! disabling a hook through hookd's store, and moving a hook to another
+//! file.
+//!
+//! Each takes the version token the window showed and refuses with
+//! [`ErrorKind::Conflict`], writing nothing, when the file's bytes changed
+//! since (unless forced); the core's save checks again between its own read
+//! and write. A save replaces only the `hooks` key: every other key, and
+//! every field of a handler the editor does not know, is written back as it
+//! was read.
+
+use hookd_core::settings::{
+    DisabledStore, HookSelector, SettingsDocument, SettingsLocation, add_hook, remove_hook,
+    replace_hooks,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use super::{FileRef, conflict, display, location, roots, settings_error, version_of};
+use crate::error::{AppError, ErrorKind, Result};
+use crate::state::AppState;
+
+/// What a save would write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct SavePreview {
+    /// The file.
+    pub path: String,
+    /// Its text now (empty when it does not exist).
+    pub before: String,
+    /// Its text after the save, in the file's own formatting.
+    pub after: String,
+    /// The save would change the file.
+    pub changed: bool,
+    /// The save would create the file.
+    pub creates: bool,
+}
+
+/// What a save did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct SaveResult {
+    /// The file written.
+    pub path: String,
+    /// It did not exist before.
+    pub created: bool,
+    /// Where the previous contents were saved (`<file>.hookd-backup`).
+    pub backup: Option<String>,
+    /// The new version token.
+    pub version: String,
+}
+
+/// One command hook, as hookd's disable/enable and move address it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HookRef {
+    /// The event (`PreToolUse`).
+    pub event: String,
+    /// Its group's matcher; `None` addresses that command in any group of the event.
+    pub matcher: Option<String>,
+    /// The command, exactly.
+    pub command: String,
+}
+
+impl From<&HookRef> for HookSelector {
+    fn from(hook: &HookRef) -> Self {
+        Self {
+            event: hook.event.clone(),
+            matcher: hook.matcher.clone(),
+            command: hook.command.clone(),
+        }
+    }
+}
+
+/// What a move did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct MoveResult {
+    /// The file the hook left.
+    pub from: String,
+    /// The file it is now in.
+    pub to: String,
+    /// How many handlers moved (the same command in several groups moves together).
+    pub moved: u64,
+}
+
+/// The document at `file` with `hooks` as its `hooks` tree, after checking
+/// that the file is still what the window showed.
+fn edited(
+    state: &AppState,
+    file: &FileRef,
+    hooks: Value,
+    version: &str,
+    force: bool,
+) -> Result<(SettingsLocation, SettingsDocument)> {
+    let location = location(state, file)?;
+    let mut doc = SettingsDocument::load(&location).map_err(settings_error)?;
+    if !force && version_of(doc.original_bytes()) != version {
+        return Err(conflict(&location.path));
+    }
+    replace_hooks(&mut doc, hooks).map_err(settings_error)?;
+    Ok((location, doc))
+}
+
+/// The file as a save of `hooks` would write it; refuses a stale `version`
+/// and hooks the core would not write (with every problem's JSON path).
+pub fn preview_hooks_save(
+    state: &AppState,
+    file: &FileRef,
+    hooks: Value,
+    version: &str,
+) -> Result<SavePreview> {
+    let (location, doc) = edited(state, file, hooks, version, false)?;
+    let after = doc.render().map_err(settings_error)?;
+    let before = doc.original_bytes().unwrap_or_default();
+    Ok(SavePreview {
+        path: display(&location.path),
+        before: String::from_utf8_lossy(before).into_owned(),
+        changed: doc.original_bytes() != Some(after.as_slice()),
+        creates: !doc.existed(),
+        after: String::from_utf8_lossy(&after).into_owned(),
+    })
+}
+
+/// Writes `hooks` as the file's `hooks` tree through the core's safe write
+/// (validated, atomic, with a backup). A stale `version` is a conflict
+/// unless `force`.
+pub fn save_hooks(
+    state: &AppState,
+    file: &FileRef,
+    hooks: Value,
+    version: &str,
+    force: bool,
+) -> Result<SaveResult> {
+    let (location, doc) = edited(state, file, hooks, version, force)?;
+    let outcome = doc.save(force).map_err(settings_error)?;
+    let written = std::fs::read(&location.path)
+        .map_err(|e| AppError::from(hookd_core::Error::io("cannot read", &location.path, e)))?;
+    tracing::info!(file = %location.path.display(), created = outcome.created, "hooks saved");
+    Ok(SaveResult {
+        path: display(&location.path),
+        created: outcome.created,
+        backup: outcome.backup.as_deref().map(display),
+        version: version_of(Some(&written)),
+    })
+}
+
+/// Disables (takes out of the file into hookd's store) or enables (puts
+/// back where it was) the command hook `hook` of `file`. `version` is the
+/// file's token the window showed.
+pub fn set_hook_enabled(
+    state: &AppState,
+    file: &FileRef,
+    hook: &HookRef,
+    enabled: bool,
+    version: &str,
+) -> Result<u64> {
+    let location = location(state, file)?;
+    let current = SettingsDocument::load(&location).map_err(settings_error)?;
+    if version_of(current.original_bytes()) != version {
+        return Err(conflict(&location.path));
+    }
+    let store = DisabledStore::for_roots(roots(state)?);
+    let selector = HookSelector::from(hook);
+    let changed = if enabled {
+        store.enable(&location, &selector, false)
+    } else {
+        store.disable(&location, &selector, false)
+    }
+    .map_err(settings_error)?;
+    tracing::info!(file = %location.path.display(), event = %hook.event, command = %hook.command, enabled, "hook toggled");
+    Ok(changed.len() as u64)
+}
+
+/// Moves the command hook `hook` from one file to another (another scope or
+/// kind). The hook is never lost: both edits are checked before anything is
+/// written, the destination is written first (for a moment the hook is in
+/// both files, where the agent runs it once), then the source; if the
+/// source cannot be written the destination is put back, and if even that
+/// fails the error says the hook is in both files.
+pub fn move_hook(
+    state: &AppState,
+    from: &FileRef,
+    to: &FileRef,
+    hook: &HookRef,
+    version: &str,
+) -> Result<MoveResult> {
+    let from_loc = location(state, from)?;
+    let to_loc = location(state, to)?;
+    if from_loc.path == to_loc.path {
+        return Err(AppError::invalid_input(
+            "the hook is already in that file: pick another scope or kind",
+        ));
+    }
+    let mut source = SettingsDocument::load(&from_loc).map_err(settings_error)?;
+    if version_of(source.original_bytes()) != version {
+        return Err(conflict(&from_loc.path));
+    }
+    let removed = remove_hook(&mut source, &HookSelector::from(hook)).map_err(settings_error)?;
+    let mut target = SettingsDocument::load(&to_loc).map_err(settings_error)?;
+    let target_before = target.clone();
+    for one in &removed {
+        add_hook(
+            &mut target,
+            &one.event,
+            one.matcher.as_deref(),
+            one.handler.clone(),
+        )
+        .map_err(settings_error)?;
+    }
+    let written = target.save(false).map_err(settings_error)?;
+    if let Err(err) = source.save(false) {
+        let err = settings_error(err);
+        return Err(
+            match undo_add(&to_loc, &target, &target_before, written.created) {
+                Ok(()) => AppError::new(
+                    err.kind,
+                    format!(
+                        "{}; the hook stays in {} (nothing was moved)",
+                        err.message,
+                        from_loc.path.display()
+                    ),
+                ),
+                Err(undo) => AppError::new(
+                    err.kind,
+                    format!(
+                        "{}; the hook is now in both {} and {} (the agent runs it once): remove it from one of them. Undoing the copy failed: {}",
+                        err.message,
+                        from_loc.path.display(),
+                        to_loc.path.display(),
+                        undo.message
+                    ),
+                ),
+            },
+        );
+    }
+    tracing::info!(from = %from_loc.path.display(), to = %to_loc.path.display(), event = %hook.event, command = %hook.command, "hook moved");
+    Ok(MoveResult {
+        from: display(&from_loc.path),
+        to: display(&to_loc.path),
+        moved: removed.len() as u64,
+    })
+}
+
+/// Takes the copy out of the destination again after the source could not
+/// be written: only if the destination still holds exactly what was written.
+fn undo_add(
+    location: &SettingsLocation,
+    written: &SettingsDocument,
+    before: &SettingsDocument,
+    created: bool,
+) -> Result<()> {
+    let now = SettingsDocument::load(location).map_err(settings_error)?;
+    let expected = written.render().map_err(settings_error)?;
+    if now.original_bytes() != Some(expected.as_slice()) {
+        return Err(AppError::new(
+            ErrorKind::Conflict,
+            format!("{} changed again meanwhile", location.path.display()),
+        ));
+    }
+    if created {
+        return std::fs::remove_file(&location.path).map_err(AppError::from);
+    }
+    let mut back = now;
+    *back.value_mut() = before.value().clone();
+    back.save(false).map_err(settings_error)?;
+    Ok(())
+}
