@@ -188,3 +188,81 @@ fn missing_repositories_and_ledgers_are_clear_errors() {
     assert!(!bad_time.status.success());
     assert!(String::from_utf8_lossy(&bad_time.stderr).contains("yesterday-ish"));
 }
+
+#[test]
+fn session_and_event_type_filters() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    // One agent, two sessions: the session is the payload's session_id.
+    for (i, session) in ["s-one", "s-two", "s-one"].iter().enumerate() {
+        let mut payload: serde_json::Value = serde_json::from_str(&tool_payload(
+            "PostToolUse",
+            "Write",
+            &root,
+            &format!("w{i}"),
+            json!({"file_path": root.join(format!("w{i}.rs")), "content": "x\n"}),
+        ))
+        .unwrap();
+        payload["session_id"] = json!(session);
+        payload["agent_id"] = json!("agent-1");
+        let out = env.emit(&["post_tool_use"], &payload.to_string(), &root);
+        assert!(out.status.success(), "{out:?}");
+    }
+    // A Bash command that fails after writing a file: its change is
+    // revealed by a PostToolUseFailure event.
+    let input = json!({"command": "echo x > failed.txt; exit 1"});
+    let pre = tool_payload("PreToolUse", "Bash", &root, "toolu_fail", input.clone());
+    assert!(env.emit(&["pre_tool_use"], &pre, &root).status.success());
+    std::fs::write(root.join("failed.txt"), "x\n").unwrap();
+    let mut post: serde_json::Value = serde_json::from_str(&tool_payload(
+        "PostToolUseFailure",
+        "Bash",
+        &root,
+        "toolu_fail",
+        input,
+    ))
+    .unwrap();
+    post["error"] = json!("exit status 1");
+    assert!(
+        env.emit(&["post_tool_use_failure"], &post.to_string(), &root)
+            .status
+            .success()
+    );
+    wait_for_count(&repo, "mutations", 4);
+
+    let files = |args: &[&str]| -> Vec<String> {
+        env.query_json(args, &root)
+            .iter()
+            .map(|r| r["file_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(files(&["--session", "s-one"]), ["w0.rs", "w2.rs"]);
+    assert_eq!(
+        files(&["--session", "s-two", "--agent", "agent-1"]),
+        ["w1.rs"]
+    );
+    assert!(files(&["--session", "s-three"]).is_empty());
+    assert_eq!(
+        files(&["--event-type", "PostToolUseFailure"]),
+        ["failed.txt"]
+    );
+    assert_eq!(
+        files(&["--event-type", "post_tool_use_failure"]),
+        ["failed.txt"]
+    );
+    assert_eq!(files(&["--event-type", "PostToolUse"]).len(), 3);
+    assert!(files(&["--event-type", "PreToolUse"]).is_empty());
+    assert_eq!(
+        files(&["--event-type", "PostToolUse", "--session", "s-two"]),
+        ["w1.rs"]
+    );
+
+    let help = env.query(&["--help"], &root);
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        text.contains("--session <ID>") && text.contains("--event-type <TYPE>"),
+        "{text}"
+    );
+}

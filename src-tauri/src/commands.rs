@@ -27,6 +27,7 @@ use crate::projects::{self, AddProjectsResult, ProjectInfo};
 use crate::settings_watch::SettingsWatch;
 use crate::state::{AppInfo, AppState};
 use crate::timeline::{self, TimelineQuery};
+use crate::{activity, history};
 
 /// Every command, for `Builder::invoke_handler`.
 pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
@@ -36,6 +37,9 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         list_projects,
         add_projects,
         timeline,
+        agent_activity,
+        previous_content,
+        event_mutations,
         set_launch_on_login,
         launch_on_login,
         bench_samples,
@@ -93,6 +97,34 @@ pub async fn timeline<R: Runtime>(
     query: TimelineQuery,
 ) -> Result<Vec<MutationRow>> {
     blocking(&app, move |state| timeline::timeline(state, &query)).await
+}
+
+/// `agent_activity(query) -> ActivityEvent[]`: every hook event matching
+/// the timeline's filters, with its hook runs, oldest first.
+#[tauri::command]
+pub async fn agent_activity<R: Runtime>(
+    app: AppHandle<R>,
+    query: TimelineQuery,
+) -> Result<Vec<hookd_core::ledger::ActivityEvent>> {
+    blocking(&app, move |state| activity::agent_activity(state, &query)).await
+}
+
+/// `previous_content(row) -> PreviousContent`: what a Write's file held before it.
+#[tauri::command]
+pub async fn previous_content<R: Runtime>(
+    app: AppHandle<R>,
+    row: history::RowRef,
+) -> Result<hookd_core::history::PreviousContent> {
+    blocking(&app, move |state| history::previous_content(state, &row)).await
+}
+
+/// `event_mutations(event) -> MutationRow[]`: every file one hook event changed.
+#[tauri::command]
+pub async fn event_mutations<R: Runtime>(
+    app: AppHandle<R>,
+    event: history::EventRef,
+) -> Result<Vec<MutationRow>> {
+    blocking(&app, move |state| history::event_mutations(state, &event)).await
 }
 
 /// `set_launch_on_login(enabled) -> bool`: turns the XDG autostart entry on

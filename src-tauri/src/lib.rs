@@ -22,6 +22,7 @@
 //! is one); folders dropped on it are added as projects and announced with
 //! `projects-changed`. A second launch focuses the running app.
 
+pub mod activity;
 pub mod bench;
 pub mod bridge;
 pub mod commands;
@@ -29,6 +30,7 @@ pub mod connect;
 pub mod daemon;
 pub mod editor;
 pub mod error;
+pub mod history;
 pub mod projects;
 pub mod settings_watch;
 pub mod state;

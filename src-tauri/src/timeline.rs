@@ -33,6 +33,10 @@ pub struct TimelineQuery {
     pub file: Option<String>,
     /// Only this agent id.
     pub agent: Option<String>,
+    /// Only this agent session (`session_id`).
+    pub session: Option<String>,
+    /// Only this hook event type, either spelling (`PostToolUse`, `post_tool_use`).
+    pub event_type: Option<String>,
     /// Only this branch.
     pub branch: Option<String>,
     /// Only this tool, case-insensitive.
@@ -96,6 +100,8 @@ pub fn to_core_query(state: &AppState, query: &TimelineQuery) -> Result<Query> {
             until: bound("until", query.until.as_deref())?,
             file: None,
             agent: non_empty(query.agent.as_deref()).map(str::to_owned),
+            session: non_empty(query.session.as_deref()).map(str::to_owned),
+            event_type: non_empty(query.event_type.as_deref()).map(str::to_owned),
             branch: non_empty(query.branch.as_deref()).map(str::to_owned),
             tool: non_empty(query.tool.as_deref()).map(str::to_owned),
             limit: query.limit,
@@ -131,7 +137,8 @@ mod tests {
         assert_eq!(q.tool.as_deref(), Some("edit"));
         let q: TimelineQuery = serde_json::from_value(serde_json::json!({
             "repo": "/r", "all": false, "since": null, "until": null, "file": null,
-            "agent": null, "branch": null, "tool": null, "limit": null
+            "agent": null, "session": null, "event_type": null, "branch": null, "tool": null,
+            "limit": null
         }))
         .unwrap();
         assert_eq!(q.repo.as_deref(), Some("/r"));

@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use hookd_core::history::PreviousContent;
+use hookd_core::ledger::ActivityEvent;
 use hookd_core::record::{HookRunRecord, MutationRow};
 use hookd_core::status::DaemonStatus;
 use hookd_desktop::AppError;
@@ -20,6 +22,7 @@ use hookd_desktop::editor::{
     EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MoveResult,
     SavePreview, SaveResult,
 };
+use hookd_desktop::history::{EventRef, RowRef};
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
 use hookd_desktop::settings_watch::SettingsChanged;
 use hookd_desktop::state::AppInfo;
@@ -49,6 +52,10 @@ fn export_all(dir: &Path) {
         MutationRow,
         HookRunRecord,
         LedgerCommit,
+        ActivityEvent,
+        PreviousContent,
+        RowRef,
+        EventRef,
         BenchCatalog,
         BenchMatch,
         BenchRun,

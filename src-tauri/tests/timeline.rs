@@ -255,3 +255,62 @@ fn errors_are_typed() {
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound, "{err}");
 }
+
+#[test]
+fn session_and_event_type_narrow_the_timeline() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = seeded(&env);
+    let cases: Vec<(TimelineQuery, Vec<&str>)> = vec![
+        // The seeded events use the agent id as their session id.
+        (
+            TimelineQuery {
+                session: Some("agent-b".into()),
+                ..repo_query(&repo)
+            },
+            vec!["a.txt"],
+        ),
+        (
+            TimelineQuery {
+                session: Some("nobody".into()),
+                ..repo_query(&repo)
+            },
+            vec![],
+        ),
+        (
+            TimelineQuery {
+                event_type: Some("PostToolUse".into()),
+                ..repo_query(&repo)
+            },
+            vec!["a.txt", "src/deep/lib.rs", "a.txt", "README.md"],
+        ),
+        (
+            TimelineQuery {
+                event_type: Some("post_tool_use".into()),
+                session: Some("agent-a".into()),
+                tool: Some("edit".into()),
+                ..repo_query(&repo)
+            },
+            vec!["README.md"],
+        ),
+        (
+            TimelineQuery {
+                event_type: Some("UserPromptSubmit".into()),
+                ..repo_query(&repo)
+            },
+            vec![],
+        ),
+        (
+            TimelineQuery {
+                event_type: Some("  ".into()),
+                session: Some(String::new()),
+                ..repo_query(&repo)
+            },
+            vec!["a.txt", "src/deep/lib.rs", "a.txt", "README.md"],
+        ),
+    ];
+    for (query, expected) in cases {
+        let rows = timeline(&state, &query).unwrap();
+        assert_eq!(files(&rows), expected, "{query:?}");
+    }
+}

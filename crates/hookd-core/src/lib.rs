@@ -19,6 +19,7 @@ pub mod error;
 pub mod executor;
 pub mod extract;
 pub mod fs_atomic;
+pub mod history;
 pub mod hook_events;
 pub mod hook_test;
 pub mod ingest;

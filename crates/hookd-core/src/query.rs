@@ -1,5 +1,6 @@
-//! Reading mutations back: which ledger(s) a query means, how a `--file`
-//! argument maps to the stored path, and merging several repositories.
+//! Reading mutations (and an agent's whole activity) back: which ledger(s) a
+//! query means, how a `--file` argument maps to the stored path, and merging
+//! several repositories.
 //!
 //! Inside a repository paths are stored relative to its root, so a file
 //! given on the command line is resolved the way a user means it: relative
@@ -10,10 +11,13 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::dirs;
 use crate::enrich::discover_root;
-use crate::ledger::{Ledger, MutationFilter};
+use crate::ledger::{ActivityEvent, Ledger, MutationFilter};
 use crate::record::MutationRow;
 use crate::registry::Registry;
 use crate::{Error, Result};
+
+/// The `repo` label of rows from the ledger of events outside any git repository.
+pub const OUTSIDE_GIT: &str = "(outside git)";
 
 /// Which ledgers a query reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +51,47 @@ pub fn resolve_repo_root(dir: &Path) -> Result<PathBuf> {
 
 /// Runs a query; rows are oldest first, the newest `limit` when limited.
 pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
-    match &query.scope {
+    read(
+        query,
+        Ledger::mutations,
+        |row| {
+            (
+                row.record.event_timestamp.as_str(),
+                row.repo.as_deref(),
+                row.id,
+            )
+        },
+        |row, repo| row.repo = Some(repo),
+    )
+}
+
+/// Hook events matching a query, each with its hook runs (an agent's whole
+/// activity, not only its file changes); oldest first, the newest `limit`
+/// when limited, from one repository or all of them like [`run`].
+pub fn activity(query: &Query) -> Result<Vec<ActivityEvent>> {
+    read(
+        query,
+        Ledger::activity,
+        |event| {
+            (
+                event.event_timestamp.as_str(),
+                event.repo.as_deref(),
+                event.id,
+            )
+        },
+        |event, repo| event.repo = Some(repo),
+    )
+}
+
+/// Reads `query` from its ledger(s) with `read`; across repositories, rows
+/// are labelled with `label`, merged in `key` order and cut to the limit.
+fn read<T>(
+    query: &Query,
+    read: impl Fn(&Ledger, &MutationFilter) -> Result<Vec<T>>,
+    key: impl for<'a> Fn(&'a T) -> (&'a str, Option<&'a str>, i64),
+    label: impl Fn(&mut T, String),
+) -> Result<Vec<T>> {
+    let ledgers = match &query.scope {
         QueryScope::Repo(dir) => {
             let root = resolve_repo_root(dir)?;
             let ledger_path = dirs::repo_ledger_path(&root);
@@ -58,14 +102,38 @@ pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
                 });
             }
             let ledger = Ledger::open_existing(&ledger_path)?;
-            ledger.mutations(&filter_for(query, Some(&root)))
+            return read(&ledger, &filter_for(query, Some(&root)));
         }
-        QueryScope::All => run_all(query),
+        QueryScope::All => all_ledgers(&query.data_dir)?,
+    };
+    let mut rows = Vec::new();
+    for (root, path) in ledgers {
+        if !path.exists() {
+            continue;
+        }
+        let ledger = Ledger::open_existing(&path)?;
+        let repo_label = root.as_deref().map_or_else(
+            || OUTSIDE_GIT.to_owned(),
+            |r| r.to_string_lossy().into_owned(),
+        );
+        let mut found = read(&ledger, &filter_for(query, root.as_deref()))?;
+        for row in &mut found {
+            label(row, repo_label.clone());
+        }
+        rows.extend(found);
     }
+    rows.sort_by(|a, b| key(a).cmp(&key(b)));
+    if let Some(limit) = query.filter.limit.and_then(|l| usize::try_from(l).ok()) {
+        let excess = rows.len().saturating_sub(limit);
+        rows.drain(..excess);
+    }
+    Ok(rows)
 }
 
-fn run_all(query: &Query) -> Result<Vec<MutationRow>> {
-    let mut ledgers: Vec<(Option<PathBuf>, PathBuf)> = Registry::open(&query.data_dir)?
+/// Every registered repository's ledger (with its root), then the ledger of
+/// events outside git (root `None`); some may not exist yet.
+pub fn all_ledgers(data_dir: &Path) -> Result<Vec<(Option<PathBuf>, PathBuf)>> {
+    let mut ledgers: Vec<(Option<PathBuf>, PathBuf)> = Registry::open(data_dir)?
         .list()?
         .into_iter()
         .map(|known| {
@@ -73,36 +141,8 @@ fn run_all(query: &Query) -> Result<Vec<MutationRow>> {
             (Some(known.root), path)
         })
         .collect();
-    ledgers.push((None, dirs::unversioned_ledger_path(&query.data_dir)));
-    let mut rows = Vec::new();
-    for (root, path) in ledgers {
-        if !path.exists() {
-            continue;
-        }
-        let ledger = Ledger::open_existing(&path)?;
-        let repo_label = root.as_deref().map(|r| r.to_string_lossy().into_owned());
-        let mut found = ledger.mutations(&filter_for(query, root.as_deref()))?;
-        for row in &mut found {
-            row.repo = Some(
-                repo_label
-                    .clone()
-                    .unwrap_or_else(|| "(outside git)".to_owned()),
-            );
-        }
-        rows.extend(found);
-    }
-    rows.sort_by(|a, b| {
-        (a.record.event_timestamp.as_str(), a.repo.as_deref(), a.id).cmp(&(
-            b.record.event_timestamp.as_str(),
-            b.repo.as_deref(),
-            b.id,
-        ))
-    });
-    if let Some(limit) = query.filter.limit.and_then(|l| usize::try_from(l).ok()) {
-        let excess = rows.len().saturating_sub(limit);
-        rows.drain(..excess);
-    }
-    Ok(rows)
+    ledgers.push((None, dirs::unversioned_ledger_path(data_dir)));
+    Ok(ledgers)
 }
 
 fn filter_for(query: &Query, root: Option<&Path>) -> MutationFilter {

@@ -43,6 +43,12 @@ pub struct QueryArgs {
     /// Only this agent id.
     #[arg(long, value_name = "ID")]
     pub agent: Option<String>,
+    /// Only this agent session (the payload's session_id).
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Only mutations revealed by this hook event type, in either spelling (PostToolUse, post_tool_use_failure).
+    #[arg(long, value_name = "TYPE")]
+    pub event_type: Option<String>,
     /// Only this branch.
     #[arg(long, value_name = "BRANCH")]
     pub branch: Option<String>,
@@ -77,6 +83,8 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
             until: bound(&args.until)?,
             file: None,
             agent: args.agent.clone(),
+            session: args.session.clone(),
+            event_type: args.event_type.clone(),
             branch: args.branch.clone(),
             tool: args.tool.clone(),
             limit: args.limit,

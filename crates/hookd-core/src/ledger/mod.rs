@@ -7,7 +7,9 @@
 //! delivered twice by a broker later, never produces a second row. Triggers
 //! reject UPDATE and DELETE.
 
+mod activity;
 mod filter;
+mod history;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,9 @@ use std::sync::LazyLock;
 use rusqlite::{Connection, OpenFlags, params};
 use rusqlite_migration::{M, Migrations};
 
+pub use activity::ActivityEvent;
 pub use filter::MutationFilter;
+pub use history::PreviousWrite;
 
 use crate::dirs::REPO_STATE_DIR;
 use crate::record::{HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
@@ -196,36 +200,12 @@ impl Ledger {
         let sqlite = |e| Error::sqlite(&self.path, e);
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT run_id, event_id, hook_type, tool_name, session_id, tool_use_id, scope, source, \
-                 matcher, command, exit_code, timed_out, decision, duration_ms, stdout, stderr, \
-                 output_truncated, error, started_at FROM hook_runs WHERE event_id = ?1 ORDER BY id",
-            )
+            .prepare(&format!(
+                "SELECT {HOOK_RUN_COLUMNS} FROM hook_runs WHERE event_id = ?1 ORDER BY id"
+            ))
             .map_err(sqlite)?;
         let rows = stmt
-            .query_map([event_id], |row| {
-                Ok(HookRunRecord {
-                    run_id: row.get(0)?,
-                    event_id: row.get(1)?,
-                    hook_type: row.get(2)?,
-                    tool_name: row.get(3)?,
-                    session_id: row.get(4)?,
-                    tool_use_id: row.get(5)?,
-                    scope: row.get(6)?,
-                    source: row.get(7)?,
-                    matcher: row.get(8)?,
-                    command: row.get(9)?,
-                    exit_code: row.get(10)?,
-                    timed_out: row.get(11)?,
-                    decision: row.get(12)?,
-                    duration_ms: row.get(13)?,
-                    stdout: row.get(14)?,
-                    stderr: row.get(15)?,
-                    output_truncated: row.get(16)?,
-                    error: row.get(17)?,
-                    started_at: row.get(18)?,
-                })
-            })
+            .query_map([event_id], row_to_hook_run)
             .map_err(sqlite)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sqlite)
     }
@@ -338,7 +318,36 @@ pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name,
      lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid";
 
-fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<MutationRow> {
+/// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
+pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
+     scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, stdout, stderr, \
+     output_truncated, error, started_at";
+
+pub(crate) fn row_to_hook_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<HookRunRecord> {
+    Ok(HookRunRecord {
+        run_id: row.get(0)?,
+        event_id: row.get(1)?,
+        hook_type: row.get(2)?,
+        tool_name: row.get(3)?,
+        session_id: row.get(4)?,
+        tool_use_id: row.get(5)?,
+        scope: row.get(6)?,
+        source: row.get(7)?,
+        matcher: row.get(8)?,
+        command: row.get(9)?,
+        exit_code: row.get(10)?,
+        timed_out: row.get(11)?,
+        decision: row.get(12)?,
+        duration_ms: row.get(13)?,
+        stdout: row.get(14)?,
+        stderr: row.get(15)?,
+        output_truncated: row.get(16)?,
+        error: row.get(17)?,
+        started_at: row.get(18)?,
+    })
+}
+
+pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<MutationRow> {
     Ok(MutationRow {
         id: row.get(0)?,
         record: MutationRecord {

@@ -235,3 +235,253 @@ fn processes_racing_to_create_a_ledger_all_succeed() {
         }
     }
 }
+
+/// An event of `hook` by `agent` in `session`, with no mutation.
+fn plain_event(id: &str, ts: &str, hook: &str, agent: &str, session: &str) -> LedgerEntry {
+    let mut e = entry(id, ts, "unused", agent, "Write");
+    e.event.hook_type = hook.into();
+    e.event.tool_name = None;
+    e.event.session_id = Some(session.into());
+    e.mutations.clear();
+    e
+}
+
+fn run_for(event_id: &str, run_id: &str, decision: Option<&str>) -> HookRunRecord {
+    HookRunRecord {
+        run_id: run_id.into(),
+        event_id: event_id.into(),
+        hook_type: "pre_tool_use".into(),
+        tool_name: Some("Write".into()),
+        session_id: Some("s".into()),
+        tool_use_id: None,
+        scope: "project".into(),
+        source: "/p/.hookd/settings.json".into(),
+        matcher: None,
+        command: format!("check {run_id}"),
+        exit_code: Some(if decision == Some("deny") { 2 } else { 0 }),
+        timed_out: false,
+        decision: decision.map(str::to_owned),
+        duration_ms: 3.0,
+        stdout: String::new(),
+        stderr: String::new(),
+        output_truncated: false,
+        error: None,
+        started_at: "2026-01-01T00:00:00.000Z".into(),
+    }
+}
+
+#[test]
+fn session_and_event_type_filters_narrow_mutations() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let mut other_session = entry("2", "2026-01-02T00:00:00.000Z", "b.rs", "alice", "Write");
+    other_session.mutations[0].session_id = Some("other".into());
+    let mut failure = entry("3", "2026-01-03T00:00:00.000Z", "c.rs", "alice", "Bash");
+    failure.mutations[0].hook_type = "post_tool_use_failure".into();
+    ledger
+        .append(&[
+            entry("1", "2026-01-01T00:00:00.000Z", "a.rs", "alice", "Write"),
+            other_session,
+            failure,
+        ])
+        .unwrap();
+    let ids = |filter: MutationFilter| -> Vec<String> {
+        ledger
+            .mutations(&filter)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.record.event_id)
+            .collect()
+    };
+    let session = |s: &str| MutationFilter {
+        session: Some(s.into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(session("s")), ["1", "3"]);
+    assert_eq!(ids(session("other")), ["2"]);
+    let event_type = |t: &str| MutationFilter {
+        event_type: Some(t.into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(event_type("PostToolUse")), ["1", "2"]);
+    assert_eq!(ids(event_type("PostToolUseFailure")), ["3"]);
+    assert_eq!(ids(event_type("post_tool_use_failure")), ["3"]);
+    assert!(ids(event_type("PreToolUse")).is_empty());
+    let both = MutationFilter {
+        session: Some("s".into()),
+        event_type: Some("PostToolUse".into()),
+        ..Default::default()
+    };
+    assert_eq!(ids(both), ["1"]);
+}
+
+#[test]
+fn activity_has_every_event_with_its_hook_runs() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    ledger
+        .append(&[
+            plain_event(
+                "p",
+                "2026-01-01T00:00:00.000Z",
+                "user_prompt_submit",
+                "alice",
+                "s1",
+            ),
+            plain_event(
+                "pre",
+                "2026-01-01T00:00:01.000Z",
+                "pre_tool_use",
+                "alice",
+                "s1",
+            ),
+            entry("post", "2026-01-01T00:00:02.000Z", "a.rs", "alice", "Write"),
+            plain_event(
+                "bob",
+                "2026-01-01T00:00:03.000Z",
+                "user_prompt_submit",
+                "bob",
+                "s2",
+            ),
+            plain_event("stop", "2026-01-01T00:00:04.000Z", "stop", "alice", "s1"),
+        ])
+        .unwrap();
+    ledger
+        .append_hook_runs(&[
+            run_for("pre", "r1", Some("allow")),
+            run_for("pre", "r2", Some("deny")),
+            run_for("stop", "r3", None),
+            run_for("unknown-event", "r4", None),
+        ])
+        .unwrap();
+
+    let alice = ledger
+        .activity(&MutationFilter {
+            agent: Some("alice".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let kinds: Vec<(&str, &str, usize, i64)> = alice
+        .iter()
+        .map(|e| {
+            (
+                e.event_id.as_str(),
+                e.hook_type.as_str(),
+                e.hook_runs.len(),
+                e.mutations,
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("p", "user_prompt_submit", 0, 0),
+            ("pre", "pre_tool_use", 2, 0),
+            ("post", "post_tool_use", 0, 1),
+            ("stop", "stop", 1, 0),
+        ]
+    );
+    let decisions: Vec<Option<&str>> = alice[1]
+        .hook_runs
+        .iter()
+        .map(|r| r.decision.as_deref())
+        .collect();
+    assert_eq!(decisions, [Some("allow"), Some("deny")]);
+    assert_eq!(alice[1].hook_runs[1].exit_code, Some(2));
+
+    // Newest N, still oldest first, and the runs follow their events.
+    let newest = ledger
+        .activity(&MutationFilter {
+            agent: Some("alice".into()),
+            limit: Some(2),
+            ..Default::default()
+        })
+        .unwrap();
+    let ids: Vec<&str> = newest.iter().map(|e| e.event_id.as_str()).collect();
+    assert_eq!(ids, ["post", "stop"]);
+    assert_eq!(newest[1].hook_runs.len(), 1);
+
+    // Event type, session and file narrow events too.
+    let prompts = ledger
+        .activity(&MutationFilter {
+            event_type: Some("UserPromptSubmit".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(
+        prompts
+            .iter()
+            .map(|e| e.agent_id.as_str())
+            .collect::<Vec<_>>(),
+        ["alice", "bob"]
+    );
+    let s2 = ledger
+        .activity(&MutationFilter {
+            session: Some("s2".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(s2.len(), 1);
+    let file = ledger
+        .activity(&MutationFilter {
+            file: Some("a.rs".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(
+        file.iter().map(|e| e.event_id.as_str()).collect::<Vec<_>>(),
+        ["post"]
+    );
+}
+
+#[test]
+fn an_event_concerns_a_file_its_payload_names_by_absolute_path() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let mut pre = plain_event("pre", "2026-01-01T00:00:00.000Z", "pre_tool_use", "a", "s");
+    pre.event.file_path = Some("/repo/src/a.rs".into());
+    let mut other = plain_event(
+        "other",
+        "2026-01-01T00:00:01.000Z",
+        "pre_tool_use",
+        "a",
+        "s",
+    );
+    other.event.file_path = Some("/repo/src/xa.rs".into());
+    ledger.append(&[pre, other]).unwrap();
+    let found = ledger
+        .activity(&MutationFilter {
+            file: Some("src/a.rs".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(
+        found
+            .iter()
+            .map(|e| e.event_id.as_str())
+            .collect::<Vec<_>>(),
+        ["pre"]
+    );
+}
+
+#[test]
+fn a_bash_events_mutations_and_a_rows_neighbours() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let mut bash = entry("b", "2026-01-01T00:00:00.000Z", "one.txt", "a", "Bash");
+    let mut second = bash.mutations[0].clone();
+    second.mutation_seq = 1;
+    second.file_path = Some("two.txt".into());
+    bash.mutations.push(second);
+    ledger.append(&[bash]).unwrap();
+    let files: Vec<String> = ledger
+        .event_mutations("b")
+        .unwrap()
+        .into_iter()
+        .filter_map(|r| r.record.file_path)
+        .collect();
+    assert_eq!(files, ["one.txt", "two.txt"]);
+    assert!(ledger.event_mutations("nope").unwrap().is_empty());
+    let first = ledger
+        .mutations(&MutationFilter::default())
+        .unwrap()
+        .remove(0);
+    assert_eq!(ledger.mutation(first.id).unwrap(), Some(first));
+    assert_eq!(ledger.mutation(9999).unwrap(), None);
+}

@@ -29,6 +29,14 @@ file: string | null,
  */
 agent: string | null, 
 /**
+ * Only this agent session (`session_id`).
+ */
+session: string | null, 
+/**
+ * Only this hook event type, either spelling (`PostToolUse`, `post_tool_use`).
+ */
+event_type: string | null, 
+/**
  * Only this branch.
  */
 branch: string | null, 

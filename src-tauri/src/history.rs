@@ -1,0 +1,94 @@
+//! Looking back from one timeline row: what its file held before a Write
+//! (`previous_content`), and every file its hook event changed
+//! (`event_mutations`, the files one Bash command touched). Both read the
+//! ledger the row came from; the logic is `hookd_core::history` and the
+//! ledger's read API.
+
+use std::path::PathBuf;
+
+use hookd_core::history::{self, PreviousContent};
+use hookd_core::ledger::Ledger;
+use hookd_core::query::{OUTSIDE_GIT, resolve_repo_root};
+use hookd_core::record::MutationRow;
+use serde::Deserialize;
+use ts_rs::TS;
+
+use crate::error::{AppError, ErrorKind, Result};
+use crate::state::AppState;
+
+/// One timeline row, by the ledger it lives in and its row id.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+pub struct RowRef {
+    /// A directory inside the row's repository (a row's `repo`, or the
+    /// timeline's project); null or `(outside git)` for the ledger of events
+    /// outside any repository.
+    pub repo: Option<String>,
+    /// The row's `id` in that ledger.
+    pub id: i64,
+}
+
+/// One hook event, by the ledger it lives in and its event id.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+pub struct EventRef {
+    /// As [`RowRef::repo`].
+    pub repo: Option<String>,
+    /// The event's `event_id`.
+    pub event_id: String,
+}
+
+/// The ledger of `repo` and the repository's root (none outside git).
+fn open(state: &AppState, repo: Option<&str>) -> Result<(Ledger, Option<PathBuf>)> {
+    match repo
+        .map(str::trim)
+        .filter(|r| !r.is_empty() && *r != OUTSIDE_GIT)
+    {
+        None => {
+            let path = hookd_core::dirs::unversioned_ledger_path(&state.data_dir);
+            Ok((
+                Ledger::open_existing(&path).map_err(not_found(&path))?,
+                None,
+            ))
+        }
+        Some(dir) => {
+            let root = resolve_repo_root(&PathBuf::from(dir))?;
+            let path = hookd_core::dirs::repo_ledger_path(&root);
+            Ok((
+                Ledger::open_existing(&path).map_err(not_found(&path))?,
+                Some(root),
+            ))
+        }
+    }
+}
+
+/// A ledger that cannot be opened because it is not there is "not found".
+fn not_found(path: &std::path::Path) -> impl FnOnce(hookd_core::Error) -> AppError + '_ {
+    move |err| {
+        if path.exists() {
+            err.into()
+        } else {
+            AppError::new(
+                ErrorKind::NotFound,
+                format!("no ledger at {}", path.display()),
+            )
+        }
+    }
+}
+
+/// What the file of the Write `row` held before it: the newest earlier
+/// Write of the file, else the file in git at the row's HEAD, else nothing.
+pub fn previous_content(state: &AppState, row: &RowRef) -> Result<PreviousContent> {
+    let (ledger, root) = open(state, row.repo.as_deref())?;
+    let found = ledger.mutation(row.id)?.ok_or_else(|| {
+        AppError::new(
+            ErrorKind::NotFound,
+            format!("no row {} in {}", row.id, ledger.path().display()),
+        )
+    })?;
+    Ok(history::previous_content(&ledger, root.as_deref(), &found)?)
+}
+
+/// Every mutation of one hook event (the files a Bash command changed), in order.
+pub fn event_mutations(state: &AppState, event: &EventRef) -> Result<Vec<MutationRow>> {
+    let (ledger, _) = open(state, event.repo.as_deref())?;
+    Ok(ledger.event_mutations(&event.event_id)?)
+}
