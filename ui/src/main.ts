@@ -11,6 +11,7 @@ import { createErrorBanner } from './components/error-banner';
 import { api, getBackend } from './lib/api';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
+import { createBenchView } from './views/bench';
 import { createProjectsView } from './views/projects';
 import { createSettingsView } from './views/settings';
 import { createTimelineView } from './views/timeline';
@@ -25,6 +26,7 @@ const DAEMON_TEXT: Record<AppInfo['daemon']['mode'], string> = {
 const TITLES: Record<Route['view'], string> = {
   projects: 'Projects',
   timeline: 'Timeline',
+  bench: 'Test bench',
   settings: 'Settings',
 };
 
@@ -33,6 +35,9 @@ export function startApp(root: HTMLElement): void {
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
   let lastTimelineHash = '#/timeline?all=true';
   const navTimeline = h('a', { id: 'nav-timeline', class: 'nav-link', attrs: { href: lastTimelineHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '≋' }), 'Timeline');
+
+  let lastBenchHash = '#/bench';
+  const navBench = h('a', { id: 'nav-bench', class: 'nav-link', attrs: { href: lastBenchHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▷' }), 'Test bench');
 
   const navSettings = h('a', { id: 'nav-settings', class: 'nav-link', attrs: { href: '#/settings' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '⚙' }), 'Settings');
 
@@ -49,7 +54,7 @@ export function startApp(root: HTMLElement): void {
         'nav',
         { class: 'sidebar', attrs: { 'aria-label': 'Main' } },
         h('div', { class: 'brand' }, h('span', { class: 'brand-mark', attrs: { 'aria-hidden': 'true' }, text: '⌁' }), 'hookd'),
-        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navSettings)),
+        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navBench), h('li', {}, navSettings)),
         h('footer', { id: 'app-footer', class: 'sidebar-footer' }, daemonStatus, daemonSocket, version),
       ),
       h('main', { id: 'main', class: 'main' }, errors.el, viewHost),
@@ -99,9 +104,14 @@ export function startApp(root: HTMLElement): void {
       lastTimelineHash = canonical;
       navTimeline.setAttribute('href', lastTimelineHash);
     }
+    if (parsed.view === 'bench') {
+      lastBenchHash = canonical;
+      navBench.setAttribute('href', lastBenchHash);
+    }
     for (const [link, on] of [
       [navProjects, parsed.view === 'projects'],
       [navTimeline, parsed.view === 'timeline'],
+      [navBench, parsed.view === 'bench'],
       [navSettings, parsed.view === 'settings'],
     ] as const) {
       if (on) link.setAttribute('aria-current', 'page');
@@ -120,7 +130,9 @@ export function startApp(root: HTMLElement): void {
         ? createProjectsView(ctx)
         : parsed.view === 'settings'
           ? createSettingsView(ctx)
-          : createTimelineView(ctx, parsed.filter);
+          : parsed.view === 'bench'
+            ? createBenchView(ctx, parsed)
+            : createTimelineView(ctx, parsed.filter);
     current = { route: parsed, view };
     viewHost.replaceChildren(view.el);
     document.title = `${TITLES[parsed.view]} · hookd`;

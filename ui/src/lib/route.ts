@@ -10,31 +10,17 @@
 
 import type { TimelineQuery } from './types';
 
-/**
- * What the timeline lists: file mutations (the default), or every hook
- * event with its hook runs (an agent's whole activity).
- */
-export type TimelineMode = 'mutations' | 'activity';
-
-/**
- * The timeline's filters: the `timeline` / `agent_activity` commands' query,
- * plus which of the two lists is shown (`mode=activity` in the hash).
- */
-export type TimelineFilter = TimelineQuery & { mode: TimelineMode };
+/** The timeline's filters; the same shape as the `timeline` command's query. */
+export type TimelineFilter = TimelineQuery;
 
 /** The text filters, in the order they appear in the hash and the filter bar. */
-export const TEXT_FILTERS = ['file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
+export const TEXT_FILTERS = ['file', 'agent', 'branch', 'tool', 'since', 'until'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
-
-/** The backend query of a filter (without the UI-only `mode`). */
-export function toQuery(filter: TimelineFilter): TimelineQuery {
-  const { mode: _mode, ...query } = filter;
-  return query;
-}
 
 export type Route =
   | { view: 'projects' }
   | { view: 'settings' }
+  | { view: 'bench'; project: string | null; event: string | null }
   | { view: 'timeline'; filter: TimelineFilter };
 
 /** No filters, every project. */
@@ -46,12 +32,9 @@ export function emptyFilter(): TimelineFilter {
     until: null,
     file: null,
     agent: null,
-    session: null,
-    event_type: null,
     branch: null,
     tool: null,
     limit: null,
-    mode: 'mutations',
   };
 }
 
@@ -60,7 +43,7 @@ export function emptyFilter(): TimelineFilter {
  * `repo`/`all` is set (no repo means every project, as the app has no
  * current directory for `hookd query`'s default).
  */
-export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): TimelineFilter {
+export function normalizeFilter(f: TimelineFilter): TimelineFilter {
   const clean = (v: string | null | undefined): string | null => {
     const t = v?.trim();
     return t ? t : null;
@@ -75,12 +58,9 @@ export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): Tim
     until: clean(f.until),
     file: clean(f.file),
     agent: clean(f.agent),
-    session: clean(f.session),
-    event_type: clean(f.event_type),
     branch: clean(f.branch),
     tool: clean(f.tool),
     limit,
-    mode: f.mode === 'activity' ? 'activity' : 'mutations',
   };
 }
 
@@ -120,7 +100,6 @@ export function filterToParams(filter: TimelineFilter): string {
     if (v !== null) parts.push(`${key}=${encode(v)}`);
   }
   if (f.limit !== null) parts.push(`limit=${f.limit}`);
-  if (f.mode === 'activity') parts.push('mode=activity');
   return parts.join('&');
 }
 
@@ -132,7 +111,6 @@ export function paramsToFilter(query: string): TimelineFilter {
   for (const key of TEXT_FILTERS) f[key] = p.get(key) ?? null;
   const limit = p.get('limit');
   f.limit = limit !== undefined && /^\d+$/.test(limit) ? Number(limit) : null;
-  f.mode = p.get('mode') === 'activity' ? 'activity' : 'mutations';
   return normalizeFilter(f);
 }
 
@@ -144,6 +122,10 @@ export function parseHash(hash: string): Route {
   const query = q < 0 ? '' : h.slice(q + 1);
   if (path === '/timeline') return { view: 'timeline', filter: paramsToFilter(query) };
   if (path === '/settings') return { view: 'settings' };
+  if (path === '/bench') {
+    const p = parseParams(query);
+    return { view: 'bench', project: p.get('project')?.trim() || null, event: p.get('event')?.trim() || null };
+  }
   return { view: 'projects' };
 }
 
@@ -151,6 +133,7 @@ export function parseHash(hash: string): Route {
 export function formatHash(route: Route): string {
   if (route.view === 'projects') return '#/projects';
   if (route.view === 'settings') return '#/settings';
+  if (route.view === 'bench') return benchHash(route.project, route.event);
   return `#/timeline?${filterToParams(route.filter)}`;
 }
 
@@ -162,4 +145,12 @@ export function timelineHashForRepo(root: string): string {
 /** Whether two filters ask for the same rows. */
 export function sameFilter(a: TimelineFilter, b: TimelineFilter): boolean {
   return filterToParams(a) === filterToParams(b);
+}
+
+/** The hash of the Test bench for a project and event (null: the bench picks). */
+export function benchHash(project: string | null, event: string | null = null): string {
+  const parts: string[] = [];
+  if (project) parts.push(`project=${encode(project)}`);
+  if (event) parts.push(`event=${encode(event)}`);
+  return parts.length > 0 ? `#/bench?${parts.join('&')}` : '#/bench';
 }

@@ -2,8 +2,10 @@
 // and whether Claude Code's hooks call hookd, plus the ways to add one (drop
 // folders on the window, handled by the backend, or type a path).
 
+import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { basename, formatCount, h } from '../components/dom';
 import { api, listen, type Unlisten } from '../lib/api';
+import { isConnected } from '../lib/connect';
 import { debounce } from '../lib/debounce';
 import { timelineHashForRepo } from '../lib/route';
 import { absoluteTitle, relativeTime } from '../lib/time';
@@ -33,6 +35,7 @@ export function createProjectsView(ctx: ViewContext): View {
   let projects: ProjectInfo[] = [];
   let loadSeq = 0;
   const unlisteners: Unlisten[] = [];
+  let dialog: ConnectDialog | null = null;
 
   const list = h('ul', { id: 'project-list', class: 'project-list', attrs: { 'aria-label': 'Projects', 'aria-busy': 'true' } });
   const empty = h(
@@ -43,6 +46,7 @@ export function createProjectsView(ctx: ViewContext): View {
     h('p', { text: 'To list a project before that, drop its folder anywhere on this window, or type its path above and press Add folder.' }),
   );
   const summary = h('p', { id: 'projects-summary', class: 'muted' });
+  const notice = h('p', { id: 'connect-notice', class: 'connect-notice', attrs: { hidden: true, role: 'status' } });
 
   // Add folder form.
   const input = h('input', {
@@ -78,7 +82,7 @@ export function createProjectsView(ctx: ViewContext): View {
     'section',
     { id: 'view-projects', class: 'view view-projects', attrs: { 'aria-labelledby': 'projects-title' } },
     h('header', { class: 'view-header' }, h('h1', { id: 'projects-title', text: 'Projects' }), summary),
-    h('div', { class: 'view-scroll' }, dropZone, list, empty),
+    h('div', { class: 'view-scroll' }, notice, dropZone, list, empty),
   );
 
   function badge(p: ProjectInfo, scope: (typeof SCOPES)[number]): HTMLElement {
@@ -97,7 +101,7 @@ export function createProjectsView(ctx: ViewContext): View {
 
   function item(p: ProjectInfo): HTMLElement {
     const href = timelineHashForRepo(p.root);
-    const anyConnected = p.connected.user || p.connected.project || p.connected.local;
+    const anyConnected = isConnected(p);
     const li = h(
       'li',
       {
@@ -141,6 +145,23 @@ export function createProjectsView(ctx: ViewContext): View {
           'span',
           { class: 'badge-group', attrs: { role: 'group', 'aria-label': 'Hooks connected to hookd', title: anyConnected ? 'Claude Code calls hookd from these settings files' : 'No settings file calls hookd yet: run hookd connect' } },
           ...SCOPES.map((s) => badge(p, s)),
+          h('button', {
+            class: 'button small project-connect',
+            data: { testid: 'project-connect', connected: String(anyConnected) },
+            attrs: {
+              type: 'button',
+              'aria-haspopup': 'dialog',
+              title: anyConnected ? 'Connected: change or remove hookd\u2019s entries (shows the change first)' : 'Make Claude Code call hookd here (shows the change first)',
+            },
+            text: anyConnected ? 'Connected' : 'Connect',
+            on: {
+              click: (ev) => {
+                // The card itself opens the timeline.
+                ev.stopPropagation();
+                openConnect(p, ev.currentTarget as HTMLElement);
+              },
+            },
+          }),
         ),
         h(
           'span',
@@ -165,6 +186,28 @@ export function createProjectsView(ctx: ViewContext): View {
     const connected = projects.filter((p) => p.connected.user || p.connected.project || p.connected.local).length;
     summary.textContent =
       projects.length === 0 ? '' : `${projects.length} project${projects.length === 1 ? '' : 's'} · ${connected} connected to hookd`;
+  }
+
+  function openConnect(p: ProjectInfo, opener: HTMLElement): void {
+    dialog?.close();
+    dialog = openConnectDialog(el, {
+      project: p,
+      returnFocus: opener,
+      onError: (err, context) => ctx.errors.show(err, context),
+      onApplied: (result, action) => {
+        dialog = null;
+        const what = action === 'disconnect' ? 'Disconnected' : 'Connected';
+        notice.textContent = result.written
+          ? `${what}: ${result.path} was ${result.created ? 'created' : 'updated'}${result.backup ? ` (previous version kept as ${result.backup})` : ''}.`
+          : `Nothing to change in ${result.path}.`;
+        notice.hidden = false;
+        void load().then(() => {
+          // The list was redrawn: put focus back on this project's button.
+          const card = [...list.querySelectorAll<HTMLElement>('[data-testid=project]')].find((li) => li.dataset.root === p.root);
+          card?.querySelector<HTMLElement>('[data-testid=project-connect]')?.focus();
+        });
+      },
+    });
   }
 
   async function load(): Promise<void> {
@@ -266,6 +309,7 @@ export function createProjectsView(ctx: ViewContext): View {
     update: () => void load(),
     destroy() {
       destroyed = true;
+      dialog?.close();
       reloadSoon.cancel();
       clearInterval(relTimer);
       for (const u of unlisteners.splice(0)) u();

@@ -1,0 +1,78 @@
+// The test bench's match list: every hook of the event in the project, in
+// the order they are configured, with its source file, matcher, what it
+// runs, and whether it would run for the payload and why (not).
+
+import { matchCountText, matchTargetText, outcomeLabel } from '../lib/bench-result';
+import type { BenchHook, BenchMatch } from '../lib/types';
+import { basename, h } from './dom';
+
+/** `agent · local` with the file as a tooltip and, shortened, below. */
+function source(hook: BenchHook): HTMLElement {
+  const who = hook.kind === 'agent' ? 'Claude Code' : 'hookd';
+  return h(
+    'div',
+    { class: 'bench-source', attrs: { title: `${hook.file}\n${hook.kind === 'agent' ? 'The agent runs this hook itself' : 'hookd\u2019s daemon runs this managed hook'}` } },
+    h('span', { class: `badge badge-kind badge-${hook.kind}`, text: `${hook.kind} · ${hook.scope}` }),
+    h('span', { class: 'bench-file mono muted', text: `${who}: ${shortFile(hook.file)}` }),
+  );
+}
+
+/** The last two path components: `.claude/settings.local.json`. */
+function shortFile(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts.slice(-2).join('/') : basename(file);
+}
+
+function row(hook: BenchHook): HTMLElement {
+  const runs = hook.outcome === 'runs';
+  const matcher = hook.matcher === null ? '(none)' : hook.matcher === '' ? '""' : hook.matcher;
+  return h(
+    'tr',
+    {
+      class: `bench-hook ${runs ? 'bench-hook-runs' : 'bench-hook-skipped'}`,
+      data: { testid: 'bench-hook', index: String(hook.index), outcome: hook.outcome, kind: hook.kind, scope: hook.scope, executes: String(hook.executes) },
+    },
+    h('td', { class: 'num muted', text: `#${hook.index + 1}` }),
+    h('td', {}, h('span', { class: `chip chip-${runs ? 'runs' : 'skipped'}`, data: { testid: 'bench-hook-outcome' }, text: runs ? '✓ runs' : `✗ ${outcomeLabel(hook.outcome)}` })),
+    h('td', {}, source(hook)),
+    h('td', { class: 'mono', data: { testid: 'bench-hook-matcher' }, text: matcher }),
+    h(
+      'td',
+      { class: 'bench-summary' },
+      h('code', { class: 'mono', data: { testid: 'bench-hook-command' }, text: hook.summary }),
+      hook.handler_type !== 'command' ? h('span', { class: 'badge badge-warn', attrs: { title: 'hookd runs only command hooks; the agent runs this one itself' }, text: `${hook.handler_type}: not run here` }) : null,
+      hook.timeout !== null ? h('span', { class: 'muted', text: ` · ${hook.timeout} s` }) : null,
+    ),
+    h('td', { data: { testid: 'bench-hook-reason' }, text: hook.reason }),
+  );
+}
+
+/** The match section's content for one result. */
+export function renderMatches(m: BenchMatch): HTMLElement {
+  const parts: HTMLElement[] = [
+    h('p', { id: 'bench-match-target', class: 'muted', text: matchTargetText(m) }),
+    h('p', { id: 'bench-match-summary', data: { runs: String(m.hooks.filter((x) => x.outcome === 'runs').length), total: String(m.hooks.length) }, text: matchCountText(m) }),
+  ];
+  for (const file of m.all_hooks_disabled_by) {
+    parts.push(h('p', { class: 'bench-warning', data: { testid: 'bench-all-disabled' }, text: `${file} sets "disableAllHooks": true, so no hook of its kind runs.` }));
+  }
+  if (m.hooks.length > 0) {
+    parts.push(
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { id: 'bench-match-list', class: 'bench-table', attrs: { 'aria-label': `${m.event} hooks and whether they run` } },
+          h(
+            'thead',
+            {},
+            h('tr', {}, ...['#', 'Runs?', 'Source', 'Matcher', 'What it runs', 'Why'].map((t) => h('th', { attrs: { scope: 'col' }, text: t }))),
+          ),
+          h('tbody', {}, ...m.hooks.map(row)),
+        ),
+      ),
+    );
+  }
+  return h('div', { class: 'bench-matches' }, ...parts);
+}

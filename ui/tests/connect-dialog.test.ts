@@ -1,0 +1,131 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
+import { setBackend } from '../src/lib/api';
+import { createStub, type StubBackend } from '../src/lib/stub';
+import { createProjectsView } from '../src/views/projects';
+import type { View } from '../src/views/view';
+
+const WEBSHOP = '/home/dev/src/webshop';
+let view: View | null = null;
+let errors: ErrorBanner;
+let stub: StubBackend;
+
+function mount(): void {
+  stub = createStub({ rows: 30, seed: 5 });
+  setBackend(stub);
+  errors = createErrorBanner();
+  view = createProjectsView({ errors, navigate: () => {}, appInfo: Promise.resolve(null) });
+  document.body.replaceChildren(errors.el, view.el);
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+const card = (root: string): HTMLElement => document.querySelector<HTMLElement>(`[data-testid=project][data-root="${root}"]`)!;
+const button = (root: string): HTMLButtonElement => card(root).querySelector<HTMLButtonElement>('[data-testid=project-connect]')!;
+const key = (k: string, shift = false): void => {
+  document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey: shift, bubbles: true, cancelable: true }));
+};
+
+afterEach(() => {
+  view?.destroy();
+  view = null;
+  setBackend(null);
+  document.body.replaceChildren();
+});
+
+async function openFor(root: string): Promise<void> {
+  await vi.waitFor(() => expect(card(root)).not.toBeNull());
+  button(root).click();
+  await vi.waitFor(() => expect($('connect-diff')).not.toBeNull());
+}
+
+describe('connect dialog', () => {
+  it('shows the exact change for the project scope, applies it and refreshes the badges', async () => {
+    mount();
+    await vi.waitFor(() => expect(card(WEBSHOP)).not.toBeNull());
+    expect(button(WEBSHOP).textContent).toBe('Connected'); // the user scope is connected in the sample data
+    expect(card(WEBSHOP).querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('false');
+    button(WEBSHOP).click();
+    await vi.waitFor(() => expect($('connect-dialog')).not.toBeNull());
+    const dialog = $('connect-dialog');
+    expect(dialog.getAttribute('role')).toBe('dialog');
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    // The user scope is connected already: it is preselected and there is nothing to do.
+    expect($<HTMLSelectElement>('connect-scope').value).toBe('user');
+    await vi.waitFor(() => expect($('connect-summary').textContent).toBe('Already connected: nothing to change in this file.'));
+    expect($<HTMLButtonElement>('connect-apply').disabled).toBe(true);
+
+    $<HTMLSelectElement>('connect-scope').value = 'project';
+    $('connect-scope').dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Creates the file with a hookd entry for 11 events/));
+    const diff = $('connect-diff');
+    expect(diff.textContent).toContain(`${WEBSHOP}/.claude/settings.json (new file)`);
+    const added = [...diff.querySelectorAll('.diff-add')].map((l) => l.textContent).join('\n');
+    expect(added).toContain('hookd-emit pre_tool_use');
+    expect(diff.querySelectorAll('.diff-del')).toHaveLength(0);
+    expect($<HTMLButtonElement>('connect-apply').disabled).toBe(false);
+
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
+    expect(stub.bench.files.get(`${WEBSHOP}/.claude/settings.json`)).toContain('hookd-emit pre_tool_use');
+    await vi.waitFor(() => expect(card(WEBSHOP).querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('true'));
+    expect($('connect-notice').hidden).toBe(false);
+    expect($('connect-notice').textContent).toBe(`Connected: ${WEBSHOP}/.claude/settings.json was created.`);
+    await vi.waitFor(() => expect(document.activeElement).toBe(button(WEBSHOP)));
+  });
+
+  it('keeps focus inside, closes on Esc and gives focus back', async () => {
+    mount();
+    await openFor(WEBSHOP);
+    const dialog = $('connect-dialog');
+    expect(document.activeElement).toBe($('connect-scope'));
+    key('Tab', true); // from the first control backwards: to the last one
+    const focusable = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]), select')];
+    expect(document.activeElement).toBe(focusable[focusable.length - 1]);
+    key('Tab'); // and forwards again: back to the first
+    expect(document.activeElement).toBe($('connect-scope'));
+    key('Escape');
+    expect($('connect-dialog')).toBeNull();
+    expect(document.activeElement).toBe(button(WEBSHOP));
+    expect(stub.calls.get('connect_apply')).toBeUndefined();
+  });
+
+  it('managed mode and disconnect preview their own changes; Cancel writes nothing', async () => {
+    mount();
+    await openFor('/home/dev/src/hookd');
+    expect($<HTMLSelectElement>('connect-scope').value).toBe('project');
+    const mode = $<HTMLSelectElement>('connect-mode');
+    mode.value = 'managed';
+    mode.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-diff').textContent).toContain('hookd-emit --wait pre_tool_use'));
+    expect($('connect-diff').querySelectorAll('.diff-del').length).toBeGreaterThan(0); // recording entries are replaced
+    mode.value = 'disconnect';
+    mode.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Removes hookd\u2019s entries from 11 events/));
+    expect($('connect-apply').textContent).toBe('Disconnect');
+    const before = stub.bench.files.get('/home/dev/src/hookd/.claude/settings.json');
+    $('connect-cancel').click();
+    expect($('connect-dialog')).toBeNull();
+    expect(stub.bench.files.get('/home/dev/src/hookd/.claude/settings.json')).toBe(before);
+  });
+
+  it('refuses to write a file that changed since the preview and shows the new change', async () => {
+    mount();
+    await openFor('/home/dev/src/infra');
+    $<HTMLSelectElement>('connect-scope').value = 'project';
+    $('connect-scope').dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Creates the file/));
+    stub.bench.files.set('/home/dev/src/infra/.claude/settings.json', '{\n  "model": "opus"\n}\n');
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-conflict').hidden).toBe(false));
+    expect($('connect-dialog')).not.toBeNull();
+    await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Adds a hookd entry/));
+    expect($('connect-diff').textContent).toContain('"model": "opus"');
+    expect(stub.bench.files.get('/home/dev/src/infra/.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
+    const written = JSON.parse(stub.bench.files.get('/home/dev/src/infra/.claude/settings.json')!);
+    expect(written.model).toBe('opus');
+    expect(errors.current()).toBeNull();
+  });
+});
