@@ -23,6 +23,7 @@ use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
 use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
 use crate::editor;
 use crate::error::{AppError, ErrorKind, Result};
+use crate::perf::{self, UiMark};
 use crate::projects::{self, AddProjectsResult, ProjectInfo};
 use crate::settings_watch::SettingsWatch;
 use crate::state::{AppInfo, AppState};
@@ -57,7 +58,8 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         save_hooks,
         set_hook_enabled,
         move_hook,
-        watch_settings
+        watch_settings,
+        ui_mark
     ]
 }
 
@@ -125,6 +127,12 @@ pub async fn event_mutations<R: Runtime>(
     event: history::EventRef,
 ) -> Result<Vec<MutationRow>> {
     blocking(&app, move |state| history::event_mutations(state, &event)).await
+}
+
+/// `ui_mark(mark)`: the window painted something worth timing; logged.
+#[tauri::command]
+pub fn ui_mark(mark: UiMark) {
+    perf::record(&mark);
 }
 
 /// `set_launch_on_login(enabled) -> bool`: turns the XDG autostart entry on

@@ -16,7 +16,11 @@
 //!   moves, and the `settings-changed` event;
 //! - [`bench`] and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
-//!   the agent's settings).
+//!   the agent's settings);
+//! - [`perf`]: paint marks from the window, logged for users and the benchmark.
+//!
+//! Arguments: `--hidden` (start in the tray; the login entry passes it) and
+//! `--open ROUTE` (first screen, e.g. `--open 'timeline?repo=/src/app'`).
 //!
 //! Window events: closing the main window hides it to the tray (when there
 //! is one); folders dropped on it are added as projects and announced with
@@ -31,6 +35,7 @@ pub mod daemon;
 pub mod editor;
 pub mod error;
 pub mod history;
+pub mod perf;
 pub mod projects;
 pub mod settings_watch;
 pub mod state;
@@ -55,8 +60,10 @@ pub const HIDDEN_FLAG: &str = "--hidden";
 
 /// Builds and runs the app until it quits.
 pub fn run() -> error::Result<()> {
+    perf::note_launch();
     init_logging();
-    let state = AppState::from_env()?;
+    let mut state = AppState::from_env()?;
+    state.start_route = perf::start_route(std::env::args());
     let app = tauri::Builder::default()
         // First, so a second launch hands over before anything else starts.
         .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {

@@ -29,6 +29,8 @@ pub struct AppState {
     daemon: RwLock<DaemonInfo>,
     /// Live updates switch shared with the bridge and the tray.
     pub live: LiveSwitch,
+    /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`.
+    pub start_route: Option<String>,
 }
 
 impl AppState {
@@ -45,6 +47,7 @@ impl AppState {
             settings_roots,
             daemon: RwLock::new(daemon),
             live: LiveSwitch::default(),
+            start_route: None,
         }
     }
 
@@ -92,6 +95,7 @@ impl AppState {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             daemon: self.daemon_info(),
             data_dir: self.data_dir.display().to_string(),
+            start_route: self.start_route.clone(),
         }
     }
 }
@@ -105,6 +109,11 @@ pub struct AppInfo {
     pub daemon: DaemonInfo,
     /// hookd's data directory.
     pub data_dir: String,
+    /// The screen to show first, from `--open` (a hash route without `#/`);
+    /// absent without `--open`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub start_route: Option<String>,
 }
 
 /// Whether commit notices are forwarded to the window. Pausing stops the live

@@ -23,6 +23,7 @@ use hookd_desktop::editor::{
     SavePreview, SaveResult,
 };
 use hookd_desktop::history::{EventRef, RowRef};
+use hookd_desktop::perf::UiMark;
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
 use hookd_desktop::settings_watch::SettingsChanged;
 use hookd_desktop::state::AppInfo;
@@ -73,6 +74,7 @@ fn export_all(dir: &Path) {
         SaveResult,
         MoveResult,
         SettingsChanged,
+        UiMark,
     );
 }
 

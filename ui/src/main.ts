@@ -9,6 +9,7 @@ import './styles.css';
 import { h } from './components/dom';
 import { createErrorBanner } from './components/error-banner';
 import { api, getBackend } from './lib/api';
+import { markPainted } from './lib/perf';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
 import { createBenchView } from './views/bench';
@@ -31,6 +32,9 @@ const TITLES: Record<Route['view'], string> = {
 };
 
 export function startApp(root: HTMLElement): void {
+  // `hookd-desktop --open ROUTE` names the first screen, unless the page
+  // already has one (a reload keeps where the user was).
+  const hadHash = window.location.hash.length > 1;
   const errors = createErrorBanner();
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
   let lastTimelineHash = '#/timeline?all=true';
@@ -70,6 +74,7 @@ export function startApp(root: HTMLElement): void {
   );
   void Promise.all([appInfo, getBackend()]).then(([info, backend]) => {
     const text = daemonStatus.querySelector('.daemon-text')!;
+    if (info?.start_route && !hadHash) window.location.hash = `#/${info.start_route}`;
     if (info) {
       daemonStatus.dataset.mode = info.daemon.mode;
       text.textContent = DAEMON_TEXT[info.daemon.mode];
@@ -168,6 +173,7 @@ export function startApp(root: HTMLElement): void {
   });
 
   route();
+  markPainted('shell', 0);
 }
 
 const root = document.getElementById('app');

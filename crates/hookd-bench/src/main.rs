@@ -24,6 +24,10 @@
 //!    steady 100 events/s, beside the local emit-to-commit latency of 3
 //!    (figure, no target).
 //!
+//! 9. [`desktop`]: the desktop app's launch-to-window time, idle memory and
+//!    first timeline paint of 100,000 rows, beside an empty project
+//!    (targets: < 1 s, RSS < 150 MB, < 300 ms).
+//!
 //! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
 //! run declares its own exchange `hookd.bench.<uuid>` and queues, and
 //! deletes them at the end ([`broker`]).
@@ -34,6 +38,7 @@
 
 mod broker;
 mod broker_latency;
+mod desktop;
 mod emit;
 mod env;
 mod executor;
@@ -88,6 +93,12 @@ struct Args {
     /// Events of the emit → broker → consumer → ledger series at 100 events/s (1,000 takes 10 s).
     #[arg(long, value_name = "N", default_value_t = 1_000)]
     broker_rate_events: usize,
+    /// Mutation rows in the ledger whose timeline the desktop app opens.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    desktop_rows: u64,
+    /// Measured launches of the desktop app, on the full and on an empty project each (after one warm-up).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    desktop_launches: usize,
     /// RabbitMQ for `publish` and `broker-latency`; each run uses, then deletes, its own exchange and queues.
     #[arg(long, value_name = "URL", env = "HOOKD_BENCH_AMQP_URL", hide_env_values = true, default_value = broker::DEFAULT_URL)]
     #[serde(serialize_with = "serialize_redacted")]
@@ -100,7 +111,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The eight measurements.
+/// The nine measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -120,6 +131,8 @@ enum Measurement {
     Publish,
     /// Emit → broker → consumer → ledger latency at 100 events/s.
     BrokerLatency,
+    /// The desktop app: launch to window, idle memory, 100k-row timeline paint.
+    Desktop,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -244,6 +257,7 @@ struct Report {
     wait: Option<wait::WaitReport>,
     publish: Option<publish::PublishReport>,
     broker_latency: Option<broker_latency::BrokerLatencyReport>,
+    desktop: Option<desktop::DesktopReport>,
     errors: Vec<String>,
 }
 
@@ -287,6 +301,7 @@ fn run(args: &Args) -> Result<bool> {
         wait: None,
         publish: None,
         broker_latency: None,
+        desktop: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -377,6 +392,16 @@ fn run(args: &Args) -> Result<bool> {
         }
     }
 
+    if selected(Measurement::Desktop) {
+        match desktop::run(args.desktop_rows, args.desktop_launches) {
+            Ok(r) => {
+                desktop_rows(&r, &mut report.rows);
+                report.desktop = Some(r);
+            }
+            Err(err) => report.errors.push(failed("desktop", err, &mut report.rows)),
+        }
+    }
+
     print_markdown(&report);
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
@@ -385,6 +410,59 @@ fn run(args: &Args) -> Result<bool> {
         eprintln!("wrote {}", path.display());
     }
     Ok(report.errors.is_empty())
+}
+
+fn desktop_rows(r: &desktop::DesktopReport, rows: &mut Vec<Row>) {
+    let n = r.full.launches.len();
+    let big = thousands(r.rows);
+    rows.push(Row::new(
+        format!("Desktop: launch → first painted window, timeline of {big} rows, {n} launches (median / p99)"),
+        median_p99(&r.full.window),
+        "< 1 s",
+        Verdict::judge(r.full.window.p99_ms < 1000.0),
+    ));
+    rows.push(Row::new(
+        format!(
+            "Desktop: launch → first painted window, empty project, {n} launches (median / p99)"
+        ),
+        median_p99(&r.empty.window),
+        "baseline",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        format!(
+            "Desktop: first timeline paint of {big} rows, rows requested → painted (median / p99)"
+        ),
+        median_p99(&r.full.timeline_paint),
+        "< 300 ms",
+        Verdict::judge(r.full.timeline_paint.median_ms < 300.0),
+    ));
+    rows.push(Row::new(
+        "Desktop: first timeline paint of an empty project (median / p99)",
+        median_p99(&r.empty.timeline_paint),
+        "baseline",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
+        "Desktop: idle RSS 5 s after launch, empty project: app + WebKit processes (app alone; PSS)",
+        format!(
+            "{:.0} MiB ({:.0} MiB; PSS {:.0} MiB)",
+            r.empty.rss_total_mib, r.empty.rss_app_mib, r.empty.pss_total_mib
+        ),
+        "< 150 MB",
+        Verdict::judge(r.empty.rss_total_mib * 1.048_576 < 150.0),
+    ));
+    rows.push(Row::new(
+        format!(
+            "Desktop: RSS 5 s after painting {big} rows: app + WebKit processes (app alone; PSS)"
+        ),
+        format!(
+            "{:.0} MiB ({:.0} MiB; PSS {:.0} MiB)",
+            r.full.rss_total_mib, r.full.rss_app_mib, r.full.pss_total_mib
+        ),
+        "context",
+        Verdict::Info,
+    ));
 }
 
 fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {

@@ -236,6 +236,12 @@ fn file_paths() -> Vec<String> {
         .collect()
 }
 
+/// Builds the query benchmark's ledger of `rows` mutations in `ws`'s
+/// repository, for another measurement (the desktop app's timeline).
+pub fn build_ledger_for(ws: &Workspace, rows: u64) -> Result<()> {
+    build_ledger(ws, &file_paths(), rows).map(|_| ())
+}
+
 /// Appends `rows` events, one mutation each, oldest first as the daemon
 /// would; returns how many mutations each file got.
 fn build_ledger(ws: &Workspace, files: &[String], rows: u64) -> Result<Vec<u32>> {

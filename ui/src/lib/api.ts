@@ -20,6 +20,7 @@ import type {
   MutationRow,
   ProjectInfo,
   TimelineQuery,
+  UiMark,
 } from './types';
 
 import type { BenchCatalog, BenchMatch, BenchRun, ConnectMode, ConnectPreview, ConnectResult, ConnectScope } from './types';
@@ -173,4 +174,5 @@ export const api = {
   disconnectPreview: (project: string, scope: ConnectScope): Promise<ConnectPreview> => invoke('disconnect_preview', { project, scope }),
   disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
     invoke('disconnect_apply', { project, scope, version }),
+  uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),
 };

@@ -26,6 +26,7 @@ import type {
   ProjectInfo,
   RejectedPath,
   TimelineQuery,
+  UiMark,
 } from './types';
 
 export interface StubOptions {
@@ -64,6 +65,8 @@ export interface StubBackend extends Backend {
   launchOnLogin: boolean;
   /** The Test bench's hooks and Connect's settings files (see stub-bench.ts). */
   bench: BenchStub;
+  /** Paint marks the UI sent (`ui_mark`), oldest first. */
+  marks: UiMark[];
 }
 
 /** Deterministic PRNG (mulberry32). */
@@ -440,6 +443,13 @@ export function createStub(options: StubOptions = {}): StubBackend {
           throw fail('invalid_argument', 'add_projects expects { paths: string[] }');
         return addProjects(paths);
       }
+      case 'ui_mark': {
+        const mark = args?.mark as UiMark | undefined;
+        if (!mark || typeof mark.name !== 'string' || typeof mark.ms !== 'number')
+          throw fail('invalid_argument', 'ui_mark expects { mark: { name, ms, rows } }');
+        stub.marks.push(mark);
+        return null;
+      }
       case 'timeline': {
         const query = args?.query as TimelineQuery | undefined;
         if (!query || typeof query !== 'object') throw fail('invalid_argument', 'timeline expects { query }');
@@ -458,6 +468,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
     calls,
     launchOnLogin: false,
     bench: benchStub,
+    marks: [],
     status: {
       pid: 31337,
       socket: '/run/user/1000/hookd.sock',

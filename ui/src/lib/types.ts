@@ -21,6 +21,7 @@ export type { MutationRow } from './bindings/MutationRow';
 export type { ProjectInfo } from './bindings/ProjectInfo';
 export type { PublisherStatus } from './bindings/PublisherStatus';
 export type { TimelineQuery } from './bindings/TimelineQuery';
+export type { UiMark } from './bindings/UiMark';
 /** The daemon's counters since it started (`hookd status`). */
 export type { StatsSnapshot as DaemonStats } from './bindings/StatsSnapshot';
 /** Per scope: whether the agent's hook config calls hookd. */
@@ -58,6 +59,7 @@ import type { LedgerCommit } from './bindings/LedgerCommit';
 import type { MutationRow } from './bindings/MutationRow';
 import type { ProjectInfo } from './bindings/ProjectInfo';
 import type { TimelineQuery } from './bindings/TimelineQuery';
+import type { UiMark } from './bindings/UiMark';
 
 /**
  * The error every rejected command carries. Wider than the generated
@@ -85,6 +87,7 @@ export interface Commands {
   connect_apply: [{ project: string; scope: ConnectScope; mode: ConnectMode; version: string }, ConnectResult];
   disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];
   disconnect_apply: [{ project: string; scope: ConnectScope; version: string }, ConnectResult];
+  ui_mark: [{ mark: UiMark }, null];
 }
 
 /** Events the backend emits: name → payload. */

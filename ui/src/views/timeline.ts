@@ -14,6 +14,7 @@
 import { formatCount, h } from '../components/dom';
 import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
+import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import {
@@ -327,9 +328,13 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   // ---- data ----
+  /** Whether the first rows were reported painted (`ui_mark`, once per view). */
+  let painted = false;
+
   async function fetchRows(reason: 'filter' | 'live'): Promise<void> {
     const seq = ++fetchSeq;
     const query = { ...filter };
+    const startedAt = performance.now();
     list.el.setAttribute('aria-busy', 'true');
     try {
       const result = await api.timeline(query);
@@ -356,6 +361,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       updateCount();
       if (reason === 'filter') fillSuggestions();
       if (fresh.size > 0) scheduleUnhighlight();
+      if (!painted) {
+        painted = true;
+        markPainted('timeline', startedAt, rows.length);
+      }
     } catch (err) {
       if (destroyed || seq !== fetchSeq) return;
       const e = normalizeError(err);

@@ -16,4 +16,9 @@ daemon: DaemonInfo,
 /**
  * hookd's data directory.
  */
-data_dir: string, };
+data_dir: string, 
+/**
+ * The screen to show first, from `--open` (a hash route without `#/`);
+ * absent without `--open`.
+ */
+start_route?: string, };

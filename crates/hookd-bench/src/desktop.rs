@@ -1,0 +1,477 @@
+//! The desktop app, as a user meets it: time from launch to the first
+//! painted window, memory once it sits idle, and the first paint of a
+//! timeline of 100,000 rows, each beside the same launch on an empty project
+//! (the baseline), alternating, in the same run.
+//!
+//! Nothing is simulated: the release `hookd-desktop` (with the built UI
+//! embedded) runs under an X server (Xvfb when `DISPLAY` is unset) inside a
+//! private D-Bus session, against a real SQLite ledger built like the query
+//! benchmark's, and starts its own daemon on the temp dir's socket. The
+//! window reports paints with `ui_mark`; the app logs them with the wall
+//! clock (`hookd_desktop::perf`), and this module reads that log. Memory is
+//! the sum over the app and its WebKit helper processes, read from /proc:
+//! RSS (what the target names) and PSS (shared pages split fairly).
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context as _, Result, bail, ensure};
+use serde::Serialize;
+
+use crate::env::Workspace;
+use crate::query;
+use crate::stats::Summary;
+
+/// How long the app may take to paint the timeline before the launch counts as failed.
+const PAINT_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the app sits before its memory is read.
+const IDLE_BEFORE_MEMORY: Duration = Duration::from_secs(5);
+
+/// One launch's figures.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Launch {
+    /// Spawn → the window's first painted frame, wall clock.
+    pub window: Duration,
+    /// The timeline view's own time from asking for its rows to their first paint.
+    pub timeline_paint: Duration,
+    /// Spawn → the timeline's first painted rows, wall clock.
+    pub timeline_from_launch: Duration,
+    /// Rows the timeline painted from.
+    pub rows: u64,
+    /// RSS of the app process alone, MiB, after [`IDLE_BEFORE_MEMORY`].
+    pub rss_app_mib: f64,
+    /// RSS summed over the app and its WebKit processes, MiB.
+    pub rss_total_mib: f64,
+    /// PSS summed over the same processes, MiB.
+    pub pss_total_mib: f64,
+}
+
+/// The figures of one kind of launch (full or empty project).
+#[derive(Debug, Clone, Serialize)]
+pub struct LaunchSeries {
+    /// Every measured launch (the warm-up is not among them).
+    pub launches: Vec<Launch>,
+    /// Spawn → first painted window.
+    pub window: Summary,
+    /// Timeline rows requested → first painted.
+    pub timeline_paint: Summary,
+    /// Spawn → timeline painted.
+    pub timeline_from_launch: Summary,
+    /// Median RSS of the app process, MiB.
+    pub rss_app_mib: f64,
+    /// Median RSS of the app and its WebKit processes, MiB.
+    pub rss_total_mib: f64,
+    /// Median PSS of the same, MiB.
+    pub pss_total_mib: f64,
+}
+
+/// What the desktop measurement found.
+#[derive(Debug, Clone, Serialize)]
+pub struct DesktopReport {
+    /// Mutation rows in the full project's ledger.
+    pub rows: u64,
+    /// Launches opening the timeline of the full project.
+    pub full: LaunchSeries,
+    /// Launches opening the timeline of an empty project: the baseline.
+    pub empty: LaunchSeries,
+}
+
+/// Builds a ledger of `rows` mutations, then launches the app `launches`
+/// times on it and on an empty project, alternating, after one warm-up each.
+pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
+    ensure!(launches > 0, "--desktop-launches must be at least 1");
+    let app = locate_app()?;
+    let ws = Workspace::new()?;
+    query::build_ledger_for(&ws, rows)?;
+    let empty_root = ws.add_repo("empty")?;
+    let display = Display::start()?;
+
+    let mut full = Vec::new();
+    let mut empty = Vec::new();
+    for i in 0..=launches {
+        let warm_up = i == 0;
+        let label = if warm_up {
+            "warm-up".to_owned()
+        } else {
+            format!("{i}/{launches}")
+        };
+        for (root, series, expect_rows) in
+            [(&ws.root, &mut full, rows), (&empty_root, &mut empty, 0)]
+        {
+            let launch = launch_once(&app, &ws, &display, root)
+                .with_context(|| format!("launch {label} on {}", root.display()))?;
+            ensure!(
+                launch.rows == expect_rows,
+                "the timeline painted {} rows, expected {expect_rows}",
+                launch.rows
+            );
+            eprintln!(
+                "[desktop] {label} {} rows: window {:.0} ms, timeline {:.0} ms, RSS {:.0} MiB (app {:.0}), PSS {:.0} MiB",
+                launch.rows,
+                ms(launch.window),
+                ms(launch.timeline_paint),
+                launch.rss_total_mib,
+                launch.rss_app_mib,
+                launch.pss_total_mib
+            );
+            if !warm_up {
+                series.push(launch);
+            }
+        }
+    }
+    Ok(DesktopReport {
+        rows,
+        full: series(full)?,
+        empty: series(empty)?,
+    })
+}
+
+fn series(launches: Vec<Launch>) -> Result<LaunchSeries> {
+    let summary = |f: fn(&Launch) -> Duration| {
+        Summary::of(&launches.iter().map(f).collect::<Vec<_>>()).context("no launches")
+    };
+    let median = |f: fn(&Launch) -> f64| {
+        let mut values: Vec<f64> = launches.iter().map(f).collect();
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(0.0)
+    };
+    Ok(LaunchSeries {
+        window: summary(|l| l.window)?,
+        timeline_paint: summary(|l| l.timeline_paint)?,
+        timeline_from_launch: summary(|l| l.timeline_from_launch)?,
+        rss_app_mib: median(|l| l.rss_app_mib),
+        rss_total_mib: median(|l| l.rss_total_mib),
+        pss_total_mib: median(|l| l.pss_total_mib),
+        launches,
+    })
+}
+
+/// The release app beside this benchmark's binary.
+fn locate_app() -> Result<PathBuf> {
+    let exe = std::env::current_exe().context("cannot find the benchmark's own path")?;
+    let app = exe.with_file_name("hookd-desktop");
+    if !app.is_file() {
+        bail!(
+            "{} is missing: build the UI (cd ui && npm install && npm run build) and then \
+             `cargo build --release -p hookd-desktop` (scripts/bench does both)",
+            app.display()
+        );
+    }
+    Ok(app)
+}
+
+/// The X display the app paints on: the caller's, or a private Xvfb.
+struct Display {
+    name: String,
+    xvfb: Option<Child>,
+}
+
+impl Display {
+    fn start() -> Result<Self> {
+        if let Ok(name) = std::env::var("DISPLAY")
+            && !name.is_empty()
+        {
+            return Ok(Self { name, xvfb: None });
+        }
+        let number = (100..200)
+            .find(|n| !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists())
+            .context("no free X display number")?;
+        let name = format!(":{number}");
+        let xvfb = Command::new("Xvfb")
+            .args([&name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot start Xvfb (scripts/setup installs it), and DISPLAY is unset")?;
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !socket.exists() {
+            ensure!(Instant::now() < deadline, "Xvfb did not start on {name}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(Self {
+            name,
+            xvfb: Some(xvfb),
+        })
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        if let Some(xvfb) = &mut self.xvfb {
+            let _ = xvfb.kill();
+            let _ = xvfb.wait();
+        }
+    }
+}
+
+/// A paint the app logged.
+#[derive(Debug, Clone, PartialEq)]
+struct PaintMark {
+    name: String,
+    unix_ms: u128,
+    ms: f64,
+    rows: Option<u64>,
+}
+
+/// Parses a `hookd_desktop::perf` log line: `... window painted mark=timeline
+/// ms=123.4 rows=100000 unix_ms=... since_launch_ms=...`.
+fn parse_mark(line: &str) -> Option<PaintMark> {
+    if !line.contains("hookd_desktop::perf") || !line.contains("window painted") {
+        return None;
+    }
+    let field = |key: &str| {
+        line.split_whitespace()
+            .find_map(|word| word.strip_prefix(key)?.strip_prefix('='))
+    };
+    Some(PaintMark {
+        name: field("mark")?.to_owned(),
+        unix_ms: field("unix_ms")?.parse().ok()?,
+        ms: field("ms")?.parse().ok()?,
+        rows: field("rows").and_then(|r| r.parse().ok()),
+    })
+}
+
+fn launch_once(app: &Path, ws: &Workspace, display: &Display, root: &Path) -> Result<Launch> {
+    let home = ws.root.with_file_name("desktop-home");
+    let runtime = ws.socket.parent().context("socket has a directory")?;
+    let route = format!("timeline?repo={}", root.display());
+    let mut cmd = Command::new("dbus-run-session");
+    cmd.arg("--")
+        .arg(app)
+        .args(["--open", &route])
+        .env("DISPLAY", &display.name)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("HOOKD_HOME", home.join(".hookd"))
+        .env(hookd_proto::SOCKET_ENV, &ws.socket)
+        .env(hookd_core::dirs::DATA_DIR_ENV, &ws.data_dir)
+        .env("HOOKD_LOG", "info")
+        .env("NO_AT_BRIDGE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let spawned_unix_ms = unix_ms_now();
+    let spawned = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .context("cannot start dbus-run-session (package dbus) with hookd-desktop")?;
+    let stderr = child.stderr.take().context("piped stderr")?;
+    let (marks_tx, marks) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stderr)
+            .lines()
+            .map_while(std::io::Result::ok)
+        {
+            if let Some(mark) = parse_mark(&line) {
+                let _ = marks_tx.send(mark);
+            }
+        }
+    });
+
+    let outcome = (|| -> Result<Launch> {
+        let mut shell = None;
+        let mut timeline = None;
+        let deadline = spawned + PAINT_TIMEOUT;
+        while shell.is_none() || timeline.is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let mark = marks
+                .recv_timeout(left)
+                .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))?;
+            match mark.name.as_str() {
+                "shell" => shell = Some(mark),
+                "timeline" => timeline = Some(mark),
+                _ => {}
+            }
+        }
+        let (Some(shell), Some(timeline)) = (shell, timeline) else {
+            bail!("paint marks missing");
+        };
+        std::thread::sleep(IDLE_BEFORE_MEMORY);
+        let memory = Memory::of_tree(child.id())?;
+        let since_spawn = |unix_ms: u128| {
+            Duration::from_millis(
+                u64::try_from(unix_ms.saturating_sub(spawned_unix_ms)).unwrap_or(u64::MAX),
+            )
+        };
+        Ok(Launch {
+            window: since_spawn(shell.unix_ms),
+            timeline_paint: Duration::from_secs_f64(timeline.ms / 1000.0),
+            timeline_from_launch: since_spawn(timeline.unix_ms),
+            rows: timeline.rows.unwrap_or(0),
+            rss_app_mib: memory.rss_app_mib,
+            rss_total_mib: memory.rss_total_mib,
+            pss_total_mib: memory.pss_total_mib,
+        })
+    })();
+    stop(&mut child);
+    let _ = reader.join();
+    outcome
+}
+
+/// Stops the app the way a user's logout does (SIGTERM: it drains its
+/// daemon and removes the socket), then the D-Bus session around it.
+fn stop(child: &mut Child) {
+    for pid in descendants(child.id()) {
+        if comm(pid).as_deref() == Some("hookd-desktop") {
+            let _ = Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status();
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for pid in descendants(child.id()) {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Memory of the app and its WebKit processes.
+struct Memory {
+    rss_app_mib: f64,
+    rss_total_mib: f64,
+    pss_total_mib: f64,
+}
+
+impl Memory {
+    fn of_tree(session_pid: u32) -> Result<Self> {
+        let mut memory = Self {
+            rss_app_mib: 0.0,
+            rss_total_mib: 0.0,
+            pss_total_mib: 0.0,
+        };
+        let mut found_app = false;
+        for pid in descendants(session_pid) {
+            let Some(name) = comm(pid) else { continue };
+            // dbus-daemon belongs to the session this benchmark provides, not to the app.
+            if name != "hookd-desktop" && !name.starts_with("WebKit") {
+                continue;
+            }
+            let rss = kib_field(&format!("/proc/{pid}/status"), "VmRSS:").unwrap_or(0.0) / 1024.0;
+            let pss =
+                kib_field(&format!("/proc/{pid}/smaps_rollup"), "Pss:").unwrap_or(0.0) / 1024.0;
+            if name == "hookd-desktop" {
+                found_app = true;
+                memory.rss_app_mib += rss;
+            }
+            memory.rss_total_mib += rss;
+            memory.pss_total_mib += pss;
+        }
+        ensure!(found_app, "the hookd-desktop process was not found");
+        Ok(memory)
+    }
+}
+
+fn kib_field(path: &str, key: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|line| line.strip_prefix(key))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+}
+
+fn comm(pid: u32) -> Option<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .ok()
+        .map(|s| s.trim().to_owned())
+}
+
+/// Every live descendant of `root` (children first found through /proc).
+fn descendants(root: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // The command name may hold spaces and parentheses: fields start after the last ')'.
+            let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            let mut fields = after.split_whitespace();
+            let state = fields.next();
+            let ppid = fields.next().and_then(|p| p.parse::<u32>().ok());
+            if let (Some(state), Some(ppid)) = (state, ppid)
+                && state != "Z"
+            {
+                parents.push((pid, ppid));
+            }
+        }
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        found.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(pid, _)| *pid),
+        );
+        i += 1;
+    }
+    found
+}
+
+fn unix_ms_now() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_apps_mark_line() {
+        let line = "2026-11-22T02:30:01.123456Z  INFO hookd_desktop::perf: window painted \
+                    mark=timeline ms=212.5 rows=100000 unix_ms=1795000000123 since_launch_ms=950";
+        assert_eq!(
+            parse_mark(line),
+            Some(PaintMark {
+                name: "timeline".into(),
+                unix_ms: 1_795_000_000_123,
+                ms: 212.5,
+                rows: Some(100_000),
+            })
+        );
+        let shell = "INFO hookd_desktop::perf: window painted mark=shell ms=80 unix_ms=5";
+        assert_eq!(
+            parse_mark(shell).map(|m| (m.name, m.rows)),
+            Some(("shell".into(), None))
+        );
+        assert_eq!(parse_mark("INFO hookd_core::server: listening"), None);
+    }
+
+    #[test]
+    fn the_tree_of_this_process_contains_itself() {
+        assert!(descendants(std::process::id()).contains(&std::process::id()));
+    }
+}
