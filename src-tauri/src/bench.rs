@@ -97,8 +97,11 @@ pub struct BenchHook {
     pub outcome: String,
     /// Why, in words (`exact name Bash`, `regex found nothing in tool_name "Write"`).
     pub reason: String,
-    /// It runs and "Run" executes it (a matching command hook).
+    /// It runs and "Run" executes it (a matching command hook that is not a recorder).
     pub executes: bool,
+    /// One of hookd's own `hookd-emit` entries: never run by the bench, as it
+    /// would record the test payload as a real event.
+    pub recorder: bool,
 }
 
 /// What running the matching hooks gave.
@@ -330,6 +333,13 @@ fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
         MatchOutcome::BadMatcher => "bad_matcher",
     };
     let runs = matches!(check.outcome, MatchOutcome::Runs(_));
+    let recorder = hook_test::is_recorder(hook);
+    let mut reason = hook_test::match_reason(check, |p| p.display().to_string());
+    if runs && recorder {
+        reason.push_str(
+            "; hookd's own recorder, not run here (it would record this test as a real event)",
+        );
+    }
     BenchHook {
         index: index_u32(check.index),
         kind: hook.kind.as_str().to_owned(),
@@ -340,14 +350,16 @@ fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
         summary: hook.summary(),
         timeout: hook.timeout,
         outcome: outcome.to_owned(),
-        reason: hook_test::match_reason(check, |p| p.display().to_string()),
-        executes: runs && hook.command.is_some(),
+        reason,
+        executes: runs && hook.command.is_some() && !recorder,
+        recorder,
     }
 }
 
 fn run_of(matched: BenchMatch, report: &ExecReport) -> BenchRun {
     // The executor reports one run per invocation, in invocation order, and
-    // the invocations are the executing hooks in configuration order.
+    // the invocations are the executing hooks (matching commands that are not
+    // recorders, see `hook_test::run_matching`) in configuration order.
     let executed: Vec<u32> = matched
         .hooks
         .iter()

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use common::{GitRepo, TestEnv};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::bench::{self, BenchHook, BenchMatch};
+use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
 use serde_json::{Value, json};
 
 /// A guard that refuses `rm -rf` the way people write one: grep the stdin
@@ -188,6 +189,7 @@ fn match_lists_every_hook_of_the_event_with_its_source_and_reason() {
 
     // Matching runs nothing.
     assert_eq!(hook(&matched, "touch").reason, "matches all");
+    assert!(!hook(&matched, "touch").recorder);
     assert!(!marker.exists(), "bench_match executed a hook");
     assert!(matched.all_hooks_disabled_by.is_empty());
 }
@@ -198,6 +200,20 @@ fn run_shows_the_exit_2_deny_with_the_hook_s_stderr_as_the_reason() {
     let (repo, _guard) = guarded_repo(&env);
     let root = repo.root();
     let project = root.display().to_string();
+
+    // Connected to hookd: the recorder entry is listed but never run by the bench.
+    let state = env.state();
+    let preview =
+        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
+            .unwrap();
+    connect::connect_apply(
+        &state,
+        &project,
+        ConnectScope::Project,
+        ConnectMode::Record,
+        &preview.version,
+    )
+    .unwrap();
 
     let denied = bench::bench_run(
         &env.state(),
@@ -210,6 +226,14 @@ fn run_shows_the_exit_2_deny_with_the_hook_s_stderr_as_the_reason() {
         denied.runs.len(),
         1,
         "only the Bash guard runs: {denied:#?}"
+    );
+    let recorder = hook(&denied.matched, "hookd-emit");
+    assert!(recorder.recorder && !recorder.executes);
+    assert_eq!(recorder.outcome, "runs");
+    assert!(
+        recorder.reason.contains("not run here"),
+        "{}",
+        recorder.reason
     );
     let run = &denied.runs[0];
     assert_eq!(run.exit_code, Some(2));

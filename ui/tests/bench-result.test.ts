@@ -31,6 +31,7 @@ const hook = (over: Partial<BenchHook>): BenchHook => ({
   outcome: 'runs',
   reason: 'exact name Bash',
   executes: true,
+  recorder: false,
   ...over,
 });
 

@@ -52,7 +52,7 @@ afterEach(() => {
 describe('test bench view', () => {
   it('opens on the Bash sample of PreToolUse with the project filled in, and shows which hooks match and why', async () => {
     mount();
-    await vi.waitFor(() => expect(hooks().length).toBe(3));
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
     expect($<HTMLSelectElement>('bench-project').value).toBe(ROOT);
     expect($<HTMLSelectElement>('bench-event').value).toBe('PreToolUse');
     expect($<HTMLSelectElement>('bench-sample').value).toBe('bash');
@@ -66,13 +66,18 @@ describe('test bench view', () => {
     const mcp = hooks().find((h) => h.dataset.scope === 'global')!;
     expect(mcp.dataset.outcome).toBe('no_match');
     expect(mcp.querySelector('[data-testid=bench-hook-reason]')!.textContent).toBe('tool_name regex found nothing in "Bash"');
-    expect($('bench-match-summary').textContent).toBe('1 of 3 hooks would run (1 by the agent, 0 by hookd)');
+    expect($('bench-match-summary').textContent).toBe('2 of 4 hooks would run (2 by the agent, 0 by hookd)');
+    // hookd's own recorder (the project is connected) matches but is never run by the bench.
+    const recorder = hooks().find((h) => h.dataset.scope === 'project' && h.dataset.kind === 'agent')!;
+    expect(recorder.dataset.outcome).toBe('runs');
+    expect(recorder.dataset.executes).toBe('false');
+    expect(recorder.querySelector('[data-testid=bench-hook-recorder]')).not.toBeNull();
     expect($('bench-run-warning').textContent).toContain('really executes');
   });
 
   it('runs the hooks and shows the deny with its reason, per hook and merged', async () => {
     mount();
-    await vi.waitFor(() => expect(hooks().length).toBe(3));
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
     setCommand('rm -rf /');
     $('bench-run').click();
     await vi.waitFor(() => expect($('bench-verdict')).not.toBeNull());
@@ -99,7 +104,7 @@ describe('test bench view', () => {
 
   it('flags invalid JSON with its line and column and does not run', async () => {
     mount();
-    await vi.waitFor(() => expect(hooks().length).toBe(3));
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
     type('{\n  "tool_name": "Bash",\n  "tool_input": {"command": "ls"}\n  "cwd": "/r"\n}');
     const error = $('bench-payload-error');
     expect(error.hidden).toBe(false);
@@ -121,7 +126,7 @@ describe('test bench view', () => {
 
   it('loads a sample of another event and follows event changes from the route', async () => {
     mount();
-    await vi.waitFor(() => expect(hooks().length).toBe(3));
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
     const sample = $<HTMLSelectElement>('bench-sample');
     sample.value = 'stop';
     sample.dispatchEvent(new Event('change'));
@@ -157,7 +162,7 @@ describe('test bench view', () => {
 
   it('reports a failed run in the error banner and match problems inline', async () => {
     mount();
-    await vi.waitFor(() => expect(hooks().length).toBe(3));
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
     stub.failNext('bench_run', { kind: 'io', message: 'cannot spawn sh' });
     $('bench-run').click();
     await vi.waitFor(() => expect(errors.current()).not.toBeNull());

@@ -11,13 +11,14 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::agent_connect;
 use crate::executor::{
     self, ExecContext, ExecReport, HookEffect, HookInvocation, Outcome, Verdict,
 };
 use crate::hook_events::EventSpec;
 use crate::matcher::{MatchReason, Matcher};
 use crate::settings::{
-    self, EffectiveHooks, Kind, MatchCheck, MatchOutcome, MatchedHook, SettingsRoots,
+    self, EffectiveHook, EffectiveHooks, Kind, MatchCheck, MatchOutcome, MatchedHook, SettingsRoots,
 };
 
 /// The effective hooks of `kinds` for `project`, concatenated in that order.
@@ -64,10 +65,20 @@ pub fn match_reason(check: &MatchCheck<'_>, show_path: impl Fn(&Path) -> String)
     }
 }
 
+/// True for the agent's entries that call hookd itself (`hookd-emit`, as
+/// `hookd connect` installs them). A test run leaves them out: running one
+/// would record the test payload in the ledger as if the agent had acted,
+/// and the managed hooks a `hookd-emit --wait` entry relays are run
+/// directly anyway.
+pub fn is_recorder(hook: &EffectiveHook) -> bool {
+    hook.kind == Kind::Agent && agent_connect::is_hookd_handler(&hook.handler)
+}
+
 /// Runs the command hooks of `view` that match `payload` (agent ones too, so
 /// they can be tried without the agent) through the executor, in `project`,
-/// exactly as hookd's daemon runs managed hooks. Hooks of other types
-/// (`http`, `prompt`, ...) are not run: hookd runs only commands.
+/// exactly as hookd's daemon runs managed hooks, in list order. Hooks of
+/// other types (`http`, `prompt`, ...) are not run, as hookd runs only
+/// commands, and neither are hookd's own recorders ([`is_recorder`]).
 pub async fn run_matching(
     spec: &'static EventSpec,
     payload: &Value,
@@ -77,6 +88,7 @@ pub async fn run_matching(
     let invocations: Vec<HookInvocation> = view
         .matching(spec.name, payload)
         .iter()
+        .filter(|m| !is_recorder(m.hook))
         .filter_map(MatchedHook::invocation)
         .collect();
     let context = ExecContext {
@@ -212,11 +224,27 @@ mod tests {
                 {"matcher": "Write", "hooks": [{"type": "command", "command": "exit 2"}]}
             ]}}"#,
         );
-        let view = load_view(&roots, &[Kind::Managed], &project).unwrap();
+        // hookd's own recorder in the agent's file: listed, never run by a test.
+        let marker = dir.path().join("recorded");
+        write(
+            &project.join(".claude/settings.json"),
+            &format!(
+                r#"{{"hooks": {{"PreToolUse": [{{"matcher": "*", "hooks": [{{"type": "command", "command": "/opt/hookd/bin/hookd-emit pre_tool_use; touch {}"}}]}}]}}}}"#,
+                marker.display()
+            ),
+        );
+        let view = load_view(&roots, &Kind::ALL, &project).unwrap();
+        let recorders: Vec<bool> = view.hooks.iter().map(is_recorder).collect();
+        assert_eq!(recorders, [true, false, false, false, false]);
         let spec = hook_events::lookup("PreToolUse").unwrap();
         let payload = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
         let report = run_matching(spec, &payload, &project, &view).await;
-        assert_eq!(report.runs.len(), 3, "the Write hook does not match");
+        assert_eq!(
+            report.runs.len(),
+            3,
+            "neither the Write hook (no match) nor the recorder runs"
+        );
+        assert!(!marker.exists(), "the recorder ran");
         let each: Vec<Option<String>> = report.runs.iter().map(|r| run_reason(&r.effect)).collect();
         assert_eq!(
             each,

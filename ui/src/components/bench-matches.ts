@@ -41,6 +41,7 @@ function row(hook: BenchHook): HTMLElement {
       { class: 'bench-summary' },
       h('code', { class: 'mono', data: { testid: 'bench-hook-command' }, text: hook.summary }),
       hook.handler_type !== 'command' ? h('span', { class: 'badge badge-warn', attrs: { title: 'hookd runs only command hooks; the agent runs this one itself' }, text: `${hook.handler_type}: not run here` }) : null,
+      hook.recorder ? h('span', { class: 'badge badge-warn', data: { testid: 'bench-hook-recorder' }, attrs: { title: 'hookd\u2019s own hookd-emit entry: Run leaves it out, or the test would be recorded as a real event' }, text: 'hookd recorder: not run here' }) : null,
       hook.timeout !== null ? h('span', { class: 'muted', text: ` · ${hook.timeout} s` }) : null,
     ),
     h('td', { data: { testid: 'bench-hook-reason' }, text: hook.reason }),

@@ -54,6 +54,8 @@ interface StubHook {
   type: string;
   summary: string;
   timeout: number | null;
+  /** One of hookd's own hookd-emit entries (never run by the bench). */
+  recorder?: boolean;
   /** What running it gives for a payload. */
   run?: (payload: Record<string, unknown>) => { exit: number; stdout: string; stderr: string; ms: number };
 }
@@ -119,7 +121,12 @@ export function createBenchStub(projects: ProjectInfo[]) {
   }
 
   function hooksOf(root: string): StubHook[] {
+    const projectFile = `${root}/.claude/settings.json`;
+    const recorder: StubHook[] = (files.get(projectFile) ?? '').includes(`${EMIT} pre_tool_use`)
+      ? [{ kind: 'agent', scope: 'project', file: projectFile, event: 'PreToolUse', matcher: '*', type: 'command', summary: `${EMIT} pre_tool_use`, timeout: 10, recorder: true }]
+      : [];
     return [
+      ...recorder,
       {
         kind: 'agent',
         scope: 'global',
@@ -247,8 +254,9 @@ export function createBenchStub(projects: ProjectInfo[]) {
         summary: h.summary,
         timeout: h.timeout,
         outcome,
-        reason,
-        executes: outcome === 'runs' && h.type === 'command',
+        reason: outcome === 'runs' && h.recorder ? `${reason}; hookd's own recorder, not run here (it would record this test as a real event)` : reason,
+        executes: outcome === 'runs' && h.type === 'command' && !h.recorder,
+        recorder: h.recorder === true,
       };
     });
     return { m: { event, match_field: spec.field, target, hooks, all_hooks_disabled_by: [] }, hooks: all };

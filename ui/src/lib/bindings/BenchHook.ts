@@ -45,6 +45,11 @@ outcome: string,
  */
 reason: string, 
 /**
- * It runs and "Run" executes it (a matching command hook).
+ * It runs and "Run" executes it (a matching command hook that is not a recorder).
  */
-executes: boolean, };
+executes: boolean, 
+/**
+ * One of hookd's own `hookd-emit` entries: never run by the bench, as it
+ * would record the test payload as a real event.
+ */
+recorder: boolean, };
