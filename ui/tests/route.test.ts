@@ -70,3 +70,19 @@ describe('hash routes', () => {
     expect(paramsToFilter('file=&agent=%20')).toMatchObject({ file: null, agent: null, all: true });
   });
 });
+
+describe('session, event type and activity mode in the hash', () => {
+  it('writes them after the agent, mode last, and reads them back', () => {
+    const f = filter({ repo: '/r', agent: 'claude-main', session: 'abc-123', event_type: 'PostToolUse', mode: 'activity' });
+    expect(filterToParams(f)).toBe('repo=/r&agent=claude-main&session=abc-123&event_type=PostToolUse&mode=activity');
+    const hash = formatHash({ view: 'timeline', filter: f });
+    expect(parseHash(hash)).toEqual({ view: 'timeline', filter: f });
+  });
+
+  it('defaults to the mutation list; an unknown mode is the mutation list', () => {
+    expect(paramsToFilter('repo=/r').mode).toBe('mutations');
+    expect(paramsToFilter('repo=/r&mode=charts').mode).toBe('mutations');
+    expect(filterToParams(filter({ repo: '/r', mode: 'mutations' }))).toBe('repo=/r');
+    expect(paramsToFilter('session=%20&event_type=')).toMatchObject({ session: null, event_type: null });
+  });
+});

@@ -331,3 +331,236 @@ describe('commitConcerns', () => {
     expect(commitConcerns(commit('/r/a/.hookd/mutations.db', 0), f('/r/a'))).toBe(false);
   });
 });
+
+describe('session and event-type filters', () => {
+  const repo = '/home/dev/src/hookd';
+
+  it('navigates with them from the form and the stub narrows by them', async () => {
+    const stub = createStub({ rows: 300, seed: 21 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    (document.getElementById('filter-session') as HTMLInputElement).value = 'abc';
+    (document.getElementById('filter-event_type') as HTMLInputElement).value = 'PostToolUse';
+    document.getElementById('filter-apply')!.click();
+    expect(navigated).toEqual([`#/timeline?repo=${repo}&session=abc&event_type=PostToolUse`]);
+
+    // Every project, one session: only that project's rows.
+    view!.destroy();
+    const session = stub.rows.find((r) => r.repo === '/home/dev/src/webshop')!.session_id!;
+    mount(stub, { session });
+    const expected = stub.rows.filter((r) => r.session_id === session).length;
+    await vi.waitFor(() => expect(countText()).toBe(`${expected.toLocaleString('en-US')} mutations`));
+    expect(expected).toBeLessThan(stub.rows.length);
+    expect((document.getElementById('filter-session') as HTMLInputElement).value).toBe(session);
+    view!.update({ view: 'timeline', filter: { ...emptyFilter(), session, event_type: 'PreToolUse' } });
+    await vi.waitFor(() => expect(document.getElementById('timeline-empty')!.hidden).toBe(false));
+    expect(countText()).toBe('0 mutations');
+  });
+});
+
+describe('activity mode', () => {
+  const repo = '/home/dev/src/hookd';
+
+  it('lists every hook event of an agent with its hook runs, and opens their detail', async () => {
+    const stub = createStub({ rows: 600, seed: 22 });
+    mount(stub, { repo, all: false, agent: 'claude-main', mode: 'activity' });
+    await vi.waitFor(() => expect(visibleRows().length).toBe(0));
+    const activityRows = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('[data-testid=activity-row]')].filter((r) => !r.hidden);
+    await vi.waitFor(() => expect(activityRows().length).toBeGreaterThan(0));
+    const expected = stub.activity.events().filter((e) => e.repo === repo && e.agent_id === 'claude-main');
+    expect(countText()).toBe(`${expected.length.toLocaleString('en-US')} events`);
+    expect(document.getElementById('view-timeline')!.dataset.mode).toBe('activity');
+    expect(document.getElementById('mode-activity')!.getAttribute('aria-pressed')).toBe('true');
+    expect(document.getElementById('timeline-title')!.textContent).toContain('activity of claude-main');
+    const kinds = new Set(expected.map((e) => e.hook_type));
+    expect(kinds.has('user_prompt_submit') && kinds.has('pre_tool_use') && kinds.has('post_tool_use')).toBe(true);
+
+    // A prompt blocked by a hook, made live: it appears with its verdict.
+    const blocked = stub.activity.addPrompt('deploy with key sk-123', repo, 'claude-main', true);
+    await vi.waitFor(() => expect(countText()).toBe(`${(expected.length + 1).toLocaleString('en-US')} events`));
+    const row = document.querySelector<HTMLElement>(`[data-testid=activity-row][data-event-id="${blocked.event_id}"]`)!;
+    expect(row.dataset.hookType).toBe('user_prompt_submit');
+    expect(row.dataset.verdict).toBe('block');
+    expect(row.textContent).toContain('UserPromptSubmit');
+    expect(row.textContent).toContain('1 hook · block');
+    row.click();
+    const detail = document.getElementById('activity-detail')!;
+    expect(detail.hidden).toBe(false);
+    expect(document.getElementById('row-detail')!.hidden).toBe(true);
+    expect(detail.querySelector('[data-testid=activity-prompt]')!.textContent).toBe('deploy with key sk-123');
+    const runs = [...detail.querySelectorAll<HTMLElement>('[data-testid=hook-run]')];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.dataset.verdict).toBe('block');
+    expect(runs[0]!.querySelector('[data-testid=hook-run-facts]')!.textContent).toContain('exit 2');
+    expect(runs[0]!.querySelector('[data-testid=hook-run-reason]')!.textContent).toBe('Reason: the prompt contains what looks like an API key');
+
+    // The session button narrows to the session, in activity mode still.
+    document.getElementById('activity-detail-filter-session')!.click();
+    expect(navigated.at(-1)).toMatch(new RegExp(`^#/timeline\\?repo=${repo}&agent=claude-main&session=[^&]+&mode=activity$`));
+  });
+
+  it('is reached from an agent id in the list, the row detail, or the mode switch', async () => {
+    const stub = createStub({ rows: 200, seed: 23 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const first = visibleRows()[0]!;
+    const agent = first.querySelector<HTMLElement>('.agent-link')!;
+    agent.click();
+    expect(navigated).toEqual([`#/timeline?repo=${repo}&agent=${encodeURIComponent(agent.dataset.agent!)}&mode=activity`]);
+    expect(document.getElementById('row-detail')!.hidden).toBe(true); // the click did not open the row
+    first.click();
+    document.getElementById('row-detail-agent-activity')!.click();
+    expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&agent=${agent.dataset.agent}&mode=activity`);
+    document.getElementById('mode-activity')!.click();
+    expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&mode=activity`);
+
+    // Switching in place swaps the columns and the rows.
+    view!.update({ view: 'timeline', filter: { ...emptyFilter(), repo, all: false, mode: 'activity' } });
+    await vi.waitFor(() => expect(document.querySelectorAll('[data-testid=activity-row]').length).toBeGreaterThan(0));
+    expect(visibleRows()).toHaveLength(0);
+    expect([...document.querySelectorAll('.tl-header .col')].map((c) => c.textContent)).toEqual(['Time', 'Agent', 'Event', 'Tool', 'Subject', 'Hooks']);
+    document.getElementById('mode-mutations')!.click();
+    expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}`);
+  });
+
+  it('stays virtualised with tens of thousands of events', async () => {
+    const stub = createStub({ rows: 30_000, seed: 24 });
+    mount(stub, { mode: 'activity' });
+    const total = stub.activity.events().length;
+    expect(total).toBeGreaterThan(60_000);
+    await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} events`), { timeout: 15_000 });
+    expect(document.querySelectorAll('[data-testid=activity-row]').length).toBeLessThanOrEqual(maxRenderedRows(VIEWPORT, ROW_HEIGHT, 8));
+  }, 30_000);
+});
+
+describe('activity chart', () => {
+  const repo = '/home/dev/src/hookd';
+
+  it('bins the loaded rows by agent or tool, and a bar narrows the time range', async () => {
+    const stub = createStub({ rows: 400, seed: 25 });
+    mount(stub, { repo, all: false });
+    const chart = document.getElementById('timeline-chart')!;
+    const own = stub.rows.filter((r) => r.repo === repo);
+    await vi.waitFor(() => expect(chart.dataset.total).toBe(String(own.length)));
+    expect(chart.dataset.group).toBe('agent');
+    const legend = (): string[] => [...chart.querySelectorAll<HTMLElement>('.chart-legend-item')].map((li) => li.dataset.series!);
+    expect(new Set(legend())).toEqual(new Set(own.map((r) => r.agent_id)));
+    const svg = document.getElementById('timeline-chart-svg')!;
+    expect(svg.getAttribute('aria-label')).toMatch(new RegExp(`^Activity chart\\. ${own.length} mutations, counted per `));
+    const bins = [...chart.querySelectorAll<SVGElement>('[data-testid=chart-bin]')];
+    expect(bins.length).toBe(Number(chart.dataset.bins));
+    expect(bins.reduce((n, b) => n + Number(b.dataset.count), 0)).toBe(own.length);
+
+    document.getElementById('chart-group-tool')!.click();
+    expect(chart.dataset.group).toBe('tool');
+    expect(document.getElementById('chart-group-tool')!.getAttribute('aria-pressed')).toBe('true');
+    expect(new Set(legend())).toEqual(new Set(own.map((r) => r.tool_name)));
+
+    // Click the busiest bar (redrawn by the toggle): the timeline narrows to its time range.
+    const redrawn = [...chart.querySelectorAll<SVGElement>('[data-testid=chart-bin]')];
+    expect(redrawn.map((b) => b.dataset.count)).toEqual(bins.map((b) => b.dataset.count));
+    const busiest = redrawn.reduce((a, b) => (Number(b.dataset.count) > Number(a.dataset.count) ? b : a));
+    busiest.querySelector('rect')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const hash = navigated.at(-1)!;
+    const m = /since=([^&]+)&until=([^&]+)$/.exec(hash);
+    expect(m).not.toBeNull();
+    const [from, to] = [Date.parse(m![1]!), Date.parse(m![2]!)];
+    const inside = own.filter((r) => Date.parse(r.event_timestamp) >= from && Date.parse(r.event_timestamp) < to).length;
+    expect(inside).toBe(Number(busiest.dataset.count));
+
+    // Keyboard: End then Enter narrows to the last bar.
+    svg.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    expect(document.getElementById('timeline-chart-readout')!.textContent).toMatch(/\d\d:\d\d–\d\d:\d\d: /);
+    svg.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    expect(navigated.at(-1)).not.toBe(hash);
+  });
+});
+
+describe('row detail: Write diff and Bash files', () => {
+  const repo = '/home/dev/src/hookd';
+
+  it('shows a Write against the previous Write of the file', async () => {
+    const stub = createStub({ rows: 800, seed: 26 });
+    const writes = stub.rows.filter((r) => r.repo === repo && r.tool_name === 'Write');
+    const file = writes.find((w, i) => writes.slice(0, i).some((e) => e.file_path === w.file_path))!.file_path!;
+    mount(stub, { repo, all: false, file, tool: 'Write' });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(1));
+    const rowsShown = visibleRows();
+    const last = rowsShown.reduce((a, b) => (Number(b.dataset.index) > Number(a.dataset.index) ? b : a));
+    const lastRow = writes.filter((w) => w.file_path === file).at(-1)!;
+    const previous = writes.filter((w) => w.file_path === file).at(-2)!;
+    last.click();
+    const change = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    expect(change.dataset.kind).toBe('write');
+    await vi.waitFor(() => expect(change.dataset.previous).toBe('write'));
+    const diff = change.querySelector<HTMLElement>('[data-testid=write-diff]')!;
+    expect(diff.dataset.source).toBe('write');
+    expect(diff.querySelector('figcaption')!.textContent).toContain(`vs. Write at`);
+    expect(diff.querySelector('figcaption')!.textContent).toContain(`by ${previous.agent_id}`);
+    const content = (r: typeof lastRow): string => JSON.parse(r.raw_payload).tool_input.content as string;
+    const added = [...diff.querySelectorAll('.diff-add .diff-text')].map((e) => e.textContent);
+    const removed = [...diff.querySelectorAll('.diff-del .diff-text')].map((e) => e.textContent);
+    for (const line of added) expect(content(lastRow).split('\n')).toContain(line);
+    for (const line of removed) expect(content(previous).split('\n')).toContain(line);
+    if (content(lastRow) !== content(previous)) expect(added.length + removed.length).toBeGreaterThan(0);
+  });
+
+  it('compares the first Write with git, and says when nothing is known', async () => {
+    const stub = createStub({ rows: 800, seed: 27 });
+    const writes = stub.rows.filter((r) => r.repo === repo && r.tool_name === 'Write');
+    const first = writes[0]!;
+    mount(stub, { repo, all: false, file: first.file_path, tool: 'Write' });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${first.event_id}"]`)!.click();
+    const change = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    await vi.waitFor(() => expect(change.dataset.previous).toBe('git'));
+    expect(change.querySelector('figcaption')!.textContent).toContain(`vs. git ${first.head_sha.slice(0, 7)}`);
+
+    stub.failNext('previous_content', { kind: 'not_found', message: 'no ledger' });
+    document.getElementById('row-detail-close')!.click();
+    document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${first.event_id}"]`)!.click();
+    const again = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    await vi.waitFor(() => expect(again.dataset.previous).toBe('error'));
+    expect(again.querySelector('[data-testid=change-previous]')!.textContent).toContain('no ledger');
+    expect(again.querySelectorAll('.diff-add').length).toBeGreaterThan(0); // the content alone, all added
+  });
+
+  it('lists every file a Bash command changed, each opening its history', async () => {
+    const stub = createStub({ rows: 100, seed: 28 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const [one] = stub.activity.addBash(['gen/one.txt', 'gen/two.txt'], repo);
+    await vi.waitFor(() => expect(document.querySelectorAll(`[data-testid=timeline-row][data-event-id="${one!.event_id}"]`)).toHaveLength(2));
+    document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${one!.event_id}"][data-mutation-seq="1"]`)!.click();
+    expect(document.querySelector('#row-detail [data-testid=change-command]')!.textContent).toBe(one!.command);
+    const files = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('#row-detail [data-testid=bash-file]')];
+    await vi.waitFor(() => expect(files().map((f) => f.dataset.file)).toEqual(['gen/one.txt', 'gen/two.txt']));
+    expect(files()[1]!.getAttribute('aria-current')).toBe('true');
+    expect(document.querySelector<HTMLElement>('#row-detail [data-testid=bash-files]')!.dataset.count).toBe('2');
+    files()[0]!.click();
+    expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&file=gen/one.txt`);
+  });
+});
+
+describe('commitConcerns with the new filters', () => {
+  const notice = (events: { hook_type: string; tool_name: string | null }[], mutations: number) => ({
+    notices: [{ ledger: '/r/.hookd/mutations.db', events: events.map((e, i) => ({ event_id: `e${i}`, tool_use_id: null, ...e })), mutations }],
+  });
+  const f = (over: Partial<TimelineFilter>): TimelineFilter => ({ ...emptyFilter(), repo: '/r', all: false, ...over });
+  it('refetches activity for any event, mutations only for mutations', () => {
+    const prompt = notice([{ hook_type: 'user_prompt_submit', tool_name: null }], 0);
+    expect(commitConcerns(prompt, f({ mode: 'activity' }))).toBe(true);
+    expect(commitConcerns(prompt, f({}))).toBe(false);
+  });
+  it('skips commits whose events cannot match the event type or tool', () => {
+    const post = notice([{ hook_type: 'post_tool_use', tool_name: 'Edit' }], 1);
+    expect(commitConcerns(post, f({ event_type: 'PostToolUse' }))).toBe(true);
+    expect(commitConcerns(post, f({ event_type: 'PostToolUseFailure' }))).toBe(false);
+    expect(commitConcerns(post, f({ tool: 'edit' }))).toBe(true);
+    expect(commitConcerns(post, f({ tool: 'Bash' }))).toBe(false);
+    expect(commitConcerns(post, f({ mode: 'activity', event_type: 'Stop' }))).toBe(false);
+    // Agent and session are not in the notice: refetch.
+    expect(commitConcerns(post, f({ agent: 'someone', session: 's' }))).toBe(true);
+  });
+});

@@ -1,9 +1,12 @@
 // Renders what a mutation changed: a line diff for Edit and each MultiEdit
-// edit, the written content for Write, the new cell source for NotebookEdit,
+// edit, the written content for Write (as a diff once the previous content
+// is known, see `renderWriteDiff`), the new cell source for NotebookEdit,
 // the command for Bash.
 
 import type { Change, EditChange } from '../lib/change';
 import { diffStat, lineDiff, splitLines, type DiffLine } from '../lib/diff';
+import { formatLocal } from '../lib/time';
+import type { PreviousContent } from '../lib/types';
 import { append, h } from './dom';
 
 /** Lines shown before a "show all" button, so a huge Write cannot freeze the panel. */
@@ -60,6 +63,41 @@ function addedOnly(text: string): DiffLine[] {
 
 function editBlock(edit: EditChange, label: string): HTMLElement {
   return diffBlock(lineDiff(edit.oldString, edit.newString), label + (edit.replaceAll ? ' (replace all)' : ''));
+}
+
+/** What a Write is compared with, in a few words. */
+export function previousLabel(prev: PreviousContent): string {
+  const src = prev.source;
+  switch (src.kind) {
+    case 'write':
+      return `vs. Write at ${formatLocal(src.event_timestamp)} by ${src.agent_id}`;
+    case 'git':
+      return `vs. git ${src.sha.slice(0, 7)} (HEAD when written)`;
+    case 'none':
+      return 'no earlier content known: every line is new';
+  }
+}
+
+/**
+ * A Write's content against what its file held before: a diff when the
+ * previous content is known, else the content as added lines. The caption
+ * names the source; a note says when other changes recorded in between
+ * are part of the diff, or why a known source could not be compared.
+ */
+export function renderWriteDiff(content: string, prev: PreviousContent): HTMLElement {
+  const wrap = h('div', { class: 'write-diff', data: { testid: 'write-diff', source: prev.source.kind } });
+  const label = previousLabel(prev);
+  const lines = prev.content !== null ? lineDiff(prev.content, content) : addedOnly(content);
+  wrap.append(diffBlock(lines, prev.content !== null ? label : prev.source.kind === 'none' ? label : `content (${label})`));
+  const notes: string[] = [];
+  if (prev.note) notes.push(`Not compared: ${prev.note}.`);
+  if (prev.changes_between > 0) {
+    const n = prev.changes_between;
+    notes.push(`${n} other change${n === 1 ? ' was' : 's were'} recorded to this file in between; ${n === 1 ? 'it is' : 'they are'} part of this diff.`);
+  }
+  if (prev.content !== null && prev.content === content) notes.push('The Write left the content as it was.');
+  for (const note of notes) wrap.append(h('p', { class: 'muted change-note', data: { testid: 'write-diff-note' }, text: note }));
+  return wrap;
 }
 
 /** The change section of the row detail panel. */

@@ -1,12 +1,18 @@
 // The detail panel of one timeline row: every column, the change derived
 // from the payload, and the payload itself, pretty-printed.
+//
+// Two parts come from the backend after the panel opens: a Write's previous
+// content (so it shows as a diff against it) and, for a Bash row, every
+// file the same command changed. Answers for a row that is no longer shown
+// are dropped.
 
+import { api, normalizeError } from '../lib/api';
 import { openInBench } from '../lib/bench-payload';
 import { extractChange, prettyPayload } from '../lib/change';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { MutationRow } from '../lib/types';
-import { renderChange } from './change-view';
-import { h } from './dom';
+import { renderChange, renderWriteDiff } from './change-view';
+import { formatCount, h } from './dom';
 
 /** Characters of payload shown before "Show all" (payloads can reach 8 MiB). */
 const MAX_PAYLOAD_CHARS = 200_000;
@@ -43,11 +49,26 @@ export interface RowDetail {
   current(): MutationRow | null;
 }
 
+/** What the panel needs to ask the backend about a row. */
+export interface RowDetailOptions {
+  /**
+   * The `repo` of backend lookups for a row: a directory inside its
+   * repository, or null for the ledger outside git. Without it the panel
+   * asks nothing (the Write shows as all new, Bash lists no files).
+   */
+  repoOf?: (row: MutationRow) => string | null;
+  /** Shows every hook event of an agent (the timeline's activity mode). */
+  onAgentActivity?: (agent: string) => void;
+}
+
 export function createRowDetail(
   onClose: () => void,
   onFilter?: (field: 'file' | 'agent', value: string) => void,
+  options: RowDetailOptions = {},
 ): RowDetail {
   let shown: MutationRow | null = null;
+  /** Bumped per `show`, so a late answer for an earlier row is dropped. */
+  let generation = 0;
   const body = h('div', { class: 'detail-body' });
   const actions = h('div', { class: 'detail-actions' });
   const heading = h('h2', { id: 'row-detail-title', class: 'detail-title' });
@@ -80,6 +101,7 @@ export function createRowDetail(
 
   function show(row: MutationRow): void {
     shown = row;
+    const seq = ++generation;
     el.dataset.eventId = row.event_id;
     el.dataset.mutationSeq = String(row.mutation_seq);
     heading.replaceChildren(
@@ -109,6 +131,18 @@ export function createRowDetail(
           attrs: { type: 'button', title: `Show only what ${row.agent_id} changed` },
           text: 'Only this agent',
           on: { click: () => onFilter('agent', row.agent_id) },
+        }),
+      );
+    }
+    if (options.onAgentActivity) {
+      const open = options.onAgentActivity;
+      actions.append(
+        h('button', {
+          id: 'row-detail-agent-activity',
+          class: 'button small',
+          attrs: { type: 'button', title: `Every hook event of ${row.agent_id}, with the hook runs and their decisions` },
+          text: 'All activity of this agent',
+          on: { click: () => open(row.agent_id) },
         }),
       );
     }
@@ -157,8 +191,15 @@ export function createRowDetail(
           })
         : null;
 
+    const change = extractChange(row.tool_name, row.raw_payload, row.command);
+    const changeSection = renderChange(change);
+    const repo = options.repoOf ? options.repoOf(row) : undefined;
+    if (change.kind === 'write' && repo !== undefined) loadPrevious(changeSection, row, repo, change.content, seq);
+    const bashFiles = change.kind === 'bash' && repo !== undefined ? loadBashFiles(row, repo, seq) : null;
+
     body.replaceChildren(
-      renderChange(extractChange(row.tool_name, row.raw_payload, row.command)),
+      changeSection,
+      ...(bashFiles ? [bashFiles] : []),
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Fields' }), fields),
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Raw payload' }), payload, more),
     );
@@ -166,7 +207,72 @@ export function createRowDetail(
     el.hidden = false;
   }
 
+  /** Replaces the Write's added-only content with a diff against the previous content. */
+  function loadPrevious(section: HTMLElement, row: MutationRow, repo: string | null, content: string, seq: number): void {
+    const status = h('p', { class: 'muted change-status', data: { testid: 'change-previous' }, text: 'Looking for the previous content…' });
+    section.dataset.previous = 'loading';
+    section.querySelector('.detail-heading')?.after(status);
+    api.previousContent({ repo, id: row.id }).then(
+      (prev) => {
+        if (seq !== generation) return;
+        section.dataset.previous = prev.source.kind;
+        status.remove();
+        section.querySelector('[data-testid=change-diff]')?.replaceWith(renderWriteDiff(content, prev));
+      },
+      (err: unknown) => {
+        if (seq !== generation) return;
+        section.dataset.previous = 'error';
+        status.textContent = `Could not find the previous content: ${normalizeError(err).message}. Showing the written content alone.`;
+      },
+    );
+  }
+
+  /** Every file the row's Bash command changed, each opening that file's history. */
+  function loadBashFiles(row: MutationRow, repo: string | null, seq: number): HTMLElement {
+    const list = h('ul', { class: 'bash-files', attrs: { 'aria-busy': 'true' } });
+    const heading = h('h3', { class: 'detail-heading', text: 'Files changed by this command' });
+    const section = h('section', { class: 'detail-section', data: { testid: 'bash-files' } }, heading, list);
+    api.eventMutations({ repo, event_id: row.event_id }).then(
+      (rows) => {
+        if (seq !== generation) return;
+        list.setAttribute('aria-busy', 'false');
+        section.dataset.count = String(rows.length);
+        heading.textContent = `Files changed by this command (${formatCount(rows.length)})`;
+        if (rows.length === 0) {
+          list.replaceWith(h('p', { class: 'muted', text: 'No file changes recorded for this command.' }));
+          return;
+        }
+        for (const r of rows) {
+          const file = r.file_path;
+          if (file === null) continue;
+          const current = r.mutation_seq === row.mutation_seq;
+          list.append(
+            h(
+              'li',
+              {},
+              h('button', {
+                class: 'link-button mono',
+                data: { testid: 'bash-file', file },
+                attrs: { type: 'button', title: `History of ${file}`, 'aria-current': current ? 'true' : null },
+                text: file,
+                on: { click: () => onFilter?.('file', file) },
+              }),
+              current ? h('span', { class: 'muted', text: ' (this row)' }) : null,
+            ),
+          );
+        }
+      },
+      (err: unknown) => {
+        if (seq !== generation) return;
+        list.setAttribute('aria-busy', 'false');
+        list.replaceWith(h('p', { class: 'field-error', text: `Could not list the files: ${normalizeError(err).message}` }));
+      },
+    );
+    return section;
+  }
+
   function hide(): void {
+    generation++;
     shown = null;
     el.hidden = true;
     delete el.dataset.eventId;

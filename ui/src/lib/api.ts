@@ -11,6 +11,10 @@
 // a bare string from Tauri's IPC layer, or a JS exception).
 
 import type {
+  ActivityEvent,
+  EventRef,
+  PreviousContent,
+  RowRef,
   AddProjectsResult,
   ApiError,
   AppInfo,
@@ -163,6 +167,9 @@ export const api = {
   listProjects: (): Promise<ProjectInfo[]> => invoke('list_projects', {}),
   addProjects: (paths: string[]): Promise<AddProjectsResult> => invoke('add_projects', { paths }),
   timeline: (query: TimelineQuery): Promise<MutationRow[]> => invoke('timeline', { query }),
+  agentActivity: (query: TimelineQuery): Promise<ActivityEvent[]> => invoke('agent_activity', { query }),
+  previousContent: (row: RowRef): Promise<PreviousContent> => invoke('previous_content', { row }),
+  eventMutations: (event: EventRef): Promise<MutationRow[]> => invoke('event_mutations', { event }),
   benchSamples: (project: string): Promise<BenchCatalog> => invoke('bench_samples', { project }),
   benchMatch: (project: string, event: string, payload: unknown): Promise<BenchMatch> =>
     invoke('bench_match', { project, event, payload }),

@@ -10,12 +10,27 @@
 
 import type { TimelineQuery } from './types';
 
-/** The timeline's filters; the same shape as the `timeline` command's query. */
-export type TimelineFilter = TimelineQuery;
+/**
+ * What the timeline lists: file mutations (the default), or every hook
+ * event with its hook runs (an agent's whole activity).
+ */
+export type TimelineMode = 'mutations' | 'activity';
+
+/**
+ * The timeline's filters: the `timeline` / `agent_activity` commands' query,
+ * plus which of the two lists is shown (`mode=activity` in the hash).
+ */
+export type TimelineFilter = TimelineQuery & { mode: TimelineMode };
 
 /** The text filters, in the order they appear in the hash and the filter bar. */
-export const TEXT_FILTERS = ['file', 'agent', 'branch', 'tool', 'since', 'until'] as const;
+export const TEXT_FILTERS = ['file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
+
+/** The backend query of a filter (without the UI-only `mode`). */
+export function toQuery(filter: TimelineFilter): TimelineQuery {
+  const { mode: _mode, ...query } = filter;
+  return query;
+}
 
 export type Route =
   | { view: 'projects' }
@@ -32,9 +47,12 @@ export function emptyFilter(): TimelineFilter {
     until: null,
     file: null,
     agent: null,
+    session: null,
+    event_type: null,
     branch: null,
     tool: null,
     limit: null,
+    mode: 'mutations',
   };
 }
 
@@ -43,7 +61,7 @@ export function emptyFilter(): TimelineFilter {
  * `repo`/`all` is set (no repo means every project, as the app has no
  * current directory for `hookd query`'s default).
  */
-export function normalizeFilter(f: TimelineFilter): TimelineFilter {
+export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): TimelineFilter {
   const clean = (v: string | null | undefined): string | null => {
     const t = v?.trim();
     return t ? t : null;
@@ -58,9 +76,12 @@ export function normalizeFilter(f: TimelineFilter): TimelineFilter {
     until: clean(f.until),
     file: clean(f.file),
     agent: clean(f.agent),
+    session: clean(f.session),
+    event_type: clean(f.event_type),
     branch: clean(f.branch),
     tool: clean(f.tool),
     limit,
+    mode: f.mode === 'activity' ? 'activity' : 'mutations',
   };
 }
 
@@ -100,6 +121,7 @@ export function filterToParams(filter: TimelineFilter): string {
     if (v !== null) parts.push(`${key}=${encode(v)}`);
   }
   if (f.limit !== null) parts.push(`limit=${f.limit}`);
+  if (f.mode === 'activity') parts.push('mode=activity');
   return parts.join('&');
 }
 
@@ -111,6 +133,7 @@ export function paramsToFilter(query: string): TimelineFilter {
   for (const key of TEXT_FILTERS) f[key] = p.get(key) ?? null;
   const limit = p.get('limit');
   f.limit = limit !== undefined && /^\d+$/.test(limit) ? Number(limit) : null;
+  f.mode = p.get('mode') === 'activity' ? 'activity' : 'mutations';
   return normalizeFilter(f);
 }
 

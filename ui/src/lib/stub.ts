@@ -15,6 +15,8 @@
 
 import type { Backend, Unlisten } from './api';
 import { createBenchStub, type BenchStub } from './stub-bench';
+import { normalizeHookType } from './activity';
+import { createActivityStub, type ActivityStub } from './stub-activity';
 import { parseWhen } from './time';
 import type {
   AddProjectsResult,
@@ -63,6 +65,8 @@ export interface StubBackend extends Backend {
   status: DaemonStatus | null;
   /** Whether launch on login is on. */
   launchOnLogin: boolean;
+  /** The Timeline's activity, previous contents and Bash files (see stub-activity.ts). */
+  activity: ActivityStub;
   /** The Test bench's hooks and Connect's settings files (see stub-bench.ts). */
   bench: BenchStub;
   /** Paint marks the UI sent (`ui_mark`), oldest first. */
@@ -330,6 +334,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
 
   const benchStub = createBenchStub(projects);
 
+  const activityStub = createActivityStub(rows, projects, (event, payload) => stub.emit(event, payload), now);
+
   function addProjects(paths: string[]): AddProjectsResult {
     const added: ProjectInfo[] = [];
     const rejected: RejectedPath[] = [];
@@ -378,10 +384,13 @@ export function createStub(options: StubOptions = {}): StubBackend {
     const since = bound(q.since);
     const until = bound(q.until);
     const tool = q.tool?.toLowerCase() ?? null;
+    const hookType = q.event_type ? normalizeHookType(q.event_type) : null;
     let out = rows.filter((r) => {
       if (repo !== null && r.repo !== repo) return false;
       if (q.file !== null && r.file_path !== q.file) return false;
       if (q.agent !== null && r.agent_id !== q.agent) return false;
+      if (q.session && r.session_id !== q.session) return false;
+      if (hookType !== null && r.hook_type !== hookType) return false;
       if (q.branch !== null && r.branch !== q.branch) return false;
       if (tool !== null && r.tool_name.toLowerCase() !== tool) return false;
       if (since !== null || until !== null) {
@@ -422,6 +431,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
   function dispatch(cmd: string, args: Record<string, unknown> | undefined): unknown {
     const benched = benchStub.dispatch(cmd, args);
     if (benched) return benched.value;
+    const timelineMore = activityStub.dispatch(cmd, args);
+    if (timelineMore) return timelineMore.value;
     switch (cmd) {
       case 'app_info':
         return appInfo();
@@ -467,6 +478,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
     rows,
     calls,
     launchOnLogin: false,
+    activity: activityStub,
     bench: benchStub,
     marks: [],
     status: {
@@ -522,6 +534,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
       const added: MutationRow[] = [];
       for (let i = 0; i < count; i++) added.push(...makeRow(repo, now()));
       rows.push(...added);
+      const addedEvents = activityStub.rowsAdded(added);
       if (stub.status) {
         stub.status.stats.connections += added.length;
         stub.status.stats.lines_accepted += added.length;
@@ -537,7 +550,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
         notices: [
           {
             ledger: `${repo.root}/.hookd/mutations.db`,
-            events: added.map((r) => ({
+            // Every event of the batch once the activity was built (pre and post), else the rows'.
+            events: (addedEvents.length > 0 ? addedEvents : added).map((r) => ({
               event_id: r.event_id,
               hook_type: r.hook_type,
               tool_name: r.tool_name,

@@ -31,6 +31,17 @@ export type { Rejected as RejectedPath } from './bindings/Rejected';
 /** One ledger's share of a commit, in a `ledger-commit` event. */
 export type { CommitNotice as LedgerNotice } from './bindings/CommitNotice';
 
+// The Timeline's activity mode and row detail (src-tauri/src/{activity,history}.rs).
+export type { ActivityEvent } from './bindings/ActivityEvent';
+export type { EventRef } from './bindings/EventRef';
+export type { PreviousContent } from './bindings/PreviousContent';
+export type { PreviousSource } from './bindings/PreviousSource';
+export type { RowRef } from './bindings/RowRef';
+import type { ActivityEvent } from './bindings/ActivityEvent';
+import type { EventRef } from './bindings/EventRef';
+import type { PreviousContent } from './bindings/PreviousContent';
+import type { RowRef } from './bindings/RowRef';
+
 // The Test bench and the Connect button (src-tauri/src/{bench,connect}.rs).
 export type { BenchCatalog } from './bindings/BenchCatalog';
 export type { BenchEvent } from './bindings/BenchEvent';
@@ -80,6 +91,9 @@ export interface Commands {
   list_projects: [Record<string, never>, ProjectInfo[]];
   add_projects: [{ paths: string[] }, AddProjectsResult];
   timeline: [{ query: TimelineQuery }, MutationRow[]];
+  agent_activity: [{ query: TimelineQuery }, ActivityEvent[]];
+  previous_content: [{ row: RowRef }, PreviousContent];
+  event_mutations: [{ event: EventRef }, MutationRow[]];
   bench_samples: [{ project: string }, BenchCatalog];
   bench_match: [{ project: string; event: string; payload: unknown }, BenchMatch];
   bench_run: [{ project: string; event: string; payload: unknown }, BenchRun];

@@ -1,6 +1,9 @@
 // The Timeline screen: a project's (or every project's) mutations, oldest
 // first like `hookd query`, in a virtualised list that follows new rows as
-// the ledger commits them.
+// the ledger commits them. In activity mode (`mode=activity`) the same list
+// shows every hook event instead (prompts, tool calls, stops), each with the
+// managed hook runs that answered it: an agent's whole activity. A chart of
+// the loaded rows per minute (or coarser) sits above the list.
 //
 // The filters live in the URL hash: the form only navigates, and the router
 // calls `update` with the parsed filter, so reopening or sharing a hash gives
@@ -11,9 +14,13 @@
 // list and says why (the rows on screen would not match the filters), a
 // failed live refetch keeps the rows and shows the error banner.
 
+import '../styles/timeline.css';
+import { createActivityChart } from '../components/activity-chart';
+import { createActivityDetail } from '../components/activity-detail';
 import { formatCount, h } from '../components/dom';
 import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
+import { EVENT_TYPES, eventSubject, eventVerdict, hookTypeLabel, normalizeHookType, runsSummary } from '../lib/activity';
 import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -22,12 +29,14 @@ import {
   formatHash,
   normalizeFilter,
   sameFilter,
+  toQuery,
   type Route,
   type TextFilter,
   type TimelineFilter,
+  type TimelineMode,
 } from '../lib/route';
 import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
-import type { LedgerCommit, MutationRow, ProjectInfo } from '../lib/types';
+import type { ActivityEvent, LedgerCommit, MutationRow, ProjectInfo } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -36,27 +45,57 @@ export const ROW_HEIGHT = 28;
 export const LIVE_DEBOUNCE_MS = 100;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
+/**
+ * Activity mode refetches once more this long after a live refresh: managed
+ * hook runs are stored after their event (when the hooks finish) and are
+ * not announced by a commit of their own.
+ */
+export const RUNS_FOLLOW_UP_MS = 1500;
 
 const KNOWN_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash'];
 
 const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
   file: { label: 'File', placeholder: 'any file' },
   agent: { label: 'Agent', placeholder: 'any' },
+  session: { label: 'Session', placeholder: 'any', hint: "The agent session (the payload's session_id)" },
+  event_type: { label: 'Event', placeholder: 'any', hint: 'The hook event: PostToolUse, PreToolUse, UserPromptSubmit, Stop …' },
   branch: { label: 'Branch', placeholder: 'any' },
   tool: { label: 'Tool', placeholder: 'any' },
   since: { label: 'Since', placeholder: 'e.g. 1h, 2d', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
   until: { label: 'Until', placeholder: 'e.g. 30m', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
 };
 
+/** A row of either list. */
+type Row = MutationRow | ActivityEvent;
+
+const isMutation = (row: Row): row is MutationRow => 'mutation_seq' in row;
+
 /** Identifies a row across refetches (ids are per ledger; event ids are not per row). */
-export function rowKey(row: MutationRow): string {
-  return `${row.repo ?? ''}\u0000${row.event_id}\u0000${row.mutation_seq}`;
+export function rowKey(row: Row): string {
+  return isMutation(row)
+    ? `${row.repo ?? ''}\u0000${row.event_id}\u0000${row.mutation_seq}`
+    : `${row.repo ?? ''}\u0000${row.event_id}`;
 }
 
-/** Whether a ledger-commit concerns the rows of `filter`. */
+/**
+ * Whether a ledger-commit concerns the rows of `filter`: its ledger is the
+ * project's (or any, for every project), it wrote rows of the kind shown
+ * (mutations, or any event in activity mode), and, when the filter names an
+ * event type or a tool, one of its events has it. (Agent, session, file and
+ * branch are not in the notice; those filters refetch on every commit.)
+ */
 export function commitConcerns(commit: LedgerCommit, filter: TimelineFilter): boolean {
+  const eventType = filter.event_type !== null ? normalizeHookType(filter.event_type) : null;
+  const tool = filter.tool?.toLowerCase() ?? null;
   return commit.notices.some((n) => {
-    if (n.mutations <= 0) return false;
+    if (filter.mode === 'activity' ? n.events.length === 0 : n.mutations <= 0) return false;
+    if (eventType !== null || tool !== null) {
+      const matching = n.events.some(
+        (e) => (eventType === null || e.hook_type === eventType) && (tool === null || e.tool_name?.toLowerCase() === tool),
+      );
+      // A notice from an older daemon may list no events: refetch to be safe.
+      if (!matching && n.events.length > 0) return false;
+    }
     if (filter.all || filter.repo === null) return true;
     const root = n.ledger.replace(/\/\.hookd\/mutations\.db$/, '');
     const repo = filter.repo.replace(/\/+$/, '');
@@ -77,9 +116,11 @@ export function validateFilter(f: TimelineFilter): { field: TextFilter; message:
 
 type LiveState = 'connecting' | 'live' | 'paused' | 'offline';
 
+const NOUN: Record<TimelineMode, [string, string]> = { mutations: ['mutation', 'mutations'], activity: ['event', 'events'] };
+
 export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): View {
   let filter = normalizeFilter(initial);
-  let rows: MutationRow[] = [];
+  let rows: Row[] = [];
   let keys = new Set<string>();
   const fresh = new Map<string, number>(); // key → highlight expiry
   let selectedKey: string | null = null;
@@ -102,6 +143,21 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     attrs: { type: 'button', 'aria-pressed': 'false' },
     on: { click: () => setPaused(!paused) },
   });
+  const modeButtons = (
+    [
+      ['mutations', 'File changes', 'Mutations: the files agents changed'],
+      ['activity', 'All activity', 'Every hook event (prompts, tool calls, stops) with the hook runs that answered it'],
+    ] as const
+  ).map(([mode, text, tip]) =>
+    h('button', {
+      id: `mode-${mode}`,
+      class: 'button small mode-button',
+      attrs: { type: 'button', title: tip, 'aria-pressed': 'false' },
+      text,
+      on: { click: () => setMode(mode) },
+    }),
+  );
+  const modeSwitch = h('div', { id: 'timeline-mode', class: 'mode-switch', attrs: { role: 'group', 'aria-label': 'Show' } }, ...modeButtons);
 
   // ---- filter bar ----
   const repoSelect = h('select', {
@@ -117,7 +173,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     datalists[key] = h('datalist', { id: `filter-${key}-options` });
     inputs[key] = h('input', {
       id: `filter-${key}`,
-      class: `text-input${key === 'file' ? ' mono' : ''}`,
+      class: `text-input${key === 'file' || key === 'session' ? ' mono' : ''}`,
       attrs: {
         type: 'text',
         name: key,
@@ -150,8 +206,35 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     filterError,
   );
 
+  // ---- chart ----
+  const chart = createActivityChart((from, to) => {
+    const next = normalizeFilter({ ...filter, since: new Date(from).toISOString(), until: new Date(to).toISOString() });
+    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
+  });
+  let chartTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bins the rows for the chart after the list has painted (once per data change). */
+  function scheduleChart(): void {
+    if (chartTimer !== null) clearTimeout(chartTimer);
+    chartTimer = setTimeout(() => {
+      chartTimer = null;
+      if (destroyed) return;
+      const now = Date.now();
+      const since = filter.since !== null ? parseWhen(filter.since, now) : null;
+      const until = filter.until !== null ? parseWhen(filter.until, now) : since !== null ? now : null;
+      chart.update<Row>({
+        rows,
+        time: (r) => r.event_timestamp,
+        agent: (r) => r.agent_id,
+        tool: (r) => r.tool_name ?? (isMutation(r) ? '' : hookTypeLabel(r.hook_type)),
+        since,
+        until,
+        noun: NOUN[filter.mode][1],
+      });
+    }, 0);
+  }
+
   // ---- list ----
-  const list = new VirtualList<MutationRow>({
+  const list = new VirtualList<Row>({
     id: 'timeline-list',
     label: 'Mutations, oldest first',
     rowHeight: ROW_HEIGHT,
@@ -168,6 +251,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       closeDetail();
     }
   });
+  // An agent id in a row is a shortcut to that agent's whole activity.
+  list.el.addEventListener(
+    'click',
+    (ev) => {
+      const link = (ev.target as Element).closest<HTMLElement>('.agent-link');
+      if (!link?.dataset.agent) return;
+      ev.stopPropagation();
+      showActivity(link.dataset.agent);
+    },
+    true,
+  );
   const header = h('div', { class: 'tl-header tl-cols', attrs: { 'aria-hidden': 'true' } });
   const emptyState = h('div', { id: 'timeline-empty', class: 'empty-state list-empty', attrs: { hidden: true } });
   const jump = h('button', {
@@ -177,6 +271,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     text: '↓ Latest',
     on: { click: () => { list.scrollToEnd(); list.el.focus(); } },
   });
+  /** The project of a row: the timeline's, else the row's own (every project). */
+  const repoOf = (row: Row): string | null => filter.repo ?? row.repo ?? null;
   const detail = createRowDetail(
     () => closeDetail(),
     (field, value) => {
@@ -184,28 +280,46 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const repo = filter.repo ?? (detail.current()?.repo ?? null);
       ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
     },
+    { repoOf, onAgentActivity: (agent) => showActivity(agent) },
+  );
+  const activityDetail = createActivityDetail(
+    () => closeDetail(),
+    (field, value) => {
+      const repo = filter.repo ?? (activityDetail.current()?.repo ?? null);
+      ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
+    },
   );
 
   const el = h(
     'section',
     { id: 'view-timeline', class: 'view view-timeline', attrs: { 'aria-labelledby': 'timeline-title' } },
-    h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, count, liveToggle, liveStatus)),
+    h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, modeSwitch, count, liveToggle, liveStatus)),
     form,
+    chart.el,
     h(
       'div',
       { class: 'timeline-body' },
       h('div', { class: 'timeline-list-wrap' }, header, list.el, emptyState, jump),
       detail.el,
+      activityDetail.el,
     ),
   );
 
   // ---- rendering ----
   function renderHeader(): void {
-    const cols = ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
+    const activity = filter.mode === 'activity';
+    const cols = activity
+      ? ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Event', 'Tool', 'Subject', 'Hooks']
+      : ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
     header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
     el.classList.toggle('with-repo', filter.all);
+    el.classList.toggle('mode-activity', activity);
+    el.dataset.mode = filter.mode;
+    for (const b of modeButtons) b.setAttribute('aria-pressed', String(b.id === `mode-${filter.mode}`));
+    list.el.setAttribute('aria-label', activity ? 'Hook events with their hook runs, oldest first' : 'Mutations, oldest first');
     const name = filter.all ? 'all projects' : (projects.find((p) => p.root === filter.repo)?.name ?? filter.repo ?? '');
-    title.replaceChildren('Timeline', h('span', { class: 'title-sub', text: ` · ${name}` }));
+    const what = activity ? (filter.agent !== null ? `activity of ${filter.agent}` : 'all activity') : null;
+    title.replaceChildren('Timeline', h('span', { class: 'title-sub', text: ` · ${name}${what ? ` · ${what}` : ''}` }));
     if (!filter.all && filter.repo) title.title = filter.repo;
     else title.removeAttribute('title');
   }
@@ -235,27 +349,54 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     c.title = absoluteTitle(iso);
   }
 
-  function renderRow(el: HTMLElement, row: MutationRow): void {
+  function agentCell(el: HTMLElement, i: number, agent: string): void {
+    const c = cell(el, i, agent, 'col-agent agent-link');
+    c.dataset.agent = agent;
+    c.title = `${agent}: click to see all of its activity`;
+  }
+
+  function renderRow(el: HTMLElement, row: Row): void {
     const key = rowKey(row);
-    el.dataset.testid = 'timeline-row';
-    el.dataset.eventId = row.event_id;
-    el.dataset.mutationSeq = String(row.mutation_seq);
-    el.dataset.tool = row.tool_name;
     el.classList.add('tl-cols');
     el.classList.toggle('row-new', fresh.has(key));
     el.classList.toggle('selected', key === selectedKey);
+    el.dataset.eventId = row.event_id;
     let i = 0;
     timeCell(el, row.event_timestamp);
     i++;
     if (filter.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
-    cell(el, i++, row.agent_id, 'col-agent').title = row.agent_id;
-    cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
-    const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
-    cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
-    cell(el, i++, row.lines_changed === null ? '' : String(row.lines_changed), 'col-lines mono');
-    cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
+    agentCell(el, i++, row.agent_id);
+    if (isMutation(row)) {
+      el.dataset.testid = 'timeline-row';
+      el.dataset.mutationSeq = String(row.mutation_seq);
+      el.dataset.tool = row.tool_name;
+      delete el.dataset.hookType;
+      delete el.dataset.verdict;
+      cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
+      const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
+      cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
+      cell(el, i++, row.lines_changed === null ? '' : String(row.lines_changed), 'col-lines mono');
+      cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
+      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
+    } else {
+      const event = hookTypeLabel(row.hook_type);
+      const verdict = eventVerdict(row.hook_runs);
+      const subject = eventSubject(row);
+      el.dataset.testid = 'activity-row';
+      el.dataset.hookType = row.hook_type;
+      el.dataset.tool = row.tool_name ?? '';
+      if (verdict) el.dataset.verdict = verdict;
+      else delete el.dataset.verdict;
+      delete el.dataset.mutationSeq;
+      cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
+      cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
+      const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
+      cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
+      const runs = runsSummary(row.hook_runs);
+      cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
+      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
+    }
     while (el.children.length > i) el.lastElementChild?.remove();
-    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
   }
 
   function setLive(): void {
@@ -277,7 +418,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     } else {
       state = 'live';
       text = 'live';
-      tip = 'New mutations appear as the ledger commits them';
+      tip = filter.mode === 'activity' ? 'New hook events appear as the ledger commits them' : 'New mutations appear as the ledger commits them';
     }
     liveStatus.dataset.state = state;
     liveStatus.textContent = text;
@@ -294,7 +435,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
 
   function updateCount(): void {
     const n = formatCount(rows.length);
-    count.textContent = `${n} mutation${rows.length === 1 ? '' : 's'}${filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : ''}`;
+    const [one, many] = NOUN[filter.mode];
+    count.textContent = `${n} ${rows.length === 1 ? one : many}${filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : ''}`;
   }
 
   function fillForm(): void {
@@ -315,11 +457,20 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
 
   /** Suggestions for the text filters, from the rows shown. */
   function fillSuggestions(): void {
-    const sets: Partial<Record<TextFilter, Set<string>>> = { agent: new Set(), branch: new Set(), tool: new Set(KNOWN_TOOLS), file: new Set() };
+    const sets: Partial<Record<TextFilter, Set<string>>> = {
+      agent: new Set(),
+      session: new Set(),
+      event_type: new Set(EVENT_TYPES),
+      branch: new Set(),
+      tool: new Set(KNOWN_TOOLS),
+      file: new Set(),
+    };
     for (const r of rows) {
       sets.agent!.add(r.agent_id);
+      if (r.session_id !== null && sets.session!.size < 500) sets.session!.add(r.session_id);
+      sets.event_type!.add(hookTypeLabel(r.hook_type));
       sets.branch!.add(r.branch);
-      sets.tool!.add(r.tool_name);
+      if (r.tool_name !== null) sets.tool!.add(r.tool_name);
       if (r.file_path !== null && sets.file!.size < 500) sets.file!.add(r.file_path);
     }
     for (const [key, values] of Object.entries(sets) as [TextFilter, Set<string>][]) {
@@ -333,11 +484,12 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
 
   async function fetchRows(reason: 'filter' | 'live'): Promise<void> {
     const seq = ++fetchSeq;
-    const query = { ...filter };
+    const query = toQuery(filter);
+    const mode = filter.mode;
     const startedAt = performance.now();
     list.el.setAttribute('aria-busy', 'true');
     try {
-      const result = await api.timeline(query);
+      const result: Row[] = mode === 'activity' ? await api.agentActivity(query) : await api.timeline(query);
       if (destroyed || seq !== fetchSeq) return;
       const previous = keys;
       const activeKey = list.activeIndex >= 0 && rows[list.activeIndex] ? rowKey(rows[list.activeIndex]!) : null;
@@ -355,12 +507,18 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       rows = result;
       keys = nextKeys;
       if (selectedKey !== null && selectedIndex < 0) closeDetail(false);
+      else if (selectedIndex >= 0 && mode === 'activity') {
+        // The event may have gained hook runs since it was opened.
+        const row = rows[selectedIndex]!;
+        if (!isMutation(row) && row.hook_runs.length !== activityDetail.current()?.hook_runs.length) activityDetail.show(row);
+      }
       list.setItems(rows, { follow: reason === 'live', selected: selectedIndex, active: activeIndex });
       if (reason === 'filter') list.scrollToEnd();
       setEmpty(rows.length === 0 ? emptyMessage() : null);
       updateCount();
       if (reason === 'filter') fillSuggestions();
       if (fresh.size > 0) scheduleUnhighlight();
+      scheduleChart();
       if (!painted) {
         painted = true;
         markPainted('timeline', startedAt, rows.length);
@@ -373,10 +531,11 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         keys = new Set();
         closeDetail(false);
         list.setItems(rows);
-        setEmpty(`Could not load the timeline: ${e.message}`, 'error');
+        setEmpty(`Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}: ${e.message}`, 'error');
         count.textContent = '';
+        scheduleChart();
       }
-      ctx.errors.show(e, reason === 'filter' ? 'Could not load the timeline' : 'Could not refresh the timeline');
+      ctx.errors.show(e, reason === 'filter' ? `Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}` : 'Could not refresh the timeline');
     } finally {
       if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
     }
@@ -384,6 +543,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
 
   function emptyMessage(): string {
     const filtered = TEXT_FILTERS.some((k) => filter[k] !== null);
+    if (filter.mode === 'activity') {
+      if (filtered) return 'No hook events match these filters. Clear a filter to see more.';
+      return 'No hook events recorded yet. When an agent connected to hookd works here, every event appears live.';
+    }
     if (filtered) return 'No mutations match these filters. Clear a filter to see more.';
     return filter.all
       ? 'No mutations recorded yet. When an agent connected to hookd changes a file, it appears here live.'
@@ -402,7 +565,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }, HIGHLIGHT_MS);
   }
 
-  const refetchLive = debounce(() => void fetchRows('live'), LIVE_DEBOUNCE_MS);
+  let followUpTimer: ReturnType<typeof setTimeout> | null = null;
+  const refetchLive = debounce(() => {
+    void fetchRows('live');
+    if (filter.mode === 'activity') {
+      if (followUpTimer !== null) clearTimeout(followUpTimer);
+      followUpTimer = setTimeout(() => {
+        followUpTimer = null;
+        if (!destroyed && !paused) void fetchRows('live');
+      }, RUNS_FOLLOW_UP_MS);
+    }
+  }, LIVE_DEBOUNCE_MS);
 
   function onCommit(commit: LedgerCommit): void {
     if (!commitConcerns(commit, filter)) return;
@@ -424,15 +597,22 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   // ---- selection ----
-  function select(row: MutationRow, index: number): void {
+  function select(row: Row, index: number): void {
     selectedKey = rowKey(row);
-    detail.show(row);
+    if (isMutation(row)) {
+      activityDetail.hide();
+      detail.show(row);
+    } else {
+      detail.hide();
+      activityDetail.show(row);
+    }
     list.setSelected(index);
   }
 
   function closeDetail(focusList = true): void {
     selectedKey = null;
     detail.hide();
+    activityDetail.hide();
     list.setSelected(-1);
     if (focusList) list.el.focus();
   }
@@ -459,8 +639,19 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   function clearFilters(): void {
-    const next = normalizeFilter({ ...filter, file: null, agent: null, branch: null, tool: null, since: null, until: null });
+    const next = normalizeFilter({ ...filter, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, since: null, until: null });
     ctx.navigate(formatHash({ view: 'timeline', filter: next }));
+  }
+
+  function setMode(mode: TimelineMode): void {
+    if (mode === filter.mode) return;
+    ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, mode }) }));
+  }
+
+  /** Every hook event of `agent`, in the project shown (or the row's). */
+  function showActivity(agent: string): void {
+    const repo = filter.repo ?? (detail.current()?.repo ?? activityDetail.current()?.repo ?? null);
+    ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, agent, mode: 'activity' }) }));
   }
 
   // ---- lifecycle ----
@@ -509,17 +700,27 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       if (route.view !== 'timeline') return;
       const next = normalizeFilter(route.filter);
       if (sameFilter(next, filter)) return;
+      const modeChanged = next.mode !== filter.mode;
       filter = next;
       fresh.clear();
       closeDetail(false);
+      if (modeChanged) {
+        // The rows of the other mode must not be rendered with this mode's columns.
+        rows = [];
+        keys = new Set();
+        list.setItems(rows);
+      }
       renderHeader();
       fillForm();
+      setLive();
       void fetchRows('filter');
     },
     destroy() {
       destroyed = true;
       refetchLive.cancel();
       if (unhighlightTimer !== null) clearTimeout(unhighlightTimer);
+      if (followUpTimer !== null) clearTimeout(followUpTimer);
+      if (chartTimer !== null) clearTimeout(chartTimer);
       list.destroy();
       for (const u of unlisteners.splice(0)) u();
     },

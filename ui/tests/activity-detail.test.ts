@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { createActivityDetail } from '../src/components/activity-detail';
+import type { ActivityEvent } from '../src/lib/types';
+
+afterEach(() => document.body.replaceChildren());
+
+const denied: ActivityEvent = {
+  id: 7,
+  event_id: 'ev-7',
+  hook_type: 'pre_tool_use',
+  tool_name: 'Bash',
+  agent_id: 'claude-main',
+  session_id: 'sess-1',
+  tool_use_id: 'toolu_1',
+  cwd: '/repo',
+  file_path: null,
+  branch: 'main',
+  head_sha: 'abc',
+  remote_url: null,
+  payload_valid: true,
+  raw_payload: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }),
+  event_timestamp: '2026-11-21T10:00:00.000Z',
+  received_at: '2026-11-21T10:00:00.002Z',
+  source_pid: 1,
+  mutations: 0,
+  hook_runs: [
+    {
+      run_id: 'r1',
+      event_id: 'ev-7',
+      hook_type: 'pre_tool_use',
+      tool_name: 'Bash',
+      session_id: 'sess-1',
+      tool_use_id: 'toolu_1',
+      scope: 'project',
+      source: '/repo/.hookd/settings.json',
+      matcher: 'Bash',
+      command: './hooks/guard.sh',
+      exit_code: 0,
+      timed_out: false,
+      decision: 'deny',
+      duration_ms: 12.4,
+      stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf here' } }),
+      stderr: '',
+      output_truncated: false,
+      error: null,
+      started_at: '2026-11-21T10:00:00.001Z',
+    },
+    {
+      run_id: 'r2',
+      event_id: 'ev-7',
+      hook_type: 'pre_tool_use',
+      tool_name: 'Bash',
+      session_id: 'sess-1',
+      tool_use_id: 'toolu_1',
+      scope: 'global',
+      source: '/home/u/.hookd/settings.json',
+      matcher: null,
+      command: './slow.sh',
+      exit_code: null,
+      timed_out: true,
+      decision: null,
+      duration_ms: 600000,
+      stdout: '',
+      stderr: 'still thinking\n',
+      output_truncated: false,
+      error: null,
+      started_at: '2026-11-21T10:00:00.001Z',
+    },
+  ],
+};
+
+describe('activity detail', () => {
+  it('shows each hook run with its verdict, reason, exit code, duration and output', () => {
+    const filtered: [string, string][] = [];
+    let closed = 0;
+    const d = createActivityDetail(() => closed++, (field, value) => filtered.push([field, value]));
+    document.body.appendChild(d.el);
+    d.show(denied);
+    expect(d.el.hidden).toBe(false);
+    expect(d.el.dataset.eventId).toBe('ev-7');
+    expect(document.getElementById('activity-detail-title')!.textContent).toBe('PreToolUse Bash $ rm -rf build');
+    const runs = [...d.el.querySelectorAll<HTMLElement>('[data-testid=hook-run]')];
+    expect(runs.map((r) => r.dataset.verdict)).toEqual(['deny', 'timeout']);
+    expect(runs[0]!.querySelector('[data-testid=hook-run-reason]')!.textContent).toBe('Reason: no rm -rf here');
+    expect(runs[0]!.querySelector('[data-testid=hook-run-facts]')!.textContent).toBe('exit 0 · 12 ms · project · matcher Bash');
+    expect(runs[1]!.querySelector('[data-testid=hook-run-facts]')!.textContent).toBe('timed out · 600000 ms · global');
+    expect(runs[1]!.querySelector('details summary')!.textContent).toBe('stderr (2 lines)');
+    // The tool call itself, from the PreToolUse payload.
+    expect(d.el.querySelector('[data-testid=change][data-kind=bash] [data-testid=change-command]')!.textContent).toBe('rm -rf build');
+    expect(d.el.querySelector('[data-field=session_id]')!.textContent).toBe('sess-1');
+
+    document.getElementById('activity-detail-filter-session')!.click();
+    document.getElementById('activity-detail-filter-agent')!.click();
+    expect(filtered).toEqual([['session', 'sess-1'], ['agent', 'claude-main']]);
+    d.el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(closed).toBe(1);
+    d.hide();
+    expect(d.el.hidden).toBe(true);
+  });
+
+  it('says when no managed hook ran', () => {
+    const d = createActivityDetail(() => {}, () => {});
+    d.show({ ...denied, hook_runs: [] });
+    expect(d.el.querySelector('[data-testid=hook-runs]')!.textContent).toContain('No managed hook ran for this event.');
+  });
+});
