@@ -8,7 +8,8 @@ signed-distance functions sampled 4x4 per pixel for anti-aliasing.
     python3 icons/generate.py        # rewrites every PNG in icons/
 
 Outputs: icon.png (256), 128x128.png, 32x32.png (app and window icon),
-tray.png / tray-paused.png (64: the tray's recording and paused states).
+tray.png / tray-paused.png / tray-error.png (64: the tray's recording, paused
+and error states: daemon unavailable or broker down).
 """
 
 import math
@@ -131,6 +132,7 @@ GREY_TOP = (120, 124, 135)
 GREY_BOTTOM = (82, 86, 96)
 GREEN = (34, 197, 94)
 AMBER = (245, 158, 11)
+RED = (220, 38, 38)
 
 
 def main():
@@ -138,6 +140,7 @@ def main():
         write_png(os.path.join(HERE, name), size, render(size, INDIGO, VIOLET))
     write_png(os.path.join(HERE, "tray.png"), 64, render(64, INDIGO, VIOLET, dot=GREEN))
     write_png(os.path.join(HERE, "tray-paused.png"), 64, render(64, GREY_TOP, GREY_BOTTOM, dot=AMBER))
+    write_png(os.path.join(HERE, "tray-error.png"), 64, render(64, INDIGO, VIOLET, dot=RED))
 
 
 if __name__ == "__main__":

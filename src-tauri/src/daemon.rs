@@ -63,6 +63,7 @@ pub fn daemon_config(state: &AppState) -> Result<DaemonConfig> {
         exchange: settings.amqp_exchange,
     });
     config.settings_roots = state.settings_roots.clone();
+    config.recording = state.recording.clone();
     Ok(config)
 }
 

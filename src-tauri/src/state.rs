@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
+use hookd_core::recording::RecordingSwitch;
 use hookd_core::settings::SettingsRoots;
 use hookd_core::status::{self, DaemonStatus};
 use serde::Serialize;
@@ -31,6 +32,8 @@ pub struct AppState {
     pub live: LiveSwitch,
     /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`.
     pub start_route: Option<String>,
+    /// Pauses the own daemon's recording (the tray's "Pause recording").
+    pub recording: RecordingSwitch,
 }
 
 impl AppState {
@@ -48,6 +51,7 @@ impl AppState {
             daemon: RwLock::new(daemon),
             live: LiveSwitch::default(),
             start_route: None,
+            recording: RecordingSwitch::new(),
         }
     }
 
@@ -161,8 +165,10 @@ mod tests {
                 lines_rejected: 1,
                 events_stored: 2,
                 events_spooled: 0,
+                events_unrecorded: 0,
             },
             publisher: None,
+            recording_paused: false,
         };
         status::write(&status::status_path(&socket), &written).unwrap();
         let read = state.daemon_status().unwrap().expect("a status");

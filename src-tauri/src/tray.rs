@@ -1,6 +1,10 @@
-//! The tray icon and its menu: open the window, pause/resume live updates,
-//! quit. The icon and a status line show the state (recording, live updates
-//! paused, attached to another daemon, daemon unavailable).
+//! The tray icon and its menu: a status line, open the window, pause or
+//! resume recording, the last few file changes, the connected projects,
+//! quit. The icon shows the state: recording, paused (or attached to
+//! another daemon), or an error (no daemon, or the broker is down while
+//! publishing). A refresher re-reads the daemon's status file, the newest
+//! mutations and the projects every few seconds and rebuilds the menu when
+//! something changed; choosing a change or a project opens its timeline.
 //!
 //! Linux trays go through libappindicator, which `tray-icon` loads at run
 //! time and panics when it is missing. The app must survive that (it then
@@ -9,30 +13,75 @@
 //! creation is caught where panics unwind (debug builds; release builds
 //! abort on panic, which is why the lookup comes first).
 
+use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
+use std::sync::Mutex;
+use std::time::Duration;
 
+use hookd_core::record::MutationRow;
+use hookd_core::status::DaemonStatus;
 use tauri::image::Image;
-use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem};
+use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Emitter, Manager, Runtime};
 
 use crate::daemon::{DaemonInfo, DaemonMode};
+use crate::projects::{self, ProjectInfo};
 use crate::state::AppState;
+use crate::timeline::{self, TimelineQuery};
 
 const TRAY_ID: &str = "hookd";
 const OPEN_ID: &str = "open";
 const PAUSE_ID: &str = "pause";
 const QUIT_ID: &str = "quit";
+/// Ids of the recent-change and project items start with this; the rest is a key into [`Tray::routes`].
+const ROUTE_PREFIX: &str = "route:";
+
+/// How many recent changes the menu lists.
+pub const RECENT_CHANGES: u64 = 5;
+/// How often the refresher looks at the status file, ledgers and projects.
+const REFRESH_EVERY: Duration = Duration::from_secs(2);
+
+/// Event asking the window to show a route (`timeline?repo=...`).
+pub const NAVIGATE_EVENT: &str = "navigate";
 
 const ICON_RECORDING: &[u8] = include_bytes!("../../icons/tray.png");
 const ICON_PAUSED: &[u8] = include_bytes!("../../icons/tray-paused.png");
+const ICON_ERROR: &[u8] = include_bytes!("../../icons/tray-error.png");
 
-/// The tray's parts that change with the state. Managed by Tauri; its
-/// presence means the app has a tray.
+/// The tray. Managed by Tauri; its presence means the app has a tray.
 pub struct Tray<R: Runtime> {
     icon: TrayIcon<R>,
-    status: MenuItem<R>,
-    pause: MenuItem<R>,
+    /// What the menu shows now; the menu is rebuilt only when this changes.
+    shown: Mutex<Option<TrayView>>,
+    /// Menu item id → the route it opens.
+    routes: Mutex<HashMap<String, String>>,
+}
+
+/// Everything the tray shows, computed from the app's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrayView {
+    /// The icon's state.
+    pub look: Look,
+    /// The first, disabled line of the menu (also the tooltip).
+    pub status: String,
+    /// Whether "Pause recording" applies (own daemon only) and its label.
+    pub pause: Option<&'static str>,
+    /// Recent changes: label and route, newest first.
+    pub recent: Vec<(String, String)>,
+    /// Connected projects: label and route.
+    pub projects: Vec<(String, String)>,
+}
+
+/// The icon's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// The own daemon records.
+    Recording,
+    /// Recording paused, or another daemon records.
+    Paused,
+    /// No daemon, or the broker is unreachable while publishing.
+    Error,
 }
 
 /// True when the app has a tray (so closing the window may hide it).
@@ -44,8 +93,8 @@ pub fn is_available<R: Runtime>(app: &AppHandle<R>) -> bool {
 /// icon would be invisible and a hidden window unreachable; tests).
 pub const NO_TRAY_ENV: &str = "HOOKD_NO_TRAY";
 
-/// Creates the tray, or explains in the log why there is none. Returns
-/// whether there is one.
+/// Creates the tray and its refresher, or explains in the log why there is
+/// none. Returns whether there is one.
 pub fn create<R: Runtime>(app: &AppHandle<R>) -> bool {
     if std::env::var_os(NO_TRAY_ENV).is_some_and(|v| v == "1") {
         tracing::info!("no tray: {NO_TRAY_ENV}=1; closing the window quits");
@@ -61,6 +110,21 @@ pub fn create<R: Runtime>(app: &AppHandle<R>) -> bool {
         Ok(Ok(tray)) => {
             app.manage(tray);
             refresh(app);
+            let app = app.clone();
+            tauri::async_runtime::spawn(async move {
+                let mut ticks = tokio::time::interval(REFRESH_EVERY);
+                loop {
+                    ticks.tick().await;
+                    let app = app.clone();
+                    // SQLite and file reads stay off the async workers.
+                    if tauri::async_runtime::spawn_blocking(move || refresh(&app))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
             true
         }
         Ok(Err(err)) => {
@@ -75,9 +139,221 @@ pub fn create<R: Runtime>(app: &AppHandle<R>) -> bool {
 }
 
 fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
-    let status = MenuItem::with_id(app, "status", "hookd", false, None::<&str>)?;
+    let icon = TrayIconBuilder::with_id(TRAY_ID)
+        .icon(Image::from_bytes(ICON_RECORDING)?)
+        .tooltip("hookd")
+        .show_menu_on_left_click(true)
+        .on_menu_event(|app, event| on_menu_event(app, &event))
+        .build(app)?;
+    Ok(Tray {
+        icon,
+        shown: Mutex::new(None),
+        routes: Mutex::new(HashMap::new()),
+    })
+}
+
+fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
+    let id = event.id().as_ref();
+    match id {
+        OPEN_ID => crate::show_main_window(app),
+        PAUSE_ID => {
+            let paused = app.state::<AppState>().recording.toggle();
+            tracing::info!(paused, "recording toggled from the tray");
+            refresh(app);
+        }
+        QUIT_ID => app.exit(0),
+        _ if id.starts_with(ROUTE_PREFIX) => {
+            let route = app
+                .try_state::<Tray<R>>()
+                .and_then(|tray| lock(&tray.routes).get(id).cloned());
+            if let Some(route) = route {
+                crate::show_main_window(app);
+                if let Err(err) = app.emit(NAVIGATE_EVENT, route) {
+                    tracing::warn!(error = %err, "cannot ask the window to navigate");
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Re-reads the state and updates the icon and menu when they changed.
+pub fn refresh<R: Runtime>(app: &AppHandle<R>) {
+    let Some(tray) = app.try_state::<Tray<R>>() else {
+        return;
+    };
+    let state = app.state::<AppState>();
+    let view = view_of(&state);
+    let mut shown = lock(&tray.shown);
+    if shown.as_ref() == Some(&view) {
+        return;
+    }
+    match apply(app, &tray, &view) {
+        Ok(()) => *shown = Some(view),
+        Err(err) => tracing::warn!(error = %err, "cannot update the tray"),
+    }
+}
+
+/// What the tray should show for `state` now.
+pub fn view_of(state: &AppState) -> TrayView {
+    let daemon = state.daemon_info();
+    let status = state.daemon_status().ok().flatten();
+    let recent = timeline::timeline(
+        state,
+        &TimelineQuery {
+            all: true,
+            limit: Some(RECENT_CHANGES),
+            ..TimelineQuery::default()
+        },
+    )
+    .unwrap_or_default();
+    let projects = projects::list_projects(state).unwrap_or_default();
+    compose(
+        &daemon,
+        status.as_ref(),
+        state.recording.is_paused(),
+        &recent,
+        &projects,
+    )
+}
+
+/// The tray's contents from plain data (tested without a tray).
+pub fn compose(
+    daemon: &DaemonInfo,
+    status: Option<&DaemonStatus>,
+    paused: bool,
+    recent: &[MutationRow],
+    projects: &[ProjectInfo],
+) -> TrayView {
+    let broker_problem = status.and_then(|s| s.publisher.as_ref()).and_then(|p| {
+        let state = p.get("state")?.as_str()?;
+        (state != "connected").then(|| {
+            let why = p
+                .get("last_error")
+                .and_then(|e| e.as_str())
+                .unwrap_or("not connected");
+            format!("broker {state}: {}", shorten(why, 50))
+        })
+    });
+    let mut line = status_line(daemon, paused);
+    let look = match daemon.mode {
+        DaemonMode::Unavailable => Look::Error,
+        _ if broker_problem.is_some() => Look::Error,
+        DaemonMode::Own if !paused => Look::Recording,
+        _ => Look::Paused,
+    };
+    if let Some(problem) = broker_problem {
+        line = format!("{line}; {problem}");
+    }
+    let pause = (daemon.mode == DaemonMode::Own).then_some(if paused {
+        "Resume recording"
+    } else {
+        "Pause recording"
+    });
+    let root_name = |root: &str| {
+        std::path::Path::new(root)
+            .file_name()
+            .map_or_else(|| root.to_owned(), |n| n.to_string_lossy().into_owned())
+    };
+    let recent = recent
+        .iter()
+        .rev()
+        .map(|row| {
+            let r = &row.record;
+            let file = r.file_path.as_deref().unwrap_or("(no file)");
+            let time = r.event_timestamp.get(11..16).unwrap_or("");
+            let repo = row.repo.as_deref().unwrap_or("");
+            let label = format!(
+                "{time}  {} {}  ({})",
+                r.tool_name,
+                shorten(file, 40),
+                root_name(repo)
+            );
+            let route = match &r.file_path {
+                Some(f) => format!("timeline?repo={repo}&file={f}"),
+                None => format!("timeline?repo={repo}"),
+            };
+            (label, route)
+        })
+        .collect();
+    let projects = projects
+        .iter()
+        .filter(|p| p.connected.user || p.connected.project || p.connected.local)
+        .map(|p| (p.name.clone(), format!("timeline?repo={}", p.root)))
+        .collect();
+    TrayView {
+        look,
+        status: line,
+        pause,
+        recent,
+        projects,
+    }
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    // Keep the end of paths: the file name matters most.
+    let tail: String = text
+        .chars()
+        .rev()
+        .take(max - 1)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!("…{tail}")
+}
+
+fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tauri::Result<()> {
+    let mut routes = HashMap::new();
+    let mut route_item = |label: &str, route: &str| -> tauri::Result<MenuItem<R>> {
+        let id = format!("{ROUTE_PREFIX}{}", routes.len());
+        routes.insert(id.clone(), route.to_owned());
+        MenuItem::with_id(app, id, label, true, None::<&str>)
+    };
+    let status = MenuItem::with_id(app, "status", &view.status, false, None::<&str>)?;
     let open = MenuItem::with_id(app, OPEN_ID, "Open window", true, None::<&str>)?;
-    let pause = MenuItem::with_id(app, PAUSE_ID, "Pause live updates", true, None::<&str>)?;
+    let pause = MenuItem::with_id(
+        app,
+        PAUSE_ID,
+        view.pause.unwrap_or("Pause recording"),
+        view.pause.is_some(),
+        None::<&str>,
+    )?;
+    let recent = Submenu::with_id(app, "recent", "Recent changes", true)?;
+    if view.recent.is_empty() {
+        recent.append(&MenuItem::with_id(
+            app,
+            "recent-none",
+            "No changes yet",
+            false,
+            None::<&str>,
+        )?)?;
+    }
+    for (label, route) in &view.recent {
+        recent.append(&route_item(label, route)?)?;
+    }
+    let connected = Submenu::with_id(app, "projects", "Connected projects", true)?;
+    if view.projects.is_empty() {
+        connected.append(&MenuItem::with_id(
+            app,
+            "projects-none",
+            "None connected yet (Projects → Connect)",
+            false,
+            None::<&str>,
+        )?)?;
+    }
+    for (label, route) in &view.projects {
+        connected.append(&route_item(label, route)?)?;
+    }
     let quit = MenuItem::with_id(app, QUIT_ID, "Quit hookd", true, None::<&str>)?;
     let menu = Menu::with_items(
         app,
@@ -87,84 +363,46 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
             &open,
             &pause,
             &PredefinedMenuItem::separator(app)?,
+            &recent,
+            &connected,
+            &PredefinedMenuItem::separator(app)?,
             &quit,
         ],
     )?;
-    let icon = TrayIconBuilder::with_id(TRAY_ID)
-        .icon(Image::from_bytes(ICON_RECORDING)?)
-        .tooltip("hookd")
-        .menu(&menu)
-        .show_menu_on_left_click(true)
-        .on_menu_event(|app, event| on_menu_event(app, &event))
-        .build(app)?;
-    Ok(Tray {
-        icon,
-        status,
-        pause,
-    })
+    let icon = match view.look {
+        Look::Recording => ICON_RECORDING,
+        Look::Paused => ICON_PAUSED,
+        Look::Error => ICON_ERROR,
+    };
+    tray.icon.set_menu(Some(menu))?;
+    tray.icon
+        .set_tooltip(Some(format!("hookd: {}", view.status)))?;
+    tray.icon.set_icon(Some(Image::from_bytes(icon)?))?;
+    *lock(&tray.routes) = routes;
+    Ok(())
 }
 
-fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
-    match event.id().as_ref() {
-        OPEN_ID => crate::show_main_window(app),
-        PAUSE_ID => {
-            let paused = app.state::<AppState>().live.toggle();
-            tracing::info!(paused, "live updates toggled from the tray");
-            refresh(app);
-        }
-        QUIT_ID => app.exit(0),
-        _ => {}
-    }
-}
-
-/// Brings the icon, status line, tooltip and pause item in line with the state.
-pub fn refresh<R: Runtime>(app: &AppHandle<R>) {
-    let Some(tray) = app.try_state::<Tray<R>>() else {
-        return;
-    };
-    let state = app.state::<AppState>();
-    let paused = state.live.is_paused();
-    let status = status_line(&state.daemon_info(), paused);
-    let icon = if paused || state.daemon_info().mode != DaemonMode::Own {
-        ICON_PAUSED
-    } else {
-        ICON_RECORDING
-    };
-    let pause_text = if paused {
-        "Resume live updates"
-    } else {
-        "Pause live updates"
-    };
-    let outcome = (|| -> tauri::Result<()> {
-        tray.status.set_text(&status)?;
-        tray.pause.set_text(pause_text)?;
-        tray.icon.set_tooltip(Some(format!("hookd: {status}")))?;
-        tray.icon.set_icon(Some(Image::from_bytes(icon)?))?;
-        Ok(())
-    })();
-    if let Err(err) = outcome {
-        tracing::warn!(error = %err, "cannot update the tray");
-    }
-}
-
-/// The tray's one-line summary of the state.
+/// The tray's one-line summary of the daemon.
 pub fn status_line(daemon: &DaemonInfo, paused: bool) -> String {
-    let live = if paused {
-        "live updates paused"
-    } else {
-        "live updates on"
-    };
     match daemon.mode {
-        // Pausing only stops the window's live updates, never the recording.
-        DaemonMode::Own => format!("Recording ({live})"),
+        DaemonMode::Own if paused => "Recording paused (hooks still answer)".to_owned(),
+        DaemonMode::Own => "Recording".to_owned(),
         DaemonMode::Attached => "Attached: another hookd daemon is recording".to_owned(),
         DaemonMode::Unavailable => {
             let why = daemon.error.as_deref().unwrap_or("unknown error");
-            let short: String = why.chars().take(60).collect();
-            let ellipsis = if why.chars().count() > 60 { "…" } else { "" };
-            format!("Not recording: {short}{ellipsis}")
+            format!("Not recording: {}", shorten_end(why, 60))
         }
     }
+}
+
+fn shorten_end(text: &str, max: usize) -> String {
+    let short: String = text.chars().take(max).collect();
+    let ellipsis = if text.chars().count() > max {
+        "…"
+    } else {
+        ""
+    };
+    format!("{short}{ellipsis}")
 }
 
 /// The libraries `libappindicator-sys` tries, in its order.
@@ -218,8 +456,11 @@ mod tests {
             socket: "/s".into(),
             error: None,
         };
-        assert_eq!(status_line(&own, false), "Recording (live updates on)");
-        assert_eq!(status_line(&own, true), "Recording (live updates paused)");
+        assert_eq!(status_line(&own, false), "Recording");
+        assert_eq!(
+            status_line(&own, true),
+            "Recording paused (hooks still answer)"
+        );
         let down = DaemonInfo {
             mode: DaemonMode::Unavailable,
             socket: "/s".into(),
@@ -230,6 +471,112 @@ mod tests {
             line.starts_with("Not recording: xxx") && line.ends_with('…'),
             "{line}"
         );
+    }
+
+    fn row(id: i64, tool: &str, file: &str, at: &str) -> MutationRow {
+        let record: hookd_core::record::MutationRecord = serde_json::from_value(serde_json::json!({
+            "event_type": "tool.mutation.edit", "hook_type": "post_tool_use", "tool_name": tool,
+            "agent_id": "a1", "file_path": file, "file_ext": null, "lines_changed": 1,
+            "branch": "main", "head_sha": "abc", "raw_payload": "{}", "event_timestamp": at,
+            "received_at": at, "event_id": format!("e{id}"), "mutation_seq": 0, "session_id": null,
+            "tool_use_id": null, "remote_url": null, "command": null, "source_pid": null
+        }))
+        .unwrap();
+        MutationRow {
+            id,
+            record,
+            repo: Some("/src/app".into()),
+        }
+    }
+
+    fn project(name: &str, connected: bool) -> ProjectInfo {
+        ProjectInfo {
+            root: format!("/src/{name}"),
+            name: name.into(),
+            origin: "manual".into(),
+            first_seen: "2026-11-22T00:00:00Z".into(),
+            last_activity: None,
+            events: 0,
+            mutations: 0,
+            has_ledger: false,
+            connected: crate::projects::Connected {
+                user: false,
+                project: connected,
+                local: false,
+            },
+        }
+    }
+
+    #[test]
+    fn the_menu_lists_recent_changes_newest_first_and_only_connected_projects() {
+        let own = DaemonInfo {
+            mode: DaemonMode::Own,
+            socket: "/s".into(),
+            error: None,
+        };
+        let rows = [
+            row(1, "Edit", "src/old.rs", "2026-11-22T10:01:00.000Z"),
+            row(2, "Write", "src/new.rs", "2026-11-22T10:02:00.000Z"),
+        ];
+        let view = compose(
+            &own,
+            None,
+            false,
+            &rows,
+            &[project("app", true), project("other", false)],
+        );
+        assert_eq!(view.look, Look::Recording);
+        assert_eq!(view.pause, Some("Pause recording"));
+        assert_eq!(
+            view.recent,
+            [
+                (
+                    "10:02  Write src/new.rs  (app)".to_owned(),
+                    "timeline?repo=/src/app&file=src/new.rs".to_owned()
+                ),
+                (
+                    "10:01  Edit src/old.rs  (app)".to_owned(),
+                    "timeline?repo=/src/app&file=src/old.rs".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(
+            view.projects,
+            [("app".to_owned(), "timeline?repo=/src/app".to_owned())]
+        );
+        assert_eq!(compose(&own, None, true, &[], &[]).look, Look::Paused);
+        assert_eq!(
+            compose(&own, None, true, &[], &[]).pause,
+            Some("Resume recording")
+        );
+    }
+
+    #[test]
+    fn a_broker_that_is_down_turns_the_icon_to_error_and_says_why() {
+        let own = DaemonInfo {
+            mode: DaemonMode::Own,
+            socket: "/s".into(),
+            error: None,
+        };
+        let status: DaemonStatus = serde_json::from_value(serde_json::json!({
+            "pid": 1, "socket": "/s", "started_at": "", "updated_at": "", "ledger_mode": "amqp",
+            "stats": {"connections": 0, "lines_accepted": 0, "lines_rejected": 0, "events_stored": 0, "events_spooled": 0},
+            "publisher": {"state": "disconnected", "url": "amqp://h", "exchange": "x", "backlog": 3,
+                          "published": 0, "last_error": "connection refused", "last_error_at": null, "connected_since": null}
+        }))
+        .unwrap();
+        let view = compose(&own, Some(&status), false, &[], &[]);
+        assert_eq!(view.look, Look::Error);
+        assert_eq!(
+            view.status,
+            "Recording; broker disconnected: connection refused"
+        );
+        let attached = DaemonInfo {
+            mode: DaemonMode::Attached,
+            ..own
+        };
+        let view = compose(&attached, None, false, &[], &[]);
+        assert_eq!((view.look, view.pause), (Look::Paused, None));
     }
 
     #[test]

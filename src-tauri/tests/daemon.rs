@@ -157,3 +157,61 @@ fn unavailable_with_the_reason_when_the_socket_cannot_be_used() {
     started.handle.stop(STOP_GRACE);
     assert!(env.socket().is_file(), "the file is left alone");
 }
+
+#[test]
+fn paused_recording_answers_but_leaves_events_out_of_the_ledger() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let started = daemon::start_for(&state);
+    assert_eq!(started.info.mode, DaemonMode::Own, "{:?}", started.info);
+    let status_stats = || {
+        state
+            .daemon_status()
+            .unwrap()
+            .map(|s| (s.recording_paused, s.stats.events_unrecorded))
+    };
+
+    // The tray's "Pause recording" flips the switch the daemon was started with.
+    state.recording.set_paused(true);
+    let paused_line = Event::write("secret.txt", "2026-11-21T12:00:00.000Z")
+        .envelope(&repo.root())
+        .to_string();
+    send(&env.socket(), &paused_line);
+    assert!(
+        wait_until(Duration::from_secs(10), || status_stats()
+            == Some((true, 1))),
+        "the status file counts the unrecorded event: {:?}",
+        status_stats()
+    );
+    assert!(
+        !repo.ledger_path().exists(),
+        "nothing was written while paused"
+    );
+
+    state.recording.set_paused(false);
+    let line = Event::write("public.txt", "2026-11-21T12:01:00.000Z")
+        .envelope(&repo.root())
+        .to_string();
+    send(&env.socket(), &line);
+    let query = TimelineQuery {
+        repo: Some(repo.root().display().to_string()),
+        ..TimelineQuery::default()
+    };
+    assert!(
+        wait_until(Duration::from_secs(10), || timeline(&state, &query)
+            .unwrap()
+            .len()
+            == 1),
+        "recording resumed"
+    );
+    let rows = timeline(&state, &query).unwrap();
+    assert_eq!(rows[0].record.file_path.as_deref(), Some("public.txt"));
+    assert!(
+        wait_until(Duration::from_secs(5), || status_stats()
+            == Some((false, 1))),
+        "{:?}",
+        status_stats()
+    );
+    started.handle.stop(STOP_GRACE);
+}

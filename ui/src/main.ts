@@ -8,7 +8,7 @@
 import './styles.css';
 import { h } from './components/dom';
 import { createErrorBanner } from './components/error-banner';
-import { api, getBackend } from './lib/api';
+import { api, getBackend, listen } from './lib/api';
 import { markPainted } from './lib/perf';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
@@ -174,6 +174,10 @@ export function startApp(root: HTMLElement): void {
 
   route();
   markPainted('shell', 0);
+  // The tray's recent changes and projects open their timeline here.
+  void listen('navigate', (target) => {
+    if (typeof target === 'string' && target) window.location.hash = `#/${target.replace(/^#?\/?/, '')}`;
+  }).catch((err: unknown) => errors.show(err, 'Could not follow the tray'));
 }
 
 const root = document.getElementById('app');

@@ -30,6 +30,7 @@ pub mod matcher;
 pub mod names;
 pub mod query;
 pub mod record;
+pub mod recording;
 pub mod registry;
 pub mod samples;
 pub mod server;

@@ -31,6 +31,7 @@ use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem, PublishTarget}
 use crate::managed::{self, ManagedHooks, WaitRequest};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
 use crate::record::HookEvent;
+use crate::recording::RecordingSwitch;
 use crate::settings::SettingsRoots;
 use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::status::{self, DaemonStatus};
@@ -56,6 +57,8 @@ pub struct DaemonConfig {
     pub ledger_mode: LedgerMode,
     /// The broker to publish to, when the ledger mode publishes.
     pub amqp: Option<AmqpTarget>,
+    /// Pauses and resumes recording while the daemon runs.
+    pub recording: RecordingSwitch,
 }
 
 /// Where the daemon publishes.
@@ -79,6 +82,7 @@ impl DaemonConfig {
             settings_roots: None,
             ledger_mode: LedgerMode::Local,
             amqp: None,
+            recording: RecordingSwitch::new(),
         }
     }
 }
@@ -103,6 +107,7 @@ struct Shared {
     idle_timeout: Duration,
     bash: Arc<Mutex<BashTracker>>,
     managed: Option<ManagedHooks>,
+    recording: RecordingSwitch,
 }
 
 impl Daemon {
@@ -208,6 +213,7 @@ impl Daemon {
             idle_timeout: config.idle_timeout,
             bash,
             managed: config.settings_roots.clone().map(ManagedHooks::new),
+            recording: config.recording.clone(),
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -222,9 +228,11 @@ impl Daemon {
                 ledger_mode: config.ledger_mode.as_str().to_owned(),
                 stats: stats.snapshot(),
                 publisher: None,
+                recording_paused: config.recording.is_paused(),
             },
             Arc::clone(&stats),
             publisher.clone(),
+            config.recording.clone(),
             shutdown.clone(),
         ));
 
@@ -313,6 +321,7 @@ async fn keep_status_file(
     mut status: DaemonStatus,
     stats: Arc<DaemonStats>,
     publisher: Option<Publisher>,
+    recording: RecordingSwitch,
     shutdown: CancellationToken,
 ) {
     let mut ticks = tokio::time::interval(STATUS_INTERVAL);
@@ -323,6 +332,7 @@ async fn keep_status_file(
         }
         status.updated_at = timefmt::now();
         status.stats = stats.snapshot();
+        status.recording_paused = recording.is_paused();
         status.publisher = publisher
             .as_ref()
             .and_then(|p| serde_json::to_value(p.status()).ok());
@@ -470,18 +480,26 @@ async fn accept_line(
     match parse_line(line) {
         Ok(ParsedLine { event, wait }) => {
             shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
-            if is_bash_pre(&event) {
-                snapshot_before_bash(&event, shared).await;
-            }
-            // Recorded first, whatever the managed hooks do.
             let waiting = wait.map(|wait| (event.clone(), wait));
-            if shared
-                .events
-                .send(IngestItem::Event(Box::new(event)))
-                .await
-                .is_err()
-            {
-                tracing::error!("ingest thread has stopped; event not stored");
+            if shared.recording.is_paused() {
+                // The hooks still answer below; only the ledger leaves it out.
+                shared
+                    .stats
+                    .events_unrecorded
+                    .fetch_add(1, Ordering::Relaxed);
+            } else {
+                if is_bash_pre(&event) {
+                    snapshot_before_bash(&event, shared).await;
+                }
+                // Recorded first, whatever the managed hooks do.
+                if shared
+                    .events
+                    .send(IngestItem::Event(Box::new(event)))
+                    .await
+                    .is_err()
+                {
+                    tracing::error!("ingest thread has stopped; event not stored");
+                }
             }
             if let Some((event, wait)) = waiting {
                 answer_wait(event, wait, shared, writer, shutdown).await;

@@ -51,6 +51,8 @@ pub struct DaemonStats {
     pub events_stored: AtomicU64,
     /// Events that could not be committed and were written to the spool instead.
     pub events_spooled: AtomicU64,
+    /// Events answered but left out of the ledgers while recording was paused.
+    pub events_unrecorded: AtomicU64,
     rejected: [AtomicU64; 7],
 }
 
@@ -81,6 +83,7 @@ impl DaemonStats {
             lines_rejected: self.rejected_total(),
             events_stored: self.events_stored.load(Ordering::Relaxed),
             events_spooled: self.events_spooled.load(Ordering::Relaxed),
+            events_unrecorded: self.events_unrecorded.load(Ordering::Relaxed),
         }
     }
 }
@@ -99,4 +102,7 @@ pub struct StatsSnapshot {
     pub events_stored: u64,
     /// Events written to the spool because no ledger would take them.
     pub events_spooled: u64,
+    /// Events left out while recording was paused (absent in older files).
+    #[serde(default)]
+    pub events_unrecorded: u64,
 }

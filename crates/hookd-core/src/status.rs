@@ -35,6 +35,9 @@ pub struct DaemonStatus {
         ts(as = "Option<crate::amqp::publisher::PublisherStatus>", optional)
     )]
     pub publisher: Option<serde_json::Value>,
+    /// Recording is paused: events are answered but left out of the ledgers.
+    #[serde(default)]
+    pub recording_paused: bool,
 }
 
 /// The status file of the daemon on `socket`.

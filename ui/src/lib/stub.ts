@@ -493,7 +493,9 @@ export function createStub(options: StubOptions = {}): StubBackend {
         lines_rejected: 2,
         events_stored: rows.length,
         events_spooled: 0,
+        events_unrecorded: 0,
       },
+      recording_paused: false,
     },
     invoke(cmd, args) {
       calls.set(cmd, (calls.get(cmd) ?? 0) + 1);

@@ -106,6 +106,8 @@ export interface Commands {
 
 /** Events the backend emits: name → payload. */
 export interface Events {
+  /** The tray asks the window to show a route (a hash without `#/`). */
+  navigate: string;
   'ledger-commit': LedgerCommit;
   'projects-changed': AddProjectsResult;
   /** Tauri's own window drag-and-drop events; used only to highlight the drop zone. */

@@ -139,6 +139,7 @@ export function createSettingsView(ctx: ViewContext): View {
       ...field('pid', String(status.pid), 'daemon-pid'),
       ...field('started', time(status.started_at), 'daemon-started'),
       ...field('updated', time(status.updated_at), 'daemon-updated'),
+      ...field('recording', status.recording_paused ? 'paused (events are answered, not recorded)' : 'on', 'daemon-recording'),
     );
     const s = status.stats;
     counters.replaceChildren(
@@ -146,6 +147,7 @@ export function createSettingsView(ctx: ViewContext): View {
       counter('rejected', s.lines_rejected, 'rejected'),
       counter('stored', s.events_stored, 'stored'),
       counter('spooled', s.events_spooled, 'spooled'),
+      counter('unrecorded', s.events_unrecorded, 'unrecorded'),
     );
     counters.dataset.stored = String(s.events_stored);
     ledgerMode.textContent = LEDGER_TEXT[status.ledger_mode] ?? status.ledger_mode;

@@ -49,6 +49,17 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
         "  events:       {} accepted, {} rejected, {} stored, {} spooled ({} connections)",
         s.lines_accepted, s.lines_rejected, s.events_stored, s.events_spooled, s.connections
     );
+    if status.recording_paused || s.events_unrecorded > 0 {
+        let now = if status.recording_paused {
+            "paused (hooks still answer; events are not recorded)"
+        } else {
+            "on"
+        };
+        println!(
+            "  recording:    {now}; {} events left out while paused",
+            s.events_unrecorded
+        );
+    }
     if let Some(publisher) = &status.publisher {
         let field = |name: &str| {
             publisher

@@ -33,4 +33,8 @@ stats: StatsSnapshot,
 /**
  * The broker publisher, when publishing.
  */
-publisher?: PublisherStatus, };
+publisher?: PublisherStatus, 
+/**
+ * Recording is paused: events are answered but left out of the ledgers.
+ */
+recording_paused: boolean, };

@@ -23,4 +23,8 @@ events_stored: number,
 /**
  * Events written to the spool because no ledger would take them.
  */
-events_spooled: number, };
+events_spooled: number, 
+/**
+ * Events left out while recording was paused (absent in older files).
+ */
+events_unrecorded: number, };
