@@ -13,6 +13,7 @@ import { markPainted } from './lib/perf';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
 import { createBenchView } from './views/bench';
+import { createHooksView } from './views/hooks';
 import { createProjectsView } from './views/projects';
 import { createSettingsView } from './views/settings';
 import { createTimelineView } from './views/timeline';
@@ -27,6 +28,7 @@ const DAEMON_TEXT: Record<AppInfo['daemon']['mode'], string> = {
 const TITLES: Record<Route['view'], string> = {
   projects: 'Projects',
   timeline: 'Timeline',
+  hooks: 'Hooks',
   bench: 'Test bench',
   settings: 'Settings',
 };
@@ -39,6 +41,9 @@ export function startApp(root: HTMLElement): void {
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
   let lastTimelineHash = '#/timeline?all=true';
   const navTimeline = h('a', { id: 'nav-timeline', class: 'nav-link', attrs: { href: lastTimelineHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '≋' }), 'Timeline');
+
+  let lastHooksHash = '#/hooks?tab=agent-project';
+  const navHooks = h('a', { id: 'nav-hooks', class: 'nav-link', attrs: { href: lastHooksHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '⚓' }), 'Hooks');
 
   let lastBenchHash = '#/bench';
   const navBench = h('a', { id: 'nav-bench', class: 'nav-link', attrs: { href: lastBenchHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▷' }), 'Test bench');
@@ -58,7 +63,7 @@ export function startApp(root: HTMLElement): void {
         'nav',
         { class: 'sidebar', attrs: { 'aria-label': 'Main' } },
         h('div', { class: 'brand' }, h('span', { class: 'brand-mark', attrs: { 'aria-hidden': 'true' }, text: '⌁' }), 'hookd'),
-        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navBench), h('li', {}, navSettings)),
+        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navHooks), h('li', {}, navBench), h('li', {}, navSettings)),
         h('footer', { id: 'app-footer', class: 'sidebar-footer' }, daemonStatus, daemonSocket, version),
       ),
       h('main', { id: 'main', class: 'main' }, errors.el, viewHost),
@@ -113,9 +118,14 @@ export function startApp(root: HTMLElement): void {
       lastBenchHash = canonical;
       navBench.setAttribute('href', lastBenchHash);
     }
+    if (parsed.view === 'hooks') {
+      lastHooksHash = canonical;
+      navHooks.setAttribute('href', lastHooksHash);
+    }
     for (const [link, on] of [
       [navProjects, parsed.view === 'projects'],
       [navTimeline, parsed.view === 'timeline'],
+      [navHooks, parsed.view === 'hooks'],
       [navBench, parsed.view === 'bench'],
       [navSettings, parsed.view === 'settings'],
     ] as const) {
@@ -135,9 +145,11 @@ export function startApp(root: HTMLElement): void {
         ? createProjectsView(ctx)
         : parsed.view === 'settings'
           ? createSettingsView(ctx)
-          : parsed.view === 'bench'
-            ? createBenchView(ctx, parsed)
-            : createTimelineView(ctx, parsed.filter);
+          : parsed.view === 'hooks'
+            ? createHooksView(ctx, parsed)
+            : parsed.view === 'bench'
+              ? createBenchView(ctx, parsed)
+              : createTimelineView(ctx, parsed.filter);
     current = { route: parsed, view };
     viewHost.replaceChildren(view.el);
     document.title = `${TITLES[parsed.view]} · hookd`;

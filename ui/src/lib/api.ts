@@ -24,6 +24,15 @@ import type {
   MutationRow,
   ProjectInfo,
   TimelineQuery,
+  EffectiveView,
+  FileRef,
+  HookEventInfo,
+  HookFile,
+  HookRef,
+  MatcherCheck,
+  MoveResult,
+  SavePreview,
+  SaveResult,
   UiMark,
 } from './types';
 
@@ -170,6 +179,19 @@ export const api = {
   agentActivity: (query: TimelineQuery): Promise<ActivityEvent[]> => invoke('agent_activity', { query }),
   previousContent: (row: RowRef): Promise<PreviousContent> => invoke('previous_content', { row }),
   eventMutations: (event: EventRef): Promise<MutationRow[]> => invoke('event_mutations', { event }),
+  hookEvents: (): Promise<HookEventInfo[]> => invoke('hook_events', {}),
+  hookFiles: (project: string): Promise<HookFile[]> => invoke('hook_files', { project }),
+  effectiveHooks: (project: string): Promise<EffectiveView> => invoke('effective_hooks', { project }),
+  checkMatcher: (event: string, text: string | null): Promise<MatcherCheck> => invoke('check_matcher', { event, text }),
+  previewHooksSave: (file: FileRef, hooks: unknown, version: string): Promise<SavePreview> =>
+    invoke('preview_hooks_save', { file, hooks, version }),
+  saveHooks: (file: FileRef, hooks: unknown, version: string, force: boolean): Promise<SaveResult> =>
+    invoke('save_hooks', { file, hooks, version, force }),
+  setHookEnabled: (file: FileRef, hook: HookRef, enabled: boolean, version: string): Promise<number> =>
+    invoke('set_hook_enabled', { file, hook, enabled, version }),
+  moveHook: (from: FileRef, to: FileRef, hook: HookRef, version: string): Promise<MoveResult> =>
+    invoke('move_hook', { from, to, hook, version }),
+  watchSettings: (project: string): Promise<string[]> => invoke('watch_settings', { project }),
   benchSamples: (project: string): Promise<BenchCatalog> => invoke('bench_samples', { project }),
   benchMatch: (project: string, event: string, payload: unknown): Promise<BenchMatch> =>
     invoke('bench_match', { project, event, payload }),

@@ -32,9 +32,14 @@ export function toQuery(filter: TimelineFilter): TimelineQuery {
   return query;
 }
 
+/** The Hook editor's tabs: one per settings file (kind-scope), and the effective view. */
+export const HOOKS_TABS = ['agent-global', 'agent-project', 'agent-local', 'managed-global', 'managed-project', 'managed-local', 'effective'] as const;
+export type HooksTab = (typeof HOOKS_TABS)[number];
+
 export type Route =
   | { view: 'projects' }
   | { view: 'settings' }
+  | { view: 'hooks'; project: string | null; tab: HooksTab }
   | { view: 'bench'; project: string | null; event: string | null }
   | { view: 'timeline'; filter: TimelineFilter };
 
@@ -149,6 +154,11 @@ export function parseHash(hash: string): Route {
     const p = parseParams(query);
     return { view: 'bench', project: p.get('project')?.trim() || null, event: p.get('event')?.trim() || null };
   }
+  if (path === '/hooks') {
+    const p = parseParams(query);
+    const tab = p.get('tab') as HooksTab | undefined;
+    return { view: 'hooks', project: p.get('project')?.trim() || null, tab: tab && HOOKS_TABS.includes(tab) ? tab : 'agent-project' };
+  }
   return { view: 'projects' };
 }
 
@@ -156,6 +166,7 @@ export function parseHash(hash: string): Route {
 export function formatHash(route: Route): string {
   if (route.view === 'projects') return '#/projects';
   if (route.view === 'settings') return '#/settings';
+  if (route.view === 'hooks') return hooksHash(route.project, route.tab);
   if (route.view === 'bench') return benchHash(route.project, route.event);
   return `#/timeline?${filterToParams(route.filter)}`;
 }
@@ -168,6 +179,11 @@ export function timelineHashForRepo(root: string): string {
 /** Whether two filters ask for the same rows. */
 export function sameFilter(a: TimelineFilter, b: TimelineFilter): boolean {
   return filterToParams(a) === filterToParams(b);
+}
+
+/** The hash of the Hook editor for a project (null: pick one) and tab. */
+export function hooksHash(project: string | null, tab: HooksTab = 'agent-project'): string {
+  return project ? `#/hooks?project=${encode(project)}&tab=${tab}` : `#/hooks?tab=${tab}`;
 }
 
 /** The hash of the Test bench for a project and event (null: the bench picks). */

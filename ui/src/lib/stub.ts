@@ -14,6 +14,7 @@
 // periodic sample mutations.
 
 import type { Backend, Unlisten } from './api';
+import { createHooksStub, type HooksStub } from './hooks-stub';
 import { createBenchStub, type BenchStub } from './stub-bench';
 import { normalizeHookType } from './activity';
 import { createActivityStub, type ActivityStub } from './stub-activity';
@@ -69,6 +70,8 @@ export interface StubBackend extends Backend {
   activity: ActivityStub;
   /** The Test bench's hooks and Connect's settings files (see stub-bench.ts). */
   bench: BenchStub;
+  /** The Hook editor's settings files (see hooks-stub.ts). */
+  hooks: HooksStub;
   /** Paint marks the UI sent (`ui_mark`), oldest first. */
   marks: UiMark[];
 }
@@ -332,6 +335,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
     connected: { user: true, project: false, local: false },
   });
 
+  const hooksStub = createHooksStub(projects.map((p) => p.root));
+
   const benchStub = createBenchStub(projects);
 
   const activityStub = createActivityStub(rows, projects, (event, payload) => stub.emit(event, payload), now);
@@ -431,6 +436,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
   function dispatch(cmd: string, args: Record<string, unknown> | undefined): unknown {
     const benched = benchStub.dispatch(cmd, args);
     if (benched) return benched.value;
+    const hooked = hooksStub.dispatch(cmd, args);
+    if (hooked.handled) return hooked.value;
     const timelineMore = activityStub.dispatch(cmd, args);
     if (timelineMore) return timelineMore.value;
     switch (cmd) {
@@ -478,8 +485,9 @@ export function createStub(options: StubOptions = {}): StubBackend {
     rows,
     calls,
     launchOnLogin: false,
-    activity: activityStub,
     bench: benchStub,
+    hooks: hooksStub,
+    activity: activityStub,
     marks: [],
     status: {
       pid: 31337,

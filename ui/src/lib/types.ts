@@ -42,6 +42,37 @@ import type { EventRef } from './bindings/EventRef';
 import type { PreviousContent } from './bindings/PreviousContent';
 import type { RowRef } from './bindings/RowRef';
 
+// The Hook editor (src-tauri/src/editor/, settings_watch.rs).
+export type { DisabledEntry } from './bindings/DisabledEntry';
+export type { EffectiveEntry } from './bindings/EffectiveEntry';
+export type { EffectiveFile } from './bindings/EffectiveFile';
+export type { EffectiveView } from './bindings/EffectiveView';
+export type { EventHooks } from './bindings/EventHooks';
+export type { FileKind } from './bindings/FileKind';
+export type { FileRef } from './bindings/FileRef';
+export type { FileScope } from './bindings/FileScope';
+export type { HookEventInfo } from './bindings/HookEventInfo';
+export type { HookFile } from './bindings/HookFile';
+export type { HookGroup } from './bindings/HookGroup';
+export type { HookHandler } from './bindings/HookHandler';
+export type { HookRef } from './bindings/HookRef';
+export type { MatcherCheck } from './bindings/MatcherCheck';
+export type { MoveResult } from './bindings/MoveResult';
+export type { Problem } from './bindings/Problem';
+export type { SavePreview } from './bindings/SavePreview';
+export type { SaveResult } from './bindings/SaveResult';
+export type { SettingsChanged } from './bindings/SettingsChanged';
+
+import type { EffectiveView } from './bindings/EffectiveView';
+import type { FileRef } from './bindings/FileRef';
+import type { HookEventInfo } from './bindings/HookEventInfo';
+import type { HookFile } from './bindings/HookFile';
+import type { HookRef } from './bindings/HookRef';
+import type { MatcherCheck } from './bindings/MatcherCheck';
+import type { MoveResult } from './bindings/MoveResult';
+import type { SavePreview } from './bindings/SavePreview';
+import type { SaveResult } from './bindings/SaveResult';
+import type { SettingsChanged } from './bindings/SettingsChanged';
 // The Test bench and the Connect button (src-tauri/src/{bench,connect}.rs).
 export type { BenchCatalog } from './bindings/BenchCatalog';
 export type { BenchEvent } from './bindings/BenchEvent';
@@ -94,6 +125,15 @@ export interface Commands {
   agent_activity: [{ query: TimelineQuery }, ActivityEvent[]];
   previous_content: [{ row: RowRef }, PreviousContent];
   event_mutations: [{ event: EventRef }, MutationRow[]];
+  hook_events: [Record<string, never>, HookEventInfo[]];
+  hook_files: [{ project: string }, HookFile[]];
+  effective_hooks: [{ project: string }, EffectiveView];
+  check_matcher: [{ event: string; text: string | null }, MatcherCheck];
+  preview_hooks_save: [{ file: FileRef; hooks: unknown; version: string }, SavePreview];
+  save_hooks: [{ file: FileRef; hooks: unknown; version: string; force: boolean }, SaveResult];
+  set_hook_enabled: [{ file: FileRef; hook: HookRef; enabled: boolean; version: string }, number];
+  move_hook: [{ from: FileRef; to: FileRef; hook: HookRef; version: string }, MoveResult];
+  watch_settings: [{ project: string }, string[]];
   bench_samples: [{ project: string }, BenchCatalog];
   bench_match: [{ project: string; event: string; payload: unknown }, BenchMatch];
   bench_run: [{ project: string; event: string; payload: unknown }, BenchRun];
@@ -110,6 +150,8 @@ export interface Events {
   navigate: string;
   'ledger-commit': LedgerCommit;
   'projects-changed': AddProjectsResult;
+  /** A watched hook settings file changed on disk (Hook editor). */
+  'settings-changed': SettingsChanged;
   /** Tauri's own window drag-and-drop events; used only to highlight the drop zone. */
   'tauri://drag-enter': unknown;
   'tauri://drag-leave': unknown;

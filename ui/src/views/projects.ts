@@ -7,7 +7,7 @@ import { basename, formatCount, h } from '../components/dom';
 import { api, listen, type Unlisten } from '../lib/api';
 import { isConnected } from '../lib/connect';
 import { debounce } from '../lib/debounce';
-import { timelineHashForRepo } from '../lib/route';
+import { hooksHash, timelineHashForRepo } from '../lib/route';
 import { absoluteTitle, relativeTime } from '../lib/time';
 import type { AddProjectsResult, ProjectInfo } from '../lib/types';
 import type { View, ViewContext } from './view';
@@ -120,6 +120,7 @@ export function createProjectsView(ctx: ViewContext): View {
         { class: 'project-main' },
         h('a', { class: 'project-name', data: { testid: 'project-open' }, attrs: { href, title: `Open the timeline of ${p.root}` }, text: p.name || basename(p.root) }),
         h('div', { class: 'project-root mono', data: { testid: 'project-root' }, text: p.root }),
+        h('a', { class: 'project-hooks-link', data: { testid: 'project-hooks' }, attrs: { href: hooksHash(p.root), title: `Edit the hooks of ${p.root}` }, text: 'Hooks' }),
       ),
       h(
         'div',

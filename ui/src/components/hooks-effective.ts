@@ -1,0 +1,78 @@
+// The Effective tab: every hook that applies to the project, agent and
+// hookd alike, in the order they are read, each with its source file, its
+// state (runs, disabled through hookd, or a duplicate that runs once), and
+// the files that were read or skipped.
+
+import type { EffectiveEntry, EffectiveView, FileScope } from '../lib/types';
+import { h } from './dom';
+
+const SCOPE_TEXT: Record<FileScope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
+
+/** `enabled`, `disabled` or `duplicate`. */
+export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicate' {
+  if (!e.enabled) return 'disabled';
+  return e.duplicate_of !== null ? 'duplicate' : 'enabled';
+}
+
+/** Renders the effective view. */
+export function renderEffective(view: EffectiveView): HTMLElement {
+  const runs = view.hooks.filter((e) => hookState(e) === 'enabled').length;
+  const summary = h('p', {
+    id: 'hooks-effective-summary',
+    class: 'muted',
+    text: `${view.hooks.length} hook${view.hooks.length === 1 ? '' : 's'}: ${runs} run, ${view.hooks.filter((e) => !e.enabled).length} disabled, ${view.hooks.filter((e) => e.duplicate_of !== null).length} duplicate`,
+  });
+  const alerts: HTMLElement[] = [];
+  for (const path of view.all_disabled_by) {
+    alerts.push(h('p', { class: 'hooks-alert', data: { testid: 'all-disabled' } }, h('code', { text: 'disableAllHooks: true' }), ' in ', h('span', { class: 'mono', text: path }), ' turns off every hook of its kind.'));
+  }
+  if (view.errors.length > 0) {
+    alerts.push(h('div', { id: 'hooks-effective-errors', class: 'hooks-alert' }, h('strong', { text: 'Skipped files (their hooks do not run):' }), h('ul', {}, ...view.errors.map((e) => h('li', { class: 'mono', text: e })))));
+  }
+  const rows = view.hooks.map((e) => {
+    const state = hookState(e);
+    const stateText = state === 'enabled' ? 'runs' : state === 'disabled' ? 'disabled (hookd)' : `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once`;
+    return h(
+      'tr',
+      { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },
+      h('td', { class: 'num', text: `#${e.index + 1}` }),
+      h('td', { class: 'nowrap', text: e.kind === 'agent' ? 'Claude Code' : 'hookd' }),
+      h('td', { class: 'mono', text: e.event }),
+      h('td', { class: 'mono', text: e.matcher ?? '' }),
+      h('td', { text: e.handler_type }),
+      h('td', { class: 'mono hooks-summary', text: e.summary }),
+      h('td', { class: 'num', text: e.timeout !== null ? `${e.timeout} s` : '' }),
+      h('td', {}, h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText })),
+      h('td', { class: 'hooks-source', data: { testid: 'effective-source' } }, h('span', { text: `${SCOPE_TEXT[e.scope]} ` }), h('span', { class: 'mono', attrs: { title: e.path }, text: e.path })),
+    );
+  });
+  const table = h(
+    'table',
+    { id: 'hooks-effective-table', class: 'hooks-table' },
+    h('caption', { class: 'visually-hidden', text: 'Every hook that applies to this project' }),
+    h('thead', {}, h('tr', {}, ...['#', 'Runs in', 'Event', 'Matcher', 'Type', 'What runs', 'Timeout', 'State', 'Source file'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+    h('tbody', {}, ...rows),
+  );
+  const files = h(
+    'ul',
+    { id: 'hooks-effective-files', class: 'hooks-files' },
+    ...view.files.map((f) =>
+      h(
+        'li',
+        { data: { testid: 'effective-file', kind: f.kind, scope: f.scope, skipped: String(f.skipped), exists: String(f.exists) } },
+        h('span', { text: `${f.kind === 'agent' ? 'Claude Code' : 'hookd'} · ${SCOPE_TEXT[f.scope]}: ` }),
+        h('span', { class: 'mono', text: f.path }),
+        f.skipped ? h('span', { class: 'badge badge-warn', text: 'skipped' }) : f.exists ? null : h('span', { class: 'badge badge-off', text: 'no file' }),
+      ),
+    ),
+  );
+  return h(
+    'section',
+    { id: 'hooks-effective', class: 'hooks-effective', attrs: { 'aria-label': 'Effective hooks' } },
+    summary,
+    ...alerts,
+    view.hooks.length > 0 ? h('div', { class: 'hooks-table-wrap' }, table) : h('p', { id: 'hooks-effective-empty', class: 'muted', text: 'No hook applies to this project.' }),
+    h('h3', { class: 'hooks-section-title', text: 'Files read, in order' }),
+    files,
+  );
+}

@@ -1,0 +1,469 @@
+// One settings file in the Hook editor: its path and state, its problems,
+// the "add a hook" form, every event → matcher group → handler as a form
+// (reorder, delete, edit matcher/command/timeout, disable, move to another
+// file), the hooks hookd disabled, and the review-and-save panel with the
+// diff of the whole file.
+//
+// Handlers the editor does not edit (types other than `command`, unknown
+// types) and keys it does not know are shown read-only; they are part of
+// the draft and written back untouched.
+
+import { lineDiff } from '../lib/diff';
+import {
+  EditError,
+  addHandler,
+  commandHandler,
+  commandOf,
+  moveGroup,
+  moveHandler,
+  parseTimeout,
+  removeGroup,
+  removeHandler,
+  sameTree,
+  setCommand,
+  setMatcher,
+  setTimeoutSecs,
+  type HooksTree,
+} from '../lib/hooks-model';
+import type { FileRef, HookEventInfo, HookFile, HookRef, SavePreview } from '../lib/types';
+import { renderDiff } from './hooks-diff';
+import { createMatcherField, type MatcherField } from './hooks-matcher';
+import { h } from './dom';
+
+/** What the editor shows for one file. */
+export interface FileEditorState {
+  /** The file as last loaded. */
+  loaded: HookFile;
+  /** Its hooks as loaded. */
+  base: HooksTree;
+  /** Its hooks as edited. */
+  draft: HooksTree;
+  /** The save preview being reviewed, if any. */
+  review: SavePreview | null;
+  /** The last save was refused because the file changed on disk. */
+  conflict: boolean;
+  /** What a merge did, one line each. */
+  notes: string[];
+  /** A command is running for this file. */
+  busy: boolean;
+  /** What is typed in the "add a hook" form, kept across re-renders. */
+  add: AddDraft;
+}
+
+/** The fields of the "add a hook" form. */
+export interface AddDraft {
+  event: string;
+  matcher: string;
+  command: string;
+  timeout: string;
+}
+
+/** An empty "add a hook" form. */
+export function emptyAdd(): AddDraft {
+  return { event: 'PreToolUse', matcher: '', command: '', timeout: '' };
+}
+
+/** What the editor asks of the screen. */
+export interface FileEditorDeps {
+  /** The event catalogue. */
+  events: HookEventInfo[];
+  /** Files a hook can be moved to, with their labels. */
+  targets: { file: FileRef; label: string }[];
+  /** The draft changed; `structural` edits re-render the file. */
+  onDraft(draft: HooksTree, structural: boolean): void;
+  /** Disable or enable a hook through hookd's store. */
+  onToggle(hook: HookRef, enabled: boolean): void;
+  /** Move a hook to another file. */
+  onMove(hook: HookRef, to: FileRef): void;
+  /** Show the diff of the save. */
+  onReview(): void;
+  /** Drop the edits. */
+  onDiscard(): void;
+  /** Write the file (`force`: over a change on disk). */
+  onSave(force: boolean): void;
+  /** Close the review. */
+  onCancelReview(): void;
+}
+
+/** A rendered file editor. */
+export interface FileEditor {
+  el: HTMLElement;
+  destroy(): void;
+}
+
+const KIND_TEXT = { agent: 'Claude Code runs these hooks', managed: "hookd's daemon runs these hooks" } as const;
+
+/** Whether the draft differs from what was loaded. */
+export function isDirty(state: FileEditorState): boolean {
+  return !sameTree(state.base, state.draft);
+}
+
+/** Renders the editor of one file. */
+export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): FileEditor {
+  const file = state.loaded;
+  const dirty = isDirty(state);
+  const fields: MatcherField[] = [];
+  const eventInfo = (name: string): HookEventInfo | undefined => deps.events.find((e) => e.name === name);
+  let draft = state.draft;
+  const edit = (next: HooksTree, structural: boolean): void => {
+    draft = next;
+    deps.onDraft(next, structural);
+  };
+
+  const header = h(
+    'header',
+    { class: 'hooks-file-header' },
+    h(
+      'div',
+      { class: 'hooks-file-title' },
+      h('span', { id: 'hooks-file-path', class: 'mono hooks-path', text: file.path }),
+      file.exists ? null : h('span', { class: 'badge badge-off', data: { testid: 'file-missing' }, text: 'does not exist yet: saving creates it' }),
+      file.read_only ? h('span', { class: 'badge badge-warn', text: 'read-only' }) : null,
+    ),
+    h('p', { class: 'muted hooks-file-who', text: KIND_TEXT[file.file.kind] }),
+    file.other_keys.length > 0
+      ? h('p', { id: 'hooks-other-keys', class: 'muted' }, 'Also in this file, kept exactly as they are: ', ...file.other_keys.flatMap((k, i) => [i > 0 ? ', ' : '', h('code', { text: k })]))
+      : null,
+  );
+
+  const alerts: HTMLElement[] = [];
+  if (file.parse_error) {
+    alerts.push(h('div', { id: 'hooks-parse-error', class: 'hooks-alert', attrs: { role: 'alert' } }, h('strong', { text: 'This file cannot be read as JSON. ' }), file.parse_error, '. Fix it in a text editor; hookd will not touch it until then.'));
+  }
+  if (file.problems.length > 0) {
+    alerts.push(
+      h(
+        'div',
+        { class: 'hooks-alert hooks-problems-box' },
+        h('strong', { text: file.editable ? 'Problems the agent would reject (fix them below before saving):' : 'The hooks of this file have a shape the form cannot show; fix them in a text editor:' }),
+        h('ul', { id: 'hooks-problems' }, ...file.problems.map((p) => h('li', { data: { testid: 'problem', path: p.path } }, h('code', { text: p.path }), ` ${p.message}`))),
+      ),
+    );
+  }
+  if (state.notes.length > 0) {
+    alerts.push(h('div', { id: 'hooks-merge-notes', class: 'hooks-note', attrs: { role: 'status' } }, h('strong', { text: 'Your edits were applied to the file as it is on disk now. Review before saving:' }), h('ul', {}, ...state.notes.map((n) => h('li', { text: n })))));
+  }
+
+  const body: (HTMLElement | null)[] = [];
+  if (file.editable && !file.parse_error) {
+    body.push(addForm());
+    body.push(eventsList());
+  }
+  body.push(disabledList());
+
+  const review = state.review ? reviewPanel(state.review) : null;
+  const actions = h(
+    'div',
+    { class: 'hooks-actions' },
+    h('span', { id: 'hooks-dirty', class: dirty ? 'hooks-dirty on' : 'hooks-dirty', data: { dirty: String(dirty) }, text: dirty ? 'Unsaved changes' : 'No unsaved changes' }),
+    h('button', { id: 'hooks-discard', class: 'button', attrs: { type: 'button', disabled: !dirty || state.busy }, text: 'Discard', on: { click: () => deps.onDiscard() } }),
+    h('button', {
+      id: 'hooks-review',
+      class: 'button primary',
+      attrs: { type: 'button', disabled: !dirty || state.busy || !file.editable, 'aria-haspopup': 'true' },
+      text: 'Review and save…',
+      on: { click: () => deps.onReview() },
+    }),
+  );
+
+  const el = h(
+    'section',
+    {
+      class: 'hooks-file',
+      data: { testid: 'hooks-file', kind: file.file.kind, scope: file.file.scope, dirty: String(dirty) },
+      attrs: { 'aria-busy': state.busy ? 'true' : 'false' },
+    },
+    header,
+    ...alerts,
+    // The review goes first: it is what the user is doing now.
+    review,
+    ...body,
+    actions,
+  );
+
+  function addForm(): HTMLElement {
+    const add = state.add;
+    const select = h('select', { id: 'hooks-add-event', class: 'text-input', data: { focus: 'add-event' }, attrs: { 'aria-describedby': 'hooks-add-event-desc' } });
+    for (const e of deps.events) select.append(h('option', { attrs: { value: e.name }, text: e.name }));
+    select.value = deps.events.some((e) => e.name === add.event) ? add.event : (deps.events[0]?.name ?? '');
+    const desc = h('p', { id: 'hooks-add-event-desc', class: 'muted hooks-event-desc' });
+    const matcher = createMatcherField({
+      event: select.value,
+      value: add.matcher,
+      id: 'hooks-add-matcher',
+      label: 'Matcher of the new hook',
+      onChange: (text) => (add.matcher = text),
+    });
+    matcher.input.dataset.focus = 'add-matcher';
+    fields.push(matcher);
+    const matcherWrap = h('div', { class: 'hooks-field hooks-field-matcher' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-matcher' }, text: 'Matcher' }), matcher.input, matcher.status);
+    const command = h('input', { id: 'hooks-add-command', class: 'text-input mono', data: { focus: 'add-command' }, attrs: { type: 'text', placeholder: './scripts/check.sh', autocomplete: 'off', spellcheck: 'false', required: true } });
+    command.value = add.command;
+    command.addEventListener('input', () => (add.command = command.value));
+    const timeout = h('input', { id: 'hooks-add-timeout', class: 'text-input', data: { focus: 'add-timeout' }, attrs: { type: 'number', min: '0', step: 'any', inputmode: 'decimal' } });
+    timeout.value = add.timeout;
+    timeout.addEventListener('input', () => (add.timeout = timeout.value));
+    const error = h('div', { id: 'hooks-add-error', class: 'field-error', attrs: { 'aria-live': 'polite' } });
+    const sync = (): void => {
+      const info = eventInfo(select.value);
+      desc.textContent = info?.description ?? '';
+      timeout.placeholder = info ? `${info.default_timeout_secs} (default)` : '';
+      matcherWrap.hidden = info ? !info.takes_matcher : false;
+      matcher.setEvent(select.value);
+    };
+    select.addEventListener('change', () => {
+      add.event = select.value;
+      sync();
+    });
+    sync();
+    const form = h(
+      'form',
+      {
+        id: 'hooks-add',
+        class: 'hooks-add',
+        attrs: { 'aria-label': 'Add a hook' },
+        on: {
+          submit: (ev) => {
+            ev.preventDefault();
+            error.textContent = '';
+            const text = command.value.trim();
+            if (text === '') {
+              error.textContent = 'Type the command the hook runs.';
+              command.focus();
+              return;
+            }
+            const t = parseTimeout(timeout.value);
+            if (!t.ok) {
+              error.textContent = t.error;
+              timeout.focus();
+              return;
+            }
+            const info = eventInfo(select.value);
+            const m = info && !info.takes_matcher ? null : matcher.input.value.trim() === '' ? null : matcher.input.value;
+            try {
+              const next = addHandler(draft, select.value, m, commandHandler(text, t.secs));
+              Object.assign(add, { ...emptyAdd(), event: select.value });
+              edit(next, true);
+            } catch (err) {
+              error.textContent = err instanceof EditError ? err.message : String(err);
+            }
+          },
+        },
+      },
+      h('h3', { class: 'hooks-section-title', text: 'Add a command hook' }),
+      h(
+        'div',
+        { class: 'hooks-add-grid' },
+        h('div', { class: 'hooks-field' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-event' }, text: 'Event' }), select, desc),
+        matcherWrap,
+        h('div', { class: 'hooks-field hooks-field-command' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-command' }, text: 'Command' }), command),
+        h('div', { class: 'hooks-field hooks-field-timeout' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-timeout' }, text: 'Timeout (s)' }), timeout),
+      ),
+      h('div', { class: 'hooks-add-actions' }, error, h('button', { id: 'hooks-add-submit', class: 'button', attrs: { type: 'submit' }, text: 'Add hook' })),
+    );
+    return form;
+  }
+
+  function iconButton(label: string, text: string, focus: string, disabled: boolean, onClick: () => void, testid: string): HTMLButtonElement {
+    return h('button', {
+      class: 'icon-button',
+      data: { testid, focus },
+      attrs: { type: 'button', 'aria-label': label, title: label, disabled },
+      text,
+      on: { click: onClick },
+    });
+  }
+
+  function eventsList(): HTMLElement {
+    const events = Object.entries(draft);
+    const list = h('div', { id: 'hooks-events', class: 'hooks-events' });
+    if (events.length === 0) {
+      list.append(h('p', { id: 'hooks-none', class: 'muted', text: file.exists ? 'No hooks in this file.' : 'This file does not exist yet. Add a hook above; saving creates the file.' }));
+      return list;
+    }
+    for (const [event, groups] of events) {
+      const info = eventInfo(event);
+      const section = h(
+        'section',
+        { class: 'hooks-event', data: { testid: 'hook-event', event }, attrs: { 'aria-label': `${event} hooks` } },
+        h('h3', { class: 'hooks-event-title' }, h('span', { class: 'mono', text: event }), info ? h('span', { class: 'muted hooks-event-desc', text: ` — ${info.description}` }) : h('span', { class: 'badge badge-warn', text: 'unknown event' })),
+      );
+      groups.forEach((group, gi) => section.append(groupBox(event, info, group, gi, groups.length)));
+      list.append(section);
+    }
+    return list;
+  }
+
+  function groupBox(event: string, info: HookEventInfo | undefined, group: HooksTree[string][number], gi: number, count: number): HTMLElement {
+    const key = `${event}-${gi}`;
+    const matcherText = typeof group.matcher === 'string' ? group.matcher : null;
+    const extra = Object.keys(group).filter((k) => k !== 'matcher' && k !== 'hooks');
+    const box = h('div', { class: 'hooks-group', data: { testid: 'hook-group', index: String(gi), matcher: matcherText ?? '' } });
+    const controls = h(
+      'div',
+      { class: 'hooks-group-controls' },
+      iconButton(`Move group ${gi + 1} up`, '↑', `${key}-up`, gi === 0, () => edit(moveGroup(draft, event, gi, -1), true), 'group-up'),
+      iconButton(`Move group ${gi + 1} down`, '↓', `${key}-down`, gi === count - 1, () => edit(moveGroup(draft, event, gi, 1), true), 'group-down'),
+      iconButton(`Delete group ${gi + 1} and its hooks`, '✕', `${key}-delete`, false, () => edit(removeGroup(draft, event, gi), true), 'group-delete'),
+    );
+    if (!info || info.takes_matcher) {
+      const field = createMatcherField({
+        event,
+        value: matcherText,
+        testid: 'group-matcher',
+        label: `Matcher of ${event} group ${gi + 1}`,
+        onChange: (text) => edit(setMatcher(draft, event, gi, text), false),
+      });
+      if (!info) field.input.disabled = true;
+      fields.push(field);
+      field.input.dataset.focus = `${key}-matcher`;
+      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'field-label', text: 'Matcher' }), field.input, controls), field.status);
+    } else {
+      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'muted', text: matcherText ? `matcher ${JSON.stringify(matcherText)} is ignored: ${event} runs every group` : `${event} takes no matcher` }), controls));
+    }
+    if (extra.length > 0) box.append(h('p', { class: 'muted hooks-extra', data: { testid: 'group-extra' } }, 'Kept as is: ', ...extra.map((k) => h('code', { text: `${k}: ${JSON.stringify(group[k])}` }))));
+    const list = h('ul', { class: 'hooks-handlers', attrs: { 'aria-label': `Hooks of ${event} group ${gi + 1}` } });
+    group.hooks.forEach((handler, hi) => list.append(handlerRow(event, info, matcherText, handler, gi, hi, group.hooks.length)));
+    box.append(list);
+    return box;
+  }
+
+  function handlerRow(event: string, info: HookEventInfo | undefined, matcher: string | null, handler: HooksTree[string][number]['hooks'][number], gi: number, hi: number, count: number): HTMLElement {
+    const key = `${event}-${gi}-${hi}`;
+    const type = typeof handler.type === 'string' ? handler.type : '';
+    const command = commandOf(handler);
+    const li = h('li', { class: 'hooks-handler', data: { testid: 'hook-handler', index: String(hi), type, command: command ?? '' } });
+    const order = [
+      iconButton('Move up', '↑', `${key}-up`, hi === 0, () => edit(moveHandler(draft, event, gi, hi, -1), true), 'handler-up'),
+      iconButton('Move down', '↓', `${key}-down`, hi === count - 1, () => edit(moveHandler(draft, event, gi, hi, 1), true), 'handler-down'),
+      iconButton('Delete this hook', '✕', `${key}-delete`, false, () => edit(removeHandler(draft, event, gi, hi), true), 'handler-delete'),
+    ];
+    const editable = type === 'command' && (handler.command === undefined || typeof handler.command === 'string') && (handler.timeout === undefined || typeof handler.timeout === 'number');
+    if (!editable) {
+      li.append(
+        h('div', { class: 'hooks-handler-main' }, h('span', { class: 'badge badge-off', data: { testid: 'handler-readonly' }, text: `${type || 'no type'} handler · read-only, kept as is` }), h('code', { class: 'hooks-raw', data: { testid: 'handler-raw' }, text: JSON.stringify(handler) })),
+        h('div', { class: 'hooks-handler-controls' }, ...order),
+      );
+      return li;
+    }
+    const cmd = h('input', {
+      class: 'text-input mono',
+      data: { testid: 'handler-command', focus: `${key}-command` },
+      attrs: { type: 'text', 'aria-label': `Command of ${event} hook ${hi + 1}`, autocomplete: 'off', spellcheck: 'false' },
+    });
+    cmd.value = command ?? '';
+    cmd.addEventListener('input', () => {
+      if (cmd.value.trim() === '') cmd.setAttribute('aria-invalid', 'true');
+      else cmd.removeAttribute('aria-invalid');
+      edit(setCommand(draft, event, gi, hi, cmd.value), false);
+    });
+    const timeoutError = h('span', { class: 'field-error', attrs: { 'aria-live': 'polite' } });
+    const timeout = h('input', {
+      class: 'text-input hooks-timeout',
+      data: { testid: 'handler-timeout', focus: `${key}-timeout` },
+      attrs: { type: 'number', min: '0', step: 'any', placeholder: info ? `${info.default_timeout_secs}` : '', 'aria-label': `Timeout in seconds of ${event} hook ${hi + 1}`, title: 'Timeout in seconds (empty: the event\u2019s default)' },
+    });
+    timeout.value = typeof handler.timeout === 'number' ? String(handler.timeout) : '';
+    timeout.addEventListener('input', () => {
+      const t = parseTimeout(timeout.value);
+      if (!t.ok) {
+        timeout.setAttribute('aria-invalid', 'true');
+        timeoutError.textContent = t.error;
+        return;
+      }
+      timeout.removeAttribute('aria-invalid');
+      timeoutError.textContent = '';
+      edit(setTimeoutSecs(draft, event, gi, hi, t.secs), false);
+    });
+    // Disabling and moving act on the file on disk: only for a saved hook, with no unsaved edits.
+    const saved = command !== null && !dirty;
+    const ref: HookRef | null = command !== null ? { event, matcher, command } : null;
+    const why = dirty ? 'Save or discard your edits first' : '';
+    const disable = h('button', {
+      class: 'button small',
+      data: { testid: 'handler-disable', focus: `${key}-disable` },
+      attrs: { type: 'button', disabled: !saved || state.busy, title: why || 'Take it out of the file; hookd keeps it and can put it back exactly where it was' },
+      text: 'Disable',
+      on: { click: () => ref && deps.onToggle(ref, false) },
+    });
+    const move = h('select', {
+      class: 'text-input hooks-move',
+      data: { testid: 'handler-move', focus: `${key}-move` },
+      attrs: { 'aria-label': `Move ${event} hook ${hi + 1} to another file`, disabled: !saved || state.busy, title: why || 'Move this hook to another file' },
+    });
+    move.append(h('option', { attrs: { value: '' }, text: 'Move to…' }));
+    deps.targets.forEach((t, i) => move.append(h('option', { attrs: { value: String(i) }, text: t.label })));
+    move.addEventListener('change', () => {
+      const target = deps.targets[Number(move.value)];
+      if (move.value !== '' && target && ref) deps.onMove(ref, target.file);
+    });
+    const extra = Object.keys(handler).filter((k) => !['type', 'command', 'timeout'].includes(k));
+    li.append(
+      h(
+        'div',
+        { class: 'hooks-handler-main' },
+        h('div', { class: 'hooks-handler-fields' }, cmd, timeout, h('span', { class: 'muted hooks-unit', text: 's' })),
+        timeoutError,
+        extra.length > 0 ? h('p', { class: 'muted hooks-extra', data: { testid: 'handler-extra' } }, 'Kept as is: ', ...extra.map((k) => h('code', { text: `${k}: ${JSON.stringify(handler[k])}` }))) : null,
+      ),
+      h('div', { class: 'hooks-handler-controls' }, disable, move, ...order),
+    );
+    return li;
+  }
+
+  function disabledList(): HTMLElement | null {
+    if (file.disabled.length === 0) return null;
+    return h(
+      'section',
+      { id: 'hooks-disabled', class: 'hooks-disabled', attrs: { 'aria-labelledby': 'hooks-disabled-title' } },
+      h('h3', { id: 'hooks-disabled-title', class: 'hooks-section-title', text: 'Disabled through hookd (not in the file; the agent does not run them)' }),
+      h(
+        'ul',
+        { class: 'hooks-handlers' },
+        ...file.disabled.map((d, i) =>
+          h(
+            'li',
+            { class: 'hooks-handler hooks-handler-off', data: { testid: 'disabled-hook', event: d.event, command: d.command ?? '' } },
+            h('div', { class: 'hooks-handler-main' }, h('span', { class: 'mono', text: `${d.event}${d.matcher !== null ? ` [${d.matcher}]` : ''}` }), h('code', { class: 'hooks-raw', text: d.command ?? JSON.stringify(d.handler) })),
+            h('button', {
+              class: 'button small',
+              data: { testid: 'disabled-enable', focus: `disabled-${i}` },
+              attrs: { type: 'button', disabled: d.command === null || dirty || state.busy, title: dirty ? 'Save or discard your edits first' : 'Put it back where it was' },
+              text: 'Enable',
+              on: { click: () => d.command !== null && deps.onToggle({ event: d.event, matcher: d.matcher, command: d.command }, true) },
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function reviewPanel(preview: SavePreview): HTMLElement {
+    const lines = lineDiff(preview.before, preview.after);
+    return h(
+      'section',
+      { id: 'hooks-review-panel', class: 'hooks-review', attrs: { 'aria-labelledby': 'hooks-review-title', tabindex: '-1' } },
+      h('h3', { id: 'hooks-review-title', class: 'hooks-section-title', text: preview.creates ? `Create ${preview.path}` : `Changes to ${preview.path}` }),
+      state.conflict
+        ? h('p', { id: 'hooks-conflict', class: 'hooks-alert', attrs: { role: 'alert' }, text: 'The file changed on disk since it was loaded, so nothing was written. Reload or merge (above), or overwrite their change.' })
+        : null,
+      preview.changed ? renderDiff(lines, preview.path) : h('p', { class: 'muted', text: 'Saving would not change the file.' }),
+      h(
+        'div',
+        { class: 'hooks-actions' },
+        h('button', { id: 'hooks-save-cancel', class: 'button', attrs: { type: 'button' }, text: 'Back to editing', on: { click: () => deps.onCancelReview() } }),
+        state.conflict
+          ? h('button', { id: 'hooks-save-force', class: 'button danger', attrs: { type: 'button', disabled: state.busy }, text: 'Overwrite their change', on: { click: () => deps.onSave(true) } })
+          : null,
+        h('button', { id: 'hooks-save', class: 'button primary', attrs: { type: 'button', disabled: state.busy || !preview.changed || state.conflict }, text: 'Save', on: { click: () => deps.onSave(false) } }),
+      ),
+    );
+  }
+
+  return {
+    el,
+    destroy() {
+      for (const f of fields) f.destroy();
+    },
+  };
+}

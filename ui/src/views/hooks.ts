@@ -1,0 +1,488 @@
+// The Hook editor: per project, one tab per settings file (Claude Code's and
+// hookd's, each at global, project and local scope) and an Effective tab.
+// Edits happen in a draft; "Review and save" shows the diff of the whole
+// file and writes through the backend's safe write. When a file changes on
+// disk (the `settings-changed` event), an unedited tab reloads by itself and
+// an edited one shows a banner: reload (drop the edits) or merge (re-apply
+// them onto the new contents), and a save that would overwrite someone
+// else's change is refused unless the user chooses to overwrite it.
+
+import '../styles/hooks.css';
+import { basename, h, replaceChildren } from '../components/dom';
+import { emptyAdd, isDirty, renderFileEditor, type FileEditor, type FileEditorState } from '../components/hooks-file';
+import { renderEffective } from '../components/hooks-effective';
+import { api, HookdError, listen, type Unlisten } from '../lib/api';
+import { debounce } from '../lib/debounce';
+import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
+import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
+import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo } from '../lib/types';
+import type { View, ViewContext } from './view';
+
+type HooksRoute = Extract<Route, { view: 'hooks' }>;
+
+const TAB_LABEL: Record<HooksTab, string> = {
+  'agent-global': 'Global',
+  'agent-project': 'Project',
+  'agent-local': 'Local',
+  'managed-global': 'Global',
+  'managed-project': 'Project',
+  'managed-local': 'Local',
+  effective: 'Effective',
+};
+
+const FILE_LABEL: Record<string, string> = {
+  'agent-global': 'Claude Code · Global (~/.claude/settings.json)',
+  'agent-project': 'Claude Code · Project (.claude/settings.json)',
+  'agent-local': 'Claude Code · Local (.claude/settings.local.json)',
+  'managed-global': 'hookd · Global (~/.hookd/settings.json)',
+  'managed-project': 'hookd · Project (.hookd/settings.json)',
+  'managed-local': 'hookd · Local (.hookd/settings.local.json)',
+};
+
+/** The tab of a file. */
+export function tabOf(file: FileRef): HooksTab {
+  return `${file.kind}-${file.scope}` as HooksTab;
+}
+
+interface TabState extends FileEditorState {
+  /** A newer version of the file on disk while the draft has edits. */
+  onDisk: HookFile | null;
+}
+
+export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
+  let destroyed = false;
+  let project = initial.project;
+  let tab: HooksTab = initial.tab;
+  let events: HookEventInfo[] = [];
+  let projects: ProjectInfo[] = [];
+  const tabs = new Map<HooksTab, TabState>();
+  let effective: EffectiveView | null = null;
+  let editor: FileEditor | null = null;
+  let loadSeq = 0;
+  const unlisteners: Unlisten[] = [];
+
+  const picker = h('select', { id: 'hooks-project', class: 'text-input', attrs: { 'aria-label': 'Project' } });
+  picker.addEventListener('change', () => {
+    if (picker.value) ctx.navigate(hooksHash(picker.value, tab));
+  });
+  const summary = h('p', { id: 'hooks-summary', class: 'muted' });
+  const status = h('p', { id: 'hooks-status', class: 'hooks-status', attrs: { role: 'status', 'aria-live': 'polite' } });
+  const tablist = h('div', { id: 'hooks-tabs', class: 'hooks-tabs', attrs: { role: 'tablist', 'aria-label': 'Settings files' } });
+  const tabButtons = new Map<HooksTab, HTMLButtonElement>();
+  const groupOf = (t: HooksTab): string => (t.startsWith('agent') ? 'Claude Code' : t.startsWith('managed') ? 'hookd' : '');
+  let lastGroup = '';
+  for (const t of HOOKS_TABS) {
+    const group = groupOf(t);
+    if (group !== lastGroup && group !== '') tablist.append(h('span', { class: 'hooks-tab-group', attrs: { 'aria-hidden': 'true' }, text: group }));
+    if (t === 'effective') tablist.append(h('span', { class: 'hooks-tab-sep', attrs: { 'aria-hidden': 'true' } }));
+    lastGroup = group;
+    const button = h('button', {
+      id: `hooks-tab-${t}`,
+      class: 'hooks-tab',
+      data: { tab: t },
+      attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', 'aria-label': group ? `${group} ${TAB_LABEL[t]}` : TAB_LABEL[t] },
+      text: TAB_LABEL[t],
+      on: { click: () => ctx.navigate(hooksHash(project, t)) },
+    });
+    tabButtons.set(t, button);
+    tablist.append(button);
+  }
+  tablist.addEventListener('keydown', (ev) => {
+    const order = [...HOOKS_TABS];
+    const i = order.indexOf(tab);
+    let next: HooksTab | undefined;
+    if (ev.key === 'ArrowRight') next = order[(i + 1) % order.length];
+    else if (ev.key === 'ArrowLeft') next = order[(i - 1 + order.length) % order.length];
+    else if (ev.key === 'Home') next = order[0];
+    else if (ev.key === 'End') next = order[order.length - 1];
+    if (!next) return;
+    ev.preventDefault();
+    ctx.navigate(hooksHash(project, next));
+    tabButtons.get(next)?.focus();
+  });
+
+  const banner = h('div', { id: 'hooks-disk-banner', class: 'hooks-banner', attrs: { role: 'alert', hidden: true } });
+  const panel = h('div', { id: 'hooks-panel', class: 'hooks-panel', attrs: { role: 'tabpanel', tabindex: '-1' } });
+  const empty = h(
+    'div',
+    { id: 'hooks-no-project', class: 'empty-state', attrs: { hidden: true } },
+    h('h2', { text: 'Pick a project' }),
+    h('p', { text: 'The editor shows the hooks of one project: Claude Code\u2019s own settings files and hookd\u2019s managed ones, at global, project and local scope. Choose a project above, or open one from the Projects screen.' }),
+  );
+
+  const el = h(
+    'section',
+    { id: 'view-hooks', class: 'view view-hooks', attrs: { 'aria-labelledby': 'hooks-title' } },
+    h('header', { class: 'view-header' }, h('h1', { id: 'hooks-title', text: 'Hooks' }), h('div', { class: 'header-actions' }, picker), summary),
+    h('div', { class: 'view-scroll hooks-scroll' }, empty, tablist, status, banner, panel),
+  );
+
+  function fileRef(t: HooksTab): FileRef {
+    const [kind, scope] = t.split('-') as [FileRef['kind'], FileRef['scope']];
+    return { project, kind, scope };
+  }
+
+  function freshState(file: HookFile, add = emptyAdd()): TabState {
+    const tree = treeOfFile(file);
+    return { loaded: file, base: tree, draft: tree, review: null, conflict: false, notes: [], busy: false, onDisk: null, add };
+  }
+
+  function say(text: string): void {
+    status.textContent = text;
+  }
+
+  // ---- rendering ----
+
+  function renderPicker(): void {
+    const roots = projects.map((p) => p.root);
+    if (project && !roots.includes(project)) roots.unshift(project);
+    picker.replaceChildren(
+      h('option', { attrs: { value: '' }, text: 'Choose a project…' }),
+      ...roots.map((root) => h('option', { attrs: { value: root }, text: `${projects.find((p) => p.root === root)?.name ?? basename(root)} — ${root}` })),
+    );
+    picker.value = project ?? '';
+  }
+
+  function renderTabs(): void {
+    for (const [t, button] of tabButtons) {
+      const on = t === tab;
+      button.setAttribute('aria-selected', String(on));
+      button.tabIndex = on ? 0 : -1;
+      const state = tabs.get(t);
+      const count = t === 'effective' ? (effective?.hooks.length ?? null) : state ? Object.values(state.draft).reduce((n, g) => n + g.reduce((m, x) => m + x.hooks.length, 0), 0) : null;
+      const dirty = state ? isDirty(state) : false;
+      button.dataset.dirty = String(dirty);
+      replaceChildren(
+        button,
+        TAB_LABEL[t],
+        count !== null ? h('span', { class: 'hooks-tab-count', text: String(count) }) : null,
+        dirty ? h('span', { class: 'hooks-tab-dirty', attrs: { title: 'unsaved changes' }, text: '•' }) : null,
+        state?.onDisk ? h('span', { class: 'hooks-tab-stale', attrs: { title: 'changed on disk' }, text: '!' }) : null,
+        state && (state.loaded.problems.length > 0 || state.loaded.parse_error) ? h('span', { class: 'hooks-tab-problem', attrs: { title: 'problems' }, text: '⚠' }) : null,
+      );
+    }
+    panel.setAttribute('aria-labelledby', `hooks-tab-${tab}`);
+  }
+
+  function renderBanner(): void {
+    const state = tab === 'effective' ? undefined : tabs.get(tab);
+    if (!state?.onDisk) {
+      banner.hidden = true;
+      banner.replaceChildren();
+      return;
+    }
+    banner.hidden = false;
+    banner.replaceChildren(
+      h('div', { class: 'hooks-banner-text' }, h('strong', { text: `${state.loaded.path} changed on disk. ` }), 'You have unsaved edits. Reload to see the new contents (your edits are dropped), or merge your edits into them and review the result.'),
+      h('div', { class: 'hooks-banner-actions' },
+        h('button', { id: 'hooks-reload', class: 'button', attrs: { type: 'button' }, text: 'Reload', on: { click: () => reloadTab() } }),
+        h('button', { id: 'hooks-merge', class: 'button primary', attrs: { type: 'button' }, text: 'Merge my edits', on: { click: () => mergeTab() } }),
+      ),
+    );
+  }
+
+  function render(): void {
+    const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.focus;
+    const hadFocus = panel.contains(document.activeElement);
+    editor?.destroy();
+    editor = null;
+    renderPicker();
+    empty.hidden = project !== null;
+    tablist.hidden = project === null;
+    panel.hidden = project === null;
+    if (project === null) {
+      banner.hidden = true;
+      return;
+    }
+    renderTabs();
+    renderBanner();
+    if (tab === 'effective') {
+      panel.replaceChildren(effective ? renderEffective(effective) : h('p', { class: 'muted', text: 'Loading…' }));
+      return;
+    }
+    const state = tabs.get(tab);
+    if (!state) {
+      panel.replaceChildren(h('p', { class: 'muted', text: 'Loading…' }));
+      return;
+    }
+    const targets = HOOKS_TABS.filter((t) => t !== 'effective' && t !== tab).map((t) => ({ file: fileRef(t), label: FILE_LABEL[t]! }));
+    editor = renderFileEditor(state, {
+      events,
+      targets,
+      onDraft: (draft, structural) => {
+        state.draft = draft;
+        state.notes = structural ? state.notes : state.notes;
+        if (structural) render();
+        else {
+          renderTabs();
+          const dirtyEl = panel.querySelector<HTMLElement>('#hooks-dirty');
+          const dirty = isDirty(state);
+          if (dirtyEl) {
+            dirtyEl.textContent = dirty ? 'Unsaved changes' : 'No unsaved changes';
+            dirtyEl.dataset.dirty = String(dirty);
+            dirtyEl.classList.toggle('on', dirty);
+          }
+          for (const id of ['hooks-review', 'hooks-discard']) {
+            const b = panel.querySelector<HTMLButtonElement>(`#${id}`);
+            if (b) b.disabled = !dirty || state.busy;
+          }
+        }
+      },
+      onToggle: (hook, enabled) => void toggle(state, hook, enabled),
+      onMove: (hook, to) => void moveTo(state, hook, to),
+      onReview: () => void review(state),
+      onDiscard: () => {
+        Object.assign(state, freshState(state.onDisk ?? state.loaded, state.add));
+        say('Edits discarded.');
+        render();
+      },
+      onSave: (force) => void save(state, force),
+      onCancelReview: () => {
+        state.review = null;
+        state.conflict = false;
+        render();
+        panel.querySelector<HTMLElement>('#hooks-review')?.focus();
+      },
+    });
+    panel.replaceChildren(editor.el);
+    if (focusKey && hadFocus) panel.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus();
+  }
+
+  // ---- loading ----
+
+  async function load(reason: 'open' | 'changed' | 'saved'): Promise<void> {
+    if (project === null) {
+      render();
+      return;
+    }
+    const seq = ++loadSeq;
+    const root = project;
+    try {
+      const [files, view] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root)]);
+      if (destroyed || seq !== loadSeq || root !== project) return;
+      effective = view;
+      const reloaded: string[] = [];
+      for (const file of files) {
+        const t = tabOf(file.file);
+        const state = tabs.get(t);
+        if (!state) {
+          tabs.set(t, freshState(file));
+        } else if (file.version === state.loaded.version) {
+          // Same bytes; the store of disabled hooks may still have changed.
+          state.loaded = file;
+          state.onDisk = null;
+        } else if (!isDirty(state) && !state.review) {
+          Object.assign(state, freshState(file, state.add));
+          if (reason === 'changed') reloaded.push(file.path);
+        } else {
+          state.onDisk = file;
+        }
+      }
+      if (reloaded.length > 0) say(`Reloaded ${reloaded.map(basename).join(', ')}: changed on disk.`);
+      summary.textContent = `${view.hooks.length} hook${view.hooks.length === 1 ? ' applies' : 's apply'} to ${basename(root)} (${view.hooks.filter((e) => e.enabled && e.duplicate_of === null).length} run)`;
+      render();
+    } catch (err) {
+      if (!destroyed && seq === loadSeq) {
+        ctx.errors.show(err, 'Could not read the hook settings');
+        render();
+      }
+    }
+  }
+
+  async function loadStatic(): Promise<void> {
+    try {
+      const [ev, ps] = await Promise.all([api.hookEvents(), api.listProjects()]);
+      if (destroyed) return;
+      events = ev;
+      projects = ps;
+      if (project === null && ps.length === 1) {
+        ctx.navigate(hooksHash(ps[0]!.root, tab));
+        return;
+      }
+      render();
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, 'Could not read the event catalogue or the projects');
+    }
+  }
+
+  function watch(): void {
+    if (project === null) return;
+    api.watchSettings(project).catch((err: unknown) => {
+      if (!destroyed) ctx.errors.show(err, 'Changes on disk will not show up live');
+    });
+  }
+
+  // ---- actions ----
+
+  function isConflict(err: unknown): boolean {
+    return err instanceof HookdError && err.kind === 'conflict';
+  }
+
+  async function refreshAfterConflict(state: TabState): Promise<void> {
+    state.conflict = true;
+    say(`${state.loaded.path} changed on disk; nothing was written.`);
+    await load('changed');
+    // load() leaves the edited draft alone and records the new file.
+    if (!state.onDisk) state.onDisk = state.loaded;
+    render();
+  }
+
+  async function review(state: TabState): Promise<void> {
+    state.busy = true;
+    render();
+    try {
+      state.review = await api.previewHooksSave(state.loaded.file, state.draft, state.loaded.version);
+      state.conflict = false;
+    } catch (err) {
+      if (isConflict(err)) {
+        state.busy = false;
+        await refreshAfterConflict(state);
+        return;
+      }
+      ctx.errors.show(err, 'Could not prepare the save');
+    } finally {
+      state.busy = false;
+    }
+    if (destroyed) return;
+    render();
+    panel.querySelector<HTMLElement>('#hooks-review-panel')?.focus();
+  }
+
+  async function save(state: TabState, force: boolean): Promise<void> {
+    state.busy = true;
+    render();
+    try {
+      const result = await api.saveHooks(state.loaded.file, state.draft, state.loaded.version, force);
+      if (destroyed) return;
+      state.busy = false;
+      say(`Saved ${result.path}${result.created ? ' (created)' : ''}${result.backup ? `; the previous version is in ${basename(result.backup)}` : ''}.`);
+      // Take the saved file as the new base.
+      const saved = state.draft;
+      Object.assign(state, { ...freshState(state.loaded, state.add), base: saved, draft: saved });
+      state.loaded = { ...state.loaded, version: result.version, exists: true };
+      await load('saved');
+      panel.querySelector<HTMLElement>('#hooks-review')?.focus();
+    } catch (err) {
+      state.busy = false;
+      if (isConflict(err)) {
+        await refreshAfterConflict(state);
+        return;
+      }
+      ctx.errors.show(err, 'Could not save the hooks');
+      render();
+    }
+  }
+
+  function reloadTab(): void {
+    const state = tabs.get(tab);
+    if (!state?.onDisk) return;
+    Object.assign(state, freshState(state.onDisk, state.add));
+    say(`Reloaded ${state.loaded.path}; your edits were dropped.`);
+    render();
+  }
+
+  function mergeTab(): void {
+    const state = tabs.get(tab);
+    if (!state?.onDisk) return;
+    const theirs = treeOfFile(state.onDisk);
+    let merged: { tree: HooksTree; notes: string[] };
+    try {
+      merged = mergeHooks(state.base, state.draft, theirs);
+    } catch (err) {
+      ctx.errors.show(err, 'Could not merge your edits');
+      return;
+    }
+    Object.assign(state, freshState(state.onDisk, state.add), { draft: merged.tree, notes: merged.notes.length > 0 ? merged.notes : ['nothing of yours to re-apply'] });
+    say('Your edits were merged into the new contents; review and save.');
+    render();
+  }
+
+  async function toggle(state: TabState, hook: HookRef, enabled: boolean): Promise<void> {
+    state.busy = true;
+    render();
+    try {
+      await api.setHookEnabled(state.loaded.file, hook, enabled, state.loaded.version);
+      say(`${enabled ? 'Enabled' : 'Disabled'} ${hook.event} hook ${hook.command}.`);
+    } catch (err) {
+      if (isConflict(err)) {
+        state.busy = false;
+        await refreshAfterConflict(state);
+        return;
+      }
+      ctx.errors.show(err, `Could not ${enabled ? 'enable' : 'disable'} the hook`);
+    } finally {
+      state.busy = false;
+    }
+    await load('saved');
+  }
+
+  async function moveTo(state: TabState, hook: HookRef, to: FileRef): Promise<void> {
+    state.busy = true;
+    render();
+    try {
+      const result = await api.moveHook(state.loaded.file, to, hook, state.loaded.version);
+      say(`Moved ${hook.event} hook ${hook.command} to ${result.to}.`);
+    } catch (err) {
+      if (isConflict(err)) {
+        state.busy = false;
+        await refreshAfterConflict(state);
+        return;
+      }
+      ctx.errors.show(err, 'Could not move the hook');
+    } finally {
+      state.busy = false;
+    }
+    await load('saved');
+  }
+
+  // ---- live updates ----
+
+  const reloadSoon = debounce(() => void load('changed'), 250);
+  const sub = (p: Promise<Unlisten>): void => {
+    p.then((u) => (destroyed ? u() : unlisteners.push(u))).catch((err: unknown) => ctx.errors.show(err, 'Live updates unavailable'));
+  };
+  sub(
+    listen('settings-changed', (changed) => {
+      const known = [...tabs.values()].some((s) => s.loaded.path === changed.path) || changed.path.endsWith('/disabled.json');
+      if (known) reloadSoon();
+    }),
+  );
+
+  render();
+  void loadStatic();
+  watch();
+  void load('open');
+
+  return {
+    el,
+    update(route: Route) {
+      if (route.view !== 'hooks') return;
+      if (route.project !== project) {
+        const dirty = [...tabs.values()].some(isDirty);
+        if (dirty && !window.confirm('Leave this project? Your unsaved hook edits are lost.')) {
+          ctx.navigate(hooksHash(project, tab));
+          return;
+        }
+        project = route.project;
+        tab = route.tab;
+        tabs.clear();
+        effective = null;
+        status.textContent = '';
+        watch();
+        void load('open');
+        render();
+        return;
+      }
+      if (route.tab !== tab) {
+        tab = route.tab;
+        render();
+      }
+    },
+    destroy() {
+      destroyed = true;
+      editor?.destroy();
+      reloadSoon.cancel();
+      for (const u of unlisteners.splice(0)) u();
+    },
+  };
+}

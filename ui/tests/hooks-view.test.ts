@@ -1,0 +1,242 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
+import { setBackend } from '../src/lib/api';
+import { parseHash } from '../src/lib/route';
+import { createStub, type StubBackend } from '../src/lib/stub';
+import { createHooksView } from '../src/views/hooks';
+import type { View } from '../src/views/view';
+
+const ROOT = '/home/dev/src/hookd';
+const AGENT_PROJECT = `${ROOT}/.claude/settings.json`;
+
+let view: View | null = null;
+let errors: ErrorBanner;
+let stub: StubBackend;
+
+function mount(hash = `#/hooks?project=${ROOT}&tab=agent-project`): void {
+  stub = createStub({ rows: 20 });
+  setBackend(stub);
+  errors = createErrorBanner();
+  const route = parseHash(hash);
+  if (route.view !== 'hooks') throw new Error('not a hooks route');
+  view = createHooksView(
+    {
+      errors,
+      appInfo: Promise.resolve(null),
+      navigate: (h) => view?.update(parseHash(h)),
+    },
+    route,
+  );
+  document.body.replaceChildren(errors.el, view.el);
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(sel: string): T => document.querySelector<T>(sel)!;
+const all = (sel: string): HTMLElement[] => [...document.querySelectorAll<HTMLElement>(sel)];
+const type = (el: HTMLInputElement, text: string): void => {
+  el.value = text;
+  el.dispatchEvent(new Event('input', { bubbles: true }));
+};
+
+afterEach(() => {
+  view?.destroy();
+  view = null;
+  setBackend(null);
+  document.body.replaceChildren();
+});
+
+describe('hooks view', () => {
+  it('shows a file as events, groups and handlers, with read-only handlers and other keys', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    expect($('#hooks-tab-agent-project').getAttribute('aria-selected')).toBe('true');
+    expect($('#hooks-file-path').textContent).toBe(AGENT_PROJECT);
+    expect($('#hooks-other-keys').textContent).toContain('permissions');
+    const post = $('[data-testid=hook-event][data-event=PostToolUse]');
+    expect(post.textContent).toContain('After a tool call succeeded');
+    const handlers = [...post.querySelectorAll<HTMLElement>('[data-testid=hook-handler]')];
+    expect(handlers.map((h) => h.dataset.type)).toEqual(['command', 'http']);
+    expect(handlers[0]!.querySelector<HTMLInputElement>('[data-testid=handler-command]')!.value).toBe('cargo fmt --all');
+    expect(handlers[0]!.querySelector<HTMLInputElement>('[data-testid=handler-timeout]')!.value).toBe('60');
+    expect(handlers[0]!.querySelector('[data-testid=handler-extra]')!.textContent).toContain('statusMessage');
+    expect(handlers[1]!.querySelector('[data-testid=handler-readonly]')!.textContent).toContain('http handler · read-only');
+    expect(handlers[1]!.querySelector('[data-testid=handler-raw]')!.textContent).toContain('hooks.example.invalid/audit');
+    expect($('#hooks-dirty').dataset.dirty).toBe('false');
+    expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(true);
+    // Tab counts come from each file.
+    await vi.waitFor(() => expect($('#hooks-tab-managed-project').textContent).toContain('1'));
+  });
+
+  it('adds a PreToolUse hook with a live-checked matcher, reviews the diff and saves only the hooks', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    const event = $<HTMLSelectElement>('#hooks-add-event');
+    expect(event.value).toBe('PreToolUse');
+    expect($('#hooks-add-event-desc').textContent).toContain('Before a tool runs');
+    type($<HTMLInputElement>('#hooks-add-matcher'), 'Bash(');
+    await vi.waitFor(() => expect($('#hooks-add-matcher-status').dataset.state).toBe('error'));
+    expect($('#hooks-add-matcher-status [data-testid=matcher-caret]').textContent).toBe('Bash(\n     ^');
+    type($<HTMLInputElement>('#hooks-add-matcher'), 'Bash');
+    await vi.waitFor(() => expect($('#hooks-add-matcher-status').textContent).toBe('exact names; matches 1 of 14 known tools: Bash'));
+    type($<HTMLInputElement>('#hooks-add-command'), './scripts/guard.sh');
+    $<HTMLInputElement>('#hooks-add-timeout').value = '15';
+    $('#hooks-add-submit').click();
+    await vi.waitFor(() => expect($('[data-testid=hook-event][data-event=PreToolUse]')).not.toBeNull());
+    expect($('#hooks-dirty').dataset.dirty).toBe('true');
+    expect($('#hooks-tab-agent-project').dataset.dirty).toBe('true');
+
+    const before = stub.hooks.files.get(AGENT_PROJECT)!;
+    $('#hooks-review').click();
+    await vi.waitFor(() => expect($('[data-testid=hooks-diff]')).not.toBeNull());
+    const added = all('[data-testid=hooks-diff] .diff-add').map((l) => l.textContent);
+    expect(added.some((t) => t!.includes('"matcher": "Bash"'))).toBe(true);
+    expect(added.some((t) => t!.includes('./scripts/guard.sh'))).toBe(true);
+    expect(all('[data-testid=hooks-diff] .diff-del')).toHaveLength(0);
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe(before);
+
+    $('#hooks-save').click();
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toContain(`Saved ${AGENT_PROJECT}`));
+    const saved = JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!);
+    expect(saved.hooks.PreToolUse).toEqual([{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/guard.sh', timeout: 15 }] }]);
+    expect(saved.permissions).toEqual({ allow: ['Bash(cargo test:*)'] });
+    expect(saved.hooks.PostToolUse[0].hooks[1]).toEqual({ type: 'http', url: 'https://hooks.example.invalid/audit' });
+    await vi.waitFor(() => expect($('#hooks-dirty').dataset.dirty).toBe('false'));
+    expect($('#hooks-review-panel')).toBeNull();
+  });
+
+  it('edits a command and timeout in place, refuses a bad timeout, and discards', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-command]').length).toBeGreaterThan(0));
+    const timeout = $<HTMLInputElement>('[data-testid=handler-timeout]');
+    type(timeout, '-3');
+    expect(timeout.getAttribute('aria-invalid')).toBe('true');
+    expect($('#hooks-dirty').dataset.dirty).toBe('false');
+    type(timeout, '90');
+    expect($('#hooks-dirty').dataset.dirty).toBe('true');
+    $('#hooks-discard').click();
+    await vi.waitFor(() => expect($('#hooks-dirty').dataset.dirty).toBe('false'));
+    expect($<HTMLInputElement>('[data-testid=handler-timeout]').value).toBe('60');
+  });
+
+  it('reloads an unedited file that changed on disk, and offers merge for an edited one', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    await vi.waitFor(() => expect(stub.listenerCount('settings-changed')).toBe(1));
+    const original = JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!);
+
+    // Unedited: reloaded silently, with a note.
+    const outside = { ...original, model: 'opus', hooks: { ...original.hooks, Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] } };
+    stub.hooks.writeFile(AGENT_PROJECT, `${JSON.stringify(outside, null, 2)}\n`);
+    stub.emit('settings-changed', { path: AGENT_PROJECT });
+    await vi.waitFor(() => expect($('[data-testid=hook-event][data-event=Notification]')).not.toBeNull());
+    expect($('#hooks-status').textContent).toContain('changed on disk');
+    expect($('#hooks-disk-banner').hidden).toBe(true);
+
+    // Edited: a banner, then merge keeps both changes.
+    type($<HTMLInputElement>('#hooks-add-command'), './scripts/guard.sh');
+    $('#hooks-add-submit').click();
+    await vi.waitFor(() => expect($('[data-testid=hook-event][data-event=PreToolUse]')).not.toBeNull());
+    const theirs = { ...outside, hooks: { ...outside.hooks, Stop: [{ hooks: [{ type: 'command', command: 'say bye' }] }] } };
+    stub.hooks.writeFile(AGENT_PROJECT, `${JSON.stringify(theirs, null, 2)}\n`);
+    stub.emit('settings-changed', { path: AGENT_PROJECT });
+    await vi.waitFor(() => expect($('#hooks-disk-banner').hidden).toBe(false));
+    expect($('#hooks-disk-banner').textContent).toContain(`${AGENT_PROJECT} changed on disk`);
+    expect($('#hooks-tab-agent-project').querySelector('.hooks-tab-stale')).not.toBeNull();
+    $('#hooks-merge').click();
+    await vi.waitFor(() => expect($('#hooks-disk-banner').hidden).toBe(true));
+    expect($('#hooks-merge-notes').textContent).toContain('added PreToolUse');
+    $('#hooks-review').click();
+    await vi.waitFor(() => expect($('#hooks-save')).not.toBeNull());
+    $('#hooks-save').click();
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toContain('Saved'));
+    const saved = JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!);
+    expect(saved.hooks.Stop[0].hooks[0].command).toBe('say bye');
+    expect(saved.hooks.PreToolUse[0].hooks[0].command).toBe('./scripts/guard.sh');
+    expect(saved.model).toBe('opus');
+  });
+
+  it('keeps what is typed in the add form when the file reloads under it', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    await vi.waitFor(() => expect(stub.listenerCount('settings-changed')).toBe(1));
+    type($<HTMLInputElement>('#hooks-add-matcher'), 'Write');
+    type($<HTMLInputElement>('#hooks-add-command'), './half-typed.sh');
+    stub.hooks.writeFile(AGENT_PROJECT, '{"hooks": {}}\n');
+    stub.emit('settings-changed', { path: AGENT_PROJECT });
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(0));
+    expect($<HTMLInputElement>('#hooks-add-matcher').value).toBe('Write');
+    expect($<HTMLInputElement>('#hooks-add-command').value).toBe('./half-typed.sh');
+  });
+
+  it('a save refused as a conflict keeps the edits and offers overwrite', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    type($<HTMLInputElement>('#hooks-add-command'), './x.sh');
+    $('#hooks-add-submit').click();
+    await vi.waitFor(() => expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(false));
+    $('#hooks-review').click();
+    await vi.waitFor(() => expect($('#hooks-save')).not.toBeNull());
+    // Someone writes the file and no event arrives (e.g. the watcher is off).
+    stub.hooks.writeFile(AGENT_PROJECT, '{"model": "haiku"}\n');
+    $('#hooks-save').click();
+    await vi.waitFor(() => expect($('#hooks-conflict')).not.toBeNull());
+    expect($('#hooks-disk-banner').hidden).toBe(false);
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe('{"model": "haiku"}\n');
+    $('#hooks-save-force').click();
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toContain('Saved'));
+    expect(JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!).model).toBe('haiku');
+  });
+
+  it('disables a hook into hookd\'s store and enables it again', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-disable]').length).toBeGreaterThan(0));
+    $('[data-testid=hook-event][data-event=Stop] [data-testid=handler-disable]').click();
+    await vi.waitFor(() => expect(all('[data-testid=disabled-hook]')).toHaveLength(1));
+    expect($('[data-testid=hook-event][data-event=Stop]')).toBeNull();
+    expect(stub.hooks.files.get(AGENT_PROJECT)).not.toContain('Claude is done');
+    $('[data-testid=disabled-enable]').click();
+    await vi.waitFor(() => expect($('[data-testid=hook-event][data-event=Stop]')).not.toBeNull());
+    expect(all('[data-testid=disabled-hook]')).toHaveLength(0);
+  });
+
+  it('moves a hook to another file', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-move]').length).toBeGreaterThan(0));
+    const move = $<HTMLSelectElement>('[data-testid=hook-event][data-event=Stop] [data-testid=handler-move]');
+    const local = [...move.options].find((o) => o.text.startsWith('Claude Code · Local'))!;
+    move.value = local.value;
+    move.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toContain('Moved Stop hook'));
+    expect(stub.hooks.files.get(`${ROOT}/.claude/settings.local.json`)).toContain('Claude is done');
+    expect(stub.hooks.files.get(AGENT_PROJECT)).not.toContain('Claude is done');
+  });
+
+  it('shows the effective hooks with their source files', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=effective`);
+    await vi.waitFor(() => expect(all('[data-testid=effective-hook]').length).toBe(5));
+    const rows = all('[data-testid=effective-hook]');
+    expect(rows.map((r) => `${r.dataset.kind}/${r.dataset.scope}/${r.dataset.event}`)).toEqual([
+      'agent/global/Notification',
+      'agent/project/PostToolUse',
+      'agent/project/PostToolUse',
+      'agent/project/Stop',
+      'managed/project/PreToolUse',
+    ]);
+    expect(rows[4]!.querySelector('[data-testid=effective-source]')!.textContent).toContain(`${ROOT}/.hookd/settings.json`);
+    expect(all('[data-testid=effective-file]')).toHaveLength(6);
+    expect($('#hooks-effective-summary').textContent).toContain('5 hooks');
+  });
+
+  it('switches tabs with the arrow keys and asks for a project when none is given', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    $('#hooks-tabs').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    await vi.waitFor(() => expect($('#hooks-tab-agent-local').getAttribute('aria-selected')).toBe('true'));
+    expect($('[data-testid=hooks-file]').dataset.scope).toBe('local');
+    expect($('#hooks-none').textContent).toContain('does not exist yet');
+    view?.destroy();
+    mount('#/hooks');
+    expect($('#hooks-no-project').hidden).toBe(false);
+    expect($('#hooks-tabs').hidden).toBe(true);
+  });
+});
