@@ -13,7 +13,7 @@ function source(hook: BenchHook): HTMLElement {
     'div',
     { class: 'bench-source', attrs: { title: `${hook.file}\n${hook.kind === 'agent' ? 'The agent runs this hook itself' : 'hookd\u2019s daemon runs this managed hook'}` } },
     h('span', { class: `badge badge-kind badge-${hook.kind}`, text: `${hook.kind} · ${hook.scope}` }),
-    h('span', { class: 'bench-file mono muted', text: `${who}: ${shortFile(hook.file)}` }),
+    h('span', { class: 'bench-file mono muted', text: `${who}: ${shortFile(hook.file)}${hook.timeout !== null ? ` · timeout ${hook.timeout} s` : ''}` }),
   );
 }
 
@@ -32,19 +32,22 @@ function row(hook: BenchHook): HTMLElement {
       class: `bench-hook ${runs ? 'bench-hook-runs' : 'bench-hook-skipped'}`,
       data: { testid: 'bench-hook', index: String(hook.index), outcome: hook.outcome, kind: hook.kind, scope: hook.scope, executes: String(hook.executes) },
     },
-    h('td', { class: 'num muted', text: `#${hook.index + 1}` }),
-    h('td', {}, h('span', { class: `chip chip-${runs ? 'runs' : 'skipped'}`, data: { testid: 'bench-hook-outcome' }, text: runs ? '✓ runs' : `✗ ${outcomeLabel(hook.outcome)}` })),
-    h('td', {}, source(hook)),
-    h('td', { class: 'mono', data: { testid: 'bench-hook-matcher' }, text: matcher }),
+    h(
+      'td',
+      { class: 'bench-outcome' },
+      h('span', { class: `chip chip-${runs ? 'runs' : 'skipped'}`, data: { testid: 'bench-hook-outcome' }, text: runs ? '✓ runs' : `✗ ${outcomeLabel(hook.outcome)}` }),
+      h('div', { class: 'muted small-note', attrs: { title: 'Position in the project\u2019s hook list' }, text: `#${hook.index + 1}` }),
+    ),
     h(
       'td',
       { class: 'bench-summary' },
       h('code', { class: 'mono', data: { testid: 'bench-hook-command' }, text: hook.summary }),
+      source(hook),
       hook.handler_type !== 'command' ? h('span', { class: 'badge badge-warn', attrs: { title: 'hookd runs only command hooks; the agent runs this one itself' }, text: `${hook.handler_type}: not run here` }) : null,
       hook.recorder ? h('span', { class: 'badge badge-warn', data: { testid: 'bench-hook-recorder' }, attrs: { title: 'hookd\u2019s own hookd-emit entry: Run leaves it out, or the test would be recorded as a real event' }, text: 'hookd recorder: not run here' }) : null,
-      hook.timeout !== null ? h('span', { class: 'muted', text: ` · ${hook.timeout} s` }) : null,
     ),
-    h('td', { data: { testid: 'bench-hook-reason' }, text: hook.reason }),
+    h('td', { class: 'mono', data: { testid: 'bench-hook-matcher' }, text: matcher }),
+    h('td', { class: 'bench-reason', data: { testid: 'bench-hook-reason' }, text: hook.reason }),
   );
 }
 
@@ -68,7 +71,7 @@ export function renderMatches(m: BenchMatch): HTMLElement {
           h(
             'thead',
             {},
-            h('tr', {}, ...['#', 'Runs?', 'Source', 'Matcher', 'What it runs', 'Why'].map((t) => h('th', { attrs: { scope: 'col' }, text: t }))),
+            h('tr', {}, ...['Runs?', 'Hook', 'Matcher', 'Why'].map((t) => h('th', { attrs: { scope: 'col' }, text: t }))),
           ),
           h('tbody', {}, ...m.hooks.map(row)),
         ),

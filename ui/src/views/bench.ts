@@ -91,10 +91,14 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     h(
       'div',
       { class: 'bench-grid' },
-      h('section', { class: 'bench-panel', attrs: { 'aria-label': 'Payload' } }, editor.el),
-      h('section', { class: 'bench-panel', attrs: { 'aria-labelledby': 'bench-match-title' } }, h('h2', { id: 'bench-match-title', class: 'section-title', text: 'Which hooks match' }), matches),
+      h('section', { class: 'bench-panel bench-payload-panel', attrs: { 'aria-label': 'Payload' } }, editor.el),
+      h(
+        'div',
+        { class: 'bench-side' },
+        h('section', { class: 'bench-panel', attrs: { 'aria-labelledby': 'bench-match-title' } }, h('h2', { id: 'bench-match-title', class: 'section-title', text: 'Which hooks match' }), matches),
+        h('section', { class: 'bench-panel bench-run-panel', attrs: { 'aria-labelledby': 'bench-run-title' } }, h('h2', { id: 'bench-run-title', class: 'section-title', text: 'Run' }), h('div', { class: 'bench-run-bar' }, runButton, runWarning), result),
+      ),
     ),
-    h('section', { class: 'bench-panel bench-run-panel', attrs: { 'aria-labelledby': 'bench-run-title' } }, h('h2', { id: 'bench-run-title', class: 'section-title', text: 'Run' }), h('div', { class: 'bench-run-bar' }, runButton, runWarning), result),
   );
   const el = h(
     'section',

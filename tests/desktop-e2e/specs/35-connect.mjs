@@ -1,0 +1,52 @@
+// connect: the Projects screen's Connect button previews the exact change to
+// the project's Claude Code settings, applies it, and the badge follows.
+// See run.mjs for the context every spec receives.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export default async function ({ browser, test, shot, repo }) {
+  const file = path.join(repo, '.claude', 'settings.json');
+  const card = (extra = '') => browser.$(`[data-testid="project"][data-root="${repo}"]${extra ? ` ${extra}` : ''}`);
+
+  await test('connect alpha in the Project scope: review the diff, apply, the file calls hookd-emit', async () => {
+    await browser.$('#nav-projects').click();
+    const button = await card('[data-testid="project-connect"]');
+    await button.waitForExist({ timeout: 10000 });
+    assert.equal(await (await card('[data-testid="connected-project"]')).getAttribute('data-connected'), 'false');
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    await button.click();
+
+    const dialog = await browser.$('#connect-dialog');
+    await dialog.waitForExist({ timeout: 5000 });
+    assert.equal(await dialog.getAttribute('aria-modal'), 'true');
+    await browser.$('#connect-scope').selectByAttribute('value', 'project');
+    await browser.$('#connect-mode').selectByAttribute('value', 'record');
+    const diff = await browser.$('#connect-diff');
+    await browser.waitUntil(
+      async () => (await diff.isExisting()) && (await browser.$('#connect-apply').isEnabled()) && /hookd-emit/.test(await browser.execute((el) => el.textContent, diff)),
+      { timeout: 10000, timeoutMsg: 'the diff shows the hookd-emit entries and Apply is enabled' },
+    );
+    const added = await browser.execute(() => [...document.querySelectorAll('#connect-diff .diff-add')].map((l) => l.textContent));
+    assert.ok(added.some((t) => /hookd-emit\S* pre_tool_use/.test(t)), `the diff adds the PreToolUse entry: ${added.join('\n')}`);
+    assert.match(await browser.$('#connect-summary').getText(), /hookd entry for \d+ events/);
+    assert.equal(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, before, 'nothing written before Apply');
+    await shot(browser, 'connect');
+
+    await browser.$('#connect-apply').click();
+    await dialog.waitForExist({ timeout: 5000, reverse: true });
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const commands = Object.values(settings.hooks ?? {})
+      .flat()
+      .flatMap((group) => group.hooks ?? [])
+      .map((handler) => handler.command ?? '');
+    assert.ok(commands.some((c) => /hookd-emit'? pre_tool_use$/.test(c)), `PreToolUse calls hookd-emit: ${commands.join(' | ')}`);
+    assert.ok(commands.some((c) => /hookd-emit'? stop$/.test(c)), 'Stop calls hookd-emit');
+    await browser.waitUntil(async () => (await (await card('[data-testid="connected-project"]')).getAttribute('data-connected')) === 'true', {
+      timeout: 5000,
+      timeoutMsg: 'the project badge says connected',
+    });
+    assert.equal(await (await card('[data-testid="project-connect"]')).getText(), 'Connected');
+    assert.match(await browser.$('#connect-notice').getText(), /Connected: .*settings\.json was (created|updated)/);
+  });
+}
