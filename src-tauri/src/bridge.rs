@@ -6,13 +6,20 @@
 //!
 //! While live updates are paused the notices are drained and dropped, so
 //! resuming never floods the window with a backlog (the UI refetches).
+//!
+//! Attached to a daemon the app does not run there are no notices to
+//! forward; [`poll_attached`] polls the known ledgers instead and emits the
+//! same event.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use hookd_core::ingest::CommitNotice;
+use hookd_core::ledger_watch::LedgerWatch;
 use serde::Serialize;
 use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
 use crate::state::LiveSwitch;
@@ -70,6 +77,50 @@ pub async fn forward(
         }
         emit(LedgerCommit { notices: batch });
         last_emit = Some(Instant::now());
+    }
+}
+
+/// How often an attached app polls the other daemon's ledgers.
+pub const ATTACHED_POLL_INTERVAL: Duration = Duration::from_millis(500);
+
+/// Live updates while attached to a daemon the app does not run: polls the
+/// known ledgers ([`LedgerWatch`]) every [`ATTACHED_POLL_INTERVAL`] and emits
+/// what was committed since, as the same batched `ledger-commit` event,
+/// until `stop` fires.
+pub async fn poll_attached(
+    data_dir: PathBuf,
+    live: LiveSwitch,
+    stop: CancellationToken,
+    mut emit: impl FnMut(LedgerCommit) + Send,
+) {
+    let mut watch = LedgerWatch::new();
+    let mut ticks = tokio::time::interval(ATTACHED_POLL_INTERVAL);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            () = stop.cancelled() => return,
+        }
+        let dir = data_dir.clone();
+        // SQLite reads stay off the async workers.
+        let polled = tokio::task::spawn_blocking(move || {
+            let notices = match LedgerWatch::known_ledgers(&dir) {
+                Ok(ledgers) => watch.poll(&ledgers),
+                Err(err) => {
+                    tracing::warn!(error = %err, "cannot list the known ledgers");
+                    Vec::new()
+                }
+            };
+            (watch, notices)
+        })
+        .await;
+        let Ok((returned, notices)) = polled else {
+            tracing::error!("the ledger poll panicked; live updates stop");
+            return;
+        };
+        watch = returned;
+        if !notices.is_empty() && !live.is_paused() {
+            emit(LedgerCommit { notices });
+        }
     }
 }
 

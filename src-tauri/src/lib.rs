@@ -103,15 +103,24 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let state = app.state::<AppState>();
     let started = daemon::start_for(&state);
     state.set_daemon_info(started.info.clone());
+    let emitter = handle.clone();
+    let emit = move |batch| {
+        if let Err(err) = emitter.emit(bridge::LEDGER_COMMIT_EVENT, batch) {
+            tracing::warn!(error = %err, "cannot send live update to the window");
+        }
+    };
     if let Some(notices) = started.notices {
-        let emitter = handle.clone();
         started
             .handle
-            .spawn(bridge::forward(notices, state.live.clone(), move |batch| {
-                if let Err(err) = emitter.emit(bridge::LEDGER_COMMIT_EVENT, batch) {
-                    tracing::warn!(error = %err, "cannot send live update to the window");
-                }
-            }));
+            .spawn(bridge::forward(notices, state.live.clone(), emit));
+    } else if started.info.mode == daemon::DaemonMode::Attached {
+        // Another daemon records: its commits reach the window by polling.
+        started.handle.spawn(bridge::poll_attached(
+            state.data_dir.clone(),
+            state.live.clone(),
+            started.handle.shutdown_token(),
+            emit,
+        ));
     }
     started.handle.spawn(quit_on_signal(handle.clone()));
     app.manage(started.handle);

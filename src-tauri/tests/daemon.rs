@@ -215,3 +215,72 @@ fn paused_recording_answers_but_leaves_events_out_of_the_ledger() {
     );
     started.handle.stop(STOP_GRACE);
 }
+
+#[test]
+fn attached_app_gets_live_updates_by_polling_the_other_daemons_ledgers() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let other = {
+        let _entered = runtime.enter();
+        Daemon::bind(DaemonConfig::new(env.socket(), env.data_dir()))
+            .expect("bind the other daemon")
+    };
+    let stop_other = CancellationToken::new();
+    let other_task = runtime.spawn(other.run(stop_other.clone()));
+
+    let started = daemon::start_for(&state);
+    assert_eq!(
+        started.info.mode,
+        DaemonMode::Attached,
+        "{:?}",
+        started.info
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    assert!(started.handle.spawn(bridge::poll_attached(
+        state.data_dir.clone(),
+        state.live,
+        started.handle.shutdown_token(),
+        move |batch| {
+            let _ = tx.send(batch);
+        },
+    )));
+    // The first event creates the ledger after the first poll: all of it is news.
+    send(
+        &env.socket(),
+        &Event::write("a.txt", "2026-11-21T13:00:00.000Z")
+            .envelope(&repo.root())
+            .to_string(),
+    );
+    let batch = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("a polled batch");
+    assert_eq!(batch.notices[0].ledger, repo.ledger_path());
+    assert_eq!(batch.notices[0].mutations, 1);
+    assert_eq!(
+        batch.notices[0].events[0].tool_name.as_deref(),
+        Some("Write")
+    );
+
+    // And each later commit once.
+    send(
+        &env.socket(),
+        &Event::write("b.txt", "2026-11-21T13:01:00.000Z")
+            .envelope(&repo.root())
+            .to_string(),
+    );
+    let batch = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("a second batch");
+    assert_eq!(batch.notices.len(), 1);
+    assert_eq!(batch.notices[0].events.len(), 1);
+    assert!(
+        rx.recv_timeout(Duration::from_millis(1200)).is_err(),
+        "nothing is reported twice"
+    );
+
+    started.handle.stop(STOP_GRACE);
+    stop_other.cancel();
+    runtime.block_on(other_task).unwrap().unwrap();
+}

@@ -25,6 +25,7 @@ pub mod hook_test;
 pub mod ingest;
 pub mod ledger;
 pub mod ledger_sink;
+pub mod ledger_watch;
 pub mod managed;
 pub mod matcher;
 pub mod names;
