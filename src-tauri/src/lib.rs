@@ -14,7 +14,7 @@
 //! - [`error`]: the `{kind, message}` error every command returns;
 //! - [`editor`] and [`settings_watch`]: the Hook editor's files, saves and
 //!   moves, and the `settings-changed` event;
-//! - [`bench`] and [`connect`]: the Test bench (match and run an event's
+//! - [`bench`](mod@bench) and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
 //!   the agent's settings);
 //! - [`perf`]: paint marks from the window, logged for users and the benchmark.

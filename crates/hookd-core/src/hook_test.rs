@@ -4,7 +4,7 @@
 //! `hookd hooks test [--run]` and the desktop app's test bench ask the same
 //! questions and must give the same answers, so the steps and the words live
 //! here: the view of both kinds of hooks, the reason text of each match
-//! outcome, the run through the [`executor`](crate::executor), and the
+//! outcome, the run through the [`executor`](mod@crate::executor), and the
 //! reasons behind one run's and the merged decision.
 
 use std::path::Path;
