@@ -85,7 +85,7 @@ describe('activity detail', () => {
     expect(runs[0]!.querySelector('[data-testid=hook-run-reason]')!.textContent).toBe('Reason: no rm -rf here');
     expect(runs[0]!.querySelector('[data-testid=hook-run-facts]')!.textContent).toBe('exit 0 · 12 ms · project · matcher Bash');
     expect(runs[1]!.querySelector('[data-testid=hook-run-facts]')!.textContent).toBe('timed out · 600000 ms · global');
-    expect(runs[1]!.querySelector('details summary')!.textContent).toBe('stderr (2 lines)');
+    expect(runs[1]!.querySelector('details summary')!.textContent).toBe('stderr (1 line)');
     // The tool call itself, from the PreToolUse payload.
     expect(d.el.querySelector('[data-testid=change][data-kind=bash] [data-testid=change-command]')!.textContent).toBe('rm -rf build');
     expect(d.el.querySelector('[data-field=session_id]')!.textContent).toBe('sess-1');

@@ -88,8 +88,8 @@ describe('verdicts', () => {
   it('summarises an event by its strongest verdict', () => {
     expect(eventVerdict([])).toBeNull();
     expect(eventVerdict([run(), run({ decision: 'allow' }), run({ decision: 'deny' })])).toBe('deny');
-    expect(runsSummary([run(), run({ decision: 'allow' })])).toBe('2 hooks · allow');
-    expect(runsSummary([run()])).toBe('1 hook · ok');
+    expect(runsSummary([run(), run({ decision: 'allow' })])).toBe('allow · 2 hooks');
+    expect(runsSummary([run()])).toBe('ok · 1 hook');
     expect(runsSummary([])).toBe('');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BIN_WIDTHS_MS, MAX_SERIES, OTHER, binLabel, binRange, binRows, binWidth, describeChart, minuteParser } from '../src/lib/chart';
+import { BIN_WIDTHS_MS, MAX_SERIES, MIN_SPAN_MS, OTHER, binLabel, binRange, binRows, binWidth, describeChart, minuteParser } from '../src/lib/chart';
 
 interface R {
   t: string;
@@ -20,23 +20,32 @@ describe('minuteParser', () => {
 });
 
 describe('binRows', () => {
-  it('counts rows per minute and series over the rows\' own range', () => {
+  it('counts rows per minute and series over the rows\' own range, at least half an hour of it', () => {
     const c = bin([
       row('2026-11-21T10:00:05.000Z'),
       row('2026-11-21T10:00:45.000Z', 'bob'),
       row('2026-11-21T10:02:00.000Z'),
     ]);
+    expect(MIN_SPAN_MS).toBe(30 * MIN);
     expect(c.binMs).toBe(MIN);
-    expect(c.start).toBe(Date.parse('2026-11-21T10:00:00Z'));
-    expect(c.bins).toBe(3);
+    // Three minutes of rows: the chart ends after the last one and shows the half hour before it.
+    expect(c.start).toBe(Date.parse('2026-11-21T09:33:00Z'));
+    expect(c.bins).toBe(30);
     expect(c.series).toEqual(['alice', 'bob']);
-    expect([...c.totals]).toEqual([2, 0, 1]);
-    expect([...c.counts[0]!]).toEqual([1, 0, 1]);
-    expect([...c.counts[1]!]).toEqual([1, 0, 0]);
+    expect([...c.totals.slice(27)]).toEqual([2, 0, 1]);
+    expect(c.totals.slice(0, 27).every((n) => n === 0)).toBe(true);
+    expect([...c.counts[0]!.slice(27)]).toEqual([1, 0, 1]);
+    expect([...c.counts[1]!.slice(27)]).toEqual([1, 0, 0]);
     expect(c.seriesTotals).toEqual([2, 1]);
     expect(c.max).toBe(2);
     expect(c.total).toBe(3);
-    expect(binRange(c, 2)).toEqual({ from: Date.parse('2026-11-21T10:02:00Z'), to: Date.parse('2026-11-21T10:03:00Z') });
+    expect(binRange(c, 29)).toEqual({ from: Date.parse('2026-11-21T10:02:00Z'), to: Date.parse('2026-11-21T10:03:00Z') });
+
+    // A longer history is shown whole, from its first minute.
+    const long = bin([row('2026-11-21T09:00:10.000Z'), row('2026-11-21T10:00:00.000Z')]);
+    expect(long.start).toBe(Date.parse('2026-11-21T09:00:00Z'));
+    expect(long.bins).toBe(61);
+    expect([long.totals[0], long.totals[60]]).toEqual([1, 1]);
   });
 
   it('uses the filter\'s range and leaves rows outside it out', () => {

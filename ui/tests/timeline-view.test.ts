@@ -382,7 +382,7 @@ describe('activity mode', () => {
     expect(row.dataset.hookType).toBe('user_prompt_submit');
     expect(row.dataset.verdict).toBe('block');
     expect(row.textContent).toContain('UserPromptSubmit');
-    expect(row.textContent).toContain('1 hook · block');
+    expect(row.textContent).toContain('block · 1 hook');
     row.click();
     const detail = document.getElementById('activity-detail')!;
     expect(detail.hidden).toBe(false);

@@ -44,7 +44,7 @@ export interface ActivityDetail {
 
 function outputBlock(label: string, text: string): HTMLElement | null {
   if (text.trim() === '') return null;
-  const lines = text.split('\n').length;
+  const lines = text.replace(/\n$/, '').split('\n').length;
   return h(
     'details',
     { class: 'run-output' },

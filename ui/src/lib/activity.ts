@@ -48,13 +48,20 @@ export function normalizeHookType(name: string): string {
   return out.replace(/_+$/, '');
 }
 
-/** The agent's spelling of a stored hook type: `post_tool_use` → `PostToolUse`. */
+const labels = new Map<string, string>();
+
+/** The agent's spelling of a stored hook type: `post_tool_use` → `PostToolUse` (memoised: called per row). */
 export function hookTypeLabel(stored: string): string {
-  return stored
-    .split('_')
-    .filter((p) => p !== '')
-    .map((p) => p[0]!.toUpperCase() + p.slice(1))
-    .join('');
+  let label = labels.get(stored);
+  if (label === undefined) {
+    label = stored
+      .split('_')
+      .filter((p) => p !== '')
+      .map((p) => p[0]!.toUpperCase() + p.slice(1))
+      .join('');
+    if (labels.size < 1000) labels.set(stored, label);
+  }
+  return label;
 }
 
 type Obj = Record<string, unknown>;
@@ -136,10 +143,10 @@ export function eventVerdict(runs: readonly HookRunRecord[]): RunVerdict | null 
   return best;
 }
 
-/** The hooks cell of a row: `2 hooks · deny`, `1 hook · ok`, or empty. */
+/** The hooks cell of a row, verdict first (it survives a narrow column): `deny · 2 hooks`, `ok · 1 hook`, or empty. */
 export function runsSummary(runs: readonly HookRunRecord[]): string {
   if (runs.length === 0) return '';
-  return `${runs.length} hook${runs.length === 1 ? '' : 's'} · ${eventVerdict(runs)}`;
+  return `${eventVerdict(runs)} · ${runs.length} hook${runs.length === 1 ? '' : 's'}`;
 }
 
 /**

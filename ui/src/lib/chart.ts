@@ -15,11 +15,14 @@ export const BIN_WIDTHS_MS = [1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1440]
 /** At most this many series; the rest are summed as `other`. */
 export const MAX_SERIES = 6;
 
+/** The shortest range shown when the filter does not give a start. */
+export const MIN_SPAN_MS = 30 * 60_000;
+
 /** Name of the series that sums the smaller ones. */
 export const OTHER = 'other';
 
 export interface ChartOptions {
-  /** Start of the range, ms; default: the earliest row's minute. */
+  /** Start of the range, ms; default: the earliest row's minute, at least `MIN_SPAN_MS` before the end. */
   since?: number | null;
   /** End of the range, ms (exclusive); default: after the latest row's minute. */
   until?: number | null;
@@ -122,8 +125,10 @@ export function binRows<T>(
   }
   const since = options.since ?? null;
   const until = options.until ?? null;
-  let start = since !== null ? Math.floor(since / MINUTE) * MINUTE : lo;
   let end = until !== null ? until : hi + MINUTE;
+  // Without a filter's start, show at least MIN_SPAN_MS before the end, so
+  // a burst of a minute is a bar at the right, not one bar across the chart.
+  let start = since !== null ? Math.floor(since / MINUTE) * MINUTE : Math.min(lo, end - MIN_SPAN_MS);
   if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start) {
     start = Number.isFinite(start) ? start : Math.floor(Date.now() / MINUTE) * MINUTE;
     end = start + MINUTE;

@@ -21,7 +21,7 @@ import { formatCount, h } from '../components/dom';
 import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
 import { EVENT_TYPES, eventSubject, eventVerdict, hookTypeLabel, normalizeHookType, runsSummary } from '../lib/activity';
-import { markPainted } from '../lib/perf';
+import { afterPaint, markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import {
@@ -211,13 +211,15 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     const next = normalizeFilter({ ...filter, since: new Date(from).toISOString(), until: new Date(to).toISOString() });
     ctx.navigate(formatHash({ view: 'timeline', filter: next }));
   });
-  let chartTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Bins the rows for the chart after the list has painted (once per data change). */
+  let chartGeneration = 0;
+  /**
+   * Bins the rows for the chart once per data change, after the list has
+   * been painted: binning 100,000 rows must not delay the first rows.
+   */
   function scheduleChart(): void {
-    if (chartTimer !== null) clearTimeout(chartTimer);
-    chartTimer = setTimeout(() => {
-      chartTimer = null;
-      if (destroyed) return;
+    const generation = ++chartGeneration;
+    const draw = (): void => {
+      if (destroyed || generation !== chartGeneration) return;
       const now = Date.now();
       const since = filter.since !== null ? parseWhen(filter.since, now) : null;
       const until = filter.until !== null ? parseWhen(filter.until, now) : since !== null ? now : null;
@@ -230,7 +232,9 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         until,
         noun: NOUN[filter.mode][1],
       });
-    }, 0);
+    };
+    if (typeof requestAnimationFrame === 'function') afterPaint(() => setTimeout(draw, 0));
+    else setTimeout(draw, 0);
   }
 
   // ---- list ----
@@ -314,6 +318,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
     el.classList.toggle('with-repo', filter.all);
     el.classList.toggle('mode-activity', activity);
+    el.classList.toggle('one-agent', filter.agent !== null);
     el.dataset.mode = filter.mode;
     for (const b of modeButtons) b.setAttribute('aria-pressed', String(b.id === `mode-${filter.mode}`));
     list.el.setAttribute('aria-label', activity ? 'Hook events with their hook runs, oldest first' : 'Mutations, oldest first');
@@ -720,7 +725,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       refetchLive.cancel();
       if (unhighlightTimer !== null) clearTimeout(unhighlightTimer);
       if (followUpTimer !== null) clearTimeout(followUpTimer);
-      if (chartTimer !== null) clearTimeout(chartTimer);
+      chartGeneration++;
       list.destroy();
       for (const u of unlisteners.splice(0)) u();
     },
