@@ -3,15 +3,14 @@
 //! agent burst can commit hundreds of batches a second. The first notice
 //! after a quiet spell goes out at once (live feels live); after that at most
 //! one event per [`BATCH_INTERVAL`] carries every notice since the last.
-//!
-//! While live updates are paused the notices are drained and dropped, so
-//! resuming never floods the window with a backlog (the UI refetches).
+
 //!
 //! Attached to a daemon the app does not run there are no notices to
 //! forward; [`poll_attached`] polls the known ledgers instead and emits the
 //! same event.
 
-use std::path::PathBuf;
+use std::future::Future;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hookd_core::ingest::CommitNotice;
@@ -21,8 +20,6 @@ use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
-
-use crate::state::LiveSwitch;
 
 /// Name of the event the window listens to.
 pub const LEDGER_COMMIT_EVENT: &str = "ledger-commit";
@@ -40,7 +37,6 @@ pub struct LedgerCommit {
 /// Forwards notices from `notices` to `emit` until the daemon stops.
 pub async fn forward(
     mut notices: broadcast::Receiver<CommitNotice>,
-    live: LiveSwitch,
     mut emit: impl FnMut(LedgerCommit) + Send,
 ) {
     let mut last_emit: Option<Instant> = None;
@@ -72,9 +68,6 @@ pub async fn forward(
                 Err(TryRecvError::Empty | TryRecvError::Closed) => break,
             }
         }
-        if live.is_paused() {
-            continue;
-        }
         emit(LedgerCommit { notices: batch });
         last_emit = Some(Instant::now());
     }
@@ -86,40 +79,45 @@ pub const ATTACHED_POLL_INTERVAL: Duration = Duration::from_millis(500);
 /// Live updates while attached to a daemon the app does not run: polls the
 /// known ledgers ([`LedgerWatch`]) every [`ATTACHED_POLL_INTERVAL`] and emits
 /// what was committed since, as the same batched `ledger-commit` event,
-/// until `stop` fires.
-pub async fn poll_attached(
+/// until `stop` fires. What the ledgers hold when this is called is history,
+/// not news: that first reading happens here, before the returned task runs.
+pub fn poll_attached(
     data_dir: PathBuf,
-    live: LiveSwitch,
     stop: CancellationToken,
-    mut emit: impl FnMut(LedgerCommit) + Send,
-) {
+    mut emit: impl FnMut(LedgerCommit) + Send + 'static,
+) -> impl Future<Output = ()> + Send + 'static {
     let mut watch = LedgerWatch::new();
-    let mut ticks = tokio::time::interval(ATTACHED_POLL_INTERVAL);
-    loop {
-        tokio::select! {
-            _ = ticks.tick() => {}
-            () = stop.cancelled() => return,
+    let read = |watch: &mut LedgerWatch, dir: &Path| match LedgerWatch::known_ledgers(dir) {
+        Ok(ledgers) => watch.poll(&ledgers),
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot list the known ledgers");
+            Vec::new()
         }
-        let dir = data_dir.clone();
-        // SQLite reads stay off the async workers.
-        let polled = tokio::task::spawn_blocking(move || {
-            let notices = match LedgerWatch::known_ledgers(&dir) {
-                Ok(ledgers) => watch.poll(&ledgers),
-                Err(err) => {
-                    tracing::warn!(error = %err, "cannot list the known ledgers");
-                    Vec::new()
-                }
+    };
+    read(&mut watch, &data_dir);
+    async move {
+        let mut ticks = tokio::time::interval(ATTACHED_POLL_INTERVAL);
+        ticks.tick().await;
+        loop {
+            tokio::select! {
+                _ = ticks.tick() => {}
+                () = stop.cancelled() => return,
+            }
+            let dir = data_dir.clone();
+            // SQLite reads stay off the async workers.
+            let polled = tokio::task::spawn_blocking(move || {
+                let notices = read(&mut watch, &dir);
+                (watch, notices)
+            })
+            .await;
+            let Ok((returned, notices)) = polled else {
+                tracing::error!("the ledger poll panicked; live updates stop");
+                return;
             };
-            (watch, notices)
-        })
-        .await;
-        let Ok((returned, notices)) = polled else {
-            tracing::error!("the ledger poll panicked; live updates stop");
-            return;
-        };
-        watch = returned;
-        if !notices.is_empty() && !live.is_paused() {
-            emit(LedgerCommit { notices });
+            watch = returned;
+            if !notices.is_empty() {
+                emit(LedgerCommit { notices });
+            }
         }
     }
 }
@@ -160,7 +158,7 @@ mod tests {
     async fn bursts_are_batched_at_most_once_per_interval() {
         let (tx, rx) = broadcast::channel(64);
         let (emitted, emit) = collector();
-        let task = tokio::spawn(forward(rx, LiveSwitch::default(), emit));
+        let task = tokio::spawn(forward(rx, emit));
 
         // The first notice goes out at once.
         tx.send(notice(0)).unwrap();
@@ -187,28 +185,6 @@ mod tests {
             .map(|n| n.events[0].event_id.as_str())
             .collect();
         assert_eq!(ids, ["e1", "e2", "e3", "e4", "e5"]);
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn paused_notices_are_dropped_and_resuming_forwards_new_ones() {
-        let (tx, rx) = broadcast::channel(64);
-        let (emitted, emit) = collector();
-        let live = LiveSwitch::default();
-        live.set_paused(true);
-        let task = tokio::spawn(forward(rx, live.clone(), emit));
-        tx.send(notice(0)).unwrap();
-        tx.send(notice(1)).unwrap();
-        tokio::time::sleep(BATCH_INTERVAL * 3).await;
-        assert!(emitted.lock().unwrap().is_empty());
-
-        live.set_paused(false);
-        tx.send(notice(2)).unwrap();
-        tokio::time::sleep(Duration::from_millis(1)).await;
-        drop(tx);
-        task.await.unwrap();
-        let emitted = emitted.lock().unwrap();
-        assert_eq!(emitted.len(), 1);
-        assert_eq!(emitted[0].1.notices[0].events[0].event_id, "e2");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! - [`commands`]: the `#[tauri::command]`s, thin wrappers around plain
 //!   functions in [`projects`], [`timeline`] and [`state`] that tests call
 //!   without a window;
-//! - [`state`]: paths, settings roots, daemon status, the live-updates switch;
+//! - [`state`]: paths, settings roots, daemon status, the recording switch;
 //! - [`daemon`]: runs `hookd_core::server::Daemon` on the usual socket, or
 //!   works attached when another daemon owns it;
 //! - [`bridge`]: forwards the daemon's commit notices to the window as the
@@ -110,14 +110,11 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         }
     };
     if let Some(notices) = started.notices {
-        started
-            .handle
-            .spawn(bridge::forward(notices, state.live.clone(), emit));
+        started.handle.spawn(bridge::forward(notices, emit));
     } else if started.info.mode == daemon::DaemonMode::Attached {
         // Another daemon records: its commits reach the window by polling.
         started.handle.spawn(bridge::poll_attached(
             state.data_dir.clone(),
-            state.live.clone(),
             started.handle.shutdown_token(),
             emit,
         ));

@@ -4,8 +4,7 @@
 //! tests, from temp dirs.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::RwLock;
 
 use hookd_core::recording::RecordingSwitch;
 use hookd_core::settings::SettingsRoots;
@@ -28,8 +27,6 @@ pub struct AppState {
     pub settings_roots: Option<SettingsRoots>,
     /// How the daemon is doing; filled in once the app has tried to start it.
     daemon: RwLock<DaemonInfo>,
-    /// Live updates switch shared with the bridge and the tray.
-    pub live: LiveSwitch,
     /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`.
     pub start_route: Option<String>,
     /// Pauses the own daemon's recording (the tray's "Pause recording").
@@ -49,7 +46,6 @@ impl AppState {
             socket,
             settings_roots,
             daemon: RwLock::new(daemon),
-            live: LiveSwitch::default(),
             start_route: None,
             recording: RecordingSwitch::new(),
         }
@@ -120,28 +116,6 @@ pub struct AppInfo {
     pub start_route: Option<String>,
 }
 
-/// Whether commit notices are forwarded to the window. Pausing stops the live
-/// updates only: the daemon keeps recording every event.
-#[derive(Debug, Clone, Default)]
-pub struct LiveSwitch(Arc<AtomicBool>);
-
-impl LiveSwitch {
-    /// True while live updates are paused.
-    pub fn is_paused(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// Pauses (`true`) or resumes (`false`) live updates.
-    pub fn set_paused(&self, paused: bool) {
-        self.0.store(paused, Ordering::Relaxed);
-    }
-
-    /// Flips the switch; returns the new paused state.
-    pub fn toggle(&self) -> bool {
-        !self.0.fetch_xor(true, Ordering::Relaxed)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,15 +153,5 @@ mod tests {
 
         std::fs::write(status::status_path(&socket), b"{not json").unwrap();
         assert!(state.daemon_status().is_err(), "a corrupt file is an error");
-    }
-
-    #[test]
-    fn live_switch_toggles() {
-        let live = LiveSwitch::default();
-        assert!(!live.is_paused());
-        assert!(live.toggle());
-        assert!(live.is_paused());
-        assert!(!live.toggle());
-        assert!(!live.is_paused());
     }
 }

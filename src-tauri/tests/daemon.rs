@@ -36,13 +36,9 @@ fn own_daemon_records_events_and_the_bridge_forwards_each_commit() {
 
     let (tx, rx) = std::sync::mpsc::channel();
     let notices = started.notices.expect("own daemon has notices");
-    assert!(
-        started
-            .handle
-            .spawn(bridge::forward(notices, state.live.clone(), move |batch| {
-                let _ = tx.send(batch);
-            },))
-    );
+    assert!(started.handle.spawn(bridge::forward(notices, move |batch| {
+        let _ = tx.send(batch);
+    },)));
 
     let line = Event::write("hello.txt", "2026-11-21T10:00:00.000Z")
         .envelope(&repo.root())
@@ -239,8 +235,7 @@ fn attached_app_gets_live_updates_by_polling_the_other_daemons_ledgers() {
     );
     let (tx, rx) = std::sync::mpsc::channel();
     assert!(started.handle.spawn(bridge::poll_attached(
-        state.data_dir.clone(),
-        state.live,
+        state.data_dir,
         started.handle.shutdown_token(),
         move |batch| {
             let _ = tx.send(batch);

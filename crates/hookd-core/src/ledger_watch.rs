@@ -224,8 +224,14 @@ mod tests {
         writer.append(&[entry("old", "Write", &["x"])]).unwrap();
 
         let mut watch = LedgerWatch::new();
-        assert!(watch.poll(std::slice::from_ref(&a)).is_empty(), "history is not news");
-        assert!(watch.poll(std::slice::from_ref(&a)).is_empty(), "nothing new yet");
+        assert!(
+            watch.poll(std::slice::from_ref(&a)).is_empty(),
+            "history is not news"
+        );
+        assert!(
+            watch.poll(std::slice::from_ref(&a)).is_empty(),
+            "nothing new yet"
+        );
 
         writer
             .append(&[
