@@ -4,7 +4,7 @@ import { createErrorBanner, type ErrorBanner } from '../src/components/error-ban
 import { setBackend } from '../src/lib/api';
 import { parseHash } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/lib/stub';
-import { createHooksView } from '../src/views/hooks';
+import { createHooksView, forgetHookDrafts } from '../src/views/hooks';
 import type { View } from '../src/views/view';
 
 const ROOT = '/home/dev/src/hookd';
@@ -39,6 +39,7 @@ const type = (el: HTMLInputElement, text: string): void => {
 };
 
 afterEach(() => {
+  forgetHookDrafts();
   view?.destroy();
   view = null;
   setBackend(null);
@@ -222,9 +223,31 @@ describe('hooks view', () => {
       'agent/project/Stop',
       'managed/project/PreToolUse',
     ]);
-    expect(rows[4]!.querySelector('[data-testid=effective-source]')!.textContent).toContain(`${ROOT}/.hookd/settings.json`);
+    const source = rows[4]!.querySelector<HTMLElement>('[data-testid=effective-source]')!;
+    expect(source.dataset.path).toBe(`${ROOT}/.hookd/settings.json`);
+    expect(source.textContent).toBe('hookd · Project.hookd/settings.json');
+    expect(rows[0]!.querySelector('[data-testid=effective-source]')!.textContent).toBe('Claude Code · Global/home/dev/.claude/settings.json');
     expect(all('[data-testid=effective-file]')).toHaveLength(6);
     expect($('#hooks-effective-summary').textContent).toContain('5 hooks');
+  });
+
+  it('keeps unsaved edits when the user leaves the project and comes back', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    type($<HTMLInputElement>('#hooks-add-command'), './kept.sh');
+    $('#hooks-add-submit').click();
+    await vi.waitFor(() => expect($('#hooks-dirty').dataset.dirty).toBe('true'));
+    view!.update(parseHash('#/hooks?project=/home/dev/src/webshop&tab=agent-project'));
+    await vi.waitFor(() => expect($('#hooks-file-path').textContent).toBe('/home/dev/src/webshop/.claude/settings.json'));
+    expect($('#hooks-dirty').dataset.dirty).toBe('false');
+    // Even a new view of the screen (another screen in between) keeps them.
+    view!.destroy();
+    const route = parseHash(`#/hooks?project=${ROOT}&tab=agent-project`);
+    if (route.view !== 'hooks') throw new Error('route');
+    view = createHooksView({ errors, appInfo: Promise.resolve(null), navigate: (h) => view?.update(parseHash(h)) }, route);
+    document.body.replaceChildren(errors.el, view.el);
+    await vi.waitFor(() => expect($('[data-testid=hook-handler][data-command="./kept.sh"]')).not.toBeNull());
+    expect($('#hooks-dirty').dataset.dirty).toBe('true');
   });
 
   it('switches tabs with the arrow keys and asks for a project when none is given', async () => {

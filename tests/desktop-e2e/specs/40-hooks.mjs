@@ -103,7 +103,9 @@ export default async function ({ browser, test, shot, repo }) {
     assert.equal(await row.getAttribute('data-kind'), 'agent');
     assert.equal(await row.getAttribute('data-scope'), 'project');
     assert.equal(await row.getAttribute('data-state'), 'enabled');
-    assert.match(await row.$('[data-testid="effective-source"]').getText(), new RegExp(file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    const source = await row.$('[data-testid="effective-source"]');
+    assert.equal(await source.getAttribute('data-path'), file);
+    assert.match(await source.getText(), /Claude Code · Project\s*\.claude\/settings\.json/);
     const post = await browser.$('[data-testid="effective-hook"][data-event="PostToolUse"][data-command="cargo fmt --all"]');
     assert.ok(await post.isExisting(), 'the file\u2019s own PostToolUse hook is listed too');
     await shot(browser, 'hooks-effective');

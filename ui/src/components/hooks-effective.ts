@@ -14,8 +14,13 @@ export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicat
   return e.duplicate_of !== null ? 'duplicate' : 'enabled';
 }
 
-/** Renders the effective view. */
-export function renderEffective(view: EffectiveView): HTMLElement {
+/** A file's path for a table cell: relative to the project when inside it. */
+export function shortPath(path: string, project: string | null): string {
+  return project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path;
+}
+
+/** Renders the effective view of `project`. */
+export function renderEffective(view: EffectiveView, project: string | null = null): HTMLElement {
   const runs = view.hooks.filter((e) => hookState(e) === 'enabled').length;
   const summary = h('p', {
     id: 'hooks-effective-summary',
@@ -36,21 +41,25 @@ export function renderEffective(view: EffectiveView): HTMLElement {
       'tr',
       { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },
       h('td', { class: 'num', text: `#${e.index + 1}` }),
-      h('td', { class: 'nowrap', text: e.kind === 'agent' ? 'Claude Code' : 'hookd' }),
       h('td', { class: 'mono', text: e.event }),
       h('td', { class: 'mono', text: e.matcher ?? '' }),
-      h('td', { text: e.handler_type }),
-      h('td', { class: 'mono hooks-summary', text: e.summary }),
+      h('td', { class: 'mono hooks-summary' }, e.handler_type !== 'command' ? h('span', { class: 'badge badge-off', text: e.handler_type || 'no type' }) : null, e.handler_type !== 'command' ? ' ' : null, e.summary),
       h('td', { class: 'num', text: e.timeout !== null ? `${e.timeout} s` : '' }),
       h('td', {}, h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText })),
-      h('td', { class: 'hooks-source', data: { testid: 'effective-source' } }, h('span', { text: `${SCOPE_TEXT[e.scope]} ` }), h('span', { class: 'mono', attrs: { title: e.path }, text: e.path })),
+      h(
+        'td',
+        { class: 'hooks-source', data: { testid: 'effective-source', path: e.path }, attrs: { title: e.path } },
+        h('span', { class: 'hooks-source-who', text: `${e.kind === 'agent' ? 'Claude Code' : 'hookd'} · ${SCOPE_TEXT[e.scope]}` }),
+        h('span', { class: 'mono', text: shortPath(e.path, project) }),
+      ),
     );
   });
   const table = h(
     'table',
     { id: 'hooks-effective-table', class: 'hooks-table' },
     h('caption', { class: 'visually-hidden', text: 'Every hook that applies to this project' }),
-    h('thead', {}, h('tr', {}, ...['#', 'Runs in', 'Event', 'Matcher', 'Type', 'What runs', 'Timeout', 'State', 'Source file'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+    h('colgroup', {}, ...['num', 'event', 'matcher', 'runs', 'timeout', 'state', 'source'].map((c) => h('col', { class: `hooks-col-${c}` }))),
+    h('thead', {}, h('tr', {}, ...['#', 'Event', 'Matcher', 'What runs', 'Timeout', 'State', 'Source file'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
     h('tbody', {}, ...rows),
   );
   const files = h(

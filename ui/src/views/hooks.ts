@@ -49,16 +49,42 @@ interface TabState extends FileEditorState {
   onDisk: HookFile | null;
 }
 
+/**
+ * Each project's tabs, kept while the app runs: switching to another project
+ * or screen and back keeps unsaved edits (they are reconciled with the files
+ * on disk when the editor shows them again, like any change on disk).
+ */
+const drafts = new Map<string, Map<HooksTab, TabState>>();
+
+/** Forgets every kept draft (tests). */
+export function forgetHookDrafts(): void {
+  drafts.clear();
+}
+
+function tabsOf(project: string | null): Map<HooksTab, TabState> {
+  if (project === null) return new Map();
+  let tabs = drafts.get(project);
+  if (!tabs) {
+    tabs = new Map();
+    drafts.set(project, tabs);
+  }
+  return tabs;
+}
+
 export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let destroyed = false;
   let project = initial.project;
   let tab: HooksTab = initial.tab;
   let events: HookEventInfo[] = [];
   let projects: ProjectInfo[] = [];
-  const tabs = new Map<HooksTab, TabState>();
+  let tabs = tabsOf(project);
+  // A command a previous view started has finished or failed by now.
+  for (const kept of drafts.values()) for (const state of kept.values()) state.busy = false;
   let effective: EffectiveView | null = null;
   let editor: FileEditor | null = null;
   let loadSeq = 0;
+  // Events and projects; `load` waits for them so the add form renders once, complete.
+  let catalogue: Promise<void> = Promise.resolve();
   const unlisteners: Unlisten[] = [];
 
   const picker = h('select', { id: 'hooks-project', class: 'text-input', attrs: { 'aria-label': 'Project' } });
@@ -197,7 +223,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     renderTabs();
     renderBanner();
     if (tab === 'effective') {
-      panel.replaceChildren(effective ? renderEffective(effective) : h('p', { class: 'muted', text: 'Loading…' }));
+      panel.replaceChildren(effective ? renderEffective(effective, project) : h('p', { class: 'muted', text: 'Loading…' }));
       return;
     }
     const state = tabs.get(tab);
@@ -258,8 +284,13 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     const seq = ++loadSeq;
     const root = project;
     try {
-      const [files, view] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root)]);
+      const [files, view] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root), catalogue]);
       if (destroyed || seq !== loadSeq || root !== project) return;
+      // What the screen shows, to skip re-rendering (and so disturbing
+      // typing) when a change on disk was the one this screen just made.
+      const shown = (): string =>
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective]);
+      const before = shown();
       effective = view;
       const reloaded: string[] = [];
       for (const file of files) {
@@ -280,6 +311,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       }
       if (reloaded.length > 0) say(`Reloaded ${reloaded.map(basename).join(', ')}: changed on disk.`);
       summary.textContent = `${view.hooks.length} hook${view.hooks.length === 1 ? ' applies' : 's apply'} to ${basename(root)} (${view.hooks.filter((e) => e.enabled && e.duplicate_of === null).length} run)`;
+      if (reason === 'changed' && shown() === before) return;
       render();
     } catch (err) {
       if (!destroyed && seq === loadSeq) {
@@ -299,7 +331,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         ctx.navigate(hooksHash(ps[0]!.root, tab));
         return;
       }
-      render();
+      // The panel waits for the catalogue (see load); only the picker is new here.
+      if (project === null) render();
+      else renderPicker();
     } catch (err) {
       if (!destroyed) ctx.errors.show(err, 'Could not read the event catalogue or the projects');
     }
@@ -435,6 +469,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     await load('saved');
   }
 
+  catalogue = loadStatic();
+
   // ---- live updates ----
 
   const reloadSoon = debounce(() => void load('changed'), 250);
@@ -449,7 +485,6 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   );
 
   render();
-  void loadStatic();
   watch();
   void load('open');
 
@@ -458,14 +493,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     update(route: Route) {
       if (route.view !== 'hooks') return;
       if (route.project !== project) {
-        const dirty = [...tabs.values()].some(isDirty);
-        if (dirty && !window.confirm('Leave this project? Your unsaved hook edits are lost.')) {
-          ctx.navigate(hooksHash(project, tab));
-          return;
-        }
         project = route.project;
         tab = route.tab;
-        tabs.clear();
+        tabs = tabsOf(project);
         effective = null;
         status.textContent = '';
         watch();
