@@ -110,4 +110,16 @@ export default async function ({ browser, test, shot, repo }) {
     assert.ok(await post.isExisting(), 'the file\u2019s own PostToolUse hook is listed too');
     await shot(browser, 'hooks-effective');
   });
+
+  await test('hook editor: a change made on disk by someone else shows up live', async () => {
+    await browser.$('#hooks-tab-agent-project').click();
+    await browser.$('[data-testid="hook-event"][data-event="PreToolUse"]').waitForExist({ timeout: 10000 });
+    // Another editor adds a Stop hook; the settings watcher tells the window.
+    const text = JSON.parse(fs.readFileSync(file, 'utf8'));
+    text.hooks.Stop = [{ hooks: [{ type: 'command', command: 'notify-send "Claude is done"' }] }];
+    fs.writeFileSync(file, `${JSON.stringify(text, null, 2)}\n`);
+    await browser.$('[data-testid="hook-event"][data-event="Stop"]').waitForExist({ timeout: 10000, timeoutMsg: 'the Stop hook written on disk appears without a reload' });
+    assert.match(await browser.$('#hooks-status').getText(), /changed on disk/);
+    assert.equal(await browser.$('#hooks-disk-banner').isDisplayed(), false, 'no banner: there were no unsaved edits');
+  });
 }
