@@ -31,6 +31,8 @@ export default async function ({ browser, test, shot, repo }) {
     assert.ok(added.some((t) => /hookd-emit\S* pre_tool_use/.test(t)), `the diff adds the PreToolUse entry: ${added.join('\n')}`);
     assert.match(await browser.$('#connect-summary').getText(), /hookd entry for \d+ events/);
     assert.equal(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, before, 'nothing written before Apply');
+    // A WebDriver screenshot is the last painted frame: let two frames paint first.
+    await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
     await shot(browser, 'connect');
 
     await browser.$('#connect-apply').click();
