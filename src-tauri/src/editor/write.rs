@@ -132,9 +132,9 @@ pub fn save_hooks(
     force: bool,
 ) -> Result<SaveResult> {
     let (location, doc) = edited(state, file, hooks, version, force)?;
+    // The bytes the save writes (it renders the same document the same way).
+    let written = doc.render().map_err(settings_error)?;
     let outcome = doc.save(force).map_err(settings_error)?;
-    let written = std::fs::read(&location.path)
-        .map_err(|e| AppError::from(hookd_core::Error::io("cannot read", &location.path, e)))?;
     tracing::info!(file = %location.path.display(), created = outcome.created, "hooks saved");
     Ok(SaveResult {
         path: display(&location.path),
