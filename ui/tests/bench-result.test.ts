@@ -65,6 +65,8 @@ describe('bench results in words', () => {
       all_hooks_disabled_by: [],
     };
     expect(matchCountText(m)).toBe('2 of 3 hooks would run (1 by the agent, 1 by hookd)');
+    const connected = { ...m, hooks: [...m.hooks, hook({ index: 3, recorder: true, executes: false })] };
+    expect(matchCountText(connected)).toBe('3 of 4 hooks would run (2 by the agent, 1 by hookd); Run leaves out hookd\u2019s own recorder');
     expect(matchTargetText(m)).toBe('Matchers are tested against tool_name = "Bash".');
     expect(matchTargetText({ ...m, target: null })).toContain('which the payload lacks');
     expect(matchTargetText({ ...m, event: 'Stop', match_field: null })).toBe('Stop takes no matcher: every group runs.');

@@ -66,7 +66,7 @@ describe('test bench view', () => {
     const mcp = hooks().find((h) => h.dataset.scope === 'global')!;
     expect(mcp.dataset.outcome).toBe('no_match');
     expect(mcp.querySelector('[data-testid=bench-hook-reason]')!.textContent).toBe('tool_name regex found nothing in "Bash"');
-    expect($('bench-match-summary').textContent).toBe('2 of 4 hooks would run (2 by the agent, 0 by hookd)');
+    expect($('bench-match-summary').textContent).toBe('2 of 4 hooks would run (2 by the agent, 0 by hookd); Run leaves out hookd\u2019s own recorder');
     // hookd's own recorder (the project is connected) matches but is never run by the bench.
     const recorder = hooks().find((h) => h.dataset.scope === 'project' && h.dataset.kind === 'agent')!;
     expect(recorder.dataset.outcome).toBe('runs');

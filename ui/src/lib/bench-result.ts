@@ -74,7 +74,9 @@ export function matchCountText(m: BenchMatch): string {
   const agent = runs.filter((h) => h.kind === 'agent').length;
   const total = m.hooks.length;
   if (total === 0) return `No ${m.event} hooks are configured for this project.`;
-  return `${runs.length} of ${total} hook${total === 1 ? '' : 's'} would run (${agent} by the agent, ${runs.length - agent} by hookd)`;
+  const recorders = runs.filter((h) => h.recorder).length;
+  const note = recorders > 0 ? `; Run leaves out hookd\u2019s own recorder${recorders === 1 ? '' : 's'}` : '';
+  return `${runs.length} of ${total} hook${total === 1 ? '' : 's'} would run (${agent} by the agent, ${runs.length - agent} by hookd)${note}`;
 }
 
 /** A short label for a hook's outcome. */
