@@ -12,6 +12,8 @@ const SESSION = 'e2e-more';
 export default async function ({ browser, test, shot, emit, repo, EMIT }) {
   const payload = (hook, extra) => ({ session_id: SESSION, cwd: repo, hook_event_name: hook, ...extra });
   const textOf = (el) => browser.execute((e) => e.textContent, el);
+  // Rows are pooled: a list that shrank keeps hidden rows with old data, so
+  // every row selector below asks for :not([hidden]).
   const managed = path.join(repo, '.hookd', 'settings.json');
 
   await test('a session filter, a Write against the previous Write, and a Bash command\'s files', async () => {
@@ -60,12 +62,12 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
       timeoutMsg: 'the session filter did not show the 4 mutations of this session',
     });
     assert.match(await browser.execute(() => window.location.hash), /session=e2e-more/);
-    const tools = await browser.$$('[data-testid="timeline-row"]').map((r) => r.getAttribute('data-tool'));
+    const tools = await browser.$$('[data-testid="timeline-row"]:not([hidden])').map((r) => r.getAttribute('data-tool'));
     assert.deepEqual([...tools].sort(), ['Bash', 'Bash', 'Write', 'Write']);
 
     // The second Write, against the first.
-    const writes = await browser.$$('[data-testid="timeline-row"][data-tool="Write"]');
-    const indexes = [...(await writes.map((w) => w.getAttribute("data-index")))];
+    const writes = await browser.$$('[data-testid="timeline-row"][data-tool="Write"]:not([hidden])');
+    const indexes = [...(await writes.map((w) => w.getAttribute('data-index')))];
     const second = writes[indexes.indexOf(String(Math.max(...indexes.map(Number))))];
     await second.click();
     const change = await browser.$('#row-detail [data-testid="change"][data-kind="write"]');
@@ -88,7 +90,7 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
     await shot(browser, 'timeline-write-diff');
 
     // A Bash row: its command, and both files it changed.
-    await browser.$('[data-testid="timeline-row"][data-tool="Bash"]').click();
+    await browser.$('[data-testid="timeline-row"][data-tool="Bash"]:not([hidden])').click();
     const cmd = await browser.$('#row-detail [data-testid="change-command"]');
     await cmd.waitForExist({ timeout: 5000 });
     assert.equal(await textOf(cmd), command);
@@ -119,14 +121,14 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
       timeout: 10000,
       timeoutMsg: `expected 6 events, got ${await browser.$('#timeline-count').getText()}`,
     });
-    const kinds = await browser.$$('[data-testid="activity-row"]').map((r) => r.getAttribute('data-hook-type'));
+    const kinds = await browser.$$('[data-testid="activity-row"]:not([hidden])').map((r) => r.getAttribute('data-hook-type'));
     assert.deepEqual(
       [...kinds].sort(),
       ['post_tool_use', 'post_tool_use', 'post_tool_use', 'pre_tool_use', 'user_prompt_submit', 'user_prompt_submit'],
     );
 
     // The blocked prompt, with the hook run that blocked it.
-    const blocked = await browser.$('[data-testid="activity-row"][data-verdict="block"]');
+    const blocked = await browser.$('[data-testid="activity-row"][data-verdict="block"]:not([hidden])');
     await blocked.waitForExist({ timeout: 10000 });
     assert.equal(await blocked.getAttribute('data-hook-type'), 'user_prompt_submit');
     await blocked.click();
@@ -139,7 +141,7 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
     assert.equal(await textOf(await run.$('[data-testid="hook-run-reason"]')), 'Reason: the prompt mentions a secret');
 
     // The other prompt is there too, with no hook decision.
-    const allowed = await browser.$$('[data-testid="activity-row"][data-hook-type="user_prompt_submit"]');
+    const allowed = await browser.$$('[data-testid="activity-row"][data-hook-type="user_prompt_submit"]:not([hidden])');
     assert.equal(allowed.length, 2);
     assert.ok(await browser.$('#timeline-chart').isDisplayed(), 'the activity chart is shown');
     assert.equal(await browser.$('#timeline-chart').getAttribute('data-total'), '6');
