@@ -141,6 +141,7 @@ mod tests {
                 tool_use_id: Some(format!("t{n}")),
             }],
             mutations: 1,
+            hook_runs: 0,
         }
     }
 

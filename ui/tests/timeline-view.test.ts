@@ -321,7 +321,7 @@ describe('timeline view behaviour', () => {
 });
 
 describe('commitConcerns', () => {
-  const commit = (ledger: string, mutations = 1) => ({ notices: [{ ledger, events: [], mutations }] });
+  const commit = (ledger: string, mutations = 1, hook_runs = 0) => ({ notices: [{ ledger, events: [], mutations, hook_runs }] });
   const f = (repo: string | null): TimelineFilter => ({ ...emptyFilter(), repo, all: repo === null });
   it('matches the ledger of the shown repository', () => {
     expect(commitConcerns(commit('/r/a/.hookd/mutations.db'), f('/r/a'))).toBe(true);
@@ -544,14 +544,20 @@ describe('row detail: Write diff and Bash files', () => {
 });
 
 describe('commitConcerns with the new filters', () => {
-  const notice = (events: { hook_type: string; tool_name: string | null }[], mutations: number) => ({
-    notices: [{ ledger: '/r/.hookd/mutations.db', events: events.map((e, i) => ({ event_id: `e${i}`, tool_use_id: null, ...e })), mutations }],
+  const notice = (events: { hook_type: string; tool_name: string | null }[], mutations: number, hook_runs = 0) => ({
+    notices: [{ ledger: '/r/.hookd/mutations.db', events: events.map((e, i) => ({ event_id: `e${i}`, tool_use_id: null, ...e })), mutations, hook_runs }],
   });
   const f = (over: Partial<TimelineFilter>): TimelineFilter => ({ ...emptyFilter(), repo: '/r', all: false, ...over });
   it('refetches activity for any event, mutations only for mutations', () => {
     const prompt = notice([{ hook_type: 'user_prompt_submit', tool_name: null }], 0);
     expect(commitConcerns(prompt, f({ mode: 'activity' }))).toBe(true);
     expect(commitConcerns(prompt, f({}))).toBe(false);
+  });
+  it('refetches activity when hook runs land after their event, not the file list', () => {
+    const runs = notice([], 0, 2);
+    expect(commitConcerns(runs, f({ mode: 'activity' }))).toBe(true);
+    expect(commitConcerns(runs, f({}))).toBe(false);
+    expect(commitConcerns(notice([], 0, 0), f({ mode: 'activity' }))).toBe(false);
   });
   it('skips commits whose events cannot match the event type or tool', () => {
     const post = notice([{ hook_type: 'post_tool_use', tool_name: 'Edit' }], 1);

@@ -57,6 +57,8 @@ pub struct CommitNotice {
     pub events: Vec<CommittedEvent>,
     /// Mutation rows committed with them.
     pub mutations: usize,
+    /// Managed hook runs committed (announced on their own, after their event).
+    pub hook_runs: usize,
 }
 
 /// One committed event, as announced in a [`CommitNotice`].
@@ -248,6 +250,15 @@ impl Writer {
         match self.sink.append_hook_runs(path, runs) {
             Ok(_) => {
                 tracing::debug!(ledger = %path.display(), runs = runs.len(), "stored hook runs");
+                if self.config.notices.receiver_count() > 0 {
+                    // A lagging observer loses notices, never runs.
+                    let _ = self.config.notices.send(CommitNotice {
+                        ledger: path.to_path_buf(),
+                        events: Vec::new(),
+                        mutations: 0,
+                        hook_runs: runs.len(),
+                    });
+                }
             }
             Err(err) => {
                 tracing::error!(ledger = %path.display(), error = %err, runs = runs.len(), "cannot store hook runs; spooling them");
@@ -322,6 +333,7 @@ impl Writer {
         }
         let notice = CommitNotice {
             ledger: ledger.to_path_buf(),
+            hook_runs: 0,
             mutations: entries.iter().map(|e| e.mutations.len()).sum(),
             events: entries
                 .iter()

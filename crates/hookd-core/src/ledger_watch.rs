@@ -27,6 +27,7 @@ const MAX_EVENTS_PER_POLL: i64 = 10_000;
 struct Seen {
     event_id: i64,
     mutation_id: i64,
+    hook_run_id: i64,
 }
 
 /// Polls ledgers for rows committed by someone else.
@@ -102,6 +103,7 @@ impl LedgerWatch {
                 let start = Seen {
                     event_id: newest("events")?,
                     mutation_id: newest("mutations")?,
+                    hook_run_id: newest("hook_runs")?,
                 };
                 self.seen.insert(path.to_owned(), start);
                 return Ok(None);
@@ -131,7 +133,13 @@ impl LedgerWatch {
             last_event = id;
             events.push(event);
         }
-        if events.is_empty() {
+        // Hook runs are committed after their event, in a batch of their own.
+        let (hook_runs, last_hook_run): (i64, Option<i64>) = conn.query_row(
+            "SELECT COUNT(*), MAX(id) FROM hook_runs WHERE id > ?1",
+            [seen.hook_run_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if events.is_empty() && hook_runs == 0 {
             return Ok(None);
         }
         // Mutations are written in the same transaction as their events.
@@ -156,12 +164,14 @@ impl LedgerWatch {
             Seen {
                 event_id: last_event,
                 mutation_id: last_mutation,
+                hook_run_id: last_hook_run.unwrap_or(seen.hook_run_id),
             },
         );
         Ok(Some(CommitNotice {
             ledger: path.to_owned(),
             events,
             mutations: usize::try_from(mutations).unwrap_or(0),
+            hook_runs: usize::try_from(hook_runs).unwrap_or(0),
         }))
     }
 }
@@ -271,6 +281,52 @@ mod tests {
         assert_eq!(notices[0].ledger, b);
         assert_eq!(notices[0].events[0].event_id, "first");
         assert_eq!(notices[0].mutations, 1);
+    }
+
+    #[test]
+    fn hook_runs_committed_after_their_event_are_reported_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.db");
+        let mut writer = Ledger::open_or_create(&a).unwrap();
+        let mut watch = LedgerWatch::new();
+        assert!(watch.poll(std::slice::from_ref(&a)).is_empty());
+        writer.append(&[entry("e1", "Bash", &[])]).unwrap();
+        let notices = watch.poll(std::slice::from_ref(&a));
+        assert_eq!((notices[0].events.len(), notices[0].hook_runs), (1, 0));
+
+        let run = crate::record::HookRunRecord {
+            run_id: "r1".into(),
+            event_id: "e1".into(),
+            hook_type: "pre_tool_use".into(),
+            tool_name: Some("Bash".into()),
+            session_id: Some("s".into()),
+            tool_use_id: Some("tu-e1".into()),
+            scope: "project".into(),
+            source: "/p/.hookd/settings.json".into(),
+            matcher: Some("Bash".into()),
+            command: "exit 2".into(),
+            exit_code: Some(2),
+            timed_out: false,
+            decision: Some("deny".into()),
+            duration_ms: 1.5,
+            stdout: String::new(),
+            stderr: "no".into(),
+            output_truncated: false,
+            error: None,
+            started_at: "2026-11-22T10:00:00.000Z".into(),
+        };
+        writer.append_hook_runs(&[run]).unwrap();
+        let notices = watch.poll(std::slice::from_ref(&a));
+        assert_eq!(notices.len(), 1);
+        assert_eq!(
+            (
+                notices[0].events.len(),
+                notices[0].hook_runs,
+                notices[0].mutations
+            ),
+            (0, 1, 0)
+        );
+        assert!(watch.poll(&[a]).is_empty());
     }
 
     #[test]

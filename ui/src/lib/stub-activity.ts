@@ -171,6 +171,7 @@ export function createActivityStub(
           ledger: `${repo}/.hookd/mutations.db`,
           events: evs.map((e) => ({ event_id: e.event_id, hook_type: e.hook_type, tool_name: e.tool_name, tool_use_id: e.tool_use_id })),
           mutations,
+          hook_runs: 0,
         },
       ],
     };

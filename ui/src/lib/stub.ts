@@ -568,6 +568,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
               tool_use_id: r.tool_use_id,
             })),
             mutations: added.length,
+            hook_runs: 0,
           },
         ],
       };

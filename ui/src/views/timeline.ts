@@ -88,7 +88,7 @@ export function commitConcerns(commit: LedgerCommit, filter: TimelineFilter): bo
   const eventType = filter.event_type !== null ? normalizeHookType(filter.event_type) : null;
   const tool = filter.tool?.toLowerCase() ?? null;
   return commit.notices.some((n) => {
-    if (filter.mode === 'activity' ? n.events.length === 0 : n.mutations <= 0) return false;
+    if (filter.mode === 'activity' ? n.events.length === 0 && n.hook_runs === 0 : n.mutations <= 0) return false;
     if (eventType !== null || tool !== null) {
       const matching = n.events.some(
         (e) => (eventType === null || e.hook_type === eventType) && (tool === null || e.tool_name?.toLowerCase() === tool),

@@ -16,4 +16,8 @@ events: Array<CommittedEvent>,
 /**
  * Mutation rows committed with them.
  */
-mutations: number, };
+mutations: number, 
+/**
+ * Managed hook runs committed (announced on their own, after their event).
+ */
+hook_runs: number, };
