@@ -39,6 +39,7 @@ pub mod settings;
 pub mod sqlite;
 pub mod stats;
 pub mod status;
+pub mod templates;
 pub mod timefmt;
 
 pub use error::{Error, Result};
