@@ -36,10 +36,24 @@ use crate::settings::{
 pub const INDEX_JSON: &str = include_str!("../../../hooks-templates/index.json");
 
 /// Every script the catalog refers to: file name and bytes.
-pub const SCRIPTS: &[(&str, &[u8])] = &[(
-    "block-dangerous-shell.py",
-    include_bytes!("../../../hooks-templates/block-dangerous-shell.py"),
-)];
+pub const SCRIPTS: &[(&str, &[u8])] = &[
+    (
+        "block-dangerous-shell.py",
+        include_bytes!("../../../hooks-templates/block-dangerous-shell.py"),
+    ),
+    (
+        "protect-secrets.py",
+        include_bytes!("../../../hooks-templates/protect-secrets.py"),
+    ),
+    (
+        "protect-main-branch.py",
+        include_bytes!("../../../hooks-templates/protect-main-branch.py"),
+    ),
+    (
+        "stay-in-project.py",
+        include_bytes!("../../../hooks-templates/stay-in-project.py"),
+    ),
+];
 
 /// The placeholder in a template's command that installing replaces with
 /// the installed script's path.

@@ -54,51 +54,76 @@ fn install(name: &str) -> Installed {
     }
 }
 
+async fn run_in(root: &Path, command: &str, tool: &str, tool_input: Value) -> Reply {
+    let payload = json!({
+        "session_id": "s-1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": root,
+        "hook_event_name": "PreToolUse",
+        "permission_mode": "default",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "tu-1",
+    });
+    let ctx = ExecContext {
+        event: lookup("PreToolUse").unwrap(),
+        payload,
+        project_root: root.to_path_buf(),
+    };
+    let report = run_all(&ctx, vec![HookInvocation::new(command)]).await;
+    assert_eq!(report.runs[0].stderr, "", "hook stderr");
+    assert_eq!(report.runs[0].exit_code, Some(0), "hook exit code");
+    report.outcome.reply()
+}
+
 impl Installed {
     async fn run(&self, tool: &str, tool_input: Value) -> Reply {
-        let payload = json!({
-            "session_id": "s-1",
-            "transcript_path": "/tmp/t.jsonl",
-            "cwd": self.root,
-            "hook_event_name": "PreToolUse",
-            "permission_mode": "default",
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "tool_use_id": "tu-1",
-        });
-        let ctx = ExecContext {
-            event: lookup("PreToolUse").unwrap(),
-            payload,
-            project_root: self.root.clone(),
-        };
-        let report = run_all(&ctx, vec![HookInvocation::new(self.command.clone())]).await;
-        assert_eq!(report.runs[0].stderr, "", "hook stderr");
-        assert_eq!(report.runs[0].exit_code, Some(0), "hook exit code");
-        report.outcome.reply()
-    }
-
-    async fn bash(&self, command: &str) -> Reply {
-        self.run("Bash", json!({"command": command, "description": "x"}))
-            .await
+        run_in(&self.root, &self.command, tool, tool_input).await
     }
 }
 
 /// Runs every Bash command concurrently (each hook is a Python start-up);
 /// replies in the order of `commands`.
 async fn run_many(t: &Installed, commands: Vec<String>) -> Vec<Reply> {
-    let shared = Arc::new(Installed {
-        _dir: tempfile::tempdir().unwrap(),
-        root: t.root.clone(),
-        command: t.command.clone(),
-    });
+    let calls = commands
+        .into_iter()
+        .map(|c| ("Bash".to_owned(), json!({"command": c, "description": "x"})))
+        .collect();
+    run_calls(t, calls).await
+}
+
+/// Runs every `(tool, tool_input)` concurrently; replies in order.
+async fn run_calls(t: &Installed, calls: Vec<(String, Value)>) -> Vec<Reply> {
+    let shared = Arc::new((t.root.clone(), t.command.clone()));
     let mut set = tokio::task::JoinSet::new();
-    for (i, command) in commands.into_iter().enumerate() {
+    for (i, (tool, input)) in calls.into_iter().enumerate() {
         let shared = Arc::clone(&shared);
-        set.spawn(async move { (i, shared.bash(&command).await) });
+        set.spawn(async move { (i, run_in(&shared.0, &shared.1, &tool, input).await) });
     }
     let mut out = set.join_all().await;
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Checks each call's reply: `Some(reason)` must be that exact deny,
+/// `None` a silent allow. All mismatches are reported at once.
+async fn expect(t: &Installed, cases: Vec<(&str, Value, Option<String>)>) {
+    let calls = cases
+        .iter()
+        .map(|(tool, input, _)| ((*tool).to_owned(), input.clone()))
+        .collect();
+    let replies = run_calls(t, calls).await;
+    let mut wrong = Vec::new();
+    for ((tool, input, want), reply) in cases.iter().zip(replies) {
+        let ok = match want {
+            Some(reason) => same(&reply, &denied(reason)),
+            None => reply == Reply::default(),
+        };
+        if !ok {
+            wrong.push(format!("{tool} {input}: got {reply:?}\n  want {want:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 fn denied(reason: &str) -> Reply {
@@ -241,4 +266,293 @@ async fn shell_guard_ignores_other_tools_and_empty_input() {
         Reply::default()
     );
     assert_eq!(t.run("Bash", json!({})).await, Reply::default());
+}
+
+// ------------------------------------------------------------ protect-secrets
+
+const SECRET_TAIL: &str = "Do not read or write secrets; use a template such as .env.example, or ask the user for the value you need.";
+
+fn secret(tool: &str, path: &str, kind: &str) -> Option<String> {
+    Some(format!(
+        "protect-secrets: {tool} of {path} is blocked: it looks like {kind}. {SECRET_TAIL}"
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn protect_secrets_denies_secret_files_and_allows_the_rest() {
+    let t = install("protect-secrets");
+    std::fs::write(
+        t.root.join(".npmrc"),
+        "//registry.npmjs.org/:_authToken=abc\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(t.root.join("web")).unwrap();
+    std::fs::write(t.root.join("web/.npmrc"), "save-exact=true\n").unwrap();
+    let env = "an environment file with secrets";
+    let key = "a private key";
+    let cred = "a credentials file";
+    let root = t.root.display().to_string();
+    let abs_env = format!("{root}/.env.production");
+    expect(
+        &t,
+        vec![
+            (
+                "Read",
+                json!({"file_path": ".env"}),
+                secret("Read", ".env", env),
+            ),
+            (
+                "Read",
+                json!({"file_path": abs_env}),
+                secret("Read", &abs_env, env),
+            ),
+            (
+                "Write",
+                json!({"file_path": "config/prod.env", "content": "A=1"}),
+                secret("Write", "config/prod.env", env),
+            ),
+            (
+                "Edit",
+                json!({"file_path": "/home/u/.ssh/id_rsa", "old_string": "a", "new_string": "b"}),
+                secret("Edit", "/home/u/.ssh/id_rsa", key),
+            ),
+            (
+                "MultiEdit",
+                json!({"file_path": "certs/server.pem", "edits": []}),
+                secret("MultiEdit", "certs/server.pem", key),
+            ),
+            (
+                "Read",
+                json!({"file_path": "tls/private.key"}),
+                secret("Read", "tls/private.key", key),
+            ),
+            (
+                "Read",
+                json!({"file_path": "/home/u/.aws/credentials"}),
+                secret("Read", "/home/u/.aws/credentials", cred),
+            ),
+            (
+                "Read",
+                json!({"file_path": "/home/u/.netrc"}),
+                secret("Read", "/home/u/.netrc", cred),
+            ),
+            (
+                "Read",
+                json!({"file_path": ".npmrc"}),
+                secret(
+                    "Read",
+                    ".npmrc",
+                    "a package-registry config holding a token",
+                ),
+            ),
+            (
+                "Bash",
+                json!({"command": "cat .env"}),
+                secret("Bash", ".env", env),
+            ),
+            (
+                "Bash",
+                json!({"command": "docker run --env-file=.env.local img"}),
+                secret("Bash", ".env.local", env),
+            ),
+            (
+                "Bash",
+                json!({"command": "cp  ~/.ssh/id_ed25519 /tmp/k"}),
+                secret("Bash", "~/.ssh/id_ed25519", key),
+            ),
+            (
+                "Bash",
+                json!({"command": "ls && echo \"$(cat '.env')\""}),
+                secret("Bash", ".env", env),
+            ),
+            ("Read", json!({"file_path": ".env.example"}), None),
+            ("Read", json!({"file_path": "app/.env.sample"}), None),
+            ("Read", json!({"file_path": "src/main.rs"}), None),
+            (
+                "Read",
+                json!({"file_path": "/home/u/.ssh/id_rsa.pub"}),
+                None,
+            ),
+            ("Read", json!({"file_path": "web/.npmrc"}), None),
+            (
+                "Write",
+                json!({"file_path": "README.md", "content": "x"}),
+                None,
+            ),
+            (
+                "Bash",
+                json!({"command": "cp .env.example .env.sample"}),
+                None,
+            ),
+            (
+                "Bash",
+                json!({"command": "python3 -m venv .venv && ls"}),
+                None,
+            ),
+            ("Bash", json!({"command": "cargo test"}), None),
+        ],
+    )
+    .await;
+}
+
+// -------------------------------------------------------- protect-main-branch
+
+fn git_repo(root: &Path, branch: &str) {
+    let repo = git2::Repository::init(root).unwrap();
+    repo.set_head(&format!("refs/heads/{branch}")).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let tree_id = repo.index().unwrap().write_tree().unwrap();
+    let tree = repo.find_tree(tree_id).unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[])
+        .unwrap();
+}
+
+const COMMIT_MAIN: &str = "protect-main-branch: committing directly on main is blocked. Create a branch first (git switch -c <topic>) and commit there.";
+
+fn force(branch: &str) -> Option<String> {
+    Some(format!(
+        "protect-main-branch: force-pushing {branch} is blocked; it rewrites history others rely on. Push without --force, or push to another branch."
+    ))
+}
+
+fn bash(command: &str) -> Value {
+    json!({"command": command})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn protect_main_branch_on_main() {
+    let t = install("protect-main-branch");
+    git_repo(&t.root, "main");
+    expect(
+        &t,
+        vec![
+            ("Bash", bash("git commit -m 'x'"), Some(COMMIT_MAIN.into())),
+            (
+                "Bash",
+                bash("git add . && git  commit -am x"),
+                Some(COMMIT_MAIN.into()),
+            ),
+            (
+                "Bash",
+                bash("git -c user.name=x commit --amend"),
+                Some(COMMIT_MAIN.into()),
+            ),
+            ("Bash", bash("git push --force"), force("main")),
+            ("Bash", bash("git push -f origin topic"), force("main")),
+            (
+                "Bash",
+                bash("git push --force-with-lease=main origin"),
+                force("main"),
+            ),
+            ("Bash", bash("git status && git log --oneline"), None),
+            ("Bash", bash("git push origin main"), None),
+            ("Bash", bash("echo 'git commit'"), None),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn protect_main_branch_on_a_topic_branch() {
+    let t = install("protect-main-branch");
+    git_repo(&t.root, "topic");
+    expect(
+        &t,
+        vec![
+            ("Bash", bash("git commit -m x"), None),
+            (
+                "Bash",
+                bash("git push --force-with-lease origin topic"),
+                None,
+            ),
+            ("Bash", bash("git push -f origin main"), force("main")),
+            ("Bash", bash("git push origin +master"), force("master")),
+            (
+                "Bash",
+                bash("git push --force origin topic:refs/heads/main"),
+                force("main"),
+            ),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn protect_main_branch_outside_a_repository_allows_everything() {
+    let t = install("protect-main-branch");
+    expect(
+        &t,
+        vec![
+            ("Bash", bash("git commit -m x"), None),
+            ("Bash", bash("git push --force"), None),
+        ],
+    )
+    .await;
+}
+
+// ------------------------------------------------------------ stay-in-project
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stay_in_project_denies_paths_outside_with_symlinks_resolved() {
+    let t = install("stay-in-project");
+    let outside = tempfile::tempdir().unwrap();
+    let outside_dir = outside.path().canonicalize().unwrap();
+    std::os::unix::fs::symlink(&outside_dir, t.root.join("link")).unwrap();
+    let root = t.root.display().to_string();
+    let parent = t.root.parent().unwrap().display().to_string();
+    let out = |tool: &str, path: &str, target: &str| {
+        Some(format!(
+            "stay-in-project: {tool} of {path} is blocked: it resolves to {target}, outside the project {root}. Only change files inside the project."
+        ))
+    };
+    let via_link = format!("{root}/link/x.txt");
+    let via_link_target = format!("{}/x.txt", outside_dir.display());
+    let dotdot = format!("{root}/src/../../escape.txt");
+    expect(
+        &t,
+        vec![
+            (
+                "Write",
+                json!({"file_path": "/etc/hosts.new", "content": ""}),
+                out("Write", "/etc/hosts.new", "/etc/hosts.new"),
+            ),
+            (
+                "Edit",
+                json!({"file_path": "../outside.txt"}),
+                out("Edit", "../outside.txt", &format!("{parent}/outside.txt")),
+            ),
+            (
+                "MultiEdit",
+                json!({"file_path": dotdot, "edits": []}),
+                out("MultiEdit", &dotdot, &format!("{parent}/escape.txt")),
+            ),
+            (
+                "Write",
+                json!({"file_path": via_link, "content": ""}),
+                out("Write", &via_link, &via_link_target),
+            ),
+            (
+                "NotebookEdit",
+                json!({"notebook_path": "link/n.ipynb", "new_source": ""}),
+                out(
+                    "NotebookEdit",
+                    "link/n.ipynb",
+                    &format!("{}/n.ipynb", outside_dir.display()),
+                ),
+            ),
+            (
+                "Write",
+                json!({"file_path": format!("{root}/src/a.rs"), "content": ""}),
+                None,
+            ),
+            ("Edit", json!({"file_path": "src/b.rs"}), None),
+            (
+                "Write",
+                json!({"file_path": format!("{root}/x/../y.txt"), "content": ""}),
+                None,
+            ),
+            ("Read", json!({"file_path": "/etc/hosts"}), None),
+        ],
+    )
+    .await;
 }
