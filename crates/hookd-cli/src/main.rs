@@ -32,6 +32,8 @@ enum Command {
     Status(cmd::status::StatusArgs),
     /// List, add, remove, enable/disable, validate and test agent and managed hooks.
     Hooks(cmd::hooks::HooksArgs),
+    /// List, show, install and uninstall ready-made hooks from hookd's templates catalog.
+    Templates(cmd::templates::TemplatesArgs),
     /// Write the per-repository ledgers from RabbitMQ (`hookd ledger consume`).
     Ledger(cmd::ledger::LedgerArgs),
     /// Set up hookd's exchange and queues on RabbitMQ (`hookd amqp declare`).
@@ -47,6 +49,7 @@ fn main() -> std::process::ExitCode {
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),
         Command::Hooks(args) => cmd::hooks::run(&args),
+        Command::Templates(args) => cmd::templates::run(&args),
         Command::Ledger(args) => cmd::ledger::run(&args),
         Command::Amqp(args) => cmd::amqp::run(&args),
     };

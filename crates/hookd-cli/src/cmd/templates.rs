@@ -1,0 +1,317 @@
+//! `hookd templates`: list, show, install and uninstall the ready-made hooks
+//! of the catalog embedded in hookd (`hooks-templates/`).
+//!
+//! All catalog reading and every edit live in [`hookd_core::templates`];
+//! this file turns flags into a settings location and reports into lines.
+
+use std::path::{Path, PathBuf};
+
+use super::{backup_note, show};
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use hookd_core::agent_connect;
+use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
+use hookd_core::templates::{self, Catalog, ChangeReport, FileChange, Template};
+use serde_json::json;
+
+/// Flags of `hookd templates`.
+#[derive(Debug, Args)]
+pub struct TemplatesArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: TemplatesCommand,
+}
+
+/// The subcommands of `hookd templates`.
+#[derive(Debug, Subcommand)]
+pub enum TemplatesCommand {
+    /// List the templates in hookd's catalog with their events and a one-line description.
+    List(ListArgs),
+    /// Show one template: what it does, its hooks (event, matcher, command, timeout), what
+    /// it needs and where it runs.
+    Show(ShowArgs),
+    /// Install a template: copy its script (mode 0755) to DIR/.hookd/hooks/ (project and
+    /// local scopes) or ~/.hookd/hooks/ (user scope) and add its hooks to one settings
+    /// file, touching nothing else. Installing twice changes nothing.
+    Install(TargetArgs),
+    /// Remove exactly the hooks `install` added (with the same flags), and the script once
+    /// no settings file sharing its hooks directory runs it.
+    Uninstall(TargetArgs),
+}
+
+/// Flags of `hookd templates list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print the catalog as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `hookd templates show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The template's name (see `hookd templates list`)
+    pub name: String,
+    /// Print the template as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Print the script's source as well
+    #[arg(long)]
+    pub script: bool,
+}
+
+/// Which settings file a template goes into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json; script in
+    /// $HOOKD_HOME/hooks/.
+    #[value(alias = "global")]
+    User,
+    /// Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json.
+    Project,
+    /// This checkout only: DIR/.claude/settings.local.json or DIR/.hookd/settings.local.json.
+    Local,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(scope: ScopeArg) -> Self {
+        match scope {
+            ScopeArg::User => Self::Global,
+            ScopeArg::Project => Self::Project,
+            ScopeArg::Local => Self::Local,
+        }
+    }
+}
+
+/// Who runs the installed hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// The agent (Claude Code) runs it itself: .claude/settings*.json.
+    Agent,
+    /// hookd's daemon runs it (agent connected with `hookd connect --managed`):
+    /// .hookd/settings*.json.
+    Managed,
+}
+
+impl From<KindArg> for Kind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Agent => Self::Agent,
+            KindArg::Managed => Self::Managed,
+        }
+    }
+}
+
+/// Flags of `hookd templates install` and `uninstall`.
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// The template's name (see `hookd templates list`)
+    pub name: String,
+    /// Which settings file: user, project or local
+    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
+    pub scope: ScopeArg,
+    /// Who runs the hook: agent (Claude Code) or managed (hookd's daemon)
+    #[arg(long, value_enum, default_value_t = KindArg::Managed)]
+    pub kind: KindArg,
+    /// Project directory for the project and local scopes; its git root is used if it is
+    /// inside a repository [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// Runs `hookd templates`.
+pub fn run(args: &TemplatesArgs) -> Result<()> {
+    let catalog = Catalog::embedded()?;
+    match &args.command {
+        TemplatesCommand::List(a) => list(&catalog, a),
+        TemplatesCommand::Show(a) => show_template(catalog.get(&a.name)?, a),
+        TemplatesCommand::Install(a) => install(catalog.get(&a.name)?, a),
+        TemplatesCommand::Uninstall(a) => uninstall(catalog.get(&a.name)?, a),
+    }
+}
+
+fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&catalog.templates)?);
+        return Ok(());
+    }
+    let width = catalog
+        .templates
+        .iter()
+        .map(|t| t.name.len())
+        .max()
+        .unwrap_or(0);
+    for t in &catalog.templates {
+        println!("{:width$}  {:12}  {}", t.name, events(t), t.description);
+    }
+    Ok(())
+}
+
+fn events(t: &Template) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for h in &t.hooks {
+        if !names.contains(&h.event.as_str()) {
+            names.push(&h.event);
+        }
+    }
+    if names.len() > 2 {
+        format!("{} events", names.len())
+    } else {
+        names.join(",")
+    }
+}
+
+fn show_template(t: &Template, args: &ShowArgs) -> Result<()> {
+    let source = t
+        .script
+        .as_deref()
+        .and_then(templates::script_bytes)
+        .map(|b| String::from_utf8_lossy(b).into_owned());
+    if args.json {
+        let mut value = serde_json::to_value(t)?;
+        if args.script
+            && let Some(obj) = value.as_object_mut()
+        {
+            obj.insert("source".into(), json!(source));
+        }
+        println!("{}", serde_json::to_string_pretty(&value)?);
+        return Ok(());
+    }
+    println!("{}: {}", t.name, t.description);
+    match (&t.script, &t.connect) {
+        (Some(script), _) => println!("script:    {script} (copied to .hookd/hooks/)"),
+        (None, Some(_)) => {
+            println!("installs:  the hookd-emit hooks of `hookd connect` (agent kind only)");
+        }
+        (None, None) => {}
+    }
+    println!("requires:  {}", t.requires.join(", "));
+    println!("platforms: {}", t.platforms.join(", "));
+    println!("hooks:");
+    for h in &t.hooks {
+        let matcher = h
+            .matcher
+            .as_deref()
+            .map(|m| format!(" matcher {m:?}"))
+            .unwrap_or_default();
+        let timeout = h
+            .timeout
+            .map(|s| format!(" timeout {s}s"))
+            .unwrap_or_default();
+        println!("  {}{matcher}: {}{timeout}", h.event, h.command);
+    }
+    if args.script
+        && let Some(source) = source
+    {
+        println!("\n{source}");
+    }
+    Ok(())
+}
+
+/// The settings location, the roots and the project root for the flags.
+fn target(args: &TargetArgs) -> Result<(SettingsRoots, SettingsLocation, Option<PathBuf>)> {
+    let scope = Scope::from(args.scope);
+    let project = if scope.is_project() {
+        Some(project_dir(args.project.as_deref())?)
+    } else if args.project.is_some() {
+        bail!("--project applies to --scope project or --scope local, not user");
+    } else {
+        None
+    };
+    let roots = SettingsRoots::from_env()?;
+    let location = roots.location(args.kind.into(), scope, project.as_deref())?;
+    Ok((roots, location, project))
+}
+
+fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
+    let dir = match given {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    Ok(agent_connect::project_root(&dir)?)
+}
+
+fn where_(location: &SettingsLocation) -> String {
+    format!(
+        "{} ({}, {} scope)",
+        show(&location.path),
+        location.kind,
+        location.scope
+    )
+}
+
+fn script_note(report: &ChangeReport) -> String {
+    let Some(path) = &report.script else {
+        return String::new();
+    };
+    let what = match report.script_change {
+        FileChange::Created => "copied to",
+        FileChange::Updated => "updated at",
+        FileChange::Unchanged => "kept at",
+        FileChange::Removed => "removed from",
+        FileChange::Absent => "not found at",
+    };
+    format!("; script {what} {}", show(path))
+}
+
+fn install(t: &Template, args: &TargetArgs) -> Result<()> {
+    let (roots, location, project) = target(args)?;
+    let report = templates::install(t, &roots, &location, project.as_deref())?;
+    if report.unchanged() {
+        println!(
+            "{} is already installed in {}; nothing changed",
+            t.name,
+            where_(&location)
+        );
+    } else {
+        println!(
+            "Installed {} into {}: added {}{}{}",
+            t.name,
+            where_(&location),
+            if report.handlers.is_empty() {
+                "no hook (already there)".to_owned()
+            } else {
+                report.handlers.join(", ")
+            },
+            script_note(&report),
+            backup_note(report.write.as_ref().and_then(|w| w.backup.as_deref()))
+        );
+    }
+    for program in &t.requires {
+        if program != agent_connect::EMIT_PROGRAM && !agent_connect::emit_found(program) {
+            eprintln!(
+                "hookd: warning: {} needs {program}, which is not on PATH",
+                t.name
+            );
+        }
+    }
+    Ok(())
+}
+
+fn uninstall(t: &Template, args: &TargetArgs) -> Result<()> {
+    let (roots, location, project) = target(args)?;
+    let report = templates::uninstall(t, &roots, &location, project.as_deref())?;
+    if report.handlers.is_empty() && report.write.is_none() {
+        println!(
+            "{} is not installed in {}; no hook removed{}",
+            t.name,
+            where_(&location),
+            script_note(&report)
+        );
+    } else {
+        let kept = if report.script_change == FileChange::Unchanged {
+            " (another settings file still runs it)"
+        } else {
+            ""
+        };
+        println!(
+            "Uninstalled {} from {}: removed {}{}{kept}{}",
+            t.name,
+            where_(&location),
+            report.handlers.join(", "),
+            script_note(&report),
+            backup_note(report.write.as_ref().and_then(|w| w.backup.as_deref()))
+        );
+    }
+    Ok(())
+}
