@@ -121,13 +121,18 @@ impl Ledger {
         let runs = stmt
             .query_map(params_from_iter(values.iter()), row_to_hook_run)
             .map_err(sqlite)?;
-        let index: HashMap<String, usize> = events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.event_id.clone(), i))
-            .collect();
+        // Only managed hooks have runs: most events have none, so the index
+        // is built on the first run found.
+        let mut index: Option<HashMap<String, usize>> = None;
         for run in runs {
             let run = run.map_err(sqlite)?;
+            let index = index.get_or_insert_with(|| {
+                events
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.event_id.clone(), i))
+                    .collect()
+            });
             if let Some(&i) = index.get(&run.event_id) {
                 events[i].hook_runs.push(run);
             }

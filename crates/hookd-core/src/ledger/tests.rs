@@ -485,3 +485,81 @@ fn a_bash_events_mutations_and_a_rows_neighbours() {
     assert_eq!(ledger.mutation(first.id).unwrap(), Some(first));
     assert_eq!(ledger.mutation(9999).unwrap(), None);
 }
+
+/// How long `activity` takes over 100,000 events (half with a mutation, one
+/// in ten with a hook run); run with `--ignored --nocapture` to see it.
+#[test]
+#[ignore = "timing, run by hand"]
+fn activity_over_100k_events_timing() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    let payload = serde_json::json!({"tool_name": "Write", "tool_input": {"file_path": "/r/a.rs", "content": "x\n".repeat(40)}}).to_string();
+    let mut entries = Vec::new();
+    let mut runs = Vec::new();
+    for i in 0..100_000u32 {
+        let ts = format!(
+            "2026-01-01T{:02}:{:02}:{:02}.{:03}Z",
+            i / 3_600_000 % 24,
+            i / 60_000 % 60,
+            i / 1000 % 60,
+            i % 1000
+        );
+        let mut e = entry(
+            &format!("e{i}"),
+            &ts,
+            &format!("f{}.rs", i % 50),
+            if i % 3 == 0 { "a" } else { "b" },
+            "Write",
+        );
+        e.event.raw_payload.clone_from(&payload);
+        if i % 2 == 1 {
+            e.event.hook_type = "pre_tool_use".into();
+            e.mutations.clear();
+        }
+        if i % 10 == 1 {
+            runs.push(run_for(&format!("e{i}"), &format!("r{i}"), Some("allow")));
+        }
+        entries.push(e);
+    }
+    ledger.append(&entries).unwrap();
+    ledger.append_hook_runs(&runs).unwrap();
+    let start = std::time::Instant::now();
+    let mutations = ledger.mutations(&MutationFilter::default()).unwrap();
+    println!(
+        "mutations all (for scale): {} rows in {:?}",
+        mutations.len(),
+        start.elapsed()
+    );
+    for (name, filter) in [
+        ("all", MutationFilter::default()),
+        (
+            "agent a",
+            MutationFilter {
+                agent: Some("a".into()),
+                ..Default::default()
+            },
+        ),
+        (
+            "newest 1000",
+            MutationFilter {
+                limit: Some(1000),
+                ..Default::default()
+            },
+        ),
+        (
+            "file",
+            MutationFilter {
+                file: Some("f7.rs".into()),
+                ..Default::default()
+            },
+        ),
+    ] {
+        let start = std::time::Instant::now();
+        let found = ledger.activity(&filter).unwrap();
+        let runs: usize = found.iter().map(|e| e.hook_runs.len()).sum();
+        println!(
+            "activity {name}: {} events, {runs} runs in {:?}",
+            found.len(),
+            start.elapsed()
+        );
+    }
+}
