@@ -412,3 +412,30 @@ fn list_and_show_read_the_embedded_catalog() {
     assert!(!unknown.status.success());
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no template named \"nope\""));
 }
+
+#[test]
+fn record_into_hookd_leaves_managed_mode_alone() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&hookd(
+        &env,
+        &root,
+        &["connect", "--managed", "--scope", "project"],
+    ));
+    let settings = root.join(".claude/settings.json");
+    let managed = std::fs::read(&settings).unwrap();
+    let out = ok(&hookd(
+        &env,
+        &root,
+        &[
+            "templates",
+            "install",
+            "record-into-hookd",
+            "--kind",
+            "agent",
+        ],
+    ));
+    assert!(out.contains("is already installed"), "{out}");
+    assert_eq!(std::fs::read(&settings).unwrap(), managed);
+}

@@ -465,6 +465,20 @@ fn install_connect(template: &Template, location: &SettingsLocation) -> Result<C
     if location.kind != Kind::Agent {
         return Err(TemplateError::AgentOnly(template.name.clone()));
     }
+    // `hookd connect --managed` already records every event (and relays
+    // managed hooks); switching it back to record-only would silently turn
+    // the managed hooks off, so that counts as installed.
+    if let Ok(doc) = SettingsDocument::load(location)
+        && has_managed_emit(doc.value())
+    {
+        return Ok(ChangeReport {
+            settings: location.path.clone(),
+            handlers: Vec::new(),
+            write: None,
+            script: None,
+            script_change: FileChange::Absent,
+        });
+    }
     let emit = agent_connect::emit_command(None)?;
     let report =
         agent_connect::connect_mode(&location.path, &emit, agent_connect::Mode::Record, false)?;
@@ -598,18 +612,34 @@ fn script_in_use(
     }
 }
 
-fn has_command(value: &Value, commands: &[String]) -> bool {
-    let Some(hooks) = value.get("hooks").and_then(Value::as_object) else {
-        return false;
-    };
-    hooks
-        .values()
+/// Every handler of a settings document, in file order.
+fn handlers(value: &Value) -> impl Iterator<Item = &Value> {
+    value
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|hooks| hooks.values())
         .filter_map(Value::as_array)
         .flatten()
         .filter_map(|group| group.get("hooks").and_then(Value::as_array))
         .flatten()
+}
+
+fn has_command(value: &Value, commands: &[String]) -> bool {
+    handlers(value)
         .filter_map(|h| h.get("command").and_then(Value::as_str))
         .any(|c| commands.iter().any(|m| m == c))
+}
+
+/// True when the file has `hookd-emit --wait` handlers (managed mode).
+fn has_managed_emit(value: &Value) -> bool {
+    let flag = format!(" {} ", agent_connect::WAIT_FLAG);
+    handlers(value).any(|h| {
+        agent_connect::is_hookd_handler(h)
+            && h.get("command")
+                .and_then(Value::as_str)
+                .is_some_and(|c| c.contains(&flag))
+    })
 }
 
 #[cfg(test)]

@@ -27,14 +27,8 @@ fn roots(base: &Path) -> SettingsRoots {
 
 fn install(name: &str) -> Installed {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir
-        .path()
-        .join("project")
-        .canonicalize()
-        .unwrap_or_else(|_| {
-            std::fs::create_dir_all(dir.path().join("project")).unwrap();
-            dir.path().join("project").canonicalize().unwrap()
-        });
+    std::fs::create_dir_all(dir.path().join("project")).unwrap();
+    let root = dir.path().join("project").canonicalize().unwrap();
     let catalog = Catalog::embedded().unwrap();
     let template = catalog.get(name).unwrap();
     let roots = roots(dir.path());
