@@ -5,7 +5,7 @@ import { setBackend } from '../src/lib/api';
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/lib/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
-import { ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
+import { FIRST_PAGE, ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
 import type { View } from '../src/views/view';
 
 const VIEWPORT = 600;
@@ -124,13 +124,30 @@ describe('timeline view behaviour', () => {
     expect(visibleRows()[0]!.children).toHaveLength(7);
   });
 
+  it('paints the newest page first, then the whole history, and says so meanwhile', async () => {
+    const stub = createStub({ rows: 5000, seed: 9 });
+    const seen: (number | null)[] = [];
+    const invoke = stub.invoke.bind(stub);
+    stub.invoke = (cmd, args) => {
+      if (cmd === 'timeline') seen.push((args as { query: { limit: number | null } }).query.limit);
+      return invoke(cmd, args);
+    };
+    mount(stub, { repo, all: false });
+    const total = stub.rows.filter((r) => r.repo === repo).length;
+    expect(total).toBeGreaterThan(FIRST_PAGE);
+    await vi.waitFor(() => expect(countText()).toBe(`${FIRST_PAGE.toLocaleString('en-US')} mutations (newest; loading all…)`));
+    await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} mutations`));
+    expect(seen.slice(0, 2)).toEqual([FIRST_PAGE, null]);
+  });
+
   it('appears live: new rows are fetched after a commit, highlighted, and followed', async () => {
     const stub = createStub({ rows: 2000, seed: 6 });
     const { list } = mount(stub, { repo, all: false });
     await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
     const before = stub.rows.filter((r) => r.repo === repo).length;
-    expect(countText()).toBe(`${before.toLocaleString('en-US')} mutations`);
+    // The newest page paints first; the whole history follows.
+    await vi.waitFor(() => expect(countText()).toBe(`${before.toLocaleString('en-US')} mutations`));
 
     const added = stub.addMutations(3, repo);
     await vi.waitFor(() => expect(countText()).toBe(`${(before + 3).toLocaleString('en-US')} mutations`));

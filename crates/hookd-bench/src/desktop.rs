@@ -35,8 +35,13 @@ const IDLE_BEFORE_MEMORY: Duration = Duration::from_secs(5);
 pub struct Launch {
     /// Spawn → the window's first painted frame, wall clock.
     pub window: Duration,
-    /// The timeline view's own time from asking for its rows to their first paint.
+    /// The timeline view's own time from asking for its rows to their first
+    /// paint (the newest page when the history is long).
     pub timeline_paint: Duration,
+    /// Rows in that first paint.
+    pub first_rows: u64,
+    /// The view's own time until every row was painted.
+    pub timeline_all: Duration,
     /// Spawn → the timeline's first painted rows, wall clock.
     pub timeline_from_launch: Duration,
     /// Rows the timeline painted from.
@@ -58,6 +63,8 @@ pub struct LaunchSeries {
     pub window: Summary,
     /// Timeline rows requested → first painted.
     pub timeline_paint: Summary,
+    /// Timeline rows requested → every row painted.
+    pub timeline_all: Summary,
     /// Spawn → timeline painted.
     pub timeline_from_launch: Summary,
     /// Median RSS of the app process, MiB.
@@ -101,7 +108,7 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
         for (root, series, expect_rows) in
             [(&ws.root, &mut full, rows), (&empty_root, &mut empty, 0)]
         {
-            let launch = launch_once(&app, &ws, &display, root)
+            let launch = launch_once(&app, &ws, &display, root, expect_rows)
                 .with_context(|| format!("launch {label} on {}", root.display()))?;
             ensure!(
                 launch.rows == expect_rows,
@@ -109,10 +116,12 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
                 launch.rows
             );
             eprintln!(
-                "[desktop] {label} {} rows: window {:.0} ms, timeline {:.0} ms, RSS {:.0} MiB (app {:.0}), PSS {:.0} MiB",
+                "[desktop] {label} {} rows: window {:.0} ms, timeline first paint {:.0} ms ({} rows), all rows {:.0} ms, RSS {:.0} MiB (app {:.0}), PSS {:.0} MiB",
                 launch.rows,
                 ms(launch.window),
                 ms(launch.timeline_paint),
+                launch.first_rows,
+                ms(launch.timeline_all),
                 launch.rss_total_mib,
                 launch.rss_app_mib,
                 launch.pss_total_mib
@@ -141,6 +150,7 @@ fn series(launches: Vec<Launch>) -> Result<LaunchSeries> {
     Ok(LaunchSeries {
         window: summary(|l| l.window)?,
         timeline_paint: summary(|l| l.timeline_paint)?,
+        timeline_all: summary(|l| l.timeline_all)?,
         timeline_from_launch: summary(|l| l.timeline_from_launch)?,
         rss_app_mib: median(|l| l.rss_app_mib),
         rss_total_mib: median(|l| l.rss_total_mib),
@@ -235,7 +245,13 @@ fn parse_mark(line: &str) -> Option<PaintMark> {
     })
 }
 
-fn launch_once(app: &Path, ws: &Workspace, display: &Display, root: &Path) -> Result<Launch> {
+fn launch_once(
+    app: &Path,
+    ws: &Workspace,
+    display: &Display,
+    root: &Path,
+    rows: u64,
+) -> Result<Launch> {
     let home = ws.root.with_file_name("desktop-home");
     let runtime = ws.socket.parent().context("socket has a directory")?;
     let route = format!("timeline?repo={}", root.display());
@@ -277,20 +293,29 @@ fn launch_once(app: &Path, ws: &Workspace, display: &Display, root: &Path) -> Re
 
     let outcome = (|| -> Result<Launch> {
         let mut shell = None;
-        let mut timeline = None;
+        let mut first = None;
+        let mut all = None;
         let deadline = spawned + PAINT_TIMEOUT;
-        while shell.is_none() || timeline.is_none() {
+        // A long history paints its newest page first (`timeline`), then
+        // every row (`timeline-all`); a short one only the first mark.
+        while shell.is_none() || all.is_none() {
             let left = deadline.saturating_duration_since(Instant::now());
             let mark = marks
                 .recv_timeout(left)
                 .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))?;
             match mark.name.as_str() {
                 "shell" => shell = Some(mark),
-                "timeline" => timeline = Some(mark),
+                "timeline" => {
+                    if mark.rows.unwrap_or(0) >= rows {
+                        all = Some(mark.clone());
+                    }
+                    first = Some(mark);
+                }
+                "timeline-all" => all = Some(mark),
                 _ => {}
             }
         }
-        let (Some(shell), Some(timeline)) = (shell, timeline) else {
+        let (Some(shell), Some(first), Some(all)) = (shell, first, all) else {
             bail!("paint marks missing");
         };
         std::thread::sleep(IDLE_BEFORE_MEMORY);
@@ -302,9 +327,11 @@ fn launch_once(app: &Path, ws: &Workspace, display: &Display, root: &Path) -> Re
         };
         Ok(Launch {
             window: since_spawn(shell.unix_ms),
-            timeline_paint: Duration::from_secs_f64(timeline.ms / 1000.0),
-            timeline_from_launch: since_spawn(timeline.unix_ms),
-            rows: timeline.rows.unwrap_or(0),
+            timeline_paint: Duration::from_secs_f64(first.ms / 1000.0),
+            first_rows: first.rows.unwrap_or(0),
+            timeline_all: Duration::from_secs_f64(all.ms / 1000.0),
+            timeline_from_launch: since_spawn(first.unix_ms),
+            rows: all.rows.unwrap_or(0),
             rss_app_mib: memory.rss_app_mib,
             rss_total_mib: memory.rss_total_mib,
             pss_total_mib: memory.pss_total_mib,

@@ -43,6 +43,12 @@ import type { View, ViewContext } from './view';
 export const ROW_HEIGHT = 28;
 /** Delay between a ledger-commit and the refetch, so bursts cost one query. */
 export const LIVE_DEBOUNCE_MS = 100;
+/**
+ * Rows asked for first when a file-changes view opens: the newest ones paint
+ * at once, and the whole history follows in the background (with 100,000
+ * rows, moving all of them through the IPC takes seconds).
+ */
+export const FIRST_PAGE = 1000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
 /**
@@ -441,7 +447,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   function updateCount(): void {
     const n = formatCount(rows.length);
     const [one, many] = NOUN[filter.mode];
-    count.textContent = `${n} ${rows.length === 1 ? one : many}${filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : ''}`;
+    const note = partial ? ' (newest; loading all…)' : filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : '';
+    count.textContent = `${n} ${rows.length === 1 ? one : many}${note}`;
   }
 
   function fillForm(): void {
@@ -487,49 +494,39 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   /** Whether the first rows were reported painted (`ui_mark`, once per view). */
   let painted = false;
 
+  /** Only the first page is shown; the rest is on its way. */
+  let partial = false;
+
   async function fetchRows(reason: 'filter' | 'live'): Promise<void> {
     const seq = ++fetchSeq;
     const query = toQuery(filter);
     const mode = filter.mode;
     const startedAt = performance.now();
+    // A new view of file changes starts with the newest page; see FIRST_PAGE.
+    const progressive = reason === 'filter' && mode !== 'activity' && query.limit === null;
     list.el.setAttribute('aria-busy', 'true');
     try {
-      const result: Row[] = mode === 'activity' ? await api.agentActivity(query) : await api.timeline(query);
+      const result: Row[] =
+        mode === 'activity'
+          ? await api.agentActivity(query)
+          : await api.timeline(progressive ? { ...query, limit: FIRST_PAGE } : query);
       if (destroyed || seq !== fetchSeq) return;
-      const previous = keys;
-      const activeKey = list.activeIndex >= 0 && rows[list.activeIndex] ? rowKey(rows[list.activeIndex]!) : null;
-      const nextKeys = new Set<string>();
-      const now = Date.now();
-      let selectedIndex = -1;
-      let activeIndex = -1;
-      for (let i = 0; i < result.length; i++) {
-        const k = rowKey(result[i]!);
-        nextKeys.add(k);
-        if (reason === 'live' && !previous.has(k)) fresh.set(k, now + HIGHLIGHT_MS);
-        if (k === selectedKey) selectedIndex = i;
-        if (k === activeKey) activeIndex = i;
-      }
-      rows = result;
-      keys = nextKeys;
-      if (selectedKey !== null && selectedIndex < 0) closeDetail(false);
-      else if (selectedIndex >= 0 && mode === 'activity') {
-        // The event may have gained hook runs since it was opened.
-        const row = rows[selectedIndex]!;
-        if (!isMutation(row) && row.hook_runs.length !== activityDetail.current()?.hook_runs.length) activityDetail.show(row);
-      }
-      list.setItems(rows, { follow: reason === 'live', selected: selectedIndex, active: activeIndex });
-      if (reason === 'filter') list.scrollToEnd();
-      setEmpty(rows.length === 0 ? emptyMessage() : null);
-      updateCount();
-      if (reason === 'filter') fillSuggestions();
-      if (fresh.size > 0) scheduleUnhighlight();
-      scheduleChart();
+      partial = progressive && result.length >= FIRST_PAGE;
+      show(result, reason, mode);
       if (!painted) {
         painted = true;
         markPainted('timeline', startedAt, rows.length);
       }
+      if (partial) {
+        const all = await api.timeline(query);
+        if (destroyed || seq !== fetchSeq) return;
+        partial = false;
+        show(all, 'rest', mode);
+        markPainted('timeline-all', startedAt, rows.length);
+      }
     } catch (err) {
       if (destroyed || seq !== fetchSeq) return;
+      partial = false;
       const e = normalizeError(err);
       if (reason === 'filter') {
         rows = [];
@@ -544,6 +541,42 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     } finally {
       if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
     }
+  }
+
+  /**
+   * Shows `result`: `filter` jumps to the newest row, `live` highlights what
+   * is new and follows the end, `rest` (the history behind the first page)
+   * keeps the selection and follows the end without highlighting.
+   */
+  function show(result: Row[], reason: 'filter' | 'live' | 'rest', mode: TimelineMode): void {
+    const previous = keys;
+    const activeKey = list.activeIndex >= 0 && rows[list.activeIndex] ? rowKey(rows[list.activeIndex]!) : null;
+    const nextKeys = new Set<string>();
+    const now = Date.now();
+    let selectedIndex = -1;
+    let activeIndex = -1;
+    for (let i = 0; i < result.length; i++) {
+      const k = rowKey(result[i]!);
+      nextKeys.add(k);
+      if (reason === 'live' && !previous.has(k)) fresh.set(k, now + HIGHLIGHT_MS);
+      if (k === selectedKey) selectedIndex = i;
+      if (k === activeKey) activeIndex = i;
+    }
+    rows = result;
+    keys = nextKeys;
+    if (selectedKey !== null && selectedIndex < 0) closeDetail(false);
+    else if (selectedIndex >= 0 && mode === 'activity') {
+      // The event may have gained hook runs since it was opened.
+      const row = rows[selectedIndex]!;
+      if (!isMutation(row) && row.hook_runs.length !== activityDetail.current()?.hook_runs.length) activityDetail.show(row);
+    }
+    list.setItems(rows, { follow: reason !== 'filter', selected: selectedIndex, active: activeIndex });
+    if (reason === 'filter') list.scrollToEnd();
+    setEmpty(rows.length === 0 ? emptyMessage() : null);
+    updateCount();
+    if (reason !== 'live') fillSuggestions();
+    if (fresh.size > 0) scheduleUnhighlight();
+    scheduleChart();
   }
 
   function emptyMessage(): string {
