@@ -51,12 +51,6 @@ export const LIVE_DEBOUNCE_MS = 100;
 export const FIRST_PAGE = 1000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
-/**
- * Activity mode refetches once more this long after a live refresh: managed
- * hook runs are stored after their event (when the hooks finish) and are
- * not announced by a commit of their own.
- */
-export const RUNS_FOLLOW_UP_MS = 1500;
 
 const KNOWN_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash'];
 
@@ -86,7 +80,7 @@ export function rowKey(row: Row): string {
 /**
  * Whether a ledger-commit concerns the rows of `filter`: its ledger is the
  * project's (or any, for every project), it wrote rows of the kind shown
- * (mutations, or any event in activity mode), and, when the filter names an
+ * (mutations; or any event or hook run in activity mode), and, when the filter names an
  * event type or a tool, one of its events has it. (Agent, session, file and
  * branch are not in the notice; those filters refetch on every commit.)
  */
@@ -603,17 +597,9 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }, HIGHLIGHT_MS);
   }
 
-  let followUpTimer: ReturnType<typeof setTimeout> | null = null;
-  const refetchLive = debounce(() => {
-    void fetchRows('live');
-    if (filter.mode === 'activity') {
-      if (followUpTimer !== null) clearTimeout(followUpTimer);
-      followUpTimer = setTimeout(() => {
-        followUpTimer = null;
-        if (!destroyed && !paused) void fetchRows('live');
-      }, RUNS_FOLLOW_UP_MS);
-    }
-  }, LIVE_DEBOUNCE_MS);
+  // Hook runs are stored after their event and announced by a notice of
+  // their own (`hook_runs`), so one refetch per commit keeps activity current.
+  const refetchLive = debounce(() => void fetchRows('live'), LIVE_DEBOUNCE_MS);
 
   function onCommit(commit: LedgerCommit): void {
     if (!commitConcerns(commit, filter)) return;
@@ -757,7 +743,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       destroyed = true;
       refetchLive.cancel();
       if (unhighlightTimer !== null) clearTimeout(unhighlightTimer);
-      if (followUpTimer !== null) clearTimeout(followUpTimer);
       chartGeneration++;
       list.destroy();
       for (const u of unlisteners.splice(0)) u();
