@@ -53,6 +53,10 @@ pub const SCRIPTS: &[(&str, &[u8])] = &[
         "stay-in-project.py",
         include_bytes!("../../../hooks-templates/stay-in-project.py"),
     ),
+    (
+        "session-git-context.sh",
+        include_bytes!("../../../hooks-templates/session-git-context.sh"),
+    ),
 ];
 
 /// The placeholder in a template's command that installing replaces with

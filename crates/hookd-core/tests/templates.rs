@@ -550,3 +550,64 @@ async fn stay_in_project_denies_paths_outside_with_symlinks_resolved() {
     )
     .await;
 }
+
+// -------------------------------------------------------- session-git-context
+
+async fn session_start(t: &Installed) -> Reply {
+    let payload = json!({
+        "session_id": "s-1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": t.root,
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    });
+    let ctx = ExecContext {
+        event: lookup("SessionStart").unwrap(),
+        payload,
+        project_root: t.root.clone(),
+    };
+    let report = run_all(&ctx, vec![HookInvocation::new(t.command.clone())]).await;
+    assert_eq!(report.runs[0].stderr, "", "hook stderr");
+    assert_eq!(report.runs[0].exit_code, Some(0), "hook exit code");
+    report.outcome.reply()
+}
+
+fn context(text: &str) -> Reply {
+    Reply {
+        exit_code: 0,
+        stdout: json!({"hookSpecificOutput": {"hookEventName": "SessionStart",
+            "additionalContext": text}})
+        .to_string(),
+        stderr: String::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn session_git_context_tells_branch_changes_and_recent_commits() {
+    let t = install("session-git-context");
+    git_repo(&t.root, "main");
+    let repo = git2::Repository::open(&t.root).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    std::fs::write(t.root.join("a.txt"), "a\n").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("a.txt")).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let parent = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "add a.txt", &tree, &[&parent])
+        .unwrap();
+    std::fs::write(t.root.join("a.txt"), "changed\n").unwrap();
+    std::fs::write(t.root.join("new.txt"), "new\n").unwrap();
+    // a.txt modified, new.txt and .hookd/ (script and settings) untracked: 3.
+    let reply = session_start(&t).await;
+    let want = context(
+        "Git (session-git-context hook): on branch main; 3 files with uncommitted changes.\nRecent commits, newest first:\n- add a.txt\n- init",
+    );
+    assert!(same(&reply, &want), "got {reply:?}\nwant {want:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn session_git_context_is_silent_outside_a_repository() {
+    let t = install("session-git-context");
+    assert_eq!(session_start(&t).await, Reply::default());
+}
