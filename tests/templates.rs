@@ -439,3 +439,57 @@ fn record_into_hookd_leaves_managed_mode_alone() {
     assert!(out.contains("is already installed"), "{out}");
     assert_eq!(std::fs::read(&settings).unwrap(), managed);
 }
+
+#[test]
+fn an_installed_managed_template_denies_through_the_daemon() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&hookd(
+        &env,
+        &root,
+        &[
+            "templates",
+            "install",
+            "block-dangerous-shell",
+            "--kind",
+            "managed",
+            "--scope",
+            "project",
+        ],
+    ));
+    let _daemon = env.start_daemon();
+    let emit = |command: &str| {
+        let payload = common::tool_payload(
+            "PreToolUse",
+            "Bash",
+            &root,
+            "t1",
+            json!({"command": command}),
+        );
+        let mut cmd = env.command("hookd-emit");
+        cmd.args(["--wait", "PreToolUse"])
+            .current_dir(&root)
+            .env("CLAUDE_PROJECT_DIR", &root)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        {
+            use std::io::Write as _;
+            let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+        }
+        child.wait_with_output().unwrap()
+    };
+    let denied = emit("sudo rm  -rf   \"/\"");
+    assert_eq!(denied.status.code(), Some(0), "{denied:?}");
+    let answer: Value = serde_json::from_slice(&denied.stdout).expect("a JSON answer");
+    assert_eq!(
+        answer,
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": "block-dangerous-shell: `rm` would recursively delete the filesystem root (/). Delete specific files or subdirectories inside the project instead."}})
+    );
+    let allowed = emit("cargo test");
+    assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
+    assert!(allowed.stdout.is_empty(), "{allowed:?}");
+}
