@@ -87,6 +87,10 @@ export function createActivityChart(onSelectRange: (from: number, to: number) =>
     readout,
   );
 
+  // Until the first rows are binned, say so rather than show an empty box.
+  title.textContent = 'Activity per minute';
+  readout.textContent = 'Counting…';
+
   plot.addEventListener('click', (ev) => {
     const bin = (ev.target as Element).closest('[data-bin]');
     if (bin) select(Number(bin.getAttribute('data-bin')));

@@ -52,6 +52,9 @@ export const FIRST_PAGE = 1000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
 
+/** The chart is drawn after the rows are painted, or after this long at the latest. */
+const CHART_FALLBACK_MS = 300;
+
 const KNOWN_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash'];
 
 const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
@@ -218,8 +221,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
    */
   function scheduleChart(): void {
     const generation = ++chartGeneration;
+    let drawn = false;
     const draw = (): void => {
-      if (destroyed || generation !== chartGeneration) return;
+      if (drawn || destroyed || generation !== chartGeneration) return;
+      drawn = true;
       const now = Date.now();
       const since = filter.since !== null ? parseWhen(filter.since, now) : null;
       const until = filter.until !== null ? parseWhen(filter.until, now) : since !== null ? now : null;
@@ -233,8 +238,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         noun: NOUN[filter.mode][1],
       });
     };
+    // After the next painted frame; a webview that is not producing frames
+    // (hidden, throttled) still gets its chart a moment later.
     if (typeof requestAnimationFrame === 'function') afterPaint(() => setTimeout(draw, 0));
-    else setTimeout(draw, 0);
+    setTimeout(draw, CHART_FALLBACK_MS);
   }
 
   // ---- list ----
