@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use hookd_core::executor::{ExecContext, HookInvocation, Reply, run_all};
 use hookd_core::hook_events::lookup;
-use hookd_core::settings::{Kind, Scope, SettingsDocument, SettingsRoots};
+use hookd_core::settings::{Kind, Scope, SettingsDocument, SettingsError, SettingsRoots};
 use hookd_core::templates::{self, Catalog, FileChange};
 use serde_json::{Value, json};
 
@@ -610,4 +610,84 @@ async fn session_git_context_tells_branch_changes_and_recent_commits() {
 async fn session_git_context_is_silent_outside_a_repository() {
     let t = install("session-git-context");
     assert_eq!(session_start(&t).await, Reply::default());
+}
+
+// ------------------------------------------------------- install / uninstall
+
+#[test]
+fn reinstall_repairs_a_changed_script_without_touching_the_settings() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let roots = roots(&root);
+    let catalog = Catalog::embedded().unwrap();
+    let template = catalog.get("stay-in-project").unwrap();
+    let location = roots
+        .location(Kind::Agent, Scope::Local, Some(&root))
+        .unwrap();
+    let first = templates::install(template, &roots, &location, Some(&root)).unwrap();
+    assert_eq!(
+        first.handlers,
+        ["PreToolUse (Write|Edit|MultiEdit|NotebookEdit)"]
+    );
+    assert!(first.write.as_ref().unwrap().created);
+    let script = first.script.unwrap();
+    let settings = std::fs::read(&location.path).unwrap();
+
+    std::fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+    let again = templates::install(template, &roots, &location, Some(&root)).unwrap();
+    assert_eq!(again.script_change, FileChange::Updated);
+    assert!(again.handlers.is_empty() && again.write.is_none());
+    assert_eq!(
+        std::fs::read(&script).unwrap(),
+        templates::script_bytes("stay-in-project.py").unwrap()
+    );
+
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mode_fix = templates::install(template, &roots, &location, Some(&root)).unwrap();
+    assert_eq!(mode_fix.script_change, FileChange::Updated);
+    let mode = std::fs::metadata(&script).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o755);
+
+    let idle = templates::install(template, &roots, &location, Some(&root)).unwrap();
+    assert!(idle.unchanged());
+    assert_eq!(std::fs::read(&location.path).unwrap(), settings);
+}
+
+#[test]
+fn the_policy_file_is_never_written_and_a_disabled_hook_keeps_its_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let roots = roots(&root);
+    let catalog = Catalog::embedded().unwrap();
+    let template = catalog.get("protect-secrets").unwrap();
+    std::fs::create_dir_all(roots.policy.parent().unwrap()).unwrap();
+    std::fs::write(&roots.policy, "{}").unwrap();
+    let policy = roots.location(Kind::Agent, Scope::Policy, None).unwrap();
+    let err = templates::install(template, &roots, &policy, None).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            templates::TemplateError::Settings(SettingsError::ReadOnly { .. })
+        ),
+        "{err}"
+    );
+    assert!(!roots.hookd_home.join("hooks").exists(), "no script copied");
+
+    let global = roots.location(Kind::Managed, Scope::Global, None).unwrap();
+    let report = templates::install(template, &roots, &global, None).unwrap();
+    let script = report.script.unwrap();
+    // A disabled copy of the hook in hookd's store still needs the script.
+    std::fs::write(
+        roots.disabled_store(),
+        format!("{{\"hooks\": [{{\"command\": {:?}}}]}}", script.display()),
+    )
+    .unwrap();
+    let removed = templates::uninstall(template, &roots, &global, None).unwrap();
+    assert_eq!(
+        removed.handlers,
+        ["PreToolUse (Read|Write|Edit|MultiEdit|Bash)"]
+    );
+    assert_eq!(removed.script_change, FileChange::Unchanged);
+    assert!(script.is_file());
 }
