@@ -57,6 +57,10 @@ pub const SCRIPTS: &[(&str, &[u8])] = &[
         "session-git-context.sh",
         include_bytes!("../../../hooks-templates/session-git-context.sh"),
     ),
+    (
+        "log-bash-commands.py",
+        include_bytes!("../../../hooks-templates/log-bash-commands.py"),
+    ),
 ];
 
 /// The placeholder in a template's command that installing replaces with

@@ -691,3 +691,52 @@ fn the_policy_file_is_never_written_and_a_disabled_hook_keeps_its_script() {
     assert_eq!(removed.script_change, FileChange::Unchanged);
     assert!(script.is_file());
 }
+
+// ---------------------------------------------------------- log-bash-commands
+
+#[tokio::test(flavor = "multi_thread")]
+async fn log_bash_commands_appends_one_line_per_command_and_says_nothing() {
+    let t = install("log-bash-commands");
+    for (i, command) in ["ls -la", "echo 'a \"quoted\" word' | wc -c"]
+        .iter()
+        .enumerate()
+    {
+        let payload = json!({
+            "session_id": format!("s-{i}"),
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": t.root,
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "d"},
+            "tool_response": {"stdout": "x", "stderr": ""},
+            "tool_use_id": "tu-1",
+        });
+        let ctx = ExecContext {
+            event: lookup("PostToolUse").unwrap(),
+            payload,
+            project_root: t.root.clone(),
+        };
+        let report = run_all(&ctx, vec![HookInvocation::new(t.command.clone())]).await;
+        assert_eq!(report.runs[0].exit_code, Some(0), "{:?}", report.runs[0]);
+        assert_eq!(report.outcome.reply(), Reply::default());
+    }
+    let text = std::fs::read_to_string(t.root.join(".hookd/bash-commands.jsonl")).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for (line, (session, command)) in lines.iter().zip([
+        ("s-0", "ls -la"),
+        ("s-1", "echo 'a \"quoted\" word' | wc -c"),
+    ]) {
+        let time = line["time"].as_str().unwrap();
+        assert!(chrono::DateTime::parse_from_rfc3339(time).is_ok(), "{time}");
+        let mut rest = line.clone();
+        rest.as_object_mut().unwrap().remove("time");
+        assert_eq!(
+            rest,
+            json!({"session_id": session, "cwd": t.root, "command": command, "description": "d"})
+        );
+    }
+}
