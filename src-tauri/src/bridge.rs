@@ -199,7 +199,8 @@ mod tests {
             serde_json::json!({"notices": [{
                 "ledger": "/repo/.hookd/mutations.db",
                 "events": [{"event_id": "e7", "hook_type": "post_tool_use", "tool_name": "Write", "tool_use_id": "t7"}],
-                "mutations": 1
+                "mutations": 1,
+                "hook_runs": 0
             }]})
         );
     }
