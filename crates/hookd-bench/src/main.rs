@@ -429,13 +429,21 @@ fn desktop_rows(r: &desktop::DesktopReport, rows: &mut Vec<Row>) {
         "baseline",
         Verdict::Info,
     ));
+    let first_rows = r.full.launches.first().map_or(0, |l| l.first_rows);
     rows.push(Row::new(
         format!(
-            "Desktop: first timeline paint of {big} rows, rows requested → painted (median / p99)"
+            "Desktop: first timeline paint of a {big}-row history (newest {} rows), rows requested → painted (median / p99)",
+            thousands(first_rows)
         ),
         median_p99(&r.full.timeline_paint),
         "< 300 ms",
         Verdict::judge(r.full.timeline_paint.median_ms < 300.0),
+    ));
+    rows.push(Row::new(
+        format!("Desktop: all {big} rows in the timeline, rows requested → painted (median / p99)"),
+        median_p99(&r.full.timeline_all),
+        "context",
+        Verdict::Info,
     ));
     rows.push(Row::new(
         "Desktop: first timeline paint of an empty project (median / p99)",
