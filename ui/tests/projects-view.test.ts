@@ -81,6 +81,32 @@ describe('projects view', () => {
     expect(input().value).toBe('');
   });
 
+  it('adds the folders chosen in the native picker, and does nothing when it is cancelled', async () => {
+    const stub = createStub({ rows: 50 });
+    const invoke = stub.invoke.bind(stub);
+    const calls: [string, unknown][] = [];
+    let answer: string[] | null = ['/home/dev/src/picked-one', '/home/dev/src/picked-two'];
+    stub.invoke = (cmd, args) => {
+      calls.push([cmd, args]);
+      if (cmd === 'plugin:dialog|open') return Promise.resolve(answer);
+      return invoke(cmd, args);
+    };
+    mount(stub);
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    document.getElementById('add-folder-pick')!.click();
+    await vi.waitFor(() => expect(items()).toHaveLength(6));
+    const opened = calls.find(([cmd]) => cmd === 'plugin:dialog|open')![1] as { options: { directory: boolean; multiple: boolean } };
+    expect(opened.options).toMatchObject({ directory: true, multiple: true });
+    expect(calls.find(([cmd]) => cmd === 'add_projects')![1]).toEqual({ paths: ['/home/dev/src/picked-one', '/home/dev/src/picked-two'] });
+
+    answer = null;
+    const before = calls.filter(([cmd]) => cmd === 'add_projects').length;
+    document.getElementById('add-folder-pick')!.click();
+    await vi.waitFor(() => expect((document.getElementById('add-folder-pick') as HTMLButtonElement).disabled).toBe(false));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(calls.filter(([cmd]) => cmd === 'add_projects').length).toBe(before);
+  });
+
   it('refreshes on projects-changed (a window drop) and shows its refusals', async () => {
     const stub = createStub({ rows: 50 });
     mount(stub);

@@ -204,4 +204,12 @@ export const api = {
   disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
     invoke('disconnect_apply', { project, scope, version }),
   uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),
+  /** The system's folder picker (tauri-plugin-dialog); `[]` when cancelled. */
+  pickFolders: async (): Promise<string[]> => {
+    const picked = await invoke('plugin:dialog|open', {
+      options: { directory: true, multiple: true, title: 'Add project folders' },
+    });
+    if (picked === null) return [];
+    return Array.isArray(picked) ? picked : [picked];
+  },
 };

@@ -461,6 +461,9 @@ export function createStub(options: StubOptions = {}): StubBackend {
           throw fail('invalid_argument', 'add_projects expects { paths: string[] }');
         return addProjects(paths);
       }
+      case 'plugin:dialog|open':
+        // No native picker in a browser: the stub answers as if cancelled.
+        return null;
       case 'ui_mark': {
         const mark = args?.mark as UiMark | undefined;
         if (!mark || typeof mark.name !== 'string' || typeof mark.ms !== 'number')

@@ -142,6 +142,11 @@ export interface Commands {
   disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];
   disconnect_apply: [{ project: string; scope: ConnectScope; version: string }, ConnectResult];
   ui_mark: [{ mark: UiMark }, null];
+  /** tauri-plugin-dialog's open(): the chosen path(s), or null when cancelled. */
+  'plugin:dialog|open': [
+    { options: { directory: boolean; multiple: boolean; title: string } },
+    string[] | string | null,
+  ];
 }
 
 /** Events the backend emits: name → payload. */

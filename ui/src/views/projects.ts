@@ -62,12 +62,20 @@ export function createProjectsView(ctx: ViewContext): View {
     },
   });
   const submit = h('button', { id: 'add-folder-submit', class: 'button primary', attrs: { type: 'submit' }, text: 'Add folder' });
+  // The system's folder chooser (tauri-plugin-dialog); several folders at once.
+  const pick = h('button', {
+    id: 'add-folder-pick',
+    class: 'button',
+    attrs: { type: 'button', title: 'Choose one or more folders with the system\u2019s folder picker' },
+    text: 'Choose folders\u2026',
+    on: { click: () => void addPicked() },
+  });
   const status = h('div', { id: 'add-folder-status', class: 'add-status', attrs: { 'aria-live': 'polite' } });
   const form = h(
     'form',
     { id: 'add-folder-form', class: 'add-form', on: { submit: (ev) => { ev.preventDefault(); void addTyped(); } } },
     h('label', { class: 'field-label', attrs: { for: 'add-folder-path' }, text: 'Folder path' }),
-    h('div', { class: 'input-row' }, input, submit),
+    h('div', { class: 'input-row' }, input, submit, pick),
   );
   const dropZone = h(
     'div',
@@ -277,6 +285,22 @@ export function createProjectsView(ctx: ViewContext): View {
     } finally {
       submit.disabled = false;
       form.removeAttribute('aria-busy');
+    }
+  }
+
+  async function addPicked(): Promise<void> {
+    pick.disabled = true;
+    try {
+      const paths = await api.pickFolders();
+      if (destroyed || paths.length === 0) return; // cancelled
+      const result = await api.addProjects(paths);
+      if (destroyed) return;
+      showResult(result, 'typed');
+      await load();
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, 'Could not add the chosen folders');
+    } finally {
+      pick.disabled = false;
     }
   }
 
