@@ -118,8 +118,15 @@ export default async function ({ browser, test, shot, repo }) {
     const text = JSON.parse(fs.readFileSync(file, 'utf8'));
     text.hooks.Stop = [{ hooks: [{ type: 'command', command: 'notify-send "Claude is done"' }] }];
     fs.writeFileSync(file, `${JSON.stringify(text, null, 2)}\n`);
-    await browser.$('[data-testid="hook-event"][data-event="Stop"]').waitForExist({ timeout: 10000, timeoutMsg: 'the Stop hook written on disk appears without a reload' });
-    assert.match(await browser.$('#hooks-status').getText(), /changed on disk/);
+    // Wait for the new command itself: after the Connect spec the file
+    // already has a Stop group (hookd-emit's).
+    const status = await browser.$('#hooks-status');
+    await browser.waitUntil(async () => /changed on disk/.test(await status.getText()), {
+      timeout: 10000,
+      timeoutMsg: 'the window says the file changed on disk',
+    });
+    const stop = await browser.$('[data-testid="hook-event"][data-event="Stop"] [data-testid="hook-handler"][data-command=\'notify-send "Claude is done"\']');
+    await stop.waitForExist({ timeout: 5000, timeoutMsg: 'the Stop hook written on disk appears without a reload' });
     assert.equal(await browser.$('#hooks-disk-banner').isDisplayed(), false, 'no banner: there were no unsaved edits');
   });
 }
