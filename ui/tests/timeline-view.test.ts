@@ -128,14 +128,22 @@ describe('timeline view behaviour', () => {
     const stub = createStub({ rows: 5000, seed: 9 });
     const seen: (number | null)[] = [];
     const invoke = stub.invoke.bind(stub);
-    stub.invoke = (cmd, args) => {
-      if (cmd === 'timeline') seen.push((args as { query: { limit: number | null } }).query.limit);
+    // The whole history waits until the test has seen the first page.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stub.invoke = async (cmd, args) => {
+      if (cmd === 'timeline') {
+        const limit = (args as { query: { limit: number | null } }).query.limit;
+        seen.push(limit);
+        if (limit === null) await held;
+      }
       return invoke(cmd, args);
     };
     mount(stub, { repo, all: false });
     const total = stub.rows.filter((r) => r.repo === repo).length;
     expect(total).toBeGreaterThan(FIRST_PAGE);
     await vi.waitFor(() => expect(countText()).toBe(`${FIRST_PAGE.toLocaleString('en-US')} mutations (newest; loading all…)`));
+    release();
     await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} mutations`));
     expect(seen.slice(0, 2)).toEqual([FIRST_PAGE, null]);
   });
