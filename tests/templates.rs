@@ -203,10 +203,10 @@ fn a_script_shared_by_two_settings_files_stays_until_the_last_uninstall() {
         "--kind",
         "managed",
         "--scope",
-        "local",
+        "project",
     ]);
     let script = root.join(".hookd/hooks/protect-secrets.py");
-    let managed = root.join(".hookd/settings.local.json");
+    let managed = root.join(".hookd/settings.json");
     assert_eq!(
         read_json(&managed)["hooks"]["PreToolUse"][0],
         json!({"matcher": "Read|Write|Edit|MultiEdit|Bash", "hooks": [{"type": "command",
@@ -229,7 +229,7 @@ fn a_script_shared_by_two_settings_files_stays_until_the_last_uninstall() {
         "--kind",
         "managed",
         "--scope",
-        "local",
+        "project",
     ]);
     assert!(!script.exists());
     assert_eq!(read_json(&managed), json!({}));
@@ -492,4 +492,332 @@ fn an_installed_managed_template_denies_through_the_daemon() {
     let allowed = emit("cargo test");
     assert_eq!(allowed.status.code(), Some(0), "{allowed:?}");
     assert!(allowed.stdout.is_empty(), "{allowed:?}");
+}
+
+#[test]
+fn list_shows_where_each_template_is_installed_and_what_is_missing() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let run = |args: &[&str]| ok(&hookd(&env, &root, args));
+    run(&[
+        "templates",
+        "install",
+        "protect-secrets",
+        "--kind",
+        "agent",
+        "--scope",
+        "project",
+    ]);
+    run(&[
+        "templates",
+        "install",
+        "protect-secrets",
+        "--kind",
+        "managed",
+        "--scope",
+        "global",
+    ]);
+    run(&["templates", "install", "stay-in-project"]);
+    std::fs::remove_file(root.join(".hookd/hooks/stay-in-project.py")).unwrap();
+
+    let table = run(&["templates", "list"]);
+    let row = |name: &str| -> String {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name} in\n{table}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(table.starts_with("NAME "), "{table}");
+    assert!(
+        row("protect-secrets").contains(" PreToolUse project/agent, global/managed Deny "),
+        "{table}"
+    );
+    assert!(
+        row("stay-in-project").contains(
+            " PreToolUse project/managed (incomplete: script .hookd/hooks/stay-in-project.py) Deny "
+        ),
+        "{table}"
+    );
+    assert!(
+        row("block-dangerous-shell").contains(" PreToolUse - Deny "),
+        "{table}"
+    );
+
+    // The same from another directory with --project, as JSON.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let listed: Value = serde_json::from_str(&ok(&hookd(
+        &env,
+        elsewhere.path(),
+        &[
+            "templates",
+            "list",
+            "--json",
+            "--project",
+            root.to_str().unwrap(),
+        ],
+    )))
+    .unwrap();
+    let installed = |name: &str| -> Value {
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()["installed"]
+            .clone()
+    };
+    assert_eq!(
+        installed("stay-in-project"),
+        json!([{"template": "stay-in-project", "kind": "managed", "scope": "project",
+            "settings": root.join(".hookd/settings.json"), "complete": false,
+            "missing": ["script .hookd/hooks/stay-in-project.py"]}])
+    );
+    assert_eq!(installed("protect-secrets").as_array().unwrap().len(), 2);
+    assert_eq!(installed("block-dangerous-shell"), json!([]));
+
+    // Reinstalling repairs it.
+    run(&["templates", "install", "stay-in-project"]);
+    let table = run(&["templates", "list"]);
+    assert!(
+        table.lines().any(|l| l.starts_with("stay-in-project ")
+            && l.contains(" project/managed ")
+            && !l.contains("incomplete")),
+        "{table}"
+    );
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+/// One row of `hookd templates list`, with runs of spaces squeezed.
+fn list_row(table: &str, name: &str) -> String {
+    table
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no row for {name} in\n{table}"))
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let run = |args: &[&str]| {
+        let mut all = vec!["templates"];
+        all.extend_from_slice(args);
+        hookd(&env, &root, &all)
+    };
+    let agent_project = root.join(".claude/settings.json");
+    let original = write_pretty(&agent_project, &busy_settings());
+    let user_agent = env.home.join(".claude/settings.json");
+    let user_original = write_pretty(&user_agent, &json!({"model": "sonnet"}));
+
+    let out = ok(&run(&[
+        "install",
+        "stop-run-tests",
+        "--kind",
+        "agent",
+        "--scope",
+        "project",
+    ]));
+    assert_eq!(
+        out,
+        "Installed stop-run-tests into R/.claude/settings.json (agent, project scope): added Stop; script copied to R/.hookd/hooks/stop-run-tests.py (backup: R/.claude/settings.json.hookd-backup)\n\
+         Updated R/.hookd/.gitignore: .hookd/hooks/ and settings.json can be committed; the ledger, local settings and .hookd/hooks-local/ stay out of git\n"
+            .replace("R/", &format!("{}/", root.display())),
+    );
+    // Into the existing Stop group (no matcher), after the user's handler.
+    let mut expected = busy_settings();
+    expected["hooks"]["Stop"][0]["hooks"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.hookd/hooks/stop-run-tests.py", "timeout": 600}));
+    assert_eq!(read_json(&agent_project), expected);
+    let stop_script = root.join(".hookd/hooks/stop-run-tests.py");
+    assert_eq!(
+        std::fs::read(&stop_script).unwrap(),
+        catalog_file("stop-run-tests.py")
+    );
+    assert_eq!(mode(&stop_script), 0o755);
+
+    ok(&run(&["install", "format-on-edit", "--scope", "local"]));
+    let managed_local = root.join(".hookd/settings.local.json");
+    assert_eq!(
+        read_json(&managed_local),
+        json!({"hooks": {"PostToolUse": [{"matcher": "Write|Edit|MultiEdit", "hooks": [{"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.hookd/hooks-local/format-on-edit.py", "timeout": 30}]}]}})
+    );
+    let format_script = root.join(".hookd/hooks-local/format-on-edit.py");
+    assert_eq!(
+        std::fs::read(&format_script).unwrap(),
+        catalog_file("format-on-edit.py")
+    );
+
+    let installed = run(&[
+        "install",
+        "notify-desktop",
+        "--kind",
+        "agent",
+        "--scope",
+        "user",
+    ]);
+    ok(&installed);
+    let warning = "hookd: warning: notify-desktop needs notify-send, which is not on PATH";
+    assert_eq!(
+        String::from_utf8_lossy(&installed.stderr).contains(warning),
+        !on_path("notify-send")
+    );
+    let notify_script = env.home.join(".hookd/hooks/notify-desktop.py");
+    assert_eq!(
+        read_json(&user_agent),
+        json!({"model": "sonnet", "hooks": {"Notification": [{"hooks": [{"type": "command",
+            "command": notify_script.to_str().unwrap(), "timeout": 10}]}]}})
+    );
+
+    // Twice: nothing changes, byte for byte.
+    let snapshot = |paths: &[&Path]| -> Vec<Vec<u8>> {
+        paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+    };
+    let files = [
+        agent_project.as_path(),
+        managed_local.as_path(),
+        user_agent.as_path(),
+        stop_script.as_path(),
+        format_script.as_path(),
+        notify_script.as_path(),
+    ];
+    let before = snapshot(&files);
+    for args in [
+        &[
+            "install",
+            "stop-run-tests",
+            "--kind",
+            "agent",
+            "--scope",
+            "project",
+        ][..],
+        &["install", "format-on-edit", "--scope", "local"][..],
+        &[
+            "install",
+            "notify-desktop",
+            "--kind",
+            "agent",
+            "--scope",
+            "global",
+        ][..],
+    ] {
+        let out = ok(&run(args));
+        assert!(out.contains("is already installed"), "{out}");
+    }
+    assert_eq!(snapshot(&files), before);
+
+    let table = ok(&run(&["list"]));
+    assert!(
+        list_row(&table, "stop-run-tests").contains(" Stop project/agent When "),
+        "{table}"
+    );
+    assert!(
+        list_row(&table, "format-on-edit").contains(" PostToolUse local/managed After "),
+        "{table}"
+    );
+    assert!(
+        list_row(&table, "notify-desktop").contains(" Notification global/agent Show "),
+        "{table}"
+    );
+
+    // Uninstall: the original bytes, scripts gone.
+    ok(&run(&["uninstall", "stop-run-tests", "--kind", "agent"]));
+    ok(&run(&["uninstall", "format-on-edit", "--scope", "local"]));
+    ok(&run(&[
+        "uninstall",
+        "notify-desktop",
+        "--kind",
+        "agent",
+        "--scope",
+        "user",
+    ]));
+    assert_eq!(std::fs::read(&agent_project).unwrap(), original);
+    assert_eq!(std::fs::read(&user_agent).unwrap(), user_original);
+    assert_eq!(read_json(&managed_local), json!({}));
+    for script in [&stop_script, &format_script, &notify_script] {
+        assert!(!script.exists(), "{}", script.display());
+    }
+    let table = ok(&run(&["list"]));
+    for name in ["stop-run-tests", "format-on-edit", "notify-desktop"] {
+        let row = list_row(&table, name);
+        assert!(!row.contains('/'), "{row}");
+    }
+    let out = ok(&run(&["uninstall", "stop-run-tests", "--kind", "agent"]));
+    assert!(out.contains("is not installed"), "{out}");
+    assert_eq!(std::fs::read(&agent_project).unwrap(), original);
+}
+
+#[test]
+fn a_managed_stop_run_tests_keeps_the_agent_going_through_the_daemon() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&hookd(
+        &env,
+        &root,
+        &[
+            "templates",
+            "install",
+            "stop-run-tests",
+            "--scope",
+            "project",
+        ],
+    ));
+    std::fs::write(
+        root.join(".hookd/stop-test-command"),
+        "# the team's check\necho 'test parse ... FAILED'; exit 1\n",
+    )
+    .unwrap();
+    let _daemon = env.start_daemon();
+    let stop = |active: bool| {
+        let payload = json!({"session_id": "s-1", "transcript_path": "/tmp/t.jsonl", "cwd": root,
+            "hook_event_name": "Stop", "stop_hook_active": active, "last_assistant_message": "Done."});
+        let mut child = env
+            .command("hookd-emit")
+            .args(["--wait", "Stop"])
+            .current_dir(&root)
+            .env("CLAUDE_PROJECT_DIR", &root)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write as _;
+            let _ = child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes());
+        }
+        child.wait_with_output().unwrap()
+    };
+    let failing = stop(false);
+    assert_eq!(failing.status.code(), Some(2), "{failing:?}");
+    assert!(failing.stdout.is_empty(), "{failing:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&failing.stderr),
+        "stop-run-tests: `echo 'test parse ... FAILED'; exit 1` failed with exit code 1. Fix the failures before finishing. Output:\ntest parse ... FAILED"
+    );
+    let guarded = stop(true);
+    assert_eq!(guarded.status.code(), Some(0), "{guarded:?}");
+    assert!(
+        guarded.stdout.is_empty() && guarded.stderr.is_empty(),
+        "{guarded:?}"
+    );
 }

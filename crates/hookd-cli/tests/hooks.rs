@@ -272,6 +272,22 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
     ]);
     ok(&run);
     assert!(env.home.path().join(".hookd/settings.json").is_file());
+    // `user`, as `hookd templates` and `hookd connect` say it, is the same scope.
+    let run = env.run(&[
+        "hooks",
+        "remove",
+        "--scope",
+        "user",
+        "--event",
+        "Stop",
+        "--command",
+        "say done",
+    ]);
+    ok(&run);
+    assert_eq!(
+        read_json(&env.home.path().join(".hookd/settings.json")),
+        json!({})
+    );
     let run = env.run(&[
         "hooks",
         "add",

@@ -10,17 +10,16 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use super::target::{self, KindArg, ScopeArg, project_dir};
 use super::{backup_note, show};
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use hookd_core::agent_connect;
 use hookd_core::executor::ExecReport;
 use hookd_core::hook_events::{self, EventSpec, MatchField};
 use hookd_core::hook_test;
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
-    MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
-    SettingsRoots,
+    MatchCheck, MatchOutcome, SettingsDocument, SettingsError, SettingsLocation, SettingsRoots,
 };
 use serde_json::{Value, json};
 
@@ -56,24 +55,6 @@ pub enum HooksCommand {
     Test(TestArgs),
 }
 
-/// Which kind of settings file: agent (Claude Code runs the hooks) or managed (hookd runs them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    /// .claude/settings*.json and ~/.claude/settings.json: the agent runs these.
-    Agent,
-    /// .hookd/settings*.json and $HOOKD_HOME/settings.json: hookd's daemon runs these.
-    Managed,
-}
-
-impl From<KindArg> for Kind {
-    fn from(kind: KindArg) -> Self {
-        match kind {
-            KindArg::Agent => Self::Agent,
-            KindArg::Managed => Self::Managed,
-        }
-    }
-}
-
 /// Which kinds to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KindFilter {
@@ -91,28 +72,6 @@ impl KindFilter {
             Self::Agent => &[Kind::Agent],
             Self::Managed => &[Kind::Managed],
             Self::All => &Kind::ALL,
-        }
-    }
-}
-
-/// Which settings file of a kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
-    /// Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json.
-    Global,
-    /// Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json.
-    Project,
-    /// This checkout only (not committed): DIR/.claude/settings.local.json or
-    /// DIR/.hookd/settings.local.json.
-    Local,
-}
-
-impl From<ScopeArg> for Scope {
-    fn from(scope: ScopeArg) -> Self {
-        match scope {
-            ScopeArg::Global => Self::Global,
-            ScopeArg::Project => Self::Project,
-            ScopeArg::Local => Self::Local,
         }
     }
 }
@@ -144,7 +103,7 @@ pub struct ListArgs {
 /// Which settings file an edit writes.
 #[derive(Debug, Args)]
 pub struct TargetArgs {
-    /// Settings file to edit: global, project or local
+    /// Settings file: global (or user), project or local
     #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
     /// Kind of settings file: managed (hookd's daemon runs the hook) or agent (Claude Code
@@ -698,26 +657,10 @@ fn read_payload(path: &Path) -> Result<Value> {
     Ok(payload)
 }
 
-/// The settings file for the edit flags. `--project` with the global scope is
-/// refused rather than ignored: the user clearly meant a project file.
+/// The settings file for the edit flags.
 fn target_location(target: &TargetArgs) -> Result<SettingsLocation> {
-    let scope = Scope::from(target.scope);
-    let project = if scope.is_project() {
-        Some(project_dir(target.project.as_deref())?)
-    } else if target.project.is_some() {
-        bail!("--project applies to --scope project or --scope local, not global");
-    } else {
-        None
-    };
-    Ok(SettingsRoots::from_env()?.location(target.kind.into(), scope, project.as_deref())?)
-}
-
-fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
-    let dir = match given {
-        Some(dir) => dir.to_path_buf(),
-        None => std::env::current_dir().context("cannot read the current directory")?,
-    };
-    Ok(agent_connect::project_root(&dir)?)
+    let (_, location, _) = target::resolve(target.scope, target.kind, target.project.as_deref())?;
+    Ok(location)
 }
 
 fn selector(args: &EditArgs) -> HookSelector {

@@ -7,6 +7,7 @@ pub mod hooks;
 pub mod ledger;
 pub mod query;
 pub mod status;
+pub mod target;
 pub mod templates;
 
 /// Sends tracing output to stderr, filtered by `$HOOKD_LOG` (e.g. `debug`,

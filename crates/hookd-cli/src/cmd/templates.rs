@@ -4,14 +4,15 @@
 //! All catalog reading and every edit live in [`hookd_core::templates`];
 //! this file turns flags into a settings location and reports into lines.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use super::target::{self, KindArg, ScopeArg, project_dir};
 use super::{backup_note, show};
-use anyhow::{Context as _, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use anyhow::Result;
+use clap::{Args, Subcommand};
 use hookd_core::agent_connect;
-use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
-use hookd_core::templates::{self, Catalog, ChangeReport, FileChange, Template};
+use hookd_core::settings::{Scope, SettingsLocation, SettingsRoots};
+use hookd_core::templates::{self, Catalog, ChangeReport, FileChange, Installation, Template};
 use serde_json::json;
 
 /// Flags of `hookd templates`.
@@ -25,14 +26,16 @@ pub struct TemplatesArgs {
 /// The subcommands of `hookd templates`.
 #[derive(Debug, Subcommand)]
 pub enum TemplatesCommand {
-    /// List the templates in hookd's catalog with their events and a one-line description.
+    /// List the templates in hookd's catalog with their events, where each is installed for
+    /// the project (scope/kind, and what is missing when incomplete) and a one-line
+    /// description.
     List(ListArgs),
     /// Show one template: what it does, its hooks (event, matcher, command, timeout), what
     /// it needs and where it runs.
     Show(ShowArgs),
-    /// Install a template: copy its script (mode 0755) to DIR/.hookd/hooks/ (project and
-    /// local scopes) or ~/.hookd/hooks/ (user scope) and add its hooks to one settings
-    /// file, touching nothing else. Installing twice changes nothing.
+    /// Install a template: copy its script (mode 0755) to DIR/.hookd/hooks/ (project scope,
+    /// committed), DIR/.hookd/hooks-local/ (local) or ~/.hookd/hooks/ (global) and add its
+    /// hooks to one settings file, touching nothing else. Installing twice changes nothing.
     Install(TargetArgs),
     /// Remove exactly the hooks `install` added (with the same flags), and the script once
     /// no settings file sharing its hooks directory runs it.
@@ -42,9 +45,13 @@ pub enum TemplatesCommand {
 /// Flags of `hookd templates list`.
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Print the catalog as JSON
+    /// Print the catalog as JSON, each template with an `installed` list
     #[arg(long)]
     pub json: bool,
+    /// Project whose settings files are searched for installed templates; its git root is
+    /// used if it is inside a repository [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
 }
 
 /// Flags of `hookd templates show`.
@@ -60,54 +67,12 @@ pub struct ShowArgs {
     pub script: bool,
 }
 
-/// Which settings file a template goes into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
-    /// Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json; script in
-    /// $HOOKD_HOME/hooks/.
-    #[value(alias = "global")]
-    User,
-    /// Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json.
-    Project,
-    /// This checkout only: DIR/.claude/settings.local.json or DIR/.hookd/settings.local.json.
-    Local,
-}
-
-impl From<ScopeArg> for Scope {
-    fn from(scope: ScopeArg) -> Self {
-        match scope {
-            ScopeArg::User => Self::Global,
-            ScopeArg::Project => Self::Project,
-            ScopeArg::Local => Self::Local,
-        }
-    }
-}
-
-/// Who runs the installed hook.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    /// The agent (Claude Code) runs it itself: .claude/settings*.json.
-    Agent,
-    /// hookd's daemon runs it (agent connected with `hookd connect --managed`):
-    /// .hookd/settings*.json.
-    Managed,
-}
-
-impl From<KindArg> for Kind {
-    fn from(kind: KindArg) -> Self {
-        match kind {
-            KindArg::Agent => Self::Agent,
-            KindArg::Managed => Self::Managed,
-        }
-    }
-}
-
 /// Flags of `hookd templates install` and `uninstall`.
 #[derive(Debug, Args)]
 pub struct TargetArgs {
     /// The template's name (see `hookd templates list`)
     pub name: String,
-    /// Which settings file: user, project or local
+    /// Which settings file: global (or user), project or local
     #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
     pub scope: ScopeArg,
     /// Who runs the hook: agent (Claude Code) or managed (hookd's daemon)
@@ -131,20 +96,68 @@ pub fn run(args: &TemplatesArgs) -> Result<()> {
 }
 
 fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
+    let project = project_dir(args.project.as_deref())?;
+    let roots = SettingsRoots::from_env()?;
+    let found = templates::installed(catalog, &roots, Some(&project))?;
+    let of = |t: &Template| -> Vec<&Installation> {
+        found.iter().filter(|i| i.template == t.name).collect()
+    };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&catalog.templates)?);
+        let mut items = Vec::new();
+        for t in &catalog.templates {
+            let mut value = serde_json::to_value(t)?;
+            if let Some(obj) = value.as_object_mut() {
+                obj.insert("installed".into(), serde_json::to_value(of(t))?);
+            }
+            items.push(value);
+        }
+        println!("{}", serde_json::to_string_pretty(&items)?);
         return Ok(());
     }
-    let width = catalog
+    let rows: Vec<[String; 4]> = catalog
         .templates
         .iter()
-        .map(|t| t.name.len())
-        .max()
-        .unwrap_or(0);
-    for t in &catalog.templates {
-        println!("{:width$}  {:12}  {}", t.name, events(t), t.description);
+        .map(|t| {
+            [
+                t.name.clone(),
+                events(t),
+                installed_cell(&of(t)),
+                t.description.clone(),
+            ]
+        })
+        .collect();
+    let header = ["NAME", "EVENTS", "INSTALLED", "DESCRIPTION"].map(str::to_owned);
+    let width = |i: usize| {
+        std::iter::once(&header)
+            .chain(&rows)
+            .map(|r| r[i].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    for [name, events, installed, description] in std::iter::once(&header).chain(&rows) {
+        println!("{name:w0$}  {events:w1$}  {installed:w2$}  {description}");
     }
     Ok(())
+}
+
+/// `project/managed, global/agent (incomplete: script …)`, or `-`.
+fn installed_cell(found: &[&Installation]) -> String {
+    if found.is_empty() {
+        return "-".to_owned();
+    }
+    found
+        .iter()
+        .map(|i| {
+            let place = format!("{}/{}", i.scope, i.kind);
+            if i.complete {
+                place
+            } else {
+                format!("{place} (incomplete: {})", i.missing.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn events(t: &Template) -> String {
@@ -179,7 +192,9 @@ fn show_template(t: &Template, args: &ShowArgs) -> Result<()> {
     }
     println!("{}: {}", t.name, t.description);
     match (&t.script, &t.connect) {
-        (Some(script), _) => println!("script:    {script} (copied to .hookd/hooks/)"),
+        (Some(script), _) => println!(
+            "script:    {script} (copied to .hookd/hooks/, .hookd/hooks-local/ or ~/.hookd/hooks/)"
+        ),
         (None, Some(_)) => {
             println!("installs:  the hookd-emit hooks of `hookd connect` (agent kind only)");
         }
@@ -210,25 +225,7 @@ fn show_template(t: &Template, args: &ShowArgs) -> Result<()> {
 
 /// The settings location, the roots and the project root for the flags.
 fn target(args: &TargetArgs) -> Result<(SettingsRoots, SettingsLocation, Option<PathBuf>)> {
-    let scope = Scope::from(args.scope);
-    let project = if scope.is_project() {
-        Some(project_dir(args.project.as_deref())?)
-    } else if args.project.is_some() {
-        bail!("--project applies to --scope project or --scope local, not user");
-    } else {
-        None
-    };
-    let roots = SettingsRoots::from_env()?;
-    let location = roots.location(args.kind.into(), scope, project.as_deref())?;
-    Ok((roots, location, project))
-}
-
-fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
-    let dir = match given {
-        Some(dir) => dir.to_path_buf(),
-        None => std::env::current_dir().context("cannot read the current directory")?,
-    };
-    Ok(agent_connect::project_root(&dir)?)
+    target::resolve(args.scope, args.kind, args.project.as_deref())
 }
 
 fn where_(location: &SettingsLocation) -> String {
@@ -276,6 +273,18 @@ fn install(t: &Template, args: &TargetArgs) -> Result<()> {
             script_note(&report),
             backup_note(report.write.as_ref().and_then(|w| w.backup.as_deref()))
         );
+    }
+    if report.gitignore_changed
+        && let Some(project) = &project
+    {
+        let ignore = show(&project.join(".hookd/.gitignore"));
+        if location.scope == Scope::Project {
+            println!(
+                "Updated {ignore}: .hookd/hooks/ and settings.json can be committed; the ledger, local settings and .hookd/hooks-local/ stay out of git"
+            );
+        } else {
+            println!("Wrote {ignore}: .hookd/ stays out of git");
+        }
     }
     for program in &t.requires {
         if program != agent_connect::EMIT_PROGRAM && !agent_connect::emit_found(program) {

@@ -25,10 +25,72 @@ use super::validate::{ValidationError, validate};
 /// File name of hookd's `.gitignore` inside a project's `.hookd/`.
 const GITIGNORE: &str = ".gitignore";
 
-/// What `<project>/.hookd/.gitignore` holds once the project has shared
-/// managed hooks: the ledger and local settings stay private, `settings.json`
-/// is committed like `.claude/settings.json`.
-pub const SHARED_GITIGNORE: &str = "# hookd: the ledger and local settings stay private; settings.json is shared.\n*\n!.gitignore\n!settings.json\n";
+/// What `<project>/.hookd/.gitignore` holds once the project shares
+/// something through git: the ledger, local settings and local-scope hook
+/// scripts (`hooks-local/`) stay private; `settings.json` (committed like
+/// `.claude/settings.json`), the project-scope hook scripts its handlers and
+/// `.claude/settings.json`'s run (`hooks/`), and `stop-test-command` are
+/// shared, so a teammate's checkout has every script a committed hook needs.
+pub const SHARED_GITIGNORE: &str = "# hookd: the ledger, local settings and hooks-local/ stay private; settings.json, hooks/ and stop-test-command are shared.\n*\n!.gitignore\n!settings.json\n!/hooks/\n!/hooks/**\n!/stop-test-command\n";
+
+/// Every `.gitignore` content earlier versions of hookd wrote as
+/// [`SHARED_GITIGNORE`]. A file that is exactly one of these was written by
+/// hookd, not edited by the user, so it is upgraded to the current one; any
+/// other content is the user's and is never touched.
+pub const PREVIOUS_SHARED_GITIGNORES: &[&str] = &[
+    "# hookd: the ledger and local settings stay private; settings.json is shared.\n*\n!.gitignore\n!settings.json\n",
+];
+
+/// `.hookd/.gitignore` when the directory only holds hookd's private files
+/// (the ledger, local settings and scripts).
+pub const PRIVATE_GITIGNORE: &str = "# hookd's ledger: local history, never committed.\n*\n";
+
+/// What the `.hookd/` directory about to be written needs from its
+/// `.gitignore` (see [`gitignore_update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitignoreNeed {
+    /// Only keep a hookd-written one current; never create one.
+    Current,
+    /// Something private is going in: create [`PRIVATE_GITIGNORE`] if there is none.
+    Private,
+    /// Something shared is going in (`settings.json`, `hooks/`): create
+    /// [`SHARED_GITIGNORE`] if there is none, and open up hookd's
+    /// ledger-only one.
+    Shared,
+}
+
+/// The content `.hookd/.gitignore` must be rewritten with, given its current
+/// content (`None`: no file) and what is about to go into the directory;
+/// `None` when it must stay as it is. A `.gitignore` that is neither
+/// hookd's ledger-only one nor one of its shared versions is the user's
+/// and always stays.
+pub fn gitignore_update(current: Option<&str>, need: GitignoreNeed) -> Option<&'static str> {
+    match (current, need) {
+        (None, GitignoreNeed::Current) => None,
+        (None, GitignoreNeed::Private) => Some(PRIVATE_GITIGNORE),
+        (None, GitignoreNeed::Shared) => Some(SHARED_GITIGNORE),
+        (Some(text), _) if PREVIOUS_SHARED_GITIGNORES.contains(&text) => Some(SHARED_GITIGNORE),
+        (Some(text), GitignoreNeed::Shared) if is_ledger_only_gitignore(text) => {
+            Some(SHARED_GITIGNORE)
+        }
+        (Some(_), _) => None,
+    }
+}
+
+/// Brings `<dir>/.gitignore` (`dir` being a project's `.hookd/`) in line
+/// with `need` through [`gitignore_update`]; true when it was written.
+pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> Result<bool> {
+    let path = dir.join(GITIGNORE);
+    let current = read_if_exists(&path)?;
+    let text = current.as_deref().map(String::from_utf8_lossy);
+    match gitignore_update(text.as_deref(), need) {
+        Some(content) => {
+            fs_atomic::write_atomic(&path, content.as_bytes(), false)?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
 
 /// A settings file as loaded: its parsed JSON (key order preserved), the
 /// bytes it came from and its formatting.
@@ -162,9 +224,10 @@ impl SettingsDocument {
     }
 
     /// Creates the file's directory if needed and, for hookd's project
-    /// directory, keeps its `.gitignore` right: a new `.hookd/` is ignored
-    /// except for `settings.json`, and creating the shared `settings.json`
-    /// un-ignores it when the `.gitignore` is still hookd's ledger-only `*`.
+    /// directory, keeps its `.gitignore` right: a new `.hookd/` gets
+    /// [`SHARED_GITIGNORE`], creating the shared `settings.json` opens up
+    /// hookd's ledger-only `*`, and an older hookd-written version is
+    /// upgraded. A `.gitignore` the user wrote is left alone.
     fn prepare_dir(&self, dir: &Path) -> Result<()> {
         let hookd_dir = self.location.kind == Kind::Managed
             && self.location.scope.is_project()
@@ -179,12 +242,16 @@ impl SettingsDocument {
             }
             return Ok(());
         }
-        if hookd_dir && self.location.scope == Scope::Project && !self.existed() {
-            let ignore = dir.join(GITIGNORE);
-            if let Some(text) = read_if_exists(&ignore)?
-                && is_ledger_only_gitignore(&String::from_utf8_lossy(&text))
-            {
-                write_gitignore(&ignore)?;
+        if hookd_dir {
+            // Opening up a ledger-only `.gitignore` only when the shared
+            // file is created; upgrading an older hookd-written one always.
+            let need = if self.location.scope == Scope::Project && !self.existed() {
+                GitignoreNeed::Shared
+            } else {
+                GitignoreNeed::Current
+            };
+            if dir.join(GITIGNORE).exists() {
+                keep_gitignore(dir, need)?;
             }
         }
         Ok(())
@@ -245,6 +312,49 @@ mod tests {
         assert!(!is_ledger_only_gitignore("*\n!keep\n"));
         assert!(!is_ledger_only_gitignore(SHARED_GITIGNORE));
         assert!(!is_ledger_only_gitignore(""));
+    }
+
+    #[test]
+    fn gitignore_updates_only_what_hookd_wrote() {
+        use GitignoreNeed::{Current, Private, Shared};
+        let previous = PREVIOUS_SHARED_GITIGNORES[0];
+        for need in [Current, Private, Shared] {
+            assert_eq!(
+                gitignore_update(Some(previous), need),
+                Some(SHARED_GITIGNORE)
+            );
+            assert_eq!(gitignore_update(Some(SHARED_GITIGNORE), need), None);
+            // The user's own, even a previous version with one more line.
+            assert_eq!(gitignore_update(Some("mutations.db\n"), need), None);
+            assert_eq!(
+                gitignore_update(Some(&format!("{previous}!notes.md\n")), need),
+                None
+            );
+        }
+        assert_eq!(gitignore_update(None, Current), None);
+        assert_eq!(gitignore_update(None, Private), Some(PRIVATE_GITIGNORE));
+        assert_eq!(gitignore_update(None, Shared), Some(SHARED_GITIGNORE));
+        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Private), None);
+        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Current), None);
+        assert_eq!(
+            gitignore_update(Some(PRIVATE_GITIGNORE), Shared),
+            Some(SHARED_GITIGNORE)
+        );
+    }
+
+    #[test]
+    fn saving_local_settings_upgrades_a_previous_shared_gitignore() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join(".hookd");
+        fs::create_dir(&dir).unwrap();
+        let ignore = dir.join(".gitignore");
+        fs::write(&ignore, PREVIOUS_SHARED_GITIGNORES[0]).unwrap();
+        let local = dir.join("settings.local.json");
+        SettingsDocument::load(&loc(&local, Kind::Managed, Scope::Local))
+            .unwrap()
+            .save(false)
+            .unwrap();
+        assert_eq!(fs::read_to_string(&ignore).unwrap(), SHARED_GITIGNORE);
     }
 
     #[test]

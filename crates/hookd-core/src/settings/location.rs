@@ -32,6 +32,7 @@ pub const MANAGED_PROJECT_DIR: &str = crate::dirs::REPO_STATE_DIR;
 
 /// Who runs the hooks of a settings file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// The agent (Claude Code) runs them itself: `.claude/settings*.json`.
@@ -73,6 +74,7 @@ impl FromStr for Kind {
 
 /// Which file of a kind, in the order hooks are concatenated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Per user: every project.
