@@ -1,9 +1,35 @@
 //! The `hookd-desktop` binary: everything is in the library (`hookd_desktop::run`).
+//!
+//! `--version` and `--help` are answered here, before any GUI library is
+//! touched, so they work without a display (packaging checks run them).
 
 // No console window on Windows release builds; harmless elsewhere.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+const USAGE: &str = "\
+hookd-desktop: hookd's desktop app (tray, in-process daemon, window)
+
+Usage: hookd-desktop [--hidden] [--open ROUTE]
+
+Options:
+  --hidden       Start in the tray with the window hidden (the login entry passes it)
+  --open ROUTE   Open this screen first, e.g. --open 'timeline?repo=/src/app'
+  -h, --help     Print this help
+  -V, --version  Print the version";
+
 fn main() {
+    // Only a lone first argument counts, so a route can never be taken for one.
+    match std::env::args().nth(1).as_deref() {
+        Some("-V" | "--version") => {
+            println!("hookd-desktop {}", env!("CARGO_PKG_VERSION"));
+            return;
+        }
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            return;
+        }
+        _ => {}
+    }
     if let Err(err) = hookd_desktop::run() {
         eprintln!("hookd-desktop: {err}");
         std::process::exit(1);

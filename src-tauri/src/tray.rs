@@ -23,7 +23,7 @@ use hookd_core::status::DaemonStatus;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
-use tauri::{AppHandle, Emitter, Manager, Runtime};
+use tauri::{AppHandle, Manager, Runtime};
 
 use crate::daemon::{DaemonInfo, DaemonMode};
 use crate::projects::{self, ProjectInfo};
@@ -45,7 +45,7 @@ const REFRESH_EVERY: Duration = Duration::from_secs(2);
 /// Event asking the window to show a route (`timeline?repo=...`).
 pub const NAVIGATE_EVENT: &str = "navigate";
 
-const ICON_RECORDING: &[u8] = include_bytes!("../../icons/tray.png");
+const ICON_RECORDING: &[u8] = include_bytes!("../../icons/tray-recording.png");
 const ICON_PAUSED: &[u8] = include_bytes!("../../icons/tray-paused.png");
 const ICON_ERROR: &[u8] = include_bytes!("../../icons/tray-error.png");
 
@@ -168,9 +168,7 @@ fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
                 .and_then(|tray| lock(&tray.routes).get(id).cloned());
             if let Some(route) = route {
                 crate::show_main_window(app);
-                if let Err(err) = app.emit(NAVIGATE_EVENT, route) {
-                    tracing::warn!(error = %err, "cannot ask the window to navigate");
-                }
+                crate::navigate(app, &route);
             }
         }
         _ => {}
