@@ -1,6 +1,7 @@
-//! Looking back from one timeline row: what its file held before a Write
-//! (`previous_content`), and every file its hook event changed
-//! (`event_mutations`, the files one Bash command touched). Both read the
+//! Looking back from one timeline row: the row whole, payload included
+//! (`mutation_row`; the list is sent without payloads), what its file held
+//! before a Write (`previous_content`), and every file its hook event changed
+//! (`event_mutations`, the files one Bash command touched). All read the
 //! ledger the row came from; the logic is `hookd_core::history` and the
 //! ledger's read API.
 
@@ -74,16 +75,27 @@ fn not_found(path: &std::path::Path) -> impl FnOnce(hookd_core::Error) -> AppErr
     }
 }
 
-/// What the file of the Write `row` held before it: the newest earlier
-/// Write of the file, else the file in git at the row's HEAD, else nothing.
-pub fn previous_content(state: &AppState, row: &RowRef) -> Result<PreviousContent> {
-    let (ledger, root) = open(state, row.repo.as_deref())?;
-    let found = ledger.mutation(row.id)?.ok_or_else(|| {
+/// The row `row` of its ledger, or a typed `not_found`.
+fn find(ledger: &Ledger, row: &RowRef) -> Result<MutationRow> {
+    ledger.mutation(row.id)?.ok_or_else(|| {
         AppError::new(
             ErrorKind::NotFound,
             format!("no row {} in {}", row.id, ledger.path().display()),
         )
-    })?;
+    })
+}
+
+/// The row `row`, whole: every column and its raw payload.
+pub fn mutation_row(state: &AppState, row: &RowRef) -> Result<MutationRow> {
+    let (ledger, _) = open(state, row.repo.as_deref())?;
+    find(&ledger, row)
+}
+
+/// What the file of the Write `row` held before it: the newest earlier
+/// Write of the file, else the file in git at the row's HEAD, else nothing.
+pub fn previous_content(state: &AppState, row: &RowRef) -> Result<PreviousContent> {
+    let (ledger, root) = open(state, row.repo.as_deref())?;
+    let found = find(&ledger, row)?;
     Ok(history::previous_content(&ledger, root.as_deref(), &found)?)
 }
 

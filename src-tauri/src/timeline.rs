@@ -43,13 +43,24 @@ pub struct TimelineQuery {
     pub tool: Option<String>,
     /// Only the newest N (still returned oldest first).
     pub limit: Option<u64>,
+    /// Leave every row's `raw_payload` empty. The list never shows it, and
+    /// at 100,000 rows the payloads are most of the bytes sent to the
+    /// window; the detail panel reads one row whole with `mutation_row`.
+    pub omit_payload: bool,
 }
 
 /// Mutations matching `query`, oldest first.
 pub fn timeline(state: &AppState, query: &TimelineQuery) -> Result<Vec<MutationRow>> {
     let core = to_core_query(state, query)?;
     match hookd_core::query::run(&core) {
-        Ok(rows) => Ok(rows),
+        Ok(mut rows) => {
+            if query.omit_payload {
+                for row in &mut rows {
+                    row.record.raw_payload = String::new();
+                }
+            }
+            Ok(rows)
+        }
         // The Projects screen lists repositories before their first event and
         // folders outside git; their timeline is simply empty.
         Err(hookd_core::Error::NoLedger { .. } | hookd_core::Error::NotARepository(_)) => {
@@ -138,10 +149,11 @@ mod tests {
         let q: TimelineQuery = serde_json::from_value(serde_json::json!({
             "repo": "/r", "all": false, "since": null, "until": null, "file": null,
             "agent": null, "session": null, "event_type": null, "branch": null, "tool": null,
-            "limit": null
+            "limit": null, "omit_payload": true
         }))
         .unwrap();
         assert_eq!(q.repo.as_deref(), Some("/r"));
+        assert!(q.omit_payload);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use hookd_core::ledger::Ledger;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::activity::agent_activity;
-use hookd_desktop::history::{EventRef, RowRef, event_mutations, previous_content};
+use hookd_desktop::history::{EventRef, RowRef, event_mutations, mutation_row, previous_content};
 use hookd_desktop::timeline::{TimelineQuery, timeline};
 
 fn repo_query(repo: &GitRepo) -> TimelineQuery {
@@ -231,6 +231,60 @@ fn a_write_is_compared_with_the_previous_write_else_git_else_nothing() {
         ErrorKind::NotFound,
         "no ledger outside git yet: {err}"
     );
+}
+
+#[test]
+fn a_list_without_payloads_and_one_row_read_whole() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    record(
+        &env,
+        &repo,
+        &[
+            Event::write("README.md", "2026-11-20T10:00:00.000Z"),
+            Event::write("new.txt", "2026-11-20T10:01:00.000Z"),
+        ],
+    );
+    let whole = timeline(&state, &repo_query(&repo)).unwrap();
+    let light = timeline(
+        &state,
+        &TimelineQuery {
+            omit_payload: true,
+            ..repo_query(&repo)
+        },
+    )
+    .unwrap();
+    assert_eq!(light.len(), 2);
+    for (light, whole) in light.iter().zip(&whole) {
+        assert!(
+            whole.record.raw_payload.contains("\"tool_name\""),
+            "{whole:?}"
+        );
+        assert_eq!(light.record.raw_payload, "");
+        assert_eq!(light.id, whole.id);
+        assert_eq!(light.record.file_path, whole.record.file_path);
+
+        // The detail panel reads the row whole, by any directory in the repository.
+        let row = mutation_row(
+            &state,
+            &RowRef {
+                repo: Some(repo.root().display().to_string()),
+                id: light.id,
+            },
+        )
+        .unwrap();
+        assert_eq!(&row, whole);
+    }
+    let err = mutation_row(
+        &state,
+        &RowRef {
+            repo: Some(repo.root().display().to_string()),
+            id: 99_999,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::NotFound, "{err}");
 }
 
 #[test]

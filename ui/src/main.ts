@@ -186,7 +186,8 @@ export function startApp(root: HTMLElement): void {
 
   route();
   markPainted('shell', 0);
-  // The tray's recent changes and projects open their timeline here.
+  // The tray's recent changes and projects, and `hookd-desktop --open ROUTE`
+  // given to the running app, open their screen here.
   void listen('navigate', (target) => {
     if (typeof target === 'string' && target) window.location.hash = `#/${target.replace(/^#?\/?/, '')}`;
   }).catch((err: unknown) => errors.show(err, 'Could not follow the tray'));

@@ -4,7 +4,7 @@ import type { LedgerCommit, MutationRow, TimelineQuery } from '../src/lib/types'
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const q = (over: Partial<TimelineQuery> = {}): TimelineQuery => ({
-  repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, ...over,
+  repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, omit_payload: false, ...over,
 });
 const make = (rows = 500) => createStub({ rows, now: () => NOW, seed: 7 });
 const timeline = async (stub: ReturnType<typeof make>, query: TimelineQuery) =>

@@ -6,7 +6,17 @@ import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/lib/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
 import { FIRST_PAGE, ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
+import type { MutationRow } from '../src/lib/types';
 import type { View } from '../src/views/view';
+
+/** The element `selector` finds, once it is there (a row's detail loads its payload first). */
+function present<T extends Element = HTMLElement>(selector: string, root: ParentNode = document): Promise<T> {
+  return vi.waitFor(() => {
+    const el = root.querySelector<T>(selector);
+    if (!el) throw new Error(`${selector} is not shown`);
+    return el;
+  });
+}
 
 const VIEWPORT = 600;
 let view: View | null = null;
@@ -235,7 +245,7 @@ describe('timeline view behaviour', () => {
     expect(editRow.getAttribute('aria-selected')).toBe('true');
     const row = own.find((r) => r.event_id === editRow.dataset.eventId)!;
     const input = JSON.parse(row.raw_payload).tool_input as { old_string: string; new_string: string };
-    const diff = detail.querySelector('[data-testid=change-diff]')!;
+    const diff = await present('[data-testid=change-diff]', detail);
     const added = [...diff.querySelectorAll('.diff-add .diff-text')].map((e) => e.textContent);
     const removed = [...diff.querySelectorAll('.diff-del .diff-text')].map((e) => e.textContent);
     expect(added.length).toBeGreaterThan(0);
@@ -260,12 +270,61 @@ describe('timeline view behaviour', () => {
     expect(navigated).toEqual([`#/timeline?repo=${row.repo}&file=${row.file_path}`]);
   });
 
+  it('lists rows without payloads and reads a row whole when its detail opens', async () => {
+    const stub = createStub({ rows: 300, seed: 8 });
+    const invoke = stub.invoke.bind(stub);
+    const answers: MutationRow[][] = [];
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stub.invoke = async (cmd, args) => {
+      const value = await invoke(cmd, args);
+      if (cmd === 'timeline') answers.push(value as MutationRow[]);
+      if (cmd === 'mutation_row') await held;
+      return value;
+    };
+    mount(stub, { repo, all: false, tool: 'Edit' });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    expect(answers.length).toBeGreaterThan(0);
+    for (const rows of answers) for (const r of rows) expect(r.raw_payload).toBe('');
+
+    const shown = visibleRows()[0]!;
+    const row = stub.rows.find((r) => r.event_id === shown.dataset.eventId)!;
+    shown.click();
+    const detail = document.getElementById('row-detail')!;
+    expect(detail.hidden).toBe(false);
+    // The fields are there at once; the payload, the diff and the bench button wait for the row.
+    expect(detail.querySelector('[data-testid=row-detail-loading]')!.textContent).toBe('Loading the payload…');
+    expect(detail.querySelector('[data-field=event_id]')!.textContent).toBe(row.event_id);
+    expect(detail.querySelector('[data-testid=change]')).toBeNull();
+    expect((document.getElementById('row-detail-open-bench') as HTMLButtonElement).disabled).toBe(true);
+    release();
+    await vi.waitFor(() => expect(document.getElementById('row-detail-payload')?.textContent).toBe(JSON.stringify(JSON.parse(row.raw_payload), null, 2)));
+    expect(detail.querySelector('[data-testid=row-detail-loading]')).toBeNull();
+    expect(detail.querySelector('[data-testid=change-diff]')).not.toBeNull();
+    expect((document.getElementById('row-detail-open-bench') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('says so when a row cannot be read whole', async () => {
+    const stub = createStub({ rows: 100, seed: 8 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    stub.failNext('mutation_row', { kind: 'not_found', message: 'no row 7 in /r/.hookd/mutations.db' });
+    visibleRows()[0]!.click();
+    const status = await vi.waitFor(() => {
+      const el = document.querySelector<HTMLElement>('#row-detail [data-testid=row-detail-loading]')!;
+      expect(el.className).toBe('field-error');
+      return el;
+    });
+    expect(status.textContent).toBe("Could not read this row's payload: no row 7 in /r/.hookd/mutations.db");
+    expect(document.getElementById('row-detail-payload')).toBeNull();
+  });
+
   it('shows a Bash row\'s command', async () => {
     const stub = createStub({ rows: 300, seed: 8 });
     mount(stub, { repo, all: false, tool: 'bash' });
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
     visibleRows()[0]!.click();
-    const cmd = document.querySelector('#row-detail [data-testid=change-command]')!;
+    const cmd = await present('#row-detail [data-testid=change-command]');
     const row = stub.rows.find((r) => r.event_id === visibleRows()[0]!.dataset.eventId)!;
     expect(cmd.textContent).toBe(row.command);
   });
@@ -515,7 +574,7 @@ describe('row detail: Write diff and Bash files', () => {
     const lastRow = writes.filter((w) => w.file_path === file).at(-1)!;
     const previous = writes.filter((w) => w.file_path === file).at(-2)!;
     last.click();
-    const change = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    const change = await present('#row-detail [data-testid=change]');
     expect(change.dataset.kind).toBe('write');
     await vi.waitFor(() => expect(change.dataset.previous).toBe('write'));
     const diff = change.querySelector<HTMLElement>('[data-testid=write-diff]')!;
@@ -537,14 +596,14 @@ describe('row detail: Write diff and Bash files', () => {
     mount(stub, { repo, all: false, file: first.file_path, tool: 'Write' });
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
     document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${first.event_id}"]`)!.click();
-    const change = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    const change = await present('#row-detail [data-testid=change]');
     await vi.waitFor(() => expect(change.dataset.previous).toBe('git'));
     expect(change.querySelector('figcaption')!.textContent).toContain(`vs. git ${first.head_sha.slice(0, 7)}`);
 
     stub.failNext('previous_content', { kind: 'not_found', message: 'no ledger' });
     document.getElementById('row-detail-close')!.click();
     document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${first.event_id}"]`)!.click();
-    const again = document.querySelector<HTMLElement>('#row-detail [data-testid=change]')!;
+    const again = await present('#row-detail [data-testid=change]');
     await vi.waitFor(() => expect(again.dataset.previous).toBe('error'));
     expect(again.querySelector('[data-testid=change-previous]')!.textContent).toContain('no ledger');
     expect(again.querySelectorAll('.diff-add').length).toBeGreaterThan(0); // the content alone, all added
@@ -558,7 +617,7 @@ describe('row detail: Write diff and Bash files', () => {
     const [one] = stub.activity.addBash(['gen/one.txt', 'gen/two.txt'], repo);
     await vi.waitFor(() => expect(document.querySelectorAll(`[data-testid=timeline-row][data-event-id="${one!.event_id}"]`)).toHaveLength(2));
     document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${one!.event_id}"][data-mutation-seq="1"]`)!.click();
-    expect(document.querySelector('#row-detail [data-testid=change-command]')!.textContent).toBe(one!.command);
+    await vi.waitFor(() => expect(document.querySelector('#row-detail [data-testid=change-command]')?.textContent).toBe(one!.command));
     const files = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('#row-detail [data-testid=bash-file]')];
     await vi.waitFor(() => expect(files().map((f) => f.dataset.file)).toEqual(['gen/one.txt', 'gen/two.txt']));
     expect(files()[1]!.getAttribute('aria-current')).toBe('true');

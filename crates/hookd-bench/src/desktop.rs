@@ -3,6 +3,12 @@
 //! timeline of 100,000 rows, each beside the same launch on an empty project
 //! (the baseline), alternating, in the same run.
 //!
+//! The timeline is opened the way a user opens it, in the running app: the
+//! app starts on its Projects screen, sits idle, and then a second launch
+//! with `--open timeline?repo=…` hands the route to it (as the tray's
+//! entries do). Opening it at launch would time the app's own start-up, not
+//! the timeline.
+//!
 //! Nothing is simulated: the release `hookd-desktop` (with the built UI
 //! embedded) runs under an X server (Xvfb when `DISPLAY` is unset) inside a
 //! private D-Bus session, against a real SQLite ledger built like the query
@@ -42,16 +48,16 @@ pub struct Launch {
     pub first_rows: u64,
     /// The view's own time until every row was painted.
     pub timeline_all: Duration,
-    /// Spawn → the timeline's first painted rows, wall clock.
-    pub timeline_from_launch: Duration,
+    /// `--open` handed to the running app → the timeline's first painted
+    /// rows, wall clock (includes the second launch's hand-over).
+    pub timeline_from_open: Duration,
     /// Rows the timeline painted from.
     pub rows: u64,
-    /// RSS of the app process alone, MiB, after [`IDLE_BEFORE_MEMORY`].
-    pub rss_app_mib: f64,
-    /// RSS summed over the app and its WebKit processes, MiB.
-    pub rss_total_mib: f64,
-    /// PSS summed over the same processes, MiB.
-    pub pss_total_mib: f64,
+    /// Memory [`IDLE_BEFORE_MEMORY`] after the window painted, on the
+    /// Projects screen: the app sitting idle.
+    pub idle: Memory,
+    /// Memory [`IDLE_BEFORE_MEMORY`] after the whole timeline painted.
+    pub after_timeline: Memory,
 }
 
 /// The figures of one kind of launch (full or empty project).
@@ -65,14 +71,12 @@ pub struct LaunchSeries {
     pub timeline_paint: Summary,
     /// Timeline rows requested → every row painted.
     pub timeline_all: Summary,
-    /// Spawn → timeline painted.
-    pub timeline_from_launch: Summary,
-    /// Median RSS of the app process, MiB.
-    pub rss_app_mib: f64,
-    /// Median RSS of the app and its WebKit processes, MiB.
-    pub rss_total_mib: f64,
-    /// Median PSS of the same, MiB.
-    pub pss_total_mib: f64,
+    /// `--open` handed over → timeline painted.
+    pub timeline_from_open: Summary,
+    /// Median memory while idle on the Projects screen.
+    pub idle: Memory,
+    /// Median memory after the whole timeline painted.
+    pub after_timeline: Memory,
 }
 
 /// What the desktop measurement found.
@@ -92,7 +96,7 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
     ensure!(launches > 0, "--desktop-launches must be at least 1");
     let app = locate_app()?;
     let ws = Workspace::new()?;
-    query::build_ledger_for(&ws, rows)?;
+    query::build_ledger_for(&ws, rows, "desktop")?;
     let empty_root = ws.add_repo("empty")?;
     let display = Display::start()?;
 
@@ -116,15 +120,15 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
                 launch.rows
             );
             eprintln!(
-                "[desktop] {label} {} rows: window {:.0} ms, timeline first paint {:.0} ms ({} rows), all rows {:.0} ms, RSS {:.0} MiB (app {:.0}), PSS {:.0} MiB",
+                "[desktop] {label} {} rows: window {:.0} ms, idle RSS {}; timeline first paint {:.0} ms ({} rows; {:.0} ms from --open), all rows {:.0} ms, then RSS {}",
                 launch.rows,
                 ms(launch.window),
+                launch.idle,
                 ms(launch.timeline_paint),
                 launch.first_rows,
+                ms(launch.timeline_from_open),
                 ms(launch.timeline_all),
-                launch.rss_total_mib,
-                launch.rss_app_mib,
-                launch.pss_total_mib
+                launch.after_timeline,
             );
             if !warm_up {
                 series.push(launch);
@@ -142,19 +146,23 @@ fn series(launches: Vec<Launch>) -> Result<LaunchSeries> {
     let summary = |f: fn(&Launch) -> Duration| {
         Summary::of(&launches.iter().map(f).collect::<Vec<_>>()).context("no launches")
     };
-    let median = |f: fn(&Launch) -> f64| {
+    let median = |f: &dyn Fn(&Launch) -> f64| {
         let mut values: Vec<f64> = launches.iter().map(f).collect();
         values.sort_by(f64::total_cmp);
         values.get(values.len() / 2).copied().unwrap_or(0.0)
+    };
+    let memory = |of: fn(&Launch) -> &Memory| Memory {
+        rss_app_mib: median(&|l| of(l).rss_app_mib),
+        rss_total_mib: median(&|l| of(l).rss_total_mib),
+        pss_total_mib: median(&|l| of(l).pss_total_mib),
     };
     Ok(LaunchSeries {
         window: summary(|l| l.window)?,
         timeline_paint: summary(|l| l.timeline_paint)?,
         timeline_all: summary(|l| l.timeline_all)?,
-        timeline_from_launch: summary(|l| l.timeline_from_launch)?,
-        rss_app_mib: median(|l| l.rss_app_mib),
-        rss_total_mib: median(|l| l.rss_total_mib),
-        pss_total_mib: median(|l| l.pss_total_mib),
+        timeline_from_open: summary(|l| l.timeline_from_open)?,
+        idle: memory(|l| &l.idle),
+        after_timeline: memory(|l| &l.after_timeline),
         launches,
     })
 }
@@ -255,24 +263,24 @@ fn launch_once(
     let home = ws.root.with_file_name("desktop-home");
     let runtime = ws.socket.parent().context("socket has a directory")?;
     let route = format!("timeline?repo={}", root.display());
+    let configure = |cmd: &mut Command| {
+        cmd.env("DISPLAY", &display.name)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("XDG_CACHE_HOME", home.join(".cache"))
+            .env("XDG_RUNTIME_DIR", runtime)
+            .env("HOOKD_HOME", home.join(".hookd"))
+            .env(hookd_proto::SOCKET_ENV, &ws.socket)
+            .env(hookd_core::dirs::DATA_DIR_ENV, &ws.data_dir)
+            .env("HOOKD_LOG", "info")
+            .env("NO_AT_BRIDGE", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+    };
     let mut cmd = Command::new("dbus-run-session");
-    cmd.arg("--")
-        .arg(app)
-        .args(["--open", &route])
-        .env("DISPLAY", &display.name)
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("XDG_DATA_HOME", home.join(".local/share"))
-        .env("XDG_CACHE_HOME", home.join(".cache"))
-        .env("XDG_RUNTIME_DIR", runtime)
-        .env("HOOKD_HOME", home.join(".hookd"))
-        .env(hookd_proto::SOCKET_ENV, &ws.socket)
-        .env(hookd_core::dirs::DATA_DIR_ENV, &ws.data_dir)
-        .env("HOOKD_LOG", "info")
-        .env("NO_AT_BRIDGE", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+    cmd.arg("--").arg(app).stderr(Stdio::piped());
+    configure(&mut cmd);
     let spawned_unix_ms = unix_ms_now();
     let spawned = Instant::now();
     let mut child = cmd
@@ -292,19 +300,51 @@ fn launch_once(
     });
 
     let outcome = (|| -> Result<Launch> {
-        let mut shell = None;
-        let mut first = None;
-        let mut all = None;
+        let next_mark = |deadline: Instant| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            marks
+                .recv_timeout(left)
+                .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))
+        };
         let deadline = spawned + PAINT_TIMEOUT;
+        let shell = loop {
+            let mark = next_mark(deadline)?;
+            if mark.name == "shell" {
+                break mark;
+            }
+        };
+        std::thread::sleep(IDLE_BEFORE_MEMORY);
+        let idle = Memory::of_tree(child.id())?;
+
+        // Open the timeline in the running app, as the tray does: a second
+        // launch on the app's session bus hands `--open ROUTE` over and exits.
+        let app_pid = descendants(child.id())
+            .into_iter()
+            .find(|pid| comm(*pid).as_deref() == Some("hookd-desktop"))
+            .context("the hookd-desktop process was not found")?;
+        let bus = environ_var(app_pid, "DBUS_SESSION_BUS_ADDRESS")
+            .context("the app has no D-Bus session address")?;
+        let mut open = Command::new(app);
+        open.args(["--open", &route])
+            .env("DBUS_SESSION_BUS_ADDRESS", bus)
+            .stderr(Stdio::null());
+        configure(&mut open);
+        let opened_unix_ms = unix_ms_now();
+        let opened = Instant::now();
+        let status = open.status().context("cannot run the second launch")?;
+        ensure!(
+            status.success(),
+            "the second launch (--open) failed: {status}"
+        );
+
         // A long history paints its newest page first (`timeline`), then
         // every row (`timeline-all`); a short one only the first mark.
-        while shell.is_none() || all.is_none() {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let mark = marks
-                .recv_timeout(left)
-                .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))?;
+        let mut first = None;
+        let mut all = None;
+        let deadline = opened + PAINT_TIMEOUT;
+        while all.is_none() {
+            let mark = next_mark(deadline)?;
             match mark.name.as_str() {
-                "shell" => shell = Some(mark),
                 "timeline" => {
                     if mark.rows.unwrap_or(0) >= rows {
                         all = Some(mark.clone());
@@ -315,31 +355,38 @@ fn launch_once(
                 _ => {}
             }
         }
-        let (Some(shell), Some(first), Some(all)) = (shell, first, all) else {
+        let (Some(first), Some(all)) = (first, all) else {
             bail!("paint marks missing");
         };
         std::thread::sleep(IDLE_BEFORE_MEMORY);
-        let memory = Memory::of_tree(child.id())?;
-        let since_spawn = |unix_ms: u128| {
-            Duration::from_millis(
-                u64::try_from(unix_ms.saturating_sub(spawned_unix_ms)).unwrap_or(u64::MAX),
-            )
+        let after_timeline = Memory::of_tree(child.id())?;
+        let since = |from: u128, unix_ms: u128| {
+            Duration::from_millis(u64::try_from(unix_ms.saturating_sub(from)).unwrap_or(u64::MAX))
         };
         Ok(Launch {
-            window: since_spawn(shell.unix_ms),
+            window: since(spawned_unix_ms, shell.unix_ms),
             timeline_paint: Duration::from_secs_f64(first.ms / 1000.0),
             first_rows: first.rows.unwrap_or(0),
             timeline_all: Duration::from_secs_f64(all.ms / 1000.0),
-            timeline_from_launch: since_spawn(first.unix_ms),
+            timeline_from_open: since(opened_unix_ms, first.unix_ms),
             rows: all.rows.unwrap_or(0),
-            rss_app_mib: memory.rss_app_mib,
-            rss_total_mib: memory.rss_total_mib,
-            pss_total_mib: memory.pss_total_mib,
+            idle,
+            after_timeline,
         })
     })();
     stop(&mut child);
     let _ = reader.join();
     outcome
+}
+
+/// The value of `key` in the environment `pid` started with.
+fn environ_var(pid: u32, key: &str) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    environ.split(|b| *b == 0).find_map(|entry| {
+        let entry = std::str::from_utf8(entry).ok()?;
+        let (k, v) = entry.split_once('=')?;
+        (k == key).then(|| v.to_owned())
+    })
 }
 
 /// Stops the app the way a user's logout does (SIGTERM: it drains its
@@ -369,10 +416,24 @@ fn stop(child: &mut Child) {
 }
 
 /// Memory of the app and its WebKit processes.
-struct Memory {
-    rss_app_mib: f64,
-    rss_total_mib: f64,
-    pss_total_mib: f64,
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Memory {
+    /// RSS of the app process alone, MiB.
+    pub rss_app_mib: f64,
+    /// RSS summed over the app and its WebKit processes, MiB.
+    pub rss_total_mib: f64,
+    /// PSS summed over the same processes, MiB.
+    pub pss_total_mib: f64,
+}
+
+impl std::fmt::Display for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.0} MiB (app {:.0}), PSS {:.0} MiB",
+            self.rss_total_mib, self.rss_app_mib, self.pss_total_mib
+        )
+    }
 }
 
 impl Memory {
@@ -495,6 +556,17 @@ mod tests {
             Some(("shell".into(), None))
         );
         assert_eq!(parse_mark("INFO hookd_core::server: listening"), None);
+    }
+
+    #[test]
+    fn reads_a_variable_of_a_processs_environment() {
+        // This process's start-up environment, as /proc shows it.
+        let path = std::env::var("PATH").expect("tests run with a PATH");
+        assert_eq!(environ_var(std::process::id(), "PATH"), Some(path));
+        assert_eq!(
+            environ_var(std::process::id(), "HOOKD_NO_SUCH_VARIABLE"),
+            None
+        );
     }
 
     #[test]

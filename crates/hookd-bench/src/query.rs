@@ -108,7 +108,7 @@ pub fn run(tools: &Tools, rows: u64, runs: usize) -> Result<QueryReport> {
     let ws = Workspace::new()?;
     let files = file_paths();
     let started = Instant::now();
-    let counts = build_ledger(&ws, &files, rows)?;
+    let counts = build_ledger(&ws, &files, rows, "query")?;
     let build_seconds = started.elapsed().as_secs_f64();
     let ledger_bytes = std::fs::metadata(ws.ledger_path())?.len();
 
@@ -238,13 +238,14 @@ fn file_paths() -> Vec<String> {
 
 /// Builds the query benchmark's ledger of `rows` mutations in `ws`'s
 /// repository, for another measurement (the desktop app's timeline).
-pub fn build_ledger_for(ws: &Workspace, rows: u64) -> Result<()> {
-    build_ledger(ws, &file_paths(), rows).map(|_| ())
+/// `label` prefixes the progress lines (`desktop`, say).
+pub fn build_ledger_for(ws: &Workspace, rows: u64, label: &str) -> Result<()> {
+    build_ledger(ws, &file_paths(), rows, label).map(|_| ())
 }
 
 /// Appends `rows` events, one mutation each, oldest first as the daemon
 /// would; returns how many mutations each file got.
-fn build_ledger(ws: &Workspace, files: &[String], rows: u64) -> Result<Vec<u32>> {
+fn build_ledger(ws: &Workspace, files: &[String], rows: u64, label: &str) -> Result<Vec<u32>> {
     let mut ledger = Ledger::open_or_create(&ws.ledger_path())?;
     let mut rng = SplitMix64(0x5eed_5eed_5eed_5eed);
     let mut counts = vec![0u32; files.len()];
@@ -263,7 +264,7 @@ fn build_ledger(ws: &Workspace, files: &[String], rows: u64) -> Result<Vec<u32>>
     let pid = std::process::id();
     let mut last_progress = Instant::now();
     eprintln!(
-        "[query] building a ledger of {rows} mutations ({FILES} files, {AGENTS} agents, {} branches, {SPAN_DAYS} days)",
+        "[{label}] building a ledger of {rows} mutations ({FILES} files, {AGENTS} agents, {} branches, {SPAN_DAYS} days)",
         BRANCHES.len()
     );
 
@@ -303,7 +304,7 @@ fn build_ledger(ws: &Workspace, files: &[String], rows: u64) -> Result<Vec<u32>>
         ledger.append(&entries)?;
         i = end;
         if last_progress.elapsed() > Duration::from_secs(5) || i == rows {
-            eprintln!("[query] {i}/{rows} rows");
+            eprintln!("[{label}] {i}/{rows} rows");
             last_progress = Instant::now();
         }
     }

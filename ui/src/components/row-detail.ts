@@ -1,7 +1,8 @@
 // The detail panel of one timeline row: every column, the change derived
 // from the payload, and the payload itself, pretty-printed.
 //
-// Two parts come from the backend after the panel opens: a Write's previous
+// Parts come from the backend after the panel opens: the row's payload
+// (the timeline's list is sent without payloads), a Write's previous
 // content (so it shows as a diff against it) and, for a Bash row, every
 // file the same command changed. Answers for a row that is no longer shown
 // are dropped.
@@ -147,16 +148,43 @@ export function createRowDetail(
       );
     }
 
-    actions.append(
-      h('button', {
-        id: 'row-detail-open-bench',
-        class: 'button small',
-        attrs: { type: 'button', title: 'Try this recorded payload on the project\u2019s hooks in the Test bench' },
-        text: 'Open in test bench',
-        on: { click: () => openInBench(row) },
-      }),
-    );
+    const toBench = h('button', {
+      id: 'row-detail-open-bench',
+      class: 'button small',
+      attrs: { type: 'button', title: 'Try this recorded payload on the project\u2019s hooks in the Test bench' },
+      text: 'Open in test bench',
+      on: { click: () => openInBench(shown ?? row) },
+    });
+    actions.append(toBench);
 
+    const fields = fieldList(row);
+    const repo = options.repoOf ? options.repoOf(row) : undefined;
+    if (row.raw_payload === '' && repo !== undefined) {
+      // Sent without its payload (see `toQuery`): read the row whole.
+      toBench.disabled = true;
+      const status = h('p', { class: 'muted change-status', data: { testid: 'row-detail-loading' }, text: 'Loading the payload…' });
+      body.replaceChildren(status, fieldsSection(fields));
+      body.scrollTop = 0;
+      el.hidden = false;
+      api.mutationRow({ repo, id: row.id }).then(
+        (whole) => {
+          if (seq !== generation) return;
+          shown = { ...row, raw_payload: whole.raw_payload };
+          toBench.disabled = false;
+          showBody(shown, fields, repo, seq);
+        },
+        (err: unknown) => {
+          if (seq !== generation) return;
+          status.className = 'field-error';
+          status.textContent = `Could not read this row's payload: ${normalizeError(err).message}`;
+        },
+      );
+      return;
+    }
+    showBody(row, fields, repo, seq);
+  }
+
+  function fieldList(row: MutationRow): HTMLElement {
     const fields = h('dl', { class: 'fields', data: { testid: 'row-fields' } });
     for (const key of FIELDS) {
       const value = row[key];
@@ -169,7 +197,15 @@ export function createRowDetail(
       }
       fields.append(h('dt', { text: key }), dd);
     }
+    return fields;
+  }
 
+  function fieldsSection(fields: HTMLElement): HTMLElement {
+    return h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Fields' }), fields);
+  }
+
+  /** The change, the fields and the payload of `row`, whose payload is at hand. */
+  function showBody(row: MutationRow, fields: HTMLElement, repo: string | null | undefined, seq: number): void {
     const pretty = prettyPayload(row.raw_payload);
     const payload = h('pre', { id: 'row-detail-payload', class: 'code-block payload' });
     const showPayload = (all: boolean): void => {
@@ -193,14 +229,13 @@ export function createRowDetail(
 
     const change = extractChange(row.tool_name, row.raw_payload, row.command);
     const changeSection = renderChange(change);
-    const repo = options.repoOf ? options.repoOf(row) : undefined;
     if (change.kind === 'write' && repo !== undefined) loadPrevious(changeSection, row, repo, change.content, seq);
     const bashFiles = change.kind === 'bash' && repo !== undefined ? loadBashFiles(row, repo, seq) : null;
 
     body.replaceChildren(
       changeSection,
       ...(bashFiles ? [bashFiles] : []),
-      h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Fields' }), fields),
+      fieldsSection(fields),
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Raw payload' }), payload, more),
     );
     body.scrollTop = 0;

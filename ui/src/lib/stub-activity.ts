@@ -1,6 +1,7 @@
 // The Timeline's extra commands for the in-memory stub backend (stub.ts):
-// `agent_activity` (hook events with hook runs), `previous_content` (what a
-// Write replaced) and `event_mutations` (the files of one Bash command),
+// `agent_activity` (hook events with hook runs), `mutation_row` (one row
+// whole), `previous_content` (what a Write replaced) and `event_mutations`
+// (the files of one Bash command),
 // with the same JSON shapes and error values as src-tauri.
 //
 // The events are derived from the sample mutation rows the first time they
@@ -325,6 +326,13 @@ export function createActivityStub(
           const query = args?.query as TimelineQuery | undefined;
           if (!query || typeof query !== 'object') throw fail('invalid_input', 'agent_activity expects { query }');
           return { value: agentActivity(query) };
+        }
+        case 'mutation_row': {
+          const row = args?.row as { repo: string | null; id: number } | undefined;
+          if (!row || typeof row.id !== 'number') throw fail('invalid_input', 'mutation_row expects { row: { repo, id } }');
+          const { row: found } = findRow(row.repo, row.id);
+          const { repo: _repo, ...whole } = found;
+          return { value: whole };
         }
         case 'previous_content': {
           const row = args?.row as { repo: string | null; id: number } | undefined;

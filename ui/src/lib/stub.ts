@@ -16,6 +16,7 @@
 import type { Backend, Unlisten } from './api';
 import { createHooksStub, type HooksStub } from './hooks-stub';
 import { createBenchStub, type BenchStub } from './stub-bench';
+import { dispatchTemplates } from './stub-templates';
 import { normalizeHookType } from './activity';
 import { createActivityStub, type ActivityStub } from './stub-activity';
 import { parseWhen } from './time';
@@ -406,14 +407,12 @@ export function createStub(options: StubOptions = {}): StubBackend {
       return true;
     });
     if (q.limit !== null && q.limit >= 0 && out.length > q.limit) out = out.slice(out.length - q.limit);
-    if (!q.all) {
-      out = out.map((r) => {
-        const copy = { ...r };
-        delete copy.repo;
-        return copy;
-      });
-    }
-    return out;
+    return out.map((r) => {
+      const copy = { ...r };
+      if (!q.all) delete copy.repo;
+      if (q.omit_payload) copy.raw_payload = '';
+      return copy;
+    });
   }
 
   function appInfo(): AppInfo {
@@ -438,6 +437,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
     if (benched) return benched.value;
     const hooked = hooksStub.dispatch(cmd, args);
     if (hooked.handled) return hooked.value;
+    const templated = dispatchTemplates(hooksStub, cmd, args);
+    if (templated.handled) return templated.value;
     const timelineMore = activityStub.dispatch(cmd, args);
     if (timelineMore) return timelineMore.value;
     switch (cmd) {

@@ -268,30 +268,45 @@ fn insert_mutation_row(
     ])
 }
 
-/// `.hookd/.gitignore` when the directory only holds hookd's private files.
-const PRIVATE_GITIGNORE: &str = "# hookd's ledger: local history, never committed.\n*\n";
-
 /// Creates the ledger's directory; inside a repository it is ignored by git.
 ///
 /// The `.gitignore` is also written when the directory already exists
 /// without one (a user may create `.hookd/settings.json` by hand first):
 /// otherwise the ledger would show up in `git status`, and every Bash
-/// snapshot would hash it. An existing `.gitignore` is the user's and is left
-/// alone.
+/// snapshot would hash it. One that an older hookd wrote is brought up to
+/// date; any other existing `.gitignore` is the user's and is left alone.
 fn create_state_dir(dir: &Path) -> Result<()> {
+    use crate::settings::document::{GitignoreNeed, gitignore_update};
     if !dir.is_dir() {
         fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
     }
     if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
         let ignore = dir.join(".gitignore");
-        if !ignore.exists() {
-            // Only a shared settings file is meant to be committed; without
-            // one the whole directory (this file included) stays invisible to git.
-            let content = if dir.join("settings.json").exists() {
-                crate::settings::document::SHARED_GITIGNORE
-            } else {
-                PRIVATE_GITIGNORE
-            };
+        let current = match fs::read(&ignore) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io("cannot read", &ignore, e)),
+        };
+        // Only what is meant to be committed (shared settings, project-scope
+        // hook scripts, the stop-test command) opens the directory up;
+        // without any, the whole directory (this file included) stays
+        // invisible to git.
+        let shared = ["settings.json", "hooks", "stop-test-command"]
+            .iter()
+            .any(|name| dir.join(name).exists());
+        let need = if shared {
+            GitignoreNeed::Shared
+        } else {
+            GitignoreNeed::Private
+        };
+        // Never open up a `.gitignore` that exists: that is for the edit
+        // that adds the shared file to decide.
+        let need = if current.is_some() {
+            GitignoreNeed::Current
+        } else {
+            need
+        };
+        if let Some(content) = gitignore_update(current.as_deref(), need) {
             fs::write(&ignore, content).map_err(|e| Error::io("cannot write", &ignore, e))?;
         }
     }

@@ -215,6 +215,34 @@ fn an_existing_state_dir_without_gitignore_gets_one() {
 }
 
 #[test]
+fn an_older_hookd_gitignore_is_brought_up_to_date_and_shared_files_open_a_new_one() {
+    use crate::settings::document::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir_all(state.join("hooks")).unwrap();
+    Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+        SHARED_GITIGNORE,
+        "project-scope scripts are meant to be committed"
+    );
+    std::fs::write(state.join(".gitignore"), PREVIOUS_SHARED_GITIGNORES[0]).unwrap();
+    Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+        SHARED_GITIGNORE
+    );
+    // The ledger-only one stays: opening up is for the edit that shares something.
+    let private = "# hookd's ledger: local history, never committed.\n*\n";
+    std::fs::write(state.join(".gitignore"), private).unwrap();
+    Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(state.join(".gitignore")).unwrap(),
+        private
+    );
+}
+
+#[test]
 fn processes_racing_to_create_a_ledger_all_succeed() {
     for _ in 0..10 {
         let dir = tempfile::tempdir().unwrap();

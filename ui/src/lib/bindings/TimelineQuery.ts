@@ -47,4 +47,10 @@ tool: string | null,
 /**
  * Only the newest N (still returned oldest first).
  */
-limit: number | null, };
+limit: number | null, 
+/**
+ * Leave every row's `raw_payload` empty. The list never shows it, and
+ * at 100,000 rows the payloads are most of the bytes sent to the
+ * window; the detail panel reads one row whole with `mutation_row`.
+ */
+omit_payload: boolean, };
