@@ -27,6 +27,7 @@ use crate::perf::{self, UiMark};
 use crate::projects::{self, AddProjectsResult, ProjectInfo};
 use crate::settings_watch::SettingsWatch;
 use crate::state::{AppInfo, AppState};
+use crate::templates::{self, TemplateChange, TemplateInfo};
 use crate::timeline::{self, TimelineQuery};
 use crate::{activity, history};
 
@@ -39,6 +40,7 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         add_projects,
         timeline,
         agent_activity,
+        mutation_row,
         previous_content,
         event_mutations,
         set_launch_on_login,
@@ -50,6 +52,9 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         connect_apply,
         disconnect_preview,
         disconnect_apply,
+        templates_catalog,
+        install_template,
+        uninstall_template,
         hook_events,
         hook_files,
         effective_hooks,
@@ -109,6 +114,15 @@ pub async fn agent_activity<R: Runtime>(
     query: TimelineQuery,
 ) -> Result<Vec<hookd_core::ledger::ActivityEvent>> {
     blocking(&app, move |state| activity::agent_activity(state, &query)).await
+}
+
+/// `mutation_row(row) -> MutationRow`: one timeline row whole, payload included.
+#[tauri::command]
+pub async fn mutation_row<R: Runtime>(
+    app: AppHandle<R>,
+    row: history::RowRef,
+) -> Result<MutationRow> {
+    blocking(&app, move |state| history::mutation_row(state, &row)).await
 }
 
 /// `previous_content(row) -> PreviousContent`: what a Write's file held before it.
@@ -341,6 +355,38 @@ pub async fn disconnect_apply<R: Runtime>(
         connect::disconnect_apply(state, &project, scope, &version)
     })
     .await
+}
+
+/// `templates_catalog(project?) -> TemplateInfo[]`: every ready-made hook and where it is installed.
+#[tauri::command]
+pub async fn templates_catalog<R: Runtime>(
+    app: AppHandle<R>,
+    project: Option<String>,
+) -> Result<Vec<TemplateInfo>> {
+    blocking(&app, move |state| {
+        templates::catalog(state, project.as_deref())
+    })
+    .await
+}
+
+/// `install_template(name, file) -> TemplateChange`: script copied, handlers added; twice changes nothing.
+#[tauri::command]
+pub async fn install_template<R: Runtime>(
+    app: AppHandle<R>,
+    name: String,
+    file: editor::FileRef,
+) -> Result<TemplateChange> {
+    blocking(&app, move |state| templates::install(state, &name, &file)).await
+}
+
+/// `uninstall_template(name, file) -> TemplateChange`: removes exactly what install added.
+#[tauri::command]
+pub async fn uninstall_template<R: Runtime>(
+    app: AppHandle<R>,
+    name: String,
+    file: editor::FileRef,
+) -> Result<TemplateChange> {
+    blocking(&app, move |state| templates::uninstall(state, &name, &file)).await
 }
 
 fn autostart<R: Runtime>(app: &AppHandle<R>) -> Result<State<'_, AutoLaunchManager>> {

@@ -7,6 +7,7 @@ use std::fmt;
 
 use hookd_core::agent_connect::AgentConnectError;
 use hookd_core::settings::SettingsError;
+use hookd_core::templates::TemplateError;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -119,6 +120,20 @@ impl From<hookd_core::Error> for AppError {
             E::AgentConnect(inner) => agent_connect_kind(inner),
             E::Amqp(_) => ErrorKind::Unavailable,
             E::Settings(inner) => settings_kind(inner),
+        };
+        Self::new(kind, chain(&err))
+    }
+}
+
+impl From<TemplateError> for AppError {
+    fn from(err: TemplateError) -> Self {
+        let kind = match &err {
+            TemplateError::Parse(_) | TemplateError::Invalid { .. } => ErrorKind::Internal,
+            TemplateError::Unknown { .. } => ErrorKind::NotFound,
+            TemplateError::AgentOnly(_) | TemplateError::NoProject(_) => ErrorKind::InvalidInput,
+            TemplateError::Settings(inner) => settings_kind(inner),
+            TemplateError::Connect(inner) => agent_connect_kind(inner),
+            TemplateError::Io { source, .. } => io_kind(source),
         };
         Self::new(kind, chain(&err))
     }

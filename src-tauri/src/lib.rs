@@ -20,7 +20,8 @@
 //! - [`perf`]: paint marks from the window, logged for users and the benchmark.
 //!
 //! Arguments: `--hidden` (start in the tray; the login entry passes it) and
-//! `--open ROUTE` (first screen, e.g. `--open 'timeline?repo=/src/app'`).
+//! `--open ROUTE` (first screen, e.g. `--open 'timeline?repo=/src/app'`; given
+//! to a second launch, the running app's window opens ROUTE).
 //!
 //! Window events: closing the main window hides it to the tray (when there
 //! is one); folders dropped on it are added as projects and announced with
@@ -39,6 +40,7 @@ pub mod perf;
 pub mod projects;
 pub mod settings_watch;
 pub mod state;
+pub mod templates;
 pub mod timeline;
 pub mod tray;
 
@@ -66,9 +68,14 @@ pub fn run() -> error::Result<()> {
     state.start_route = perf::start_route(std::env::args());
     let app = tauri::Builder::default()
         // First, so a second launch hands over before anything else starts.
-        .plugin(tauri_plugin_single_instance::init(|app, _argv, _cwd| {
+        .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
             tracing::info!("second launch: focusing the running app");
             show_main_window(app);
+            // `hookd-desktop --open ROUTE` while the app runs opens ROUTE
+            // in the running window (a terminal, a script, the benchmark).
+            if let Some(route) = perf::start_route(argv) {
+                navigate(app, &route);
+            }
         }))
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
@@ -145,6 +152,14 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .visible(!hidden)
         .build()?;
     Ok(())
+}
+
+/// Asks the window to show `route` (e.g. `timeline?repo=/src/app`) with the
+/// [`tray::NAVIGATE_EVENT`] event.
+pub fn navigate<R: Runtime>(app: &AppHandle<R>, route: &str) {
+    if let Err(err) = app.emit(tray::NAVIGATE_EVENT, route) {
+        tracing::warn!(error = %err, "cannot ask the window to navigate");
+    }
 }
 
 /// Shows, unminimises and focuses the main window.

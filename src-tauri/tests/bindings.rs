@@ -27,6 +27,7 @@ use hookd_desktop::perf::UiMark;
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
 use hookd_desktop::settings_watch::SettingsChanged;
 use hookd_desktop::state::AppInfo;
+use hookd_desktop::templates::{TemplateChange, TemplateInfo};
 use hookd_desktop::timeline::TimelineQuery;
 use ts_rs::{Config, TS};
 
@@ -74,6 +75,8 @@ fn export_all(dir: &Path) {
         SaveResult,
         MoveResult,
         SettingsChanged,
+        TemplateInfo,
+        TemplateChange,
         UiMark,
     );
 }

@@ -262,4 +262,84 @@ describe('hooks view', () => {
     expect($('#hooks-no-project').hidden).toBe(false);
     expect($('#hooks-tabs').hidden).toBe(true);
   });
+
+  it('installs a template into the chosen file, says what it did, and uninstalls exactly that', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=templates`);
+    await vi.waitFor(() => expect(all('[data-testid=template]').length).toBeGreaterThan(0));
+    expect($('#hooks-tab-templates').getAttribute('aria-selected')).toBe('true');
+    const card = (): HTMLElement => $('[data-testid=template][data-name=block-dangerous-shell]');
+    expect(card().textContent).toContain('PreToolUse (Bash) · 10 s');
+    expect(card().querySelectorAll('[data-testid=template-installed]')).toHaveLength(0);
+    const target = card().querySelector<HTMLSelectElement>('[data-testid=template-target]')!;
+    expect(target.value).toBe('agent-project');
+    target.value = 'managed-local';
+    target.dispatchEvent(new Event('change'));
+    card().querySelector<HTMLButtonElement>('[data-testid=template-install]')!.click();
+    await vi.waitFor(() => expect(card().querySelectorAll('[data-testid=template-installed]')).toHaveLength(1));
+    const placed = card().querySelector<HTMLElement>('[data-testid=template-installed]')!;
+    expect(placed.dataset.kind).toBe('managed');
+    expect(placed.dataset.scope).toBe('local');
+    expect(placed.dataset.complete).toBe('true');
+    expect($('#hooks-status').textContent).toBe(
+      'Installed block-dangerous-shell into hookd · Local (.hookd/settings.local.json): added PreToolUse (Bash); script .hookd/hooks-local/block-dangerous-shell.py created.',
+    );
+    // The file has the handler, nothing else.
+    const written = JSON.parse(stub.hooks.files.get(`${ROOT}/.hookd/settings.local.json`)!) as Record<string, unknown>;
+    expect(written).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `${ROOT}/.hookd/hooks-local/block-dangerous-shell.py`, timeout: 10 }] }] } });
+    // The tab counts installed templates; the file's tab counts its hook.
+    expect($('#hooks-tab-templates').textContent).toContain('1');
+    expect($('#hooks-tab-managed-local').textContent).toContain('1');
+    // Installing into the same file again is offered as nothing to do.
+    const again = card().querySelector<HTMLSelectElement>('[data-testid=template-target]')!;
+    again.value = 'managed-local';
+    again.dispatchEvent(new Event('change'));
+    const install = card().querySelector<HTMLButtonElement>('[data-testid=template-install]')!;
+    expect(install.textContent).toBe('Installed');
+    expect(install.disabled).toBe(true);
+
+    card().querySelector<HTMLButtonElement>('[data-testid=template-uninstall]')!.click();
+    await vi.waitFor(() => expect(card().querySelectorAll('[data-testid=template-installed]')).toHaveLength(0));
+    expect($('#hooks-status').textContent).toContain('Uninstalled block-dangerous-shell from hookd · Local');
+    expect($('#hooks-status').textContent).toBe(
+      'Uninstalled block-dangerous-shell from hookd · Local (.hookd/settings.local.json): removed PreToolUse (Bash); script .hookd/hooks-local/block-dangerous-shell.py removed; previous file kept as .hookd/settings.local.json.hookd-backup.',
+    );
+    expect(JSON.parse(stub.hooks.files.get(`${ROOT}/.hookd/settings.local.json`)!)).toEqual({});
+  });
+
+  it('marks a half-removed template as incomplete, offers a repair, and warns about missing programs', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=templates`);
+    await vi.waitFor(() => expect(all('[data-testid=template]').length).toBeGreaterThan(0));
+    const card = (name: string): HTMLElement => $(`[data-testid=template][data-name=${name}]`);
+    expect(card('notify-desktop').querySelector('[data-testid=template-missing-programs]')!.textContent).toContain('notify-send');
+    expect(card('block-dangerous-shell').querySelector('[data-testid=template-missing-programs]')).toBeNull();
+    card('session-git-context').querySelector<HTMLButtonElement>('[data-testid=template-install]')!.click();
+    await vi.waitFor(() => expect(card('session-git-context').querySelectorAll('[data-testid=template-installed]')).toHaveLength(1));
+    // Someone deletes the script by hand: the settings file still runs it.
+    stub.hooks.files.delete(`${ROOT}/.hookd/hooks/session-git-context.sh`);
+    view?.update(parseHash(`#/hooks?project=${ROOT}&tab=effective`));
+    view?.update(parseHash(`#/hooks?project=${ROOT}&tab=templates`));
+    stub.emit('settings-changed', { path: AGENT_PROJECT });
+    await vi.waitFor(() => expect(card('session-git-context').querySelector<HTMLElement>('[data-testid=template-installed]')!.dataset.complete).toBe('false'));
+    expect(card('session-git-context').textContent).toContain(`missing: script ${ROOT}/.hookd/hooks/session-git-context.sh`);
+    const install = card('session-git-context').querySelector<HTMLButtonElement>('[data-testid=template-install]')!;
+    expect(install.textContent).toBe('Repair');
+    install.click();
+    await vi.waitFor(() => expect(card('session-git-context').querySelector<HTMLElement>('[data-testid=template-installed]')!.dataset.complete).toBe('true'));
+    expect($('#hooks-status').textContent).toContain('no handler');
+    expect($('#hooks-status').textContent).toContain('created');
+  });
+
+  it('offers hookd-emit entries for Claude Code\'s files only, and shows a failed install as an error', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=templates`);
+    await vi.waitFor(() => expect(all('[data-testid=template]').length).toBeGreaterThan(0));
+    const record = $('[data-testid=template][data-name=record-into-hookd]');
+    const options = [...record.querySelectorAll<HTMLOptionElement>('[data-testid=template-target] option')].map((o) => o.value);
+    expect(options).toEqual(['agent-project', 'agent-local', 'agent-global']);
+    expect(record.textContent).toContain('adds hookd-emit entries');
+    // A settings file that is not JSON: the install fails, the error shows, nothing is written.
+    stub.hooks.writeFile(AGENT_PROJECT, '{ not json');
+    record.querySelector<HTMLButtonElement>('[data-testid=template-install]')!.click();
+    await vi.waitFor(() => expect(errors.el.textContent).toContain('Could not install record-into-hookd'));
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe('{ not json');
+  });
 });

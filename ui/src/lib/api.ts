@@ -37,6 +37,7 @@ import type {
 } from './types';
 
 import type { BenchCatalog, BenchMatch, BenchRun, ConnectMode, ConnectPreview, ConnectResult, ConnectScope } from './types';
+import type { TemplateChange, TemplateInfo } from './types';
 
 /** Stops a subscription. */
 export type Unlisten = () => void;
@@ -177,6 +178,7 @@ export const api = {
   addProjects: (paths: string[]): Promise<AddProjectsResult> => invoke('add_projects', { paths }),
   timeline: (query: TimelineQuery): Promise<MutationRow[]> => invoke('timeline', { query }),
   agentActivity: (query: TimelineQuery): Promise<ActivityEvent[]> => invoke('agent_activity', { query }),
+  mutationRow: (row: RowRef): Promise<MutationRow> => invoke('mutation_row', { row }),
   previousContent: (row: RowRef): Promise<PreviousContent> => invoke('previous_content', { row }),
   eventMutations: (event: EventRef): Promise<MutationRow[]> => invoke('event_mutations', { event }),
   hookEvents: (): Promise<HookEventInfo[]> => invoke('hook_events', {}),
@@ -203,6 +205,9 @@ export const api = {
   disconnectPreview: (project: string, scope: ConnectScope): Promise<ConnectPreview> => invoke('disconnect_preview', { project, scope }),
   disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
     invoke('disconnect_apply', { project, scope, version }),
+  templatesCatalog: (project: string | null): Promise<TemplateInfo[]> => invoke('templates_catalog', { project }),
+  installTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('install_template', { name, file }),
+  uninstallTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('uninstall_template', { name, file }),
   uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),
   /** The system's folder picker (tauri-plugin-dialog); `[]` when cancelled. */
   pickFolders: async (): Promise<string[]> => {

@@ -94,6 +94,15 @@ import type { ConnectPreview } from './bindings/ConnectPreview';
 import type { ConnectResult } from './bindings/ConnectResult';
 import type { ConnectScope } from './bindings/ConnectScope';
 
+// The Hook editor's Templates tab (src-tauri/src/templates.rs).
+export type { ScriptChange } from './bindings/ScriptChange';
+export type { TemplateChange } from './bindings/TemplateChange';
+export type { TemplateHookInfo } from './bindings/TemplateHookInfo';
+export type { TemplateInfo } from './bindings/TemplateInfo';
+export type { TemplatePlacement } from './bindings/TemplatePlacement';
+import type { TemplateChange } from './bindings/TemplateChange';
+import type { TemplateInfo } from './bindings/TemplateInfo';
+
 import type { AddProjectsResult } from './bindings/AddProjectsResult';
 import type { AppInfo } from './bindings/AppInfo';
 import type { DaemonStatus } from './bindings/DaemonStatus';
@@ -123,6 +132,7 @@ export interface Commands {
   add_projects: [{ paths: string[] }, AddProjectsResult];
   timeline: [{ query: TimelineQuery }, MutationRow[]];
   agent_activity: [{ query: TimelineQuery }, ActivityEvent[]];
+  mutation_row: [{ row: RowRef }, MutationRow];
   previous_content: [{ row: RowRef }, PreviousContent];
   event_mutations: [{ event: EventRef }, MutationRow[]];
   hook_events: [Record<string, never>, HookEventInfo[]];
@@ -141,6 +151,9 @@ export interface Commands {
   connect_apply: [{ project: string; scope: ConnectScope; mode: ConnectMode; version: string }, ConnectResult];
   disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];
   disconnect_apply: [{ project: string; scope: ConnectScope; version: string }, ConnectResult];
+  templates_catalog: [{ project: string | null }, TemplateInfo[]];
+  install_template: [{ name: string; file: FileRef }, TemplateChange];
+  uninstall_template: [{ name: string; file: FileRef }, TemplateChange];
   ui_mark: [{ mark: UiMark }, null];
   /** tauri-plugin-dialog's open(): the chosen path(s), or null when cancelled. */
   'plugin:dialog|open': [

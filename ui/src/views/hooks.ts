@@ -5,17 +5,19 @@
 // disk (the `settings-changed` event), an unedited tab reloads by itself and
 // an edited one shows a banner: reload (drop the edits) or merge (re-apply
 // them onto the new contents), and a save that would overwrite someone
-// else's change is refused unless the user chooses to overwrite it.
+// else's change is refused unless the user chooses to overwrite it. The
+// Templates tab installs ready-made hooks into any of the six files.
 
 import '../styles/hooks.css';
 import { basename, h, replaceChildren } from '../components/dom';
 import { emptyAdd, isDirty, renderFileEditor, type FileEditor, type FileEditorState } from '../components/hooks-file';
 import { renderEffective } from '../components/hooks-effective';
-import { api, HookdError, listen, type Unlisten } from '../lib/api';
+import { placementLabel, renderTemplates } from '../components/hooks-templates';
+import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo } from '../lib/types';
+import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo, TemplateChange, TemplateInfo } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -28,6 +30,7 @@ const TAB_LABEL: Record<HooksTab, string> = {
   'managed-project': 'Project',
   'managed-local': 'Local',
   effective: 'Effective',
+  templates: 'Templates',
 };
 
 const FILE_LABEL: Record<string, string> = {
@@ -81,6 +84,10 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   // A command a previous view started has finished or failed by now.
   for (const kept of drafts.values()) for (const state of kept.values()) state.busy = false;
   let effective: EffectiveView | null = null;
+  // The Templates tab: the catalogue with where each one is installed, or why it could not be read.
+  let templateList: TemplateInfo[] | null = null;
+  let templatesError: string | null = null;
+  let templatesBusy = false;
   let editor: FileEditor | null = null;
   let loadSeq = 0;
   // Events and projects; `load` waits for them so the add form renders once, complete.
@@ -175,13 +182,14 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       button.setAttribute('aria-selected', String(on));
       button.tabIndex = on ? 0 : -1;
       const state = tabs.get(t);
-      const count = t === 'effective' ? (effective?.hooks.length ?? null) : state ? Object.values(state.draft).reduce((n, g) => n + g.reduce((m, x) => m + x.hooks.length, 0), 0) : null;
+      const count = t === 'effective' ? (effective?.hooks.length ?? null) : t === 'templates' ? (templateList?.filter((x) => x.installed.length > 0).length ?? null) : state ? Object.values(state.draft).reduce((n, g) => n + g.reduce((m, x) => m + x.hooks.length, 0), 0) : null;
       const dirty = state ? isDirty(state) : false;
       button.dataset.dirty = String(dirty);
       replaceChildren(
         button,
         TAB_LABEL[t],
-        count !== null ? h('span', { class: 'hooks-tab-count', text: String(count) }) : null,
+        // Only non-zero counts: an empty file's tab stays short, so all the tabs fit on one line.
+        count !== null && count > 0 ? h('span', { class: 'hooks-tab-count', text: String(count) }) : null,
         dirty ? h('span', { class: 'hooks-tab-dirty', attrs: { title: 'unsaved changes' }, text: '•' }) : null,
         state?.onDisk ? h('span', { class: 'hooks-tab-stale', attrs: { title: 'changed on disk' }, text: '!' }) : null,
         state && (state.loaded.problems.length > 0 || state.loaded.parse_error) ? h('span', { class: 'hooks-tab-problem', attrs: { title: 'problems' }, text: '⚠' }) : null,
@@ -191,7 +199,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   }
 
   function renderBanner(): void {
-    const state = tab === 'effective' ? undefined : tabs.get(tab);
+    const state = tabs.get(tab);
     if (!state?.onDisk) {
       banner.hidden = true;
       banner.replaceChildren();
@@ -226,12 +234,25 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       panel.replaceChildren(effective ? renderEffective(effective, project) : h('p', { class: 'muted', text: 'Loading…' }));
       return;
     }
+    if (tab === 'templates') {
+      const root = project;
+      panel.replaceChildren(
+        templateList
+          ? renderTemplates(templateList, root, templatesBusy, {
+              onInstall: (name, file) => void changeTemplate('install', name, file),
+              onUninstall: (name, file) => void changeTemplate('uninstall', name, file),
+            })
+          : h('p', { class: templatesError ? 'field-error' : 'muted', data: { testid: 'templates-state' }, text: templatesError ?? 'Loading…' }),
+      );
+      if (focusKey && hadFocus) panel.querySelector<HTMLElement>(`[data-focus="${focusKey}"]`)?.focus();
+      return;
+    }
     const state = tabs.get(tab);
     if (!state) {
       panel.replaceChildren(h('p', { class: 'muted', text: 'Loading…' }));
       return;
     }
-    const targets = HOOKS_TABS.filter((t) => t !== 'effective' && t !== tab).map((t) => ({ file: fileRef(t), label: FILE_LABEL[t]! }));
+    const targets = HOOKS_TABS.filter((t) => t !== 'effective' && t !== 'templates' && t !== tab).map((t) => ({ file: fileRef(t), label: FILE_LABEL[t]! }));
     editor = renderFileEditor(state, {
       events,
       targets,
@@ -284,14 +305,21 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     const seq = ++loadSeq;
     const root = project;
     try {
-      const [files, view] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root), catalogue]);
+      // A catalogue that cannot be read only empties its own tab.
+      const catalogueOfTemplates = api.templatesCatalog(root).then(
+        (list) => ({ list, error: null }),
+        (err: unknown) => ({ list: null, error: `Could not read the templates: ${normalizeError(err).message}` }),
+      );
+      const [files, view, , templates] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root), catalogue, catalogueOfTemplates]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
       const shown = (): string =>
-        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective]);
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesError]);
       const before = shown();
       effective = view;
+      templateList = templates.list;
+      templatesError = templates.error;
       const reloaded: string[] = [];
       for (const file of files) {
         const t = tabOf(file.file);
@@ -469,6 +497,23 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     await load('saved');
   }
 
+  async function changeTemplate(action: 'install' | 'uninstall', name: string, file: FileRef): Promise<void> {
+    templatesBusy = true;
+    render();
+    try {
+      const change = action === 'install' ? await api.installTemplate(name, file) : await api.uninstallTemplate(name, file);
+      if (destroyed) return;
+      say(templateMessage(action, change, placementLabel(file.kind, file.scope), project));
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, `Could not ${action} ${name}`);
+    } finally {
+      templatesBusy = false;
+    }
+    if (destroyed) return;
+    await load('saved');
+    render();
+  }
+
   catalogue = loadStatic();
 
   // ---- live updates ----
@@ -515,4 +560,26 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       for (const u of unlisteners.splice(0)) u();
     },
   };
+}
+
+/** The status line after installing or uninstalling a template; paths inside `project` are shown relative to it. */
+export function templateMessage(action: 'install' | 'uninstall', change: TemplateChange, where: string, project: string | null = null): string {
+  const short = (path: string): string => (project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path);
+  const file = `${where} (${short(change.settings)})`;
+  if (change.unchanged) {
+    return action === 'install' ? `${change.template} is already installed in ${file}; nothing changed.` : `${change.template} is not installed in ${file}; nothing changed.`;
+  }
+  const handlers = change.handlers.length > 0 ? change.handlers.join(', ') : 'no handler';
+  const script =
+    change.script === null
+      ? ''
+      : change.script_change === 'unchanged'
+        ? action === 'install'
+          ? `; script ${short(change.script)} already in place`
+          : `; script ${short(change.script)} kept (another settings file still uses it)`
+        : `; script ${short(change.script)} ${change.script_change}`;
+  const backup = change.backup ? `; previous file kept as ${short(change.backup)}` : '';
+  return action === 'install'
+    ? `Installed ${change.template} into ${file}: added ${handlers}${script}${backup}.`
+    : `Uninstalled ${change.template} from ${file}: removed ${handlers}${script}${backup}.`;
 }
