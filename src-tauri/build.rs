@@ -19,7 +19,7 @@ const PLACEHOLDER: &str = r#"<!doctype html>
 <body>
 <main id="placeholder">
   <h1>hookd</h1>
-  <p>UI not built: run <code>npm ci &amp;&amp; npm run build</code> in <code>ui/</code>, then rebuild the app.</p>
+  <p>UI not built: run <code>npm install &amp;&amp; npm run build</code> in <code>ui/</code>, then rebuild the app.</p>
   <p>The daemon, the tray and the commands work without it.</p>
 </main>
 </body>
@@ -31,7 +31,7 @@ fn main() {
     let index = dist.join("index.html");
     if !index.exists() {
         println!(
-            "cargo:warning=ui/dist/index.html is missing: embedding a placeholder page. Build the UI with `npm ci && npm run build` in ui/."
+            "cargo:warning=ui/dist/index.html is missing: embedding a placeholder page. Build the UI with `npm install && npm run build` in ui/."
         );
         if let Err(err) =
             std::fs::create_dir_all(dist).and_then(|()| std::fs::write(&index, PLACEHOLDER))
