@@ -17,7 +17,8 @@
 //! - [`bench`](mod@bench) and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
 //!   the agent's settings);
-//! - [`perf`]: paint marks from the window, logged for users and the benchmark.
+//! - [`perf`]: paint marks from the window, logged for users and the benchmark;
+//! - [`render`]: the window renders on the CPU (`HOOKD_DESKTOP_GPU=1` undoes it).
 //!
 //! Arguments: `--hidden` (start in the tray; the login entry passes it) and
 //! `--open ROUTE` (first screen, e.g. `--open 'timeline?repo=/src/app'`; given
@@ -38,6 +39,7 @@ pub mod error;
 pub mod history;
 pub mod perf;
 pub mod projects;
+pub mod render;
 pub mod settings_watch;
 pub mod state;
 pub mod templates;
@@ -148,9 +150,10 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         .find(|w| w.label == MAIN_WINDOW)
         .cloned()
         .ok_or_else(|| tauri::Error::WindowNotFound)?;
-    WebviewWindowBuilder::from_config(&handle, &config)?
+    let window = WebviewWindowBuilder::from_config(&handle, &config)?
         .visible(!hidden)
         .build()?;
+    render::apply(&window);
     Ok(())
 }
 

@@ -15,7 +15,14 @@ Options:
   --hidden       Start in the tray with the window hidden (the login entry passes it)
   --open ROUTE   Open this screen first, e.g. --open 'timeline?repo=/src/app'
   -h, --help     Print this help
-  -V, --version  Print the version";
+  -V, --version  Print the version
+
+Environment:
+  HOOKD_SOCKET=PATH     The daemon's socket (default: $XDG_RUNTIME_DIR/hookd.sock)
+  HOOKD_DATA_DIR=DIR    Registry and ledgers (default: ~/.local/share/hookd)
+  HOOKD_LOG=FILTER      Log filter for stderr (default: info)
+  HOOKD_DESKTOP_GPU=1   Leave WebKitGTK's hardware acceleration on (the window
+                        renders on the CPU otherwise, which takes less memory)";
 
 fn main() {
     // Only a lone first argument counts, so a route can never be taken for one.

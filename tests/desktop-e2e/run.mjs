@@ -48,7 +48,29 @@ function emit(eventType, payload) {
 
 async function shot(browser, name) {
   await browser.pause(500); // a WebDriver screenshot shows the last painted frame
-  await browser.saveScreenshot(path.join(SHOTS, `${name}.png`));
+  // WebKitWebDriver takes a screenshot after the page's next rendering
+  // update. The app renders on the CPU (src-tauri/src/render.rs), and there a
+  // page where nothing changes (Projects) never has one: the request hangs
+  // until it times out. So a 1-px, all but transparent square flickers while
+  // the screenshot is taken; nothing a user sees depends on it.
+  await browser.execute(() => {
+    const tick = document.createElement('div');
+    tick.id = 'e2e-repaint';
+    tick.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;opacity:0.01';
+    document.body.append(tick);
+    let n = 0;
+    window.__e2eRepaint = setInterval(() => {
+      tick.style.opacity = n++ % 2 ? '0.01' : '0.02';
+    }, 50);
+  });
+  try {
+    await browser.saveScreenshot(path.join(SHOTS, `${name}.png`));
+  } finally {
+    await browser.execute(() => {
+      clearInterval(window.__e2eRepaint);
+      document.getElementById('e2e-repaint')?.remove();
+    });
+  }
 }
 
 const results = [];
