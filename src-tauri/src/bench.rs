@@ -8,9 +8,11 @@
 //! [`hookd_core::hook_test`], the sample payloads from
 //! [`hookd_core::samples`]; this file only turns them into the JSON the UI
 //! shows. "Run" really executes the commands, in the project directory, as
-//! the daemon runs managed hooks.
+//! the daemon runs managed hooks; "Cancel" ([`bench_cancel`]) stops a run
+//! and kills its hooks' process groups.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use hookd_core::executor::{ExecReport, HookRun};
 use hookd_core::hook_events::{self, EventSpec, MatchField};
@@ -19,6 +21,7 @@ use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome, Setti
 use hookd_core::{agent_connect, samples};
 use serde::Serialize;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
 use crate::error::{AppError, ErrorKind, Result};
@@ -223,12 +226,21 @@ pub fn bench_run(
         .enable_all()
         .build()
         .map_err(|err| AppError::internal(format!("cannot start a runtime to run hooks: {err}")))?;
-    let report = runtime.block_on(hook_test::run_matching(
-        input.spec,
-        payload,
-        &input.root,
-        &view,
-    ));
+    let in_flight = state.bench_runs.start();
+    let report = runtime.block_on(async {
+        tokio::select! {
+            report = hook_test::run_matching(input.spec, payload, &input.root, &view) => Some(report),
+            // Dropping the run kills every hook's process group (the executor's guard).
+            () = in_flight.token.cancelled() => None,
+        }
+    });
+    let Some(report) = report else {
+        tracing::info!(event = input.spec.name, project = %input.root.display(), "test bench run cancelled");
+        return Err(AppError::new(
+            ErrorKind::Cancelled,
+            "the run was cancelled: its hooks were stopped before they finished",
+        ));
+    };
     tracing::info!(
         event = input.spec.name,
         project = %input.root.display(),
@@ -237,6 +249,71 @@ pub fn bench_run(
         "test bench ran hooks"
     );
     Ok(run_of(matched, &report))
+}
+
+/// Stops every test bench run in flight; returns how many there were.
+pub fn bench_cancel(state: &AppState) -> usize {
+    state.bench_runs.cancel_all()
+}
+
+/// The test bench's runs in flight, each with the token that cancels it.
+#[derive(Debug, Default)]
+pub struct BenchRuns {
+    running: Mutex<Vec<(u64, CancellationToken)>>,
+    next_id: std::sync::atomic::AtomicU64,
+}
+
+impl BenchRuns {
+    /// Registers a run until the returned guard drops.
+    fn start(&self) -> InFlight<'_> {
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let token = CancellationToken::new();
+        self.lock().push((id, token.clone()));
+        InFlight {
+            runs: self,
+            id,
+            token,
+        }
+    }
+
+    /// Cancels every run in flight; returns how many.
+    pub fn cancel_all(&self) -> usize {
+        let running = self.lock();
+        for (_, token) in running.iter() {
+            token.cancel();
+        }
+        running.len()
+    }
+
+    /// How many runs are in flight.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no run is in flight.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, CancellationToken)>> {
+        // A panic while holding the list leaves it usable: it only holds tokens.
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A run in [`BenchRuns`]; leaves the list when dropped.
+struct InFlight<'a> {
+    runs: &'a BenchRuns,
+    id: u64,
+    token: CancellationToken,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.runs.lock().retain(|(id, _)| *id != self.id);
+    }
 }
 
 /// The checked arguments of a match or run.

@@ -48,6 +48,7 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         bench_samples,
         bench_match,
         bench_run,
+        bench_cancel,
         connect_preview,
         connect_apply,
         disconnect_preview,
@@ -299,6 +300,13 @@ pub async fn bench_run<R: Runtime>(
         bench::bench_run(state, &project, &event, &payload)
     })
     .await
+}
+
+/// `bench_cancel() -> number`: stops the test bench's runs in flight (their
+/// `bench_run` fails with kind `cancelled`); returns how many were stopped.
+#[tauri::command]
+pub fn bench_cancel<R: Runtime>(app: AppHandle<R>) -> usize {
+    bench::bench_cancel(&app.state::<AppState>())
 }
 
 /// `connect_preview(project, scope, mode) -> ConnectPreview`: the settings file before and after.

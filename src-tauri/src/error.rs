@@ -32,6 +32,8 @@ pub enum ErrorKind {
     Conflict,
     /// A service the command needs is not there (autostart, the daemon).
     Unavailable,
+    /// The user stopped the work before it finished (a test bench run).
+    Cancelled,
     /// A bug or an unexpected failure.
     Internal,
 }
@@ -47,6 +49,7 @@ impl ErrorKind {
             Self::Busy => "busy",
             Self::Conflict => "conflict",
             Self::Unavailable => "unavailable",
+            Self::Cancelled => "cancelled",
             Self::Internal => "internal",
         }
     }

@@ -31,6 +31,8 @@ pub struct AppState {
     pub start_route: Option<String>,
     /// Pauses the own daemon's recording (the tray's "Pause recording").
     pub recording: RecordingSwitch,
+    /// The test bench's runs in flight, for its Cancel button.
+    pub bench_runs: crate::bench::BenchRuns,
 }
 
 impl AppState {
@@ -48,6 +50,7 @@ impl AppState {
             daemon: RwLock::new(daemon),
             start_route: None,
             recording: RecordingSwitch::new(),
+            bench_runs: crate::bench::BenchRuns::default(),
         }
     }
 

@@ -418,3 +418,92 @@ fn bad_requests_are_refused_with_a_kind() {
         err.message
     );
 }
+
+/// Whether `pid` has exited (gone, or a zombie nobody has reaped yet).
+fn has_exited(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // "pid (comm) S ...": the state follows the last ')'.
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+    }
+}
+
+#[test]
+fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let pids = env.dir.path().join("pids");
+    // A hook that would run for a minute, with a child of its own.
+    let slow = script(
+        &env.dir.path().join("bin"),
+        "slow.sh",
+        &format!(
+            "#!/bin/sh\ncat >/dev/null\nsleep 60 &\necho \"$$ $!\" > {}.tmp\nmv {0}.tmp {0}\nwait\n",
+            pids.display()
+        ),
+    );
+    write(
+        &root.join(".hookd/settings.json"),
+        &settings(&json!({"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": slow.display().to_string(), "timeout": 120}]}
+        ]})),
+    );
+    let state = env.state();
+    let payload = bash_payload(&env, &root, "make test");
+    let project = root.display().to_string();
+    assert_eq!(bench::bench_cancel(&state), 0, "nothing to cancel yet");
+
+    let (outcome, elapsed) = std::thread::scope(|scope| {
+        let run = scope.spawn(|| {
+            let started = Instant::now();
+            let outcome = bench::bench_run(&state, &project, "PreToolUse", &payload);
+            (outcome, started.elapsed())
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !pids.exists() {
+            assert!(Instant::now() < deadline, "the hook never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(state.bench_runs.len(), 1, "the run is in flight");
+        assert_eq!(bench::bench_cancel(&state), 1);
+        run.join().unwrap()
+    });
+
+    let err = outcome.expect_err("a cancelled run is an error");
+    assert_eq!(err.kind, ErrorKind::Cancelled, "{err}");
+    assert!(err.message.contains("cancelled"), "{err}");
+    assert!(
+        elapsed < Duration::from_secs(20),
+        "cancel did not wait for the hook: {elapsed:?}"
+    );
+    assert!(state.bench_runs.is_empty(), "the run left the list");
+    let text = std::fs::read_to_string(&pids).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    for pid in text.split_whitespace() {
+        while !has_exited(pid) {
+            assert!(
+                Instant::now() < deadline,
+                "process {pid} of the cancelled hook still runs"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    // Cancelling does not poison the bench: the next run works.
+    std::fs::remove_file(&pids).unwrap();
+    write(
+        &root.join(".hookd/settings.json"),
+        &settings(&json!({"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo fine"}]}
+        ]})),
+    );
+    let ran = bench::bench_run(&state, &project, "PreToolUse", &payload).unwrap();
+    assert_eq!(ran.runs.len(), 1);
+    assert_eq!(ran.runs[0].exit_code, Some(0));
+}

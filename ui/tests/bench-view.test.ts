@@ -176,6 +176,47 @@ describe('test bench view', () => {
     expect($('bench-match-error').textContent).toContain('invalid regex');
   });
 
+  it('cancels a run in flight: the Cancel button stops it and the result says so, not the error banner', async () => {
+    mount();
+    await vi.waitFor(() => expect(hooks().length).toBe(4));
+    // A backend whose run lasts until it is cancelled, as a hung hook does.
+    let cancelRun: (() => void) | null = null;
+    let cancels = 0;
+    const inner = stub;
+    setBackend({
+      kind: 'stub',
+      listen: (event, handler) => inner.listen(event, handler),
+      invoke: (cmd, args) => {
+        if (cmd === 'bench_run') {
+          return new Promise((_resolve, reject) => {
+            cancelRun = () => reject({ kind: 'cancelled', message: 'the run was cancelled' });
+          });
+        }
+        if (cmd === 'bench_cancel') {
+          cancels++;
+          cancelRun?.();
+          return Promise.resolve(1);
+        }
+        return inner.invoke(cmd, args);
+      },
+    });
+    expect($('bench-cancel').hidden).toBe(true);
+    $('bench-run').click();
+    await vi.waitFor(() => expect($('bench-cancel').hidden).toBe(false));
+    expect($('bench-run').textContent).toBe('Running…');
+    expect($<HTMLButtonElement>('bench-run').disabled).toBe(true);
+
+    $('bench-cancel').click();
+    await vi.waitFor(() => expect($('bench-cancelled')).not.toBeNull());
+    expect(cancels).toBe(1);
+    expect($('bench-cancelled').textContent).toContain('Run cancelled');
+    expect(errors.current()).toBeNull();
+    expect($('bench-cancel').hidden).toBe(true);
+    expect($('bench-run').textContent).toBe('Run hooks');
+    expect($<HTMLButtonElement>('bench-run').disabled).toBe(false);
+    expect($('bench-result').getAttribute('aria-busy')).toBe('false');
+  });
+
   it('says so when there is no project yet', async () => {
     stub = createStub({ rows: 0 });
     stub.projects.splice(0);

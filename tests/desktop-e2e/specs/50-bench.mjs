@@ -84,4 +84,47 @@ export default async function ({ browser, test, shot, repo, WORK }) {
     await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
     await shot(browser, 'bench');
   });
+
+  await test('test bench: Cancel stops a hook that hangs, and kills it', async () => {
+    const hang = path.join(WORK, 'bin', 'hang.sh');
+    const pidFile = path.join(WORK, 'hang.pid');
+    fs.writeFileSync(hang, `#!/bin/sh\npayload=$(cat)\ncase "$payload" in\n  *hang-forever*) echo $$ > ${pidFile}.tmp; mv ${pidFile}.tmp ${pidFile}; sleep 60 ;;\nesac\nexit 0\n`, { mode: 0o755 });
+    const before = fs.readFileSync(local, 'utf8');
+    const settings = JSON.parse(before);
+    settings.hooks.PreToolUse.push({ matcher: 'Bash', hooks: [{ type: 'command', command: hang, timeout: 120 }] });
+    fs.writeFileSync(local, `${JSON.stringify(settings, null, 2)}\n`);
+    try {
+      const payload = await browser.$('#bench-payload');
+      await browser.execute((el) => {
+        const value = JSON.parse(el.value);
+        value.tool_input.command = 'echo hang-forever';
+        el.value = JSON.stringify(value, null, 2);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+      }, payload);
+      await browser.waitUntil(
+        async () => browser.execute((cmd) => [...document.querySelectorAll('[data-testid="bench-hook-command"]')].some((c) => c.textContent === cmd), hang),
+        { timeout: 10000, timeoutMsg: 'the hanging hook is listed' },
+      );
+      await browser.$('#bench-run').click();
+      await browser.waitUntil(async () => fs.existsSync(pidFile), { timeout: 20000, timeoutMsg: 'the hanging hook started' });
+      const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+      const cancel = await browser.$('#bench-cancel');
+      assert.equal(await cancel.isDisplayed(), true, 'Cancel is offered while the run is in flight');
+      await cancel.click();
+      const cancelled = await browser.$('#bench-cancelled');
+      await cancelled.waitForExist({ timeout: 10000, timeoutMsg: 'the run reports it was cancelled' });
+      assert.match(await cancelled.getText(), /Run cancelled/);
+      assert.equal(await browser.$('#bench-run').getText(), 'Run hooks');
+      const exited = () => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop().trim().startsWith('Z');
+        } catch {
+          return true;
+        }
+      };
+      await browser.waitUntil(async () => exited(), { timeout: 5000, timeoutMsg: `the hook's process ${pid} was killed` });
+    } finally {
+      fs.writeFileSync(local, before);
+    }
+  });
 }

@@ -198,6 +198,8 @@ export const api = {
   benchMatch: (project: string, event: string, payload: unknown): Promise<BenchMatch> =>
     invoke('bench_match', { project, event, payload }),
   benchRun: (project: string, event: string, payload: unknown): Promise<BenchRun> => invoke('bench_run', { project, event, payload }),
+  /** Stops the bench's runs in flight (their `benchRun` rejects with kind `cancelled`); resolves to how many. */
+  benchCancel: (): Promise<number> => invoke('bench_cancel'),
   connectPreview: (project: string, scope: ConnectScope, mode: ConnectMode): Promise<ConnectPreview> =>
     invoke('connect_preview', { project, scope, mode }),
   connectApply: (project: string, scope: ConnectScope, mode: ConnectMode, version: string): Promise<ConnectResult> =>

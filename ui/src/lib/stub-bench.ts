@@ -416,6 +416,9 @@ export function createBenchStub(projects: ProjectInfo[]) {
           return { value: match(str(args, 'project'), str(args, 'event'), args?.payload).m };
         case 'bench_run':
           return { value: run(str(args, 'project'), str(args, 'event'), args?.payload) };
+        case 'bench_cancel':
+          // The stub's runs answer at once: there is never one in flight.
+          return { value: 0 };
         case 'connect_preview':
           return { value: preview(str(args, 'project'), scopeArg(args), modeArg(args)) };
         case 'connect_apply':

@@ -147,6 +147,7 @@ export interface Commands {
   bench_samples: [{ project: string }, BenchCatalog];
   bench_match: [{ project: string; event: string; payload: unknown }, BenchMatch];
   bench_run: [{ project: string; event: string; payload: unknown }, BenchRun];
+  bench_cancel: [Record<string, never>, number];
   connect_preview: [{ project: string; scope: ConnectScope; mode: ConnectMode }, ConnectPreview];
   connect_apply: [{ project: string; scope: ConnectScope; mode: ConnectMode; version: string }, ConnectResult];
   disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];

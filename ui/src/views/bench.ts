@@ -12,7 +12,7 @@ import { createPayloadEditor } from '../components/bench-editor';
 import { renderMatches } from '../components/bench-matches';
 import { renderResults } from '../components/bench-results';
 import { h } from '../components/dom';
-import { api } from '../lib/api';
+import { api, normalizeError } from '../lib/api';
 import type { JsonCheck } from '../lib/bench-json';
 import { formatPayload, payloadCwd, payloadEvent, projectFor, retarget, sampleFor, takeHandoff, type Handoff } from '../lib/bench-payload';
 import { debounce } from '../lib/debounce';
@@ -62,6 +62,13 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     text: 'Run hooks',
     on: { click: () => void run() },
   });
+  const cancelButton = h('button', {
+    id: 'bench-cancel',
+    class: 'button',
+    attrs: { type: 'button', hidden: true, title: 'Stop the run: every hook still running is killed with its child processes' },
+    text: 'Cancel',
+    on: { click: () => void cancelRun() },
+  });
   const runWarning = h(
     'p',
     { id: 'bench-run-warning', class: 'bench-run-warning' },
@@ -96,7 +103,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
         'div',
         { class: 'bench-side' },
         h('section', { class: 'bench-panel', attrs: { 'aria-labelledby': 'bench-match-title' } }, h('h2', { id: 'bench-match-title', class: 'section-title', text: 'Which hooks match' }), matches),
-        h('section', { class: 'bench-panel bench-run-panel', attrs: { 'aria-labelledby': 'bench-run-title' } }, h('h2', { id: 'bench-run-title', class: 'section-title', text: 'Run' }), h('div', { class: 'bench-run-bar' }, runButton, runWarning), result),
+        h('section', { class: 'bench-panel bench-run-panel', attrs: { 'aria-labelledby': 'bench-run-title' } }, h('h2', { id: 'bench-run-title', class: 'section-title', text: 'Run' }), h('div', { class: 'bench-run-bar' }, runButton, cancelButton, runWarning), result),
       ),
     ),
   );
@@ -247,6 +254,8 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     running = true;
     runButton.disabled = true;
     runButton.textContent = 'Running…';
+    cancelButton.hidden = false;
+    cancelButton.disabled = false;
     result.setAttribute('aria-busy', 'true');
     result.replaceChildren(h('p', { class: 'muted', text: `Running the matching ${event} hooks…` }));
     try {
@@ -258,15 +267,38 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
       matches.replaceChildren(renderMatches(r.matched));
     } catch (err) {
       if (destroyed) return;
+      if (normalizeError(err).kind === 'cancelled') {
+        if (seq === runSeq) {
+          result.replaceChildren(
+            h('p', { id: 'bench-cancelled', class: 'muted', attrs: { role: 'status' }, text: 'Run cancelled: the hooks still running were stopped, with their child processes. Nothing was reported.' }),
+          );
+        }
+        return;
+      }
       if (seq === runSeq) result.replaceChildren();
       ctx.errors.show(err, 'Could not run the hooks');
     } finally {
       running = false;
       if (!destroyed) {
+        cancelButton.hidden = true;
         runButton.textContent = 'Run hooks';
         runButton.disabled = project === null || editor.payload() === null;
         if (seq === runSeq) result.setAttribute('aria-busy', 'false');
       }
+    }
+  }
+
+  /** Asks the backend to stop the run in flight; `run()` shows the outcome. */
+  async function cancelRun(): Promise<void> {
+    if (!running) return;
+    cancelButton.disabled = true;
+    cancelButton.textContent = 'Cancelling…';
+    try {
+      await api.benchCancel();
+    } catch (err) {
+      if (!destroyed) ctx.errors.show(err, 'Could not cancel the run');
+    } finally {
+      if (!destroyed) cancelButton.textContent = 'Cancel';
     }
   }
 

@@ -3,4 +3,4 @@
 /**
  * What kind of failure, for the UI to branch on.
  */
-export type ErrorKind = "not_found" | "invalid_input" | "io" | "database" | "busy" | "conflict" | "unavailable" | "internal";
+export type ErrorKind = "not_found" | "invalid_input" | "io" | "database" | "busy" | "conflict" | "unavailable" | "cancelled" | "internal";
