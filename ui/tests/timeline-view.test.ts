@@ -495,6 +495,22 @@ describe('activity mode', () => {
     first.click();
     document.getElementById('row-detail-agent-activity')!.click();
     expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&agent=${agent.dataset.agent}&mode=activity`);
+    // From the keyboard: "A" on the active row opens its agent's activity.
+    const listEl = document.getElementById('timeline-list')!;
+    expect(listEl.getAttribute('aria-keyshortcuts')).toBe('A');
+    const before = navigated.length;
+    listEl.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true }));
+    const activeRow = await vi.waitFor(() => {
+      const el = document.getElementById('timeline-list-active-row');
+      expect(el).not.toBeNull();
+      return el!;
+    });
+    const activeAgent = activeRow.querySelector<HTMLElement>('.agent-link')!.dataset.agent!;
+    listEl.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', bubbles: true, cancelable: true }));
+    expect(navigated.length).toBe(before + 1);
+    expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&agent=${encodeURIComponent(activeAgent)}&mode=activity`);
+    listEl.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', ctrlKey: true, bubbles: true, cancelable: true }));
+    expect(navigated.length).toBe(before + 1); // Ctrl+A is not the shortcut
     document.getElementById('mode-activity')!.click();
     expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&mode=activity`);
 

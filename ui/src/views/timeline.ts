@@ -256,10 +256,18 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       jump.hidden = following;
     },
   });
+  list.el.setAttribute('aria-keyshortcuts', 'A');
   list.el.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && selectedKey !== null) {
       ev.preventDefault();
       closeDetail();
+    }
+    // "A": the active row's agent, all of its activity (what clicking the agent id does).
+    if ((ev.key === 'a' || ev.key === 'A') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      const row = rows[list.activeIndex];
+      if (row === undefined) return;
+      ev.preventDefault();
+      showActivity(row.agent_id);
     }
   });
   // An agent id in a row is a shortcut to that agent's whole activity.
@@ -364,7 +372,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   function agentCell(el: HTMLElement, i: number, agent: string): void {
     const c = cell(el, i, agent, 'col-agent agent-link');
     c.dataset.agent = agent;
-    c.title = `${agent}: click to see all of its activity`;
+    c.title = `${agent}: click (or press A on the row) to see all of its activity`;
   }
 
   function renderRow(el: HTMLElement, row: Row): void {
