@@ -17,7 +17,7 @@ use std::sync::{Mutex, PoisonError};
 use hookd_core::executor::{ExecReport, HookRun};
 use hookd_core::hook_events::{self, EventSpec, MatchField};
 use hookd_core::hook_test;
-use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome, SettingsRoots};
+use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome};
 use hookd_core::{agent_connect, samples};
 use serde::Serialize;
 use serde_json::Value;
@@ -171,7 +171,7 @@ pub struct BenchResult {
 /// The events and sample payloads for `project`.
 pub fn bench_samples(state: &AppState, project: &str) -> Result<BenchCatalog> {
     let root = project_root(project)?;
-    let home = roots(state)?.home.clone();
+    let home = state.roots()?.home.clone();
     let events = hook_events::EVENTS
         .iter()
         .map(|spec| BenchEvent {
@@ -334,7 +334,7 @@ impl Input {
                 "the payload must be a JSON object (what the agent sends on stdin)",
             ));
         }
-        roots(state)?;
+        state.roots()?;
         Ok(Self {
             spec,
             root: project_root(project)?,
@@ -342,7 +342,7 @@ impl Input {
     }
 
     fn view(&self, state: &AppState) -> Result<EffectiveHooks> {
-        hook_test::load_view(roots(state)?, &Kind::ALL, &self.root).map_err(core)
+        hook_test::load_view(state.roots()?, &Kind::ALL, &self.root).map_err(core)
     }
 }
 
@@ -356,16 +356,6 @@ pub(crate) fn project_root(project: &str) -> Result<PathBuf> {
         )));
     }
     agent_connect::project_root(path).map_err(core)
-}
-
-/// The settings roots, which only a missing home directory takes away.
-pub(crate) fn roots(state: &AppState) -> Result<&SettingsRoots> {
-    state.settings_roots.as_ref().ok_or_else(|| {
-        AppError::new(
-            ErrorKind::Unavailable,
-            "no home directory: the settings files cannot be found",
-        )
-    })
 }
 
 /// A core error of any module as the UI gets it (kind from the core's classification).

@@ -18,7 +18,7 @@ use hookd_core::settings::{Kind, Scope};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::bench::{core, project_root, roots};
+use crate::bench::{core, project_root};
 use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
 
@@ -162,7 +162,7 @@ impl From<ConnectMode> for Mode {
 /// The agent settings file of `scope`, from the same roots the Projects
 /// screen's connected badges read.
 fn settings_path(state: &AppState, project: &str, scope: ConnectScope) -> Result<PathBuf> {
-    let roots = roots(state)?;
+    let roots = state.roots()?;
     let location = match scope {
         ConnectScope::User => roots.location(Kind::Agent, Scope::Global, None),
         ConnectScope::Project => {

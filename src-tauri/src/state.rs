@@ -27,7 +27,8 @@ pub struct AppState {
     pub settings_roots: Option<SettingsRoots>,
     /// How the daemon is doing; filled in once the app has tried to start it.
     daemon: RwLock<DaemonInfo>,
-    /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`.
+    /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`;
+    /// the window is built on it (its URL's fragment).
     pub start_route: Option<String>,
     /// Pauses the own daemon's recording (the tray's "Pause recording").
     pub recording: RecordingSwitch,
@@ -69,6 +70,17 @@ impl AppState {
         Ok(Self::new(data_dir, hookd_proto::socket_path(), roots))
     }
 
+    /// The settings roots, or why there are none (only a missing home
+    /// directory takes them away).
+    pub fn roots(&self) -> Result<&SettingsRoots> {
+        self.settings_roots.as_ref().ok_or_else(|| {
+            AppError::new(
+                crate::error::ErrorKind::Unavailable,
+                "no home directory: the settings files cannot be found ($HOME is not set)",
+            )
+        })
+    }
+
     /// How the daemon is doing.
     pub fn daemon_info(&self) -> DaemonInfo {
         match self.daemon.read() {
@@ -98,7 +110,6 @@ impl AppState {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             daemon: self.daemon_info(),
             data_dir: self.data_dir.display().to_string(),
-            start_route: self.start_route.clone(),
         }
     }
 }
@@ -112,11 +123,6 @@ pub struct AppInfo {
     pub daemon: DaemonInfo,
     /// hookd's data directory.
     pub data_dir: String,
-    /// The screen to show first, from `--open` (a hash route without `#/`);
-    /// absent without `--open`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub start_route: Option<String>,
 }
 
 #[cfg(test)]

@@ -124,7 +124,7 @@ pub struct TemplateChange {
 pub fn catalog(state: &AppState, project: Option<&str>) -> Result<Vec<TemplateInfo>> {
     let catalog = embedded()?;
     let project = project.map(editor::project_dir).transpose()?;
-    let roots = editor::roots(state)?;
+    let roots = state.roots()?;
     let installed = templates::installed(&catalog, roots, project.as_deref())?;
     Ok(catalog
         .templates
@@ -151,7 +151,7 @@ pub fn install(state: &AppState, name: &str, file: &FileRef) -> Result<TemplateC
     let catalog = embedded()?;
     let template = catalog.get(name)?;
     let (location, project) = target(state, template, file)?;
-    let roots = editor::roots(state)?;
+    let roots = state.roots()?;
     let report = templates::install(template, roots, &location, project.as_deref())?;
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "installed a template");
     Ok(change_of(name, &report))
@@ -162,7 +162,7 @@ pub fn uninstall(state: &AppState, name: &str, file: &FileRef) -> Result<Templat
     let catalog = embedded()?;
     let template = catalog.get(name)?;
     let (location, project) = target(state, template, file)?;
-    let roots = editor::roots(state)?;
+    let roots = state.roots()?;
     let report = templates::uninstall(template, roots, &location, project.as_deref())?;
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "uninstalled a template");
     Ok(change_of(name, &report))

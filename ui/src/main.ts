@@ -34,9 +34,6 @@ const TITLES: Record<Route['view'], string> = {
 };
 
 export function startApp(root: HTMLElement): void {
-  // `hookd-desktop --open ROUTE` names the first screen, unless the page
-  // already has one (a reload keeps where the user was).
-  const hadHash = window.location.hash.length > 1;
   const errors = createErrorBanner();
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
   let lastTimelineHash = '#/timeline?all=true';
@@ -79,7 +76,6 @@ export function startApp(root: HTMLElement): void {
   );
   void Promise.all([appInfo, getBackend()]).then(([info, backend]) => {
     const text = daemonStatus.querySelector('.daemon-text')!;
-    if (info?.start_route && !hadHash) window.location.hash = `#/${info.start_route}`;
     if (info) {
       daemonStatus.dataset.mode = info.daemon.mode;
       text.textContent = DAEMON_TEXT[info.daemon.mode];

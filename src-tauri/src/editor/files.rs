@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use ts_rs::TS;
 
-use super::{EDITABLE, FileRef, display, location, roots, settings_error, version_of};
+use super::{EDITABLE, FileRef, display, location, settings_error, version_of};
 use crate::error::Result;
 use crate::state::AppState;
 
@@ -189,7 +189,7 @@ pub fn hook_file(state: &AppState, file: &FileRef) -> Result<HookFile> {
 
 /// The hooks of `location` that hookd's store holds as disabled.
 fn disabled_for(state: &AppState, location: &SettingsLocation) -> Result<Vec<DisabledEntry>> {
-    let store = DisabledStore::for_roots(roots(state)?);
+    let store = DisabledStore::for_roots(state.roots()?);
     let hooks = store.for_location(location).map_err(settings_error)?;
     Ok(hooks
         .into_iter()

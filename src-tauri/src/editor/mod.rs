@@ -27,7 +27,7 @@ pub mod write;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use hookd_core::settings::{Kind, Scope, SettingsError, SettingsLocation, SettingsRoots};
+use hookd_core::settings::{Kind, Scope, SettingsError, SettingsLocation};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -130,16 +130,6 @@ pub const EDITABLE: [(FileKind, FileScope); 6] = [
     (FileKind::Managed, FileScope::Local),
 ];
 
-/// The settings roots, or why there are none.
-pub(crate) fn roots(state: &AppState) -> Result<&SettingsRoots> {
-    state.settings_roots.as_ref().ok_or_else(|| {
-        AppError::new(
-            ErrorKind::Unavailable,
-            "no home directory: the settings files cannot be found ($HOME is not set)",
-        )
-    })
-}
-
 /// A project root from the window: it must be an existing absolute directory.
 pub fn project_dir(project: &str) -> Result<PathBuf> {
     let path = PathBuf::from(project);
@@ -160,7 +150,8 @@ pub fn project_dir(project: &str) -> Result<PathBuf> {
 /// Where `file` is on disk.
 pub(crate) fn location(state: &AppState, file: &FileRef) -> Result<SettingsLocation> {
     let project = file.project.as_deref().map(project_dir).transpose()?;
-    roots(state)?
+    state
+        .roots()?
         .location(file.kind.into(), file.scope.into(), project.as_deref())
         .map_err(settings_error)
 }

@@ -8,7 +8,7 @@ use hookd_core::settings::{EffectiveHooks, Kind, effective_lenient_in};
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::{FileKind, FileScope, display, project_dir, roots, settings_error};
+use super::{FileKind, FileScope, display, project_dir, settings_error};
 use crate::error::Result;
 use crate::state::AppState;
 
@@ -78,7 +78,7 @@ pub struct EffectiveEntry {
 /// The effective hooks of `project`, agent then managed.
 pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView> {
     let project = project_dir(project)?;
-    let roots = roots(state)?;
+    let roots = state.roots()?;
     let mut view = EffectiveHooks::default();
     let mut errors = Vec::new();
     for kind in Kind::ALL {

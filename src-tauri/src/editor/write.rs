@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use super::{FileRef, conflict, display, location, roots, settings_error, version_of};
+use super::{FileRef, conflict, display, location, settings_error, version_of};
 use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
 
@@ -159,7 +159,7 @@ pub fn set_hook_enabled(
     if version_of(current.original_bytes()) != version {
         return Err(conflict(&location.path));
     }
-    let store = DisabledStore::for_roots(roots(state)?);
+    let store = DisabledStore::for_roots(state.roots()?);
     let selector = HookSelector::from(hook);
     let changed = if enabled {
         store.enable(&location, &selector, false)

@@ -16,9 +16,4 @@ daemon: DaemonInfo,
 /**
  * hookd's data directory.
  */
-data_dir: string, 
-/**
- * The screen to show first, from `--open` (a hash route without `#/`);
- * absent without `--open`.
- */
-start_route?: string, };
+data_dir: string, };
