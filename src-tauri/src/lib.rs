@@ -24,9 +24,12 @@
 //! `--open ROUTE` (first screen, e.g. `--open 'timeline?repo=/src/app'`; given
 //! to a second launch, the running app's window opens ROUTE).
 //!
-//! Window events: closing the main window hides it to the tray (when there
-//! is one); folders dropped on it are added as projects and announced with
-//! `projects-changed`. A second launch focuses the running app.
+//! The window exists only while it is open. With a tray, closing it
+//! destroys it (its WebKit processes end and give their memory back) while
+//! the app and its daemon go on in the tray; `--hidden` never builds it, and
+//! the tray or a second launch builds it anew. Without a tray, closing it
+//! quits. Folders dropped on it are added as projects and announced with
+//! `projects-changed`.
 
 pub mod activity;
 pub mod bench;
@@ -47,8 +50,8 @@ pub mod timeline;
 pub mod tray;
 
 use tauri::{
-    App, AppHandle, DragDropEvent, Emitter, Manager, RunEvent, Runtime, WebviewWindowBuilder,
-    Window, WindowEvent,
+    App, AppHandle, DragDropEvent, Emitter, Manager, RunEvent, Runtime, WebviewUrl, WebviewWindow,
+    WebviewWindowBuilder, Window, WindowEvent,
 };
 
 pub use error::{AppError, ErrorKind};
@@ -71,13 +74,15 @@ pub fn run() -> error::Result<()> {
     let app = tauri::Builder::default()
         // First, so a second launch hands over before anything else starts.
         .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
-            tracing::info!("second launch: focusing the running app");
-            show_main_window(app);
-            // `hookd-desktop --open ROUTE` while the app runs opens ROUTE
-            // in the running window (a terminal, a script, the benchmark).
-            if let Some(route) = perf::start_route(argv) {
-                navigate(app, &route);
+            if argv.iter().any(|arg| arg == HIDDEN_FLAG) {
+                // A login entry running twice: the app is already in the tray.
+                tracing::info!("second launch with {HIDDEN_FLAG}: already running");
+                return;
             }
+            tracing::info!("second launch: opening the running app's window");
+            // `hookd-desktop --open ROUTE` while the app runs opens ROUTE
+            // in its window (a terminal, a script, the benchmark).
+            open_main_window(app, perf::start_route(argv).as_deref());
         }))
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
@@ -94,19 +99,28 @@ pub fn run() -> error::Result<()> {
         })
         .on_window_event(on_window_event)
         .build(tauri::generate_context!())?;
-    app.run(|app, event| {
-        if let RunEvent::Exit = event
-            && let Some(daemon) = app.try_state::<DaemonHandle>()
-        {
-            tracing::info!("quitting: stopping the daemon");
-            daemon.stop(STOP_GRACE);
+    app.run(|app, event| match event {
+        // The last window closed (no exit code): with a tray the app goes
+        // on there. `app.exit` (Quit, a stop signal) carries a code and ends it.
+        RunEvent::ExitRequested {
+            code: None, api, ..
+        } if tray::is_available(app) => {
+            tracing::info!("window closed; running on in the tray");
+            api.prevent_exit();
         }
+        RunEvent::Exit => {
+            if let Some(daemon) = app.try_state::<DaemonHandle>() {
+                tracing::info!("quitting: stopping the daemon");
+                daemon.stop(STOP_GRACE);
+            }
+        }
+        _ => {}
     });
     Ok(())
 }
 
 /// Starts the daemon, the bridge, the signal handler and the tray, then
-/// creates the window (hidden when autostarted into a working tray).
+/// builds the window (unless autostarted into a working tray).
 fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let handle = app.handle().clone();
     let state = app.state::<AppState>();
@@ -141,20 +155,35 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     ));
 
     let has_tray = tray::create(&handle);
-    let hidden = has_tray && std::env::args().any(|arg| arg == HIDDEN_FLAG);
-    let config = app
+    if has_tray && std::env::args().any(|arg| arg == HIDDEN_FLAG) {
+        tracing::info!("started in the tray; the window opens from its menu");
+        return Ok(());
+    }
+    build_main_window(&handle, state.start_route.as_deref())?;
+    Ok(())
+}
+
+/// Builds the main window from its configuration, showing `route` (a hash
+/// route without `#/`, e.g. `timeline?repo=/src/app`) or the Projects screen.
+fn build_main_window<R: Runtime>(
+    app: &AppHandle<R>,
+    route: Option<&str>,
+) -> tauri::Result<WebviewWindow<R>> {
+    let mut config = app
         .config()
         .app
         .windows
         .iter()
         .find(|w| w.label == MAIN_WINDOW)
         .cloned()
-        .ok_or_else(|| tauri::Error::WindowNotFound)?;
-    let window = WebviewWindowBuilder::from_config(&handle, &config)?
-        .visible(!hidden)
-        .build()?;
+        .ok_or(tauri::Error::WindowNotFound)?;
+    if let Some(route) = route {
+        // Everything after `#` is the fragment: a route cannot leave the app's origin.
+        config.url = WebviewUrl::App(format!("index.html#/{route}").into());
+    }
+    let window = WebviewWindowBuilder::from_config(app, &config)?.build()?;
     render::apply(&window);
-    Ok(())
+    Ok(window)
 }
 
 /// Asks the window to show `route` (e.g. `timeline?repo=/src/app`) with the
@@ -165,11 +194,18 @@ pub fn navigate<R: Runtime>(app: &AppHandle<R>, route: &str) {
     }
 }
 
-/// Shows, unminimises and focuses the main window.
-pub fn show_main_window<R: Runtime>(app: &AppHandle<R>) {
+/// Opens the main window on `route` (or where it is): shows, unminimises
+/// and focuses it, or builds it when it was closed to the tray.
+pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
     let Some(window) = app.get_webview_window(MAIN_WINDOW) else {
+        if let Err(err) = build_main_window(app, route) {
+            tracing::error!(error = %err, "cannot open the window");
+        }
         return;
     };
+    if let Some(route) = route {
+        navigate(app, route);
+    }
     for (what, outcome) in [
         ("show", window.show()),
         ("unminimize", window.unminimize()),
@@ -182,27 +218,15 @@ pub fn show_main_window<R: Runtime>(app: &AppHandle<R>) {
 }
 
 fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    match event {
-        WindowEvent::CloseRequested { api, .. }
-            if window.label() == MAIN_WINDOW && tray::is_available(window.app_handle()) =>
-        {
-            // Keep running in the tray; "Quit" in the tray menu really quits.
-            api.prevent_close();
-            if let Err(err) = window.hide() {
-                tracing::warn!(error = %err, "cannot hide the window");
+    if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
+        let app = window.app_handle().clone();
+        let paths = paths.clone();
+        tauri::async_runtime::spawn_blocking(move || {
+            let result = projects::add_dropped(&app.state::<AppState>(), &paths);
+            if let Err(err) = app.emit(projects::PROJECTS_CHANGED_EVENT, &result) {
+                tracing::warn!(error = %err, "cannot announce dropped projects");
             }
-        }
-        WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) => {
-            let app = window.app_handle().clone();
-            let paths = paths.clone();
-            tauri::async_runtime::spawn_blocking(move || {
-                let result = projects::add_dropped(&app.state::<AppState>(), &paths);
-                if let Err(err) = app.emit(projects::PROJECTS_CHANGED_EVENT, &result) {
-                    tracing::warn!(error = %err, "cannot announce dropped projects");
-                }
-            });
-        }
-        _ => {}
+        });
     }
 }
 

@@ -12,7 +12,7 @@ hookd-desktop: hookd's desktop app (tray, in-process daemon, window)
 Usage: hookd-desktop [--hidden] [--open ROUTE]
 
 Options:
-  --hidden       Start in the tray with the window hidden (the login entry passes it)
+  --hidden       Start in the tray without opening the window (the login entry passes it)
   --open ROUTE   Open this screen first, e.g. --open 'timeline?repo=/src/app'
   -h, --help     Print this help
   -V, --version  Print the version
@@ -21,6 +21,7 @@ Environment:
   HOOKD_SOCKET=PATH     The daemon's socket (default: $XDG_RUNTIME_DIR/hookd.sock)
   HOOKD_DATA_DIR=DIR    Registry and ledgers (default: ~/.local/share/hookd)
   HOOKD_LOG=FILTER      Log filter for stderr (default: info)
+  HOOKD_NO_TRAY=1       Run without a tray icon (closing the window then quits)
   HOOKD_DESKTOP_GPU=1   Leave WebKitGTK's hardware acceleration on (the window
                         renders on the CPU otherwise, which takes less memory)";
 

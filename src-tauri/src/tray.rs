@@ -84,7 +84,7 @@ pub enum Look {
     Error,
 }
 
-/// True when the app has a tray (so closing the window may hide it).
+/// True when the app has a tray (so closing the window keeps the app running).
 pub fn is_available<R: Runtime>(app: &AppHandle<R>) -> bool {
     app.try_state::<Tray<R>>().is_some()
 }
@@ -155,7 +155,7 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
 fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
     let id = event.id().as_ref();
     match id {
-        OPEN_ID => crate::show_main_window(app),
+        OPEN_ID => crate::open_main_window(app, None),
         PAUSE_ID => {
             let paused = app.state::<AppState>().recording.toggle();
             tracing::info!(paused, "recording toggled from the tray");
@@ -167,8 +167,7 @@ fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
                 .try_state::<Tray<R>>()
                 .and_then(|tray| lock(&tray.routes).get(id).cloned());
             if let Some(route) = route {
-                crate::show_main_window(app);
-                crate::navigate(app, &route);
+                crate::open_main_window(app, Some(&route));
             }
         }
         _ => {}

@@ -1,0 +1,97 @@
+// tray: closing the window leaves the app recording in the tray and ends
+// the window's WebKit web process; a second launch builds a new window.
+// It closes the session's window, so it runs last. See run.mjs for the
+// context every spec receives.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Every live process as {pid, ppid, name}, read from /proc. */
+function processes() {
+  const list = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // it ended meanwhile
+    }
+    // The name may hold spaces and parentheses: fields start after the last ')'.
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state !== 'Z') list.push({ pid: Number(entry), ppid: Number(ppid), name });
+  }
+  return list;
+}
+
+function environOf(pid) {
+  const vars = new Map();
+  for (const entry of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) vars.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return vars;
+}
+
+/** The app under test: the hookd-desktop whose daemon owns this run's socket. */
+function appPid() {
+  const found = processes().filter((p) => p.name === 'hookd-desktop').filter((p) => {
+    try {
+      return environOf(p.pid).get('HOOKD_SOCKET') === process.env.HOOKD_SOCKET;
+    } catch {
+      return false;
+    }
+  });
+  assert.equal(found.length, 1, `one hookd-desktop on ${process.env.HOOKD_SOCKET}, found ${found.length}`);
+  return found[0].pid;
+}
+
+const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
+
+const webProcesses = (app) => processes().filter((p) => p.ppid === app && p.name.startsWith('WebKitWeb'));
+
+async function until(condition, what, timeout = 15000) {
+  const deadline = Date.now() + timeout;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export default async function ({ browser, test, emit, repo, APP }) {
+  await test('closing the window keeps the app recording in the tray; a second launch opens a new window', async () => {
+    const app = appPid();
+    assert.ok(webProcesses(app).length >= 1, 'the open window has a WebKit web process');
+
+    // As a window manager does when the user clicks the close button. (Closing
+    // it through WebDriver would end the session, and with it the app.)
+    const close = spawnSync(CLOSE_WINDOW, [String(app)], { timeout: 10000 });
+    assert.equal(close.status, 0, `close-window failed: ${close.stderr}`);
+    await until(() => webProcesses(app).length === 0, 'the web process to end after the window closed');
+    assert.ok(fs.existsSync(`/proc/${app}`), 'the app still runs (in the tray)');
+    assert.equal(appPid(), app);
+
+    // The daemon still records: an event goes through hookd-emit into the ledger.
+    emit('PostToolUse', {
+      session_id: 'e2e-tray',
+      transcript_path: '/dev/null',
+      cwd: repo,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: `${repo}/tray.txt`, content: 'written while the window was closed\n' },
+      tool_response: { filePath: `${repo}/tray.txt`, success: true },
+    });
+
+    // A second launch, as the tray's "Open window" does, builds a new window.
+    const bus = environOf(app).get('DBUS_SESSION_BUS_ADDRESS');
+    const second = spawnSync(APP, ['--open', 'projects'], {
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus },
+      timeout: 20000,
+    });
+    assert.equal(second.status, 0, `the second launch failed: ${second.stderr}`);
+    await until(() => webProcesses(app).length >= 1, 'a web process for the new window');
+    assert.equal(appPid(), app, 'the same app opened the window; no second app started');
+  });
+}
