@@ -17,6 +17,11 @@
 //! clock (`hookd_desktop::perf`), and this module reads that log. Memory is
 //! the sum over the app and its WebKit helper processes, read from /proc:
 //! RSS (what the target names) and PSS (shared pages split fairly).
+//!
+//! A third kind of launch is the login's: `--hidden`, the app in the tray
+//! with no window built. Its memory is the app as it idles most of the day;
+//! then a second launch opens the window from there, as the tray does, and
+//! that time and the memory with the window open are measured too.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
@@ -79,6 +84,32 @@ pub struct LaunchSeries {
     pub after_timeline: Memory,
 }
 
+/// One `--hidden` launch's figures.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct TrayLaunch {
+    /// Memory [`IDLE_BEFORE_MEMORY`] after the app said it runs in the tray
+    /// (no window built).
+    pub idle_in_tray: Memory,
+    /// `--open` handed to the app in the tray → the new window's first
+    /// painted frame, wall clock.
+    pub window_from_tray: Duration,
+    /// Memory [`IDLE_BEFORE_MEMORY`] after that window painted.
+    pub window_open: Memory,
+}
+
+/// The figures of the `--hidden` launches.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraySeries {
+    /// Every measured launch (the warm-up is not among them).
+    pub launches: Vec<TrayLaunch>,
+    /// Median memory idle in the tray.
+    pub idle_in_tray: Memory,
+    /// `--open` to the app in the tray → window painted.
+    pub window_from_tray: Summary,
+    /// Median memory once that window painted.
+    pub window_open: Memory,
+}
+
 /// What the desktop measurement found.
 #[derive(Debug, Clone, Serialize)]
 pub struct DesktopReport {
@@ -88,6 +119,8 @@ pub struct DesktopReport {
     pub full: LaunchSeries,
     /// Launches opening the timeline of an empty project: the baseline.
     pub empty: LaunchSeries,
+    /// Launches into the tray (`--hidden`), the window opened later.
+    pub tray: TraySeries,
 }
 
 /// Builds a ledger of `rows` mutations, then launches the app `launches`
@@ -102,6 +135,7 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
 
     let mut full = Vec::new();
     let mut empty = Vec::new();
+    let mut tray = Vec::new();
     for i in 0..=launches {
         let warm_up = i == 0;
         let label = if warm_up {
@@ -134,11 +168,39 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
                 series.push(launch);
             }
         }
+        let launch = launch_into_tray(&app, &ws, &display, &empty_root)
+            .with_context(|| format!("launch {label} into the tray"))?;
+        eprintln!(
+            "[desktop] {label} --hidden: idle in the tray RSS {}; window opened from the tray in {:.0} ms, then RSS {}",
+            launch.idle_in_tray,
+            ms(launch.window_from_tray),
+            launch.window_open,
+        );
+        if !warm_up {
+            tray.push(launch);
+        }
     }
     Ok(DesktopReport {
         rows,
         full: series(full)?,
         empty: series(empty)?,
+        tray: tray_series(tray)?,
+    })
+}
+
+fn tray_series(launches: Vec<TrayLaunch>) -> Result<TraySeries> {
+    let window_from_tray = Summary::of(
+        &launches
+            .iter()
+            .map(|l| l.window_from_tray)
+            .collect::<Vec<_>>(),
+    )
+    .context("no launches")?;
+    Ok(TraySeries {
+        idle_in_tray: Memory::median(&launches.iter().map(|l| l.idle_in_tray).collect::<Vec<_>>()),
+        window_open: Memory::median(&launches.iter().map(|l| l.window_open).collect::<Vec<_>>()),
+        window_from_tray,
+        launches,
     })
 }
 
@@ -146,15 +208,8 @@ fn series(launches: Vec<Launch>) -> Result<LaunchSeries> {
     let summary = |f: fn(&Launch) -> Duration| {
         Summary::of(&launches.iter().map(f).collect::<Vec<_>>()).context("no launches")
     };
-    let median = |f: &dyn Fn(&Launch) -> f64| {
-        let mut values: Vec<f64> = launches.iter().map(f).collect();
-        values.sort_by(f64::total_cmp);
-        values.get(values.len() / 2).copied().unwrap_or(0.0)
-    };
-    let memory = |of: fn(&Launch) -> &Memory| Memory {
-        rss_app_mib: median(&|l| of(l).rss_app_mib),
-        rss_total_mib: median(&|l| of(l).rss_total_mib),
-        pss_total_mib: median(&|l| of(l).pss_total_mib),
+    let memory = |of: fn(&Launch) -> &Memory| {
+        Memory::median(&launches.iter().map(|l| *of(l)).collect::<Vec<_>>())
     };
     Ok(LaunchSeries {
         window: summary(|l| l.window)?,
@@ -235,6 +290,9 @@ struct PaintMark {
     rows: Option<u64>,
 }
 
+/// What the app logs once it runs in the tray without a window (`--hidden`).
+const IN_TRAY_LOG: &str = "started in the tray";
+
 /// Parses a `hookd_desktop::perf` log line: `... window painted mark=timeline
 /// ms=123.4 rows=100000 unix_ms=... since_launch_ms=...`.
 fn parse_mark(line: &str) -> Option<PaintMark> {
@@ -253,82 +311,119 @@ fn parse_mark(line: &str) -> Option<PaintMark> {
     })
 }
 
-fn launch_once(
-    app: &Path,
-    ws: &Workspace,
-    display: &Display,
-    root: &Path,
-    rows: u64,
-) -> Result<Launch> {
+/// Points a launch of the app at the benchmark's display, home, socket and
+/// data directory.
+fn configure(cmd: &mut Command, ws: &Workspace, display: &Display) -> Result<()> {
     let home = ws.root.with_file_name("desktop-home");
     let runtime = ws.socket.parent().context("socket has a directory")?;
-    let route = format!("timeline?repo={}", root.display());
-    let configure = |cmd: &mut Command| {
-        cmd.env("DISPLAY", &display.name)
-            .env("HOME", &home)
-            .env("XDG_CONFIG_HOME", home.join(".config"))
-            .env("XDG_DATA_HOME", home.join(".local/share"))
-            .env("XDG_CACHE_HOME", home.join(".cache"))
-            .env("XDG_RUNTIME_DIR", runtime)
-            .env("HOOKD_HOME", home.join(".hookd"))
-            .env(hookd_proto::SOCKET_ENV, &ws.socket)
-            .env(hookd_core::dirs::DATA_DIR_ENV, &ws.data_dir)
-            .env("HOOKD_LOG", "info")
-            .env("NO_AT_BRIDGE", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null());
-    };
-    let mut cmd = Command::new("dbus-run-session");
-    cmd.arg("--").arg(app).stderr(Stdio::piped());
-    configure(&mut cmd);
-    let spawned_unix_ms = unix_ms_now();
-    let spawned = Instant::now();
-    let mut child = cmd
-        .spawn()
-        .context("cannot start dbus-run-session (package dbus) with hookd-desktop")?;
-    let stderr = child.stderr.take().context("piped stderr")?;
-    let (marks_tx, marks) = mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        for line in BufReader::new(stderr)
-            .lines()
-            .map_while(std::io::Result::ok)
-        {
-            if let Some(mark) = parse_mark(&line) {
-                let _ = marks_tx.send(mark);
+    cmd.env("DISPLAY", &display.name)
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("HOOKD_HOME", home.join(".hookd"))
+        .env(hookd_proto::SOCKET_ENV, &ws.socket)
+        .env(hookd_core::dirs::DATA_DIR_ENV, &ws.data_dir)
+        .env("HOOKD_LOG", "info")
+        .env("NO_AT_BRIDGE", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    Ok(())
+}
+
+/// The app running in its own D-Bus session, its log read for marks.
+struct Running {
+    session: Child,
+    spawned: Instant,
+    spawned_unix_ms: u128,
+    marks: mpsc::Receiver<PaintMark>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Starts the app with `args` inside `dbus-run-session`.
+    fn start(app: &Path, ws: &Workspace, display: &Display, args: &[&str]) -> Result<Self> {
+        let mut cmd = Command::new("dbus-run-session");
+        cmd.arg("--").arg(app).args(args);
+        configure(&mut cmd, ws, display)?;
+        cmd.stderr(Stdio::piped());
+        let spawned_unix_ms = unix_ms_now();
+        let spawned = Instant::now();
+        let mut session = cmd
+            .spawn()
+            .context("cannot start dbus-run-session (package dbus) with hookd-desktop")?;
+        let stderr = session.stderr.take().context("piped stderr")?;
+        let (marks_tx, marks) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stderr)
+                .lines()
+                .map_while(std::io::Result::ok)
+            {
+                let mark = parse_mark(&line).or_else(|| {
+                    line.contains(IN_TRAY_LOG).then(|| PaintMark {
+                        name: "tray".into(),
+                        unix_ms: unix_ms_now(),
+                        ms: 0.0,
+                        rows: None,
+                    })
+                });
+                if let Some(mark) = mark {
+                    let _ = marks_tx.send(mark);
+                }
+            }
+        });
+        Ok(Self {
+            session,
+            spawned,
+            spawned_unix_ms,
+            marks,
+            reader: Some(reader),
+        })
+    }
+
+    /// The next mark named `name` before `deadline` (others are skipped).
+    fn wait_for(&self, name: &str, deadline: Instant) -> Result<PaintMark> {
+        loop {
+            let mark = self.next_mark(deadline)?;
+            if mark.name == name {
+                return Ok(mark);
             }
         }
-    });
+    }
 
-    let outcome = (|| -> Result<Launch> {
-        let next_mark = |deadline: Instant| {
-            let left = deadline.saturating_duration_since(Instant::now());
-            marks
-                .recv_timeout(left)
-                .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))
-        };
-        let deadline = spawned + PAINT_TIMEOUT;
-        let shell = loop {
-            let mark = next_mark(deadline)?;
-            if mark.name == "shell" {
-                break mark;
-            }
-        };
-        std::thread::sleep(IDLE_BEFORE_MEMORY);
-        let idle = Memory::of_tree(child.id())?;
+    fn next_mark(&self, deadline: Instant) -> Result<PaintMark> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.marks
+            .recv_timeout(left)
+            .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))
+    }
 
-        // Open the timeline in the running app, as the tray does: a second
-        // launch on the app's session bus hands `--open ROUTE` over and exits.
-        let app_pid = descendants(child.id())
+    fn memory(&self) -> Result<Memory> {
+        Memory::of_tree(self.session.id())
+    }
+
+    /// Hands `--open ROUTE` to the running app the way the tray does: a
+    /// second launch on the app's session bus, which exits at once. Returns
+    /// when it was started (wall clock and monotonic).
+    fn open(
+        &self,
+        app: &Path,
+        ws: &Workspace,
+        display: &Display,
+        route: &str,
+    ) -> Result<(u128, Instant)> {
+        let app_pid = descendants(self.session.id())
             .into_iter()
             .find(|pid| comm(*pid).as_deref() == Some("hookd-desktop"))
             .context("the hookd-desktop process was not found")?;
         let bus = environ_var(app_pid, "DBUS_SESSION_BUS_ADDRESS")
             .context("the app has no D-Bus session address")?;
         let mut open = Command::new(app);
-        open.args(["--open", &route])
-            .env("DBUS_SESSION_BUS_ADDRESS", bus)
+        open.args(["--open", route]);
+        configure(&mut open, ws, display)?;
+        open.env("DBUS_SESSION_BUS_ADDRESS", bus)
             .stderr(Stdio::null());
-        configure(&mut open);
         let opened_unix_ms = unix_ms_now();
         let opened = Instant::now();
         let status = open.status().context("cannot run the second launch")?;
@@ -336,47 +431,104 @@ fn launch_once(
             status.success(),
             "the second launch (--open) failed: {status}"
         );
+        Ok((opened_unix_ms, opened))
+    }
+}
 
-        // A long history paints its newest page first (`timeline`), then
-        // every row (`timeline-all`); a short one only the first mark.
-        let mut first = None;
-        let mut all = None;
-        let deadline = opened + PAINT_TIMEOUT;
-        while all.is_none() {
-            let mark = next_mark(deadline)?;
-            match mark.name.as_str() {
-                "timeline" => {
-                    if mark.rows.unwrap_or(0) >= rows {
-                        all = Some(mark.clone());
-                    }
-                    first = Some(mark);
-                }
-                "timeline-all" => all = Some(mark),
-                _ => {}
-            }
+impl Drop for Running {
+    fn drop(&mut self) {
+        stop(&mut self.session);
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
         }
-        let (Some(first), Some(all)) = (first, all) else {
-            bail!("paint marks missing");
-        };
-        std::thread::sleep(IDLE_BEFORE_MEMORY);
-        let after_timeline = Memory::of_tree(child.id())?;
-        let since = |from: u128, unix_ms: u128| {
-            Duration::from_millis(u64::try_from(unix_ms.saturating_sub(from)).unwrap_or(u64::MAX))
-        };
-        Ok(Launch {
-            window: since(spawned_unix_ms, shell.unix_ms),
-            timeline_paint: Duration::from_secs_f64(first.ms / 1000.0),
-            first_rows: first.rows.unwrap_or(0),
-            timeline_all: Duration::from_secs_f64(all.ms / 1000.0),
-            timeline_from_open: since(opened_unix_ms, first.unix_ms),
-            rows: all.rows.unwrap_or(0),
-            idle,
-            after_timeline,
-        })
-    })();
-    stop(&mut child);
-    let _ = reader.join();
-    outcome
+    }
+}
+
+/// Wall-clock time from `from` to `unix_ms`.
+fn since(from: u128, unix_ms: u128) -> Duration {
+    Duration::from_millis(u64::try_from(unix_ms.saturating_sub(from)).unwrap_or(u64::MAX))
+}
+
+fn launch_once(
+    app: &Path,
+    ws: &Workspace,
+    display: &Display,
+    root: &Path,
+    rows: u64,
+) -> Result<Launch> {
+    let route = format!("timeline?repo={}", root.display());
+    let running = Running::start(app, ws, display, &[])?;
+    let shell = running.wait_for("shell", running.spawned + PAINT_TIMEOUT)?;
+    std::thread::sleep(IDLE_BEFORE_MEMORY);
+    let idle = running.memory()?;
+
+    // Open the timeline in the running app, as the tray does.
+    let (opened_unix_ms, opened) = running.open(app, ws, display, &route)?;
+
+    // A long history paints its newest page first (`timeline`), then
+    // every row (`timeline-all`); a short one only the first mark.
+    let mut first = None;
+    let mut all = None;
+    let deadline = opened + PAINT_TIMEOUT;
+    while all.is_none() {
+        let mark = running.next_mark(deadline)?;
+        match mark.name.as_str() {
+            "timeline" => {
+                if mark.rows.unwrap_or(0) >= rows {
+                    all = Some(mark.clone());
+                }
+                first = Some(mark);
+            }
+            "timeline-all" => all = Some(mark),
+            _ => {}
+        }
+    }
+    let (Some(first), Some(all)) = (first, all) else {
+        bail!("paint marks missing");
+    };
+    std::thread::sleep(IDLE_BEFORE_MEMORY);
+    let after_timeline = running.memory()?;
+    Ok(Launch {
+        window: since(running.spawned_unix_ms, shell.unix_ms),
+        timeline_paint: Duration::from_secs_f64(first.ms / 1000.0),
+        first_rows: first.rows.unwrap_or(0),
+        timeline_all: Duration::from_secs_f64(all.ms / 1000.0),
+        timeline_from_open: since(opened_unix_ms, first.unix_ms),
+        rows: all.rows.unwrap_or(0),
+        idle,
+        after_timeline,
+    })
+}
+
+/// The login's launch: `--hidden` into the tray, idle there, then the
+/// window opened on `root`'s timeline by a second launch.
+fn launch_into_tray(
+    app: &Path,
+    ws: &Workspace,
+    display: &Display,
+    root: &Path,
+) -> Result<TrayLaunch> {
+    let running = Running::start(app, ws, display, &["--hidden"])?;
+    let deadline = running.spawned + PAINT_TIMEOUT;
+    // A painted window here would mean --hidden built one after all.
+    let first = running.next_mark(deadline)?;
+    ensure!(
+        first.name == "tray",
+        "expected the app to start in the tray, but it logged {:?} first (is there an appindicator library?)",
+        first.name
+    );
+    std::thread::sleep(IDLE_BEFORE_MEMORY);
+    let idle_in_tray = running.memory()?;
+    let route = format!("timeline?repo={}", root.display());
+    let (opened_unix_ms, opened) = running.open(app, ws, display, &route)?;
+    let shell = running.wait_for("shell", opened + PAINT_TIMEOUT)?;
+    running.wait_for("timeline", opened + PAINT_TIMEOUT)?;
+    std::thread::sleep(IDLE_BEFORE_MEMORY);
+    Ok(TrayLaunch {
+        idle_in_tray,
+        window_from_tray: since(opened_unix_ms, shell.unix_ms),
+        window_open: running.memory()?,
+    })
 }
 
 /// The value of `key` in the environment `pid` started with.
@@ -437,6 +589,20 @@ impl std::fmt::Display for Memory {
 }
 
 impl Memory {
+    /// The median of each figure on its own.
+    fn median(all: &[Memory]) -> Self {
+        let median = |f: fn(&Memory) -> f64| {
+            let mut values: Vec<f64> = all.iter().map(f).collect();
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied().unwrap_or(0.0)
+        };
+        Self {
+            rss_app_mib: median(|m| m.rss_app_mib),
+            rss_total_mib: median(|m| m.rss_total_mib),
+            pss_total_mib: median(|m| m.pss_total_mib),
+        }
+    }
+
     fn of_tree(session_pid: u32) -> Result<Self> {
         let mut memory = Self {
             rss_app_mib: 0.0,
