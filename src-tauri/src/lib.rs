@@ -25,11 +25,11 @@
 //! to a second launch, the running app's window opens ROUTE).
 //!
 //! The window exists only while it is open. With a tray, closing it
-//! destroys it (its WebKit processes end and give their memory back) while
-//! the app and its daemon go on in the tray; `--hidden` never builds it, and
-//! the tray or a second launch builds it anew. Without a tray, closing it
-//! quits. Folders dropped on it are added as projects and announced with
-//! `projects-changed`.
+//! destroys it (its WebKit web process ends and gives its memory back) while
+//! the app and its daemon go on in the tray; `--hidden` never builds it; the
+//! tray or a second launch builds it anew, on the screen it showed when it
+//! was closed. Without a tray, closing it quits. Folders dropped on it are
+//! added as projects and announced with `projects-changed`.
 
 pub mod activity;
 pub mod bench;
@@ -92,6 +92,7 @@ pub fn run() -> error::Result<()> {
                 .build(),
         )
         .manage(state)
+        .manage(ClosedRoute::default())
         .invoke_handler(commands::handler())
         .setup(|app| {
             setup(app)?;
@@ -194,11 +195,27 @@ pub fn navigate<R: Runtime>(app: &AppHandle<R>, route: &str) {
     }
 }
 
+/// The screen the window showed when it was closed, so the next window
+/// opens there (e.g. the tray's "Open window" after a close).
+#[derive(Debug, Default)]
+struct ClosedRoute(std::sync::Mutex<Option<String>>);
+
+/// The route a window URL shows: its fragment without `/`, e.g.
+/// `timeline?repo=/src/app` for `tauri://localhost/index.html#/timeline?repo=/src/app`.
+fn route_of(url: &tauri::Url) -> Option<String> {
+    let route = url.fragment()?.trim_start_matches('/');
+    (!route.is_empty()).then(|| route.to_owned())
+}
+
 /// Opens the main window on `route` (or where it is): shows, unminimises
-/// and focuses it, or builds it when it was closed to the tray.
+/// and focuses it, or builds it when it was closed to the tray (on the
+/// screen it showed then, when no route is given).
 pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
     let Some(window) = app.get_webview_window(MAIN_WINDOW) else {
-        if let Err(err) = build_main_window(app, route) {
+        let closed = app
+            .try_state::<ClosedRoute>()
+            .and_then(|closed| closed.0.lock().ok()?.take());
+        if let Err(err) = build_main_window(app, route.or(closed.as_deref())) {
             tracing::error!(error = %err, "cannot open the window");
         }
         return;
@@ -218,6 +235,20 @@ pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
 }
 
 fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
+    if let WindowEvent::CloseRequested { .. } = event
+        && window.label() == MAIN_WINDOW
+    {
+        let app = window.app_handle();
+        let shown = app
+            .get_webview_window(MAIN_WINDOW)
+            .and_then(|webview| webview.url().ok())
+            .and_then(|url| route_of(&url));
+        if let Some(closed) = app.try_state::<ClosedRoute>()
+            && let Ok(mut closed) = closed.0.lock()
+        {
+            *closed = shown;
+        }
+    }
     if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
         let app = window.app_handle().clone();
         let paths = paths.clone();
@@ -264,4 +295,27 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::route_of;
+
+    #[test]
+    fn a_window_url_gives_the_route_in_its_fragment() {
+        let url = |s: &str| tauri::Url::parse(s).unwrap();
+        assert_eq!(
+            route_of(&url(
+                "tauri://localhost/index.html#/timeline?repo=/src/app&agent=a"
+            ))
+            .as_deref(),
+            Some("timeline?repo=/src/app&agent=a")
+        );
+        assert_eq!(
+            route_of(&url("http://tauri.localhost/#/settings")).as_deref(),
+            Some("settings")
+        );
+        assert_eq!(route_of(&url("tauri://localhost/index.html")), None);
+        assert_eq!(route_of(&url("tauri://localhost/index.html#/")), None);
+    }
 }

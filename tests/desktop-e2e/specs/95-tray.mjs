@@ -1,5 +1,6 @@
 // tray: closing the window leaves the app recording in the tray and ends
-// the window's WebKit web process; a second launch builds a new window.
+// the window's WebKit web process; a second launch builds a new window on
+// the screen the closed one showed.
 // It closes the session's window, so it runs last. See run.mjs for the
 // context every spec receives.
 import assert from 'node:assert/strict';
@@ -61,8 +62,10 @@ async function until(condition, what, timeout = 15000) {
 }
 
 export default async function ({ browser, test, emit, repo, APP }) {
-  await test('closing the window keeps the app recording in the tray; a second launch opens a new window', async () => {
+  await test('closing the window keeps the app recording in the tray; a second launch opens a new window where it was', async () => {
     const app = appPid();
+    await (await browser.$('#nav-settings')).click();
+    await (await browser.$('#settings-daemon-mode')).waitForExist({ timeout: 10000 });
     assert.ok(webProcesses(app).length >= 1, 'the open window has a WebKit web process');
 
     // As a window manager does when the user clicks the close button. (Closing
@@ -84,14 +87,20 @@ export default async function ({ browser, test, emit, repo, APP }) {
       tool_response: { filePath: `${repo}/tray.txt`, success: true },
     });
 
-    // A second launch, as the tray's "Open window" does, builds a new window.
+    // A second launch, as the tray's "Open window" does, builds a new window
+    // on the screen the closed one showed.
     const bus = environOf(app).get('DBUS_SESSION_BUS_ADDRESS');
-    const second = spawnSync(APP, ['--open', 'projects'], {
+    const second = spawnSync(APP, [], {
       env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus },
       timeout: 20000,
     });
     assert.equal(second.status, 0, `the second launch failed: ${second.stderr}`);
     await until(() => webProcesses(app).length >= 1, 'a web process for the new window');
     assert.equal(appPid(), app, 'the same app opened the window; no second app started');
+    let handles = [];
+    await until(async () => (handles = await browser.getWindowHandles()).length === 1, 'WebDriver to see the new window');
+    await browser.switchToWindow(handles[0]);
+    await (await browser.$('#settings-daemon-mode')).waitForExist({ timeout: 10000 });
+    assert.match(await browser.execute(() => window.location.hash), /^#\/settings/);
   });
 }
