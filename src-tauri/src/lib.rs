@@ -69,8 +69,7 @@ pub const HIDDEN_FLAG: &str = "--hidden";
 pub fn run() -> error::Result<()> {
     perf::note_launch();
     init_logging();
-    let mut state = AppState::from_env()?;
-    state.start_route = perf::start_route(std::env::args());
+    let state = AppState::from_env()?;
     let app = tauri::Builder::default()
         // First, so a second launch hands over before anything else starts.
         .plugin(tauri_plugin_single_instance::init(|app, argv, _cwd| {
@@ -160,7 +159,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         tracing::info!("started in the tray; the window opens from its menu");
         return Ok(());
     }
-    build_main_window(&handle, state.start_route.as_deref())?;
+    build_main_window(&handle, perf::start_route(std::env::args()).as_deref())?;
     Ok(())
 }
 

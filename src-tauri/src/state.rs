@@ -13,7 +13,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::daemon::{DaemonInfo, DaemonMode};
-use crate::error::{AppError, Result};
+use crate::error::{AppError, ErrorKind, Result};
 
 /// The app's shared state, managed by Tauri and passed to every plain function.
 #[derive(Debug)]
@@ -27,9 +27,6 @@ pub struct AppState {
     pub settings_roots: Option<SettingsRoots>,
     /// How the daemon is doing; filled in once the app has tried to start it.
     daemon: RwLock<DaemonInfo>,
-    /// The screen to open first (`--open`), e.g. `timeline?repo=/src/app`;
-    /// the window is built on it (its URL's fragment).
-    pub start_route: Option<String>,
     /// Pauses the own daemon's recording (the tray's "Pause recording").
     pub recording: RecordingSwitch,
     /// The test bench's runs in flight, for its Cancel button.
@@ -49,7 +46,6 @@ impl AppState {
             socket,
             settings_roots,
             daemon: RwLock::new(daemon),
-            start_route: None,
             recording: RecordingSwitch::new(),
             bench_runs: crate::bench::BenchRuns::default(),
         }
@@ -75,7 +71,7 @@ impl AppState {
     pub fn roots(&self) -> Result<&SettingsRoots> {
         self.settings_roots.as_ref().ok_or_else(|| {
             AppError::new(
-                crate::error::ErrorKind::Unavailable,
+                ErrorKind::Unavailable,
                 "no home directory: the settings files cannot be found ($HOME is not set)",
             )
         })

@@ -444,6 +444,11 @@ impl Drop for Running {
     }
 }
 
+/// The window route of `root`'s timeline, for `--open`.
+fn timeline_route(root: &Path) -> String {
+    format!("timeline?repo={}", root.display())
+}
+
 /// Wall-clock time from `from` to `unix_ms`.
 fn since(from: u128, unix_ms: u128) -> Duration {
     Duration::from_millis(u64::try_from(unix_ms.saturating_sub(from)).unwrap_or(u64::MAX))
@@ -456,14 +461,13 @@ fn launch_once(
     root: &Path,
     rows: u64,
 ) -> Result<Launch> {
-    let route = format!("timeline?repo={}", root.display());
     let running = Running::start(app, ws, display, &[])?;
     let shell = running.wait_for("shell", running.spawned + PAINT_TIMEOUT)?;
     std::thread::sleep(IDLE_BEFORE_MEMORY);
     let idle = running.memory()?;
 
     // Open the timeline in the running app, as the tray does.
-    let (opened_unix_ms, opened) = running.open(app, ws, display, &route)?;
+    let (opened_unix_ms, opened) = running.open(app, ws, display, &timeline_route(root))?;
 
     // A long history paints its newest page first (`timeline`), then
     // every row (`timeline-all`); a short one only the first mark.
@@ -519,8 +523,7 @@ fn launch_into_tray(
     );
     std::thread::sleep(IDLE_BEFORE_MEMORY);
     let idle_in_tray = running.memory()?;
-    let route = format!("timeline?repo={}", root.display());
-    let (opened_unix_ms, opened) = running.open(app, ws, display, &route)?;
+    let (opened_unix_ms, opened) = running.open(app, ws, display, &timeline_route(root))?;
     let shell = running.wait_for("shell", opened + PAINT_TIMEOUT)?;
     running.wait_for("timeline", opened + PAINT_TIMEOUT)?;
     std::thread::sleep(IDLE_BEFORE_MEMORY);
