@@ -590,6 +590,44 @@ fn list_shows_where_each_template_is_installed_and_what_is_missing() {
     );
 }
 
+#[test]
+fn list_names_an_unparsable_settings_file_and_lists_the_others() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&hookd(
+        &env,
+        &root,
+        &[
+            "templates",
+            "install",
+            "protect-secrets",
+            "--kind",
+            "managed",
+        ],
+    ));
+    let broken = root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
+    std::fs::write(&broken, "{ \"hooks\": [,] }").unwrap();
+
+    let out = hookd(&env, &root, &["templates", "list"]);
+    let table = ok(&out);
+    assert!(
+        list_row(&table, "protect-secrets").contains(" project/managed "),
+        "{table}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("warning: {}: not valid JSON", broken.display()))
+            && stderr.contains("local/agent file are not listed"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap(),
+        "{ \"hooks\": [,] }"
+    );
+}
+
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))

@@ -27,7 +27,7 @@ use crate::perf::{self, UiMark};
 use crate::projects::{self, AddProjectsResult, ProjectInfo};
 use crate::settings_watch::SettingsWatch;
 use crate::state::{AppInfo, AppState};
-use crate::templates::{self, TemplateChange, TemplateInfo};
+use crate::templates::{self, TemplateCatalog, TemplateChange};
 use crate::timeline::{self, TimelineQuery};
 use crate::{activity, history};
 
@@ -365,12 +365,12 @@ pub async fn disconnect_apply<R: Runtime>(
     .await
 }
 
-/// `templates_catalog(project?) -> TemplateInfo[]`: every ready-made hook and where it is installed.
+/// `templates_catalog(project?) -> TemplateCatalog`: every ready-made hook, where it is installed, and the settings files that could not be read.
 #[tauri::command]
 pub async fn templates_catalog<R: Runtime>(
     app: AppHandle<R>,
     project: Option<String>,
-) -> Result<Vec<TemplateInfo>> {
+) -> Result<TemplateCatalog> {
     blocking(&app, move |state| {
         templates::catalog(state, project.as_deref())
     })

@@ -44,6 +44,29 @@ pub struct TemplateInfo {
     pub installed: Vec<TemplatePlacement>,
 }
 
+/// The Templates tab's answer: the catalogue, and the settings files that
+/// could not be read (so where templates are installed in them is unknown).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct TemplateCatalog {
+    /// Every template, in catalogue order.
+    pub templates: Vec<TemplateInfo>,
+    /// Settings files that exist but could not be read or parsed.
+    pub unreadable: Vec<UnreadableFile>,
+}
+
+/// A settings file the Templates tab could not read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct UnreadableFile {
+    /// Agent or managed.
+    pub kind: FileKind,
+    /// Global, project or local.
+    pub scope: FileScope,
+    /// The settings file.
+    pub settings: String,
+    /// Why, with the line and column of a JSON error.
+    pub reason: String,
+}
+
 /// One handler a template adds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct TemplateHookInfo {
@@ -120,17 +143,19 @@ pub struct TemplateChange {
 }
 
 /// Every template of the embedded catalog, with where it is installed for
-/// `project` (global files only without one).
-pub fn catalog(state: &AppState, project: Option<&str>) -> Result<Vec<TemplateInfo>> {
+/// `project` (global files only without one). A settings file that cannot
+/// be parsed is listed, not an error: the other files still answer.
+pub fn catalog(state: &AppState, project: Option<&str>) -> Result<TemplateCatalog> {
     let catalog = embedded()?;
     let project = project.map(editor::project_dir).transpose()?;
     let roots = state.roots()?;
-    let installed = templates::installed(&catalog, roots, project.as_deref())?;
-    Ok(catalog
+    let report = templates::installed(&catalog, roots, project.as_deref())?;
+    let templates = catalog
         .templates
         .iter()
         .map(|t| {
-            let placements = installed
+            let placements = report
+                .found
                 .iter()
                 .filter(|i| i.template == t.name)
                 .map(|i| TemplatePlacement {
@@ -143,7 +168,21 @@ pub fn catalog(state: &AppState, project: Option<&str>) -> Result<Vec<TemplateIn
                 .collect();
             info_of(t, placements)
         })
-        .collect())
+        .collect();
+    let unreadable = report
+        .unreadable
+        .into_iter()
+        .map(|u| UnreadableFile {
+            kind: u.kind.into(),
+            scope: u.scope.into(),
+            settings: editor::display(&u.settings),
+            reason: u.reason,
+        })
+        .collect();
+    Ok(TemplateCatalog {
+        templates,
+        unreadable,
+    })
 }
 
 /// Installs template `name` into `file`.

@@ -27,7 +27,7 @@ use hookd_desktop::perf::UiMark;
 use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
 use hookd_desktop::settings_watch::SettingsChanged;
 use hookd_desktop::state::AppInfo;
-use hookd_desktop::templates::{TemplateChange, TemplateInfo};
+use hookd_desktop::templates::{TemplateCatalog, TemplateChange, TemplateInfo};
 use hookd_desktop::timeline::TimelineQuery;
 use ts_rs::{Config, TS};
 
@@ -75,6 +75,7 @@ fn export_all(dir: &Path) {
         SaveResult,
         MoveResult,
         SettingsChanged,
+        TemplateCatalog,
         TemplateInfo,
         TemplateChange,
         UiMark,

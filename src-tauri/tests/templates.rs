@@ -42,6 +42,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
 
     let before = templates::catalog(&state, Some(&project)).unwrap();
     let guard = before
+        .templates
         .iter()
         .find(|t| t.name == "block-dangerous-shell")
         .expect("the shell guard is in the catalogue");
@@ -85,6 +86,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
 
     let listed = templates::catalog(&state, Some(&project)).unwrap();
     let guard = listed
+        .templates
         .iter()
         .find(|t| t.name == "block-dangerous-shell")
         .unwrap();
@@ -113,7 +115,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
         serde_json::from_str::<Value>(THEIRS).unwrap()
     );
     let after = templates::catalog(&state, Some(&project)).unwrap();
-    assert!(after.iter().all(|t| t.installed.is_empty()));
+    assert!(after.templates.iter().all(|t| t.installed.is_empty()));
 }
 
 #[test]
@@ -129,6 +131,7 @@ fn a_deleted_script_shows_as_incomplete_and_installing_again_repairs_it() {
 
     let listed = templates::catalog(&state, Some(&project)).unwrap();
     let placed = &listed
+        .templates
         .iter()
         .find(|t| t.name == "session-git-context")
         .unwrap()
@@ -148,6 +151,7 @@ fn a_deleted_script_shows_as_incomplete_and_installing_again_repairs_it() {
     let listed = templates::catalog(&state, Some(&project)).unwrap();
     assert!(
         listed
+            .templates
             .iter()
             .find(|t| t.name == "session-git-context")
             .unwrap()
@@ -176,6 +180,7 @@ fn global_install_uses_the_users_files_and_the_catalogue_without_a_project_lists
     assert!(Path::new(&change.script.unwrap()).is_file());
     let listed = templates::catalog(&state, None).unwrap();
     let placed = &listed
+        .templates
         .iter()
         .find(|t| t.name == "protect-secrets")
         .unwrap()
@@ -222,4 +227,35 @@ fn bad_targets_are_typed_errors_and_write_nothing() {
     let err = templates::install(&state, "protect-secrets", &agent).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ not json");
+}
+
+#[test]
+fn an_unparsable_settings_file_is_listed_and_the_other_files_still_answer() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    let managed = file(&repo.root(), FileKind::Managed, FileScope::Project);
+    templates::install(&state, "protect-secrets", &managed).unwrap();
+    let local = repo.root().join(".claude/settings.local.json");
+    std::fs::create_dir_all(local.parent().unwrap()).unwrap();
+    std::fs::write(&local, "{\n  \"hooks\": oops\n}\n").unwrap();
+
+    let listed = templates::catalog(&state, Some(&project)).unwrap();
+    let secrets = listed
+        .templates
+        .iter()
+        .find(|t| t.name == "protect-secrets")
+        .unwrap();
+    assert_eq!(secrets.installed.len(), 1, "{:?}", secrets.installed);
+    assert_eq!(secrets.installed[0].kind, FileKind::Managed);
+    assert_eq!(listed.unreadable.len(), 1, "{:?}", listed.unreadable);
+    let bad = &listed.unreadable[0];
+    assert_eq!((bad.kind, bad.scope), (FileKind::Agent, FileScope::Local));
+    assert_eq!(bad.settings, local.display().to_string());
+    assert!(bad.reason.contains("line 2"), "{}", bad.reason);
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        "{\n  \"hooks\": oops\n}\n"
+    );
 }

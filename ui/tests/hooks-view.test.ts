@@ -329,6 +329,35 @@ describe('hooks view', () => {
     expect($('#hooks-status').textContent).toContain('created');
   });
 
+  it('names a settings file that does not parse and still shows where templates are installed elsewhere', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=templates`);
+    await vi.waitFor(() => expect(all('[data-testid=template]').length).toBeGreaterThan(0));
+    const card = (name: string): HTMLElement => $(`[data-testid=template][data-name=${name}]`);
+    const target = card('block-dangerous-shell').querySelector<HTMLSelectElement>('[data-testid=template-target]')!;
+    target.value = 'managed-project';
+    target.dispatchEvent(new Event('change'));
+    card('block-dangerous-shell').querySelector<HTMLButtonElement>('[data-testid=template-install]')!.click();
+    await vi.waitFor(() => expect(card('block-dangerous-shell').querySelectorAll('[data-testid=template-installed]')).toHaveLength(1));
+    expect($('[data-testid=templates-unreadable]')).toBeNull();
+
+    const local = `${ROOT}/.claude/settings.local.json`;
+    stub.hooks.writeFile(local, '{ "hooks": oops }');
+    stub.emit('settings-changed', { path: local });
+    await vi.waitFor(() => expect($('[data-testid=templates-unreadable]')).not.toBeNull());
+    const warning = $('[data-testid=templates-unreadable]');
+    expect(warning.textContent).toContain('One settings file could not be read');
+    const item = warning.querySelector<HTMLElement>('li')!;
+    expect([item.dataset.kind, item.dataset.scope]).toEqual(['agent', 'local']);
+    expect(item.textContent).toContain('Claude Code · Local .claude/settings.local.json — not valid JSON');
+    // The other files still answer, and the broken one is left as it was.
+    expect(card('block-dangerous-shell').querySelector<HTMLElement>('[data-testid=template-installed]')!.dataset.kind).toBe('managed');
+    expect(stub.hooks.files.get(local)).toBe('{ "hooks": oops }');
+
+    stub.hooks.writeFile(local, '{}\n');
+    stub.emit('settings-changed', { path: local });
+    await vi.waitFor(() => expect($('[data-testid=templates-unreadable]')).toBeNull());
+  });
+
   it('offers hookd-emit entries for Claude Code\'s files only, and shows a failed install as an error', async () => {
     mount(`#/hooks?project=${ROOT}&tab=templates`);
     await vi.waitFor(() => expect(all('[data-testid=template]').length).toBeGreaterThan(0));

@@ -1514,7 +1514,9 @@ fn a_local_install_of_an_older_hookd_is_moved_to_hooks_local() {
     let location = roots
         .location(Kind::Agent, Scope::Local, Some(&root))
         .unwrap();
-    let found = templates::installed(&catalog, &roots, Some(&root)).unwrap();
+    let found = templates::installed(&catalog, &roots, Some(&root))
+        .unwrap()
+        .found;
     assert_eq!(found.len(), 1);
     assert!(!found[0].complete);
     assert_eq!(
@@ -1534,7 +1536,12 @@ fn a_local_install_of_an_older_hookd_is_moved_to_hooks_local() {
     );
     assert!(!old_script.exists(), "nothing else ran the shared copy");
     assert!(root.join(".hookd/hooks-local/stay-in-project.py").is_file());
-    assert!(templates::installed(&catalog, &roots, Some(&root)).unwrap()[0].complete);
+    assert!(
+        templates::installed(&catalog, &roots, Some(&root))
+            .unwrap()
+            .found[0]
+            .complete
+    );
 
     let removed = templates::uninstall(template, &roots, &location, Some(&root)).unwrap();
     assert_eq!(removed.script_change, FileChange::Removed);

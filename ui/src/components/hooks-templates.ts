@@ -4,7 +4,7 @@
 // backend does the work (the same code as `hookd templates`); this only
 // lays out the catalogue and reports the user's choice.
 
-import type { FileKind, FileRef, FileScope, TemplateInfo, TemplatePlacement } from '../lib/types';
+import type { FileKind, FileRef, FileScope, TemplateInfo, TemplatePlacement, UnreadableFile } from '../lib/types';
 import { h } from './dom';
 
 /** The files a template can go into, in the editor's tab order. */
@@ -37,8 +37,38 @@ export interface TemplatesActions {
   onUninstall(name: string, file: FileRef): void;
 }
 
-/** Renders the catalogue for `project`; `busy` disables every action while one runs. */
-export function renderTemplates(list: TemplateInfo[], project: string, busy: boolean, actions: TemplatesActions): HTMLElement {
+/** `path` relative to `project` when inside it. */
+function shortPath(path: string, project: string): string {
+  return path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path;
+}
+
+/** The warning for settings files the catalogue could not read (null when none). */
+export function renderUnreadable(unreadable: UnreadableFile[], project: string): HTMLElement | null {
+  if (unreadable.length === 0) return null;
+  return h(
+    'div',
+    { class: 'hooks-templates-unreadable', data: { testid: 'templates-unreadable' }, attrs: { role: 'status' } },
+    h('p', { text: unreadable.length === 1 ? 'One settings file could not be read, so templates installed in it are not shown:' : `${unreadable.length} settings files could not be read, so templates installed in them are not shown:` }),
+    h(
+      'ul',
+      {},
+      ...unreadable.map((u) =>
+        h(
+          'li',
+          { data: { kind: u.kind, scope: u.scope } },
+          h('strong', { text: placementLabel(u.kind, u.scope) }),
+          ' ',
+          h('span', { class: 'mono', attrs: { title: u.settings }, text: shortPath(u.settings, project) }),
+          h('span', { class: 'field-error', text: ` — ${u.reason.startsWith(`${u.settings}: `) ? u.reason.slice(u.settings.length + 2) : u.reason}` }),
+        ),
+      ),
+    ),
+    h('p', { class: 'muted', text: 'Fix the file in its own tab; nothing is written to it until it parses.' }),
+  );
+}
+
+/** Renders the catalogue for `project`, warning first about `unreadable` files; `busy` disables every action while one runs. */
+export function renderTemplates(list: TemplateInfo[], unreadable: UnreadableFile[], project: string, busy: boolean, actions: TemplatesActions): HTMLElement {
   const intro = h(
     'p',
     { id: 'hooks-templates-intro', class: 'muted' },
@@ -51,7 +81,7 @@ export function renderTemplates(list: TemplateInfo[], project: string, busy: boo
     ' for Global) and adds its handlers to the chosen file without touching anything else; installing again changes nothing, and Uninstall removes exactly what was added.',
   );
   const cards = list.map((t) => templateCard(t, project, busy, actions));
-  return h('div', { id: 'hooks-templates', class: 'hooks-templates' }, intro, h('ul', { class: 'hooks-template-list', attrs: { 'aria-label': 'Templates' } }, ...cards));
+  return h('div', { id: 'hooks-templates', class: 'hooks-templates' }, intro, renderUnreadable(unreadable, project), h('ul', { class: 'hooks-template-list', attrs: { 'aria-label': 'Templates' } }, ...cards));
 }
 
 function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: TemplatesActions): HTMLElement {
@@ -95,7 +125,7 @@ function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: 
       ' ',
       h('span', { text: placementLabel(p.kind, p.scope) }),
       ' ',
-      h('span', { class: 'mono muted', attrs: { title: p.settings }, text: p.settings.startsWith(`${project}/`) ? p.settings.slice(project.length + 1) : p.settings }),
+      h('span', { class: 'mono muted', attrs: { title: p.settings }, text: shortPath(p.settings, project) }),
       p.missing.length > 0 ? h('span', { class: 'hooks-template-missing', text: ` missing: ${p.missing.join('; ')}` }) : null,
       ' ',
       h('button', {

@@ -37,7 +37,7 @@ import type {
 } from './types';
 
 import type { BenchCatalog, BenchMatch, BenchRun, ConnectMode, ConnectPreview, ConnectResult, ConnectScope } from './types';
-import type { TemplateChange, TemplateInfo } from './types';
+import type { TemplateCatalog, TemplateChange } from './types';
 
 /** Stops a subscription. */
 export type Unlisten = () => void;
@@ -207,7 +207,7 @@ export const api = {
   disconnectPreview: (project: string, scope: ConnectScope): Promise<ConnectPreview> => invoke('disconnect_preview', { project, scope }),
   disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
     invoke('disconnect_apply', { project, scope, version }),
-  templatesCatalog: (project: string | null): Promise<TemplateInfo[]> => invoke('templates_catalog', { project }),
+  templatesCatalog: (project: string | null): Promise<TemplateCatalog> => invoke('templates_catalog', { project }),
   installTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('install_template', { name, file }),
   uninstallTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('uninstall_template', { name, file }),
   uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),

@@ -5,7 +5,7 @@
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type HooksTree, type JsonObject } from './hooks-model';
 import { stubPath, type HooksStub } from './hooks-stub';
-import type { FileRef, TemplateChange, TemplateInfo, TemplatePlacement } from './types';
+import type { FileKind, FileRef, FileScope, TemplateChange, TemplateInfo, TemplatePlacement, UnreadableFile } from './types';
 
 const HOOKD_HOME = '/home/dev/.hookd';
 
@@ -98,7 +98,21 @@ export function dispatchTemplates(stub: HooksStub, cmd: string, args: Record<str
   switch (cmd) {
     case 'templates_catalog': {
       const project = typeof args?.project === 'string' ? args.project : null;
-      const list: TemplateInfo[] = STUB_TEMPLATES.map((t) => {
+      // As the core does: a file that does not parse is listed, and the others still answer.
+      const trees = new Map<string, HooksTree>();
+      const unreadable: UnreadableFile[] = [];
+      for (const kind of ['agent', 'managed'] as FileKind[]) {
+        for (const scope of ['global', 'project', 'local'] as FileScope[]) {
+          if (scope !== 'global' && project === null) continue;
+          const path = stubPath({ project: scope === 'global' ? null : project, kind, scope });
+          try {
+            trees.set(path, read(path).tree);
+          } catch (err) {
+            unreadable.push({ kind, scope, settings: path, reason: `${path}: not valid JSON: ${(err as Error).message}` });
+          }
+        }
+      }
+      const templates: TemplateInfo[] = STUB_TEMPLATES.map((t) => {
         const installed: TemplatePlacement[] = [];
         for (const kind of t.kinds) {
           for (const scope of ['global', 'project', 'local'] as const) {
@@ -106,7 +120,8 @@ export function dispatchTemplates(stub: HooksStub, cmd: string, args: Record<str
             const file: FileRef = { project: scope === 'global' ? null : project, kind, scope };
             const path = stubPath(file);
             const script = scriptPath(t, file);
-            const { tree } = read(path);
+            const tree = trees.get(path);
+            if (tree === undefined) continue;
             const missing = t.hooks.filter((x) => !present(tree, x.event, x.matcher, script ?? `hookd-emit ${x.event}`)).map((x) => `handler ${x.event}${x.matcher ? ` (${x.matcher})` : ''}`);
             if (missing.length === t.hooks.length) continue;
             if (script !== null && !stub.files.has(script)) missing.push(`script ${script}`);
@@ -115,7 +130,7 @@ export function dispatchTemplates(stub: HooksStub, cmd: string, args: Record<str
         }
         return { ...t, installed };
       });
-      return { handled: true, value: list };
+      return { handled: true, value: { templates, unreadable } };
     }
     case 'install_template':
     case 'uninstall_template': {

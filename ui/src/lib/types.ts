@@ -98,10 +98,12 @@ import type { ConnectScope } from './bindings/ConnectScope';
 export type { ScriptChange } from './bindings/ScriptChange';
 export type { TemplateChange } from './bindings/TemplateChange';
 export type { TemplateHookInfo } from './bindings/TemplateHookInfo';
+export type { TemplateCatalog } from './bindings/TemplateCatalog';
 export type { TemplateInfo } from './bindings/TemplateInfo';
+export type { UnreadableFile } from './bindings/UnreadableFile';
 export type { TemplatePlacement } from './bindings/TemplatePlacement';
 import type { TemplateChange } from './bindings/TemplateChange';
-import type { TemplateInfo } from './bindings/TemplateInfo';
+import type { TemplateCatalog } from './bindings/TemplateCatalog';
 
 import type { AddProjectsResult } from './bindings/AddProjectsResult';
 import type { AppInfo } from './bindings/AppInfo';
@@ -152,7 +154,7 @@ export interface Commands {
   connect_apply: [{ project: string; scope: ConnectScope; mode: ConnectMode; version: string }, ConnectResult];
   disconnect_preview: [{ project: string; scope: ConnectScope }, ConnectPreview];
   disconnect_apply: [{ project: string; scope: ConnectScope; version: string }, ConnectResult];
-  templates_catalog: [{ project: string | null }, TemplateInfo[]];
+  templates_catalog: [{ project: string | null }, TemplateCatalog];
   install_template: [{ name: string; file: FileRef }, TemplateChange];
   uninstall_template: [{ name: string; file: FileRef }, TemplateChange];
   ui_mark: [{ mark: UiMark }, null];

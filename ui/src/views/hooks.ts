@@ -17,7 +17,7 @@ import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/a
 import { debounce } from '../lib/debounce';
 import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo, TemplateChange, TemplateInfo } from '../lib/types';
+import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -86,6 +86,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let effective: EffectiveView | null = null;
   // The Templates tab: the catalogue with where each one is installed, or why it could not be read.
   let templateList: TemplateInfo[] | null = null;
+  // Settings files the catalogue could not read: installs in them are unknown.
+  let templatesUnreadable: UnreadableFile[] = [];
   let templatesError: string | null = null;
   let templatesBusy = false;
   let editor: FileEditor | null = null;
@@ -238,7 +240,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       const root = project;
       panel.replaceChildren(
         templateList
-          ? renderTemplates(templateList, root, templatesBusy, {
+          ? renderTemplates(templateList, templatesUnreadable, root, templatesBusy, {
               onInstall: (name, file) => void changeTemplate('install', name, file),
               onUninstall: (name, file) => void changeTemplate('uninstall', name, file),
             })
@@ -307,18 +309,19 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     try {
       // A catalogue that cannot be read only empties its own tab.
       const catalogueOfTemplates = api.templatesCatalog(root).then(
-        (list) => ({ list, error: null }),
-        (err: unknown) => ({ list: null, error: `Could not read the templates: ${normalizeError(err).message}` }),
+        (found) => ({ list: found.templates, unreadable: found.unreadable, error: null }),
+        (err: unknown) => ({ list: null, unreadable: [], error: `Could not read the templates: ${normalizeError(err).message}` }),
       );
       const [files, view, , templates] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root), catalogue, catalogueOfTemplates]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
       const shown = (): string =>
-        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesError]);
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError]);
       const before = shown();
       effective = view;
       templateList = templates.list;
+      templatesUnreadable = templates.unreadable;
       templatesError = templates.error;
       const reloaded: string[] = [];
       for (const file of files) {

@@ -98,7 +98,16 @@ pub fn run(args: &TemplatesArgs) -> Result<()> {
 fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let roots = SettingsRoots::from_env()?;
-    let found = templates::installed(catalog, &roots, Some(&project))?;
+    let report = templates::installed(catalog, &roots, Some(&project))?;
+    // A broken file hides only its own answers: the list goes on, and says
+    // which file it could not read.
+    for bad in &report.unreadable {
+        eprintln!(
+            "warning: {}; templates installed in that {}/{} file are not listed",
+            bad.reason, bad.scope, bad.kind
+        );
+    }
+    let found = report.found;
     let of = |t: &Template| -> Vec<&Installation> {
         found.iter().filter(|i| i.template == t.name).collect()
     };

@@ -6,6 +6,10 @@
 //! there and its script is in place with the catalog's bytes and mode 0755.
 //! Anything less is reported with what is missing, so `hookd templates
 //! list` and the app can say "incomplete" and a reinstall repairs it.
+//!
+//! A settings file that exists but cannot be read or parsed does not hide
+//! the others: it is reported beside what was found, so one broken file
+//! costs the user only that file's answers.
 
 use std::fs;
 use std::io;
@@ -44,34 +48,75 @@ pub struct Installation {
     pub missing: Vec<String>,
 }
 
+/// A settings file that exists but could not be read or parsed, so which
+/// templates it holds is unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct UnreadableSettings {
+    /// Who runs its hooks: the agent or hookd.
+    pub kind: Kind,
+    /// Which level of settings file.
+    pub scope: Scope,
+    /// The file.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub settings: PathBuf,
+    /// Why it could not be read, as the settings model says it (with the
+    /// line and column of a JSON error).
+    pub reason: String,
+}
+
+/// What [`installed()`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct InstalledReport {
+    /// Every installation, in catalog order, then kind (agent first), then
+    /// scope.
+    pub found: Vec<Installation>,
+    /// The settings files that could not be read; templates installed in
+    /// them are missing from [`Self::found`].
+    pub unreadable: Vec<UnreadableSettings>,
+}
+
 /// Every template of `catalog` found in the settings files of both kinds:
 /// global, and project and local when `project` (the project root) is
-/// given. Ordered by catalog order, then kind (agent first), then scope.
-/// Settings files that do not exist are skipped; one that cannot be read
-/// or parsed is an error naming it.
+/// given. Settings files that do not exist are skipped; one that cannot be
+/// read or parsed is listed in [`InstalledReport::unreadable`] and the
+/// others are still looked at.
 pub fn installed(
     catalog: &Catalog,
     roots: &SettingsRoots,
     project: Option<&Path>,
-) -> Result<Vec<Installation>> {
+) -> Result<InstalledReport> {
     let scopes: &[Scope] = if project.is_some() {
         &Scope::WRITABLE
     } else {
         &[Scope::Global]
     };
     let mut docs: Vec<(SettingsLocation, Value)> = Vec::new();
+    let mut unreadable: Vec<UnreadableSettings> = Vec::new();
     for kind in Kind::ALL {
         for &scope in scopes {
             let location = roots.location(kind, scope, project)?;
             // The project is the home directory: its project file is the
             // global one, already looked at.
-            if docs.iter().any(|(l, _)| l.path == location.path) {
+            let seen = |path: &Path| {
+                docs.iter().any(|(l, _)| l.path == path)
+                    || unreadable.iter().any(|u| u.settings == path)
+            };
+            if seen(&location.path) {
                 continue;
             }
-            let doc = SettingsDocument::load(&location)?;
-            if doc.existed() {
-                let value = doc.value().clone();
-                docs.push((location, value));
+            match SettingsDocument::load(&location) {
+                Ok(doc) if doc.existed() => {
+                    let value = doc.value().clone();
+                    docs.push((location, value));
+                }
+                Ok(_) => {}
+                Err(e) => unreadable.push(UnreadableSettings {
+                    kind,
+                    scope,
+                    settings: location.path,
+                    reason: e.to_string(),
+                }),
             }
         }
     }
@@ -94,7 +139,10 @@ pub fn installed(
             }
         }
     }
-    Ok(out)
+    Ok(InstalledReport {
+        found: out,
+        unreadable,
+    })
 }
 
 /// `handler Event matcher`, as the missing list says it.
@@ -253,7 +301,9 @@ mod tests {
         }
 
         fn installed(&self) -> Vec<Installation> {
-            installed(&self.catalog, &self.roots, Some(&self.project)).unwrap()
+            let report = installed(&self.catalog, &self.roots, Some(&self.project)).unwrap();
+            assert_eq!(report.unreadable, []);
+            report.found
         }
     }
 
@@ -261,7 +311,10 @@ mod tests {
     fn nothing_installed_is_an_empty_list() {
         let f = fixture();
         assert_eq!(f.installed(), []);
-        assert_eq!(installed(&f.catalog, &f.roots, None).unwrap(), []);
+        assert_eq!(
+            installed(&f.catalog, &f.roots, None).unwrap(),
+            InstalledReport::default()
+        );
     }
 
     #[test]
@@ -289,7 +342,7 @@ mod tests {
         );
         // Without a project only the global files are looked at.
         assert_eq!(
-            installed(&f.catalog, &f.roots, None).unwrap(),
+            installed(&f.catalog, &f.roots, None).unwrap().found,
             [want("stay-in-project", &global)]
         );
     }
@@ -405,13 +458,24 @@ mod tests {
     }
 
     #[test]
-    fn an_unreadable_settings_file_is_an_error_naming_it() {
+    fn an_unreadable_settings_file_is_reported_and_the_others_still_looked_at() {
         let f = fixture();
+        let managed = f.install("protect-secrets", Kind::Managed, Scope::Project);
         let path = f.project.join(".claude/settings.json");
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(&path, "{ not json").unwrap();
-        let err = installed(&f.catalog, &f.roots, Some(&f.project)).unwrap_err();
-        assert!(err.to_string().contains("settings.json"), "{err}");
+        let report = installed(&f.catalog, &f.roots, Some(&f.project)).unwrap();
+        assert_eq!(report.found.len(), 1, "{report:?}");
+        assert_eq!(report.found[0].template, "protect-secrets");
+        assert_eq!(report.found[0].settings, managed.path);
+        assert_eq!(report.unreadable.len(), 1, "{report:?}");
+        let bad = &report.unreadable[0];
+        assert_eq!((bad.kind, bad.scope), (Kind::Agent, Scope::Project));
+        assert_eq!(bad.settings, path);
+        assert!(bad.reason.contains("not valid JSON"), "{}", bad.reason);
+        assert!(bad.reason.contains("line 1"), "{}", bad.reason);
+        // Nothing was written to the broken file.
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{ not json");
     }
 
     #[cfg(feature = "ts")]
