@@ -1,8 +1,9 @@
 // templates: the Hook editor's Templates tab installs the shell guard into
 // the project's Claude Code settings with one click (script copied, one
 // handler added, every other key intact), the installed script really
-// denies a dangerous command, and Uninstall puts the file back. See run.mjs
-// for the context every spec receives.
+// denies a dangerous command, and Uninstall puts the file back; a settings
+// file that stops parsing is named above the catalogue, never rewritten.
+// See run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -74,5 +75,32 @@ export default async function ({ browser, test, shot, repo }) {
     await browser.waitUntil(async () => !(await placed.isExisting()), { timeout: 10000, timeoutMsg: 'the placement disappears' });
     assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), beforeJson, 'uninstall removes exactly what was installed');
     assert.equal(fs.existsSync(script), false, 'the script is removed');
+  });
+
+  await test('templates: a local settings file that does not parse is named, the rest still shows, nothing is written', async () => {
+    const local = path.join(repo, '.claude', 'settings.local.json');
+    const had = fs.existsSync(local) ? fs.readFileSync(local, 'utf8') : null;
+    const broken = '{\n  "hooks": oops\n}\n';
+    fs.writeFileSync(local, broken);
+    try {
+      const warning = await browser.$('[data-testid="templates-unreadable"]');
+      await warning.waitForExist({ timeout: 10000, timeoutMsg: 'the watcher reports the change and the tab names the broken file' });
+      const item = await warning.$('li[data-kind="agent"][data-scope="local"]');
+      assert.match(await item.getText(), /Claude Code · Local \.claude\/settings\.local\.json — not valid JSON: .*line 2/);
+      assert.ok((await browser.$$('[data-testid="template"]')).length >= 10, 'the catalogue still shows');
+      await browser.execute(() => {
+        const scroller = document.querySelector('.hooks-scroll');
+        if (scroller) scroller.scrollTop = 0;
+      });
+      await shot(browser, 'hooks-templates-unreadable');
+      assert.equal(fs.readFileSync(local, 'utf8'), broken, 'the broken file is left as it was');
+    } finally {
+      if (had === null) fs.rmSync(local, { force: true });
+      else fs.writeFileSync(local, had);
+    }
+    await browser.waitUntil(async () => !(await browser.$('[data-testid="templates-unreadable"]').isExisting()), {
+      timeout: 10000,
+      timeoutMsg: 'the warning goes once the file is fixed',
+    });
   });
 }
