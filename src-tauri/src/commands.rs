@@ -20,6 +20,7 @@ use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_autostart::AutoLaunchManager;
 
 use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
+use crate::closing::{self, Handover};
 use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
 use crate::editor;
 use crate::error::{AppError, ErrorKind, Result};
@@ -65,6 +66,9 @@ pub fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + 
         set_hook_enabled,
         move_hook,
         watch_settings,
+        stash_hook_drafts,
+        take_hook_drafts,
+        finish_window_close,
         ui_mark
     ]
 }
@@ -266,6 +270,26 @@ pub async fn move_hook<R: Runtime>(
 pub fn watch_settings(watch: State<'_, SettingsWatch>, project: String) -> Result<Vec<String>> {
     let project = editor::project_dir(&project)?;
     watch.watch_project(&project)
+}
+
+/// `stash_hook_drafts(drafts)`: keeps the Hook editor's unsaved edits while
+/// the window is closed (null forgets them); refused above 4 MiB.
+#[tauri::command]
+pub fn stash_hook_drafts(handover: State<'_, Handover>, drafts: serde_json::Value) -> Result<()> {
+    handover.stash_drafts(drafts)
+}
+
+/// `take_hook_drafts() -> unknown | null`: the edits a closed window left, once.
+#[tauri::command]
+pub fn take_hook_drafts(handover: State<'_, Handover>) -> Option<serde_json::Value> {
+    handover.take_drafts()
+}
+
+/// `finish_window_close()`: the page has handed over what it keeps; the
+/// close it was asked about (`window-closing`) goes ahead.
+#[tauri::command]
+pub fn finish_window_close<R: Runtime>(app: AppHandle<R>) {
+    closing::finish_close(&app);
 }
 
 /// `bench_samples(project) -> BenchCatalog`: the events and ready payloads of the test bench.

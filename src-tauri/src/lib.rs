@@ -28,12 +28,14 @@
 //! destroys it (its WebKit web process ends and gives its memory back) while
 //! the app and its daemon go on in the tray; `--hidden` never builds it; the
 //! tray or a second launch builds it anew, on the screen it showed when it
-//! was closed. Without a tray, closing it quits. Folders dropped on it are
+//! was closed, with the Hook editor's unsaved edits ([`closing`]). Without a
+//! tray, closing it quits. Folders dropped on it are
 //! added as projects and announced with `projects-changed`.
 
 pub mod activity;
 pub mod bench;
 pub mod bridge;
+pub mod closing;
 pub mod commands;
 pub mod connect;
 pub mod daemon;
@@ -91,7 +93,7 @@ pub fn run() -> error::Result<()> {
                 .build(),
         )
         .manage(state)
-        .manage(ClosedRoute::default())
+        .manage(closing::Handover::default())
         .invoke_handler(commands::handler())
         .setup(|app| {
             setup(app)?;
@@ -194,26 +196,14 @@ pub fn navigate<R: Runtime>(app: &AppHandle<R>, route: &str) {
     }
 }
 
-/// The screen the window showed when it was closed, so the next window
-/// opens there (e.g. the tray's "Open window" after a close).
-#[derive(Debug, Default)]
-struct ClosedRoute(std::sync::Mutex<Option<String>>);
-
-/// The route a window URL shows: its fragment without `/`, e.g.
-/// `timeline?repo=/src/app` for `tauri://localhost/index.html#/timeline?repo=/src/app`.
-fn route_of(url: &tauri::Url) -> Option<String> {
-    let route = url.fragment()?.trim_start_matches('/');
-    (!route.is_empty()).then(|| route.to_owned())
-}
-
 /// Opens the main window on `route` (or where it is): shows, unminimises
 /// and focuses it, or builds it when it was closed to the tray (on the
 /// screen it showed then, when no route is given).
 pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
     let Some(window) = app.get_webview_window(MAIN_WINDOW) else {
         let closed = app
-            .try_state::<ClosedRoute>()
-            .and_then(|closed| closed.0.lock().ok()?.take());
+            .try_state::<closing::Handover>()
+            .and_then(|handover| handover.take_route());
         if let Err(err) = build_main_window(app, route.or(closed.as_deref())) {
             tracing::error!(error = %err, "cannot open the window");
         }
@@ -234,19 +224,10 @@ pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
 }
 
 fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    if let WindowEvent::CloseRequested { .. } = event
+    if let WindowEvent::CloseRequested { api, .. } = event
         && window.label() == MAIN_WINDOW
     {
-        let app = window.app_handle();
-        let shown = app
-            .get_webview_window(MAIN_WINDOW)
-            .and_then(|webview| webview.url().ok())
-            .and_then(|url| route_of(&url));
-        if let Some(closed) = app.try_state::<ClosedRoute>()
-            && let Ok(mut closed) = closed.0.lock()
-        {
-            *closed = shown;
-        }
+        closing::on_close_requested(window, api);
     }
     if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
         let app = window.app_handle().clone();
@@ -294,27 +275,4 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::route_of;
-
-    #[test]
-    fn a_window_url_gives_the_route_in_its_fragment() {
-        let url = |s: &str| tauri::Url::parse(s).unwrap();
-        assert_eq!(
-            route_of(&url(
-                "tauri://localhost/index.html#/timeline?repo=/src/app&agent=a"
-            ))
-            .as_deref(),
-            Some("timeline?repo=/src/app&agent=a")
-        );
-        assert_eq!(
-            route_of(&url("http://tauri.localhost/#/settings")).as_deref(),
-            Some("settings")
-        );
-        assert_eq!(route_of(&url("tauri://localhost/index.html")), None);
-        assert_eq!(route_of(&url("tauri://localhost/index.html#/")), None);
-    }
 }

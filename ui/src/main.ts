@@ -13,7 +13,7 @@ import { markPainted } from './lib/perf';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
 import { createBenchView } from './views/bench';
-import { createHooksView } from './views/hooks';
+import { createHooksView, hookDraftsSnapshot, restoreHookDrafts } from './views/hooks';
 import { createProjectsView } from './views/projects';
 import { createSettingsView } from './views/settings';
 import { createTimelineView } from './views/timeline';
@@ -187,6 +187,26 @@ export function startApp(root: HTMLElement): void {
   void listen('navigate', (target) => {
     if (typeof target === 'string' && target) window.location.hash = `#/${target.replace(/^#?\/?/, '')}`;
   }).catch((err: unknown) => errors.show(err, 'Could not follow the tray'));
+
+  // Closing the window destroys this page: the Hook editor's unsaved edits
+  // go to the backend first, and the next window takes them back.
+  void listen('window-closing', () => {
+    void api
+      .stashHookDrafts(hookDraftsSnapshot())
+      .catch((err: unknown) => console.error('could not keep the unsaved hook edits', err))
+      .finally(() => void api.finishWindowClose().catch(() => undefined));
+  }).catch((err: unknown) => errors.show(err, 'Could not prepare for the window closing'));
+  void api.takeHookDrafts().then(
+    (stash) => {
+      if (restoreHookDrafts(stash) > 0 && current?.route.view === 'hooks') {
+        // The editor opened before they came back: open it again over them.
+        current.view.destroy();
+        current = null;
+        route();
+      }
+    },
+    (err: unknown) => errors.show(err, 'Could not restore the unsaved hook edits'),
+  );
 }
 
 const root = document.getElementById('app');

@@ -1,10 +1,11 @@
 // tray: closing the window leaves the app recording in the tray and ends
 // the window's WebKit web process; a second launch builds a new window on
-// the screen the closed one showed.
+// the screen the closed one showed, with the Hook editor's unsaved edits.
 // It closes the session's window, so it runs last. See run.mjs for the
 // context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +52,18 @@ function appPid() {
 
 const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
 
+/** Opens the Hook editor's Claude Code · Project tab of `repo` from the Projects screen. */
+async function openProjectTab(browser, repo) {
+  await (await browser.$('#nav-projects')).click();
+  const link = await browser.$(`[data-testid="project"][data-root="${repo}"] [data-testid="project-hooks"]`);
+  await link.waitForExist({ timeout: 10000 });
+  await link.click();
+  const tab = await browser.$('#hooks-tab-agent-project');
+  await tab.waitForExist({ timeout: 10000 });
+  await tab.click();
+  await (await browser.$('#hooks-add-command')).waitForExist({ timeout: 10000 });
+}
+
 const webProcesses = (app) => processes().filter((p) => p.ppid === app && p.name.startsWith('WebKitWeb'));
 
 async function until(condition, what, timeout = 15000) {
@@ -62,8 +75,18 @@ async function until(condition, what, timeout = 15000) {
 }
 
 export default async function ({ browser, test, emit, repo, APP }) {
-  await test('closing the window keeps the app recording in the tray; a second launch opens a new window where it was', async () => {
+  await test('closing the window keeps the app recording in the tray; a second launch opens a new window where it was, unsaved hook edits kept', async () => {
     const app = appPid();
+    // An unsaved edit in the Hook editor: a new hook, not saved.
+    const settingsFile = path.join(repo, '.claude', 'settings.json');
+    const onDisk = () => (fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : null);
+    await openProjectTab(browser, repo);
+    await (await browser.$('#hooks-add-matcher')).setValue('Write');
+    await (await browser.$('#hooks-add-command')).setValue('./e2e-unsaved.sh');
+    await (await browser.$('#hooks-add-submit')).click();
+    await (await browser.$('#hooks-tab-agent-project[data-dirty="true"]')).waitForExist({ timeout: 10000 });
+    const before = onDisk();
+
     await (await browser.$('#nav-settings')).click();
     await (await browser.$('#settings-daemon-mode')).waitForExist({ timeout: 10000 });
     assert.ok(webProcesses(app).length >= 1, 'the open window has a WebKit web process');
@@ -102,5 +125,15 @@ export default async function ({ browser, test, emit, repo, APP }) {
     await browser.switchToWindow(handles[0]);
     await (await browser.$('#settings-daemon-mode')).waitForExist({ timeout: 10000 });
     assert.match(await browser.execute(() => window.location.hash), /^#\/settings/);
+
+    // The new window has the edit, still unsaved, and the file is as it was.
+    await openProjectTab(browser, repo);
+    await (await browser.$('#hooks-tab-agent-project[data-dirty="true"]')).waitForExist({
+      timeout: 10000,
+      timeoutMsg: 'the unsaved edit came back with the new window',
+    });
+    const values = await browser.execute(() => [...document.querySelectorAll('input')].map((i) => i.value));
+    assert.ok(values.includes('./e2e-unsaved.sh'), `the unsaved hook is in the editor: ${JSON.stringify(values)}`);
+    assert.equal(onDisk(), before, 'nothing was written');
   });
 }

@@ -211,6 +211,9 @@ export const api = {
   installTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('install_template', { name, file }),
   uninstallTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('uninstall_template', { name, file }),
   uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),
+  stashHookDrafts: (drafts: unknown): Promise<null> => invoke('stash_hook_drafts', { drafts }),
+  takeHookDrafts: (): Promise<unknown> => invoke('take_hook_drafts', {}),
+  finishWindowClose: (): Promise<null> => invoke('finish_window_close', {}),
   /** The system's folder picker (tauri-plugin-dialog); `[]` when cancelled. */
   pickFolders: async (): Promise<string[]> => {
     const picked = await invoke('plugin:dialog|open', {

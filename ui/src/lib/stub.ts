@@ -75,6 +75,10 @@ export interface StubBackend extends Backend {
   hooks: HooksStub;
   /** Paint marks the UI sent (`ui_mark`), oldest first. */
   marks: UiMark[];
+  /** What `stash_hook_drafts` keeps for the next window (`take_hook_drafts` empties it). */
+  stashedDrafts: unknown;
+  /** How many times the page let a closing window go (`finish_window_close`). */
+  windowCloses: number;
 }
 
 /** Deterministic PRNG (mulberry32). */
@@ -465,6 +469,17 @@ export function createStub(options: StubOptions = {}): StubBackend {
       case 'plugin:dialog|open':
         // No native picker in a browser: the stub answers as if cancelled.
         return null;
+      case 'stash_hook_drafts':
+        stub.stashedDrafts = args?.drafts ?? null;
+        return null;
+      case 'take_hook_drafts': {
+        const kept = stub.stashedDrafts;
+        stub.stashedDrafts = null;
+        return kept;
+      }
+      case 'finish_window_close':
+        stub.windowCloses += 1;
+        return null;
       case 'ui_mark': {
         const mark = args?.mark as UiMark | undefined;
         if (!mark || typeof mark.name !== 'string' || typeof mark.ms !== 'number')
@@ -493,6 +508,8 @@ export function createStub(options: StubOptions = {}): StubBackend {
     hooks: hooksStub,
     activity: activityStub,
     marks: [],
+    stashedDrafts: null,
+    windowCloses: 0,
     status: {
       pid: 31337,
       socket: '/run/user/1000/hookd.sock',

@@ -158,6 +158,12 @@ export interface Commands {
   install_template: [{ name: string; file: FileRef }, TemplateChange];
   uninstall_template: [{ name: string; file: FileRef }, TemplateChange];
   ui_mark: [{ mark: UiMark }, null];
+  /** Keeps the Hook editor's unsaved edits while the window is closed (null forgets them). */
+  stash_hook_drafts: [{ drafts: unknown }, null];
+  /** The edits a closed window left, once. */
+  take_hook_drafts: [Record<string, never>, unknown];
+  /** After `window-closing`: the window may go now. */
+  finish_window_close: [Record<string, never>, null];
   /** tauri-plugin-dialog's open(): the chosen path(s), or null when cancelled. */
   'plugin:dialog|open': [
     { options: { directory: boolean; multiple: boolean; title: string } },
@@ -169,6 +175,8 @@ export interface Commands {
 export interface Events {
   /** The tray asks the window to show a route (a hash without `#/`). */
   navigate: string;
+  /** The window is closing: hand over what must not be lost, then `finish_window_close`. */
+  'window-closing': null;
   'ledger-commit': LedgerCommit;
   'projects-changed': AddProjectsResult;
   /** A watched hook settings file changed on disk (Hook editor). */

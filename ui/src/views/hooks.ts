@@ -64,6 +64,54 @@ export function forgetHookDrafts(): void {
   drafts.clear();
 }
 
+/** The edits a closing window hands the backend (`stash_hook_drafts`). */
+interface StashedDrafts {
+  version: 1;
+  /** Per project, its tabs with unsaved edits or a half-typed add form. */
+  projects: [string, [HooksTab, TabState][]][];
+}
+
+const sameAdd = (a: TabState['add'], b: TabState['add']): boolean =>
+  a.event === b.event && a.matcher === b.matcher && a.command === b.command && a.timeout === b.timeout;
+
+/**
+ * What must survive the window being closed: every tab with unsaved edits
+ * or a half-typed "add a hook" form (null when there is none). A review in
+ * progress is not kept; the edits under it are.
+ */
+export function hookDraftsSnapshot(): StashedDrafts | null {
+  const projects: StashedDrafts['projects'] = [];
+  for (const [project, tabs] of drafts) {
+    const kept: [HooksTab, TabState][] = [...tabs]
+      .filter(([, state]) => isDirty(state) || !sameAdd(state.add, emptyAdd()))
+      .map(([tab, state]) => [tab, { ...state, busy: false, review: null }]);
+    if (kept.length > 0) projects.push([project, kept]);
+  }
+  return projects.length > 0 ? { version: 1, projects } : null;
+}
+
+/**
+ * Puts back what a closed window stashed, before any editor shows it; the
+ * editor then reconciles each tab with the file on disk as after any change
+ * there (an edited tab whose file changed meanwhile gets the reload/merge
+ * banner). Returns how many tabs came back (0 for anything unrecognised).
+ */
+export function restoreHookDrafts(stash: unknown): number {
+  const s = stash as Partial<StashedDrafts> | null;
+  if (!s || s.version !== 1 || !Array.isArray(s.projects)) return 0;
+  let restored = 0;
+  for (const entry of s.projects) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) continue;
+    const tabs = tabsOf(entry[0]);
+    for (const [tab, state] of entry[1]) {
+      if (!HOOKS_TABS.includes(tab) || !state || typeof state !== 'object' || !state.loaded || !state.draft) continue;
+      tabs.set(tab, { ...state, busy: false, review: null });
+      restored += 1;
+    }
+  }
+  return restored;
+}
+
 function tabsOf(project: string | null): Map<HooksTab, TabState> {
   if (project === null) return new Map();
   let tabs = drafts.get(project);
