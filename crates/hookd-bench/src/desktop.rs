@@ -21,7 +21,9 @@
 //! A third kind of launch is the login's: `--hidden`, the app in the tray
 //! with no window built. Its memory is the app as it idles most of the day;
 //! then a second launch opens the window from there, as the tray does, and
-//! that time and the memory with the window open are measured too.
+//! that time and the memory with the window open are measured too; last,
+//! the window is closed as a window manager does (`close-window.py`, the
+//! e2e tests' helper) and the memory read again once its web process ended.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
@@ -95,6 +97,9 @@ pub struct TrayLaunch {
     pub window_from_tray: Duration,
     /// Memory [`IDLE_BEFORE_MEMORY`] after that window painted.
     pub window_open: Memory,
+    /// Memory [`IDLE_BEFORE_MEMORY`] after that window was closed (the app
+    /// back in the tray) and its web process ended.
+    pub after_close: Memory,
 }
 
 /// The figures of the `--hidden` launches.
@@ -108,6 +113,8 @@ pub struct TraySeries {
     pub window_from_tray: Summary,
     /// Median memory once that window painted.
     pub window_open: Memory,
+    /// Median memory once that window was closed again.
+    pub after_close: Memory,
 }
 
 /// What the desktop measurement found.
@@ -171,10 +178,11 @@ pub fn run(rows: u64, launches: usize) -> Result<DesktopReport> {
         let launch = launch_into_tray(&app, &ws, &display, &empty_root)
             .with_context(|| format!("launch {label} into the tray"))?;
         eprintln!(
-            "[desktop] {label} --hidden: idle in the tray RSS {}; window opened from the tray in {:.0} ms, then RSS {}",
+            "[desktop] {label} --hidden: idle in the tray RSS {}; window opened from the tray in {:.0} ms, then RSS {}; closed, RSS {}",
             launch.idle_in_tray,
             ms(launch.window_from_tray),
             launch.window_open,
+            launch.after_close,
         );
         if !warm_up {
             tray.push(launch);
@@ -199,6 +207,7 @@ fn tray_series(launches: Vec<TrayLaunch>) -> Result<TraySeries> {
     Ok(TraySeries {
         idle_in_tray: Memory::median(&launches.iter().map(|l| l.idle_in_tray).collect::<Vec<_>>()),
         window_open: Memory::median(&launches.iter().map(|l| l.window_open).collect::<Vec<_>>()),
+        after_close: Memory::median(&launches.iter().map(|l| l.after_close).collect::<Vec<_>>()),
         window_from_tray,
         launches,
     })
@@ -403,6 +412,53 @@ impl Running {
         Memory::of_tree(self.session.id())
     }
 
+    /// The hookd-desktop process inside the session.
+    fn app_pid(&self) -> Result<u32> {
+        descendants(self.session.id())
+            .into_iter()
+            .find(|pid| comm(*pid).as_deref() == Some("hookd-desktop"))
+            .context("the hookd-desktop process was not found")
+    }
+
+    /// Closes the window as a user would and waits until its WebKit web
+    /// process has ended (the app stays, in the tray).
+    fn close_window(&self, display: &Display) -> Result<()> {
+        let app = self.app_pid()?;
+        let script = close_window_script();
+        // Run by its shebang: Debian's python3, which has python3-xlib.
+        let out = Command::new(&script)
+            .arg(app.to_string())
+            .env("DISPLAY", &display.name)
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run {}", script.display()))?;
+        ensure!(
+            out.status.success(),
+            "{} failed ({}): {}",
+            script.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        let deadline = Instant::now() + PAINT_TIMEOUT;
+        let web_process_alive = || {
+            descendants(app)
+                .into_iter()
+                .any(|pid| comm(pid).is_some_and(|n| n.starts_with("WebKitWeb")))
+        };
+        while web_process_alive() {
+            ensure!(
+                Instant::now() < deadline,
+                "the window's web process was still running {PAINT_TIMEOUT:?} after the close"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        ensure!(
+            descendants(self.session.id()).contains(&app),
+            "the app quit when its window closed (no tray?)"
+        );
+        Ok(())
+    }
+
     /// Hands `--open ROUTE` to the running app the way the tray does: a
     /// second launch on the app's session bus, which exits at once. Returns
     /// when it was started (wall clock and monotonic).
@@ -413,10 +469,7 @@ impl Running {
         display: &Display,
         route: &str,
     ) -> Result<(u128, Instant)> {
-        let app_pid = descendants(self.session.id())
-            .into_iter()
-            .find(|pid| comm(*pid).as_deref() == Some("hookd-desktop"))
-            .context("the hookd-desktop process was not found")?;
+        let app_pid = self.app_pid()?;
         let bus = environ_var(app_pid, "DBUS_SESSION_BUS_ADDRESS")
             .context("the app has no D-Bus session address")?;
         let mut open = Command::new(app);
@@ -527,11 +580,21 @@ fn launch_into_tray(
     let shell = running.wait_for("shell", opened + PAINT_TIMEOUT)?;
     running.wait_for("timeline", opened + PAINT_TIMEOUT)?;
     std::thread::sleep(IDLE_BEFORE_MEMORY);
+    let window_open = running.memory()?;
+    running.close_window(display)?;
+    std::thread::sleep(IDLE_BEFORE_MEMORY);
     Ok(TrayLaunch {
         idle_in_tray,
         window_from_tray: since(opened_unix_ms, shell.unix_ms),
-        window_open: running.memory()?,
+        window_open,
+        after_close: running.memory()?,
     })
+}
+
+/// The e2e tests' helper that closes a process's windows as a window
+/// manager does (there is none under Xvfb).
+fn close_window_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/desktop-e2e/close-window.py")
 }
 
 /// The value of `key` in the environment `pid` started with.

@@ -479,6 +479,12 @@ fn desktop_rows(r: &desktop::DesktopReport, rows: &mut Vec<Row>) {
         under_150_mb(&r.empty.idle),
     ));
     rows.push(Row::new(
+        "Desktop: idle RSS 5 s after closing that window (back in the tray): app + WebKit processes (app alone; PSS)",
+        memory(&r.tray.after_close),
+        "context",
+        Verdict::Info,
+    ));
+    rows.push(Row::new(
         "Desktop: `--open` to the app in the tray → its new window painted (median / p99)",
         median_p99(&r.tray.window_from_tray),
         "context",
