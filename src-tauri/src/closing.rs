@@ -130,43 +130,41 @@ pub fn on_close_requested<R: Runtime>(window: &Window<R>, api: &tauri::CloseRequ
     };
     if let Err(err) = window.emit_to(MAIN_WINDOW, WINDOW_CLOSING_EVENT, ()) {
         tracing::warn!(error = %err, "cannot ask the window for its unsaved edits; closing it");
-        destroy(app, Some(attempt));
+        let _ = destroy(app, Some(attempt));
         return;
     }
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
         tokio::time::sleep(CLOSE_GRACE).await;
-        if app
-            .try_state::<Handover>()
-            .is_some_and(|h| h.lock().closing)
-        {
+        if destroy(&app, Some(attempt)) {
             tracing::warn!(
-                "the window did not answer its close within {CLOSE_GRACE:?}; closing it anyway"
+                "the window did not answer its close within {CLOSE_GRACE:?}; closed it anyway"
             );
         }
-        destroy(&app, Some(attempt));
     });
 }
 
 /// The page has handed over its drafts: the waiting close goes ahead.
 pub fn finish_close<R: Runtime>(app: &AppHandle<R>) {
-    destroy(app, None);
+    let _ = destroy(app, None);
 }
 
 /// Destroys the main window if close `attempt` (or any, for `None`) is
-/// still the one waiting.
-fn destroy<R: Runtime>(app: &AppHandle<R>, attempt: Option<u64>) {
+/// still the one waiting; false when it was not (already closed, or a
+/// later close is waiting).
+fn destroy<R: Runtime>(app: &AppHandle<R>, attempt: Option<u64>) -> bool {
     let Some(handover) = app.try_state::<Handover>() else {
-        return;
+        return false;
     };
     if !handover.end_close(attempt) {
-        return;
+        return false;
     }
     if let Some(window) = app.get_webview_window(MAIN_WINDOW)
         && let Err(err) = window.destroy()
     {
         tracing::error!(error = %err, "cannot close the window");
     }
+    true
 }
 
 #[cfg(test)]
