@@ -15,7 +15,7 @@ use crate::timeline::{TimelineQuery, to_core_query};
 /// git) has no activity rather than an error.
 pub fn agent_activity(state: &AppState, query: &TimelineQuery) -> Result<Vec<ActivityEvent>> {
     let core = to_core_query(state, query)?;
-    match hookd_core::query::activity(&core) {
+    match hookd_core::ledger::query::activity(&core) {
         Ok(events) => Ok(events),
         Err(hookd_core::Error::NoLedger { .. } | hookd_core::Error::NotARepository(_)) => {
             Ok(Vec::new())

@@ -5,8 +5,8 @@
 //!
 //! Everything is `hookd hooks test --run` for the window: the view, the
 //! reasons, the run and the decision reasons come from
-//! [`hookd_core::hook_test`], the sample payloads from
-//! [`hookd_core::samples`]; this file only turns them into the JSON the UI
+//! [`hookd_core::executor::hook_test`], the sample payloads from
+//! [`hookd_core::executor::samples`]; this file only turns them into the JSON the UI
 //! shows. "Run" really executes the commands, in the project directory, as
 //! the daemon runs managed hooks; "Cancel" ([`bench_cancel`]) stops a run
 //! and kills its hooks' process groups.
@@ -14,11 +14,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
+use hookd_core::executor::hook_test;
+use hookd_core::executor::samples;
 use hookd_core::executor::{ExecReport, HookRun};
-use hookd_core::hook_events::{self, EventSpec, MatchField};
-use hookd_core::hook_test;
+use hookd_core::settings::connect;
+use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome};
-use hookd_core::{agent_connect, samples};
 use serde::Serialize;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -172,11 +173,11 @@ pub struct BenchResult {
 pub fn bench_samples(state: &AppState, project: &str) -> Result<BenchCatalog> {
     let root = project_root(project)?;
     let home = state.roots()?.home.clone();
-    let events = hook_events::EVENTS
+    let events = events::EVENTS
         .iter()
         .map(|spec| BenchEvent {
             name: spec.name.to_owned(),
-            description: hook_events::description(spec.name).to_owned(),
+            description: events::description(spec.name).to_owned(),
             match_field: field_name(spec),
         })
         .collect();
@@ -324,7 +325,7 @@ struct Input {
 
 impl Input {
     fn resolve(state: &AppState, project: &str, event: &str, payload: &Value) -> Result<Self> {
-        let spec = hook_events::lookup(event).ok_or_else(|| {
+        let spec = events::lookup(event).ok_or_else(|| {
             AppError::invalid_input(format!(
                 "unknown event {event:?}: pick one of the catalogue (PreToolUse, Stop, ...)"
             ))
@@ -355,7 +356,7 @@ pub(crate) fn project_root(project: &str) -> Result<PathBuf> {
             "project {project:?} is not an absolute path"
         )));
     }
-    agent_connect::project_root(path).map_err(core)
+    connect::project_root(path).map_err(core)
 }
 
 /// A core error of any module as the UI gets it (kind from the core's classification).
@@ -379,7 +380,7 @@ fn match_of(spec: &'static EventSpec, payload: &Value, view: &EffectiveHooks) ->
     BenchMatch {
         event: spec.name.to_owned(),
         match_field: field_name(spec),
-        target: hook_events::match_target(spec, payload).map(str::to_owned),
+        target: events::match_target(spec, payload).map(str::to_owned),
         hooks,
         all_hooks_disabled_by: view
             .all_disabled_by

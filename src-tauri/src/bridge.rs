@@ -13,8 +13,8 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hookd_core::ingest::CommitNotice;
-use hookd_core::ledger_watch::LedgerWatch;
+use hookd_core::ledger::watch::LedgerWatch;
+use hookd_core::record::CommitNotice;
 use serde::Serialize;
 use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
 use tokio::time::Instant;
@@ -127,7 +127,7 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::{Arc, Mutex};
 
-    use hookd_core::ingest::CommittedEvent;
+    use hookd_core::record::CommittedEvent;
 
     use super::*;
 

@@ -14,8 +14,8 @@
 
 use std::path::PathBuf;
 
+use hookd_core::daemon::status::DaemonStatus;
 use hookd_core::record::MutationRow;
-use hookd_core::status::DaemonStatus;
 use tauri::{AppHandle, Manager, Runtime, State};
 use tauri_plugin_autostart::AutoLaunchManager;
 
@@ -135,7 +135,7 @@ pub async fn mutation_row<R: Runtime>(
 pub async fn previous_content<R: Runtime>(
     app: AppHandle<R>,
     row: history::RowRef,
-) -> Result<hookd_core::history::PreviousContent> {
+) -> Result<hookd_core::ledger::previous::PreviousContent> {
     blocking(&app, move |state| history::previous_content(state, &row)).await
 }
 

@@ -3,7 +3,7 @@
 //! to the agent's settings file before writing it.
 //!
 //! A preview is the core's plan of the edit rendered instead of saved
-//! ([`agent_connect::preview_connect`]), so the diff shown is byte for byte
+//! ([`connect::preview_connect`]), so the diff shown is byte for byte
 //! what an apply writes. The preview carries a version token of the file as
 //! it was read; an apply whose file changed since then (the user's editor,
 //! the agent's `/hooks`, another hookd) is refused with
@@ -13,7 +13,7 @@
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
-use hookd_core::agent_connect::{self, ChangeStatus, EditPreview, Mode};
+use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
 use hookd_core::settings::{Kind, Scope};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -93,8 +93,8 @@ pub fn connect_preview(
     mode: ConnectMode,
 ) -> Result<ConnectPreview> {
     let path = settings_path(state, project, scope)?;
-    let emit = agent_connect::default_emit_command();
-    let preview = agent_connect::preview_connect(&path, &emit, mode.into()).map_err(core)?;
+    let emit = connect::default_emit_command();
+    let preview = connect::preview_connect(&path, &emit, mode.into()).map_err(core)?;
     Ok(preview_of(&preview, emit))
 }
 
@@ -108,13 +108,13 @@ pub fn connect_apply(
     version: &str,
 ) -> Result<ConnectResult> {
     let path = settings_path(state, project, scope)?;
-    let emit = agent_connect::default_emit_command();
+    let emit = connect::default_emit_command();
     let mode = Mode::from(mode);
     check_version(
-        &agent_connect::preview_connect(&path, &emit, mode).map_err(core)?,
+        &connect::preview_connect(&path, &emit, mode).map_err(core)?,
         version,
     )?;
-    let report = agent_connect::connect_mode(&path, &emit, mode, false).map_err(core)?;
+    let report = connect::connect_mode(&path, &emit, mode, false).map_err(core)?;
     tracing::info!(file = %path.display(), ?mode, added = report.count, "connected hookd");
     Ok(result_of(&report))
 }
@@ -127,7 +127,7 @@ pub fn disconnect_preview(
 ) -> Result<ConnectPreview> {
     let path = settings_path(state, project, scope)?;
     Ok(preview_of(
-        &agent_connect::preview_disconnect(&path).map_err(core)?,
+        &connect::preview_disconnect(&path).map_err(core)?,
         String::new(),
     ))
 }
@@ -141,11 +141,8 @@ pub fn disconnect_apply(
     version: &str,
 ) -> Result<ConnectResult> {
     let path = settings_path(state, project, scope)?;
-    check_version(
-        &agent_connect::preview_disconnect(&path).map_err(core)?,
-        version,
-    )?;
-    let report = agent_connect::disconnect(&path, false).map_err(core)?;
+    check_version(&connect::preview_disconnect(&path).map_err(core)?, version)?;
+    let report = connect::disconnect(&path, false).map_err(core)?;
     tracing::info!(file = %path.display(), removed = report.count, "disconnected hookd");
     Ok(result_of(&report))
 }
@@ -189,14 +186,14 @@ fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {
         before: text(preview.before.as_ref()),
         after: text(preview.after.as_ref()),
         events: report.events.clone(),
-        emit_found: emit.is_empty() || agent_connect::emit_found(&emit),
+        emit_found: emit.is_empty() || connect::emit_found(&emit),
         emit_command: emit,
         hooks_disabled: report.hooks_disabled,
         version: version_of(preview.before.as_deref()),
     }
 }
 
-fn result_of(report: &agent_connect::ChangeReport) -> ConnectResult {
+fn result_of(report: &connect::ChangeReport) -> ConnectResult {
     let (written, created, backup) = match &report.status {
         ChangeStatus::Written(outcome) => (
             true,

@@ -1,4 +1,4 @@
-//! The daemon, in-process: the same [`hookd_core::server::Daemon`] that
+//! The daemon, in-process: the same [`hookd_core::daemon::server::Daemon`] that
 //! `hookd daemon` runs, on the same socket, on a runtime of its own so its
 //! blocking work never competes with the window's command handlers.
 //!
@@ -11,9 +11,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use hookd_core::config::{HookdConfig, Overrides};
-use hookd_core::ingest::CommitNotice;
-use hookd_core::server::{AmqpTarget, Daemon, DaemonConfig};
-use hookd_core::stats::StatsSnapshot;
+use hookd_core::daemon::server::{AmqpTarget, Daemon, DaemonConfig};
+use hookd_core::daemon::stats::StatsSnapshot;
+use hookd_core::record::CommitNotice;
 use serde::Serialize;
 use tokio::runtime::Runtime;
 use tokio::sync::broadcast;

@@ -5,9 +5,9 @@
 
 use std::fmt;
 
-use hookd_core::agent_connect::AgentConnectError;
 use hookd_core::settings::SettingsError;
-use hookd_core::templates::TemplateError;
+use hookd_core::settings::connect::AgentConnectError;
+use hookd_core::settings::templates::TemplateError;
 use serde::Serialize;
 use ts_rs::TS;
 

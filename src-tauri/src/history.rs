@@ -2,14 +2,14 @@
 //! (`mutation_row`; the list is sent without payloads), what its file held
 //! before a Write (`previous_content`), and every file its hook event changed
 //! (`event_mutations`, the files one Bash command touched). All read the
-//! ledger the row came from; the logic is `hookd_core::history` and the
+//! ledger the row came from; the logic is `hookd_core::ledger::previous` and the
 //! ledger's read API.
 
 use std::path::PathBuf;
 
-use hookd_core::history::{self, PreviousContent};
 use hookd_core::ledger::Ledger;
-use hookd_core::query::{OUTSIDE_GIT, resolve_repo_root};
+use hookd_core::ledger::previous::{self, PreviousContent};
+use hookd_core::ledger::query::{OUTSIDE_GIT, resolve_repo_root};
 use hookd_core::record::MutationRow;
 use serde::Deserialize;
 use ts_rs::TS;
@@ -96,7 +96,11 @@ pub fn mutation_row(state: &AppState, row: &RowRef) -> Result<MutationRow> {
 pub fn previous_content(state: &AppState, row: &RowRef) -> Result<PreviousContent> {
     let (ledger, root) = open(state, row.repo.as_deref())?;
     let found = find(&ledger, row)?;
-    Ok(history::previous_content(&ledger, root.as_deref(), &found)?)
+    Ok(previous::previous_content(
+        &ledger,
+        root.as_deref(),
+        &found,
+    )?)
 }
 
 /// Every mutation of one hook event (the files a Bash command changed), in order.

@@ -5,7 +5,7 @@
 //!   functions in [`projects`], [`timeline`] and [`state`] that tests call
 //!   without a window;
 //! - [`state`]: paths, settings roots, daemon status, the recording switch;
-//! - [`daemon`]: runs `hookd_core::server::Daemon` on the usual socket, or
+//! - [`daemon`]: runs `hookd_core::daemon::server::Daemon` on the usual socket, or
 //!   works attached when another daemon owns it;
 //! - [`bridge`]: forwards the daemon's commit notices to the window as the
 //!   batched `ledger-commit` event;

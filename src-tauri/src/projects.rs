@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use std::io::ErrorKind as IoErrorKind;
 use std::path::{Path, PathBuf};
 
-use hookd_core::agent_connect::is_hookd_handler;
 use hookd_core::dirs;
 use hookd_core::ledger::Ledger;
-use hookd_core::registry::{KnownRepo, Origin, Registry};
+use hookd_core::ledger::registry::{KnownRepo, Origin, Registry};
 use hookd_core::settings::SettingsDocument;
+use hookd_core::settings::connect::is_hookd_handler;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde::Serialize;
 use serde_json::Value;
@@ -162,7 +162,7 @@ pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, String> {
     if !canonical.is_dir() {
         return Err("not a folder".into());
     }
-    Ok(hookd_core::enrich::discover_root(&canonical).unwrap_or(canonical))
+    Ok(hookd_core::project::discover_root(&canonical).unwrap_or(canonical))
 }
 
 fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, user: bool) -> ProjectInfo {

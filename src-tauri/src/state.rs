@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::sync::RwLock;
 
-use hookd_core::recording::RecordingSwitch;
+use hookd_core::daemon::recording::RecordingSwitch;
+use hookd_core::daemon::status::{self, DaemonStatus};
 use hookd_core::settings::SettingsRoots;
-use hookd_core::status::{self, DaemonStatus};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -138,7 +138,7 @@ mod tests {
             started_at: "2026-01-01T00:00:00Z".into(),
             updated_at: "2026-01-01T00:00:05Z".into(),
             ledger_mode: "local".into(),
-            stats: hookd_core::stats::StatsSnapshot {
+            stats: hookd_core::daemon::stats::StatsSnapshot {
                 connections: 3,
                 lines_accepted: 2,
                 lines_rejected: 1,

@@ -2,7 +2,7 @@
 //! `hooks-templates/`, where each one is installed, and one-click install and
 //! uninstall into one of the six settings files.
 //!
-//! Everything is the core's [`hookd_core::templates`] (the same code as
+//! Everything is the core's [`hookd_core::settings::templates`] (the same code as
 //! `hookd templates`): install copies the script and adds the handlers
 //! through the safe settings write, so no other hook or key moves, and
 //! installing twice changes nothing. This module only names the file the
@@ -10,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hookd_core::agent_connect;
 use hookd_core::settings::SettingsLocation;
-use hookd_core::templates::{self, Catalog, ChangeReport, FileChange, Template};
+use hookd_core::settings::connect;
+use hookd_core::settings::templates::{self, Catalog, ChangeReport, FileChange, Template};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -265,7 +265,7 @@ fn info_of(t: &Template, installed: Vec<TemplatePlacement>) -> TemplateInfo {
         missing_programs: t
             .requires
             .iter()
-            .filter(|p| p.as_str() != agent_connect::EMIT_PROGRAM && !agent_connect::emit_found(p))
+            .filter(|p| p.as_str() != connect::EMIT_PROGRAM && !connect::emit_found(p))
             .cloned()
             .collect(),
         requires: t.requires.clone(),

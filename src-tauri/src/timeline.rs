@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use hookd_core::ledger::MutationFilter;
-use hookd_core::query::{Query, QueryScope};
+use hookd_core::ledger::query::{Query, QueryScope};
 use hookd_core::record::MutationRow;
 use hookd_core::timefmt;
 use serde::Deserialize;
@@ -52,7 +52,7 @@ pub struct TimelineQuery {
 /// Mutations matching `query`, oldest first.
 pub fn timeline(state: &AppState, query: &TimelineQuery) -> Result<Vec<MutationRow>> {
     let core = to_core_query(state, query)?;
-    match hookd_core::query::run(&core) {
+    match hookd_core::ledger::query::run(&core) {
         Ok(mut rows) => {
             if query.omit_payload {
                 for row in &mut rows {
@@ -103,7 +103,7 @@ pub fn to_core_query(state: &AppState, query: &TimelineQuery) -> Result<Query> {
         QueryScope::Repo(dir) => std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()),
         QueryScope::All => PathBuf::from("/"),
     };
-    let cwd = hookd_core::enrich::discover_root(&cwd).unwrap_or(cwd);
+    let cwd = hookd_core::project::discover_root(&cwd).unwrap_or(cwd);
     Ok(Query {
         scope,
         filter: MutationFilter {

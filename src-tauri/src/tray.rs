@@ -18,8 +18,8 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use hookd_core::daemon::status::DaemonStatus;
 use hookd_core::record::MutationRow;
-use hookd_core::status::DaemonStatus;
 use tauri::image::Image;
 use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
@@ -229,12 +229,9 @@ pub fn compose(
     projects: &[ProjectInfo],
 ) -> TrayView {
     let broker_problem = status.and_then(|s| s.publisher.as_ref()).and_then(|p| {
-        let state = p.get("state")?.as_str()?;
+        let state = p.state.as_str();
         (state != "connected").then(|| {
-            let why = p
-                .get("last_error")
-                .and_then(|e| e.as_str())
-                .unwrap_or("not connected");
+            let why = p.last_error.as_deref().unwrap_or("not connected");
             format!("broker {state}: {}", shorten(why, 50))
         })
     });

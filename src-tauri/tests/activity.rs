@@ -6,8 +6,8 @@
 mod common;
 
 use common::{Event, GitRepo, TestEnv, record};
-use hookd_core::history::PreviousSource;
 use hookd_core::ledger::Ledger;
+use hookd_core::ledger::previous::PreviousSource;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::activity::agent_activity;
@@ -302,7 +302,8 @@ fn every_file_of_a_bash_command_is_listed() {
     let mut bash = Event::write("unused", "2026-11-20T10:01:00.000Z");
     bash.tool = "Bash";
     let event =
-        hookd_core::server::parse_envelope(bash.envelope(&root).to_string().as_bytes()).unwrap();
+        hookd_core::daemon::server::parse_envelope(bash.envelope(&root).to_string().as_bytes())
+            .unwrap();
     let facts = RepoFacts {
         git_root: Some(root.clone()),
         branch: "main".into(),
@@ -313,7 +314,7 @@ fn every_file_of_a_bash_command_is_listed() {
         .iter()
         .enumerate()
         .map(|(seq, file)| {
-            hookd_core::extract::mutation_record(
+            hookd_core::daemon::extract::mutation_record(
                 &event,
                 &facts,
                 "Bash",

@@ -10,10 +10,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hookd_core::history::PreviousContent;
+use hookd_core::daemon::status::DaemonStatus;
 use hookd_core::ledger::ActivityEvent;
+use hookd_core::ledger::previous::PreviousContent;
 use hookd_core::record::{HookRunRecord, MutationRow};
-use hookd_core::status::DaemonStatus;
 use hookd_desktop::AppError;
 use hookd_desktop::bench::{BenchCatalog, BenchMatch, BenchRun};
 use hookd_desktop::bridge::LedgerCommit;

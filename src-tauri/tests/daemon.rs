@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{Event, GitRepo, TestEnv, wait_until};
-use hookd_core::server::{Daemon, DaemonConfig};
+use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use hookd_desktop::bridge;
 use hookd_desktop::daemon::{self, DaemonMode, STOP_GRACE};
 use hookd_desktop::projects;

@@ -30,8 +30,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, anyhow, ensure};
 use hookd_core::amqp::consumer::{self, ConsumerConfig, ConsumerReport};
-use hookd_core::server::AmqpTarget;
-use hookd_core::stats::StatsSnapshot;
+use hookd_core::daemon::server::AmqpTarget;
+use hookd_core::daemon::stats::StatsSnapshot;
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;

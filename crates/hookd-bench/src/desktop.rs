@@ -787,7 +787,10 @@ mod tests {
             parse_mark(shell).map(|m| (m.name, m.rows)),
             Some(("shell".into(), None))
         );
-        assert_eq!(parse_mark("INFO hookd_core::server: listening"), None);
+        assert_eq!(
+            parse_mark("INFO hookd_core::daemon::server: listening"),
+            None
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //!
 //! The figures are only worth quoting if they come from the parts hookd
 //! ships, so nothing here is mocked: the repository is made with libgit2, the
-//! daemon is `hookd_core::server::Daemon` on the same two-worker runtime
+//! daemon is `hookd_core::daemon::server::Daemon` on the same two-worker runtime
 //! `hookd daemon` uses, the ledger is a SQLite file, and emitters and queries
 //! are child processes. Every child gets `HOOKD_SOCKET` and `HOOKD_DATA_DIR`
 //! pointing into the temp dir so a benchmark never touches the user's data;
@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail};
 use hookd_core::config::LedgerMode;
-use hookd_core::ingest::CommitNotice;
-use hookd_core::server::{AmqpTarget, Daemon, DaemonConfig};
+use hookd_core::daemon::server::{AmqpTarget, Daemon, DaemonConfig};
+use hookd_core::daemon::stats::{DaemonStats, StatsSnapshot};
+use hookd_core::record::CommitNotice;
 use hookd_core::settings::SettingsRoots;
-use hookd_core::stats::{DaemonStats, StatsSnapshot};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail, ensure};
 use hookd_core::executor::{self, ExecContext, ExecReport, HookInvocation};
-use hookd_core::hook_events;
+use hookd_core::settings::events;
 use serde::Serialize;
 use tokio::task::JoinSet;
 
@@ -153,7 +153,7 @@ pub fn run(runs: usize) -> Result<ExecutorReport> {
         .path()
         .canonicalize()
         .context("cannot resolve the temp dir")?;
-    let event = hook_events::lookup("PreToolUse").context("PreToolUse is not a known event")?;
+    let event = events::lookup("PreToolUse").context("PreToolUse is not a known event")?;
     let payload = env::bash_payload(&root, &env::session_id(5), "toolu_exec_000000");
     let payload_bytes = payload.to_string().len();
     let ctx = Arc::new(ExecContext {

@@ -15,8 +15,8 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail, ensure};
+use hookd_core::daemon::stats::StatsSnapshot;
 use hookd_core::ledger::Ledger;
-use hookd_core::stats::StatsSnapshot;
 use hookd_proto::Envelope;
 use serde::Serialize;
 

@@ -27,11 +27,12 @@ use hookd_core::amqp::outbox::{self, Outbox, OutboxMessage};
 use hookd_core::amqp::publisher::{
     ConnectionState, DEFAULT_BATCH, Publisher, PublisherConfig, PublisherStatus,
 };
-use hookd_core::enrich::Enricher;
+use hookd_core::daemon::enrich::Enricher;
+use hookd_core::daemon::extract;
+use hookd_core::daemon::server::AmqpTarget;
+use hookd_core::daemon::stats::StatsSnapshot;
 use hookd_core::record::LedgerEntry;
-use hookd_core::server::AmqpTarget;
-use hookd_core::stats::StatsSnapshot;
-use hookd_core::{Envelope, extract, timefmt};
+use hookd_core::{Envelope, timefmt};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail, ensure};
 use chrono::Utc;
-use hookd_core::extract;
+use hookd_core::daemon::extract;
 use hookd_core::ledger::{Ledger, MutationFilter};
 use hookd_core::record::{HookEvent, LedgerEntry, RepoFacts};
 use serde::Serialize;

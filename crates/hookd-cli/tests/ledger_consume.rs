@@ -224,15 +224,15 @@ impl Env {
             "2026-11-21T10:00:00.000Z",
             Some(77),
         );
-        let event = hookd_core::extract::hook_event(
+        let event = hookd_core::daemon::extract::hook_event(
             &envelope,
             format!("cli-{file}-{}", std::process::id()),
             envelope.timestamp.clone(),
             "2026-11-21T10:00:00.010Z".to_owned(),
         );
-        let facts = hookd_core::enrich::Enricher::new().facts_for_dir(&self.repo);
+        let facts = hookd_core::daemon::enrich::Enricher::new().facts_for_dir(&self.repo);
         assert_eq!(facts.git_root.as_deref(), Some(self.repo.as_path()));
-        let mutations = hookd_core::extract::direct_mutation(&event, &facts)
+        let mutations = hookd_core::daemon::extract::direct_mutation(&event, &facts)
             .into_iter()
             .collect();
         ToolMutationEvent::from_entry(&LedgerEntry {

@@ -10,7 +10,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::amqp::DEFAULT_EXCHANGE;
+/// The topic exchange events are published to unless configured otherwise.
+pub const DEFAULT_EXCHANGE: &str = "hookd.events";
 
 /// Environment variable naming the config file.
 pub const CONFIG_ENV: &str = "HOOKD_CONFIG";
@@ -188,6 +189,12 @@ impl HookdConfig {
         if ledger_mode.publishes() && amqp_url.is_none() {
             return Err(ConfigError::Invalid(format!(
                 "ledger mode {} needs a broker URL: pass --amqp URL, set {AMQP_URL_ENV} or [amqp] url in the config file",
+                ledger_mode.as_str()
+            )));
+        }
+        if ledger_mode.publishes() && !cfg!(feature = "amqp") {
+            return Err(ConfigError::Invalid(format!(
+                "ledger mode {} needs the broker, but this hookd was built without it (cargo feature `amqp`)",
                 ledger_mode.as_str()
             )));
         }

@@ -92,8 +92,9 @@ pub enum Error {
     NoHome,
     /// Editing the agent's settings failed.
     #[error(transparent)]
-    AgentConnect(#[from] crate::agent_connect::AgentConnectError),
+    AgentConnect(#[from] crate::settings::connect::AgentConnectError),
     /// Publishing to or consuming from the broker failed.
+    #[cfg(feature = "amqp")]
     #[error(transparent)]
     Amqp(Box<crate::amqp::AmqpError>),
     /// hookd's own configuration is unusable.

@@ -1,45 +1,45 @@
-//! hookd's core: everything the daemon, the CLI and (later) the desktop app
-//! share, with no GUI dependency so all of it is tested headless.
+//! hookd's core: everything the daemon, the CLI and the desktop app share,
+//! with no GUI dependency so all of it is tested headless.
 //!
-//! The event path is: an emitter writes an [`Envelope`] line on the Unix
-//! socket → [`server`] frames and validates it ([`connection`]) → [`ingest`]
-//! normalises it ([`names`], [`extract`]), enriches it with git facts
-//! ([`enrich`], [`bash_tracker`]) and batches it into the per-repository
-//! [`ledger`] → [`query`] reads it back. [`agent_connect`] edits the agent's
-//! settings so the agent calls `hookd-emit` at all.
+//! Five subsystems, each a folder:
+//! - [`daemon`]: the socket server and the event path. An emitter writes an
+//!   [`Envelope`] line → [`daemon::server`] frames and validates it →
+//!   [`daemon::ingest`] normalises, enriches and batches it → the ledger.
+//!   Managed hooks are answered there too ([`daemon::managed`]).
+//! - [`ledger`]: the per-repository append-only SQLite ledger, its writer
+//!   ([`ledger::sink`]), readers ([`ledger::query`], [`ledger::watch`]) and
+//!   the registry of known repositories.
+//! - [`settings`]: the agents' and hookd's hook settings: locations,
+//!   documents, validation, surgical edits, the event catalogue, matchers,
+//!   `hookd connect` and the templates.
+//! - [`executor`]: running hooks with the agent's exact contract, testing
+//!   them on a payload, and sample payloads.
+//! - [`amqp`]: publishing to and consuming from RabbitMQ (cargo feature
+//!   `amqp`).
+//!
+//! Shared roots: [`error`], [`config`], [`dirs`], [`names`], [`timefmt`],
+//! [`record`] (the records that cross subsystems), [`project`] (what a
+//! project root is, stored paths, version tokens), [`state_dir`] (the
+//! `.hookd/` directory in a repository) and [`fs_atomic`] (atomic writes).
+//!
+//! The dependencies point one way: the ledger reads only the shared roots,
+//! and nothing but the daemon, the config and the error type knows the
+//! broker.
 
-pub mod agent_connect;
+#[cfg(feature = "amqp")]
 pub mod amqp;
-pub mod bash_tracker;
 pub mod config;
-pub mod connection;
+pub mod daemon;
 pub mod dirs;
-pub mod enrich;
 pub mod error;
 pub mod executor;
-pub mod extract;
 pub mod fs_atomic;
-pub mod history;
-pub mod hook_events;
-pub mod hook_test;
-pub mod ingest;
 pub mod ledger;
-pub mod ledger_sink;
-pub mod ledger_watch;
-pub mod managed;
-pub mod matcher;
 pub mod names;
-pub mod query;
+pub mod project;
 pub mod record;
-pub mod recording;
-pub mod registry;
-pub mod samples;
-pub mod server;
 pub mod settings;
-pub mod sqlite;
-pub mod stats;
-pub mod status;
-pub mod templates;
+pub mod state_dir;
 pub mod timefmt;
 
 pub use error::{Error, Result};

@@ -170,3 +170,31 @@ pub struct HookRunRecord {
     /// When it started.
     pub started_at: String,
 }
+
+/// Sent after each commit, for observers (benchmarks, the desktop app).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CommitNotice {
+    /// The ledger that committed.
+    pub ledger: PathBuf,
+    /// The events committed, in order.
+    pub events: Vec<CommittedEvent>,
+    /// Mutation rows committed with them.
+    pub mutations: usize,
+    /// Managed hook runs committed (announced on their own, after their event).
+    pub hook_runs: usize,
+}
+
+/// One committed event, as announced in a [`CommitNotice`].
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CommittedEvent {
+    /// The event's id.
+    pub event_id: String,
+    /// Its hook type.
+    pub hook_type: String,
+    /// Its tool, if any.
+    pub tool_name: Option<String>,
+    /// Its tool call id, if any.
+    pub tool_use_id: Option<String>,
+}

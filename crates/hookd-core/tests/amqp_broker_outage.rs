@@ -223,7 +223,7 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
 async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restart() {
     use hookd_core::amqp::consumer::{self, ConsumerConfig};
     use hookd_core::config::LedgerMode;
-    use hookd_core::server::{AmqpTarget, Daemon, DaemonConfig};
+    use hookd_core::daemon::server::{AmqpTarget, Daemon, DaemonConfig};
     use std::os::unix::fs::PermissionsExt as _;
     use tokio::io::AsyncWriteExt as _;
 

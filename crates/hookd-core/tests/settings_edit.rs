@@ -422,7 +422,7 @@ fn creating_project_managed_settings_opens_the_ledger_gitignore() {
     assert!(doc.save(false).unwrap().created);
     assert_eq!(
         fs::read_to_string(dir.join(".gitignore")).unwrap(),
-        settings::document::SHARED_GITIGNORE
+        hookd_core::state_dir::SHARED_GITIGNORE
     );
     assert_eq!(
         fs::read_to_string(&loc.path).unwrap(),

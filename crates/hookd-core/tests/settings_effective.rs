@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hookd_core::matcher::MatchReason;
+use hookd_core::settings::matcher::MatchReason;
 use hookd_core::settings::{
     self, EffectiveHooks, Kind, MatchOutcome, Scope, SettingsError, SettingsRoots,
 };

@@ -1,6 +1,6 @@
 //! Every hooks template run through the real executor, as hookd's daemon
 //! would run it once installed: the template is installed into a temp
-//! project with [`hookd_core::templates::install`], its handler command is
+//! project with [`hookd_core::settings::templates::install`], its handler command is
 //! read back from the settings file, and sample payloads that must be
 //! allowed or denied are run through [`hookd_core::executor::run_all`],
 //! asserting the exact decision and reason.
@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hookd_core::executor::{ExecContext, HookInvocation, Reply, run_all};
-use hookd_core::hook_events::lookup;
+use hookd_core::settings::events::lookup;
+use hookd_core::settings::templates::{self, Catalog, FileChange};
 use hookd_core::settings::{Kind, Scope, SettingsDocument, SettingsError, SettingsRoots};
-use hookd_core::templates::{self, Catalog, FileChange};
 use serde_json::{Value, json};
 
 /// A temp project with one template installed (managed kind, project scope).
@@ -1436,13 +1436,13 @@ fn project_scripts_are_committable_and_local_ones_and_the_ledger_are_not() {
     assert!(!ignored(&root, ".hookd/hooks/block-dangerous-shell.py"));
     assert_eq!(
         std::fs::read_to_string(root.join(".hookd/.gitignore")).unwrap(),
-        hookd_core::settings::document::SHARED_GITIGNORE
+        hookd_core::state_dir::SHARED_GITIGNORE
     );
 }
 
 #[test]
 fn an_older_hookd_gitignore_is_upgraded_and_the_users_own_is_kept() {
-    use hookd_core::settings::document::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
+    use hookd_core::state_dir::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
     let catalog = Catalog::embedded().unwrap();
     let template = catalog.get("format-on-edit").unwrap();
     for (before, after) in [

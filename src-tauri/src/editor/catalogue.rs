@@ -3,8 +3,8 @@
 //! a matcher (the core's parser: its kind, or the error with its position,
 //! and which known tool names or values it matches).
 
-use hookd_core::hook_events::{self, EVENTS, MatchField};
-use hookd_core::matcher::Matcher;
+use hookd_core::settings::events::{self, EVENTS, MatchField};
+use hookd_core::settings::matcher::Matcher;
 use hookd_core::settings::resolve_event;
 use serde::Serialize;
 use ts_rs::TS;
@@ -55,11 +55,11 @@ pub fn hook_events() -> Vec<HookEventInfo> {
         .iter()
         .map(|spec| HookEventInfo {
             name: spec.name.to_owned(),
-            description: hook_events::description(spec.name).to_owned(),
+            description: events::description(spec.name).to_owned(),
             takes_matcher: spec.matcher != MatchField::None,
             match_field: field_name(spec.matcher),
             default_timeout_secs: spec.default_timeout_secs,
-            known_targets: hook_events::known_targets(spec)
+            known_targets: events::known_targets(spec)
                 .iter()
                 .map(|t| (*t).to_owned())
                 .collect(),
@@ -71,7 +71,7 @@ pub fn hook_events() -> Vec<HookEventInfo> {
 /// event is an error; an invalid matcher is a result with `ok: false`.
 pub fn check_matcher(event: &str, text: Option<&str>) -> Result<MatcherCheck> {
     let spec = resolve_event(event).map_err(super::settings_error)?;
-    let known = hook_events::known_targets(spec);
+    let known = events::known_targets(spec);
     let supported = spec.matcher != MatchField::None;
     let base = MatcherCheck {
         ok: true,

@@ -11,7 +11,7 @@
 //! object, say) cannot be edited in a form: the file is then marked not
 //! editable and its problems say where to fix it.
 
-use hookd_core::hook_events;
+use hookd_core::settings::events;
 use hookd_core::settings::validate::HANDLER_TYPES;
 use hookd_core::settings::{DisabledStore, SettingsDocument, SettingsError, SettingsLocation};
 use serde::Serialize;
@@ -213,7 +213,7 @@ fn structure(hooks: Option<&Value>) -> Option<Vec<EventHooks>> {
     hooks
         .iter()
         .map(|(event, groups)| {
-            let spec = hook_events::EVENTS.iter().find(|e| e.name == event);
+            let spec = events::EVENTS.iter().find(|e| e.name == event);
             let groups = groups
                 .as_array()?
                 .iter()
@@ -222,7 +222,7 @@ fn structure(hooks: Option<&Value>) -> Option<Vec<EventHooks>> {
             Some(EventHooks {
                 event: event.clone(),
                 known: spec.is_some(),
-                description: hook_events::description(event).to_owned(),
+                description: events::description(event).to_owned(),
                 groups,
             })
         })

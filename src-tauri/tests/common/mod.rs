@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use git2::{Repository, Signature};
 use hookd_core::dirs;
 use hookd_core::ledger::Ledger;
+use hookd_core::ledger::registry::{Origin, Registry};
 use hookd_core::record::{LedgerEntry, RepoFacts};
-use hookd_core::registry::{Origin, Registry};
 use hookd_core::settings::SettingsRoots;
 use hookd_desktop::AppState;
 use serde_json::{Value, json};
@@ -193,15 +193,15 @@ pub fn record(env: &TestEnv, repo: &GitRepo, events: &[Event<'_>]) {
         .iter()
         .map(|e| {
             let line = e.envelope(&root).to_string();
-            let event =
-                hookd_core::server::parse_envelope(line.as_bytes()).expect("valid envelope");
+            let event = hookd_core::daemon::server::parse_envelope(line.as_bytes())
+                .expect("valid envelope");
             let facts = RepoFacts {
                 git_root: Some(root.clone()),
                 branch: e.branch.to_owned(),
                 head_sha: head.clone(),
                 remote_url: None,
             };
-            let mutations = hookd_core::extract::direct_mutation(&event, &facts)
+            let mutations = hookd_core::daemon::extract::direct_mutation(&event, &facts)
                 .into_iter()
                 .collect();
             LedgerEntry {

@@ -2,7 +2,7 @@
 //! on every event, or stop it again, by editing its settings file.
 //!
 //! All the editing (and its safety rules) lives in
-//! [`hookd_core::agent_connect`]; this file only turns flags into a settings
+//! [`hookd_core::settings::connect`]; this file only turns flags into a settings
 //! path and the outcome into one human line.
 
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use super::{backup_note, show};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use hookd_core::agent_connect::{self, ChangeReport, ChangeStatus, Scope};
+use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus, Scope};
 
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
@@ -60,13 +60,13 @@ pub struct DisconnectArgs {
 /// Adds hookd's hooks to the chosen settings file and says what changed.
 pub fn connect(args: &ConnectArgs) -> Result<()> {
     let path = settings_file(args.scope, args.project.as_deref())?;
-    let emit = agent_connect::emit_command(args.emit_command.as_deref())?;
+    let emit = connect::emit_command(args.emit_command.as_deref())?;
     let mode = if args.managed {
-        agent_connect::Mode::Managed
+        connect::Mode::Managed
     } else {
-        agent_connect::Mode::Record
+        connect::Mode::Record
     };
-    let report = agent_connect::connect_mode(&path, &emit, mode, args.dry_run)?;
+    let report = connect::connect_mode(&path, &emit, mode, args.dry_run)?;
     let file = show(&path);
     let n = report.count;
     match &report.status {
@@ -104,7 +104,7 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
             println!("Already connected: nothing to change in {file}");
         }
     }
-    if report.count > 0 && !agent_connect::emit_found(&emit) {
+    if report.count > 0 && !connect::emit_found(&emit) {
         eprintln!(
             "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
         );
@@ -113,17 +113,17 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
     Ok(())
 }
 
-fn mode_note(mode: agent_connect::Mode) -> &'static str {
+fn mode_note(mode: connect::Mode) -> &'static str {
     match mode {
-        agent_connect::Mode::Record => "",
-        agent_connect::Mode::Managed => " (managed mode: hookd-emit --wait)",
+        connect::Mode::Record => "",
+        connect::Mode::Managed => " (managed mode: hookd-emit --wait)",
     }
 }
 
 /// Removes hookd's hooks from the chosen settings file and says what changed.
 pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
     let path = settings_file(args.scope, args.project.as_deref())?;
-    let report = agent_connect::disconnect(&path, args.dry_run)?;
+    let report = connect::disconnect(&path, args.dry_run)?;
     let file = show(&path);
     let n = report.count;
     match &report.status {
@@ -164,7 +164,7 @@ fn settings_file(scope: Option<Scope>, project: Option<&Path>) -> Result<PathBuf
         Some(dir) => dir.to_path_buf(),
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    Ok(scope.settings_path(&agent_connect::project_root(&dir)?))
+    Ok(scope.settings_path(&connect::project_root(&dir)?))
 }
 
 fn groups(n: usize) -> String {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Args;
 use hookd_core::config::{HookdConfig, Overrides};
-use hookd_core::server::{Daemon, DaemonConfig};
+use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use tokio_util::sync::CancellationToken;
 
 /// Flags of `hookd daemon`.
@@ -60,7 +60,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
     config.amqp = settings
         .amqp_url
         .clone()
-        .map(|url| hookd_core::server::AmqpTarget {
+        .map(|url| hookd_core::daemon::server::AmqpTarget {
             url,
             exchange: settings.amqp_exchange.clone(),
         });

@@ -15,8 +15,8 @@ use super::{backup_note, show};
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use hookd_core::executor::ExecReport;
-use hookd_core::hook_events::{self, EventSpec, MatchField};
-use hookd_core::hook_test;
+use hookd_core::executor::hook_test;
+use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
     MatchCheck, MatchOutcome, SettingsDocument, SettingsError, SettingsLocation, SettingsRoots,
@@ -440,7 +440,7 @@ fn test(args: &TestArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let view = load_view(args.kind, &project)?;
     let checks = view.matching_all(spec.name, &payload);
-    let target = hook_events::match_target(spec, &payload);
+    let target = events::match_target(spec, &payload);
     let report = if args.run {
         Some(run_hooks(spec, &payload, &project, &view)?)
     } else {

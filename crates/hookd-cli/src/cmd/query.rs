@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use hookd_core::ledger::MutationFilter;
-use hookd_core::query::{Query, QueryScope};
+use hookd_core::ledger::query::{Query, QueryScope};
 use hookd_core::record::MutationRow;
 use hookd_core::timefmt;
 
@@ -93,7 +93,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
         cwd: std::env::current_dir().context("cannot read the current directory")?,
         data_dir: hookd_core::dirs::data_dir()?,
     };
-    let rows = hookd_core::query::run(&query)?;
+    let rows = hookd_core::ledger::query::run(&query)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match args.format {

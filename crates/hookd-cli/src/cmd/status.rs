@@ -25,7 +25,8 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
             socket.display()
         );
     }
-    let status = hookd_core::status::read(&hookd_core::status::status_path(&socket))?;
+    let status =
+        hookd_core::daemon::status::read(&hookd_core::daemon::status::status_path(&socket))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&status)?);
         return Ok(());
@@ -61,35 +62,21 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
         );
     }
     if let Some(publisher) = &status.publisher {
-        let field = |name: &str| {
-            publisher
-                .get(name)
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("-")
-                .to_owned()
-        };
-        let number = |name: &str| {
-            publisher
-                .get(name)
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0)
-        };
         println!(
             "  broker:       {} ({}, exchange {})",
-            field("state"),
-            field("url"),
-            field("exchange")
+            publisher.state.as_str(),
+            publisher.url,
+            publisher.exchange
         );
         println!(
             "  published:    {} confirmed, backlog {}",
-            number("published"),
-            number("backlog")
+            publisher.published, publisher.backlog
         );
-        if let Some(error) = publisher
-            .get("last_error")
-            .and_then(serde_json::Value::as_str)
-        {
-            println!("  last error:   {error} (at {})", field("last_error_at"));
+        if let Some(error) = &publisher.last_error {
+            println!(
+                "  last error:   {error} (at {})",
+                publisher.last_error_at.as_deref().unwrap_or("-")
+            );
         }
     }
     if let Ok(data_dir) = hookd_core::dirs::data_dir() {

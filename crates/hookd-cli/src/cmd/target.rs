@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use clap::ValueEnum;
-use hookd_core::agent_connect;
+use hookd_core::settings::connect;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 
 /// Which settings file of a kind.
@@ -60,7 +60,7 @@ pub fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
         Some(dir) => dir.to_path_buf(),
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    Ok(agent_connect::project_root(&dir)?)
+    Ok(connect::project_root(&dir)?)
 }
 
 /// The roots, the settings file and (for the project scopes) the project

@@ -1,7 +1,7 @@
 //! `hookd templates`: list, show, install and uninstall the ready-made hooks
 //! of the catalog embedded in hookd (`hooks-templates/`).
 //!
-//! All catalog reading and every edit live in [`hookd_core::templates`];
+//! All catalog reading and every edit live in [`hookd_core::settings::templates`];
 //! this file turns flags into a settings location and reports into lines.
 
 use std::path::PathBuf;
@@ -10,9 +10,11 @@ use super::target::{self, KindArg, ScopeArg, project_dir};
 use super::{backup_note, show};
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use hookd_core::agent_connect;
+use hookd_core::settings::connect;
+use hookd_core::settings::templates::{
+    self, Catalog, ChangeReport, FileChange, Installation, Template,
+};
 use hookd_core::settings::{Scope, SettingsLocation, SettingsRoots};
-use hookd_core::templates::{self, Catalog, ChangeReport, FileChange, Installation, Template};
 use serde_json::json;
 
 /// Flags of `hookd templates`.
@@ -296,7 +298,7 @@ fn install(t: &Template, args: &TargetArgs) -> Result<()> {
         }
     }
     for program in &t.requires {
-        if program != agent_connect::EMIT_PROGRAM && !agent_connect::emit_found(program) {
+        if program != connect::EMIT_PROGRAM && !connect::emit_found(program) {
             eprintln!(
                 "hookd: warning: {} needs {program}, which is not on PATH",
                 t.name

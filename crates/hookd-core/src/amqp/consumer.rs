@@ -38,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 use super::AmqpError;
 use super::message::{DEFAULT_EXCHANGE, SCHEMA_VERSION, ToolMutationEvent};
 use super::topology::{check_url, connect, declare_exchange, redact, short_string};
-use crate::ledger_sink::LedgerSink;
+use crate::ledger::sink::LedgerSink;
 use crate::record::LedgerEntry;
 
 /// The queue ledger consumers share unless told otherwise.

@@ -19,7 +19,7 @@ use crate::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// The topic exchange every daemon publishes to.
-pub const DEFAULT_EXCHANGE: &str = "hookd.events";
+pub use crate::config::DEFAULT_EXCHANGE;
 
 /// Content type of every message.
 pub const CONTENT_TYPE: &str = "application/json";
@@ -187,7 +187,7 @@ pub fn event_key(hook_type: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract;
+    use crate::daemon::extract;
 
     #[test]
     fn routing_keys_separate_tool_events_from_the_rest() {

@@ -23,8 +23,8 @@ use serde_json::{Map, Value};
 
 use super::AmqpError;
 use super::message::{SCHEMA_VERSION, ToolMutationEvent};
+use crate::ledger::sqlite::Synchronous;
 use crate::record::LedgerEntry;
-use crate::sqlite::Synchronous;
 
 /// File name of the outbox inside hookd's data directory.
 pub const OUTBOX_FILE: &str = "amqp-outbox.db";
@@ -157,8 +157,9 @@ impl Outbox {
             })?;
         }
         let open = || {
-            let mut conn = crate::sqlite::open_wal(path, OpenFlags::default(), Synchronous::Full)
-                .map_err(sqlite)?;
+            let mut conn =
+                crate::ledger::sqlite::open_wal(path, OpenFlags::default(), Synchronous::Full)
+                    .map_err(sqlite)?;
             MIGRATIONS
                 .to_latest(&mut conn)
                 .map_err(|source| AmqpError::OutboxMigration {
@@ -168,11 +169,11 @@ impl Outbox {
             Ok(conn)
         };
         let transient = |err: &AmqpError| match err {
-            AmqpError::Outbox { source, .. } => crate::sqlite::is_busy(source),
+            AmqpError::Outbox { source, .. } => crate::ledger::sqlite::is_busy(source),
             AmqpError::OutboxMigration { .. } => true,
             _ => false,
         };
-        let conn = crate::sqlite::retry_transient(path, open, transient)?;
+        let conn = crate::ledger::sqlite::retry_transient(path, open, transient)?;
         Ok(Self {
             conn,
             path: path.to_path_buf(),

@@ -22,7 +22,6 @@ use std::time::Duration;
 use lapin::options::{BasicPublishOptions, ConfirmSelectOptions};
 use lapin::types::{AMQPValue, FieldArray, FieldTable, LongString, ShortString};
 use lapin::{BasicProperties, Channel, Confirmation, Connection};
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -98,40 +97,7 @@ impl PublisherConfig {
     }
 }
 
-/// Where the publisher's connection stands.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub enum ConnectionState {
-    /// Connected, confirms on, exchange declared: publishing.
-    Connected,
-    /// A connection attempt is under way.
-    Connecting,
-    /// Not connected: waiting to retry, or stopped.
-    Disconnected,
-}
-
-/// The publisher's state, for `hookd status`.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PublisherStatus {
-    /// Connection state.
-    pub state: ConnectionState,
-    /// The broker, password redacted.
-    pub url: String,
-    /// The exchange published to.
-    pub exchange: String,
-    /// Messages waiting in the outbox (as of the last batch, wake or tick).
-    pub backlog: u64,
-    /// Messages the broker confirmed since the publisher started.
-    pub published: u64,
-    /// The last failure (connecting, publishing, a nack), with its causes.
-    pub last_error: Option<String>,
-    /// When it happened (RFC 3339 UTC).
-    pub last_error_at: Option<String>,
-    /// When the current connection was established; `None` when not connected.
-    pub connected_since: Option<String>,
-}
+pub use crate::daemon::status::{ConnectionState, PublisherStatus};
 
 /// A handle on the publishing task; cheap to clone.
 #[derive(Clone, Debug)]

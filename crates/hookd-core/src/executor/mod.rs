@@ -6,7 +6,7 @@
 //! manages and must then print and exit exactly as the agent expects of one
 //! hook, or the hooks' decisions would be lost (or invented). Contract source:
 //! `shared/docs/hooks-contract.md`; per-event facts come from
-//! [`crate::hook_events`].
+//! [`crate::settings::events`].
 //!
 //! # Running ([`process`])
 //! - Each hook is `sh -c <command>`, cwd = project root, env adds
@@ -50,7 +50,7 @@
 //!   `updatedInput`; PermissionRequest `decision` {behavior, updatedInput,
 //!   updatedPermissions, message}; PostToolUse `updatedToolOutput`;
 //!   `additionalContext` on any event.
-//! - Exit 2, per [`crate::hook_events::ExitTwo`]: Blocks / KeepsGoing /
+//! - Exit 2, per [`crate::settings::events::ExitTwo`]: Blocks / KeepsGoing /
 //!   FeedsModel → a block whose reason is stderr (stdout JSON is ignored,
 //!   and noted; only when stderr is empty does the JSON `reason` stand in,
 //!   else "hook `cmd` exited with code 2 (no stderr output)"); ShowsUser →
@@ -104,9 +104,11 @@
 //!    exited with code 1: ...` — what Claude Code shows for a failing hook.
 //!    `suppressOutput` alone renders nothing.
 
+pub mod hook_test;
 pub mod outcome;
 pub mod output;
 pub mod process;
+pub mod samples;
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
@@ -128,7 +130,7 @@ pub use output::{
 };
 pub use process::{DRAIN_GRACE, OUTPUT_CAP_BYTES};
 
-use crate::hook_events::EventSpec;
+use crate::settings::events::EventSpec;
 
 /// One command hook to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +163,7 @@ impl HookInvocation {
 /// What the hooks of one event run against.
 #[derive(Debug, Clone)]
 pub struct ExecContext {
-    /// The event, from [`crate::hook_events::lookup`].
+    /// The event, from [`crate::settings::events::lookup`].
     pub event: &'static EventSpec,
     /// The hook's stdin JSON, passed serialised on each hook's stdin.
     pub payload: serde_json::Value,

@@ -17,7 +17,7 @@ use super::output::{
     Stdout, TopLevelDecision,
 };
 use super::process::Termination;
-use crate::hook_events::{EventSpec, ExitTwo};
+use crate::settings::events::{EventSpec, ExitTwo};
 
 /// Most characters of any text the agent will see (reason, context, system
 /// message), as Claude Code caps hook output strings.
@@ -760,7 +760,7 @@ fn merge_requests(requests: &[&PermissionRequestDecision]) -> Option<PermissionR
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook_events::lookup;
+    use crate::settings::events::lookup;
     use serde_json::json;
 
     fn ev(name: &str) -> &'static EventSpec {

@@ -10,8 +10,13 @@
 mod activity;
 mod filter;
 mod history;
+pub mod previous;
+pub mod query;
+pub mod registry;
+pub mod sink;
+pub mod sqlite;
+pub mod watch;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -22,10 +27,9 @@ pub use activity::ActivityEvent;
 pub use filter::MutationFilter;
 pub use history::PreviousWrite;
 
-use crate::dirs::REPO_STATE_DIR;
 use crate::record::{HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
-use crate::sqlite::{self, Synchronous};
 use crate::{Error, Result};
+use sqlite::Synchronous;
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
@@ -58,7 +62,7 @@ impl Ledger {
     /// ledger is never committed.
     pub fn open_or_create(path: &Path) -> Result<Self> {
         if let Some(dir) = path.parent() {
-            create_state_dir(dir)?;
+            crate::state_dir::prepare(dir)?;
         }
         Self::open_with(path, OpenFlags::default())
     }
@@ -266,51 +270,6 @@ fn insert_mutation_row(
         m.command,
         m.source_pid,
     ])
-}
-
-/// Creates the ledger's directory; inside a repository it is ignored by git.
-///
-/// The `.gitignore` is also written when the directory already exists
-/// without one (a user may create `.hookd/settings.json` by hand first):
-/// otherwise the ledger would show up in `git status`, and every Bash
-/// snapshot would hash it. One that an older hookd wrote is brought up to
-/// date; any other existing `.gitignore` is the user's and is left alone.
-fn create_state_dir(dir: &Path) -> Result<()> {
-    use crate::settings::document::{GitignoreNeed, gitignore_update};
-    if !dir.is_dir() {
-        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
-    }
-    if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
-        let ignore = dir.join(".gitignore");
-        let current = match fs::read(&ignore) {
-            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io("cannot read", &ignore, e)),
-        };
-        // Only what is meant to be committed (shared settings, project-scope
-        // hook scripts, the stop-test command) opens the directory up;
-        // without any, the whole directory (this file included) stays
-        // invisible to git.
-        let shared = ["settings.json", "hooks", "stop-test-command"]
-            .iter()
-            .any(|name| dir.join(name).exists());
-        let need = if shared {
-            GitignoreNeed::Shared
-        } else {
-            GitignoreNeed::Private
-        };
-        // Never open up a `.gitignore` that exists: that is for the edit
-        // that adds the shared file to decide.
-        let need = if current.is_some() {
-            GitignoreNeed::Current
-        } else {
-            need
-        };
-        if let Some(content) = gitignore_update(current.as_deref(), need) {
-            fs::write(&ignore, content).map_err(|e| Error::io("cannot write", &ignore, e))?;
-        }
-    }
-    Ok(())
 }
 
 const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, tool_name, agent_id, session_id, \

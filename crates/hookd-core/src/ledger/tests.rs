@@ -26,7 +26,7 @@ fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry
         remote_url: None,
     };
     let mutation =
-        crate::extract::mutation_record(&event, &repo, tool, 0, Some(file.into()), Some(1));
+        crate::daemon::extract::mutation_record(&event, &repo, tool, 0, Some(file.into()), Some(1));
     LedgerEntry {
         event,
         repo,
@@ -216,7 +216,7 @@ fn an_existing_state_dir_without_gitignore_gets_one() {
 
 #[test]
 fn an_older_hookd_gitignore_is_brought_up_to_date_and_shared_files_open_a_new_one() {
-    use crate::settings::document::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
+    use crate::state_dir::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join(".hookd");
     std::fs::create_dir_all(state.join("hooks")).unwrap();

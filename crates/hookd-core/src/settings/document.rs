@@ -16,81 +16,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::fs_atomic::{self, WriteOutcome};
+use crate::state_dir::{GITIGNORE, GitignoreNeed, SHARED_GITIGNORE, keep_gitignore};
 
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
 use super::location::{Kind, MANAGED_PROJECT_DIR, Scope, SettingsLocation};
 use super::validate::{ValidationError, validate};
-
-/// File name of hookd's `.gitignore` inside a project's `.hookd/`.
-const GITIGNORE: &str = ".gitignore";
-
-/// What `<project>/.hookd/.gitignore` holds once the project shares
-/// something through git: the ledger, local settings and local-scope hook
-/// scripts (`hooks-local/`) stay private; `settings.json` (committed like
-/// `.claude/settings.json`), the project-scope hook scripts its handlers and
-/// `.claude/settings.json`'s run (`hooks/`), and `stop-test-command` are
-/// shared, so a teammate's checkout has every script a committed hook needs.
-pub const SHARED_GITIGNORE: &str = "# hookd: the ledger, local settings and hooks-local/ stay private; settings.json, hooks/ and stop-test-command are shared.\n*\n!.gitignore\n!settings.json\n!/hooks/\n!/hooks/**\n!/stop-test-command\n";
-
-/// Every `.gitignore` content earlier versions of hookd wrote as
-/// [`SHARED_GITIGNORE`]. A file that is exactly one of these was written by
-/// hookd, not edited by the user, so it is upgraded to the current one; any
-/// other content is the user's and is never touched.
-pub const PREVIOUS_SHARED_GITIGNORES: &[&str] = &[
-    "# hookd: the ledger and local settings stay private; settings.json is shared.\n*\n!.gitignore\n!settings.json\n",
-];
-
-/// `.hookd/.gitignore` when the directory only holds hookd's private files
-/// (the ledger, local settings and scripts).
-pub const PRIVATE_GITIGNORE: &str = "# hookd's ledger: local history, never committed.\n*\n";
-
-/// What the `.hookd/` directory about to be written needs from its
-/// `.gitignore` (see [`gitignore_update`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GitignoreNeed {
-    /// Only keep a hookd-written one current; never create one.
-    Current,
-    /// Something private is going in: create [`PRIVATE_GITIGNORE`] if there is none.
-    Private,
-    /// Something shared is going in (`settings.json`, `hooks/`): create
-    /// [`SHARED_GITIGNORE`] if there is none, and open up hookd's
-    /// ledger-only one.
-    Shared,
-}
-
-/// The content `.hookd/.gitignore` must be rewritten with, given its current
-/// content (`None`: no file) and what is about to go into the directory;
-/// `None` when it must stay as it is. A `.gitignore` that is neither
-/// hookd's ledger-only one nor one of its shared versions is the user's
-/// and always stays.
-pub fn gitignore_update(current: Option<&str>, need: GitignoreNeed) -> Option<&'static str> {
-    match (current, need) {
-        (None, GitignoreNeed::Current) => None,
-        (None, GitignoreNeed::Private) => Some(PRIVATE_GITIGNORE),
-        (None, GitignoreNeed::Shared) => Some(SHARED_GITIGNORE),
-        (Some(text), _) if PREVIOUS_SHARED_GITIGNORES.contains(&text) => Some(SHARED_GITIGNORE),
-        (Some(text), GitignoreNeed::Shared) if is_ledger_only_gitignore(text) => {
-            Some(SHARED_GITIGNORE)
-        }
-        (Some(_), _) => None,
-    }
-}
-
-/// Brings `<dir>/.gitignore` (`dir` being a project's `.hookd/`) in line
-/// with `need` through [`gitignore_update`]; true when it was written.
-pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> Result<bool> {
-    let path = dir.join(GITIGNORE);
-    let current = read_if_exists(&path)?;
-    let text = current.as_deref().map(String::from_utf8_lossy);
-    match gitignore_update(text.as_deref(), need) {
-        Some(content) => {
-            fs_atomic::write_atomic(&path, content.as_bytes(), false)?;
-            Ok(true)
-        }
-        None => Ok(false),
-    }
-}
 
 /// A settings file as loaded: its parsed JSON (key order preserved), the
 /// bytes it came from and its formatting.
@@ -260,15 +191,6 @@ impl SettingsDocument {
 
 /// True for the `.gitignore` the ledger writes: nothing but `*` once
 /// comments and blank lines are set aside. Anything else is the user's.
-fn is_ledger_only_gitignore(text: &str) -> bool {
-    let rules: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .collect();
-    rules == ["*"]
-}
-
 fn write_gitignore(path: &Path) -> Result<()> {
     fs_atomic::write_atomic(path, SHARED_GITIGNORE.as_bytes(), false)?;
     Ok(())
@@ -293,6 +215,7 @@ pub(crate) fn parse_error(path: &Path, err: &serde_json::Error) -> SettingsError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state_dir::PREVIOUS_SHARED_GITIGNORES;
 
     fn loc(path: &Path, kind: Kind, scope: Scope) -> SettingsLocation {
         SettingsLocation {
@@ -301,45 +224,6 @@ mod tests {
             path: path.to_path_buf(),
             read_only: scope == Scope::Policy,
         }
-    }
-
-    #[test]
-    fn gitignore_detection() {
-        assert!(is_ledger_only_gitignore(
-            "# hookd's ledger: local history, never committed.\n*\n"
-        ));
-        assert!(is_ledger_only_gitignore("*"));
-        assert!(!is_ledger_only_gitignore("*\n!keep\n"));
-        assert!(!is_ledger_only_gitignore(SHARED_GITIGNORE));
-        assert!(!is_ledger_only_gitignore(""));
-    }
-
-    #[test]
-    fn gitignore_updates_only_what_hookd_wrote() {
-        use GitignoreNeed::{Current, Private, Shared};
-        let previous = PREVIOUS_SHARED_GITIGNORES[0];
-        for need in [Current, Private, Shared] {
-            assert_eq!(
-                gitignore_update(Some(previous), need),
-                Some(SHARED_GITIGNORE)
-            );
-            assert_eq!(gitignore_update(Some(SHARED_GITIGNORE), need), None);
-            // The user's own, even a previous version with one more line.
-            assert_eq!(gitignore_update(Some("mutations.db\n"), need), None);
-            assert_eq!(
-                gitignore_update(Some(&format!("{previous}!notes.md\n")), need),
-                None
-            );
-        }
-        assert_eq!(gitignore_update(None, Current), None);
-        assert_eq!(gitignore_update(None, Private), Some(PRIVATE_GITIGNORE));
-        assert_eq!(gitignore_update(None, Shared), Some(SHARED_GITIGNORE));
-        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Private), None);
-        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Current), None);
-        assert_eq!(
-            gitignore_update(Some(PRIVATE_GITIGNORE), Shared),
-            Some(SHARED_GITIGNORE)
-        );
     }
 
     #[test]

@@ -13,8 +13,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::hook_events::{self, EVENTS, EventSpec};
-use crate::matcher::Matcher;
+use crate::settings::events::{self, EVENTS, EventSpec};
+use crate::settings::matcher::Matcher;
 
 use super::document::SettingsDocument;
 use super::error::{Result, SettingsError};
@@ -94,7 +94,7 @@ pub fn resolve_event(name: &str) -> Result<&'static EventSpec> {
     EVENTS
         .iter()
         .find(|e| e.name == name)
-        .or_else(|| hook_events::lookup(name))
+        .or_else(|| events::lookup(name))
         .ok_or_else(|| SettingsError::UnknownEvent {
             name: name.to_owned(),
             suggestion: suggest_event(name),

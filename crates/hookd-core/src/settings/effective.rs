@@ -15,8 +15,8 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::executor::HookInvocation;
-use crate::hook_events::{self, EventSpec, MatchField};
-use crate::matcher::{MatchReason, Matcher};
+use crate::settings::events::{self, EventSpec, MatchField};
+use crate::settings::matcher::{MatchReason, Matcher};
 
 use super::disabled::DisabledStore;
 use super::document::SettingsDocument;
@@ -36,7 +36,7 @@ pub enum EventRef {
 
 impl EventRef {
     fn from_name(name: &str) -> Self {
-        hook_events::EVENTS
+        events::EVENTS
             .iter()
             .find(|e| e.name == name)
             .map_or_else(|| Self::Unknown(name.to_owned()), Self::Known)
@@ -266,10 +266,10 @@ impl EffectiveHooks {
     /// Every hook of `event_name`, in list order, with whether it runs for
     /// `payload` and why (not). Empty for an unknown event.
     pub fn matching_all(&self, event_name: &str, payload: &Value) -> Vec<MatchCheck<'_>> {
-        let Some(spec) = hook_events::lookup(event_name) else {
+        let Some(spec) = events::lookup(event_name) else {
             return Vec::new();
         };
-        let target = hook_events::match_target(spec, payload);
+        let target = events::match_target(spec, payload);
         let mut checks: Vec<MatchCheck<'_>> = Vec::new();
         for (index, hook) in self.hooks.iter().enumerate() {
             if hook.event.name() != spec.name {

@@ -10,7 +10,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::fs_atomic::FsAtomicError;
-use crate::matcher::MatcherError;
+use crate::settings::matcher::MatcherError;
 
 use super::validate::ValidationError;
 

@@ -5,7 +5,7 @@
 //! file on every save makes each small hook edit look like a rewrite and hides
 //! what actually changed. Parsing keeps key order (serde_json's
 //! `preserve_order`), and rendering reproduces the detected style. Shared by
-//! [`crate::agent_connect`] and [`crate::settings::SettingsDocument`].
+//! [`crate::settings::connect`] and [`crate::settings::SettingsDocument`].
 
 use serde::Serialize;
 use serde_json::{Map, Value};

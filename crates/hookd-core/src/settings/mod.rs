@@ -13,20 +13,24 @@
 //! - [`document`](mod@document): one file loaded with its bytes and formatting, saved with
 //!   validation, an optimistic concurrency check and an atomic write.
 //! - [`format`](mod@format): the formatting detection and rendering shared with
-//!   [`crate::agent_connect`].
+//!   [`crate::settings::connect`].
 //! - [`validate`](mod@validate): path-precise checks against the hook contract.
 //! - [`edit`](mod@edit): surgical add/remove/restore of handlers, and replacing the
 //!   whole `hooks` tree for editors.
 //! - [`disabled`](mod@disabled): disable/enable through hookd's store of disabled hooks.
 //! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
 
+pub mod connect;
 pub mod disabled;
 pub mod document;
 pub mod edit;
 pub mod effective;
 pub mod error;
+pub mod events;
 pub mod format;
 pub mod location;
+pub mod matcher;
+pub mod templates;
 pub mod validate;
 
 pub use disabled::{DisabledHook, DisabledStore, disable, enable};

@@ -14,8 +14,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::hook_events::{self, EVENTS};
-use crate::matcher::Matcher;
+use crate::settings::events::{self, EVENTS};
+use crate::settings::matcher::Matcher;
 
 /// Handler types the agent knows; hookd itself runs only `command`.
 pub const HANDLER_TYPES: [&str; 5] = ["command", "http", "prompt", "mcp_tool", "agent"];
@@ -75,7 +75,7 @@ pub fn validate(value: &Value) -> Vec<ValidationError> {
 /// The known event closest to `name`: the same event in another spelling
 /// (`pre_tool_use`, `pretooluse`), else one within a small edit distance.
 pub fn suggest_event(name: &str) -> Option<&'static str> {
-    if let Some(spec) = hook_events::lookup(name) {
+    if let Some(spec) = events::lookup(name) {
         return Some(spec.name);
     }
     let wanted = name.to_ascii_lowercase();

@@ -18,7 +18,7 @@ use hookd_core::amqp::ToolMutationEvent;
 use hookd_core::amqp::consumer::{
     ConsumerConfig, ConsumerReport, dead_letter_exchange, parking_queue,
 };
-use hookd_core::extract;
+use hookd_core::daemon::extract;
 use hookd_core::record::{LedgerEntry, RepoFacts};
 use lapin::options::{
     BasicPublishOptions, ConfirmSelectOptions, ExchangeDeleteOptions, QueueDeclareOptions,
@@ -225,7 +225,7 @@ impl Repo {
         repo.commit(Some("HEAD"), &sig, &sig, "initial", &tree, &[])
             .expect("commit");
         let root = dir.path().canonicalize().expect("canonical root");
-        let facts = hookd_core::enrich::read_facts(&repo, &root);
+        let facts = hookd_core::daemon::enrich::read_facts(&repo, &root);
         assert_eq!(facts.branch, "main");
         assert_eq!(facts.head_sha.len(), 40);
         Self { dir, root, facts }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hookd_core::executor::{ExecContext, ExecReport, HookInvocation, run_all};
-use hookd_core::hook_events::lookup;
+use hookd_core::settings::events::lookup;
 use serde_json::{Value, json};
 
 /// A project root in a temp dir; hooks run there.

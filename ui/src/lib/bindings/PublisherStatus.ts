@@ -2,7 +2,8 @@
 import type { ConnectionState } from "./ConnectionState";
 
 /**
- * The publisher's state, for `hookd status`.
+ * The broker publisher's state, for `hookd status` (written by
+ * `crate::amqp::publisher` when the daemon publishes).
  */
 export type PublisherStatus = { 
 /**

@@ -10,10 +10,10 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::dirs;
-use crate::enrich::discover_root;
+use crate::ledger::registry::Registry;
 use crate::ledger::{ActivityEvent, Ledger, MutationFilter};
+use crate::project::discover_root;
 use crate::record::MutationRow;
-use crate::registry::Registry;
 use crate::{Error, Result};
 
 /// The `repo` label of rows from the ledger of events outside any git repository.
@@ -165,7 +165,7 @@ pub fn stored_file_path(file: &Path, root: Option<&Path>, cwd: &Path) -> String 
     } else {
         normalize(&root.join(file))
     };
-    crate::extract::stored_path(&absolute, Some(root))
+    crate::project::stored_path(&absolute, Some(root))
 }
 
 /// Removes `.` and resolves `..` without touching the file system (the file

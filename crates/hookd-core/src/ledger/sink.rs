@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::ledger::Ledger;
+use crate::ledger::registry::{Origin, Registry};
 use crate::record::{HookRunRecord, LedgerEntry};
-use crate::registry::{Origin, Registry};
 use crate::{Error, Result, dirs};
 
 /// Most ledgers kept open at once; the least recently opened is closed first.

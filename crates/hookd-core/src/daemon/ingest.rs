@@ -15,18 +15,18 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use serde::Serialize;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::amqp::outbox::{Outbox, OutboxMessage};
-use crate::amqp::publisher::Publisher;
-use crate::bash_tracker::{self, BashTracker};
-use crate::enrich::Enricher;
-use crate::extract;
-use crate::ledger_sink::LedgerSink;
+use crate::daemon::bash_tracker::{self, BashTracker};
+use crate::daemon::enrich::Enricher;
+use crate::daemon::extract;
+use crate::daemon::publish::{Outgoing, PublishTarget};
+use crate::daemon::stats::DaemonStats;
+use crate::ledger::sink::LedgerSink;
 use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
-use crate::record::{HookEvent, HookRunRecord, LedgerEntry, MutationRecord, RepoFacts};
-use crate::stats::DaemonStats;
+use crate::record::{
+    CommitNotice, CommittedEvent, HookEvent, HookRunRecord, LedgerEntry, MutationRecord, RepoFacts,
+};
 use crate::{Error, Result};
 
 /// Most events committed in one batch.
@@ -45,34 +45,6 @@ pub enum IngestItem {
         /// The runs.
         runs: Vec<HookRunRecord>,
     },
-}
-
-/// Sent after each commit, for observers (benchmarks, the desktop app).
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CommitNotice {
-    /// The ledger that committed.
-    pub ledger: PathBuf,
-    /// The events committed, in order.
-    pub events: Vec<CommittedEvent>,
-    /// Mutation rows committed with them.
-    pub mutations: usize,
-    /// Managed hook runs committed (announced on their own, after their event).
-    pub hook_runs: usize,
-}
-
-/// One committed event, as announced in a [`CommitNotice`].
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CommittedEvent {
-    /// The event's id.
-    pub event_id: String,
-    /// Its hook type.
-    pub hook_type: String,
-    /// Its tool, if any.
-    pub tool_name: Option<String>,
-    /// Its tool call id, if any.
-    pub tool_use_id: Option<String>,
 }
 
 /// What the ingest thread did before it stopped.
@@ -99,14 +71,6 @@ pub struct IngestConfig {
     pub writes_locally: bool,
     /// Where events go for the broker, when publishing.
     pub publish: Option<PublishTarget>,
-}
-
-/// The durable outbox the ingest thread appends to, and the publisher to wake.
-pub struct PublishTarget {
-    /// The outbox (its own SQLite connection, used only by this thread).
-    pub outbox: Outbox,
-    /// The publishing task.
-    pub publisher: Publisher,
 }
 
 /// Starts the ingest thread; it runs until every sender of `events` is dropped
@@ -163,7 +127,7 @@ impl Writer {
         let mut groups: Vec<(PathBuf, Vec<LedgerEntry>)> = Vec::new();
         let mut run_groups: Vec<(PathBuf, Vec<HookRunRecord>)> = Vec::new();
         // Built in arrival order, so the outbox (and the broker) see events in that order.
-        let mut outgoing: Vec<OutboxMessage> = Vec::new();
+        let mut outgoing: Outgoing = Vec::new();
         for item in batch.drain(..) {
             match item {
                 IngestItem::Event(event) => {
@@ -182,8 +146,8 @@ impl Writer {
                         repo,
                         mutations,
                     };
-                    if self.config.publish.is_some() {
-                        outgoing.push(OutboxMessage::from_entry(&entry));
+                    if let Some(target) = &self.config.publish {
+                        outgoing.push(target.message(&entry));
                     }
                     push_grouped(&mut groups, ledger, entry);
                 }
@@ -212,15 +176,14 @@ impl Writer {
     /// Appends the batch's messages to the durable outbox and wakes the
     /// publisher; when the daemon does not write ledgers itself, this append is
     /// what makes the events safe, so it is what gets counted and announced.
-    fn publish(&mut self, messages: &[OutboxMessage], groups: &[(PathBuf, Vec<LedgerEntry>)]) {
+    fn publish(&mut self, messages: &Outgoing, groups: &[(PathBuf, Vec<LedgerEntry>)]) {
         let Some(target) = self.config.publish.as_mut() else {
             return;
         };
-        let pushed = target.outbox.push(messages);
-        let outbox_path = target.outbox.path().to_path_buf();
+        let pushed = target.push(messages);
+        let outbox_path = target.path();
         match pushed {
             Ok(()) => {
-                target.publisher.wake();
                 if !self.config.writes_locally {
                     let count = messages.len() as u64;
                     self.report.stored += count;

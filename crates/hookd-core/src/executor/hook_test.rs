@@ -11,12 +11,12 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::agent_connect;
 use crate::executor::{
     self, ExecContext, ExecReport, HookEffect, HookInvocation, Outcome, Verdict,
 };
-use crate::hook_events::EventSpec;
-use crate::matcher::{MatchReason, Matcher};
+use crate::settings::connect;
+use crate::settings::events::EventSpec;
+use crate::settings::matcher::{MatchReason, Matcher};
 use crate::settings::{
     self, EffectiveHook, EffectiveHooks, Kind, MatchCheck, MatchOutcome, MatchedHook, SettingsRoots,
 };
@@ -71,7 +71,7 @@ pub fn match_reason(check: &MatchCheck<'_>, show_path: impl Fn(&Path) -> String)
 /// and the managed hooks a `hookd-emit --wait` entry relays are run
 /// directly anyway.
 pub fn is_recorder(hook: &EffectiveHook) -> bool {
-    hook.kind == Kind::Agent && agent_connect::is_hookd_handler(&hook.handler)
+    hook.kind == Kind::Agent && connect::is_hookd_handler(&hook.handler)
 }
 
 /// Runs the command hooks of `view` that match `payload` (agent ones too, so
@@ -134,8 +134,8 @@ pub fn outcome_reason(outcome: &Outcome) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook_events;
     use crate::settings::Scope;
+    use crate::settings::events;
     use serde_json::json;
     use std::fs;
 
@@ -236,7 +236,7 @@ mod tests {
         let view = load_view(&roots, &Kind::ALL, &project).unwrap();
         let recorders: Vec<bool> = view.hooks.iter().map(is_recorder).collect();
         assert_eq!(recorders, [true, false, false, false, false]);
-        let spec = hook_events::lookup("PreToolUse").unwrap();
+        let spec = events::lookup("PreToolUse").unwrap();
         let payload = json!({"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}});
         let report = run_matching(spec, &payload, &project, &view).await;
         assert_eq!(

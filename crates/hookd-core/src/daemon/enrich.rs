@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use git2::Repository;
 
+use crate::project::discover_root;
 use crate::record::RepoFacts;
 
 /// Branch name recorded when HEAD is detached.
@@ -123,27 +124,6 @@ impl Enricher {
             },
         );
         Some(())
-    }
-}
-
-/// Walks up from `dir` to the enclosing work tree's root.
-pub fn discover_root(dir: &Path) -> Option<PathBuf> {
-    // Directories that no longer exist (a deleted temp dir) still belong to the
-    // repository of their nearest existing ancestor.
-    let existing = dir.ancestors().find(|d| d.is_dir())?;
-    let repo = Repository::discover(existing).ok()?;
-    let workdir = repo.workdir()?;
-    Some(normalize_root(workdir))
-}
-
-fn normalize_root(workdir: &Path) -> PathBuf {
-    // libgit2 reports work dirs with a trailing slash.
-    let text = workdir.to_string_lossy();
-    let trimmed = text.trim_end_matches('/');
-    if trimmed.is_empty() {
-        PathBuf::from("/")
-    } else {
-        PathBuf::from(trimmed)
     }
 }
 

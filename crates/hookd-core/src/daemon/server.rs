@@ -22,20 +22,21 @@ use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::amqp::outbox::{self, Outbox};
-use crate::amqp::publisher::{Publisher, PublisherConfig};
-use crate::bash_tracker::{self, BashTracker};
 use crate::config::LedgerMode;
-use crate::connection::{Connection, Frame};
-use crate::ingest::{self, CommitNotice, IngestConfig, IngestItem, PublishTarget};
-use crate::managed::{self, ManagedHooks, WaitRequest};
+use crate::daemon::bash_tracker::{self, BashTracker};
+use crate::daemon::connection::{Connection, Frame};
+use crate::daemon::extract;
+use crate::daemon::ingest::{self, IngestConfig, IngestItem};
+use crate::daemon::managed::{self, ManagedHooks, WaitRequest};
+use crate::daemon::publish::{self, PublisherHandle};
+use crate::daemon::recording::RecordingSwitch;
+use crate::daemon::stats::{DaemonStats, Rejection, StatsSnapshot};
+use crate::daemon::status::{self, DaemonStatus};
 use crate::names::{BASH_TOOL, PRE_TOOL_USE};
+use crate::record::CommitNotice;
 use crate::record::HookEvent;
-use crate::recording::RecordingSwitch;
 use crate::settings::SettingsRoots;
-use crate::stats::{DaemonStats, Rejection, StatsSnapshot};
-use crate::status::{self, DaemonStatus};
-use crate::{Envelope, Error, MAX_LINE_BYTES, Result, extract, timefmt};
+use crate::{Envelope, Error, MAX_LINE_BYTES, Result, timefmt};
 
 /// Settings of one daemon.
 #[derive(Debug, Clone)]
@@ -175,26 +176,8 @@ impl Daemon {
         // ingest thread has put the last events in the outbox.
         let publisher_stop = CancellationToken::new();
         let publisher_tasks = TaskTracker::new();
-        let publish = match (&config.amqp, config.ledger_mode.publishes()) {
-            (Some(target), true) => {
-                let outbox_path = outbox::outbox_path(&config.data_dir);
-                let publisher = Publisher::spawn(
-                    PublisherConfig {
-                        exchange: target.exchange.clone(),
-                        ..PublisherConfig::new(target.url.clone(), outbox_path.clone())
-                    },
-                    publisher_stop.clone(),
-                    &publisher_tasks,
-                )
-                .map_err(|err| Error::Amqp(Box::new(err)))?;
-                let outbox =
-                    Outbox::open(&outbox_path).map_err(|err| Error::Amqp(Box::new(err)))?;
-                tracing::info!(broker = %crate::amqp::topology::redact(&target.url), exchange = %target.exchange, mode = config.ledger_mode.as_str(), "publishing events");
-                Some(PublishTarget { outbox, publisher })
-            }
-            _ => None,
-        };
-        let publisher = publish.as_ref().map(|p| p.publisher.clone());
+        let publish = publish::start(&config, &publisher_stop, &publisher_tasks)?;
+        let publisher = publish.as_ref().map(publish::PublishTarget::handle);
         let ingest = ingest::spawn(
             IngestConfig {
                 data_dir: config.data_dir.clone(),
@@ -320,7 +303,7 @@ async fn keep_status_file(
     path: PathBuf,
     mut status: DaemonStatus,
     stats: Arc<DaemonStats>,
-    publisher: Option<Publisher>,
+    publisher: Option<PublisherHandle>,
     recording: RecordingSwitch,
     shutdown: CancellationToken,
 ) {
@@ -333,9 +316,7 @@ async fn keep_status_file(
         status.updated_at = timefmt::now();
         status.stats = stats.snapshot();
         status.recording_paused = recording.is_paused();
-        status.publisher = publisher
-            .as_ref()
-            .and_then(|p| serde_json::to_value(p.status()).ok());
+        status.publisher = publisher.as_ref().map(PublisherHandle::status);
         let (target, snapshot) = (path.clone(), status.clone());
         let written = tokio::task::spawn_blocking(move || status::write(&target, &snapshot)).await;
         if let Ok(Err(err)) = written {
@@ -534,7 +515,7 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
     };
     let tracker = Arc::clone(&shared.bash);
     let taken = tokio::task::spawn_blocking(move || {
-        let root = crate::enrich::discover_root(&dir)?;
+        let root = crate::project::discover_root(&dir)?;
         let repo = git2::Repository::open(&root).ok()?;
         match bash_tracker::snapshot(&repo, &root) {
             Ok(snapshot) => {
@@ -617,7 +598,7 @@ async fn answer_wait(
 async fn project_of(dir: Option<PathBuf>) -> Option<PathBuf> {
     let dir = dir?;
     let probe = dir.clone();
-    tokio::task::spawn_blocking(move || crate::enrich::discover_root(&probe))
+    tokio::task::spawn_blocking(move || crate::project::discover_root(&probe))
         .await
         .ok()
         .flatten()

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::stats::StatsSnapshot;
+use crate::daemon::stats::StatsSnapshot;
 
 /// Everything `hookd status` shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,14 +30,58 @@ pub struct DaemonStatus {
     pub stats: StatsSnapshot,
     /// The broker publisher, when publishing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(
-        feature = "ts",
-        ts(as = "Option<crate::amqp::publisher::PublisherStatus>", optional)
-    )]
-    pub publisher: Option<serde_json::Value>,
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub publisher: Option<PublisherStatus>,
     /// Recording is paused: events are answered but left out of the ledgers.
     #[serde(default)]
     pub recording_paused: bool,
+}
+
+/// Where the publisher's connection stands.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ConnectionState {
+    /// Connected, confirms on, exchange declared: publishing.
+    Connected,
+    /// A connection attempt is under way.
+    Connecting,
+    /// Not connected: waiting to retry, or stopped.
+    Disconnected,
+}
+
+impl ConnectionState {
+    /// The state as written in the status file (`connected`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Connected => "connected",
+            Self::Connecting => "connecting",
+            Self::Disconnected => "disconnected",
+        }
+    }
+}
+
+/// The broker publisher's state, for `hookd status` (written by
+/// `crate::amqp::publisher` when the daemon publishes).
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PublisherStatus {
+    /// Connection state.
+    pub state: ConnectionState,
+    /// The broker, password redacted.
+    pub url: String,
+    /// The exchange published to.
+    pub exchange: String,
+    /// Messages waiting in the outbox (as of the last batch, wake or tick).
+    pub backlog: u64,
+    /// Messages the broker confirmed since the publisher started.
+    pub published: u64,
+    /// The last failure (connecting, publishing, a nack), with its causes.
+    pub last_error: Option<String>,
+    /// When it happened (RFC 3339 UTC).
+    pub last_error_at: Option<String>,
+    /// When the current connection was established; `None` when not connected.
+    pub connected_since: Option<String>,
 }
 
 /// The status file of the daemon on `socket`.

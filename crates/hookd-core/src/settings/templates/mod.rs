@@ -18,14 +18,14 @@
 //!
 //! A template with `connect` (record-into-hookd) has no script: it is the
 //! `hookd-emit` entries of `hookd connect`, installed and removed through
-//! [`crate::agent_connect`] so the two never disagree.
+//! [`crate::settings::connect`] so the two never disagree.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::agent_connect::{self, AgentConnectError};
+use crate::settings::connect::{self, AgentConnectError};
 use crate::settings::{self, Scope, SettingsError, SettingsRoots};
 
 pub mod catalog;
@@ -40,45 +40,45 @@ pub use installed::{Installation, InstalledReport, UnreadableSettings, installed
 use crate::settings::SettingsDocument;
 
 /// The catalog manifest, as shipped in `hooks-templates/index.json`.
-pub const INDEX_JSON: &str = include_str!("../../../../hooks-templates/index.json");
+pub const INDEX_JSON: &str = include_str!("../../../../../hooks-templates/index.json");
 
 /// Every script the catalog refers to: file name and bytes.
 pub const SCRIPTS: &[(&str, &[u8])] = &[
     (
         "block-dangerous-shell.py",
-        include_bytes!("../../../../hooks-templates/block-dangerous-shell.py"),
+        include_bytes!("../../../../../hooks-templates/block-dangerous-shell.py"),
     ),
     (
         "protect-secrets.py",
-        include_bytes!("../../../../hooks-templates/protect-secrets.py"),
+        include_bytes!("../../../../../hooks-templates/protect-secrets.py"),
     ),
     (
         "protect-main-branch.py",
-        include_bytes!("../../../../hooks-templates/protect-main-branch.py"),
+        include_bytes!("../../../../../hooks-templates/protect-main-branch.py"),
     ),
     (
         "stay-in-project.py",
-        include_bytes!("../../../../hooks-templates/stay-in-project.py"),
+        include_bytes!("../../../../../hooks-templates/stay-in-project.py"),
     ),
     (
         "session-git-context.sh",
-        include_bytes!("../../../../hooks-templates/session-git-context.sh"),
+        include_bytes!("../../../../../hooks-templates/session-git-context.sh"),
     ),
     (
         "log-bash-commands.py",
-        include_bytes!("../../../../hooks-templates/log-bash-commands.py"),
+        include_bytes!("../../../../../hooks-templates/log-bash-commands.py"),
     ),
     (
         "format-on-edit.py",
-        include_bytes!("../../../../hooks-templates/format-on-edit.py"),
+        include_bytes!("../../../../../hooks-templates/format-on-edit.py"),
     ),
     (
         "stop-run-tests.py",
-        include_bytes!("../../../../hooks-templates/stop-run-tests.py"),
+        include_bytes!("../../../../../hooks-templates/stop-run-tests.py"),
     ),
     (
         "notify-desktop.py",
-        include_bytes!("../../../../hooks-templates/notify-desktop.py"),
+        include_bytes!("../../../../../hooks-templates/notify-desktop.py"),
     ),
 ];
 
@@ -88,7 +88,7 @@ pub const SCRIPT_PLACEHOLDER: &str = "{script}";
 
 /// The directory (inside `.hookd/` or hookd's home) installed scripts go to;
 /// in a project it is committed (see
-/// [`settings::document::SHARED_GITIGNORE`]), so teammates get the scripts
+/// [`crate::state_dir::SHARED_GITIGNORE`]), so teammates get the scripts
 /// the project's committed hooks run.
 pub const HOOKS_DIR: &str = "hooks";
 
@@ -190,11 +190,11 @@ pub fn command_for(
         format!(
             "\"$CLAUDE_PROJECT_DIR\"/{}/{}",
             project_hooks_dir(scope),
-            agent_connect::shell_quote(script)
+            connect::shell_quote(script)
         )
     } else {
         let abs = roots.hookd_home.join(HOOKS_DIR).join(script);
-        agent_connect::shell_quote(&abs.to_string_lossy()).into_owned()
+        connect::shell_quote(&abs.to_string_lossy()).into_owned()
     };
     hook.command.replace(SCRIPT_PLACEHOLDER, &path)
 }

@@ -18,8 +18,8 @@ use notify::RecursiveMode;
 use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 
 use crate::executor::{self, ExecContext, HookInvocation};
-use crate::hook_events;
 use crate::record::{HookEvent, HookRunRecord};
+use crate::settings::events;
 use crate::settings::{self, EffectiveHooks, Kind, SettingsRoots};
 use crate::timefmt;
 
@@ -227,7 +227,7 @@ pub async fn answer(
     managed: &ManagedHooks,
     request: WaitRequest,
 ) -> (hookd_proto::Reply, Vec<HookRunRecord>) {
-    let Some(spec) = hook_events::lookup(&request.event_type) else {
+    let Some(spec) = events::lookup(&request.event_type) else {
         tracing::debug!(event = %request.event_type, "no managed hooks for an unknown event");
         return (hookd_proto::Reply::default(), Vec::new());
     };

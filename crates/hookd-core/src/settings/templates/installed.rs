@@ -24,7 +24,7 @@ use super::{
     Catalog, Result, Template, TemplateHook, command_for, group_handlers, groups, hooks_dir,
     io_err, legacy_local_command, project_hooks_dir, script_bytes,
 };
-use crate::agent_connect;
+use crate::settings::connect;
 use crate::settings::{Kind, Scope, SettingsDocument, SettingsLocation, SettingsRoots};
 
 /// One template found in one settings file.
@@ -240,8 +240,8 @@ fn connect_missing(
     if has_managed_emit(value) {
         return Some(Vec::new());
     }
-    let wait = format!(" {} ", agent_connect::WAIT_FLAG);
-    let present = |spec: &agent_connect::HookSpec| {
+    let wait = format!(" {} ", connect::WAIT_FLAG);
+    let present = |spec: &connect::HookSpec| {
         let suffix = format!(" {}", spec.arg);
         groups(value)
             .filter(|(e, g)| {
@@ -249,13 +249,13 @@ fn connect_missing(
             })
             .flat_map(|(_, g)| group_handlers(g))
             .any(|h| {
-                agent_connect::is_hookd_handler(h)
+                connect::is_hookd_handler(h)
                     && h.get("command")
                         .and_then(Value::as_str)
                         .is_some_and(|c| c.ends_with(&suffix) && !c.contains(&wait))
             })
     };
-    let missing: Vec<String> = agent_connect::HOOKS
+    let missing: Vec<String> = connect::HOOKS
         .iter()
         .filter(|spec| !present(spec))
         .map(|spec| handler_words(spec.event, spec.matcher))
@@ -266,8 +266,8 @@ fn connect_missing(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::templates::install;
     use crate::settings::{self, SettingsDocument};
-    use crate::templates::install;
 
     struct Fixture {
         _dir: tempfile::TempDir,
@@ -421,10 +421,10 @@ mod tests {
             .location(Kind::Agent, Scope::Project, Some(&f.project))
             .unwrap();
         fs::create_dir_all(location.path.parent().unwrap()).unwrap();
-        agent_connect::connect_mode(
+        connect::connect_mode(
             &location.path,
             "/opt/hookd/bin/hookd-emit",
-            agent_connect::Mode::Record,
+            connect::Mode::Record,
             false,
         )
         .unwrap();
@@ -447,13 +447,7 @@ mod tests {
         doc.save(false).unwrap();
         assert_eq!(f.installed()[0].missing, ["handler Stop"]);
 
-        agent_connect::connect_mode(
-            &location.path,
-            "hookd-emit",
-            agent_connect::Mode::Managed,
-            false,
-        )
-        .unwrap();
+        connect::connect_mode(&location.path, "hookd-emit", connect::Mode::Managed, false).unwrap();
         assert!(f.installed()[0].complete);
     }
 
@@ -487,7 +481,7 @@ mod tests {
         assert!(decl.contains("settings: string"), "{decl}");
         assert!(decl.contains("kind: Kind"), "{decl}");
         assert!(decl.contains("missing: Array<string>"), "{decl}");
-        let template = crate::templates::Template::decl(&cfg);
+        let template = crate::settings::templates::Template::decl(&cfg);
         assert!(template.contains("script?: string"), "{template}");
     }
 

@@ -19,14 +19,14 @@ use super::{
     Result, Template, TemplateError, TemplateHook, command_for, handlers, hooks_dir, io_err, label,
     legacy_local_command, script_bytes,
 };
-use crate::agent_connect::{self, ChangeStatus};
 use crate::fs_atomic;
-use crate::settings::document::{GitignoreNeed, keep_gitignore};
+use crate::settings::connect::{self, ChangeStatus};
 use crate::settings::location::MANAGED_PROJECT_DIR;
 use crate::settings::{
     self, HookSelector, Kind, Scope, SettingsDocument, SettingsError, SettingsLocation,
     SettingsRoots, WriteOutcome,
 };
+use crate::state_dir::{GitignoreNeed, keep_gitignore};
 
 /// What happened to the script file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -111,7 +111,8 @@ pub fn install(
         } else {
             GitignoreNeed::Private
         };
-        gitignore_changed = keep_gitignore(&project.join(MANAGED_PROJECT_DIR), need)?;
+        gitignore_changed = keep_gitignore(&project.join(MANAGED_PROJECT_DIR), need)
+            .map_err(crate::settings::SettingsError::from)?;
     }
 
     let mut doc = SettingsDocument::load(location)?;
@@ -193,16 +194,12 @@ fn install_connect(template: &Template, location: &SettingsLocation) -> Result<C
             gitignore_changed: false,
         });
     }
-    let emit = agent_connect::emit_command(None)?;
-    let report =
-        agent_connect::connect_mode(&location.path, &emit, agent_connect::Mode::Record, false)?;
+    let emit = connect::emit_command(None)?;
+    let report = connect::connect_mode(&location.path, &emit, connect::Mode::Record, false)?;
     Ok(connect_report(location, report))
 }
 
-fn connect_report(
-    location: &SettingsLocation,
-    report: agent_connect::ChangeReport,
-) -> ChangeReport {
+fn connect_report(location: &SettingsLocation, report: connect::ChangeReport) -> ChangeReport {
     let write = match report.status {
         ChangeStatus::Written(outcome) => Some(outcome),
         _ => None,
@@ -242,7 +239,7 @@ pub fn uninstall(
         if location.kind != Kind::Agent {
             return Err(TemplateError::AgentOnly(template.name.clone()));
         }
-        let report = agent_connect::disconnect(&location.path, false)?;
+        let report = connect::disconnect(&location.path, false)?;
         return Ok(connect_report(location, report));
     };
     let mut doc = SettingsDocument::load(location)?;
@@ -401,9 +398,9 @@ fn has_command(value: &Value, commands: &[String]) -> bool {
 
 /// True when the file has `hookd-emit --wait` handlers (managed mode).
 pub(super) fn has_managed_emit(value: &Value) -> bool {
-    let flag = format!(" {} ", agent_connect::WAIT_FLAG);
+    let flag = format!(" {} ", connect::WAIT_FLAG);
     handlers(value).any(|h| {
-        agent_connect::is_hookd_handler(h)
+        connect::is_hookd_handler(h)
             && h.get("command")
                 .and_then(Value::as_str)
                 .is_some_and(|c| c.contains(&flag))

@@ -218,14 +218,14 @@ fn transcript_path(cwd: &Path, home: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hook_events;
+    use crate::settings::events;
 
     #[test]
     fn every_sample_is_a_payload_of_a_known_event_in_the_project() {
         let list = samples(Path::new("/src/my app"), Path::new("/home/dev"));
         assert!(list.len() >= 9);
         for sample in &list {
-            let spec = hook_events::lookup(sample.event)
+            let spec = events::lookup(sample.event)
                 .unwrap_or_else(|| panic!("{}: unknown event {}", sample.id, sample.event));
             assert_eq!(spec.name, sample.event, "{}: canonical name", sample.id);
             // What a hook reads from stdin: the text must parse back to the same object.
@@ -245,9 +245,9 @@ mod tests {
                 assert!(parsed["tool_use_id"].is_string(), "{}", sample.id);
             }
             // The event's matcher has something to test.
-            if let hook_events::MatchField::Payload(field) = spec.matcher {
+            if let events::MatchField::Payload(field) = spec.matcher {
                 assert!(
-                    hook_events::match_target(spec, &parsed).is_some(),
+                    events::match_target(spec, &parsed).is_some(),
                     "{}: no {field}",
                     sample.id
                 );

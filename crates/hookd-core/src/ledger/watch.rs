@@ -1,5 +1,5 @@
 //! Noticing commits made by another process. The daemon announces its own
-//! commits on a broadcast channel ([`crate::ingest::CommitNotice`]); a reader
+//! commits on a broadcast channel ([`crate::record::CommitNotice`]); a reader
 //! attached to a daemon it does not run (the desktop app when `hookd daemon`
 //! owns the socket) has no such channel, so it polls the ledgers instead and
 //! turns what appeared since the last poll into the same notices.
@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension as _};
 
 use crate::dirs;
-use crate::ingest::{CommitNotice, CommittedEvent};
 use crate::ledger::Ledger;
-use crate::registry::Registry;
+use crate::ledger::registry::Registry;
+use crate::record::{CommitNotice, CommittedEvent};
 use crate::{Error, Result};
 
 /// Most events one poll reports per ledger; the rest come with the next poll.
@@ -209,7 +209,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(seq, file)| {
-                crate::extract::mutation_record(
+                crate::daemon::extract::mutation_record(
                     &event,
                     &repo,
                     tool,

@@ -202,8 +202,14 @@ mod tests {
             head_sha: head.into(),
             remote_url: None,
         };
-        let mutation =
-            crate::extract::mutation_record(&event, &repo, tool, 0, Some(file.into()), Some(1));
+        let mutation = crate::daemon::extract::mutation_record(
+            &event,
+            &repo,
+            tool,
+            0,
+            Some(file.into()),
+            Some(1),
+        );
         LedgerEntry {
             event,
             repo,

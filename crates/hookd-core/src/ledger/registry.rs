@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, params};
 
-use crate::sqlite::{self, Synchronous};
+use crate::ledger::sqlite::{self, Synchronous};
 use crate::{Error, Result, dirs, timefmt};
 
 /// How a repository entered the registry.

@@ -12,6 +12,7 @@ use crate::Envelope;
 use crate::names::{
     self, canonical_tool_name, is_file_mutating_tool, mutation_event_type, normalize_hook_type,
 };
+use crate::project::stored_path;
 use crate::record::{HookEvent, MutationRecord, RepoFacts};
 
 /// Turns a validated envelope into a [`HookEvent`].
@@ -131,17 +132,6 @@ pub fn mutation_record(
         command: event.command.clone(),
         source_pid: event.source_pid,
     }
-}
-
-/// A path as the ledger stores it: relative to `git_root` when inside it,
-/// otherwise as given.
-pub fn stored_path(path: &Path, git_root: Option<&Path>) -> String {
-    git_root
-        .and_then(|root| path.strip_prefix(root).ok())
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// Extension of a path without the dot, when it has one.

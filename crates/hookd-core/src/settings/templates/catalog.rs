@@ -6,9 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CATALOG_VERSION, INDEX_JSON, Result, SCRIPT_PLACEHOLDER, TemplateError, script_bytes};
-use crate::agent_connect;
-use crate::matcher::Matcher;
 use crate::settings;
+use crate::settings::connect;
+use crate::settings::matcher::Matcher;
 
 /// The whole catalog.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -170,13 +170,13 @@ impl Catalog {
 /// The catalog's hookd-emit entries must be exactly what `hookd connect`
 /// installs, so showing the template never misleads.
 fn check_connect_hooks(t: &Template) -> Result<(), String> {
-    let expected: Vec<TemplateHook> = agent_connect::HOOKS
+    let expected: Vec<TemplateHook> = connect::HOOKS
         .iter()
         .map(|spec| TemplateHook {
             event: spec.event.to_owned(),
             matcher: spec.matcher.map(str::to_owned),
-            command: agent_connect::Mode::Record.command(agent_connect::EMIT_PROGRAM, spec),
-            timeout: Some(agent_connect::HANDLER_TIMEOUT_SECS),
+            command: connect::Mode::Record.command(connect::EMIT_PROGRAM, spec),
+            timeout: Some(connect::HANDLER_TIMEOUT_SECS),
         })
         .collect();
     if t.hooks == expected {

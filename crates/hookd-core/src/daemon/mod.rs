@@ -1,0 +1,20 @@
+//! The daemon: everything between the socket and the ledger.
+//!
+//! [`server`] binds and accepts, [`connection`] frames lines under the size
+//! limit, [`ingest`] batches them on a dedicated thread, enriched with git
+//! facts ([`enrich`]) and the payload's fields ([`extract`]), with Bash file
+//! changes found by [`bash_tracker`]. [`managed`] answers events that wait
+//! for hookd's managed hooks; [`recording`] pauses the recording; [`stats`]
+//! and [`status`] say what the daemon did.
+
+pub mod bash_tracker;
+pub mod connection;
+pub mod enrich;
+pub mod extract;
+pub mod ingest;
+pub mod managed;
+pub mod publish;
+pub mod recording;
+pub mod server;
+pub mod stats;
+pub mod status;

@@ -1,0 +1,186 @@
+//! The `.hookd/` directory inside a repository and its `.gitignore` policy.
+//!
+//! The ledger, the project's managed settings and the templates' scripts all
+//! live in `<project>/.hookd/`. What may be committed (shared settings,
+//! project-scope hook scripts) and what must stay private (the ledger, local
+//! settings) is decided here, once, for every writer.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use crate::dirs::REPO_STATE_DIR;
+use crate::fs_atomic::{self, FsAtomicError};
+use crate::{Error, Result};
+
+/// File name of hookd's `.gitignore` inside a project's `.hookd/`.
+pub const GITIGNORE: &str = ".gitignore";
+
+/// What `<project>/.hookd/.gitignore` holds once the project shares
+/// something through git: the ledger, local settings and local-scope hook
+/// scripts (`hooks-local/`) stay private; `settings.json` (committed like
+/// `.claude/settings.json`), the project-scope hook scripts its handlers and
+/// `.claude/settings.json`'s run (`hooks/`), and `stop-test-command` are
+/// shared, so a teammate's checkout has every script a committed hook needs.
+pub const SHARED_GITIGNORE: &str = "# hookd: the ledger, local settings and hooks-local/ stay private; settings.json, hooks/ and stop-test-command are shared.\n*\n!.gitignore\n!settings.json\n!/hooks/\n!/hooks/**\n!/stop-test-command\n";
+
+/// Every `.gitignore` content earlier versions of hookd wrote as
+/// [`SHARED_GITIGNORE`]. A file that is exactly one of these was written by
+/// hookd, not edited by the user, so it is upgraded to the current one; any
+/// other content is the user's and is never touched.
+pub const PREVIOUS_SHARED_GITIGNORES: &[&str] = &[
+    "# hookd: the ledger and local settings stay private; settings.json is shared.\n*\n!.gitignore\n!settings.json\n",
+];
+
+/// `.hookd/.gitignore` when the directory only holds hookd's private files
+/// (the ledger, local settings and scripts).
+pub const PRIVATE_GITIGNORE: &str = "# hookd's ledger: local history, never committed.\n*\n";
+
+/// What the `.hookd/` directory about to be written needs from its
+/// `.gitignore` (see [`gitignore_update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitignoreNeed {
+    /// Only keep a hookd-written one current; never create one.
+    Current,
+    /// Something private is going in: create [`PRIVATE_GITIGNORE`] if there is none.
+    Private,
+    /// Something shared is going in (`settings.json`, `hooks/`): create
+    /// [`SHARED_GITIGNORE`] if there is none, and open up hookd's
+    /// ledger-only one.
+    Shared,
+}
+
+/// The content `.hookd/.gitignore` must be rewritten with, given its current
+/// content (`None`: no file) and what is about to go into the directory;
+/// `None` when it must stay as it is. A `.gitignore` that is neither
+/// hookd's ledger-only one nor one of its shared versions is the user's
+/// and always stays.
+pub fn gitignore_update(current: Option<&str>, need: GitignoreNeed) -> Option<&'static str> {
+    match (current, need) {
+        (None, GitignoreNeed::Current) => None,
+        (None, GitignoreNeed::Private) => Some(PRIVATE_GITIGNORE),
+        (None, GitignoreNeed::Shared) => Some(SHARED_GITIGNORE),
+        (Some(text), _) if PREVIOUS_SHARED_GITIGNORES.contains(&text) => Some(SHARED_GITIGNORE),
+        (Some(text), GitignoreNeed::Shared) if is_ledger_only_gitignore(text) => {
+            Some(SHARED_GITIGNORE)
+        }
+        (Some(_), _) => None,
+    }
+}
+
+/// Brings `<dir>/.gitignore` (`dir` being a project's `.hookd/`) in line
+/// with `need` through [`gitignore_update`]; true when it was written.
+pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> fs_atomic::Result<bool> {
+    let path = dir.join(GITIGNORE);
+    let current = match fs::read(&path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(source) => return Err(FsAtomicError::Read { path, source }),
+    };
+    let text = current.as_deref().map(String::from_utf8_lossy);
+    match gitignore_update(text.as_deref(), need) {
+        Some(content) => {
+            fs_atomic::write_atomic(&path, content.as_bytes(), false)?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// Creates the directory a ledger goes in; a repository's `.hookd/` is
+/// ignored by git.
+///
+/// The `.gitignore` is also written when the directory already exists
+/// without one (a user may create `.hookd/settings.json` by hand first):
+/// otherwise the ledger would show up in `git status`, and every Bash
+/// snapshot would hash it. One that an older hookd wrote is brought up to
+/// date; any other existing `.gitignore` is the user's and is left alone.
+pub fn prepare(dir: &Path) -> Result<()> {
+    if !dir.is_dir() {
+        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
+    }
+    if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
+        let ignore = dir.join(".gitignore");
+        let current = match fs::read(&ignore) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io("cannot read", &ignore, e)),
+        };
+        // Only what is meant to be committed (shared settings, project-scope
+        // hook scripts, the stop-test command) opens the directory up;
+        // without any, the whole directory (this file included) stays
+        // invisible to git.
+        let shared = ["settings.json", "hooks", "stop-test-command"]
+            .iter()
+            .any(|name| dir.join(name).exists());
+        let need = if shared {
+            GitignoreNeed::Shared
+        } else {
+            GitignoreNeed::Private
+        };
+        // Never open up a `.gitignore` that exists: that is for the edit
+        // that adds the shared file to decide.
+        let need = if current.is_some() {
+            GitignoreNeed::Current
+        } else {
+            need
+        };
+        if let Some(content) = gitignore_update(current.as_deref(), need) {
+            fs::write(&ignore, content).map_err(|e| Error::io("cannot write", &ignore, e))?;
+        }
+    }
+    Ok(())
+}
+
+fn is_ledger_only_gitignore(text: &str) -> bool {
+    let rules: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    rules == ["*"]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gitignore_detection() {
+        assert!(is_ledger_only_gitignore(
+            "# hookd's ledger: local history, never committed.\n*\n"
+        ));
+        assert!(is_ledger_only_gitignore("*"));
+        assert!(!is_ledger_only_gitignore("*\n!keep\n"));
+        assert!(!is_ledger_only_gitignore(SHARED_GITIGNORE));
+        assert!(!is_ledger_only_gitignore(""));
+    }
+
+    #[test]
+    fn gitignore_updates_only_what_hookd_wrote() {
+        use GitignoreNeed::{Current, Private, Shared};
+        let previous = PREVIOUS_SHARED_GITIGNORES[0];
+        for need in [Current, Private, Shared] {
+            assert_eq!(
+                gitignore_update(Some(previous), need),
+                Some(SHARED_GITIGNORE)
+            );
+            assert_eq!(gitignore_update(Some(SHARED_GITIGNORE), need), None);
+            // The user's own, even a previous version with one more line.
+            assert_eq!(gitignore_update(Some("mutations.db\n"), need), None);
+            assert_eq!(
+                gitignore_update(Some(&format!("{previous}!notes.md\n")), need),
+                None
+            );
+        }
+        assert_eq!(gitignore_update(None, Current), None);
+        assert_eq!(gitignore_update(None, Private), Some(PRIVATE_GITIGNORE));
+        assert_eq!(gitignore_update(None, Shared), Some(SHARED_GITIGNORE));
+        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Private), None);
+        assert_eq!(gitignore_update(Some(PRIVATE_GITIGNORE), Current), None);
+        assert_eq!(
+            gitignore_update(Some(PRIVATE_GITIGNORE), Shared),
+            Some(SHARED_GITIGNORE)
+        );
+    }
+}
