@@ -314,7 +314,7 @@ fn every_file_of_a_bash_command_is_listed() {
         .iter()
         .enumerate()
         .map(|(seq, file)| {
-            hookd_core::daemon::extract::mutation_record(
+            hookd_core::record::MutationRecord::for_event(
                 &event,
                 &facts,
                 "Bash",

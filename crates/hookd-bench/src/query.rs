@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail, ensure};
 use chrono::Utc;
-use hookd_core::daemon::extract;
 use hookd_core::ledger::{Ledger, MutationFilter};
+use hookd_core::record::MutationRecord;
 use hookd_core::record::{HookEvent, LedgerEntry, RepoFacts};
 use serde::Serialize;
 use serde_json::json;
@@ -353,7 +353,7 @@ fn entry(
         received_at: hookd_core::timefmt::format(received),
         source_pid: Some(pid),
     };
-    let mutation = extract::mutation_record(
+    let mutation = MutationRecord::for_event(
         &event,
         repo,
         tool,

@@ -5,7 +5,7 @@
 //! is one row of the `mutations` table, whose column names existing
 //! consumers query by name.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -197,4 +197,46 @@ pub struct CommittedEvent {
     pub tool_name: Option<String>,
     /// Its tool call id, if any.
     pub tool_use_id: Option<String>,
+}
+
+impl MutationRecord {
+    /// Builds a mutation row for `event`; Bash rows name their own file.
+    pub fn for_event(
+        event: &HookEvent,
+        repo: &RepoFacts,
+        tool: &str,
+        seq: i64,
+        file_path: Option<String>,
+        lines_changed: Option<i64>,
+    ) -> MutationRecord {
+        MutationRecord {
+            event_type: crate::names::mutation_event_type(tool),
+            hook_type: event.hook_type.clone(),
+            tool_name: tool.to_owned(),
+            agent_id: event.agent_id.clone(),
+            file_ext: file_path.as_deref().and_then(file_ext),
+            file_path,
+            lines_changed,
+            branch: repo.branch.clone(),
+            head_sha: repo.head_sha.clone(),
+            raw_payload: event.raw_payload.clone(),
+            event_timestamp: event.event_timestamp.clone(),
+            received_at: event.received_at.clone(),
+            event_id: event.event_id.clone(),
+            mutation_seq: seq,
+            session_id: event.session_id.clone(),
+            tool_use_id: event.tool_use_id.clone(),
+            remote_url: repo.remote_url.clone(),
+            command: event.command.clone(),
+            source_pid: event.source_pid,
+        }
+    }
+}
+
+/// Extension of a path without the dot, when it has one.
+pub fn file_ext(path: &str) -> Option<String> {
+    Path::new(path)
+        .extension()
+        .map(|ext| ext.to_string_lossy().into_owned())
+        .filter(|ext| !ext.is_empty())
 }

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::Envelope;
-use crate::names::{
-    self, canonical_tool_name, is_file_mutating_tool, mutation_event_type, normalize_hook_type,
-};
+use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
 use crate::project::stored_path;
 use crate::record::{HookEvent, MutationRecord, RepoFacts};
 
@@ -92,7 +90,7 @@ pub fn direct_mutation(event: &HookEvent, repo: &RepoFacts) -> Option<MutationRe
         .file_path
         .as_deref()
         .map(|p| stored_path(p, repo.git_root.as_deref()));
-    Some(mutation_record(
+    Some(MutationRecord::for_event(
         event,
         repo,
         tool,
@@ -100,46 +98,6 @@ pub fn direct_mutation(event: &HookEvent, repo: &RepoFacts) -> Option<MutationRe
         file_path,
         event.lines_changed,
     ))
-}
-
-/// Builds a mutation row for `event`; Bash rows name their own file.
-pub fn mutation_record(
-    event: &HookEvent,
-    repo: &RepoFacts,
-    tool: &str,
-    seq: i64,
-    file_path: Option<String>,
-    lines_changed: Option<i64>,
-) -> MutationRecord {
-    MutationRecord {
-        event_type: mutation_event_type(tool),
-        hook_type: event.hook_type.clone(),
-        tool_name: tool.to_owned(),
-        agent_id: event.agent_id.clone(),
-        file_ext: file_path.as_deref().and_then(file_ext),
-        file_path,
-        lines_changed,
-        branch: repo.branch.clone(),
-        head_sha: repo.head_sha.clone(),
-        raw_payload: event.raw_payload.clone(),
-        event_timestamp: event.event_timestamp.clone(),
-        received_at: event.received_at.clone(),
-        event_id: event.event_id.clone(),
-        mutation_seq: seq,
-        session_id: event.session_id.clone(),
-        tool_use_id: event.tool_use_id.clone(),
-        remote_url: repo.remote_url.clone(),
-        command: event.command.clone(),
-        source_pid: event.source_pid,
-    }
-}
-
-/// Extension of a path without the dot, when it has one.
-pub fn file_ext(path: &str) -> Option<String> {
-    Path::new(path)
-        .extension()
-        .map(|ext| ext.to_string_lossy().into_owned())
-        .filter(|ext| !ext.is_empty())
 }
 
 fn file_path(tool_input: &Value) -> Option<PathBuf> {

@@ -260,7 +260,7 @@ impl Writer {
                 .into_iter()
                 .zip(0..)
                 .map(|(path, seq)| {
-                    extract::mutation_record(event, repo, BASH_TOOL, seq, Some(path), None)
+                    MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None)
                 })
                 .collect(),
             Err(err) => {

@@ -202,7 +202,7 @@ mod tests {
             head_sha: head.into(),
             remote_url: None,
         };
-        let mutation = crate::daemon::extract::mutation_record(
+        let mutation = crate::record::MutationRecord::for_event(
             &event,
             &repo,
             tool,

@@ -25,8 +25,14 @@ fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry
         head_sha: "abc".into(),
         remote_url: None,
     };
-    let mutation =
-        crate::daemon::extract::mutation_record(&event, &repo, tool, 0, Some(file.into()), Some(1));
+    let mutation = crate::record::MutationRecord::for_event(
+        &event,
+        &repo,
+        tool,
+        0,
+        Some(file.into()),
+        Some(1),
+    );
     LedgerEntry {
         event,
         repo,

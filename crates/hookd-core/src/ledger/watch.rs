@@ -209,7 +209,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(seq, file)| {
-                crate::daemon::extract::mutation_record(
+                crate::record::MutationRecord::for_event(
                     &event,
                     &repo,
                     tool,
