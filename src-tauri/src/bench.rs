@@ -17,7 +17,6 @@ use std::sync::{Mutex, PoisonError};
 use hookd_core::executor::hook_test;
 use hookd_core::executor::samples;
 use hookd_core::executor::{ExecReport, HookRun};
-use hookd_core::settings::connect;
 use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome};
 use serde::Serialize;
@@ -356,7 +355,7 @@ pub(crate) fn project_root(project: &str) -> Result<PathBuf> {
             "project {project:?} is not an absolute path"
         )));
     }
-    connect::project_root(path).map_err(core)
+    hookd_core::project::project_root(path).map_err(core)
 }
 
 /// A core error of any module as the UI gets it (kind from the core's classification).

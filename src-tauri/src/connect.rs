@@ -10,7 +10,6 @@
 //! [`ErrorKind::Conflict`] and writes nothing, so nobody approves one diff
 //! and gets another.
 
-use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
@@ -189,7 +188,7 @@ fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {
         emit_found: emit.is_empty() || connect::emit_found(&emit),
         emit_command: emit,
         hooks_disabled: report.hooks_disabled,
-        version: version_of(preview.before.as_deref()),
+        version: preview.version(),
     }
 }
 
@@ -213,7 +212,7 @@ fn result_of(report: &connect::ChangeReport) -> ConnectResult {
 
 /// Refuses when the file is no longer what the preview with `version` read.
 fn check_version(now: &EditPreview, version: &str) -> Result<()> {
-    if version_of(now.before.as_deref()) == version {
+    if now.version() == version {
         return Ok(());
     }
     Err(AppError::new(
@@ -223,52 +222,4 @@ fn check_version(now: &EditPreview, version: &str) -> Result<()> {
             now.report.path.display()
         ),
     ))
-}
-
-/// A token for the file's content: `missing`, or its length and a 64-bit
-/// hash (FNV-1a, stable across runs and builds).
-fn version_of(bytes: Option<&[u8]>) -> String {
-    let Some(bytes) = bytes else {
-        return "missing".to_owned();
-    };
-    let mut hasher = Fnv1a::default();
-    bytes.hash(&mut hasher);
-    format!("{}-{:016x}", bytes.len(), hasher.finish())
-}
-
-/// FNV-1a, 64 bit: tiny, dependency-free and the same in every process.
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv1a {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn versions_tell_contents_apart() {
-        assert_eq!(version_of(None), "missing");
-        let a = version_of(Some(b"{}\n"));
-        assert_eq!(a, version_of(Some(b"{}\n")));
-        assert_ne!(a, version_of(Some(b"{} \n")));
-        assert_ne!(version_of(Some(b"")), "missing");
-        assert!(a.starts_with("3-"), "{a}");
-    }
 }

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use hookd_core::project::ProjectError;
 use hookd_core::settings::SettingsError;
 use hookd_core::settings::connect::AgentConnectError;
 use hookd_core::settings::templates::TemplateError;
@@ -120,6 +121,7 @@ impl From<hookd_core::Error> for AppError {
             E::NotARepository(_) | E::InvalidTime { .. } | E::Config(_) => ErrorKind::InvalidInput,
             E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
             E::NoHome => ErrorKind::Unavailable,
+            E::Project(inner) => project_kind(inner),
             E::AgentConnect(inner) => agent_connect_kind(inner),
             E::Amqp(_) => ErrorKind::Unavailable,
             E::Settings(inner) => settings_kind(inner),
@@ -172,16 +174,21 @@ fn sqlite_kind(err: &rusqlite::Error) -> ErrorKind {
 
 fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
     match err {
-        AgentConnectError::Read { source, .. }
-        | AgentConnectError::CreateDir { source, .. }
-        | AgentConnectError::ProjectDir { source, .. } => io_kind(source),
+        AgentConnectError::Read { source, .. } | AgentConnectError::CreateDir { source, .. } => {
+            io_kind(source)
+        }
         AgentConnectError::Write(_) => ErrorKind::Io,
         AgentConnectError::Serialize { .. } => ErrorKind::Internal,
         AgentConnectError::Parse { .. }
         | AgentConnectError::Shape { .. }
-        | AgentConnectError::NotADirectory(_)
-        | AgentConnectError::EmitCommand(_)
-        | AgentConnectError::UnknownScope(_) => ErrorKind::InvalidInput,
+        | AgentConnectError::EmitCommand(_) => ErrorKind::InvalidInput,
+    }
+}
+
+fn project_kind(err: &ProjectError) -> ErrorKind {
+    match err {
+        ProjectError::Unreadable { source, .. } => io_kind(source),
+        ProjectError::NotADirectory(_) => ErrorKind::InvalidInput,
     }
 }
 

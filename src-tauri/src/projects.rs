@@ -6,12 +6,12 @@
 //! added here survive restarts and show up in `hookd query --all` too.
 
 use std::collections::HashSet;
-use std::io::ErrorKind as IoErrorKind;
 use std::path::{Path, PathBuf};
 
 use hookd_core::dirs;
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::registry::{KnownRepo, Origin, Registry};
+use hookd_core::project::ProjectError;
 use hookd_core::settings::SettingsDocument;
 use hookd_core::settings::connect::is_hookd_handler;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
@@ -105,7 +105,7 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
     for path in paths {
         let root = match project_root_for(path) {
             Ok(root) => root,
-            Err(reason) => {
+            Err(Rejection(reason)) => {
                 rejected.push(Rejected {
                     path: path.display().to_string(),
                     reason,
@@ -149,21 +149,24 @@ pub fn add_dropped(state: &AppState, paths: &[PathBuf]) -> AddProjectsResult {
     })
 }
 
-/// The root a dropped or picked path is registered under, or why it cannot be.
-pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, String> {
+/// The root a dropped or picked path is registered under (the core's one
+/// project-root rule), or why it cannot be, in the words the window shows.
+pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, Rejection> {
     if path.as_os_str().is_empty() {
-        return Err("empty path".into());
+        return Err(Rejection("empty path".into()));
     }
-    let canonical = match std::fs::canonicalize(path) {
-        Ok(canonical) => canonical,
-        Err(err) if err.kind() == IoErrorKind::NotFound => return Err("does not exist".into()),
-        Err(err) => return Err(format!("cannot be read: {err}")),
-    };
-    if !canonical.is_dir() {
-        return Err("not a folder".into());
-    }
-    Ok(hookd_core::project::discover_root(&canonical).unwrap_or(canonical))
+    hookd_core::project::project_root(path).map_err(|err| {
+        Rejection(match &err {
+            _ if err.is_not_found() => "does not exist".into(),
+            ProjectError::NotADirectory(_) => "not a folder".into(),
+            ProjectError::Unreadable { source, .. } => format!("cannot be read: {source}"),
+        })
+    })
 }
+
+/// Why a path cannot be added as a project, as the window shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection(pub String);
 
 fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, user: bool) -> ProjectInfo {
     let root = &known.root;

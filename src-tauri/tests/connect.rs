@@ -40,7 +40,7 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     assert!(!preview.exists);
     assert!(preview.changes);
     assert_eq!(preview.before, "");
-    assert_eq!(preview.version, "missing");
+    assert_eq!(preview.version, hookd_core::settings::version::ABSENT);
     assert!(preview.events.contains(&"PreToolUse".to_owned()));
     assert!(
         preview.emit_command.contains("hookd-emit"),

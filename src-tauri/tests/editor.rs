@@ -132,7 +132,7 @@ fn hook_files_lists_the_six_files_with_structured_hooks_and_raw_json() {
     assert!(project.problems.is_empty(), "{:?}", project.problems);
     assert_eq!(
         project.version,
-        editor::version_of(Some(PROJECT_FILE.as_bytes()))
+        hookd_core::settings::version_token(Some(PROJECT_FILE.as_bytes()))
     );
     assert_eq!(project.other_keys, ["model", "permissions", "env"]);
     assert_eq!(project.events.len(), 1);
@@ -284,7 +284,10 @@ fn preview_and_save_replace_only_the_hooks_and_keep_every_other_byte() {
         on_disk, preview.after,
         "the save writes what the preview showed"
     );
-    assert_eq!(saved.version, editor::version_of(Some(on_disk.as_bytes())));
+    assert_eq!(
+        saved.version,
+        hookd_core::settings::version_token(Some(on_disk.as_bytes()))
+    );
     assert_eq!(
         fs::read_to_string(saved.backup.unwrap()).unwrap(),
         PROJECT_FILE

@@ -359,9 +359,24 @@ fn bad_flags_are_refused() {
     assert!(!run.ok);
     assert!(run.stderr.contains("--scope project"), "{}", run.stderr);
 
-    let run = hookd(home.path(), home.path(), &["connect", "--scope", "global"]);
+    // One vocabulary with `hookd hooks`: global is the user's file (user is
+    // an alias); policy is never written.
+    let run = hookd(home.path(), home.path(), &["connect", "--scope", "policy"]);
     assert!(!run.ok);
-    assert!(run.stderr.contains("user"), "{}", run.stderr);
+    assert!(run.stderr.contains("global"), "{}", run.stderr);
+    for scope in ["global", "user"] {
+        let run = hookd(
+            home.path(),
+            home.path(),
+            &["connect", "--scope", scope, "--dry-run"],
+        );
+        assert!(run.ok, "{}", run.stderr);
+        assert!(
+            run.stdout.contains(".claude/settings.json"),
+            "{}",
+            run.stdout
+        );
+    }
 
     let run = hookd(
         home.path(),

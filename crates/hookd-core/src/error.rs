@@ -1,4 +1,4 @@
-//! The core's one error type, so callers (the CLI, later the desktop app)
+//! The core's one error type, so callers (the CLI, the desktop app)
 //! can branch on what went wrong instead of parsing strings.
 
 use std::path::PathBuf;
@@ -90,6 +90,9 @@ pub enum Error {
     /// No home directory to put per-user files in.
     #[error("cannot find the home directory: $HOME is not set")]
     NoHome,
+    /// A directory given as a project cannot be one.
+    #[error(transparent)]
+    Project(#[from] crate::project::ProjectError),
     /// Editing the agent's settings failed.
     #[error(transparent)]
     AgentConnect(#[from] crate::settings::connect::AgentConnectError),

@@ -18,9 +18,10 @@ use serde::Serialize;
 use serde_json::Value;
 use ts_rs::TS;
 
-use super::{EDITABLE, FileRef, display, location, settings_error, version_of};
+use super::{EDITABLE, FileRef, display, location, settings_error};
 use crate::error::Result;
 use crate::state::AppState;
+use hookd_core::settings::version_token;
 
 /// One settings file, structured for the editor.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -158,13 +159,13 @@ pub fn hook_file(state: &AppState, file: &FileRef) -> Result<HookFile> {
     let doc = match SettingsDocument::load(&location) {
         Ok(doc) => doc,
         Err(SettingsError::Parse { message, .. }) => {
-            out.version = version_of(std::fs::read(&location.path).ok().as_deref());
+            out.version = version_token(std::fs::read(&location.path).ok().as_deref());
             out.parse_error = Some(format!("not valid JSON: {message}"));
             return Ok(out);
         }
         Err(err) => return Err(settings_error(err)),
     };
-    out.version = version_of(doc.original_bytes());
+    out.version = doc.version();
     out.exists = doc.existed();
     out.problems = doc
         .errors()

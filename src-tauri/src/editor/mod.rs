@@ -24,7 +24,7 @@ pub mod files;
 pub mod view;
 pub mod write;
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 
 use hookd_core::settings::{Kind, Scope, SettingsError, SettingsLocation};
@@ -160,20 +160,6 @@ pub(crate) fn location(state: &AppState, file: &FileRef) -> Result<SettingsLocat
 /// conflict, a refused edit invalid input, ...).
 pub(crate) fn settings_error(err: SettingsError) -> AppError {
     AppError::from(hookd_core::Error::from(err))
-}
-
-/// The version token of a file's bytes (`absent` when it does not exist):
-/// its length and a hash of its content. Equal tokens mean equal bytes for
-/// every purpose here (noticing that a file changed since it was shown).
-pub fn version_of(bytes: Option<&[u8]>) -> String {
-    match bytes {
-        None => "absent".to_owned(),
-        Some(bytes) => {
-            let mut hasher = std::hash::DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            format!("{}-{:016x}", bytes.len(), hasher.finish())
-        }
-    }
 }
 
 /// A path for the window.

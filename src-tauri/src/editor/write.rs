@@ -19,9 +19,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use super::{FileRef, conflict, display, location, settings_error, version_of};
+use super::{FileRef, conflict, display, location, settings_error};
 use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
+use hookd_core::settings::version_token;
 
 /// What a save would write.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -94,7 +95,7 @@ fn edited(
 ) -> Result<(SettingsLocation, SettingsDocument)> {
     let location = location(state, file)?;
     let mut doc = SettingsDocument::load(&location).map_err(settings_error)?;
-    if !force && version_of(doc.original_bytes()) != version {
+    if !force && !doc.is_version(version) {
         return Err(conflict(&location.path));
     }
     replace_hooks(&mut doc, hooks).map_err(settings_error)?;
@@ -140,7 +141,7 @@ pub fn save_hooks(
         path: display(&location.path),
         created: outcome.created,
         backup: outcome.backup.as_deref().map(display),
-        version: version_of(Some(&written)),
+        version: version_token(Some(&written)),
     })
 }
 
@@ -156,7 +157,7 @@ pub fn set_hook_enabled(
 ) -> Result<u64> {
     let location = location(state, file)?;
     let current = SettingsDocument::load(&location).map_err(settings_error)?;
-    if version_of(current.original_bytes()) != version {
+    if !current.is_version(version) {
         return Err(conflict(&location.path));
     }
     let store = DisabledStore::for_roots(state.roots()?);
@@ -192,7 +193,7 @@ pub fn move_hook(
         ));
     }
     let mut source = SettingsDocument::load(&from_loc).map_err(settings_error)?;
-    if version_of(source.original_bytes()) != version {
+    if !source.is_version(version) {
         return Err(conflict(&from_loc.path));
     }
     let removed = remove_hook(&mut source, &HookSelector::from(hook)).map_err(settings_error)?;

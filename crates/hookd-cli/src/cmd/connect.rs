@@ -7,20 +7,20 @@
 
 use std::path::{Path, PathBuf};
 
+use super::target::{self, KindArg, ScopeArg};
 use super::{backup_note, show};
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use clap::Args;
-use clap::builder::{PossibleValuesParser, TypedValueParser};
-use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus, Scope};
+use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
 
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
 pub struct ConnectArgs {
-    /// Settings file to edit: user (~/.claude/settings.json), project
-    /// (DIR/.claude/settings.json) or local (DIR/.claude/settings.local.json)
-    /// [default: user]
-    #[arg(long, value_name = "SCOPE", value_parser = scope_parser())]
-    pub scope: Option<Scope>,
+    /// Settings file to edit: global (~/.claude/settings.json; `user` is
+    /// accepted too), project (DIR/.claude/settings.json) or local
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`
+    #[arg(long, value_name = "SCOPE", value_enum, default_value_t = ScopeArg::Global)]
+    pub scope: ScopeArg,
     /// Project directory for --scope project/local; its git root is used if it is inside a
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
@@ -43,11 +43,11 @@ pub struct ConnectArgs {
 /// Flags of `hookd disconnect`.
 #[derive(Debug, Clone, Args)]
 pub struct DisconnectArgs {
-    /// Settings file to edit: user (~/.claude/settings.json), project
-    /// (DIR/.claude/settings.json) or local (DIR/.claude/settings.local.json)
-    /// [default: user]
-    #[arg(long, value_name = "SCOPE", value_parser = scope_parser())]
-    pub scope: Option<Scope>,
+    /// Settings file to edit: global (~/.claude/settings.json; `user` is
+    /// accepted too), project (DIR/.claude/settings.json) or local
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`
+    #[arg(long, value_name = "SCOPE", value_enum, default_value_t = ScopeArg::Global)]
+    pub scope: ScopeArg,
     /// Project directory for --scope project/local; its git root is used if it is inside a
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
@@ -143,28 +143,11 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
     Ok(())
 }
 
-fn scope_parser() -> impl TypedValueParser<Value = Scope> {
-    PossibleValuesParser::new(["user", "project", "local"]).try_map(|s| s.parse::<Scope>())
-}
-
-/// The settings file for the flags. `--project` with the user scope is an
-/// error rather than ignored: the user clearly meant a project file, and
-/// silently editing the global one instead is the worse surprise.
-fn settings_file(scope: Option<Scope>, project: Option<&Path>) -> Result<PathBuf> {
-    let scope = scope.unwrap_or_default();
-    if !scope.is_project() {
-        if project.is_some() {
-            bail!(
-                "--project applies to --scope project or --scope local (the default scope is user)"
-            );
-        }
-        return Ok(scope.settings_path(&hookd_core::dirs::home_dir()?));
-    }
-    let dir = match project {
-        Some(dir) => dir.to_path_buf(),
-        None => std::env::current_dir().context("cannot read the current directory")?,
-    };
-    Ok(scope.settings_path(&connect::project_root(&dir)?))
+/// The agent's settings file for the flags, resolved exactly as `hookd
+/// hooks` resolves `--scope` (`--project` with the global scope is refused).
+fn settings_file(scope: ScopeArg, project: Option<&Path>) -> Result<PathBuf> {
+    let (_, location, _) = target::resolve(scope, KindArg::Agent, project)?;
+    Ok(location.path)
 }
 
 fn groups(n: usize) -> String {

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use clap::ValueEnum;
-use hookd_core::settings::connect;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 
 /// Which settings file of a kind.
@@ -60,7 +59,7 @@ pub fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
         Some(dir) => dir.to_path_buf(),
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    Ok(connect::project_root(&dir)?)
+    Ok(hookd_core::project::project_root(&dir)?)
 }
 
 /// The roots, the settings file and (for the project scopes) the project
@@ -75,7 +74,9 @@ pub fn resolve(
     let project = if scope.is_project() {
         Some(project_dir(project)?)
     } else if project.is_some() {
-        bail!("--project applies to --scope project or --scope local, not global");
+        bail!(
+            "--project applies to --scope project or --scope local, not global (the default scope of `hookd connect`)"
+        );
     } else {
         None
     };

@@ -5,7 +5,7 @@
 //! The agent calls a single `hookd-emit` hook; hookd runs the hooks it
 //! manages and must then print and exit exactly as the agent expects of one
 //! hook, or the hooks' decisions would be lost (or invented). Contract source:
-//! `shared/docs/hooks-contract.md`; per-event facts come from
+//! `docs/hooks-contract.md`; per-event facts come from
 //! [`crate::settings::events`].
 //!
 //! # Running ([`process`])

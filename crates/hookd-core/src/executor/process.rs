@@ -2,8 +2,8 @@
 //! group, feed stdin, capture capped output, enforce the timeout, and make
 //! sure nothing of the hook outlives it.
 //!
-//! Atuin's runner is the cautionary tale (see `shared/docs/conventions.md`):
-//! it caps output but its timed-out children keep running. Here:
+//! A common failure of hook runners (atuin's, for one): they cap the
+//! output, but a timed-out hook's children keep running. Here:
 //!
 //! - the hook is the leader of a new process group (`process_group(0)`), so
 //!   one `kill(-pgid, SIGKILL)` reaches every process it forked, including a

@@ -5,7 +5,7 @@
 //! Testing a hook needs a realistic payload, and writing one by hand from
 //! the hooks reference is where matchers and scripts go wrong (a missing
 //! `tool_input` field, `hook_event_name` of another event). One catalogue,
-//! shaped per `shared/docs/hooks-contract.md`, serves the desktop app's test
+//! shaped per `docs/hooks-contract.md`, serves the desktop app's test
 //! bench and can serve the CLI too. Paths point inside the chosen project,
 //! so a hook that inspects `file_path` or `cwd` sees its own project.
 

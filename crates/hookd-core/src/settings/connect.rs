@@ -11,15 +11,15 @@
 //! field is needed and a moved binary is still found.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
 use crate::fs_atomic::{self, FsAtomicError, WriteOutcome};
+use crate::settings::events::{Connected, EVENTS, EventSpec};
 use crate::settings::format::{self, Format};
 
 /// Basename of the program hookd's handlers run; also how they are recognised.
@@ -30,48 +30,48 @@ pub const EMIT_PROGRAM: &str = "hookd-emit";
 pub const HANDLER_TIMEOUT_SECS: u64 = 10;
 
 /// One hook hookd installs: an agent event and the argument `hookd-emit` gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookSpec {
     /// Claude Code event name, the key under `hooks`.
     pub event: &'static str,
     /// First argument to `hookd-emit`: the event in snake_case.
-    pub arg: &'static str,
+    pub arg: String,
     /// The group's matcher; `None` leaves the key out, which means "all".
     pub matcher: Option<&'static str>,
 }
 
-/// Every hook [`connect`] adds, in the order they are added.
-pub const HOOKS: [HookSpec; 11] = [
-    tool_hook("PreToolUse", "pre_tool_use"),
-    tool_hook("PostToolUse", "post_tool_use"),
-    tool_hook("PostToolUseFailure", "post_tool_use_failure"),
-    event_hook("SessionStart", "session_start"),
-    event_hook("SessionEnd", "session_end"),
-    event_hook("UserPromptSubmit", "user_prompt_submit"),
-    event_hook("Stop", "stop"),
-    event_hook("SubagentStart", "subagent_start"),
-    event_hook("SubagentStop", "subagent_stop"),
-    event_hook("Notification", "notification"),
-    event_hook("PreCompact", "pre_compact"),
-];
+impl HookSpec {
+    fn of(spec: &EventSpec) -> Self {
+        Self {
+            event: spec.name,
+            arg: crate::names::normalize_hook_type(spec.name),
+            // No tool name in the command: hookd-emit reads it from the
+            // payload, so one "*" group covers every tool, MCP ones included.
+            matcher: spec.is_tool_event().then_some("*"),
+        }
+    }
+}
+
+/// Every hook [`connect`] adds, in the order they are added: the events the
+/// catalogue ([`EVENTS`]) marks [`Connected::Always`], in its order.
+pub static HOOKS: LazyLock<Vec<HookSpec>> = LazyLock::new(|| {
+    EVENTS
+        .iter()
+        .filter(|e| e.connected == Connected::Always)
+        .map(HookSpec::of)
+        .collect()
+});
 
 /// Every hook [`Mode::Managed`] installs: the recorded events plus the ones
-/// hookd's managed hooks may want to answer (PermissionRequest, PostCompact).
-pub const MANAGED_HOOKS: [HookSpec; 13] = [
-    tool_hook("PreToolUse", "pre_tool_use"),
-    tool_hook("PermissionRequest", "permission_request"),
-    tool_hook("PostToolUse", "post_tool_use"),
-    tool_hook("PostToolUseFailure", "post_tool_use_failure"),
-    event_hook("SessionStart", "session_start"),
-    event_hook("SessionEnd", "session_end"),
-    event_hook("UserPromptSubmit", "user_prompt_submit"),
-    event_hook("Stop", "stop"),
-    event_hook("SubagentStart", "subagent_start"),
-    event_hook("SubagentStop", "subagent_stop"),
-    event_hook("Notification", "notification"),
-    event_hook("PreCompact", "pre_compact"),
-    event_hook("PostCompact", "post_compact"),
-];
+/// hookd's managed hooks may want to answer ([`Connected::Managed`]:
+/// PermissionRequest, PostCompact).
+pub static MANAGED_HOOKS: LazyLock<Vec<HookSpec>> = LazyLock::new(|| {
+    EVENTS
+        .iter()
+        .filter(|e| e.connected != Connected::No)
+        .map(HookSpec::of)
+        .collect()
+});
 
 /// Flag that turns `hookd-emit` into managed mode.
 pub const WAIT_FLAG: &str = "--wait";
@@ -91,8 +91,8 @@ impl Mode {
     /// The hooks this mode installs.
     pub fn hooks(self) -> &'static [HookSpec] {
         match self {
-            Self::Record => &HOOKS,
-            Self::Managed => &MANAGED_HOOKS,
+            Self::Record => HOOKS.as_slice(),
+            Self::Managed => MANAGED_HOOKS.as_slice(),
         }
     }
 
@@ -113,81 +113,6 @@ impl Mode {
         match self {
             Self::Record => format!("{emit} {}", spec.arg),
             Self::Managed => format!("{emit} {WAIT_FLAG} {}", spec.arg),
-        }
-    }
-}
-
-const fn tool_hook(event: &'static str, arg: &'static str) -> HookSpec {
-    // No tool name in the command: hookd-emit reads it from the payload, so one
-    // "*" group covers every tool, MCP ones included.
-    HookSpec {
-        event,
-        arg,
-        matcher: Some("*"),
-    }
-}
-
-const fn event_hook(event: &'static str, arg: &'static str) -> HookSpec {
-    HookSpec {
-        event,
-        arg,
-        matcher: None,
-    }
-}
-
-/// Which Claude Code settings file to edit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Scope {
-    /// `~/.claude/settings.json`: every project of this user.
-    #[default]
-    User,
-    /// `<project>/.claude/settings.json`: committed, shared with the team.
-    Project,
-    /// `<project>/.claude/settings.local.json`: this checkout only, gitignored.
-    Local,
-}
-
-impl Scope {
-    /// The name used on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::User => "user",
-            Self::Project => "project",
-            Self::Local => "local",
-        }
-    }
-
-    /// True for the scopes whose file lives in a project rather than in home.
-    pub fn is_project(self) -> bool {
-        !matches!(self, Self::User)
-    }
-
-    /// This scope's settings file under `base`: the home directory for
-    /// [`Scope::User`], the project root otherwise.
-    pub fn settings_path(self, base: &Path) -> PathBuf {
-        let name = match self {
-            Self::User | Self::Project => "settings.json",
-            Self::Local => "settings.local.json",
-        };
-        base.join(".claude").join(name)
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Scope {
-    type Err = AgentConnectError;
-
-    fn from_str(s: &str) -> Result<Self> {
-        match s {
-            "user" => Ok(Self::User),
-            "project" => Ok(Self::Project),
-            "local" => Ok(Self::Local),
-            other => Err(AgentConnectError::UnknownScope(other.to_owned())),
         }
     }
 }
@@ -252,25 +177,11 @@ pub enum AgentConnectError {
     /// Writing the settings file (or its backup) failed.
     #[error(transparent)]
     Write(#[from] FsAtomicError),
-    /// The project directory given does not exist or cannot be resolved.
-    #[error("project directory {path}")]
-    ProjectDir {
-        /// The directory as given.
-        path: PathBuf,
-        /// The underlying I/O error.
-        source: io::Error,
-    },
-    /// The project path given is not a directory.
-    #[error("project directory {0} is not a directory")]
-    NotADirectory(PathBuf),
     /// An explicit emit command that does not run `hookd-emit`.
     #[error(
         "emit command {0:?} does not run a program named hookd-emit; hookd finds its hooks by that name, so disconnect could never remove them"
     )]
     EmitCommand(String),
-    /// A scope name that is not user, project or local.
-    #[error("unknown scope {0:?}: expected user, project or local")]
-    UnknownScope(String),
 }
 
 /// Result alias for this module.
@@ -366,6 +277,14 @@ pub struct EditPreview {
     /// The bytes the edit would write (formatting kept); equal to `before`
     /// when nothing changes.
     pub after: Option<Vec<u8>>,
+}
+
+impl EditPreview {
+    /// The version token of the file as this preview read it
+    /// ([`crate::settings::version`]).
+    pub fn version(&self) -> String {
+        crate::settings::version::version_token(self.before.as_deref())
+    }
 }
 
 /// What [`connect_mode`] would write to `path`, from one read of the file:
@@ -485,7 +404,7 @@ pub fn add_hooks_for(
             .get("hooks")
             .and_then(|hooks| hooks.get(spec.event))
             .and_then(Value::as_array)
-            .is_some_and(|groups| groups.iter().any(|g| has_emit_handler(g, spec.arg, mode)));
+            .is_some_and(|groups| groups.iter().any(|g| has_emit_handler(g, &spec.arg, mode)));
         if present {
             continue;
         }
@@ -624,24 +543,6 @@ pub fn shell_quote(s: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(format!("'{}'", s.replace('\'', r"'\''")))
     }
-}
-
-/// The project root for `dir`: the nearest ancestor holding a `.git` entry
-/// (a directory, or a file in worktrees and submodules), else `dir` itself.
-pub fn project_root(dir: &Path) -> Result<PathBuf> {
-    let dir = fs::canonicalize(dir).map_err(|source| AgentConnectError::ProjectDir {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    if !dir.is_dir() {
-        return Err(AgentConnectError::NotADirectory(dir));
-    }
-    let root = dir
-        .ancestors()
-        .find(|a| fs::symlink_metadata(a.join(".git")).is_ok())
-        .unwrap_or(&dir)
-        .to_path_buf();
-    Ok(root)
 }
 
 fn hook_group(spec: &HookSpec, emit: &str, mode: Mode) -> Value {
@@ -1201,7 +1102,7 @@ mod tests {
     #[test]
     fn missing_file_connect_creates_it_and_disconnect_does_nothing() {
         let tmp = tempfile::tempdir().unwrap();
-        let path = Scope::Local.settings_path(tmp.path());
+        let path = tmp.path().join(".claude/settings.local.json");
         let report = disconnect(&path, false).unwrap();
         assert_eq!(report.status, ChangeStatus::Missing);
         assert!(!path.exists());
@@ -1349,72 +1250,6 @@ mod tests {
             shell_words(&shell_quote("/x'y z/hookd-emit"), 1),
             ["/x'y z/hookd-emit"]
         );
-    }
-
-    #[test]
-    fn project_root_walks_up_to_git() {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = tmp.path().join("repo");
-        let sub = repo.join("src/deep");
-        fs::create_dir_all(&sub).unwrap();
-        fs::create_dir(repo.join(".git")).unwrap();
-        let canonical_repo = fs::canonicalize(&repo).unwrap();
-        assert_eq!(project_root(&sub).unwrap(), canonical_repo);
-        assert_eq!(project_root(&repo).unwrap(), canonical_repo);
-
-        // A `.git` file (worktree, submodule) marks a root as well.
-        let worktree = tmp.path().join("wt");
-        fs::create_dir_all(worktree.join("a")).unwrap();
-        fs::write(worktree.join(".git"), "gitdir: /elsewhere\n").unwrap();
-        assert_eq!(
-            project_root(&worktree.join("a")).unwrap(),
-            fs::canonicalize(&worktree).unwrap()
-        );
-
-        let plain = tmp.path().join("plain");
-        fs::create_dir(&plain).unwrap();
-        // Only meaningful if no ancestor of the temp dir is a repository.
-        if fs::canonicalize(tmp.path())
-            .unwrap()
-            .ancestors()
-            .all(|a| !a.join(".git").exists())
-        {
-            assert_eq!(
-                project_root(&plain).unwrap(),
-                fs::canonicalize(&plain).unwrap()
-            );
-        }
-
-        assert!(matches!(
-            project_root(&tmp.path().join("missing")),
-            Err(AgentConnectError::ProjectDir { .. })
-        ));
-        let file = write(tmp.path(), "file", "");
-        assert!(matches!(
-            project_root(&file),
-            Err(AgentConnectError::NotADirectory(_))
-        ));
-    }
-
-    #[test]
-    fn scope_paths_and_names() {
-        let base = Path::new("/b");
-        assert_eq!(
-            Scope::User.settings_path(base),
-            Path::new("/b/.claude/settings.json")
-        );
-        assert_eq!(
-            Scope::Project.settings_path(base),
-            Path::new("/b/.claude/settings.json")
-        );
-        assert_eq!(
-            Scope::Local.settings_path(base),
-            Path::new("/b/.claude/settings.local.json")
-        );
-        for scope in [Scope::User, Scope::Project, Scope::Local] {
-            assert_eq!(scope.as_str().parse::<Scope>().unwrap(), scope);
-        }
-        assert!("global".parse::<Scope>().is_err());
     }
 
     fn commands(value: &Value) -> Vec<String> {

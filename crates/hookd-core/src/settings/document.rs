@@ -100,6 +100,17 @@ impl SettingsDocument {
         self.original.as_deref()
     }
 
+    /// The version token of the bytes read ([`super::version`]).
+    pub fn version(&self) -> String {
+        super::version::version_token(self.original_bytes())
+    }
+
+    /// True when the file was read with the bytes `token` stands for: the
+    /// editor that holds `token` saw exactly this file.
+    pub fn is_version(&self, token: &str) -> bool {
+        self.version() == token
+    }
+
     /// True when the file existed when loaded.
     pub fn existed(&self) -> bool {
         self.original.is_some()

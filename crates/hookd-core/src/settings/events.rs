@@ -3,7 +3,8 @@
 //! whether plain stdout becomes context, and the default timeout.
 //!
 //! One table, so the validator, the matcher, the executor and the CLI agree.
-//! Facts from Claude Code's hooks reference (see `shared/docs/hooks-contract.md`);
+//! Facts from Claude Code's hooks reference (summarised in
+//! `docs/hooks-contract.md`);
 //! where the reference says nothing (e.g. a matcher for `ConfigChange`), the
 //! event is treated conservatively: matcher ignored, exit 2 non-blocking.
 
@@ -33,6 +34,17 @@ pub enum ExitTwo {
     Ignored,
 }
 
+/// Whether `hookd connect` makes the agent send an event to `hookd-emit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connected {
+    /// Never: hookd neither records nor answers it.
+    No,
+    /// In both modes: recorded, and relayed to managed hooks when managed.
+    Always,
+    /// Only in managed mode, where hookd's managed hooks may answer it.
+    Managed,
+}
+
 /// Everything hookd knows about one hook event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EventSpec {
@@ -48,6 +60,8 @@ pub struct EventSpec {
     pub decision_block: bool,
     /// Default per-hook timeout in seconds.
     pub default_timeout_secs: u64,
+    /// Whether `hookd connect` installs a `hookd-emit` handler for it.
+    pub connected: Connected,
 }
 
 impl EventSpec {
@@ -82,7 +96,13 @@ const fn spec(
         stdout_is_context,
         decision_block,
         default_timeout_secs: DEFAULT_TIMEOUT_SECS,
+        connected: Connected::No,
     }
+}
+
+/// `spec` with `hookd connect` installing a handler for it.
+const fn connected(spec: EventSpec, connected: Connected) -> EventSpec {
+    EventSpec { connected, ..spec }
 }
 
 const TOOL: MatchField = MatchField::Payload("tool_name");
@@ -90,72 +110,109 @@ const NONE: MatchField = MatchField::None;
 
 /// Every documented event.
 pub const EVENTS: &[EventSpec] = &[
-    spec("PreToolUse", TOOL, ExitTwo::Blocks, false, false),
-    spec("PermissionRequest", TOOL, ExitTwo::Ignored, false, false),
+    connected(
+        spec("PreToolUse", TOOL, ExitTwo::Blocks, false, false),
+        Connected::Always,
+    ),
+    connected(
+        spec("PermissionRequest", TOOL, ExitTwo::Ignored, false, false),
+        Connected::Managed,
+    ),
     spec("PermissionDenied", TOOL, ExitTwo::ShowsUser, false, false),
-    spec("PostToolUse", TOOL, ExitTwo::FeedsModel, false, true),
-    spec("PostToolUseFailure", TOOL, ExitTwo::FeedsModel, false, true),
+    connected(
+        spec("PostToolUse", TOOL, ExitTwo::FeedsModel, false, true),
+        Connected::Always,
+    ),
+    connected(
+        spec("PostToolUseFailure", TOOL, ExitTwo::FeedsModel, false, true),
+        Connected::Always,
+    ),
     spec("PostToolBatch", NONE, ExitTwo::Blocks, false, true),
-    spec(
-        "SessionStart",
-        MatchField::Payload("source"),
-        ExitTwo::ShowsUser,
-        true,
-        false,
+    connected(
+        spec(
+            "SessionStart",
+            MatchField::Payload("source"),
+            ExitTwo::ShowsUser,
+            true,
+            false,
+        ),
+        Connected::Always,
     ),
     spec("Setup", NONE, ExitTwo::ShowsUser, false, false),
-    spec(
-        "SessionEnd",
-        MatchField::Payload("reason"),
-        ExitTwo::ShowsUser,
-        false,
-        false,
+    connected(
+        spec(
+            "SessionEnd",
+            MatchField::Payload("reason"),
+            ExitTwo::ShowsUser,
+            false,
+            false,
+        ),
+        Connected::Always,
     ),
     EventSpec {
         default_timeout_secs: PROMPT_TIMEOUT_SECS,
+        connected: Connected::Always,
         ..spec("UserPromptSubmit", NONE, ExitTwo::Blocks, true, true)
     },
     spec("UserPromptExpansion", NONE, ExitTwo::ShowsUser, true, false),
-    spec("Stop", NONE, ExitTwo::KeepsGoing, false, true),
-    spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
-    spec(
-        "SubagentStart",
-        MatchField::Payload("agent_type"),
-        ExitTwo::ShowsUser,
-        false,
-        false,
+    connected(
+        spec("Stop", NONE, ExitTwo::KeepsGoing, false, true),
+        Connected::Always,
     ),
-    spec(
-        "SubagentStop",
-        MatchField::Payload("agent_type"),
-        ExitTwo::KeepsGoing,
-        false,
-        true,
+    spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
+    connected(
+        spec(
+            "SubagentStart",
+            MatchField::Payload("agent_type"),
+            ExitTwo::ShowsUser,
+            false,
+            false,
+        ),
+        Connected::Always,
+    ),
+    connected(
+        spec(
+            "SubagentStop",
+            MatchField::Payload("agent_type"),
+            ExitTwo::KeepsGoing,
+            false,
+            true,
+        ),
+        Connected::Always,
     ),
     spec("TaskCreated", NONE, ExitTwo::Blocks, false, false),
     spec("TaskCompleted", NONE, ExitTwo::Blocks, false, false),
     spec("TeammateIdle", NONE, ExitTwo::KeepsGoing, false, false),
-    spec(
-        "Notification",
-        MatchField::Payload("notification_type"),
-        ExitTwo::Ignored,
-        false,
-        false,
+    connected(
+        spec(
+            "Notification",
+            MatchField::Payload("notification_type"),
+            ExitTwo::Ignored,
+            false,
+            false,
+        ),
+        Connected::Always,
     ),
     spec("MessageDisplay", NONE, ExitTwo::ShowsUser, false, false),
-    spec(
-        "PreCompact",
-        MatchField::Payload("trigger"),
-        ExitTwo::Blocks,
-        false,
-        true,
+    connected(
+        spec(
+            "PreCompact",
+            MatchField::Payload("trigger"),
+            ExitTwo::Blocks,
+            false,
+            true,
+        ),
+        Connected::Always,
     ),
-    spec(
-        "PostCompact",
-        MatchField::Payload("trigger"),
-        ExitTwo::ShowsUser,
-        false,
-        false,
+    connected(
+        spec(
+            "PostCompact",
+            MatchField::Payload("trigger"),
+            ExitTwo::ShowsUser,
+            false,
+            false,
+        ),
+        Connected::Managed,
     ),
     spec("InstructionsLoaded", NONE, ExitTwo::ShowsUser, false, false),
     spec("ConfigChange", NONE, ExitTwo::Blocks, false, true),

@@ -32,6 +32,7 @@ pub mod location;
 pub mod matcher;
 pub mod templates;
 pub mod validate;
+pub mod version;
 
 pub use disabled::{DisabledHook, DisabledStore, disable, enable};
 pub use document::SettingsDocument;
@@ -47,6 +48,7 @@ pub use error::{Result, SettingsError};
 pub use format::Format;
 pub use location::{Kind, Scope, SettingsLocation, SettingsRoots, hookd_home, location, locations};
 pub use validate::{ValidationError, validate};
+pub use version::version_token;
 
 /// What a save did (re-exported from [`crate::fs_atomic`]).
 pub use crate::fs_atomic::WriteOutcome;
