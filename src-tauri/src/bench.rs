@@ -11,8 +11,7 @@
 //! the daemon runs managed hooks; "Cancel" ([`bench_cancel`]) stops a run
 //! and kills its hooks' process groups.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::path::PathBuf;
 
 use hookd_core::executor::hook_test;
 use hookd_core::executor::samples;
@@ -21,10 +20,10 @@ use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome};
 use serde::Serialize;
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
-use crate::error::{AppError, ErrorKind, Result};
+use crate::error::{AppError, ErrorKind, Result, core};
+use crate::project::project_root;
 use crate::state::AppState;
 
 /// What the bench offers for a project: the events and the ready payloads.
@@ -256,66 +255,6 @@ pub fn bench_cancel(state: &AppState) -> usize {
     state.bench_runs.cancel_all()
 }
 
-/// The test bench's runs in flight, each with the token that cancels it.
-#[derive(Debug, Default)]
-pub struct BenchRuns {
-    running: Mutex<Vec<(u64, CancellationToken)>>,
-    next_id: std::sync::atomic::AtomicU64,
-}
-
-impl BenchRuns {
-    /// Registers a run until the returned guard drops.
-    fn start(&self) -> InFlight<'_> {
-        let id = self
-            .next_id
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let token = CancellationToken::new();
-        self.lock().push((id, token.clone()));
-        InFlight {
-            runs: self,
-            id,
-            token,
-        }
-    }
-
-    /// Cancels every run in flight; returns how many.
-    pub fn cancel_all(&self) -> usize {
-        let running = self.lock();
-        for (_, token) in running.iter() {
-            token.cancel();
-        }
-        running.len()
-    }
-
-    /// How many runs are in flight.
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    /// Whether no run is in flight.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(u64, CancellationToken)>> {
-        // A panic while holding the list leaves it usable: it only holds tokens.
-        self.running.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// A run in [`BenchRuns`]; leaves the list when dropped.
-struct InFlight<'a> {
-    runs: &'a BenchRuns,
-    id: u64,
-    token: CancellationToken,
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.runs.lock().retain(|(id, _)| *id != self.id);
-    }
-}
-
 /// The checked arguments of a match or run.
 struct Input {
     spec: &'static EventSpec,
@@ -344,23 +283,6 @@ impl Input {
     fn view(&self, state: &AppState) -> Result<EffectiveHooks> {
         hook_test::load_view(state.roots()?, &Kind::ALL, &self.root).map_err(core)
     }
-}
-
-/// The project's root: the folder given, or the root of the git work tree
-/// it is in (what `hookd hooks test --project` uses).
-pub(crate) fn project_root(project: &str) -> Result<PathBuf> {
-    let path = Path::new(project);
-    if project.trim().is_empty() || !path.is_absolute() {
-        return Err(AppError::invalid_input(format!(
-            "project {project:?} is not an absolute path"
-        )));
-    }
-    hookd_core::project::project_root(path).map_err(core)
-}
-
-/// A core error of any module as the UI gets it (kind from the core's classification).
-pub(crate) fn core(err: impl Into<hookd_core::Error>) -> AppError {
-    AppError::from(err.into())
 }
 
 fn field_name(spec: &EventSpec) -> Option<String> {

@@ -17,8 +17,9 @@ use hookd_core::settings::{Kind, Scope};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::bench::{core, project_root};
+use crate::error::core;
 use crate::error::{AppError, ErrorKind, Result};
+use crate::project::project_root;
 use crate::state::AppState;
 
 /// Which of the agent's settings files to edit.

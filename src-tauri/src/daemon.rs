@@ -11,41 +11,16 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use hookd_core::config::{HookdConfig, Overrides};
-use hookd_core::daemon::server::{AmqpTarget, Daemon, DaemonConfig};
+use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use hookd_core::daemon::stats::StatsSnapshot;
 use hookd_core::record::CommitNotice;
-use serde::Serialize;
 use tokio::runtime::Runtime;
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use ts_rs::TS;
 
 use crate::error::{AppError, Result, chain};
-use crate::state::AppState;
-
-/// How the app relates to the daemon on its socket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum DaemonMode {
-    /// The app runs the daemon itself.
-    Own,
-    /// Another hookd daemon owns the socket; the app only reads.
-    Attached,
-    /// No daemon could be started (see `error`).
-    Unavailable,
-}
-
-/// The daemon as `app_info` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct DaemonInfo {
-    /// Own, attached or unavailable.
-    pub mode: DaemonMode,
-    /// The socket path.
-    pub socket: String,
-    /// Why the daemon is unavailable; `null` otherwise.
-    pub error: Option<String>,
-}
+use crate::state::{AppState, DaemonInfo, DaemonMode};
 
 /// How long the daemon may take to drain on quit before the app exits anyway.
 pub const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -56,12 +31,8 @@ pub const STOP_GRACE: Duration = Duration::from_secs(5);
 pub fn daemon_config(state: &AppState) -> Result<DaemonConfig> {
     let settings = HookdConfig::load(&Overrides::default())
         .map_err(|err| AppError::invalid_input(format!("hookd configuration: {}", chain(&err))))?;
-    let mut config = DaemonConfig::new(state.socket.clone(), state.data_dir.clone());
-    config.ledger_mode = settings.ledger_mode;
-    config.amqp = settings.amqp_url.map(|url| AmqpTarget {
-        url,
-        exchange: settings.amqp_exchange,
-    });
+    let mut config =
+        DaemonConfig::from_config(state.socket.clone(), state.data_dir.clone(), &settings);
     config.settings_roots = state.settings_roots.clone();
     config.recording = state.recording.clone();
     Ok(config)

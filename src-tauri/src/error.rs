@@ -203,6 +203,11 @@ fn settings_kind(err: &SettingsError) -> ErrorKind {
     }
 }
 
+/// A core error of any module as the UI gets it (kind from the core's classification).
+pub fn core(err: impl Into<hookd_core::Error>) -> AppError {
+    AppError::from(err.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

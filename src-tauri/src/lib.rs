@@ -17,6 +17,8 @@
 //! - [`bench`](mod@bench) and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
 //!   the agent's settings);
+//! - [`window`]: the main window: building it on a route (`--open`),
+//!   opening it again, navigating, closes and dropped folders;
 //! - [`perf`]: paint marks from the window, logged for users and the benchmark;
 //! - [`render`]: the window renders on the CPU (`HOOKD_DESKTOP_GPU=1` undoes it).
 //!
@@ -34,6 +36,7 @@
 
 pub mod activity;
 pub mod bench;
+pub mod bench_runs;
 pub mod bridge;
 pub mod closing;
 pub mod commands;
@@ -43,6 +46,7 @@ pub mod editor;
 pub mod error;
 pub mod history;
 pub mod perf;
+pub mod project;
 pub mod projects;
 pub mod render;
 pub mod settings_watch;
@@ -50,19 +54,15 @@ pub mod state;
 pub mod templates;
 pub mod timeline;
 pub mod tray;
+pub mod window;
 
-use tauri::{
-    App, AppHandle, DragDropEvent, Emitter, Manager, RunEvent, Runtime, WebviewUrl, WebviewWindow,
-    WebviewWindowBuilder, Window, WindowEvent,
-};
+use tauri::{App, AppHandle, Emitter, Manager, RunEvent, Runtime};
 
 pub use error::{AppError, ErrorKind};
 pub use state::AppState;
+pub use window::MAIN_WINDOW;
 
 use crate::daemon::{DaemonHandle, STOP_GRACE};
-
-/// Label of the one window.
-pub const MAIN_WINDOW: &str = "main";
 
 /// Passed by the login autostart entry: start in the tray, window hidden.
 pub const HIDDEN_FLAG: &str = "--hidden";
@@ -83,7 +83,7 @@ pub fn run() -> error::Result<()> {
             tracing::info!("second launch: opening the running app's window");
             // `hookd-desktop --open ROUTE` while the app runs opens ROUTE
             // in its window (a terminal, a script, the benchmark).
-            open_main_window(app, perf::start_route(argv).as_deref());
+            window::open_main_window(app, window::start_route(argv).as_deref());
         }))
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
@@ -99,7 +99,7 @@ pub fn run() -> error::Result<()> {
             setup(app)?;
             Ok(())
         })
-        .on_window_event(on_window_event)
+        .on_window_event(window::on_window_event)
         .build(tauri::generate_context!())?;
     app.run(|app, event| match event {
         // The last window closed (no exit code): with a tray the app goes
@@ -136,7 +136,7 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     };
     if let Some(notices) = started.notices {
         started.handle.spawn(bridge::forward(notices, emit));
-    } else if started.info.mode == daemon::DaemonMode::Attached {
+    } else if started.info.mode == state::DaemonMode::Attached {
         // Another daemon records: its commits reach the window by polling.
         started.handle.spawn(bridge::poll_attached(
             state.data_dir.clone(),
@@ -161,84 +161,8 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         tracing::info!("started in the tray; the window opens from its menu");
         return Ok(());
     }
-    build_main_window(&handle, perf::start_route(std::env::args()).as_deref())?;
+    window::build_main_window(&handle, window::start_route(std::env::args()).as_deref())?;
     Ok(())
-}
-
-/// Builds the main window from its configuration, showing `route` (a hash
-/// route without `#/`, e.g. `timeline?repo=/src/app`) or the Projects screen.
-fn build_main_window<R: Runtime>(
-    app: &AppHandle<R>,
-    route: Option<&str>,
-) -> tauri::Result<WebviewWindow<R>> {
-    let mut config = app
-        .config()
-        .app
-        .windows
-        .iter()
-        .find(|w| w.label == MAIN_WINDOW)
-        .cloned()
-        .ok_or(tauri::Error::WindowNotFound)?;
-    if let Some(route) = route {
-        // Everything after `#` is the fragment: a route cannot leave the app's origin.
-        config.url = WebviewUrl::App(format!("index.html#/{route}").into());
-    }
-    let window = WebviewWindowBuilder::from_config(app, &config)?.build()?;
-    render::apply(&window);
-    Ok(window)
-}
-
-/// Asks the window to show `route` (e.g. `timeline?repo=/src/app`) with the
-/// [`tray::NAVIGATE_EVENT`] event.
-pub fn navigate<R: Runtime>(app: &AppHandle<R>, route: &str) {
-    if let Err(err) = app.emit(tray::NAVIGATE_EVENT, route) {
-        tracing::warn!(error = %err, "cannot ask the window to navigate");
-    }
-}
-
-/// Opens the main window on `route` (or where it is): shows, unminimises
-/// and focuses it, or builds it when it was closed to the tray (on the
-/// screen it showed then, when no route is given).
-pub fn open_main_window<R: Runtime>(app: &AppHandle<R>, route: Option<&str>) {
-    let Some(window) = app.get_webview_window(MAIN_WINDOW) else {
-        let closed = app
-            .try_state::<closing::Handover>()
-            .and_then(|handover| handover.take_route());
-        if let Err(err) = build_main_window(app, route.or(closed.as_deref())) {
-            tracing::error!(error = %err, "cannot open the window");
-        }
-        return;
-    };
-    if let Some(route) = route {
-        navigate(app, route);
-    }
-    for (what, outcome) in [
-        ("show", window.show()),
-        ("unminimize", window.unminimize()),
-        ("focus", window.set_focus()),
-    ] {
-        if let Err(err) = outcome {
-            tracing::warn!(error = %err, "cannot {what} the window");
-        }
-    }
-}
-
-fn on_window_event<R: Runtime>(window: &Window<R>, event: &WindowEvent) {
-    if let WindowEvent::CloseRequested { api, .. } = event
-        && window.label() == MAIN_WINDOW
-    {
-        closing::on_close_requested(window, api);
-    }
-    if let WindowEvent::DragDrop(DragDropEvent::Drop { paths, .. }) = event {
-        let app = window.app_handle().clone();
-        let paths = paths.clone();
-        tauri::async_runtime::spawn_blocking(move || {
-            let result = projects::add_dropped(&app.state::<AppState>(), &paths);
-            if let Err(err) = app.emit(projects::PROJECTS_CHANGED_EVENT, &result) {
-                tracing::warn!(error = %err, "cannot announce dropped projects");
-            }
-        });
-    }
 }
 
 /// SIGTERM or SIGINT quit the app the way the tray's Quit does, so the

@@ -12,8 +12,30 @@ use hookd_core::settings::SettingsRoots;
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::daemon::{DaemonInfo, DaemonMode};
 use crate::error::{AppError, ErrorKind, Result};
+
+/// How the app relates to the daemon on its socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum DaemonMode {
+    /// The app runs the daemon itself.
+    Own,
+    /// Another hookd daemon owns the socket; the app only reads.
+    Attached,
+    /// No daemon could be started (see `error`).
+    Unavailable,
+}
+
+/// The daemon as `app_info` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct DaemonInfo {
+    /// Own, attached or unavailable.
+    pub mode: DaemonMode,
+    /// The socket path.
+    pub socket: String,
+    /// Why the daemon is unavailable; `null` otherwise.
+    pub error: Option<String>,
+}
 
 /// The app's shared state, managed by Tauri and passed to every plain function.
 #[derive(Debug)]
@@ -30,7 +52,7 @@ pub struct AppState {
     /// Pauses the own daemon's recording (the tray's "Pause recording").
     pub recording: RecordingSwitch,
     /// The test bench's runs in flight, for its Cancel button.
-    pub bench_runs: crate::bench::BenchRuns,
+    pub bench_runs: crate::bench_runs::BenchRuns,
 }
 
 impl AppState {
@@ -47,7 +69,7 @@ impl AppState {
             settings_roots,
             daemon: RwLock::new(daemon),
             recording: RecordingSwitch::new(),
-            bench_runs: crate::bench::BenchRuns::default(),
+            bench_runs: crate::bench_runs::BenchRuns::default(),
         }
     }
 

@@ -25,9 +25,9 @@ use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Runtime};
 
-use crate::daemon::{DaemonInfo, DaemonMode};
 use crate::projects::{self, ProjectInfo};
 use crate::state::AppState;
+use crate::state::{DaemonInfo, DaemonMode};
 use crate::timeline::{self, TimelineQuery};
 
 const TRAY_ID: &str = "hookd";
@@ -155,7 +155,7 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<Tray<R>> {
 fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
     let id = event.id().as_ref();
     match id {
-        OPEN_ID => crate::open_main_window(app, None),
+        OPEN_ID => crate::window::open_main_window(app, None),
         PAUSE_ID => {
             let paused = app.state::<AppState>().recording.toggle();
             tracing::info!(paused, "recording toggled from the tray");
@@ -167,7 +167,7 @@ fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
                 .try_state::<Tray<R>>()
                 .and_then(|tray| lock(&tray.routes).get(id).cloned());
             if let Some(route) = route {
-                crate::open_main_window(app, Some(&route));
+                crate::window::open_main_window(app, Some(&route));
             }
         }
         _ => {}

@@ -12,8 +12,9 @@ use std::time::Duration;
 use common::{Event, GitRepo, TestEnv, wait_until};
 use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use hookd_desktop::bridge;
-use hookd_desktop::daemon::{self, DaemonMode, STOP_GRACE};
+use hookd_desktop::daemon::{self, STOP_GRACE};
 use hookd_desktop::projects;
+use hookd_desktop::state::DaemonMode;
 use hookd_desktop::timeline::{TimelineQuery, timeline};
 use tokio_util::sync::CancellationToken;
 

@@ -55,15 +55,7 @@ pub fn run(args: &DaemonArgs) -> anyhow::Result<()> {
         ledger_mode: args.ledger_mode,
         config_file: args.config.clone(),
     })?;
-    let mut config = DaemonConfig::new(socket_path, data_dir);
-    config.ledger_mode = settings.ledger_mode;
-    config.amqp = settings
-        .amqp_url
-        .clone()
-        .map(|url| hookd_core::daemon::server::AmqpTarget {
-            url,
-            exchange: settings.amqp_exchange.clone(),
-        });
+    let mut config = DaemonConfig::from_config(socket_path, data_dir, &settings);
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
     config.max_connections = args.max_connections.max(1);
     config.settings_roots = match hookd_core::settings::SettingsRoots::from_env() {

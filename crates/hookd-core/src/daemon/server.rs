@@ -22,7 +22,7 @@ use tokio::sync::{Semaphore, broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::config::LedgerMode;
+use crate::config::{HookdConfig, LedgerMode};
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
@@ -72,6 +72,20 @@ pub struct AmqpTarget {
 }
 
 impl DaemonConfig {
+    /// The daemon's settings from hookd's layered configuration (ledger
+    /// mode, broker) on top of [`Self::new`]'s defaults. The CLI's `hookd
+    /// daemon` and the desktop app's in-process daemon both start here, so
+    /// the same config file means the same daemon.
+    pub fn from_config(socket_path: PathBuf, data_dir: PathBuf, config: &HookdConfig) -> Self {
+        let mut out = Self::new(socket_path, data_dir);
+        out.ledger_mode = config.ledger_mode;
+        out.amqp = config.amqp_url.clone().map(|url| AmqpTarget {
+            url,
+            exchange: config.amqp_exchange.clone(),
+        });
+        out
+    }
+
     /// Defaults for everything but the paths.
     pub fn new(socket_path: PathBuf, data_dir: PathBuf) -> Self {
         Self {
