@@ -6,104 +6,64 @@
 //! Each test uses its own exchange and queue, so tests can share the broker;
 //! none of them stops it.
 
-mod common;
-
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::amqp::{
+    Topology, UNREACHABLE_BROKER_URL, broker_port_open, broker_url, no_broker,
+};
+use hookd_testkit::{ChildProcess, GitRepo, TestEnv, poll_until, tool_payload, wait_for_count};
 use serde_json::json;
 
-const BROKER: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
-/// Nothing listens on port 1: a broker that cannot be reached.
-const UNREACHABLE: &str = "amqp://guest:guest@127.0.0.1:1/%2f";
-
 fn broker_is_up() {
-    assert!(
-        std::net::TcpStream::connect_timeout(
-            &"127.0.0.1:5672".parse().unwrap(),
-            Duration::from_secs(2)
-        )
-        .is_ok(),
-        "no RabbitMQ on 127.0.0.1:5672: start one with `rabbitmq-server -detached` (scripts/setup does)"
-    );
+    if !broker_port_open() {
+        no_broker("nothing listens on 127.0.0.1:5672");
+    }
 }
 
-fn unique(prefix: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "{prefix}.{}.{nanos}.{}",
-        std::process::id(),
-        common::unique()
-    )
-}
-
-/// A running `hookd ledger consume`; stopped with SIGTERM on drop.
+/// A running `hookd ledger consume` on its own exchange and queue; stopped
+/// with SIGTERM by `stop`, killed on drop, and its queues deleted.
 struct Consumer {
-    child: Option<Child>,
-    queue: String,
-    log: std::path::PathBuf,
+    process: ChildProcess,
+    // Dropped after the process, so the consumer no longer holds the queue.
+    topology: Topology,
 }
 
 impl Consumer {
-    fn start(env: &TestEnv, exchange: &str) -> Self {
-        let queue = unique("hookd.test.ledger");
-        let log = env
-            .dir
-            .path()
-            .join(format!("consumer-{}.log", common::unique()));
-        let child = env
-            .command("hookd")
+    fn start(env: &TestEnv) -> Self {
+        let topology = Topology::new();
+        let mut command = env.command("hookd");
+        command
             .args([
                 "ledger",
                 "consume",
                 "--amqp",
-                BROKER,
+                &broker_url(),
                 "--exchange",
-                exchange,
+                &topology.exchange,
                 "--queue",
-                &queue,
+                &topology.queue,
             ])
-            .env("HOOKD_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        Self {
-            child: Some(child),
-            queue,
-            log,
-        }
+            .env("HOOKD_LOG", "info");
+        let process = ChildProcess::spawn(
+            "hookd ledger consume",
+            &mut command,
+            &env.unique_file("consumer", "log"),
+        );
+        Self { process, topology }
+    }
+
+    fn exchange(&self) -> &str {
+        &self.topology.exchange
     }
 
     fn stop(&mut self) -> String {
-        if let Some(mut child) = self.child.take() {
-            common::signal(child.id(), "TERM");
-            let status = child.wait().unwrap();
-            assert!(
-                status.success(),
-                "consumer exit {status:?}:\n{}",
-                std::fs::read_to_string(&self.log).unwrap_or_default()
-            );
-        }
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Consumer {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        for queue in [self.queue.clone(), format!("{}.dead", self.queue)] {
-            let _ = Command::new("rabbitmqctl")
-                .args(["delete_queue", &queue])
-                .output();
-        }
+        let status = self.process.terminate();
+        assert!(
+            status.success(),
+            "consumer exit {status:?}:\n{}",
+            self.process.log_text()
+        );
+        self.process.log_text()
     }
 }
 
@@ -131,13 +91,13 @@ fn daemon_to_broker_to_consumer_to_ledger_to_query() {
     broker_is_up();
     let env = TestEnv::new();
     let repo = GitRepo::new();
-    let exchange = unique("hookd.test.events");
-    let mut consumer = Consumer::start(&env, &exchange);
+    let mut consumer = Consumer::start(&env);
+    let exchange = consumer.exchange().to_owned();
     // The consumer declares its queue; give it a moment before events flow.
     std::thread::sleep(Duration::from_millis(500));
     let _daemon = env.start_daemon_with(&[
         "--amqp",
-        BROKER,
+        &broker_url(),
         "--amqp-exchange",
         &exchange,
         "--ledger-mode",
@@ -161,13 +121,13 @@ fn a_daemon_restarted_while_the_broker_is_unreachable_drains_its_outbox() {
     broker_is_up();
     let env = TestEnv::new();
     let repo = GitRepo::new();
-    let exchange = unique("hookd.test.events");
-    let mut consumer = Consumer::start(&env, &exchange);
+    let mut consumer = Consumer::start(&env);
+    let exchange = consumer.exchange().to_owned();
     std::thread::sleep(Duration::from_millis(500));
 
     let mut first = env.start_daemon_with(&[
         "--amqp",
-        UNREACHABLE,
+        UNREACHABLE_BROKER_URL,
         "--amqp-exchange",
         &exchange,
         "--ledger-mode",
@@ -175,12 +135,12 @@ fn a_daemon_restarted_while_the_broker_is_unreachable_drains_its_outbox() {
     ]);
     emit_writes(&env, &repo, "held", 20);
     let mut text = String::new();
-    common::wait_until(Duration::from_secs(10), || {
+    poll_until(Duration::from_secs(10), || {
         let out = env.command("hookd").arg("status").output().unwrap();
         text = String::from_utf8_lossy(&out.stdout).into_owned();
-        text.contains("backlog 20")
+        text.contains("backlog 20").then_some(())
     })
-    .unwrap_or_else(|()| panic!("status never showed the backlog:\n{text}"));
+    .unwrap_or_else(|| panic!("status never showed the backlog:\n{text}"));
     assert!(text.contains("last error"), "{text}");
     assert!(first.terminate().success(), "{}", first.log_text());
     assert_eq!(repo.count("mutations"), 0, "nothing reached a ledger yet");
@@ -188,7 +148,7 @@ fn a_daemon_restarted_while_the_broker_is_unreachable_drains_its_outbox() {
     // Same data dir (same outbox), now with a reachable broker.
     let _second = env.start_daemon_with(&[
         "--amqp",
-        BROKER,
+        &broker_url(),
         "--amqp-exchange",
         &exchange,
         "--ledger-mode",

@@ -2,17 +2,15 @@
 //! reason, and good lines around it, on the same connection or others, are
 //! stored.
 
-mod common;
-
 use std::io::Write as _;
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, envelope_line, poll_until, tool_payload, wait_for_count};
 use serde_json::json;
 
 fn good_line(root: &std::path::Path, id: &str) -> Vec<u8> {
-    let payload: serde_json::Value = serde_json::from_str(&tool_payload(
+    let payload = serde_json::from_str(&tool_payload(
         "PostToolUse",
         "Write",
         root,
@@ -20,14 +18,14 @@ fn good_line(root: &std::path::Path, id: &str) -> Vec<u8> {
         json!({"file_path": root.join(format!("{id}.rs")), "content": "x\n"}),
     ))
     .unwrap();
-    let line = json!({
-        "event_type": "post_tool_use",
-        "tool_name": "write",
-        "payload": payload,
-        "timestamp": "2026-11-21T10:00:00.000Z",
-        "pid": 1,
-    });
-    format!("{line}\n").into_bytes()
+    envelope_line(
+        "post_tool_use",
+        Some("write"),
+        payload,
+        "2026-11-21T10:00:00.000Z",
+        1,
+    )
+    .into_bytes()
 }
 
 #[test]
@@ -38,13 +36,13 @@ fn every_kind_of_bad_input_is_rejected_and_the_daemon_keeps_serving() {
     let mut daemon = env.start_daemon_with(&["--idle-timeout", "1"]);
 
     // A client that connects, sends half a line and hangs.
-    let mut hanging = UnixStream::connect(&env.socket).unwrap();
+    let mut hanging = UnixStream::connect(env.socket()).unwrap();
     hanging.write_all(b"{\"event_type\":\"post_tool_").unwrap();
     // A client that connects and sends nothing at all.
-    let _silent = UnixStream::connect(&env.socket).unwrap();
+    let _silent = UnixStream::connect(env.socket()).unwrap();
 
     // All bad kinds on one connection, each followed by a good line.
-    let mut stream = UnixStream::connect(&env.socket).unwrap();
+    let mut stream = UnixStream::connect(env.socket()).unwrap();
     let oversized = {
         let mut line = b"{\"event_type\":\"post_tool_use\",\"payload\":\"".to_vec();
         line.extend(std::iter::repeat_n(b'a', 8 * 1024 * 1024 + 1));
@@ -85,10 +83,10 @@ fn every_kind_of_bad_input_is_rejected_and_the_daemon_keeps_serving() {
     wait_for_count(&repo, "mutations", good);
 
     // The hanging client is dropped after the idle timeout, counted as incomplete.
-    common::wait_until(Duration::from_secs(10), || {
-        daemon.log_text().contains("incomplete_line")
+    poll_until(Duration::from_secs(10), || {
+        daemon.log_text().contains("incomplete_line").then_some(())
     })
-    .unwrap_or_else(|()| panic!("hanging client not reported; log:\n{}", daemon.log_text()));
+    .unwrap_or_else(|| panic!("hanging client not reported; log:\n{}", daemon.log_text()));
     drop(hanging);
 
     // Still serving new connections and real emitters afterwards.

@@ -1,29 +1,33 @@
 //! The daemon's life: private socket, PID file, stale sockets, a second
 //! daemon, and SIGTERM in the middle of a burst losing nothing.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{
+    ChildProcess, GitRepo, TestEnv, bin, poll_until, tool_payload, wait_for_count, wait_until,
+};
 use serde_json::json;
 
 #[test]
 fn socket_is_private_pid_file_is_written_and_both_are_removed_on_sigterm() {
     let env = TestEnv::new();
     let mut daemon = env.start_daemon();
-    let mode = std::fs::metadata(&env.socket).unwrap().permissions().mode() & 0o777;
+    let mode = std::fs::metadata(env.socket())
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
     assert_eq!(mode, 0o600);
-    let dir_mode = std::fs::metadata(env.socket.parent().unwrap())
+    let dir_mode = std::fs::metadata(env.socket().parent().unwrap())
         .unwrap()
         .permissions()
         .mode()
         & 0o777;
     assert_eq!(dir_mode, 0o700);
-    let pid_file = env.socket.with_extension("pid");
+    let pid_file = env.socket().with_extension("pid");
     assert_eq!(
         std::fs::read_to_string(&pid_file).unwrap().trim(),
         daemon.pid().to_string()
@@ -35,7 +39,7 @@ fn socket_is_private_pid_file_is_written_and_both_are_removed_on_sigterm() {
         "exit status {status:?}; log:\n{}",
         daemon.log_text()
     );
-    assert!(!env.socket.exists(), "socket removed");
+    assert!(!env.socket().exists(), "socket removed");
     assert!(!pid_file.exists(), "PID file removed");
 }
 
@@ -43,8 +47,8 @@ fn socket_is_private_pid_file_is_written_and_both_are_removed_on_sigterm() {
 fn a_stale_socket_is_replaced() {
     let env = TestEnv::new();
     // A socket file nobody listens on, as a crashed daemon leaves it.
-    drop(std::os::unix::net::UnixListener::bind(&env.socket).unwrap());
-    assert!(env.socket.exists());
+    drop(std::os::unix::net::UnixListener::bind(env.socket()).unwrap());
+    assert!(env.socket().exists());
     let repo = GitRepo::new();
     let _daemon = env.start_daemon();
     let root = repo.root();
@@ -71,7 +75,7 @@ fn a_second_daemon_is_refused_and_the_first_keeps_serving() {
         "names the running pid: {msg}"
     );
     assert!(
-        std::os::unix::net::UnixStream::connect(&env.socket).is_ok(),
+        std::os::unix::net::UnixStream::connect(env.socket()).is_ok(),
         "first daemon still listening"
     );
 
@@ -89,11 +93,11 @@ fn a_second_daemon_is_refused_and_the_first_keeps_serving() {
 #[test]
 fn a_non_socket_file_in_the_way_is_not_removed() {
     let env = TestEnv::new();
-    std::fs::write(&env.socket, "precious").unwrap();
+    std::fs::write(env.socket(), "precious").unwrap();
     let out = env.command("hookd").arg("daemon").output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a socket"));
-    assert_eq!(std::fs::read_to_string(&env.socket).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(env.socket()).unwrap(), "precious");
 }
 
 #[test]
@@ -152,10 +156,9 @@ fn sigterm_during_a_burst_loses_nothing() {
         })
         .collect();
     // Stop the daemon mid-burst.
-    common::wait_until(Duration::from_secs(60), || {
+    wait_until(Duration::from_secs(60), "200 emits attempted", || {
         attempted.load(Ordering::SeqCst) >= 200
-    })
-    .unwrap();
+    });
     let status = daemon.terminate();
     for emitter in emitters {
         emitter.join().unwrap();
@@ -209,20 +212,21 @@ fn peers_running_as_another_user_are_refused() {
     assert!(chown.success());
     std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o700)).unwrap();
     let socket = run.join("hookd.sock");
-    let log_path = env.dir.path().join("nobody-daemon.log");
-    let mut child = std::process::Command::new("setpriv")
+    let mut command = std::process::Command::new("setpriv");
+    command
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(common::bin("hookd"))
+        .arg(bin("hookd"))
         .arg("daemon")
         .env("HOOKD_SOCKET", &socket)
         .env("HOOKD_DATA_DIR", nobody_dir.join("data"))
-        .env("HOME", &nobody_dir)
-        .stderr(std::fs::File::create(&log_path).unwrap())
-        .spawn()
-        .unwrap();
-    let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
-    common::wait_until(Duration::from_secs(10), || socket.exists())
-        .unwrap_or_else(|()| panic!("daemon as nobody did not start:\n{}", log()));
+        .env("HOME", &nobody_dir);
+    let mut daemon = ChildProcess::spawn(
+        "hookd daemon as nobody",
+        &mut command,
+        &env.dir.path().join("nobody-daemon.log"),
+    );
+    poll_until(Duration::from_secs(10), || socket.exists().then_some(()))
+        .unwrap_or_else(|| panic!("daemon as nobody did not start:\n{}", daemon.log_text()));
     {
         use std::io::Write as _;
         let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
@@ -230,15 +234,16 @@ fn peers_running_as_another_user_are_refused() {
             b"{\"event_type\":\"x\",\"payload\":{},\"timestamp\":\"2026-11-21T10:00:00Z\"}\n",
         );
     }
-    common::wait_until(Duration::from_secs(10), || log().contains("foreign_peer"))
-        .unwrap_or_else(|()| panic!("foreign peer not refused:\n{}", log()));
-    common::signal(child.id(), "TERM");
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{}", log());
+    poll_until(Duration::from_secs(10), || {
+        daemon.log_text().contains("foreign_peer").then_some(())
+    })
+    .unwrap_or_else(|| panic!("foreign peer not refused:\n{}", daemon.log_text()));
+    let status = daemon.terminate();
+    assert!(status.success(), "{}", daemon.log_text());
     assert!(
-        log().contains("accepted=0"),
+        daemon.log_text().contains("accepted=0"),
         "the foreign line must not be accepted:\n{}",
-        log()
+        daemon.log_text()
     );
 }
 
@@ -258,15 +263,16 @@ fn status_reports_the_running_daemon_and_its_counters() {
     }
     wait_for_count(&repo, "events", 2);
     let mut text = String::new();
-    common::wait_until(Duration::from_secs(5), || {
+    poll_until(Duration::from_secs(5), || {
         let out = env.command("hookd").arg("status").output().unwrap();
         text = String::from_utf8_lossy(&out.stdout).into_owned();
-        out.status.success() && text.contains("2 accepted") && text.contains("2 stored")
+        (out.status.success() && text.contains("2 accepted") && text.contains("2 stored"))
+            .then_some(())
     })
-    .unwrap_or_else(|()| panic!("status never showed the two events:\n{text}"));
+    .unwrap_or_else(|| panic!("status never showed the two events:\n{text}"));
     assert!(text.contains(&format!("pid {}", daemon.pid())), "{text}");
     assert!(text.contains("ledger mode:  local"), "{text}");
-    let status_file = env.socket.with_extension("status.json");
+    let status_file = env.socket().with_extension("status.json");
     assert!(status_file.exists());
 
     assert!(daemon.terminate().success());

@@ -1,10 +1,8 @@
 //! Many emitters at once: every event arrives, none twice.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count};
 use serde_json::json;
 
 #[test]

@@ -2,23 +2,17 @@
 //! by the executor → the merged answer relayed to the agent, recorded in
 //! the ledger, hot-reloaded when the settings change.
 
-mod common;
-
 use std::path::Path;
 use std::process::Output;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{
+    GitRepo, TestEnv, poll_until, run_with_stdin, tool_payload, wait_for_count, write_json_pretty,
+};
 use serde_json::{Value, json};
 
 fn write_managed(root: &Path, settings: &Value) {
-    let dir = root.join(".hookd");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("settings.json"),
-        serde_json::to_vec_pretty(settings).unwrap(),
-    )
-    .unwrap();
+    write_json_pretty(&root.join(".hookd/settings.json"), settings);
 }
 
 fn wait_emit(env: &TestEnv, root: &Path, args: &[&str], payload: &str) -> Output {
@@ -28,19 +22,7 @@ fn wait_emit(env: &TestEnv, root: &Path, args: &[&str], payload: &str) -> Output
     cmd.args(&all)
         .current_dir(root)
         .env("CLAUDE_PROJECT_DIR", root);
-    run(cmd, payload)
-}
-
-fn run(mut cmd: std::process::Command, stdin: &str) -> Output {
-    use std::io::Write as _;
-    let mut child = cmd
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
+    run_with_stdin(cmd, payload.as_bytes())
 }
 
 fn bash_payload(root: &Path, id: &str, command: &str) -> String {
@@ -193,18 +175,19 @@ fn an_edit_with_hookd_hooks_add_applies_to_the_next_event_within_a_second() {
         .output()
         .unwrap();
     assert!(added.status.success(), "{added:?}");
-    let edited = Instant::now();
     let mut last = None;
-    while edited.elapsed() < Duration::from_secs(1) {
+    let denied = poll_until(Duration::from_secs(1), || {
         let out = wait_emit(&env, &root, &["PreToolUse"], &payload);
         if out.status.code() == Some(2) {
-            assert_eq!(String::from_utf8_lossy(&out.stderr).trim(), "not today");
-            return;
+            return Some(out);
         }
         last = Some(out);
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    panic!("the new hook was not applied within a second; last answer {last:?}");
+        None
+    })
+    .unwrap_or_else(|| {
+        panic!("the new hook was not applied within a second; last answer {last:?}")
+    });
+    assert_eq!(String::from_utf8_lossy(&denied.stderr).trim(), "not today");
 }
 
 #[test]
@@ -212,7 +195,7 @@ fn global_managed_hooks_apply_to_every_project_and_reload_too() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let hookd_home = env.home.join(".hookd");
+    let hookd_home = env.home().join(".hookd");
     std::fs::create_dir_all(&hookd_home).unwrap();
     let _daemon = env.start_daemon();
     let stop = json!({"session_id": "s", "cwd": root, "hook_event_name": "Stop", "stop_hook_active": false}).to_string();
@@ -228,19 +211,12 @@ fn global_managed_hooks_apply_to_every_project_and_reload_too() {
         .unwrap(),
     )
     .unwrap();
-    let edited = Instant::now();
-    loop {
+    let out = poll_until(Duration::from_secs(1), || {
         let out = wait_emit(&env, &root, &["Stop"], &stop);
-        if !out.stdout.is_empty() {
-            let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
-            assert_eq!(answer["decision"], "block");
-            assert_eq!(answer["reason"], "tests are red");
-            break;
-        }
-        assert!(
-            edited.elapsed() < Duration::from_secs(1),
-            "global edit not applied within a second"
-        );
-        std::thread::sleep(Duration::from_millis(25));
-    }
+        (!out.stdout.is_empty()).then_some(out)
+    })
+    .unwrap_or_else(|| panic!("global edit not applied within a second"));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["decision"], "block");
+    assert_eq!(answer["reason"], "tests are red");
 }

@@ -1,11 +1,9 @@
 //! hookd-emit → hookd daemon → ledger → hookd query, with the real binaries,
 //! a real socket and real git repositories.
 
-mod common;
-
 use std::path::Path;
 
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count, wait_until};
 use serde_json::{Value, json};
 
 fn emit_ok(env: &TestEnv, args: &[&str], payload: &str, cwd: &Path) {
@@ -275,19 +273,25 @@ fn events_outside_git_go_to_the_data_dir_not_the_directory() {
         &tool_payload("PostToolUse", "Write", cwd, "t", input),
         cwd,
     );
-    let ledger = env.data_dir.join("outside-git/mutations.db");
-    common::wait_until(std::time::Duration::from_secs(10), || ledger.exists())
-        .expect("outside-git ledger created");
+    let ledger = env.data_dir().join("outside-git/mutations.db");
+    wait_until(
+        std::time::Duration::from_secs(10),
+        "the outside-git ledger to be created",
+        || ledger.exists(),
+    );
     assert!(
         !cwd.join(".hookd").exists(),
         "nothing may be written into a non-repository directory"
     );
     let mut rows = Vec::new();
-    common::wait_until(std::time::Duration::from_secs(10), || {
-        rows = env.query_json(&["--all"], cwd);
-        !rows.is_empty()
-    })
-    .expect("row visible in --all");
+    wait_until(
+        std::time::Duration::from_secs(10),
+        "the row to be visible in --all",
+        || {
+            rows = env.query_json(&["--all"], cwd);
+            !rows.is_empty()
+        },
+    );
     assert_eq!(rows[0]["repo"], "(outside git)");
     assert_eq!(
         rows[0]["file_path"],

@@ -1,10 +1,8 @@
 //! `hookd query` against real ledgers written by a real daemon: time windows,
 //! filters, formats and the errors a user sees.
 
-mod common;
-
 use chrono::{Duration as ChronoDuration, SecondsFormat, Utc};
-use common::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, envelope_line, tool_payload, wait_for_count};
 use serde_json::json;
 
 fn raw_line(
@@ -21,14 +19,13 @@ fn raw_line(
         "tool_input": {"file_path": root.join(file), "content": "x\n"},
         "tool_use_id": format!("{file}-{timestamp}"),
     });
-    let envelope = json!({
-        "event_type": "post_tool_use",
-        "tool_name": tool.to_lowercase(),
-        "payload": payload,
-        "timestamp": timestamp,
-        "pid": 1,
-    });
-    format!("{envelope}\n")
+    envelope_line(
+        "post_tool_use",
+        Some(&tool.to_lowercase()),
+        payload,
+        timestamp,
+        1,
+    )
 }
 
 fn hours_ago(hours: i64) -> String {

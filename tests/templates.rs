@@ -3,13 +3,11 @@
 //! settings files keep every other key and hook, installing twice changes
 //! nothing, and uninstalling removes exactly what was installed.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::{GitRepo, TestEnv};
+use hookd_testkit::{GitRepo, TestEnv, read_json, tool_payload, write_json_pretty};
 use serde_json::{Value, json};
 
 fn hookd(env: &TestEnv, cwd: &Path, args: &[&str]) -> Output {
@@ -39,10 +37,6 @@ fn catalog_file(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
 /// Settings with other keys and hooks than any template's.
 fn busy_settings() -> Value {
     json!({
@@ -59,14 +53,6 @@ fn busy_settings() -> Value {
     })
 }
 
-fn write_pretty(path: &Path, value: &Value) -> Vec<u8> {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap();
-    bytes.push(b'\n');
-    std::fs::write(path, &bytes).unwrap();
-    bytes
-}
-
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
 }
@@ -81,7 +67,7 @@ fn install_is_surgical_idempotent_and_uninstall_is_exact() {
     let sub = root.join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
     let settings = root.join(".claude/settings.json");
-    let original = write_pretty(&settings, &busy_settings());
+    let original = write_json_pretty(&settings, &busy_settings());
 
     // From a subdirectory: the git root is the project.
     let out = ok(&hookd(
@@ -240,8 +226,8 @@ fn user_scope_installs_into_hookd_home_with_an_absolute_command() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let settings = env.home.join(".hookd/settings.json");
-    let original = write_pretty(
+    let settings = env.home().join(".hookd/settings.json");
+    let original = write_json_pretty(
         &settings,
         &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
     );
@@ -258,7 +244,7 @@ fn user_scope_installs_into_hookd_home_with_an_absolute_command() {
             "user",
         ],
     ));
-    let script: PathBuf = env.home.join(".hookd/hooks/stay-in-project.py");
+    let script: PathBuf = env.home().join(".hookd/hooks/stay-in-project.py");
     assert_eq!(mode(&script), 0o755);
     let value = read_json(&settings);
     assert_eq!(
@@ -320,7 +306,7 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("use --kind agent"));
 
     let settings = root.join(".claude/settings.json");
-    let original = write_pretty(&settings, &busy_settings());
+    let original = write_json_pretty(&settings, &busy_settings());
     ok(&hookd(
         &env,
         &root,
@@ -350,7 +336,7 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
     // `hookd connect` on the original gives the very same file.
     let other = GitRepo::new();
     let other_settings = other.root().join(".claude/settings.json");
-    write_pretty(&other_settings, &busy_settings());
+    write_json_pretty(&other_settings, &busy_settings());
     ok(&hookd(
         &env,
         &other.root(),
@@ -460,7 +446,7 @@ fn an_installed_managed_template_denies_through_the_daemon() {
     ));
     let _daemon = env.start_daemon();
     let emit = |command: &str| {
-        let payload = common::tool_payload(
+        let payload = tool_payload(
             "PreToolUse",
             "Bash",
             &root,
@@ -655,9 +641,9 @@ fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
         hookd(&env, &root, &all)
     };
     let agent_project = root.join(".claude/settings.json");
-    let original = write_pretty(&agent_project, &busy_settings());
-    let user_agent = env.home.join(".claude/settings.json");
-    let user_original = write_pretty(&user_agent, &json!({"model": "sonnet"}));
+    let original = write_json_pretty(&agent_project, &busy_settings());
+    let user_agent = env.home().join(".claude/settings.json");
+    let user_original = write_json_pretty(&user_agent, &json!({"model": "sonnet"}));
 
     let out = ok(&run(&[
         "install",
@@ -715,7 +701,7 @@ fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
         String::from_utf8_lossy(&installed.stderr).contains(warning),
         !on_path("notify-send")
     );
-    let notify_script = env.home.join(".hookd/hooks/notify-desktop.py");
+    let notify_script = env.home().join(".hookd/hooks/notify-desktop.py");
     assert_eq!(
         read_json(&user_agent),
         json!({"model": "sonnet", "hooks": {"Notification": [{"hooks": [{"type": "command",

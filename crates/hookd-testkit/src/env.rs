@@ -1,0 +1,181 @@
+//! An isolated hookd environment in a temp dir: its own HOME, hookd home,
+//! data dir, private socket directory and (absent) policy settings, so no
+//! test reads or writes the developer's files or talks to their daemon.
+
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use crate::bins::{bash_emitter, bin};
+use crate::process::ChildProcess;
+use crate::run::run_with_stdin;
+use crate::wait::poll_until;
+
+/// How long [`TestEnv::start_daemon`] waits for the socket to accept.
+pub const DAEMON_START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A temp dir holding `home/`, `data/` and `run/` (mode 0700, where the
+/// socket goes); everything is removed when it is dropped.
+pub struct TestEnv {
+    /// The temp dir itself, for files a test wants next to the environment.
+    pub dir: tempfile::TempDir,
+}
+
+impl TestEnv {
+    /// Creates the directories.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for sub in ["home", "data", "run"] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+        }
+        std::fs::set_permissions(
+            dir.path().join("run"),
+            std::fs::Permissions::from_mode(0o700),
+        )
+        .expect("chmod run");
+        Self { dir }
+    }
+
+    /// `$HOME` of every program run here.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// hookd's data dir (`$HOOKD_DATA_DIR`): registry, outbox, status.
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// The daemon's socket (`$HOOKD_SOCKET`), in a private directory.
+    pub fn socket(&self) -> PathBuf {
+        self.dir.path().join("run/hookd.sock")
+    }
+
+    /// Where policy (managed) settings would be (`$HOOKD_POLICY_SETTINGS`);
+    /// nothing is there unless a test writes it.
+    pub fn policy_settings(&self) -> PathBuf {
+        self.dir.path().join("no-policy.json")
+    }
+
+    /// A folder in the environment that is not a git repository, canonical.
+    pub fn plain_dir(&self, name: &str) -> PathBuf {
+        let dir = self.dir.path().join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        dir.canonicalize().expect("canonical")
+    }
+
+    /// A file name in the environment no other call returns.
+    pub fn unique_file(&self, prefix: &str, extension: &str) -> PathBuf {
+        self.dir
+            .path()
+            .join(format!("{prefix}-{}.{extension}", crate::names::unique()))
+    }
+
+    /// Points `command` at this environment, and clears what the
+    /// developer's shell could leak in.
+    pub fn apply(&self, command: &mut Command) {
+        command
+            .env("HOOKD_SOCKET", self.socket())
+            .env("HOOKD_DATA_DIR", self.data_dir())
+            .env("HOME", self.home())
+            .env("HOOKD_HOME", self.home().join(".hookd"))
+            .env("HOOKD_POLICY_SETTINGS", self.policy_settings())
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("CLAUDE_AGENT_ID")
+            .env_remove("HOOKD_DEBUG");
+    }
+
+    /// A command for the workspace binary `name`, pointed at this environment.
+    pub fn command(&self, name: &str) -> Command {
+        let mut command = Command::new(bin(name));
+        self.apply(&mut command);
+        command
+    }
+
+    /// Starts `hookd daemon` and waits until it accepts connections.
+    pub fn start_daemon(&self) -> ChildProcess {
+        self.start_daemon_with(&[])
+    }
+
+    /// Starts `hookd daemon` with extra flags and waits until it accepts
+    /// connections; panics with its log when it does not.
+    pub fn start_daemon_with(&self, extra: &[&str]) -> ChildProcess {
+        let mut command = self.command("hookd");
+        command.arg("daemon").args(extra).env("HOOKD_LOG", "info");
+        let daemon = ChildProcess::spawn(
+            "hookd daemon",
+            &mut command,
+            &self.unique_file("daemon", "log"),
+        );
+        let up = poll_until(DAEMON_START_TIMEOUT, || {
+            std::os::unix::net::UnixStream::connect(self.socket())
+                .ok()
+                .map(drop)
+        });
+        assert!(
+            up.is_some(),
+            "daemon did not start; log:\n{}",
+            daemon.log_text()
+        );
+        daemon
+    }
+
+    /// Runs `hookd-emit args` with `stdin` in `cwd`.
+    pub fn emit(&self, args: &[&str], stdin: &str, cwd: &Path) -> Output {
+        run_with_stdin(
+            self.command("hookd-emit").args(args).current_dir(cwd),
+            stdin.as_bytes(),
+        )
+    }
+
+    /// Runs the bash emitter with `stdin` in `cwd`.
+    pub fn bash_emit(&self, args: &[&str], stdin: &str, cwd: &Path) -> Output {
+        let mut command = Command::new(bash_emitter());
+        self.apply(&mut command);
+        run_with_stdin(command.args(args).current_dir(cwd), stdin.as_bytes())
+    }
+
+    /// Runs `hookd query args` in `cwd`.
+    pub fn query(&self, args: &[&str], cwd: &Path) -> Output {
+        self.command("hookd")
+            .arg("query")
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .expect("run hookd query")
+    }
+
+    /// `hookd query --format json args`, parsed; panics with stderr on failure.
+    pub fn query_json(&self, args: &[&str], cwd: &Path) -> Vec<serde_json::Value> {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let out = self.query(&all, cwd);
+        assert!(
+            out.status.success(),
+            "hookd query {all:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("query output is a JSON array")
+    }
+
+    /// Writes raw bytes on a fresh connection to the daemon and closes it.
+    pub fn send_raw(&self, bytes: &[u8]) {
+        let mut stream =
+            std::os::unix::net::UnixStream::connect(self.socket()).expect("connect to daemon");
+        stream.write_all(bytes).expect("write to daemon");
+    }
+
+    /// Sends `line` and a newline on a fresh connection and closes it.
+    pub fn send_line(&self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+}
+
+impl Default for TestEnv {
+    fn default() -> Self {
+        Self::new()
+    }
+}
