@@ -1,85 +1,20 @@
-//! The UI's TypeScript types are generated from the Rust types that cross the
-//! IPC (with ts-rs) and committed in `ui/src/lib/bindings/`, so the two sides
-//! cannot drift. This test regenerates them into a temp dir and fails when
-//! the committed files differ; `scripts/gen-types` (which sets
-//! `HOOKD_UPDATE_BINDINGS=1`) rewrites them instead.
-//!
-//! Every type a command takes or returns, or an event carries, belongs in
-//! [`export_all`]; the types they refer to follow automatically.
+//! The UI's TypeScript view of the backend is generated and committed in
+//! `ui/src/lib/bindings/`, so the two sides cannot drift: one ts-rs
+//! declaration per type that crosses the IPC, and `commands.ts`, the map of
+//! every registered command (its argument object and result) and event
+//! (its payload), written from the `register!` list in
+//! `src-tauri/src/commands/mod.rs`. This test regenerates them into a temp
+//! dir and fails when the committed files differ; `scripts/gen-types`
+//! (which sets `HOOKD_UPDATE_BINDINGS=1`) rewrites them instead.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use hookd_core::daemon::status::DaemonStatus;
-use hookd_core::ledger::ActivityEvent;
-use hookd_core::ledger::previous::PreviousContent;
-use hookd_core::record::{HookRunRecord, MutationRow};
-use hookd_desktop::AppError;
-use hookd_desktop::bench::{BenchCatalog, BenchMatch, BenchRun};
-use hookd_desktop::bridge::LedgerCommit;
-use hookd_desktop::connect::{ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
-use hookd_desktop::editor::{
-    EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MoveResult,
-    SavePreview, SaveResult,
-};
-use hookd_desktop::history::{EventRef, RowRef};
-use hookd_desktop::perf::UiMark;
-use hookd_desktop::projects::{AddProjectsResult, ProjectInfo};
-use hookd_desktop::settings_watch::SettingsChanged;
-use hookd_desktop::state::AppInfo;
-use hookd_desktop::templates::{TemplateCatalog, TemplateChange, TemplateInfo};
-use hookd_desktop::timeline::TimelineQuery;
-use ts_rs::{Config, TS};
+use hookd_desktop::commands::typescript;
 
-/// Writes the declarations of every IPC type (and what they refer to) into `dir`.
+/// Writes every binding and the command map into `dir`.
 fn export_all(dir: &Path) {
-    // JavaScript numbers hold every count and id hookd produces exactly
-    // (they stay far below 2^53), and JSON.parse gives numbers, not bigints.
-    let cfg = Config::new().with_large_int("number").with_out_dir(dir);
-    macro_rules! export {
-        ($($ty:ty),+ $(,)?) => {
-            $(
-                <$ty as TS>::export_all(&cfg)
-                    .unwrap_or_else(|err| panic!("export {}: {err}", stringify!($ty)));
-            )+
-        };
-    }
-    export!(
-        AppError,
-        AppInfo,
-        DaemonStatus,
-        ProjectInfo,
-        AddProjectsResult,
-        TimelineQuery,
-        MutationRow,
-        HookRunRecord,
-        LedgerCommit,
-        ActivityEvent,
-        PreviousContent,
-        RowRef,
-        EventRef,
-        BenchCatalog,
-        BenchMatch,
-        BenchRun,
-        ConnectScope,
-        ConnectMode,
-        ConnectPreview,
-        ConnectResult,
-        HookEventInfo,
-        HookFile,
-        EffectiveView,
-        MatcherCheck,
-        FileRef,
-        HookRef,
-        SavePreview,
-        SaveResult,
-        MoveResult,
-        SettingsChanged,
-        TemplateCatalog,
-        TemplateInfo,
-        TemplateChange,
-        UiMark,
-    );
+    typescript::write_all(dir).unwrap_or_else(|err| panic!("export the bindings: {err}"));
 }
 
 /// The committed bindings.
@@ -116,10 +51,13 @@ fn ui_bindings_are_current() {
     let fresh_dir = tempfile::tempdir().expect("temp dir");
     export_all(fresh_dir.path());
     let fresh = ts_files(fresh_dir.path());
-    assert!(
-        fresh.contains_key(Path::new("AppInfo.ts")),
-        "the export wrote nothing: {fresh:?}"
-    );
+    for expected in ["AppInfo.ts", "AppError.ts", typescript::COMMANDS_FILE] {
+        assert!(
+            fresh.contains_key(Path::new(expected)),
+            "the export did not write {expected}: {:?}",
+            fresh.keys()
+        );
+    }
 
     let committed_dir = committed_dir();
     if std::env::var_os("HOOKD_UPDATE_BINDINGS").is_some_and(|v| v == "1") {
@@ -148,7 +86,7 @@ fn ui_bindings_are_current() {
     }
     assert!(
         problems.is_empty(),
-        "ui/src/lib/bindings is out of date with the Rust types; run scripts/gen-types and commit the result:\n  {}",
+        "ui/src/lib/bindings is out of date with the Rust types or commands; run scripts/gen-types and commit the result:\n  {}",
         problems.join("\n  ")
     );
 }

@@ -1,0 +1,56 @@
+//! The Test bench's commands: the catalogue of events and sample payloads,
+//! which hooks match a payload and why, and running them for real.
+
+use serde_json::Value;
+use tauri::{AppHandle, Manager, Runtime};
+
+use super::blocking;
+use super::registry::command;
+use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
+use crate::error::Result;
+use crate::state::AppState;
+
+command! {
+    /// The events and ready payloads of the test bench for a project.
+    pub(crate) async fn bench_samples<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<BenchCatalog> {
+        blocking(&app, move |state| bench::bench_samples(state, &project)).await
+    }
+}
+
+command! {
+    /// Which hooks of the project match the event's payload, and why.
+    pub(crate) async fn bench_match<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        event: String,
+        payload: Value,
+    ) -> Result<BenchMatch> {
+        blocking(&app, move |state| {
+            bench::bench_match(state, &project, &event, &payload)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Runs the matching hooks for real and merges their answers.
+    pub(crate) async fn bench_run<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        event: String,
+        payload: Value,
+    ) -> Result<BenchRun> {
+        blocking(&app, move |state| {
+            bench::bench_run(state, &project, &event, &payload)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Stops the test bench's runs in flight (their `bench_run` fails with
+    /// kind `cancelled`); resolves with how many were stopped.
+    pub(crate) fn bench_cancel<R: Runtime>[app: AppHandle<R>]() -> usize {
+        bench::bench_cancel(&app.state::<AppState>())
+    }
+}

@@ -1,0 +1,67 @@
+//! The Connect dialog's commands: previewing and applying the hookd entries
+//! in the agent's settings (record or managed mode), and removing them.
+
+use tauri::{AppHandle, Runtime};
+
+use super::blocking;
+use super::registry::command;
+use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
+use crate::error::Result;
+
+command! {
+    /// The settings file of `scope` before and after connecting; writes nothing.
+    pub(crate) async fn connect_preview<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        scope: ConnectScope,
+        mode: ConnectMode,
+    ) -> Result<ConnectPreview> {
+        blocking(&app, move |state| {
+            connect::connect_preview(state, &project, scope, mode)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Connects: writes what the preview of `version` showed; a stale
+    /// version is a `conflict`.
+    pub(crate) async fn connect_apply<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        scope: ConnectScope,
+        mode: ConnectMode,
+        version: String,
+    ) -> Result<ConnectResult> {
+        blocking(&app, move |state| {
+            connect::connect_apply(state, &project, scope, mode, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// The settings file of `scope` before and after removing hookd's entries.
+    pub(crate) async fn disconnect_preview<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        scope: ConnectScope,
+    ) -> Result<ConnectPreview> {
+        blocking(&app, move |state| {
+            connect::disconnect_preview(state, &project, scope)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Disconnects: removes hookd's entries as previewed; a stale version is
+    /// a `conflict`.
+    pub(crate) async fn disconnect_apply<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        scope: ConnectScope,
+        version: String,
+    ) -> Result<ConnectResult> {
+        blocking(&app, move |state| {
+            connect::disconnect_apply(state, &project, scope, &version)
+        })
+        .await
+    }
+}

@@ -1,0 +1,122 @@
+//! The Hook editor's commands: the event catalogue, a project's six settings
+//! files and their effective view, live matcher checks, previewed saves,
+//! disabling and moving hooks, and the watcher behind `settings-changed`.
+
+// Tauri hands commands their extractors (`State`, `AppHandle`) by value.
+#![allow(clippy::needless_pass_by_value)]
+
+use serde_json::Value;
+use tauri::{AppHandle, Runtime, State};
+
+use super::blocking;
+use super::registry::command;
+use crate::editor::{
+    self, EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MoveResult,
+    SavePreview, SaveResult,
+};
+use crate::error::Result;
+use crate::settings_watch::SettingsWatch;
+
+command! {
+    /// The event catalogue for the editor's picker.
+    pub(crate) fn hook_events() -> Vec<HookEventInfo> {
+        editor::hook_events()
+    }
+}
+
+command! {
+    /// The six settings files of a project, structured.
+    pub(crate) async fn hook_files<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<Vec<HookFile>> {
+        blocking(&app, move |state| editor::hook_files(state, &project)).await
+    }
+}
+
+command! {
+    /// Every hook that applies to a project, and the file it comes from.
+    pub(crate) async fn effective_hooks<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<EffectiveView> {
+        blocking(&app, move |state| editor::effective_hooks(state, &project)).await
+    }
+}
+
+command! {
+    /// Live validation of a matcher (null: none) for an event.
+    pub(crate) fn check_matcher(event: String, text: Option<String>) -> Result<MatcherCheck> {
+        editor::check_matcher(&event, text.as_deref())
+    }
+}
+
+command! {
+    /// A settings file before and after its `hooks` object is replaced; writes nothing.
+    pub(crate) async fn preview_hooks_save<R: Runtime>[app: AppHandle<R>](
+        file: FileRef,
+        hooks: Value,
+        version: String,
+    ) -> Result<SavePreview> {
+        blocking(&app, move |state| {
+            editor::preview_hooks_save(state, &file, hooks, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Writes `hooks` into a settings file; a stale `version` is a `conflict`
+    /// unless `force`.
+    pub(crate) async fn save_hooks<R: Runtime>[app: AppHandle<R>](
+        file: FileRef,
+        hooks: Value,
+        version: String,
+        force: bool,
+    ) -> Result<SaveResult> {
+        blocking(&app, move |state| {
+            editor::save_hooks(state, &file, hooks, &version, force)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Disables a hook into hookd's store, or enables it again; resolves with
+    /// the number of hooks changed.
+    pub(crate) async fn set_hook_enabled<R: Runtime>[app: AppHandle<R>](
+        file: FileRef,
+        hook: HookRef,
+        enabled: bool,
+        version: String,
+    ) -> Result<u64> {
+        blocking(&app, move |state| {
+            editor::set_hook_enabled(state, &file, &hook, enabled, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Moves a hook from one settings file to another.
+    pub(crate) async fn move_hook<R: Runtime>[app: AppHandle<R>](
+        from: FileRef,
+        to: FileRef,
+        hook: HookRef,
+        version: String,
+    ) -> Result<MoveResult> {
+        blocking(&app, move |state| {
+            editor::move_hook(state, &from, &to, &hook, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Reports changes of the project's settings files as `settings-changed`
+    /// events; resolves with the files watched.
+    pub(crate) fn watch_settings[watch: State<'_, SettingsWatch>](
+        project: String,
+    ) -> Result<Vec<String>> {
+        let project = editor::project_dir(&project)?;
+        watch.watch_project(&project)
+    }
+}
