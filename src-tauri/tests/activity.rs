@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Event, GitRepo, TestEnv, record};
+use common::DesktopEnv;
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::previous::PreviousSource;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
@@ -13,6 +13,7 @@ use hookd_desktop::ErrorKind;
 use hookd_desktop::activity::agent_activity;
 use hookd_desktop::history::{EventRef, RowRef, event_mutations, mutation_row, previous_content};
 use hookd_desktop::timeline::{TimelineQuery, timeline};
+use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
 fn repo_query(repo: &GitRepo) -> TimelineQuery {
     TimelineQuery {

@@ -4,14 +4,16 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{GitRepo, TestEnv};
+use common::DesktopEnv;
 use hookd_desktop::ErrorKind;
 use hookd_desktop::bench::{self, BenchHook, BenchMatch};
 use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
+use hookd_testkit::{
+    GitRepo, TestEnv, process_gone, read_pids, wait_until, write_file, write_script,
+};
 use serde_json::{Value, json};
 
 /// A guard that refuses `rm -rf` the way people write one: grep the stdin
@@ -23,15 +25,9 @@ case \"$payload\" in\n\
 esac\n\
 exit 0\n";
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 fn script(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
-    write(&path, text);
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_script(&path, text);
     path
 }
 
@@ -45,13 +41,13 @@ fn guarded_repo(env: &TestEnv) -> (GitRepo, PathBuf) {
     let repo = GitRepo::new();
     let root = repo.root();
     let guard = script(&env.dir.path().join("bin"), "guard.sh", GUARD);
-    write(
+    write_file(
         &root.join(".claude/settings.local.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": guard.display().to_string()}]}
         ]})),
     );
-    write(
+    write_file(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "echo formatted"}]}
@@ -120,7 +116,7 @@ fn match_lists_every_hook_of_the_event_with_its_source_and_reason() {
     let (repo, guard) = guarded_repo(&env);
     let root = repo.root();
     let marker = env.dir.path().join("ran");
-    write(
+    write_file(
         &env.home().join(".claude/settings.json"),
         &settings(
             &json!({"PreToolUse": [{"matcher": "mcp__.*", "hooks": [{"type": "command", "command": "mcp-audit"}]},
@@ -292,7 +288,7 @@ fn run_merges_a_json_deny_an_exit_1_and_a_timeout_as_the_agent_would() {
         "where.sh",
         "#!/bin/sh\npwd\necho \"$CLAUDE_PROJECT_DIR\"\n",
     );
-    write(
+    write_file(
         &root.join(".hookd/settings.local.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Write", "hooks": [
@@ -406,7 +402,7 @@ fn bad_requests_are_refused_with_a_kind() {
 
     // A settings file the agent would reject is named, not skipped.
     let broken = repo.root().join(".claude/settings.json");
-    write(
+    write_file(
         &broken,
         "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"(\", \"hooks\": []}]}}",
     );
@@ -417,20 +413,6 @@ fn bad_requests_are_refused_with_a_kind() {
         "{}",
         err.message
     );
-}
-
-/// Whether `pid` has exited (gone, or a zombie nobody has reaped yet).
-fn has_exited(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        // "pid (comm) S ...": the state follows the last ')'.
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z'),
-    }
 }
 
 #[test]
@@ -448,7 +430,7 @@ fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
             pids.display()
         ),
     );
-    write(
+    write_file(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": slow.display().to_string(), "timeout": 120}]}
@@ -465,11 +447,9 @@ fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
             let outcome = bench::bench_run(&state, &project, "PreToolUse", &payload);
             (outcome, started.elapsed())
         });
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while !pids.exists() {
-            assert!(Instant::now() < deadline, "the hook never started");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_until(Duration::from_secs(20), "the hook to start", || {
+            pids.exists()
+        });
         assert_eq!(state.bench_runs.len(), 1, "the run is in flight");
         assert_eq!(bench::bench_cancel(&state), 1);
         run.join().unwrap()
@@ -483,21 +463,16 @@ fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
         "cancel did not wait for the hook: {elapsed:?}"
     );
     assert!(state.bench_runs.is_empty(), "the run left the list");
-    let text = std::fs::read_to_string(&pids).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    for pid in text.split_whitespace() {
-        while !has_exited(pid) {
-            assert!(
-                Instant::now() < deadline,
-                "process {pid} of the cancelled hook still runs"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    let hook_pids = read_pids(&pids);
+    wait_until(
+        Duration::from_secs(5),
+        "the processes of the cancelled hook to exit",
+        || hook_pids.iter().all(|&pid| process_gone(pid)),
+    );
 
     // Cancelling does not poison the bench: the next run works.
     std::fs::remove_file(&pids).unwrap();
-    write(
+    write_file(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo fine"}]}

@@ -4,10 +4,11 @@
 
 mod common;
 
-use common::{GitRepo, TestEnv};
+use common::DesktopEnv;
 use hookd_desktop::ErrorKind;
 use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
 use hookd_desktop::projects;
+use hookd_testkit::{GitRepo, TestEnv};
 use serde_json::Value;
 
 const THEIRS: &str = "{\n    \"permissions\": {\n        \"allow\": [\"Bash(git status)\"]\n    },\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/guard.sh\"}]}\n        ]\n    },\n    \"model\": \"opus\"\n}\n";

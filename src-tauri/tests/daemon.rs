@@ -4,25 +4,17 @@
 
 mod common;
 
-use std::io::Write as _;
-use std::os::unix::net::UnixStream;
-use std::path::Path;
 use std::time::Duration;
 
-use common::{Event, GitRepo, TestEnv, wait_until};
+use common::DesktopEnv;
 use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use hookd_desktop::bridge;
 use hookd_desktop::daemon::{self, STOP_GRACE};
 use hookd_desktop::projects;
 use hookd_desktop::state::DaemonMode;
 use hookd_desktop::timeline::{TimelineQuery, timeline};
+use hookd_testkit::{Event, GitRepo, TestEnv, poll_until, wait_until};
 use tokio_util::sync::CancellationToken;
-
-fn send(socket: &Path, line: &str) {
-    let mut stream = UnixStream::connect(socket).expect("connect to the daemon");
-    stream.write_all(line.as_bytes()).expect("write");
-    stream.write_all(b"\n").expect("newline");
-}
 
 #[test]
 fn own_daemon_records_events_and_the_bridge_forwards_each_commit() {
@@ -44,7 +36,7 @@ fn own_daemon_records_events_and_the_bridge_forwards_each_commit() {
     let line = Event::write("hello.txt", "2026-11-21T10:00:00.000Z")
         .envelope(&repo.root())
         .to_string();
-    send(&env.socket(), &line);
+    env.send_line(&line);
     let batch = rx
         .recv_timeout(Duration::from_secs(10))
         .expect("a ledger-commit batch");
@@ -120,15 +112,16 @@ fn attached_when_another_daemon_owns_the_socket() {
     let line = Event::write("x.txt", "2026-11-21T11:00:00.000Z")
         .envelope(&repo.root())
         .to_string();
-    send(&env.socket(), &line);
-    assert!(
-        wait_until(Duration::from_secs(10), || {
+    env.send_line(&line);
+    wait_until(
+        Duration::from_secs(10),
+        "the other daemon's event to show up",
+        || {
             projects::list_projects(&state)
                 .unwrap()
                 .first()
                 .is_some_and(|p| p.mutations == 1)
-        }),
-        "the other daemon's event shows up"
+        },
     );
 
     // Stopping the attached app leaves the other daemon alone.
@@ -174,13 +167,16 @@ fn paused_recording_answers_but_leaves_events_out_of_the_ledger() {
     let paused_line = Event::write("secret.txt", "2026-11-21T12:00:00.000Z")
         .envelope(&repo.root())
         .to_string();
-    send(&env.socket(), &paused_line);
-    assert!(
-        wait_until(Duration::from_secs(10), || status_stats()
-            == Some((true, 1))),
-        "the status file counts the unrecorded event: {:?}",
-        status_stats()
-    );
+    env.send_line(&paused_line);
+    poll_until(Duration::from_secs(10), || {
+        (status_stats() == Some((true, 1))).then_some(())
+    })
+    .unwrap_or_else(|| {
+        panic!(
+            "the status file counts the unrecorded event: {:?}",
+            status_stats()
+        )
+    });
     assert!(
         !repo.ledger_path().exists(),
         "nothing was written while paused"
@@ -190,26 +186,20 @@ fn paused_recording_answers_but_leaves_events_out_of_the_ledger() {
     let line = Event::write("public.txt", "2026-11-21T12:01:00.000Z")
         .envelope(&repo.root())
         .to_string();
-    send(&env.socket(), &line);
+    env.send_line(&line);
     let query = TimelineQuery {
         repo: Some(repo.root().display().to_string()),
         ..TimelineQuery::default()
     };
-    assert!(
-        wait_until(Duration::from_secs(10), || timeline(&state, &query)
-            .unwrap()
-            .len()
-            == 1),
-        "recording resumed"
-    );
+    wait_until(Duration::from_secs(10), "recording to resume", || {
+        timeline(&state, &query).unwrap().len() == 1
+    });
     let rows = timeline(&state, &query).unwrap();
     assert_eq!(rows[0].record.file_path.as_deref(), Some("public.txt"));
-    assert!(
-        wait_until(Duration::from_secs(5), || status_stats()
-            == Some((false, 1))),
-        "{:?}",
-        status_stats()
-    );
+    poll_until(Duration::from_secs(5), || {
+        (status_stats() == Some((false, 1))).then_some(())
+    })
+    .unwrap_or_else(|| panic!("{:?}", status_stats()));
     started.handle.stop(STOP_GRACE);
 }
 
@@ -243,8 +233,7 @@ fn attached_app_gets_live_updates_by_polling_the_other_daemons_ledgers() {
         },
     )));
     // The first event creates the ledger after the first poll: all of it is news.
-    send(
-        &env.socket(),
+    env.send_line(
         &Event::write("a.txt", "2026-11-21T13:00:00.000Z")
             .envelope(&repo.root())
             .to_string(),
@@ -260,8 +249,7 @@ fn attached_app_gets_live_updates_by_polling_the_other_daemons_ledgers() {
     );
 
     // And each later commit once.
-    send(
-        &env.socket(),
+    env.send_line(
         &Event::write("b.txt", "2026-11-21T13:01:00.000Z")
             .envelope(&repo.root())
             .to_string(),

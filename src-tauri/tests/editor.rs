@@ -6,12 +6,13 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{GitRepo, TestEnv};
+use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::editor::{
     self, FileKind, FileRef, FileScope, HookFile, HookRef, check_matcher, effective_hooks,
     hook_events, hook_files, move_hook, preview_hooks_save, save_hooks, set_hook_enabled,
 };
+use hookd_testkit::{GitRepo, TestEnv, write_file};
 use serde_json::{Value, json};
 
 /// A project settings file with other keys, four-space indented, the way a
@@ -47,19 +48,6 @@ const PROJECT_FILE: &str = r#"{
     }
 }
 "#;
-
-fn file(project: &Path, kind: FileKind, scope: FileScope) -> FileRef {
-    FileRef {
-        project: Some(project.display().to_string()),
-        kind,
-        scope,
-    }
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
-}
 
 fn project_path(root: &Path) -> PathBuf {
     root.join(".claude/settings.json")
@@ -97,7 +85,7 @@ fn hook_files_lists_the_six_files_with_structured_hooks_and_raw_json() {
     let state = env.state();
     let repo = GitRepo::new();
     let root = repo.root();
-    write(&project_path(&root), PROJECT_FILE);
+    write_file(&project_path(&root), PROJECT_FILE);
 
     let files = hook_files(&state, &root.display().to_string()).unwrap();
     let order: Vec<(FileKind, FileScope)> =
@@ -178,12 +166,12 @@ fn broken_files_are_reported_not_hidden() {
     let state = env.state();
     let repo = GitRepo::new();
     let root = repo.root();
-    write(&root.join(".claude/settings.local.json"), "{ not json");
-    write(
+    write_file(&root.join(".claude/settings.local.json"), "{ not json");
+    write_file(
         &project_path(&root),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": [{"type": "command", "command": "x", "timeout": 0}, {"type": "shell", "run": "y"}]}]}}"#,
     );
-    write(
+    write_file(
         &root.join(".hookd/settings.json"),
         r#"{"hooks": {"Stop": {"oops": 1}}}"#,
     );
@@ -243,7 +231,7 @@ fn preview_and_save_replace_only_the_hooks_and_keep_every_other_byte() {
     let repo = GitRepo::new();
     let root = repo.root();
     let path = project_path(&root);
-    write(&path, PROJECT_FILE);
+    write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
     let project = loaded(&files, FileKind::Agent, FileScope::Project);
 
@@ -316,7 +304,7 @@ fn a_file_changed_since_it_was_loaded_is_a_conflict_and_nothing_is_written() {
     let repo = GitRepo::new();
     let root = repo.root();
     let path = project_path(&root);
-    write(&path, PROJECT_FILE);
+    write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
     let project = loaded(&files, FileKind::Agent, FileScope::Project);
     let hooks = json!({"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]});
@@ -356,7 +344,7 @@ fn invalid_hooks_are_refused_with_their_json_path() {
     let repo = GitRepo::new();
     let root = repo.root();
     let path = project_path(&root);
-    write(&path, PROJECT_FILE);
+    write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
     let project = loaded(&files, FileKind::Agent, FileScope::Project);
     let bad = json!({"PreToolUse": [{"matcher": "Bash(", "hooks": [{"type": "command", "command": ""}]}]});
@@ -445,7 +433,7 @@ fn disable_and_enable_go_through_hookds_store_and_restore_the_file() {
     let repo = GitRepo::new();
     let root = repo.root();
     let path = project_path(&root);
-    write(&path, PROJECT_FILE);
+    write_file(&path, PROJECT_FILE);
     let project_root = root.display().to_string();
     let files = hook_files(&state, &project_root).unwrap();
     let project = loaded(&files, FileKind::Agent, FileScope::Project);
@@ -495,7 +483,7 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     let repo = GitRepo::new();
     let root = repo.root();
     let from_path = project_path(&root);
-    write(&from_path, PROJECT_FILE);
+    write_file(&from_path, PROJECT_FILE);
     let project_root = root.display().to_string();
     let files = hook_files(&state, &project_root).unwrap();
     let from = loaded(&files, FileKind::Agent, FileScope::Project);
@@ -514,7 +502,7 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     // A destination that already has it refuses before anything is written.
     let to_path = root.join(".claude/settings.local.json");
     let existing = r#"{"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "cargo fmt"}]}]}}"#;
-    write(&to_path, existing);
+    write_file(&to_path, existing);
     let err = move_hook(&state, &from.file, &to, &hook, &from.version).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
     assert!(
@@ -560,16 +548,16 @@ fn effective_view_lists_both_kinds_with_sources_duplicates_and_problems() {
     let state = env.state();
     let repo = GitRepo::new();
     let root = repo.root();
-    write(
+    write_file(
         &env.home().join(".claude/settings.json"),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
     );
-    write(
+    write_file(
         &project_path(&root),
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
     );
-    write(&root.join(".claude/settings.local.json"), "{ broken");
-    write(
+    write_file(&root.join(".claude/settings.local.json"), "{ broken");
+    write_file(
         &root.join(".hookd/settings.json"),
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done", "timeout": 5}]}]}}"#,
     );

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{Event, GitRepo, TestEnv, record};
+use common::DesktopEnv;
+use hookd_testkit::{Event, GitRepo, TestEnv, record};
 use serde_json::{Value, json};
 use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
 use tauri::webview::InvokeRequest;

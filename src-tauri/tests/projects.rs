@@ -5,8 +5,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{Event, GitRepo, TestEnv, record};
+use common::DesktopEnv;
 use hookd_desktop::projects::{self, ProjectInfo};
+use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
 fn find<'a>(projects: &'a [ProjectInfo], root: &std::path::Path) -> &'a ProjectInfo {
     let root = root.display().to_string();

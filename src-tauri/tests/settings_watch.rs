@@ -2,26 +2,22 @@
 //! reported with its path, also when its directory did not exist yet, and
 //! files nobody opened are not.
 
-mod common;
-
 use std::fs;
+use std::path::Path;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{GitRepo, TestEnv};
 use hookd_core::settings::SettingsRoots;
 use hookd_desktop::settings_watch::{SettingsChanged, SettingsWatch};
+use hookd_testkit::{GitRepo, TestEnv, wait_until};
 
-fn wait_for(rx: &mpsc::Receiver<SettingsChanged>, path: &str) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-        match rx.recv_timeout(left) {
-            Ok(changed) if changed.path == path => return true,
-            Ok(_) => {}
-            Err(_) => return false,
-        }
-    }
-    false
+/// Waits (10 s at most) until `rx` reports a change of `path`; `what` says
+/// which change, for the failure message.
+fn wait_for(rx: &mpsc::Receiver<SettingsChanged>, path: &Path, what: &str) {
+    let path = path.display().to_string();
+    wait_until(Duration::from_secs(10), what, || {
+        rx.try_iter().any(|changed| changed.path == path)
+    });
 }
 
 #[test]
@@ -56,26 +52,17 @@ fn reports_changes_of_tracked_settings_files() {
     // .claude does not exist yet: watched through the project root.
     fs::create_dir_all(project_file.parent().unwrap()).unwrap();
     fs::write(&project_file, "{}\n").unwrap();
-    assert!(
-        wait_for(&rx, &project_file.display().to_string()),
-        "new file reported"
-    );
+    wait_for(&rx, &project_file, "the new file to be reported");
     // Give the watcher time to arm .claude itself, then change the file again.
     std::thread::sleep(Duration::from_millis(400));
     while rx.try_recv().is_ok() {}
     fs::write(&project_file, "{\"model\": \"opus\"}\n").unwrap();
-    assert!(
-        wait_for(&rx, &project_file.display().to_string()),
-        "edit reported"
-    );
+    wait_for(&rx, &project_file, "the edit to be reported");
 
     let global = env.home().join(".claude/settings.json");
     fs::create_dir_all(global.parent().unwrap()).unwrap();
     fs::write(&global, "{}\n").unwrap();
-    assert!(
-        wait_for(&rx, &global.display().to_string()),
-        "global file reported"
-    );
+    wait_for(&rx, &global, "the global file to be reported");
 
     // Other files in the same directories are not settings files.
     while rx.try_recv().is_ok() {}

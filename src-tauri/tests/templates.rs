@@ -9,25 +9,14 @@ mod common;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
-use common::{GitRepo, TestEnv};
+use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::editor::{FileKind, FileRef, FileScope};
 use hookd_desktop::templates::{self, ScriptChange};
+use hookd_testkit::{GitRepo, TestEnv, read_json};
 use serde_json::{Value, json};
 
 const THEIRS: &str = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"~/bin/guard.sh\"}]}\n    ]\n  }\n}\n";
-
-fn file(project: &Path, kind: FileKind, scope: FileScope) -> FileRef {
-    FileRef {
-        project: Some(project.display().to_string()),
-        kind,
-        scope,
-    }
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 #[test]
 fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactly_it() {

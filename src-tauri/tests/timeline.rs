@@ -3,9 +3,10 @@
 
 mod common;
 
-use common::{Event, GitRepo, TestEnv, record};
+use common::DesktopEnv;
 use hookd_desktop::ErrorKind;
 use hookd_desktop::timeline::{TimelineQuery, timeline};
+use hookd_testkit::{Event, GitRepo, TestEnv, record};
 use serde_json::Value;
 
 fn repo_query(repo: &GitRepo) -> TimelineQuery {
