@@ -3,7 +3,8 @@
 //! agent's `/hooks` editor, the user's editor or `hookd hooks` writes one of
 //! the files it has open, instead of finding out only when a save is refused.
 //!
-//! A notify watcher (debounced) watches the directories of the tracked
+//! The core's settings watcher ([`hookd_core::settings::watch`]) watches the
+//! directories of the tracked
 //! files: the global ones (`~/.claude/settings.json`, hookd's home with its
 //! `settings.json` and store of disabled hooks) from the start, and the four
 //! files of each project the editor opens. A directory that does not exist
@@ -13,11 +14,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
+use hookd_core::settings::watch::DirWatcher;
 use hookd_core::settings::{Kind, SettingsRoots};
-use notify::RecursiveMode;
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -26,9 +25,6 @@ use crate::error::{AppError, ErrorKind, Result};
 
 /// Name of the event sent when a tracked settings file changed.
 pub const SETTINGS_CHANGED_EVENT: &str = "settings-changed";
-
-/// How long file events are gathered before the window is told.
-const DEBOUNCE: Duration = Duration::from_millis(200);
 
 /// Payload of [`SETTINGS_CHANGED_EVENT`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -49,9 +45,8 @@ struct Inner {
     roots: Option<SettingsRoots>,
     /// The files whose changes are reported.
     files: Mutex<HashSet<PathBuf>>,
-    /// Directories watched (non-recursively).
-    watched: Mutex<HashSet<PathBuf>>,
-    debouncer: Mutex<Option<Debouncer<notify::RecommendedWatcher>>>,
+    /// Watches the tracked files' directories.
+    watcher: DirWatcher,
     on_change: Callback,
 }
 
@@ -72,31 +67,23 @@ impl SettingsWatch {
         roots: Option<SettingsRoots>,
         on_change: impl Fn(SettingsChanged) + Send + Sync + 'static,
     ) -> Self {
-        let inner = Arc::new(Inner {
-            roots,
-            files: Mutex::new(HashSet::new()),
-            watched: Mutex::new(HashSet::new()),
-            debouncer: Mutex::new(None),
-            on_change: Box::new(on_change),
-        });
-        let weak = Arc::downgrade(&inner);
-        let debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| {
-            let Some(inner) = weak.upgrade() else { return };
-            match result {
-                Ok(events) => inner.changed(events.iter().map(|e| e.path.as_path())),
-                Err(err) => tracing::warn!(error = %err, "settings watcher error"),
+        let inner = Arc::new_cyclic(|weak: &std::sync::Weak<Inner>| {
+            let weak = weak.clone();
+            Inner {
+                roots,
+                files: Mutex::new(HashSet::new()),
+                watcher: DirWatcher::new(
+                    "settings files",
+                    "the editor will not see outside changes",
+                    move |paths| {
+                        if let Some(inner) = weak.upgrade() {
+                            inner.changed(paths.iter().map(PathBuf::as_path));
+                        }
+                    },
+                ),
+                on_change: Box::new(on_change),
             }
         });
-        match debouncer {
-            Ok(debouncer) => {
-                if let Ok(mut slot) = inner.debouncer.lock() {
-                    *slot = Some(debouncer);
-                }
-            }
-            Err(err) => {
-                tracing::error!(error = %err, "cannot watch settings files; the editor will not see outside changes");
-            }
-        }
         let globals: Vec<PathBuf> = inner
             .roots
             .iter()
@@ -181,24 +168,7 @@ impl Inner {
     }
 
     fn watch(&self, dir: &Path) {
-        let (Ok(mut watched), Ok(mut debouncer)) = (self.watched.lock(), self.debouncer.lock())
-        else {
-            return;
-        };
-        if watched.contains(dir) {
-            return;
-        }
-        let Some(debouncer) = debouncer.as_mut() else {
-            return;
-        };
-        match debouncer.watcher().watch(dir, RecursiveMode::NonRecursive) {
-            Ok(()) => {
-                watched.insert(dir.to_path_buf());
-            }
-            Err(err) => {
-                tracing::warn!(dir = %dir.display(), error = %err, "cannot watch for settings changes");
-            }
-        }
+        self.watcher.watch(dir);
     }
 
     /// Reports the tracked files among `paths`; a directory of tracked files

@@ -3,28 +3,23 @@
 //!
 //! The managed hooks of a project (global `$HOOKD_HOME/settings.json`,
 //! `<project>/.hookd/settings.json`, `<project>/.hookd/settings.local.json`)
-//! are loaded once and cached. A notify watcher (debounced) drops the cache
-//! entry when one of those files changes, so an edit applies to the next
+//! are loaded once and cached. The settings watcher
+//! ([`crate::settings::watch`]) drops the cache entry when one of those files changes, so an edit applies to the next
 //! event without a restart, and an event with no matching hook costs a map
 //! lookup, not three file reads.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-use notify::RecursiveMode;
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use std::time::Instant;
 
 use crate::executor::{self, ExecContext, HookInvocation};
 use crate::record::{HookEvent, HookRunRecord};
 use crate::settings::events;
+use crate::settings::watch::DirWatcher;
 use crate::settings::{self, EffectiveHooks, Kind, SettingsRoots};
 use crate::timefmt;
-
-/// How long file events are gathered before the cache reacts.
-const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// Names of managed settings files inside a `.hookd` directory or hookd's home.
 const MANAGED_FILES: [&str; 2] = ["settings.json", "settings.local.json"];
@@ -43,8 +38,7 @@ struct Inner {
     home: PathBuf,
     /// Project root (or `None` for events outside any project) → its effective hooks.
     cache: Mutex<HashMap<Option<PathBuf>, Arc<EffectiveHooks>>>,
-    watcher: Mutex<Option<Debouncer<notify::RecommendedWatcher>>>,
-    watched: Mutex<HashSet<PathBuf>>,
+    watcher: DirWatcher,
     reloads: AtomicU64,
 }
 
@@ -53,36 +47,26 @@ impl ManagedHooks {
     /// working watcher the cache is still correct but never refreshed until
     /// restart, which is logged loudly.
     pub fn new(roots: SettingsRoots) -> Self {
-        let inner = Arc::new(Inner {
-            home: roots.hookd_home.clone(),
-            roots,
-            cache: Mutex::new(HashMap::new()),
-            watcher: Mutex::new(None),
-            watched: Mutex::new(HashSet::new()),
-            reloads: AtomicU64::new(0),
-        });
-        let weak = Arc::downgrade(&inner);
-        let debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| {
-            let Some(inner) = weak.upgrade() else { return };
-            match result {
-                Ok(events) => {
-                    for event in events {
-                        inner.file_changed(&event.path);
-                    }
-                }
-                Err(err) => tracing::warn!(error = %err, "managed hooks watcher error"),
+        let inner = Arc::new_cyclic(|weak: &std::sync::Weak<Inner>| {
+            let weak = weak.clone();
+            Inner {
+                home: roots.hookd_home.clone(),
+                roots,
+                cache: Mutex::new(HashMap::new()),
+                watcher: DirWatcher::new(
+                    "managed hook files",
+                    "edits apply after a daemon restart",
+                    move |paths| {
+                        if let Some(inner) = weak.upgrade() {
+                            for path in paths {
+                                inner.file_changed(&path);
+                            }
+                        }
+                    },
+                ),
+                reloads: AtomicU64::new(0),
             }
         });
-        match debouncer {
-            Ok(debouncer) => {
-                if let Ok(mut slot) = inner.watcher.lock() {
-                    *slot = Some(debouncer);
-                }
-            }
-            Err(err) => {
-                tracing::error!(error = %err, "cannot watch managed hook files; edits apply after a daemon restart");
-            }
-        }
         let home = inner.home.clone();
         if let Err(err) = std::fs::create_dir_all(&home) {
             tracing::warn!(home = %home.display(), error = %err, "cannot create hookd home");
@@ -146,26 +130,7 @@ impl ManagedHooks {
 
 impl Inner {
     fn watch(&self, dir: &Path) {
-        let Ok(mut watched) = self.watched.lock() else {
-            return;
-        };
-        if watched.contains(dir) {
-            return;
-        }
-        let Ok(mut watcher) = self.watcher.lock() else {
-            return;
-        };
-        let Some(debouncer) = watcher.as_mut() else {
-            return;
-        };
-        match debouncer.watcher().watch(dir, RecursiveMode::NonRecursive) {
-            Ok(()) => {
-                watched.insert(dir.to_path_buf());
-            }
-            Err(err) => {
-                tracing::warn!(dir = %dir.display(), error = %err, "cannot watch for managed hook changes");
-            }
-        }
+        self.watcher.watch(dir);
     }
 
     fn file_changed(&self, path: &Path) {

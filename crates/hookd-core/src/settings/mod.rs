@@ -33,6 +33,7 @@ pub mod matcher;
 pub mod templates;
 pub mod validate;
 pub mod version;
+pub mod watch;
 
 pub use disabled::{DisabledHook, DisabledStore, disable, enable};
 pub use document::SettingsDocument;
