@@ -67,7 +67,7 @@ export function startApp(root: HTMLElement): void {
     ),
   );
 
-  const appInfo: Promise<AppInfo | null> = api.appInfo().then(
+  const appInfo: Promise<AppInfo | null> = api.app_info().then(
     (info) => info,
     (err: unknown) => {
       errors.show(err, 'Could not read the app state');
@@ -192,11 +192,11 @@ export function startApp(root: HTMLElement): void {
   // go to the backend first, and the next window takes them back.
   void listen('window-closing', () => {
     void api
-      .stashHookDrafts(hookDraftsSnapshot())
+      .stash_hook_drafts({ drafts: hookDraftsSnapshot() })
       .catch((err: unknown) => console.error('could not keep the unsaved hook edits', err))
-      .finally(() => void api.finishWindowClose().catch(() => undefined));
+      .finally(() => void api.finish_window_close().catch(() => undefined));
   }).catch((err: unknown) => errors.show(err, 'Could not prepare for the window closing'));
-  void api.takeHookDrafts().then(
+  void api.take_hook_drafts().then(
     (stash) => {
       if (restoreHookDrafts(stash) > 0 && current?.route.view === 'hooks') {
         // The editor opened before they came back: open it again over them.

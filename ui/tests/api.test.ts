@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HookdError, api, invoke, listen, normalizeError, setBackend, tauriBackend, type Backend } from '../src/lib/api';
+import { HookdError, api, invoke, listen, normalizeError, pickFolders, setBackend, tauriBackend, type Backend } from '../src/lib/api';
+import { COMMAND_NAMES } from '../src/lib/bindings/commands';
 
 afterEach(() => setBackend(null));
 
@@ -44,7 +45,7 @@ describe('invoke', () => {
   it('passes the command and arguments through and returns the result', async () => {
     const calls: unknown[] = [];
     setBackend(fakeBackend({ invoke: (cmd, args) => (calls.push([cmd, args]), Promise.resolve({ added: [], rejected: [] })) }));
-    await expect(api.addProjects(['/a'])).resolves.toEqual({ added: [], rejected: [] });
+    await expect(api.add_projects({ paths: ['/a'] })).resolves.toEqual({ added: [], rejected: [] });
     expect(calls).toEqual([['add_projects', { paths: ['/a'] }]]);
   });
 
@@ -57,7 +58,7 @@ describe('invoke', () => {
 
   it('rejects with a HookdError for a string rejection too', async () => {
     setBackend(fakeBackend({ invoke: () => Promise.reject('command timeline not found') }));
-    await expect(api.timeline({ repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, omit_payload: false })).rejects.toMatchObject({
+    await expect(api.timeline({ query: { repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, omit_payload: false } })).rejects.toMatchObject({
       kind: 'ipc',
       message: 'command timeline not found',
     });
@@ -65,7 +66,46 @@ describe('invoke', () => {
 
   it('normalises a backend that throws synchronously', async () => {
     setBackend(fakeBackend({ invoke: () => { throw new Error('boom'); } }));
-    await expect(api.appInfo()).rejects.toMatchObject({ kind: 'client', message: 'boom' });
+    await expect(api.app_info()).rejects.toMatchObject({ kind: 'client', message: 'boom' });
+  });
+});
+
+describe('api', () => {
+  it('has every generated command, and nothing else', () => {
+    expect(Object.keys(api).sort()).toEqual([...COMMAND_NAMES].sort());
+    expect(Object.isFrozen(api)).toBe(true);
+  });
+
+  it('types every command from the generated map (checked by tsc)', async () => {
+    setBackend(fakeBackend({}));
+    // @ts-expect-error: hook_files takes { project }
+    await api.hook_files();
+    // @ts-expect-error: project is a string
+    await api.hook_files({ project: 1 });
+    // @ts-expect-error: the arguments are keyed as the Rust parameters are named
+    await invoke('check_matcher', { event: 'Stop', matcher: null });
+    // @ts-expect-error: no such command
+    expect(api.no_such_command).toBeUndefined();
+    const files: Awaited<ReturnType<typeof api.hook_files>> = [];
+    expect(files).toEqual([]);
+  });
+
+  it('sends no argument object for a command that takes none', async () => {
+    const calls: unknown[] = [];
+    setBackend(fakeBackend({ invoke: (cmd, args) => (calls.push([cmd, args]), Promise.resolve(3)) }));
+    await expect(api.bench_cancel()).resolves.toBe(3);
+    await expect(invoke('bench_cancel')).resolves.toBe(3);
+    expect(calls).toEqual([['bench_cancel', undefined], ['bench_cancel', undefined]]);
+  });
+
+  it('opens the plugin folder picker and gives [] when it is cancelled', async () => {
+    const answers: unknown[] = [['/a', '/b'], '/c', null];
+    const calls: unknown[] = [];
+    setBackend(fakeBackend({ invoke: (cmd, args) => (calls.push([cmd, args]), Promise.resolve(answers.shift())) }));
+    await expect(pickFolders()).resolves.toEqual(['/a', '/b']);
+    await expect(pickFolders()).resolves.toEqual(['/c']);
+    await expect(pickFolders()).resolves.toEqual([]);
+    expect(calls[0]).toEqual(['plugin:dialog|open', { options: { directory: true, multiple: true, title: 'Add project folders' } }]);
   });
 });
 

@@ -4,6 +4,7 @@
 
 import { checkJson, formatJsonError, type JsonCheck } from '../lib/bench-json';
 import { formatPayload } from '../lib/bench-payload';
+import type { JsonValue } from '../lib/types';
 import { h } from './dom';
 
 export interface PayloadEditor {
@@ -15,7 +16,7 @@ export interface PayloadEditor {
   /** The last validation result. */
   check(): JsonCheck;
   /** The payload when it is valid JSON and an object, else null. */
-  payload(): Record<string, unknown> | null;
+  payload(): { [key in string]: JsonValue } | null;
   /** The textarea, for focus. */
   textarea: HTMLTextAreaElement;
 }
@@ -134,7 +135,7 @@ export function createPayloadEditor(onChange: (check: JsonCheck) => void): Paylo
     check: () => last,
     payload() {
       if (!last.ok || last.value === null || typeof last.value !== 'object' || Array.isArray(last.value)) return null;
-      return last.value as Record<string, unknown>;
+      return last.value;
     },
   };
 }

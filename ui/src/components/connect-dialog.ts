@@ -136,7 +136,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     diffHost.setAttribute('aria-busy', 'true');
     summary.textContent = 'Working out the change…';
     try {
-      const next = chosen === 'disconnect' ? await api.disconnectPreview(p.root, sc) : await api.connectPreview(p.root, sc, chosen);
+      const next = chosen === 'disconnect' ? await api.disconnect_preview({ project: p.root, scope: sc }) : await api.connect_preview({ project: p.root, scope: sc, mode: chosen });
       if (closed || mine !== seq) return;
       preview = next;
       dialog.dataset.changes = String(next.changes);
@@ -165,7 +165,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     busy = true;
     apply.disabled = true;
     try {
-      const result = chosen === 'disconnect' ? await api.disconnectApply(p.root, sc, preview.version) : await api.connectApply(p.root, sc, chosen, preview.version);
+      const result = chosen === 'disconnect' ? await api.disconnect_apply({ project: p.root, scope: sc, version: preview.version }) : await api.connect_apply({ project: p.root, scope: sc, mode: chosen, version: preview.version });
       if (closed) return;
       close();
       opts.onApplied(result, chosen, sc);

@@ -82,7 +82,7 @@ export function createMatcherField(opts: {
     const mine = ++seq;
     const text = input.value;
     try {
-      const check = await api.checkMatcher(event, text.trim() === '' ? null : text);
+      const check = await api.check_matcher({ event, text: text.trim() === '' ? null : text });
       if (!destroyed && mine === seq) show(check);
     } catch (err) {
       if (destroyed || mine !== seq) return;

@@ -166,7 +166,7 @@ export function createRowDetail(
       body.replaceChildren(status, fieldsSection(fields));
       body.scrollTop = 0;
       el.hidden = false;
-      api.mutationRow({ repo, id: row.id }).then(
+      api.mutation_row({ row: { repo, id: row.id } }).then(
         (whole) => {
           if (seq !== generation) return;
           shown = { ...row, raw_payload: whole.raw_payload };
@@ -247,7 +247,7 @@ export function createRowDetail(
     const status = h('p', { class: 'muted change-status', data: { testid: 'change-previous' }, text: 'Looking for the previous content…' });
     section.dataset.previous = 'loading';
     section.querySelector('.detail-heading')?.after(status);
-    api.previousContent({ repo, id: row.id }).then(
+    api.previous_content({ row: { repo, id: row.id } }).then(
       (prev) => {
         if (seq !== generation) return;
         section.dataset.previous = prev.source.kind;
@@ -267,7 +267,7 @@ export function createRowDetail(
     const list = h('ul', { class: 'bash-files', attrs: { 'aria-busy': 'true' } });
     const heading = h('h3', { class: 'detail-heading', text: 'Files changed by this command' });
     const section = h('section', { class: 'detail-section', data: { testid: 'bash-files' } }, heading, list);
-    api.eventMutations({ repo, event_id: row.event_id }).then(
+    api.event_mutations({ event: { repo, event_id: row.event_id } }).then(
       (rows) => {
         if (seq !== generation) return;
         list.setAttribute('aria-busy', 'false');

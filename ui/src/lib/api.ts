@@ -1,4 +1,12 @@
-// Typed access to the backend: `invoke` for commands, `listen` for events.
+// Typed access to the backend: `invoke` and `api` for commands, `listen` for
+// events.
+//
+// No command is spelled here: the command map (name → argument object and
+// result) and the event map are generated from the Rust side into
+// ./bindings/commands.ts by scripts/gen-types, and `invoke`, `api` and
+// `listen` take their types from it. A command added in
+// src-tauri/src/commands/ is callable as `api.<name>({...})` once the
+// bindings are regenerated.
 //
 // Inside the app, Tauri exposes `window.__TAURI__` (withGlobalTauri: true), so
 // the UI needs no npm dependency on @tauri-apps/api. In a plain browser (vite
@@ -10,34 +18,26 @@
 // have one shape to show, whatever the failure was (a command's typed error,
 // a bare string from Tauri's IPC layer, or a JS exception).
 
-import type {
-  ActivityEvent,
-  EventRef,
-  PreviousContent,
-  RowRef,
-  AddProjectsResult,
-  ApiError,
-  AppInfo,
-  Commands,
-  DaemonStatus,
-  Events,
-  MutationRow,
-  ProjectInfo,
-  TimelineQuery,
-  EffectiveView,
-  FileRef,
-  HookEventInfo,
-  HookFile,
-  HookRef,
-  MatcherCheck,
-  MoveResult,
-  SavePreview,
-  SaveResult,
-  UiMark,
-} from './types';
+import { COMMAND_NAMES, type Commands, type Events as BackendEvents } from './bindings/commands';
+import type { ApiError } from './types';
 
-import type { BenchCatalog, BenchMatch, BenchRun, ConnectMode, ConnectPreview, ConnectResult, ConnectScope } from './types';
-import type { TemplateCatalog, TemplateChange } from './types';
+/** A command's name. */
+export type CommandName = keyof Commands;
+/** The argument object a command takes (keys as the Rust parameters are named). */
+export type CommandArgs<C extends CommandName> = Commands[C]['args'];
+/** What a command resolves with. */
+export type CommandResult<C extends CommandName> = Commands[C]['result'];
+/** A command's parameter list: its argument object, which may be left out when it takes none. */
+export type CommandParams<C extends CommandName> =
+  Record<string, never> extends CommandArgs<C> ? [args?: CommandArgs<C>] : [args: CommandArgs<C>];
+
+/** Events: the backend's (generated) and Tauri's own drag-and-drop ones. */
+export type Events = BackendEvents & {
+  /** Tauri's own window drag-and-drop events; used only to highlight the drop zone. */
+  'tauri://drag-enter': unknown;
+  'tauri://drag-leave': unknown;
+  'tauri://drag-drop': unknown;
+};
 
 /** Stops a subscription. */
 export type Unlisten = () => void;
@@ -142,17 +142,19 @@ export function getBackend(): Promise<Backend> {
   return stubLoading;
 }
 
-/** Runs a backend command; rejects with a `HookdError`. */
-export async function invoke<C extends keyof Commands>(
-  cmd: C,
-  args?: Commands[C][0],
-): Promise<Commands[C][1]> {
+/** Runs `cmd` on the active backend; rejects with a `HookdError`. */
+async function call(cmd: string, args: Record<string, unknown> | undefined): Promise<unknown> {
   try {
     const backend = await getBackend();
-    return (await backend.invoke(cmd, args as Record<string, unknown> | undefined)) as Commands[C][1];
+    return await backend.invoke(cmd, args);
   } catch (err) {
     throw new HookdError(normalizeError(err));
   }
+}
+
+/** Runs a backend command; rejects with a `HookdError`. */
+export function invoke<C extends CommandName>(cmd: C, ...[args]: CommandParams<C>): Promise<CommandResult<C>> {
+  return call(cmd, args) as Promise<CommandResult<C>>;
 }
 
 /** Subscribes to a backend event; resolves to the function that stops it. */
@@ -168,58 +170,19 @@ export async function listen<E extends keyof Events>(
   }
 }
 
-/** The backend's commands, typed. */
-export const api = {
-  appInfo: (): Promise<AppInfo> => invoke('app_info', {}),
-  daemonStatus: (): Promise<DaemonStatus | null> => invoke('daemon_status', {}),
-  launchOnLogin: (): Promise<boolean> => invoke('launch_on_login', {}),
-  setLaunchOnLogin: (enabled: boolean): Promise<boolean> => invoke('set_launch_on_login', { enabled }),
-  listProjects: (): Promise<ProjectInfo[]> => invoke('list_projects', {}),
-  addProjects: (paths: string[]): Promise<AddProjectsResult> => invoke('add_projects', { paths }),
-  timeline: (query: TimelineQuery): Promise<MutationRow[]> => invoke('timeline', { query }),
-  agentActivity: (query: TimelineQuery): Promise<ActivityEvent[]> => invoke('agent_activity', { query }),
-  mutationRow: (row: RowRef): Promise<MutationRow> => invoke('mutation_row', { row }),
-  previousContent: (row: RowRef): Promise<PreviousContent> => invoke('previous_content', { row }),
-  eventMutations: (event: EventRef): Promise<MutationRow[]> => invoke('event_mutations', { event }),
-  hookEvents: (): Promise<HookEventInfo[]> => invoke('hook_events', {}),
-  hookFiles: (project: string): Promise<HookFile[]> => invoke('hook_files', { project }),
-  effectiveHooks: (project: string): Promise<EffectiveView> => invoke('effective_hooks', { project }),
-  checkMatcher: (event: string, text: string | null): Promise<MatcherCheck> => invoke('check_matcher', { event, text }),
-  previewHooksSave: (file: FileRef, hooks: unknown, version: string): Promise<SavePreview> =>
-    invoke('preview_hooks_save', { file, hooks, version }),
-  saveHooks: (file: FileRef, hooks: unknown, version: string, force: boolean): Promise<SaveResult> =>
-    invoke('save_hooks', { file, hooks, version, force }),
-  setHookEnabled: (file: FileRef, hook: HookRef, enabled: boolean, version: string): Promise<number> =>
-    invoke('set_hook_enabled', { file, hook, enabled, version }),
-  moveHook: (from: FileRef, to: FileRef, hook: HookRef, version: string): Promise<MoveResult> =>
-    invoke('move_hook', { from, to, hook, version }),
-  watchSettings: (project: string): Promise<string[]> => invoke('watch_settings', { project }),
-  benchSamples: (project: string): Promise<BenchCatalog> => invoke('bench_samples', { project }),
-  benchMatch: (project: string, event: string, payload: unknown): Promise<BenchMatch> =>
-    invoke('bench_match', { project, event, payload }),
-  benchRun: (project: string, event: string, payload: unknown): Promise<BenchRun> => invoke('bench_run', { project, event, payload }),
-  /** Stops the bench's runs in flight (their `benchRun` rejects with kind `cancelled`); resolves to how many. */
-  benchCancel: (): Promise<number> => invoke('bench_cancel'),
-  connectPreview: (project: string, scope: ConnectScope, mode: ConnectMode): Promise<ConnectPreview> =>
-    invoke('connect_preview', { project, scope, mode }),
-  connectApply: (project: string, scope: ConnectScope, mode: ConnectMode, version: string): Promise<ConnectResult> =>
-    invoke('connect_apply', { project, scope, mode, version }),
-  disconnectPreview: (project: string, scope: ConnectScope): Promise<ConnectPreview> => invoke('disconnect_preview', { project, scope }),
-  disconnectApply: (project: string, scope: ConnectScope, version: string): Promise<ConnectResult> =>
-    invoke('disconnect_apply', { project, scope, version }),
-  templatesCatalog: (project: string | null): Promise<TemplateCatalog> => invoke('templates_catalog', { project }),
-  installTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('install_template', { name, file }),
-  uninstallTemplate: (name: string, file: FileRef): Promise<TemplateChange> => invoke('uninstall_template', { name, file }),
-  uiMark: (mark: UiMark): Promise<null> => invoke('ui_mark', { mark }),
-  stashHookDrafts: (drafts: unknown): Promise<null> => invoke('stash_hook_drafts', { drafts }),
-  takeHookDrafts: (): Promise<unknown> => invoke('take_hook_drafts', {}),
-  finishWindowClose: (): Promise<null> => invoke('finish_window_close', {}),
-  /** The system's folder picker (tauri-plugin-dialog); `[]` when cancelled. */
-  pickFolders: async (): Promise<string[]> => {
-    const picked = await invoke('plugin:dialog|open', {
-      options: { directory: true, multiple: true, title: 'Add project folders' },
-    });
-    if (picked === null) return [];
-    return Array.isArray(picked) ? picked : [picked];
-  },
-};
+/** Every command as a method: `api.hook_files({ project })`. */
+export type Api = { readonly [C in CommandName]: (...args: CommandParams<C>) => Promise<CommandResult<C>> };
+
+/** The backend's commands, typed from the generated map. */
+export const api: Api = Object.freeze(
+  Object.fromEntries(COMMAND_NAMES.map((name) => [name, (args?: Record<string, unknown>) => call(name, args)])),
+) as unknown as Api;
+
+/** The system's folder picker (tauri-plugin-dialog's `open`, not one of ours); `[]` when cancelled. */
+export async function pickFolders(): Promise<string[]> {
+  const picked = (await call('plugin:dialog|open', {
+    options: { directory: true, multiple: true, title: 'Add project folders' },
+  })) as string[] | string | null;
+  if (picked === null) return [];
+  return Array.isArray(picked) ? picked : [picked];
+}

@@ -5,10 +5,12 @@
 // so a small strict scanner finds the first error itself and `JSON.parse`
 // then builds the value. The scanner accepts exactly RFC 8259 JSON.
 
+import type { JsonValue } from './types';
+
 /** A valid document and its value. */
 export interface JsonOk {
   ok: true;
-  value: unknown;
+  value: JsonValue;
 }
 
 /** Where and why a document is not JSON. */
@@ -166,7 +168,7 @@ export function checkJson(text: string): JsonCheck {
     if (!(err instanceof Fail)) throw err;
     return { ok: false, message: err.message, offset: err.offset, ...lineColumn(text, err.offset) };
   }
-  return { ok: true, value: JSON.parse(text) as unknown };
+  return { ok: true, value: JSON.parse(text) as JsonValue };
 }
 
 /** `line 3, column 14: expected , or } after a property, found "x"`. */

@@ -21,6 +21,6 @@ export function afterPaint(then: () => void): void {
 export function markPainted(name: string, startedAt: number, rows: number | null = null): void {
   afterPaint(() => {
     const ms = Math.round((performance.now() - startedAt) * 10) / 10;
-    api.uiMark({ name, ms, rows }).catch(() => {});
+    api.ui_mark({ mark: { name, ms, rows } }).catch(() => {});
   });
 }

@@ -233,7 +233,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     const seq = ++matchSeq;
     matches.setAttribute('aria-busy', 'true');
     try {
-      const m = await api.benchMatch(project, event, payload);
+      const m = await api.bench_match({ project, event, payload });
       if (destroyed || seq !== matchSeq) return;
       matches.replaceChildren(renderMatches(m));
     } catch (err) {
@@ -259,7 +259,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     result.setAttribute('aria-busy', 'true');
     result.replaceChildren(h('p', { class: 'muted', text: `Running the matching ${event} hooks…` }));
     try {
-      const r = await api.benchRun(project, event, payload);
+      const r = await api.bench_run({ project, event, payload });
       if (destroyed || seq !== runSeq) return;
       result.replaceChildren(renderResults(r));
       // The run re-read the settings: show the match it used.
@@ -294,7 +294,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     cancelButton.disabled = true;
     cancelButton.textContent = 'Cancelling…';
     try {
-      await api.benchCancel();
+      await api.bench_cancel();
     } catch (err) {
       if (!destroyed) ctx.errors.show(err, 'Could not cancel the run');
     } finally {
@@ -309,7 +309,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
     clearResult();
     const keep = untouchedSample();
     try {
-      const c = await api.benchSamples(next);
+      const c = await api.bench_samples({ project: next });
       if (destroyed || project !== next) return;
       catalog = c;
       // The backend resolves a folder to its project root.
@@ -362,7 +362,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
       }
     }
     try {
-      projects = await api.listProjects();
+      projects = await api.list_projects();
     } catch (err) {
       if (!destroyed) ctx.errors.show(err, 'Could not list projects');
     }

@@ -17,7 +17,7 @@ import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/a
 import { debounce } from '../lib/debounce';
 import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -79,7 +79,7 @@ const sameAdd = (a: TabState['add'], b: TabState['add']): boolean =>
  * or a half-typed "add a hook" form (null when there is none). A review in
  * progress is not kept; the edits under it are.
  */
-export function hookDraftsSnapshot(): StashedDrafts | null {
+export function hookDraftsSnapshot(): JsonValue {
   const projects: StashedDrafts['projects'] = [];
   for (const [project, tabs] of drafts) {
     const kept: [HooksTab, TabState][] = [...tabs]
@@ -87,7 +87,10 @@ export function hookDraftsSnapshot(): StashedDrafts | null {
       .map(([tab, state]) => [tab, { ...state, busy: false, review: null }]);
     if (kept.length > 0) projects.push([project, kept]);
   }
-  return projects.length > 0 ? { version: 1, projects } : null;
+  if (projects.length === 0) return null;
+  const stash: StashedDrafts = { version: 1, projects };
+  // A JSON copy, as the backend keeps it (opaque) and the next window gets it back.
+  return JSON.parse(JSON.stringify(stash)) as JsonValue;
 }
 
 /**
@@ -356,11 +359,11 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     const root = project;
     try {
       // A catalogue that cannot be read only empties its own tab.
-      const catalogueOfTemplates = api.templatesCatalog(root).then(
+      const catalogueOfTemplates = api.templates_catalog({ project: root }).then(
         (found) => ({ list: found.templates, unreadable: found.unreadable, error: null }),
         (err: unknown) => ({ list: null, unreadable: [], error: `Could not read the templates: ${normalizeError(err).message}` }),
       );
-      const [files, view, , templates] = await Promise.all([api.hookFiles(root), api.effectiveHooks(root), catalogue, catalogueOfTemplates]);
+      const [files, view, , templates] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
@@ -402,7 +405,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
 
   async function loadStatic(): Promise<void> {
     try {
-      const [ev, ps] = await Promise.all([api.hookEvents(), api.listProjects()]);
+      const [ev, ps] = await Promise.all([api.hook_events(), api.list_projects()]);
       if (destroyed) return;
       events = ev;
       projects = ps;
@@ -420,7 +423,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
 
   function watch(): void {
     if (project === null) return;
-    api.watchSettings(project).catch((err: unknown) => {
+    api.watch_settings({ project }).catch((err: unknown) => {
       if (!destroyed) ctx.errors.show(err, 'Changes on disk will not show up live');
     });
   }
@@ -444,7 +447,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     state.busy = true;
     render();
     try {
-      state.review = await api.previewHooksSave(state.loaded.file, state.draft, state.loaded.version);
+      state.review = await api.preview_hooks_save({ file: state.loaded.file, hooks: state.draft, version: state.loaded.version });
       state.conflict = false;
     } catch (err) {
       if (isConflict(err)) {
@@ -465,7 +468,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     state.busy = true;
     render();
     try {
-      const result = await api.saveHooks(state.loaded.file, state.draft, state.loaded.version, force);
+      const result = await api.save_hooks({ file: state.loaded.file, hooks: state.draft, version: state.loaded.version, force });
       if (destroyed) return;
       state.busy = false;
       say(`Saved ${result.path}${result.created ? ' (created)' : ''}${result.backup ? `; the previous version is in ${basename(result.backup)}` : ''}.`);
@@ -514,7 +517,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     state.busy = true;
     render();
     try {
-      await api.setHookEnabled(state.loaded.file, hook, enabled, state.loaded.version);
+      await api.set_hook_enabled({ file: state.loaded.file, hook, enabled, version: state.loaded.version });
       say(`${enabled ? 'Enabled' : 'Disabled'} ${hook.event} hook ${hook.command}.`);
     } catch (err) {
       if (isConflict(err)) {
@@ -533,7 +536,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     state.busy = true;
     render();
     try {
-      const result = await api.moveHook(state.loaded.file, to, hook, state.loaded.version);
+      const result = await api.move_hook({ from: state.loaded.file, to, hook, version: state.loaded.version });
       say(`Moved ${hook.event} hook ${hook.command} to ${result.to}.`);
     } catch (err) {
       if (isConflict(err)) {
@@ -552,7 +555,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     templatesBusy = true;
     render();
     try {
-      const change = action === 'install' ? await api.installTemplate(name, file) : await api.uninstallTemplate(name, file);
+      const change = action === 'install' ? await api.install_template({ name, file }) : await api.uninstall_template({ name, file });
       if (destroyed) return;
       say(templateMessage(action, change, placementLabel(file.kind, file.scope), project));
     } catch (err) {

@@ -4,7 +4,7 @@
 
 import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { basename, formatCount, h } from '../components/dom';
-import { api, listen, type Unlisten } from '../lib/api';
+import { api, listen, pickFolders, type Unlisten } from '../lib/api';
 import { isConnected } from '../lib/connect';
 import { debounce } from '../lib/debounce';
 import { hooksHash, timelineHashForRepo } from '../lib/route';
@@ -223,7 +223,7 @@ export function createProjectsView(ctx: ViewContext): View {
     const seq = ++loadSeq;
     list.setAttribute('aria-busy', 'true');
     try {
-      const result = await api.listProjects();
+      const result = await api.list_projects();
       if (destroyed || seq !== loadSeq) return;
       projects = result;
       render();
@@ -274,7 +274,7 @@ export function createProjectsView(ctx: ViewContext): View {
     submit.disabled = true;
     form.setAttribute('aria-busy', 'true');
     try {
-      const result = await api.addProjects([path]);
+      const result = await api.add_projects({ paths: [path] });
       if (destroyed) return;
       showResult(result, 'typed');
       // Keep the text when it was refused, so it can be corrected.
@@ -291,9 +291,9 @@ export function createProjectsView(ctx: ViewContext): View {
   async function addPicked(): Promise<void> {
     pick.disabled = true;
     try {
-      const paths = await api.pickFolders();
+      const paths = await pickFolders();
       if (destroyed || paths.length === 0) return; // cancelled
-      const result = await api.addProjects(paths);
+      const result = await api.add_projects({ paths });
       if (destroyed) return;
       showResult(result, 'typed');
       await load();

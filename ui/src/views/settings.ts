@@ -159,7 +159,7 @@ export function createSettingsView(ctx: ViewContext): View {
     if (destroyed || inFlight) return;
     inFlight = true;
     try {
-      const status = await api.daemonStatus();
+      const status = await api.daemon_status();
       if (!destroyed) renderStatus(status);
     } catch (err) {
       if (!destroyed) ctx.errors.show(err, 'Could not read the daemon status');
@@ -173,7 +173,7 @@ export function createSettingsView(ctx: ViewContext): View {
     launch.disabled = true;
     launchStatus.textContent = wanted ? 'Turning on…' : 'Turning off…';
     try {
-      const on = await api.setLaunchOnLogin(wanted);
+      const on = await api.set_launch_on_login({ enabled: wanted });
       if (destroyed) return;
       launch.checked = on;
       launchStatus.textContent = on ? 'On: hookd starts in the tray when you log in.' : 'Off: hookd does not start on login.';
@@ -196,7 +196,7 @@ export function createSettingsView(ctx: ViewContext): View {
     socket.textContent = info?.daemon.socket ?? '—';
   });
 
-  api.launchOnLogin().then(
+  api.launch_on_login().then(
     (on) => {
       if (destroyed) return;
       launch.checked = on;

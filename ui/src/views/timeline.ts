@@ -517,8 +517,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     try {
       const result: Row[] =
         mode === 'activity'
-          ? await api.agentActivity(query)
-          : await api.timeline(progressive ? { ...query, limit: FIRST_PAGE } : query);
+          ? await api.agent_activity({ query })
+          : await api.timeline({ query: progressive ? { ...query, limit: FIRST_PAGE } : query });
       if (destroyed || seq !== fetchSeq) return;
       partial = progressive && result.length >= FIRST_PAGE;
       show(result, reason, mode);
@@ -527,7 +527,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         markPainted('timeline', startedAt, rows.length);
       }
       if (partial) {
-        const all = await api.timeline(query);
+        const all = await api.timeline({ query });
         if (destroyed || seq !== fetchSeq) return;
         partial = false;
         show(all, 'rest', mode);
@@ -716,7 +716,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   });
 
   api
-    .listProjects()
+    .list_projects()
     .then((list) => {
       if (destroyed) return;
       projects = list;
