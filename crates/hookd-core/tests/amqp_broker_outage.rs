@@ -6,50 +6,26 @@
 //! This is the only suite that stops the shared broker, so CI runs it alone;
 //! a guard restarts the broker even when the test fails.
 
-#[path = "amqp_support.rs"]
-mod amqp_support;
+mod common;
 
 use std::collections::HashSet;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use amqp_support::*;
+use common::amqp::{Log, Received, TestConsumer, require_broker, write_messages};
 use hookd_core::amqp::outbox::{OUTBOX_FILE, Outbox};
 use hookd_core::amqp::publisher::{ConnectionState, Publisher, PublisherConfig};
+use hookd_testkit::amqp::{Topology, broker_port_open, broker_url, rabbitmqctl};
+use hookd_testkit::{
+    GitRepo, TestEnv, envelope_line, ledger_count, poll_until, unique_name, wait_until,
+    wait_until_async,
+};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// Runs `rabbitmqctl <args>`, panicking with its output when it fails.
-fn rabbitmqctl(args: &[&str]) {
-    let output = Command::new("rabbitmqctl")
-        .args(args)
-        .output()
-        .expect("rabbitmqctl must be installed to run the outage test");
-    assert!(
-        output.status.success(),
-        "rabbitmqctl {args:?} failed: {}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// True when something accepts connections on the broker's port.
-fn port_open() -> bool {
-    std::net::TcpStream::connect_timeout(&"127.0.0.1:5672".parse().unwrap(), Duration::from_secs(1))
-        .is_ok()
-}
-
-fn wait_for_port(wait: Duration) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < wait {
-        if port_open() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    false
-}
+/// How long the broker may take to listen again after `start_app`.
+const BROKER_RESTART: Duration = Duration::from_secs(60);
 
 /// Restarts the broker's app when dropped, so a failing test never leaves
 /// the shared broker stopped; waits for port 5672 before returning.
@@ -63,7 +39,7 @@ impl Drop for BrokerRestart {
         if let Err(err) = started {
             eprintln!("cannot run rabbitmqctl start_app: {err}");
         }
-        if !wait_for_port(Duration::from_secs(60)) {
+        if poll_until(BROKER_RESTART, || broker_port_open().then_some(())).is_none() {
             eprintln!("RabbitMQ did not come back on 127.0.0.1:5672 within 60 s");
         }
     }
@@ -80,7 +56,7 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
     let total = 1_000;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     let mut consumer = TestConsumer::start(&exchange, &["#"]).await;
 
     let mut config = PublisherConfig::new(broker_url(), &outbox_path);
@@ -89,9 +65,11 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
     let shutdown = CancellationToken::new();
     let tracker = TaskTracker::new();
     let publisher = Publisher::spawn(config, shutdown.clone(), &tracker).unwrap();
-    wait_until("the publisher to connect", Duration::from_secs(20), || {
-        publisher.status().state == ConnectionState::Connected
-    })
+    wait_until_async(
+        Duration::from_secs(20),
+        "the publisher to connect",
+        async || publisher.status().state == ConnectionState::Connected,
+    )
     .await;
 
     // Every state change the status goes through, sampled every 5 ms.
@@ -132,10 +110,10 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
     };
 
     let started = Instant::now();
-    wait_until(
-        "the first events to be published",
+    wait_until_async(
         Duration::from_secs(20),
-        || publisher.status().published >= 100,
+        "the first events to be published",
+        async || publisher.status().published >= 100,
     )
     .await;
     let restart = BrokerRestart;
@@ -144,15 +122,15 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
         .await
         .unwrap();
     let stopped_at = started.elapsed();
-    assert!(!port_open(), "the broker still listens after stop_app");
+    assert!(
+        !broker_port_open(),
+        "the broker still listens after stop_app"
+    );
     tokio::time::sleep(Duration::from_secs(3)).await;
     let during_outage = publisher.status();
     tokio::task::spawn_blocking(|| {
         rabbitmqctl(&["start_app"]);
-        assert!(
-            wait_for_port(Duration::from_secs(60)),
-            "broker did not come back"
-        );
+        wait_until(BROKER_RESTART, "the broker to come back", broker_port_open);
     })
     .await
     .unwrap();
@@ -166,7 +144,7 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
     let distinct: HashSet<String> = ids.iter().cloned().collect();
     assert_eq!(distinct.len(), total, "every event arrived");
     assert_eq!(distinct, expected, "and only the pushed events");
-    wait_until("the outbox to drain", Duration::from_secs(30), || {
+    wait_until_async(Duration::from_secs(30), "the outbox to drain", async || {
         publisher.status().backlog == 0 && publisher.status().published >= total as u64
     })
     .await;
@@ -221,67 +199,42 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
 /// repository's ledger. Every event must be in the ledger exactly once.
 #[tokio::test(flavor = "multi_thread")]
 async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restart() {
-    use hookd_core::amqp::consumer::{self, ConsumerConfig};
+    use hookd_core::amqp::consumer;
     use hookd_core::config::LedgerMode;
     use hookd_core::daemon::server::{AmqpTarget, Daemon, DaemonConfig};
-    use std::os::unix::fs::PermissionsExt as _;
     use tokio::io::AsyncWriteExt as _;
 
     let _alone = ONE_OUTAGE_AT_A_TIME.lock().await;
     require_broker().await;
     let total = 1_000_usize;
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("repo");
-    let repo = git2::Repository::init(&root).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
-    let tree = repo
-        .find_tree(repo.index().unwrap().write_tree().unwrap())
-        .unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[])
-        .unwrap();
-    let run_dir = dir.path().join("run");
-    std::fs::create_dir(&run_dir).unwrap();
-    std::fs::set_permissions(&run_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    let socket = run_dir.join("hookd.sock");
-    let exchange = unique_exchange();
-    let queue = format!("{exchange}.ledger");
+    let env = TestEnv::new();
+    let git = GitRepo::new();
+    let root = git.root();
+    let socket = env.socket();
+    let topology = Topology::new();
 
     // The consumer's queue exists before the first event is published.
-    consumer::declare_topology(&broker_url(), &exchange, &queue)
+    consumer::declare_topology(&broker_url(), &topology.exchange, &topology.queue)
         .await
         .unwrap();
     let consumer_stop = CancellationToken::new();
     let consumer_task = tokio::spawn(consumer::run(
-        ConsumerConfig {
-            exchange: exchange.clone(),
-            queue: queue.clone(),
-            ..ConsumerConfig::new(broker_url(), dir.path().join("consumer-data"))
-        },
+        topology.config(&env.dir.path().join("consumer-data")),
         consumer_stop.clone(),
     ));
 
-    let mut config = DaemonConfig::new(socket.clone(), dir.path().join("daemon-data"));
+    let mut config = DaemonConfig::new(socket.clone(), env.data_dir());
     config.ledger_mode = LedgerMode::Amqp;
     config.amqp = Some(AmqpTarget {
         url: broker_url(),
-        exchange: exchange.clone(),
+        exchange: topology.exchange.clone(),
     });
     let daemon = Daemon::bind(config).unwrap();
     let daemon_stop = CancellationToken::new();
     let daemon_task = tokio::spawn(daemon.run(daemon_stop.clone()));
 
-    let ledger_path = root.join(".hookd/mutations.db");
-    let count = {
-        let ledger_path = ledger_path.clone();
-        move || -> i64 {
-            if !ledger_path.exists() {
-                return 0;
-            }
-            rusqlite::Connection::open(&ledger_path)
-                .and_then(|c| c.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)))
-                .unwrap_or(0)
-        }
-    };
+    let ledger_path = git.ledger_path();
+    let count = || ledger_count(&ledger_path, "events");
 
     // Steady events on the daemon's socket, whatever the broker does.
     let sender = {
@@ -289,29 +242,26 @@ async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restar
         tokio::spawn(async move {
             let mut stream = tokio::net::UnixStream::connect(&socket).await.unwrap();
             for i in 0..total {
-                let line = serde_json::json!({
-                    "event_type": "post_tool_use",
-                    "tool_name": "write",
-                    "payload": {"session_id": "outage", "cwd": root, "tool_name": "Write",
+                let line = envelope_line(
+                    "post_tool_use",
+                    Some("write"),
+                    serde_json::json!({"session_id": "outage", "cwd": root, "tool_name": "Write",
                         "tool_use_id": format!("outage-{i}"),
-                        "tool_input": {"file_path": root.join(format!("f{i}.rs")), "content": "x\n"}},
-                    "timestamp": "2026-11-21T10:00:00.000Z",
-                    "pid": 1,
-                });
-                stream
-                    .write_all(format!("{line}\n").as_bytes())
-                    .await
-                    .unwrap();
+                        "tool_input": {"file_path": root.join(format!("f{i}.rs")), "content": "x\n"}}),
+                    "2026-11-21T10:00:00.000Z",
+                    1,
+                );
+                stream.write_all(line.as_bytes()).await.unwrap();
                 tokio::time::sleep(Duration::from_millis(4)).await;
             }
             stream.shutdown().await.unwrap();
         })
     };
 
-    wait_until(
-        "the first events in the ledger",
+    wait_until_async(
         Duration::from_secs(30),
-        || count() >= 100,
+        "the first events in the ledger",
+        async || count() >= 100,
     )
     .await;
     let restart = BrokerRestart;
@@ -322,19 +272,18 @@ async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restar
     tokio::time::sleep(Duration::from_secs(2)).await;
     tokio::task::spawn_blocking(|| {
         rabbitmqctl(&["start_app"]);
-        assert!(
-            wait_for_port(Duration::from_secs(60)),
-            "broker did not come back"
-        );
+        wait_until(BROKER_RESTART, "the broker to come back", broker_port_open);
     })
     .await
     .unwrap();
     drop(restart);
     sender.await.unwrap();
 
-    wait_until("all events in the ledger", Duration::from_secs(120), || {
-        count() >= total as i64
-    })
+    wait_until_async(
+        Duration::from_secs(120),
+        "all events in the ledger",
+        async || count() >= total as i64,
+    )
     .await;
     // Let any redelivery land before counting duplicates.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -358,15 +307,4 @@ async fn daemon_to_ledger_keeps_every_event_exactly_once_through_a_broker_restar
     consumer_stop.cancel();
     let report = consumer_task.await.unwrap().unwrap();
     eprintln!("ledger rows at stop_app: {at_stop}; consumer report {report:?}");
-    let cleanup = require_broker().await.create_channel().await.unwrap();
-    for q in [queue.clone(), format!("{queue}.dead")] {
-        let _ = cleanup
-            .queue_delete(q.as_str().into(), Default::default())
-            .await;
-    }
-    for e in [exchange.clone(), format!("{exchange}.dead")] {
-        let _ = cleanup
-            .exchange_delete(e.as_str().into(), Default::default())
-            .await;
-    }
 }

@@ -4,14 +4,15 @@
 //! parked without stalling the queue, a failing ledger loses nothing, a
 //! dropped connection is reconnected, and shutdown acks only what it stored.
 
-#[path = "common/amqp_consumer_support.rs"]
-mod support;
+mod common;
 
 use std::time::Duration;
 
+use common::amqp::{Publisher, Running, depth, require_broker};
 use hookd_core::amqp::AmqpError;
 use hookd_core::amqp::consumer::{self, ConsumerConfig};
-use support::{Publisher, Repo, Running, Topology, connect, count, depth, open, wait_for};
+use hookd_testkit::amqp::{Topology, broker_url, rabbitmqctl};
+use hookd_testkit::{GitRepo, ledger_count, open_ledger, poll_until_async, wait_until_async};
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -19,8 +20,8 @@ const LONG: Duration = Duration::from_secs(30);
 async fn events_land_in_each_repositorys_ledger_and_are_acked() {
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let (a, b) = (Repo::new(), Repo::new());
-    let connection = connect().await;
+    let (a, b) = (GitRepo::new(), GitRepo::new());
+    let connection = require_broker().await;
 
     // Declared before publishing, as `hookd amqp declare` does, so nothing
     // published before the consumer starts is unroutable.
@@ -43,13 +44,14 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
     assert_eq!(depth(&connection, &topology.queue).await, 12);
 
     let running = Running::start(topology.config(data.path()));
-    wait_for("both ledgers filled", LONG, || {
-        count(&a.ledger_path(), "events") == 6 && count(&b.ledger_path(), "events") == 5
+    wait_until_async(LONG, "both ledgers filled", async || {
+        ledger_count(&a.ledger_path(), "events") == 6
+            && ledger_count(&b.ledger_path(), "events") == 5
     })
     .await;
     let outside_ledger = hookd_core::dirs::unversioned_ledger_path(data.path());
-    wait_for("the ledger outside git", LONG, || {
-        count(&outside_ledger, "events") == 1
+    wait_until_async(LONG, "the ledger outside git", async || {
+        ledger_count(&outside_ledger, "events") == 1
     })
     .await;
     let report = running.stop().await;
@@ -57,15 +59,15 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
     assert_eq!(report.stored, 12);
     assert_eq!(report.duplicates, 0);
     assert_eq!(report.dead_lettered, 0);
-    assert_eq!(count(&a.ledger_path(), "mutations"), 5);
-    assert_eq!(count(&b.ledger_path(), "mutations"), 4);
-    assert_eq!(count(&outside_ledger, "mutations"), 0);
+    assert_eq!(ledger_count(&a.ledger_path(), "mutations"), 5);
+    assert_eq!(ledger_count(&b.ledger_path(), "mutations"), 4);
+    assert_eq!(ledger_count(&outside_ledger, "mutations"), 0);
     // Acked: nothing left, nothing parked.
     assert_eq!(depth(&connection, &topology.queue).await, 0);
     assert_eq!(depth(&connection, &topology.parking()).await, 0);
 
     // The rows are the ones the daemon would have written.
-    let ledger = open(&a.ledger_path());
+    let ledger = open_ledger(&a.ledger_path());
     let (file, ext, lines, branch, head, tool, event_type, pid): (
         String,
         String,
@@ -98,7 +100,7 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
     assert_eq!(ext, "rs");
     assert_eq!(lines, 3);
     assert_eq!(branch, "main");
-    assert_eq!(head, a.facts.head_sha);
+    assert_eq!(head, a.head_sha());
     assert_eq!(tool, "Write");
     assert_eq!(event_type, "tool.mutation.write");
     assert_eq!(pid, 4242);
@@ -110,7 +112,7 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
         )
         .unwrap();
     assert_eq!(hook_type, "session_start");
-    let b_files: Vec<String> = open(&b.ledger_path())
+    let b_files: Vec<String> = open_ledger(&b.ledger_path())
         .prepare("SELECT file_path FROM mutations ORDER BY id")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -122,7 +124,7 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
     let mut got = b_files;
     got.sort();
     assert_eq!(got, expected);
-    let outside_id: String = open(&outside_ledger)
+    let outside_id: String = open_ledger(&outside_ledger)
         .query_row("SELECT event_id FROM events", [], |r| r.get(0))
         .unwrap();
     assert_eq!(outside_id, outside.event_id);
@@ -132,8 +134,8 @@ async fn events_land_in_each_repositorys_ledger_and_are_acked() {
 async fn the_same_event_delivered_twice_is_stored_once() {
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let connection = connect().await;
+    let repo = GitRepo::new();
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     consumer::declare_ledger_queue(&channel, &topology.exchange, &topology.queue)
         .await
@@ -145,8 +147,8 @@ async fn the_same_event_delivered_twice_is_stored_once() {
         .await;
 
     let running = Running::start(topology.config(data.path()));
-    wait_for("the queue drained", LONG, || {
-        count(&repo.ledger_path(), "events") == 2
+    wait_until_async(LONG, "the queue drained", async || {
+        ledger_count(&repo.ledger_path(), "events") == 2
     })
     .await;
     wait_for_depth(&connection, &topology.queue, 0).await;
@@ -161,8 +163,8 @@ async fn the_same_event_delivered_twice_is_stored_once() {
     let second = running.stop().await;
     assert_eq!((second.stored, second.duplicates), (0, 1));
 
-    assert_eq!(count(&repo.ledger_path(), "events"), 2);
-    assert_eq!(count(&repo.ledger_path(), "mutations"), 1);
+    assert_eq!(ledger_count(&repo.ledger_path(), "events"), 2);
+    assert_eq!(ledger_count(&repo.ledger_path(), "mutations"), 1);
     assert_eq!(depth(&connection, &topology.parking()).await, 0);
 }
 
@@ -171,8 +173,8 @@ async fn two_consumers_on_one_queue_store_each_event_exactly_once() {
     const EVENTS: usize = 500;
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let (a, b) = (Repo::new(), Repo::new());
-    let connection = connect().await;
+    let (a, b) = (GitRepo::new(), GitRepo::new());
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     consumer::declare_ledger_queue(&channel, &topology.exchange, &topology.queue)
         .await
@@ -199,8 +201,9 @@ async fn two_consumers_on_one_queue_store_each_event_exactly_once() {
         .await
         .events(&events)
         .await;
-    wait_for("every event stored", LONG, || {
-        count(&a.ledger_path(), "events") + count(&b.ledger_path(), "events") == EVENTS as i64
+    wait_until_async(LONG, "every event stored", async || {
+        ledger_count(&a.ledger_path(), "events") + ledger_count(&b.ledger_path(), "events")
+            == EVENTS as i64
     })
     .await;
     wait_for_depth(&connection, &topology.queue, 0).await;
@@ -209,7 +212,7 @@ async fn two_consumers_on_one_queue_store_each_event_exactly_once() {
     assert_eq!(r1.stored + r2.stored, EVENTS as u64, "{r1:?} {r2:?}");
     assert_eq!(r1.duplicates + r2.duplicates, 0, "{r1:?} {r2:?}");
     for (repo, expected) in [(&a, EVENTS / 2), (&b, EVENTS / 2)] {
-        let ledger = open(&repo.ledger_path());
+        let ledger = open_ledger(&repo.ledger_path());
         let (rows, distinct): (i64, i64) = ledger
             .query_row(
                 "SELECT COUNT(*), COUNT(DISTINCT event_id) FROM mutations",
@@ -219,7 +222,7 @@ async fn two_consumers_on_one_queue_store_each_event_exactly_once() {
             .unwrap();
         assert_eq!(rows, expected as i64);
         assert_eq!(distinct, rows);
-        assert_eq!(count(&repo.ledger_path(), "events"), expected as i64);
+        assert_eq!(ledger_count(&repo.ledger_path(), "events"), expected as i64);
     }
 }
 
@@ -227,8 +230,8 @@ async fn two_consumers_on_one_queue_store_each_event_exactly_once() {
 async fn poison_messages_are_parked_and_the_queue_keeps_flowing() {
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let connection = connect().await;
+    let repo = GitRepo::new();
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     consumer::declare_ledger_queue(&channel, &topology.exchange, &topology.queue)
         .await
@@ -265,8 +268,8 @@ async fn poison_messages_are_parked_and_the_queue_keeps_flowing() {
     let mut config = topology.config(data.path());
     config.prefetch = 2;
     let running = Running::start(config);
-    wait_for("valid events stored", LONG, || {
-        count(&repo.ledger_path(), "events") == 4
+    wait_until_async(LONG, "valid events stored", async || {
+        ledger_count(&repo.ledger_path(), "events") == 4
     })
     .await;
     wait_for_depth(&connection, &topology.parking(), 4).await;
@@ -275,7 +278,7 @@ async fn poison_messages_are_parked_and_the_queue_keeps_flowing() {
 
     assert_eq!(report.stored, 4);
     assert_eq!(report.dead_lettered, 4);
-    assert_eq!(count(&repo.ledger_path(), "mutations"), 4);
+    assert_eq!(ledger_count(&repo.ledger_path(), "mutations"), 4);
     assert!(
         !missing_root.exists(),
         "the consumer must not create a repository that is not on this host"
@@ -297,8 +300,8 @@ async fn shutdown_mid_stream_acks_exactly_what_it_stored() {
     const EVENTS: usize = 3000;
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let connection = connect().await;
+    let repo = GitRepo::new();
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     consumer::declare_ledger_queue(&channel, &topology.exchange, &topology.queue)
         .await
@@ -315,13 +318,13 @@ async fn shutdown_mid_stream_acks_exactly_what_it_stored() {
     let mut config = topology.config(data.path());
     config.prefetch = 3;
     let running = Running::start(config.clone());
-    wait_for("some events stored", LONG, || {
-        count(&repo.ledger_path(), "events") >= 50
+    wait_until_async(LONG, "some events stored", async || {
+        ledger_count(&repo.ledger_path(), "events") >= 50
     })
     .await;
     let report = running.stop().await;
 
-    let stored = count(&repo.ledger_path(), "events");
+    let stored = ledger_count(&repo.ledger_path(), "events");
     assert!(
         (stored as usize) < EVENTS,
         "shutdown came too late to interrupt anything"
@@ -334,28 +337,31 @@ async fn shutdown_mid_stream_acks_exactly_what_it_stored() {
 
     // A second consumer finishes the job: every event exactly once.
     let running = Running::start(config);
-    wait_for("the rest stored", LONG, || {
-        count(&repo.ledger_path(), "events") == EVENTS as i64
+    wait_until_async(LONG, "the rest stored", async || {
+        ledger_count(&repo.ledger_path(), "events") == EVENTS as i64
     })
     .await;
     wait_for_depth(&connection, &topology.queue, 0).await;
     let rest = running.stop().await;
     assert_eq!(report.stored + rest.stored, EVENTS as u64);
-    assert_eq!(count(&repo.ledger_path(), "mutations"), EVENTS as i64);
+    assert_eq!(
+        ledger_count(&repo.ledger_path(), "mutations"),
+        EVENTS as i64
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ledger_that_cannot_be_written_keeps_its_events_in_the_queue() {
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let connection = connect().await;
+    let repo = GitRepo::new();
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     consumer::declare_ledger_queue(&channel, &topology.exchange, &topology.queue)
         .await
         .unwrap();
     // A file where the ledger's directory should be: every write fails.
-    let blocker = repo.root.join(".hookd");
+    let blocker = repo.root().join(".hookd");
     std::fs::write(&blocker, "not a directory").unwrap();
     Publisher::new(&topology.exchange)
         .await
@@ -376,9 +382,11 @@ async fn a_ledger_that_cannot_be_written_keeps_its_events_in_the_queue() {
     );
 
     std::fs::remove_file(&blocker).unwrap();
-    wait_for("events stored once the ledger is writable", LONG, || {
-        count(&repo.ledger_path(), "events") == 2
-    })
+    wait_until_async(
+        LONG,
+        "events stored once the ledger is writable",
+        async || ledger_count(&repo.ledger_path(), "events") == 2,
+    )
     .await;
     wait_for_depth(&connection, &topology.queue, 0).await;
     let report = running.stop().await;
@@ -390,15 +398,15 @@ async fn a_ledger_that_cannot_be_written_keeps_its_events_in_the_queue() {
 async fn a_connection_closed_by_the_broker_is_reconnected() {
     let topology = Topology::new();
     let data = tempfile::tempdir().unwrap();
-    let repo = Repo::new();
-    let connection = connect().await;
+    let repo = GitRepo::new();
+    let connection = require_broker().await;
     let publisher = Publisher::new(&topology.exchange).await;
 
     let running = Running::start(topology.config(data.path()));
     wait_for_consumers(&topology.queue, 1).await;
     publisher.events(&[repo.write_event("before.rs", 1)]).await;
-    wait_for("the first event", LONG, || {
-        count(&repo.ledger_path(), "events") == 1
+    wait_until_async(LONG, "the first event", async || {
+        ledger_count(&repo.ledger_path(), "events") == 1
     })
     .await;
 
@@ -407,21 +415,16 @@ async fn a_connection_closed_by_the_broker_is_reconnected() {
     close_consumer_connections(&topology.queue);
     publisher.events(&[repo.write_event("during.rs", 1)]).await;
     // Reconnected: one consumer again, on a new channel.
-    let deadline = tokio::time::Instant::now() + LONG;
-    loop {
-        let now = consumers(&topology.queue);
-        if now.len() == 1 && now != before {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no new consumer after the connection was closed: {now:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let mut now = Vec::new();
+    poll_until_async(LONG, async || {
+        now = consumers(&topology.queue);
+        (now.len() == 1 && now != before).then_some(())
+    })
+    .await
+    .unwrap_or_else(|| panic!("no new consumer after the connection was closed: {now:?}"));
     publisher.events(&[repo.write_event("after.rs", 1)]).await;
-    wait_for("events after the reconnection", LONG, || {
-        count(&repo.ledger_path(), "events") == 3
+    wait_until_async(LONG, "events after the reconnection", async || {
+        ledger_count(&repo.ledger_path(), "events") == 3
     })
     .await;
     wait_for_depth(&connection, &topology.queue, 0).await;
@@ -443,7 +446,7 @@ async fn what_retrying_cannot_fix_is_an_error_not_a_loop() {
     assert!(!err.to_string().contains("secret"), "{err}");
 
     let mut refused = topology.config(data.path());
-    refused.url = support::broker_url().replacen("guest:guest", "guest:wrong-password", 1);
+    refused.url = broker_url().replacen("guest:guest", "guest:wrong-password", 1);
     let err = tokio::time::timeout(
         LONG,
         consumer::run(refused, tokio_util::sync::CancellationToken::new()),
@@ -454,7 +457,7 @@ async fn what_retrying_cannot_fix_is_an_error_not_a_loop() {
     assert!(err.to_string().contains("connecting"), "{err}");
 
     // A queue that exists with other arguments conflicts with the topology.
-    let connection = connect().await;
+    let connection = require_broker().await;
     let channel = connection.create_channel().await.unwrap();
     channel
         .queue_declare(
@@ -497,34 +500,24 @@ async fn shutdown_while_the_broker_is_unreachable_returns_promptly() {
 
 /// Waits until `queue` holds exactly `expected` ready messages.
 async fn wait_for_depth(connection: &lapin::Connection, queue: &str, expected: u32) {
-    let deadline = tokio::time::Instant::now() + LONG;
-    loop {
-        let now = depth(connection, queue).await;
-        if now == expected {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{queue}: expected {expected} messages, has {now}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let mut now = 0;
+    poll_until_async(LONG, async || {
+        now = depth(connection, queue).await;
+        (now == expected).then_some(())
+    })
+    .await
+    .unwrap_or_else(|| panic!("{queue}: expected {expected} messages, has {now}"));
 }
 
 /// Waits until `queue` has exactly `expected` consumers.
 async fn wait_for_consumers(queue: &str, expected: usize) {
-    let deadline = tokio::time::Instant::now() + LONG;
-    loop {
-        let now = consumers(queue).len();
-        if now == expected {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{queue}: expected {expected} consumers, has {now}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let mut now = 0;
+    poll_until_async(LONG, async || {
+        now = consumers(queue).len();
+        (now == expected).then_some(())
+    })
+    .await
+    .unwrap_or_else(|| panic!("{queue}: expected {expected} consumers, has {now}"));
 }
 
 /// Channel pids of `queue`'s consumers, from `rabbitmqctl`.
@@ -552,25 +545,4 @@ fn close_consumer_connections(queue: &str) {
             ]);
         }
     }
-}
-
-/// Runs `rabbitmqctl`; its rows, tab-separated fields. The JSON formatter
-/// prints pids in a form `close_connection` does not accept, hence the
-/// plain one.
-fn rabbitmqctl(args: &[&str]) -> Vec<Vec<String>> {
-    let out = std::process::Command::new("rabbitmqctl")
-        .args(args)
-        .arg("--quiet")
-        .output()
-        .expect("run rabbitmqctl (Debian package rabbitmq-server)");
-    assert!(
-        out.status.success(),
-        "rabbitmqctl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|line| !line.is_empty())
-        .map(|line| line.split('\t').map(str::to_owned).collect())
-        .collect()
 }

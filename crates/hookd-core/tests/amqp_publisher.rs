@@ -4,16 +4,17 @@
 //! own exchange and queues (the broker is shared) and fails loudly when no
 //! broker is reachable.
 
-#[path = "amqp_support.rs"]
-mod amqp_support;
+mod common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use amqp_support::*;
+use common::amqp::{Received, TestConsumer, entry, require_broker, write_messages};
 use hookd_core::amqp::message::{CONTENT_TYPE, SCHEMA_VERSION, ToolMutationEvent};
 use hookd_core::amqp::outbox::{OUTBOX_FILE, Outbox, OutboxMessage};
 use hookd_core::amqp::publisher::{ConnectionState, Publisher, PublisherConfig, PublisherStatus};
+use hookd_testkit::amqp::{UNREACHABLE_BROKER_URL, broker_url};
+use hookd_testkit::{unique_name, wait_until_async};
 use lapin::types::{AMQPValue, FieldTable};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -74,14 +75,16 @@ async fn messages_carry_exchange_routing_key_properties_headers_and_body() {
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     let running = Running::start(config(&broker_url(), &exchange, &outbox_path));
     // The publisher declares the exchange on connect; the consumers below
     // then redeclare it as a durable topic exchange, which the broker refuses
     // if the publisher declared anything else.
-    wait_until("the publisher to connect", Duration::from_secs(20), || {
-        running.status().state == ConnectionState::Connected
-    })
+    wait_until_async(
+        Duration::from_secs(20),
+        "the publisher to connect",
+        async || running.status().state == ConnectionState::Connected,
+    )
     .await;
     let mut tools = TestConsumer::start(&exchange, &["tool.mutation.*"]).await;
     let mut everything = TestConsumer::start(&exchange, &["#"]).await;
@@ -159,7 +162,7 @@ async fn five_hundred_messages_arrive_in_outbox_order() {
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     let mut consumer = TestConsumer::start(&exchange, &["#"]).await;
     let mut cfg = config(&broker_url(), &exchange, &outbox_path);
     // Small batches, so order must hold across batch boundaries too.
@@ -188,7 +191,7 @@ async fn confirmed_messages_leave_the_outbox_and_are_counted() {
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     let mut consumer = TestConsumer::start(&exchange, &["tool.mutation.*"]).await;
     // More than one default batch (1,000).
     let total = 1_200;
@@ -201,7 +204,7 @@ async fn confirmed_messages_leave_the_outbox_and_are_counted() {
         "backlog read at start"
     );
 
-    wait_until("1,200 confirms", Duration::from_secs(30), || {
+    wait_until_async(Duration::from_secs(30), "1,200 confirms", async || {
         running.status().published >= total as u64
     })
     .await;
@@ -234,10 +237,10 @@ async fn an_unreachable_broker_blocks_nothing_and_a_restart_drains_the_backlog_i
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
 
     // First daemon: the broker is unreachable.
-    let mut cfg = config(UNREACHABLE_URL, &exchange, &outbox_path);
+    let mut cfg = config(UNREACHABLE_BROKER_URL, &exchange, &outbox_path);
     cfg.max_backoff = Duration::from_millis(400);
     let down = Running::start(cfg);
     let backlog = write_messages(300);
@@ -275,10 +278,10 @@ async fn an_unreachable_broker_blocks_nothing_and_a_restart_drains_the_backlog_i
         slowest.1
     );
 
-    wait_until(
-        "the error and backlog in status",
+    wait_until_async(
         Duration::from_secs(10),
-        || {
+        "the error and backlog in status",
+        async || {
             let s = down.status();
             s.last_error.is_some() && s.backlog == 300
         },
@@ -315,9 +318,11 @@ async fn an_unreachable_broker_blocks_nothing_and_a_restart_drains_the_backlog_i
     let ids: Vec<String> = got.iter().map(Received::message_id).collect();
     assert_eq!(ids[..300], expected_backlog[..], "backlog first, in order");
     assert_eq!(ids[300..], expected_live[..], "then live events");
-    wait_until("all confirms counted", Duration::from_secs(10), || {
-        up.status().published == 320
-    })
+    wait_until_async(
+        Duration::from_secs(10),
+        "all confirms counted",
+        async || up.status().published == 320,
+    )
     .await;
     assert_eq!(Outbox::open(&outbox_path).unwrap().len().unwrap(), 0);
     up.stop().await;
@@ -329,7 +334,7 @@ async fn nacked_messages_stay_in_the_outbox_and_are_retried_in_order() {
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     // A full queue that rejects publishes makes the broker nack them: the
     // only way to get real nacks from a healthy broker.
     let mut arguments = FieldTable::default();
@@ -346,10 +351,10 @@ async fn nacked_messages_stay_in_the_outbox_and_are_retried_in_order() {
     push(&outbox_path, &messages);
     let running = Running::start(cfg);
 
-    wait_until(
-        "the nacks to show in status",
+    wait_until_async(
         Duration::from_secs(20),
-        || {
+        "the nacks to show in status",
+        async || {
             let s = running.status();
             s.published == 5 && s.last_error.as_deref().is_some_and(|e| e.contains("nack"))
         },
@@ -381,10 +386,10 @@ async fn nacked_messages_stay_in_the_outbox_and_are_retried_in_order() {
     let got = consumer.take(12, Duration::from_secs(30)).await;
     let ids: Vec<String> = got.iter().map(Received::message_id).collect();
     assert_eq!(ids, expected);
-    wait_until(
-        "the retried messages to be confirmed",
+    wait_until_async(
         Duration::from_secs(20),
-        || running.status().published == 12,
+        "the retried messages to be confirmed",
+        async || running.status().published == 12,
     )
     .await;
     assert_eq!(outbox.len().unwrap(), 0);
@@ -397,7 +402,7 @@ async fn shutdown_finishes_in_flight_confirms_and_leaves_the_rest_in_order() {
     require_broker().await;
     let dir = tempfile::tempdir().unwrap();
     let outbox_path = dir.path().join(OUTBOX_FILE);
-    let exchange = unique_exchange();
+    let exchange = unique_name("hookd.test");
     let mut consumer = TestConsumer::start(&exchange, &["#"]).await;
     let total = 5_000;
     let messages = write_messages(total);

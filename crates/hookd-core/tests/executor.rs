@@ -4,15 +4,15 @@
 //! (parallelism, timeouts that kill the whole group, background children,
 //! output caps, environment, stdin).
 
-#[path = "common/executor_helpers.rs"]
-mod helpers;
+mod common;
 
 use std::time::{Duration, Instant};
 
-use helpers::{Project, pgrp, read_pids, reply_json, wait_gone, with_timeout};
+use common::executor::{Project, reply_json, with_timeout};
 use hookd_core::executor::{
     HookInvocation, OUTPUT_CAP_BYTES, PermissionDecision, Reply, RunError, Verdict, Via, run_all,
 };
+use hookd_testkit::{pgrp, process_gone, read_pids, wait_until_async};
 use serde_json::json;
 
 fn empty() -> Reply {
@@ -642,10 +642,12 @@ async fn timeout_kills_the_whole_process_group() {
     let pids = read_pids(&pids);
     assert_eq!(pids.len(), 4, "{pids:?}");
     for pid in pids {
-        assert!(
-            wait_gone(pid, Duration::from_secs(2)).await,
-            "pid {pid} survived the timeout"
-        );
+        wait_until_async(
+            Duration::from_secs(2),
+            &format!("pid {pid} to be gone (it survived the timeout)"),
+            async || process_gone(pid),
+        )
+        .await;
     }
     let reply = r.outcome.reply();
     assert_eq!(reply.exit_code, 1, "timed out: the action proceeds");
@@ -670,10 +672,12 @@ async fn a_backgrounded_child_does_not_hold_the_run() {
     assert_eq!(r.runs[0].exit_code, Some(0));
     assert_eq!(r.runs[0].stdout, "context from hook\n");
     let pid = read_pids(&pid_file)[0];
-    assert!(
-        wait_gone(pid, Duration::from_secs(2)).await,
-        "background child {pid} lingers"
-    );
+    wait_until_async(
+        Duration::from_secs(2),
+        &format!("background child {pid} to be gone (it lingers)"),
+        async || process_gone(pid),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -853,9 +857,11 @@ async fn dropping_the_run_kills_the_hooks() {
     let pids = read_pids(&pid_file);
     assert_eq!(pids.len(), 2, "{pids:?}");
     for pid in pids {
-        assert!(
-            wait_gone(pid, Duration::from_secs(3)).await,
-            "pid {pid} survived the cancelled run"
-        );
+        wait_until_async(
+            Duration::from_secs(3),
+            &format!("pid {pid} to be gone (it survived the cancelled run)"),
+            async || process_gone(pid),
+        )
+        .await;
     }
 }

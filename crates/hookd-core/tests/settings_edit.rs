@@ -3,87 +3,20 @@
 //! concurrent changes are refused, and invalid content is never written.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use hookd_core::settings::{
     self, DisabledStore, HookSelector, Kind, Scope, SettingsDocument, SettingsError,
-    SettingsLocation, SettingsRoots, command_handler,
+    command_handler,
 };
+use hookd_testkit::{SettingsFixture, pretty_json, read_json, user_settings};
 use serde_json::{Value, json};
-
-/// A realistic user file: other keys, other events, handler types hookd
-/// never runs with fields it does not know.
-fn user_settings() -> Value {
-    json!({
-        "permissions": {"allow": ["Bash(git status)"], "deny": []},
-        "env": {"FOO": "bar"},
-        "model": "opus",
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [
-                    {"type": "command", "command": "~/bin/guard.sh", "timeout": 5, "statusMessage": "guarding", "x-custom": {"keep": true}}
-                ]}
-            ],
-            "Stop": [
-                {"hooks": [{"type": "prompt", "prompt": "Is the task done?", "model": "haiku"}]}
-            ],
-            "PostCompact": [
-                {"hooks": [{"type": "http", "url": "https://example.invalid/h", "headers": {"X-Token": "$TOKEN"}, "allowedEnvVars": ["TOKEN"]}]}
-            ]
-        },
-        "statusLine": {"type": "command", "command": "status.sh"},
-        "enabledPlugins": {"a@b": true}
-    })
-}
-
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap() + "\n"
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
-}
 
 fn keys(value: &Value) -> Vec<String> {
     value.as_object().unwrap().keys().cloned().collect()
 }
 
-struct Fixture {
-    _tmp: tempfile::TempDir,
-    roots: SettingsRoots,
-    project: PathBuf,
-}
-
-fn fixture() -> Fixture {
-    let tmp = tempfile::tempdir().unwrap();
-    let roots = SettingsRoots::under(tmp.path());
-    let project = tmp.path().join("project");
-    fs::create_dir_all(&project).unwrap();
-    Fixture {
-        _tmp: tmp,
-        roots,
-        project,
-    }
-}
-
-impl Fixture {
-    fn location(&self, kind: Kind, scope: Scope) -> SettingsLocation {
-        self.roots
-            .location(kind, scope, Some(&self.project))
-            .unwrap()
-    }
-
-    /// Writes `text` as the file of `kind` at `scope` and returns its location.
-    fn write(&self, kind: Kind, scope: Scope, text: &str) -> SettingsLocation {
-        let loc = self.location(kind, scope);
-        fs::create_dir_all(loc.path.parent().unwrap()).unwrap();
-        fs::write(&loc.path, text).unwrap();
-        loc
-    }
-
-    fn store(&self) -> DisabledStore {
-        DisabledStore::for_roots(&self.roots)
-    }
+fn store(fx: &SettingsFixture) -> DisabledStore {
+    DisabledStore::for_roots(&fx.roots)
 }
 
 fn selector(event: &str, matcher: Option<&str>, command: &str) -> HookSelector {
@@ -96,8 +29,8 @@ fn selector(event: &str, matcher: Option<&str>, command: &str) -> HookSelector {
 
 #[test]
 fn add_then_remove_changes_only_the_edit_and_round_trips_bytes() {
-    let fx = fixture();
-    let original = pretty(&user_settings());
+    let fx = SettingsFixture::new();
+    let original = pretty_json(&user_settings());
     let loc = fx.write(Kind::Agent, Scope::Project, &original);
 
     let mut doc = SettingsDocument::load(&loc).unwrap();
@@ -143,7 +76,10 @@ fn add_then_remove_changes_only_the_edit_and_round_trips_bytes() {
         ["PreToolUse", "Stop", "PostCompact", "SessionStart"]
     );
     // Byte-wise the file is what the same pretty printer makes of the value.
-    assert_eq!(fs::read_to_string(&loc.path).unwrap(), pretty(&expected));
+    assert_eq!(
+        fs::read_to_string(&loc.path).unwrap(),
+        pretty_json(&expected)
+    );
 
     let mut doc = SettingsDocument::load(&loc).unwrap();
     let removed =
@@ -160,7 +96,7 @@ fn add_then_remove_changes_only_the_edit_and_round_trips_bytes() {
 
 #[test]
 fn formatting_is_kept_four_spaces_crlf_bom_no_newline() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let four = "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"Stop\": [\n            {\n                \"hooks\": [\n                    {\n                        \"type\": \"command\",\n                        \"command\": \"a\"\n                    }\n                ]\n            }\n        ]\n    }\n}";
     let crlf = format!("\u{feff}{}\r\n", four.replace('\n', "\r\n"));
     for text in [four.to_owned(), crlf] {
@@ -184,7 +120,7 @@ fn formatting_is_kept_four_spaces_crlf_bom_no_newline() {
 
 #[test]
 fn disable_then_enable_gives_back_the_exact_bytes() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let mut value = user_settings();
     value["hooks"]["PreToolUse"].as_array_mut().unwrap().push(
         json!({"matcher": "Edit|Write", "hooks": [
@@ -192,9 +128,9 @@ fn disable_then_enable_gives_back_the_exact_bytes() {
             {"type": "command", "command": "~/bin/guard.sh", "async": true}
         ]}),
     );
-    let original = pretty(&value);
+    let original = pretty_json(&value);
     let loc = fx.write(Kind::Agent, Scope::Local, &original);
-    let store = fx.store();
+    let store = store(&fx);
 
     // Both groups hold the command: both are disabled, the first group goes.
     let done = store
@@ -260,10 +196,10 @@ fn disable_then_enable_gives_back_the_exact_bytes() {
 
 #[test]
 fn disabling_the_only_hook_removes_hooks_and_enabling_restores_its_place() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let original = "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"x\"\n          }\n        ]\n      }\n    ]\n  },\n  \"env\": {}\n}\n";
     let loc = fx.write(Kind::Managed, Scope::Project, original);
-    let store = fx.store();
+    let store = store(&fx);
     store
         .disable(&loc, &selector("Stop", None, "x"), false)
         .unwrap();
@@ -276,8 +212,8 @@ fn disabling_the_only_hook_removes_hooks_and_enabling_restores_its_place() {
 
 #[test]
 fn a_change_on_disk_between_load_and_save_is_refused_unless_forced() {
-    let fx = fixture();
-    let original = pretty(&user_settings());
+    let fx = SettingsFixture::new();
+    let original = pretty_json(&user_settings());
     let loc = fx.write(Kind::Agent, Scope::Global, &original);
     let mut doc = SettingsDocument::load(&loc).unwrap();
     settings::add_hook(&mut doc, "Stop", None, command_handler("./mine.sh", None)).unwrap();
@@ -321,7 +257,7 @@ fn a_change_on_disk_between_load_and_save_is_refused_unless_forced() {
 
 #[test]
 fn disable_rolls_back_the_store_when_the_file_cannot_be_saved() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let loc = fx.write(
         Kind::Managed,
         Scope::Global,
@@ -334,28 +270,27 @@ fn disable_rolls_back_the_store_when_the_file_cannot_be_saved() {
     )
     .unwrap();
     let policy = fx.roots.location(Kind::Agent, Scope::Policy, None).unwrap();
-    let err = fx
-        .store()
+    let err = store(&fx)
         .disable(&policy, &selector("Stop", None, "x"), false)
         .unwrap_err();
     assert!(matches!(err, SettingsError::ReadOnly { .. }), "{err:?}");
-    assert!(fx.store().load().unwrap().is_empty());
+    assert!(store(&fx).load().unwrap().is_empty());
     let mut doc = SettingsDocument::load(&policy).unwrap();
     assert!(matches!(
         settings::add_hook(&mut doc, "Stop", None, command_handler("y", None)),
         Err(SettingsError::ReadOnly { .. })
     ));
-    assert!(fx.store().load().unwrap().is_empty());
+    assert!(store(&fx).load().unwrap().is_empty());
     // The managed global file itself is fine.
-    fx.store()
+    store(&fx)
         .disable(&loc, &selector("Stop", None, "x"), false)
         .unwrap();
-    assert_eq!(fx.store().load().unwrap().len(), 1);
+    assert_eq!(store(&fx).load().unwrap().len(), 1);
 }
 
 #[test]
 fn invalid_content_is_refused_with_every_path_and_nothing_written() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": [{"type": "command", "command": "x", "timeout": 0}]}], "Stopp": [], "Stop": [{"hooks": [{"type": "http"}, "x"]}]}}"#;
     let loc = fx.write(Kind::Agent, Scope::Project, text);
     let mut doc = SettingsDocument::load(&loc).unwrap();
@@ -400,7 +335,7 @@ fn invalid_content_is_refused_with_every_path_and_nothing_written() {
 
 #[test]
 fn creating_project_managed_settings_opens_the_ledger_gitignore() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let dir = fx.project.join(".hookd");
     fs::create_dir_all(&dir).unwrap();
     fs::write(

@@ -2,46 +2,15 @@
 //! run once, and `matching` per event as the daemon and `hooks test` use it.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hookd_core::settings::matcher::MatchReason;
-use hookd_core::settings::{
-    self, EffectiveHooks, Kind, MatchOutcome, Scope, SettingsError, SettingsRoots,
-};
+use hookd_core::settings::{self, EffectiveHooks, Kind, MatchOutcome, Scope, SettingsError};
+use hookd_testkit::SettingsFixture;
 use serde_json::{Value, json};
 
-struct Fixture {
-    _tmp: tempfile::TempDir,
-    roots: SettingsRoots,
-    project: PathBuf,
-}
-
-fn fixture() -> Fixture {
-    let tmp = tempfile::tempdir().unwrap();
-    let roots = SettingsRoots::under(tmp.path());
-    let project = tmp.path().join("project");
-    fs::create_dir_all(&project).unwrap();
-    Fixture {
-        _tmp: tmp,
-        roots,
-        project,
-    }
-}
-
-impl Fixture {
-    fn write(&self, kind: Kind, scope: Scope, value: &Value) -> PathBuf {
-        let loc = self
-            .roots
-            .location(kind, scope, Some(&self.project))
-            .unwrap();
-        fs::create_dir_all(loc.path.parent().unwrap()).unwrap();
-        fs::write(&loc.path, serde_json::to_vec_pretty(value).unwrap()).unwrap();
-        loc.path
-    }
-
-    fn view(&self, kind: Kind) -> EffectiveHooks {
-        settings::effective_in(&self.roots, kind, Some(&self.project)).unwrap()
-    }
+fn effective(fx: &SettingsFixture, kind: Kind) -> EffectiveHooks {
+    settings::effective_in(&fx.roots, kind, Some(&fx.project)).unwrap()
 }
 
 fn cmd(command: &str) -> Value {
@@ -57,24 +26,24 @@ fn commands(matched: &[settings::MatchedHook<'_>]) -> Vec<String> {
 
 #[test]
 fn scopes_concatenate_in_order_and_duplicates_run_once() {
-    let fx = fixture();
-    let global = fx.write(Kind::Managed, Scope::Global, &json!({"hooks": {
+    let fx = SettingsFixture::new();
+    let global = fx.write_json(Kind::Managed, Scope::Global, &json!({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [cmd("./guard.sh"), cmd("./global-only.sh")]}]
     }}));
-    let project = fx.write(Kind::Managed, Scope::Project, &json!({"hooks": {
+    let project = fx.write_json(Kind::Managed, Scope::Project, &json!({"hooks": {
         "PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 9}]},
             {"matcher": "Write|Bash", "hooks": [cmd("./guard.sh")]}
         ]
     }}));
-    let local = fx.write(
+    let local = fx.write_json(
         Kind::Managed,
         Scope::Local,
         &json!({"hooks": {
             "PreToolUse": [{"hooks": [cmd("./local.sh")]}]
         }}),
     );
-    let view = fx.view(Kind::Managed);
+    let view = effective(&fx, Kind::Managed);
     let listed: Vec<(Scope, &Path, Option<&str>, Option<usize>)> = view
         .hooks
         .iter()
@@ -147,11 +116,11 @@ fn scopes_concatenate_in_order_and_duplicates_run_once() {
 
 #[test]
 fn same_command_in_agent_global_and_project_is_listed_twice_and_matched_once() {
-    let fx = fixture();
+    let fx = SettingsFixture::new();
     let hooks = json!({"hooks": {"Stop": [{"hooks": [cmd("notify-send done"), {"type": "prompt", "prompt": "done?"}]}]}});
-    fx.write(Kind::Agent, Scope::Global, &hooks);
-    fx.write(Kind::Agent, Scope::Project, &hooks);
-    let view = fx.view(Kind::Agent);
+    fx.write_json(Kind::Agent, Scope::Global, &hooks);
+    fx.write_json(Kind::Agent, Scope::Project, &hooks);
+    let view = effective(&fx, Kind::Agent);
     let dups: Vec<Option<usize>> = view.hooks.iter().map(|h| h.duplicate_of).collect();
     assert_eq!(dups, [None, None, Some(0), Some(1)]);
     let matched = view.matching("Stop", &json!({}));
@@ -163,13 +132,13 @@ fn same_command_in_agent_global_and_project_is_listed_twice_and_matched_once() {
     );
 
     // A managed hook with the same command is not a duplicate: another runner.
-    fx.write(
+    fx.write_json(
         Kind::Managed,
         Scope::Project,
         &json!({"hooks": {"Stop": [{"hooks": [cmd("notify-send done")]}]}}),
     );
-    let mut both = fx.view(Kind::Agent);
-    both.append(fx.view(Kind::Managed));
+    let mut both = effective(&fx, Kind::Agent);
+    both.append(effective(&fx, Kind::Managed));
     assert_eq!(both.hooks.len(), 5);
     assert_eq!(both.hooks[4].duplicate_of, None);
     assert_eq!(both.hooks[3].duplicate_of, Some(1));
@@ -178,8 +147,8 @@ fn same_command_in_agent_global_and_project_is_listed_twice_and_matched_once() {
 
 #[test]
 fn matching_per_event_field() {
-    let fx = fixture();
-    fx.write(
+    let fx = SettingsFixture::new();
+    fx.write_json(
         Kind::Managed,
         Scope::Project,
         &json!({"hooks": {
@@ -198,7 +167,7 @@ fn matching_per_event_field() {
             "Stop": [{"hooks": [cmd("stop")]}]
         }}),
     );
-    let view = fx.view(Kind::Managed);
+    let view = effective(&fx, Kind::Managed);
 
     let m = view.matching("PreToolUse", &json!({"tool_name": "NotebookEdit"}));
     assert_eq!(commands(&m), ["regex-edit", "star"]);
@@ -249,14 +218,14 @@ fn matching_per_event_field() {
 
 #[test]
 fn disable_all_hooks_turns_a_kind_off() {
-    let fx = fixture();
-    fx.write(
+    let fx = SettingsFixture::new();
+    fx.write_json(
         Kind::Agent,
         Scope::Global,
         &json!({"hooks": {"Stop": [{"hooks": [cmd("x")]}]}}),
     );
-    let local = fx.write(Kind::Agent, Scope::Local, &json!({"disableAllHooks": true}));
-    let view = fx.view(Kind::Agent);
+    let local = fx.write_json(Kind::Agent, Scope::Local, &json!({"disableAllHooks": true}));
+    let view = effective(&fx, Kind::Agent);
     assert_eq!(view.all_disabled_by.len(), 1);
     assert_eq!(view.all_disabled_by[0].path, local);
     assert!(view.matching("Stop", &json!({})).is_empty());
@@ -266,13 +235,18 @@ fn disable_all_hooks_turns_a_kind_off() {
     );
     // A later (higher-precedence) file setting it false wins.
     fs::write(&fx.roots.policy, r#"{"disableAllHooks": false}"#).unwrap();
-    assert_eq!(fx.view(Kind::Agent).matching("Stop", &json!({})).len(), 1);
+    assert_eq!(
+        effective(&fx, Kind::Agent)
+            .matching("Stop", &json!({}))
+            .len(),
+        1
+    );
 }
 
 #[test]
 fn policy_hooks_are_read_and_invalid_files_fail_or_are_skipped() {
-    let fx = fixture();
-    fx.write(
+    let fx = SettingsFixture::new();
+    fx.write_json(
         Kind::Agent,
         Scope::Project,
         &json!({"hooks": {"Stop": [{"hooks": [cmd("project")]}]}}),
@@ -282,7 +256,7 @@ fn policy_hooks_are_read_and_invalid_files_fail_or_are_skipped() {
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "policy"}]}]}}"#,
     )
     .unwrap();
-    let view = fx.view(Kind::Agent);
+    let view = effective(&fx, Kind::Agent);
     assert_eq!(
         commands(&view.matching("Stop", &json!({}))),
         ["project", "policy"]
@@ -290,7 +264,7 @@ fn policy_hooks_are_read_and_invalid_files_fail_or_are_skipped() {
     assert_eq!(view.hooks[1].scope, Scope::Policy);
     assert!(view.files.last().unwrap().location.read_only);
 
-    let bad = fx.write(Kind::Agent, Scope::Local, &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}));
+    let bad = fx.write_json(Kind::Agent, Scope::Local, &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}}));
     let err = settings::effective_in(&fx.roots, Kind::Agent, Some(&fx.project)).unwrap_err();
     let SettingsError::Invalid { path, errors } = &err else {
         panic!("{err:?}");

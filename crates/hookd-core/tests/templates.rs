@@ -12,6 +12,7 @@ use hookd_core::executor::{ExecContext, HookInvocation, Reply, run_all};
 use hookd_core::settings::events::lookup;
 use hookd_core::settings::templates::{self, Catalog, FileChange};
 use hookd_core::settings::{Kind, Scope, SettingsDocument, SettingsError, SettingsRoots};
+use hookd_testkit::{commit_index, init_repo, process_gone, wait_until, write_script};
 use serde_json::{Value, json};
 
 /// A temp project with one template installed (managed kind, project scope).
@@ -391,14 +392,11 @@ async fn protect_secrets_denies_secret_files_and_allows_the_rest() {
 
 // -------------------------------------------------------- protect-main-branch
 
-fn git_repo(root: &Path, branch: &str) {
-    let repo = git2::Repository::init(root).unwrap();
-    repo.set_head(&format!("refs/heads/{branch}")).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
-    let tree_id = repo.index().unwrap().write_tree().unwrap();
-    let tree = repo.find_tree(tree_id).unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[])
-        .unwrap();
+/// A repository at `root` on `branch`, with one empty commit ("init").
+fn git_repo(root: &Path, branch: &str) -> git2::Repository {
+    let repo = init_repo(root, branch);
+    commit_index(&repo, "init");
+    repo
 }
 
 const COMMIT_MAIN: &str = "protect-main-branch: committing directly on main is blocked. Create a branch first (git switch -c <topic>) and commit there.";
@@ -585,17 +583,12 @@ fn context(text: &str) -> Reply {
 #[tokio::test(flavor = "multi_thread")]
 async fn session_git_context_tells_branch_changes_and_recent_commits() {
     let t = install("session-git-context");
-    git_repo(&t.root, "main");
-    let repo = git2::Repository::open(&t.root).unwrap();
-    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let repo = git_repo(&t.root, "main");
     std::fs::write(t.root.join("a.txt"), "a\n").unwrap();
     let mut index = repo.index().unwrap();
     index.add_path(Path::new("a.txt")).unwrap();
     index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let parent = repo.head().unwrap().peel_to_commit().unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "add a.txt", &tree, &[&parent])
-        .unwrap();
+    commit_index(&repo, "add a.txt");
     std::fs::write(t.root.join("a.txt"), "changed\n").unwrap();
     std::fs::write(t.root.join("new.txt"), "new\n").unwrap();
     // a.txt modified, new.txt and .hookd/ (script and settings) untracked: 3.
@@ -790,14 +783,11 @@ impl FakeBin {
 
     /// A `#!/bin/sh` program `name` with `body` (with a usual PATH of its own).
     fn add(&self, name: &str, body: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt as _;
         let path = self.path.join(name);
-        std::fs::write(
+        write_script(
             &path,
-            format!("#!/bin/sh\nPATH=/usr/local/bin:/usr/bin:/bin\n{body}\n"),
-        )
-        .unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            &format!("#!/bin/sh\nPATH=/usr/local/bin:/usr/bin:/bin\n{body}\n"),
+        );
         path
     }
 
@@ -1033,29 +1023,16 @@ async fn format_on_edit_reports_a_failing_or_stuck_formatter_without_blocking() 
         "format-on-edit: shfmt did not finish formatting run.sh within 1s and was stopped\n"
     );
     assert_eq!(reply.exit_code, 1);
-    let pid = std::fs::read_to_string(&pid_file).unwrap();
-    assert!(gone(pid.trim()), "the formatter's child {pid} still runs");
-}
-
-/// True when the process is gone (a zombie counts: nothing reaps orphans here).
-fn gone(pid: &str) -> bool {
-    for _ in 0..50 {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Err(_) => return true,
-            Ok(stat)
-                if stat
-                    .rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z') =>
-            {
-                return true;
-            }
-            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(100)),
-        }
-    }
-    false
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    wait_until(
+        std::time::Duration::from_secs(5),
+        &format!("the formatter's child {pid} to stop"),
+        || process_gone(pid),
+    );
 }
 
 // ------------------------------------------------------------- stop-run-tests

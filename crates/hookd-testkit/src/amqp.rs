@@ -1,7 +1,8 @@
 //! The real RabbitMQ the AMQP suites run against (127.0.0.1:5672 unless
 //! `$HOOKD_TEST_AMQP_URL` says otherwise): its URL, a loud failure when it
-//! is missing (these tests must never pass by skipping), `rabbitmqctl`, and
-//! a throw-away exchange and ledger queue per test.
+//! is missing (these tests must never pass by skipping), `rabbitmqctl`, a
+//! throw-away exchange and ledger queue per test, and the messages a daemon
+//! publishes for events in a repository.
 //!
 //! The testkit does not depend on lapin: the broker is reached through the
 //! connection `hookd_core::amqp::topology::connect` returns, with lapin's
@@ -12,8 +13,14 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use hookd_core::amqp::ToolMutationEvent;
 use hookd_core::amqp::consumer::{ConsumerConfig, dead_letter_exchange, parking_queue};
+use hookd_core::daemon::extract;
+use hookd_proto::Envelope;
+use serde_json::{Value, json};
 
+use crate::git::GitRepo;
+use crate::ledger::ledger_entry;
 use crate::names::unique_name;
 
 /// A broker URL where nothing listens (port 1).
@@ -151,5 +158,46 @@ impl Drop for Topology {
             });
         });
         let _ = cleanup.join();
+    }
+}
+
+impl GitRepo {
+    /// A `Write` of `lines` lines to `file` in this repository, as a daemon
+    /// publishes it (built with the daemon's own extraction code).
+    pub fn write_event(&self, file: &str, lines: usize) -> ToolMutationEvent {
+        let root = self.root();
+        let payload = json!({
+            "session_id": "session-1",
+            "cwd": root,
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_use_id": unique_name("tu"),
+            "tool_input": {"file_path": root.join(file), "content": "x\n".repeat(lines)},
+        });
+        self.published("post_tool_use", payload)
+    }
+
+    /// A `SessionStart` (no tool, no mutation) in this repository, as a
+    /// daemon publishes it.
+    pub fn session_event(&self) -> ToolMutationEvent {
+        let payload = json!({"session_id": "session-1", "cwd": self.root(), "source": "startup"});
+        self.published("session_start", payload)
+    }
+
+    fn published(&self, hook_type: &str, payload: Value) -> ToolMutationEvent {
+        let envelope = Envelope::new(
+            hook_type,
+            None,
+            payload,
+            "2026-11-21T10:00:00.000Z",
+            Some(4242),
+        );
+        let event = extract::hook_event(
+            &envelope,
+            unique_name("event"),
+            envelope.timestamp.clone(),
+            "2026-11-21T10:00:00.005Z".to_owned(),
+        );
+        ToolMutationEvent::from_entry(&ledger_entry(event, &self.facts()))
     }
 }

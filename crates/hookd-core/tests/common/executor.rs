@@ -1,14 +1,9 @@
 //! Helpers for the executor's integration tests: a temp project root, hook
-//! invocations, running an event's hooks, and checking from `/proc` that a
-//! process is gone.
-//!
-//! A file of its own (pulled in with `#[path]`) so it cannot collide with a
-//! `common/mod.rs` other test binaries of this crate may grow.
+//! invocations, running an event's hooks and reading the reply. Processes
+//! gone or not are checked with hookd-testkit.
 
-#![allow(dead_code, missing_docs)] // each test binary uses a different subset
-
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::time::Duration;
 
 use hookd_core::executor::{ExecContext, ExecReport, HookInvocation, run_all};
 use hookd_core::settings::events::lookup;
@@ -16,10 +11,12 @@ use serde_json::{Value, json};
 
 /// A project root in a temp dir; hooks run there.
 pub struct Project {
+    /// Removes the project when dropped.
     pub dir: tempfile::TempDir,
 }
 
 impl Project {
+    /// A fresh, empty project.
     pub fn new() -> Self {
         Self {
             dir: tempfile::tempdir().expect("temp project dir"),
@@ -31,10 +28,12 @@ impl Project {
         self.dir.path().canonicalize().expect("canonical root")
     }
 
+    /// A file in the project.
     pub fn path(&self, name: &str) -> PathBuf {
         self.root().join(name)
     }
 
+    /// The context the executor runs `event`'s hooks in, here, with `payload`.
     pub fn context(&self, event: &str, payload: Value) -> ExecContext {
         ExecContext {
             event: lookup(event).expect("known event"),
@@ -95,48 +94,4 @@ pub fn reply_json(report: &ExecReport) -> Value {
     assert!(reply.stderr.is_empty(), "{reply:?}");
     serde_json::from_str(&reply.stdout)
         .unwrap_or_else(|e| panic!("reply stdout is not JSON ({e}): {reply:?}"))
-}
-
-/// True when `pid` no longer runs: no `/proc` entry, or a zombie (nothing
-/// reaps orphans on these machines, so a killed orphan stays `Z`).
-pub fn is_gone(pid: i32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return true;
-    };
-    // The state follows the parenthesised command name, which may hold spaces.
-    let state = stat
-        .rfind(')')
-        .and_then(|i| stat[i + 1..].split_whitespace().next());
-    matches!(state, Some("Z" | "X" | "x"))
-}
-
-/// The process group of a live `pid`.
-pub fn pgrp(pid: i32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 1..];
-    // fields after the name: state, ppid, pgrp
-    rest.split_whitespace().nth(2)?.parse().ok()
-}
-
-/// Polls until `pid` is gone, for at most `within`.
-pub async fn wait_gone(pid: i32, within: Duration) -> bool {
-    let deadline = Instant::now() + within;
-    loop {
-        if is_gone(pid) {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// PIDs written one per line to `file`.
-pub fn read_pids(file: &Path) -> Vec<i32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| l.trim().parse().ok())
-        .collect()
 }

@@ -1,54 +1,42 @@
-//! Helpers for the publisher tests, which run against the real RabbitMQ on
-//! 127.0.0.1:5672: ledger entries to publish, a unique exchange per test (the
-//! broker is shared with other tests running at the same time), an
-//! independent lapin consumer that reconnects after a broker restart, and
-//! polling with a deadline. Included with `#[path]` so it does not clash with
-//! other suites' `common/` modules.
-
-#![allow(dead_code)]
+//! Helpers for the AMQP suites that need lapin itself (hookd-testkit does
+//! not depend on it): a connection of the test's own, an independent
+//! consumer that reconnects after a broker restart, an independent
+//! publisher with confirms, queue depths, the publisher's ledger entries
+//! and the consumer running in the background. The broker's URL, unique
+//! names, the throw-away topology, ledger reads and waiting come from
+//! hookd-testkit.
+//!
+//! No broker is a loud failure, never a skip: these tests exist to prove
+//! the broker path works.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use hookd_core::amqp::consumer::{ConsumerConfig, ConsumerReport};
 use hookd_core::amqp::outbox::OutboxMessage;
-use hookd_core::amqp::topology;
+use hookd_core::amqp::{ToolMutationEvent, topology};
 use hookd_core::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
+use hookd_testkit::amqp::{broker_url, no_broker};
 use lapin::message::DeliveryResult;
 use lapin::options::{
-    BasicAckOptions, BasicConsumeOptions, BasicQosOptions, ExchangeDeleteOptions, QueueBindOptions,
-    QueueDeclareOptions, QueueDeleteOptions,
+    BasicAckOptions, BasicConsumeOptions, BasicPublishOptions, BasicQosOptions,
+    ConfirmSelectOptions, ExchangeDeleteOptions, QueueBindOptions, QueueDeclareOptions,
+    QueueDeleteOptions,
 };
 use lapin::types::{AMQPValue, FieldTable};
-use lapin::{BasicProperties, Connection, ConnectionProperties};
+use lapin::{BasicProperties, Channel, Confirmation, Connection, ConnectionProperties};
 use tokio::sync::{Notify, mpsc};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-/// The broker every test uses; override with `HOOKD_TEST_AMQP_URL`.
-pub fn broker_url() -> String {
-    std::env::var("HOOKD_TEST_AMQP_URL")
-        .unwrap_or_else(|_| "amqp://guest:guest@127.0.0.1:5672/%2f".to_owned())
-}
-
-/// A URL where nothing listens (port 1).
-pub const UNREACHABLE_URL: &str = "amqp://guest:guest@127.0.0.1:1/";
-
-/// Connects to the test broker or fails the test loudly: these tests must
-/// never pass by skipping.
+/// A connection of the test's own to the test broker, independent of the
+/// code under test; fails the test loudly when there is no broker.
 pub async fn require_broker() -> Connection {
-    let url = broker_url();
-    match topology::connect(&url).await {
+    match topology::connect(&broker_url()).await {
         Ok(connection) => connection,
-        Err(err) => panic!(
-            "no RabbitMQ broker at {}: {err:?}\nStart one (`rabbitmq-server -detached`) before running the AMQP tests.",
-            topology::redact(&url)
-        ),
+        Err(err) => no_broker(err),
     }
-}
-
-/// An exchange name no other test uses.
-pub fn unique_exchange() -> String {
-    format!("hookd.test.{}", uuid::Uuid::now_v7())
 }
 
 /// A ledger entry like the ingest thread builds: `tool` events get one
@@ -421,17 +409,123 @@ async fn consume_once(
     Ok(())
 }
 
-/// Polls `check` every 20 ms until it holds, or panics with `what` after `wait`.
-pub async fn wait_until(what: &str, wait: Duration, mut check: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !check() {
-        assert!(
-            start.elapsed() < wait,
-            "timed out after {wait:?} waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+/// Records values (status snapshots, timings) from several tasks.
+pub type Log<T> = Arc<Mutex<Vec<T>>>;
+
+/// An independent publisher with confirms, like a daemon's.
+pub struct Publisher {
+    /// Its own connection to the test broker.
+    pub connection: Connection,
+    /// A channel in confirm mode.
+    pub channel: Channel,
+    /// Where it publishes.
+    pub exchange: String,
+}
+
+impl Publisher {
+    /// Connects and turns publisher confirms on.
+    pub async fn new(exchange: &str) -> Self {
+        let connection = require_broker().await;
+        let channel = connection.create_channel().await.expect("channel");
+        channel
+            .confirm_select(ConfirmSelectOptions::default())
+            .await
+            .expect("confirm_select");
+        Self {
+            connection,
+            channel,
+            exchange: exchange.to_owned(),
+        }
+    }
+
+    /// Publishes each event as a daemon would and waits for every confirm.
+    pub async fn events(&self, events: &[ToolMutationEvent]) {
+        let mut confirms = Vec::with_capacity(events.len());
+        for event in events {
+            let body = serde_json::to_vec(event).expect("serialize event");
+            confirms.push(
+                self.raw_with_id(&event.event_type, &body, &event.event_id)
+                    .await,
+            );
+        }
+        for confirm in confirms {
+            assert!(
+                matches!(confirm.await.expect("confirm"), Confirmation::Ack(_)),
+                "broker did not ack a publish"
+            );
+        }
+    }
+
+    /// Publishes `body` as is under `key` and waits for the confirm.
+    pub async fn raw(&self, key: &str, body: &[u8]) {
+        let id = uuid::Uuid::now_v7().to_string();
+        let confirm = self.raw_with_id(key, body, &id).await;
+        assert!(matches!(
+            confirm.await.expect("confirm"),
+            Confirmation::Ack(_)
+        ));
+    }
+
+    async fn raw_with_id(&self, key: &str, body: &[u8], id: &str) -> lapin::PublisherConfirm {
+        let properties = BasicProperties::default()
+            .with_content_type("application/json".into())
+            .with_delivery_mode(2)
+            .with_message_id(id.into());
+        self.channel
+            .basic_publish(
+                self.exchange.as_str().into(),
+                key.into(),
+                BasicPublishOptions::default(),
+                body,
+                properties,
+            )
+            .await
+            .expect("publish")
     }
 }
 
-/// Records values (status snapshots, timings) from several tasks.
-pub type Log<T> = Arc<Mutex<Vec<T>>>;
+/// Messages ready in `queue` (passive declare), from a fresh channel so a
+/// missing queue cannot break the caller's channel.
+pub async fn depth(connection: &Connection, queue: &str) -> u32 {
+    let channel = connection.create_channel().await.expect("channel");
+    let declared = channel
+        .queue_declare(
+            queue.into(),
+            QueueDeclareOptions {
+                passive: true,
+                ..QueueDeclareOptions::default()
+            },
+            FieldTable::default(),
+        )
+        .await
+        .unwrap_or_else(|err| panic!("queue {queue}: {err}"));
+    let _ = channel.close(200, "ok".into()).await;
+    declared.message_count()
+}
+
+/// A consumer running in the background.
+pub struct Running {
+    /// Stops it.
+    pub shutdown: CancellationToken,
+    /// The consumer's task, which ends with its report.
+    pub task: JoinHandle<Result<ConsumerReport, hookd_core::amqp::AmqpError>>,
+}
+
+impl Running {
+    /// Spawns `hookd_core::amqp::consumer::run` with `config`.
+    pub fn start(config: ConsumerConfig) -> Self {
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(hookd_core::amqp::consumer::run(config, shutdown.clone()));
+        Self { shutdown, task }
+    }
+
+    /// Fires the shutdown and waits (bounded) for the report.
+    pub async fn stop(self) -> ConsumerReport {
+        self.shutdown.cancel();
+        tokio::time::timeout(Duration::from_secs(20), self.task)
+            .await
+            .expect("consumer did not stop within 20 s of shutdown")
+            .expect("consumer task panicked")
+            .expect("consumer failed")
+    }
+}
