@@ -1,12 +1,10 @@
 //! `hookd connect` / `hookd disconnect` end to end: the real binary, a temp
 //! HOME, real settings files on disk.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{TempDir, hookd};
+use hookd_testkit::{TestEnv, read_json};
 use serde_json::{Value, json};
 
 const EVENTS: [(&str, &str); 11] = [
@@ -22,10 +20,6 @@ const EVENTS: [(&str, &str); 11] = [
     ("Notification", "notification"),
     ("PreCompact", "pre_compact"),
 ];
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
-}
 
 fn expected_hooks(emit: &str) -> Value {
     let mut hooks = serde_json::Map::new();
@@ -43,15 +37,12 @@ fn expected_hooks(emit: &str) -> Value {
 
 #[test]
 fn user_scope_connect_twice_then_disconnect() {
-    let home = TempDir::create();
-    let settings = home.path().join(".claude/settings.json");
+    let env = TestEnv::new();
+    let home = env.home();
+    let settings = home.join(".claude/settings.json");
 
-    let run = hookd(
-        home.path(),
-        home.path(),
-        &["connect", "--emit-command", "hookd-emit"],
-    );
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&home, &["connect", "--emit-command", "hookd-emit"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Connected hookd to ~/.claude/settings.json: created it with 11 hook groups\n"
@@ -64,38 +55,29 @@ fn user_scope_connect_twice_then_disconnect() {
     assert!(bytes.starts_with(b"{\n  \"hooks\": {\n"));
     assert!(bytes.ends_with(b"}\n"));
 
-    let run = hookd(
-        home.path(),
-        home.path(),
-        &["connect", "--emit-command", "hookd-emit"],
-    );
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&home, &["connect", "--emit-command", "hookd-emit"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Already connected: nothing to change in ~/.claude/settings.json\n"
     );
     assert_eq!(fs::read(&settings).unwrap(), bytes);
-    assert!(
-        !home
-            .path()
-            .join(".claude/settings.json.hookd-backup")
-            .exists()
-    );
+    assert!(!home.join(".claude/settings.json.hookd-backup").exists());
 
-    let run = hookd(home.path(), home.path(), &["disconnect"]);
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&home, &["disconnect"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Disconnected hookd from ~/.claude/settings.json: removed 11 hookd handlers (backup: ~/.claude/settings.json.hookd-backup)\n"
     );
     assert_eq!(read_json(&settings), json!({}));
     assert_eq!(
-        fs::read(home.path().join(".claude/settings.json.hookd-backup")).unwrap(),
+        fs::read(home.join(".claude/settings.json.hookd-backup")).unwrap(),
         bytes
     );
 
-    let run = hookd(home.path(), home.path(), &["disconnect"]);
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&home, &["disconnect"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Not connected: no hookd hooks in ~/.claude/settings.json\n"
@@ -104,18 +86,18 @@ fn user_scope_connect_twice_then_disconnect() {
 
 #[test]
 fn user_scope_keeps_existing_settings() {
-    let home = TempDir::create();
-    fs::create_dir(home.path().join(".claude")).unwrap();
-    let settings = home.path().join(".claude/settings.json");
+    let env = TestEnv::new();
+    let home = env.home();
+    fs::create_dir(home.join(".claude")).unwrap();
+    let settings = home.join(".claude/settings.json");
     let original = "{\n    \"model\": \"opus\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"Bash\",\n                \"hooks\": [\n                    {\n                        \"type\": \"http\",\n                        \"url\": \"http://localhost:9/h\"\n                    }\n                ]\n            }\n        ]\n    },\n    \"env\": {\n        \"A\": \"1\"\n    }\n}\n";
     fs::write(&settings, original).unwrap();
 
-    let run = hookd(
-        home.path(),
-        home.path(),
+    let run = env.hookd(
+        &home,
         &["connect", "--emit-command", "/opt/hookd bin/hookd-emit"],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Connected hookd to ~/.claude/settings.json: added 11 hook groups (backup: ~/.claude/settings.json.hookd-backup)\n"
@@ -134,21 +116,22 @@ fn user_scope_keeps_existing_settings() {
         "{text}"
     );
     assert_eq!(
-        fs::read_to_string(home.path().join(".claude/settings.json.hookd-backup")).unwrap(),
+        fs::read_to_string(home.join(".claude/settings.json.hookd-backup")).unwrap(),
         original
     );
 
-    let run = hookd(home.path(), home.path(), &["disconnect"]);
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&home, &["disconnect"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(fs::read_to_string(&settings).unwrap(), original);
 }
 
 #[test]
 fn default_emit_command_runs_hookd_emit() {
-    let home = TempDir::create();
-    let run = hookd(home.path(), home.path(), &["connect"]);
-    assert!(run.ok, "{}", run.stderr);
-    let settings = read_json(&home.path().join(".claude/settings.json"));
+    let env = TestEnv::new();
+    let home = env.home();
+    let run = env.hookd(&home, &["connect"]);
+    assert!(run.ok(), "{}", run.stderr);
+    let settings = read_json(&home.join(".claude/settings.json"));
     let command = settings["hooks"]["Stop"][0]["hooks"][0]["command"]
         .as_str()
         .unwrap()
@@ -165,15 +148,15 @@ fn default_emit_command_runs_hookd_emit() {
 
 #[test]
 fn project_scope_uses_the_git_root() {
-    let home = TempDir::create();
-    let work = TempDir::create();
+    let env = TestEnv::new();
+    let home = env.home();
+    let work = tempfile::tempdir().unwrap();
     let repo = work.path().join("repo");
     fs::create_dir_all(repo.join(".git")).unwrap();
     fs::create_dir_all(repo.join("src/deep")).unwrap();
 
-    let run = hookd(
-        home.path(),
-        home.path(),
+    let run = env.hookd(
+        &home,
         &[
             "connect",
             "--scope",
@@ -184,7 +167,7 @@ fn project_scope_uses_the_git_root() {
             "hookd-emit",
         ],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     let settings = repo.join(".claude/settings.json");
     assert!(
         run.stdout.starts_with("Connected hookd to "),
@@ -202,14 +185,13 @@ fn project_scope_uses_the_git_root() {
         json!({"hooks": expected_hooks("hookd-emit")})
     );
     assert!(!repo.join("src/deep/.claude").exists());
-    assert!(!home.path().join(".claude").exists());
+    assert!(!home.join(".claude").exists());
 
-    let run = hookd(
-        home.path(),
+    let run = env.hookd(
         &repo.join("src"),
         &["disconnect", "--scope", "project", "--dry-run"],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     assert!(
         run.stdout
             .starts_with("Dry run: would remove 11 hookd handlers from "),
@@ -229,8 +211,8 @@ fn project_scope_uses_the_git_root() {
 
 #[test]
 fn local_scope_defaults_to_the_current_directory() {
-    let home = TempDir::create();
-    let work = TempDir::create();
+    let env = TestEnv::new();
+    let work = tempfile::tempdir().unwrap();
     let repo = work.path().join("repo");
     fs::create_dir_all(repo.join(".git")).unwrap();
     fs::create_dir_all(repo.join("sub")).unwrap();
@@ -242,12 +224,11 @@ fn local_scope_defaults_to_the_current_directory() {
     )
     .unwrap();
 
-    let run = hookd(
-        home.path(),
+    let run = env.hookd(
         &repo.join("sub"),
         &["connect", "--scope", "local", "--dry-run"],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     assert!(
         run.stdout
             .starts_with("Dry run: would add 11 hook groups to "),
@@ -264,8 +245,7 @@ fn local_scope_defaults_to_the_current_directory() {
         json!({"permissions": {"allow": ["Bash(ls)"]}})
     );
 
-    let run = hookd(
-        home.path(),
+    let run = env.hookd(
         &repo.join("sub"),
         &[
             "connect",
@@ -275,19 +255,15 @@ fn local_scope_defaults_to_the_current_directory() {
             "hookd-emit",
         ],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         read_json(&local),
         json!({"permissions": {"allow": ["Bash(ls)"]}, "hooks": expected_hooks("hookd-emit")})
     );
     assert!(!repo.join(".claude/settings.json").exists());
 
-    let run = hookd(
-        home.path(),
-        &repo.join("sub"),
-        &["disconnect", "--scope", "local"],
-    );
-    assert!(run.ok, "{}", run.stderr);
+    let run = env.hookd(&repo.join("sub"), &["disconnect", "--scope", "local"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         fs::read_to_string(&local).unwrap(),
         "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(ls)\"\n    ]\n  }\n}\n"
@@ -296,15 +272,16 @@ fn local_scope_defaults_to_the_current_directory() {
 
 #[test]
 fn invalid_settings_are_refused_untouched() {
-    let home = TempDir::create();
-    fs::create_dir(home.path().join(".claude")).unwrap();
-    let settings = home.path().join(".claude/settings.json");
+    let env = TestEnv::new();
+    let home = env.home();
+    fs::create_dir(home.join(".claude")).unwrap();
+    let settings = home.join(".claude/settings.json");
     let text = r#"{"hooks": {"PreToolUse": [{"hooks": []}, 42]}}"#;
     fs::write(&settings, text).unwrap();
 
     for args in [&["connect"][..], &["disconnect"][..]] {
-        let run = hookd(home.path(), home.path(), args);
-        assert!(!run.ok, "{args:?} succeeded: {}", run.stdout);
+        let run = env.hookd(&home, args);
+        assert!(!run.ok(), "{args:?} succeeded: {}", run.stdout);
         assert!(
             run.stderr.contains(&settings.display().to_string()),
             "{}",
@@ -320,57 +297,46 @@ fn invalid_settings_are_refused_untouched() {
     }
 
     fs::write(&settings, "{\"model\": ").unwrap();
-    let run = hookd(home.path(), home.path(), &["connect"]);
-    assert!(!run.ok);
+    let run = env.hookd(&home, &["connect"]);
+    assert!(!run.ok());
     assert!(
         run.stderr.contains("not valid JSON: EOF while parsing"),
         "{}",
         run.stderr
     );
     assert_eq!(fs::read_to_string(&settings).unwrap(), "{\"model\": ");
-    assert!(
-        !home
-            .path()
-            .join(".claude/settings.json.hookd-backup")
-            .exists()
-    );
+    assert!(!home.join(".claude/settings.json.hookd-backup").exists());
 }
 
 #[test]
 fn disconnect_without_a_file_has_nothing_to_do() {
-    let home = TempDir::create();
-    let run = hookd(home.path(), home.path(), &["disconnect"]);
-    assert!(run.ok, "{}", run.stderr);
+    let env = TestEnv::new();
+    let home = env.home();
+    let run = env.hookd(&home, &["disconnect"]);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Nothing to do: ~/.claude/settings.json does not exist\n"
     );
-    assert!(!home.path().join(".claude").exists());
+    assert!(!home.join(".claude").exists());
 }
 
 #[test]
 fn bad_flags_are_refused() {
-    let home = TempDir::create();
-    let run = hookd(
-        home.path(),
-        home.path(),
-        &["connect", "--project", home.path().to_str().unwrap()],
-    );
-    assert!(!run.ok);
+    let env = TestEnv::new();
+    let home = env.home();
+    let run = env.hookd(&home, &["connect", "--project", home.to_str().unwrap()]);
+    assert!(!run.ok());
     assert!(run.stderr.contains("--scope project"), "{}", run.stderr);
 
     // One vocabulary with `hookd hooks`: global is the user's file (user is
     // an alias); policy is never written.
-    let run = hookd(home.path(), home.path(), &["connect", "--scope", "policy"]);
-    assert!(!run.ok);
+    let run = env.hookd(&home, &["connect", "--scope", "policy"]);
+    assert!(!run.ok());
     assert!(run.stderr.contains("global"), "{}", run.stderr);
     for scope in ["global", "user"] {
-        let run = hookd(
-            home.path(),
-            home.path(),
-            &["connect", "--scope", scope, "--dry-run"],
-        );
-        assert!(run.ok, "{}", run.stderr);
+        let run = env.hookd(&home, &["connect", "--scope", scope, "--dry-run"]);
+        assert!(run.ok(), "{}", run.stderr);
         assert!(
             run.stdout.contains(".claude/settings.json"),
             "{}",
@@ -378,41 +344,36 @@ fn bad_flags_are_refused() {
         );
     }
 
-    let run = hookd(
-        home.path(),
-        home.path(),
-        &["connect", "--emit-command", "/usr/bin/true"],
-    );
-    assert!(!run.ok);
+    let run = env.hookd(&home, &["connect", "--emit-command", "/usr/bin/true"]);
+    assert!(!run.ok());
     assert!(run.stderr.contains("hookd-emit"), "{}", run.stderr);
 
-    let run = hookd(
-        home.path(),
-        home.path(),
+    let run = env.hookd(
+        &home,
         &[
             "connect",
             "--scope",
             "project",
             "--project",
-            home.path().join("missing").to_str().unwrap(),
+            home.join("missing").to_str().unwrap(),
         ],
     );
-    assert!(!run.ok);
+    assert!(!run.ok());
     assert!(run.stderr.contains("missing"), "{}", run.stderr);
-    assert!(!home.path().join("missing").exists());
-    assert!(!home.path().join(".claude").exists());
+    assert!(!home.join("missing").exists());
+    assert!(!home.join(".claude").exists());
 }
 
 #[test]
 fn managed_flag_switches_to_wait_entries_and_back() {
-    let home = TempDir::create();
-    let settings = home.path().join(".claude/settings.json");
-    let run = hookd(
-        home.path(),
-        home.path(),
+    let env = TestEnv::new();
+    let home = env.home();
+    let settings = home.join(".claude/settings.json");
+    let run = env.hookd(
+        &home,
         &["connect", "--managed", "--emit-command", "hookd-emit"],
     );
-    assert!(run.ok, "{}", run.stderr);
+    assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "Connected hookd (managed mode: hookd-emit --wait) to ~/.claude/settings.json: created it with 13 hook groups\n"
@@ -431,11 +392,7 @@ fn managed_flag_switches_to_wait_entries_and_back() {
     assert_eq!(hooks["UserPromptSubmit"][0]["hooks"][0]["timeout"], 40);
 
     // Plain connect switches back to recording-only entries, one per event.
-    let back = hookd(
-        home.path(),
-        home.path(),
-        &["connect", "--emit-command", "hookd-emit"],
-    );
-    assert!(back.ok, "{}", back.stderr);
+    let back = env.hookd(&home, &["connect", "--emit-command", "hookd-emit"]);
+    assert!(back.ok(), "{}", back.stderr);
     assert_eq!(read_json(&settings)["hooks"], expected_hooks("hookd-emit"));
 }

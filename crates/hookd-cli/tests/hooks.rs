@@ -1,58 +1,32 @@
 //! `hookd hooks ...` end to end: the real binary, a temp HOME and hookd
 //! home, real settings files on disk.
 
-mod common;
-
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use common::{Run, TempDir, hookd, hookd_in};
+use hookd_testkit::{Run, TestEnv, pretty_json, read_json, user_settings, write_file};
 use serde_json::{Value, json};
-
-/// A user's agent settings with much more than hooks in them.
-fn user_settings() -> Value {
-    json!({
-        "permissions": {"allow": ["Bash(git status)"], "deny": []},
-        "env": {"FOO": "bar"},
-        "model": "opus",
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash", "hooks": [
-                    {"type": "command", "command": "~/bin/guard.sh", "timeout": 5, "x-custom": {"keep": true}}
-                ]}
-            ],
-            "Stop": [{"hooks": [{"type": "prompt", "prompt": "Is the task done?", "model": "haiku"}]}],
-            "PostCompact": [{"hooks": [{"type": "http", "url": "https://example.invalid/h", "headers": {"X-Token": "$TOKEN"}}]}]
-        },
-        "statusLine": {"type": "command", "command": "status.sh"}
-    })
-}
-
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap() + "\n"
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
-}
 
 /// A temp HOME, and a git project `proj` outside it.
 struct Env {
-    home: TempDir,
-    _work: TempDir,
+    env: TestEnv,
+    /// `$HOME` of every run.
+    home: PathBuf,
+    _work: tempfile::TempDir,
     project: PathBuf,
 }
 
 impl Env {
     fn new() -> Self {
-        let home = TempDir::create();
-        let work = TempDir::create();
+        let env = TestEnv::new();
+        let work = tempfile::tempdir().unwrap();
         let project = work.path().join("proj");
         fs::create_dir_all(project.join(".git")).unwrap();
         fs::create_dir_all(project.join("src")).unwrap();
         let project = fs::canonicalize(project).unwrap();
         Self {
-            home,
+            home: env.home(),
+            env,
             _work: work,
             project,
         }
@@ -60,41 +34,32 @@ impl Env {
 
     /// Runs hookd in the project's `src` (so the git root must be found).
     fn run(&self, args: &[&str]) -> Run {
-        hookd_in(self.home.path(), &self.project.join("src"), args, b"")
+        self.run_stdin(args, "")
     }
 
     fn run_stdin(&self, args: &[&str], stdin: &str) -> Run {
-        hookd_in(
-            self.home.path(),
-            &self.project.join("src"),
-            args,
-            stdin.as_bytes(),
-        )
+        self.env
+            .run("hookd", &self.project.join("src"), args, stdin.as_bytes())
     }
 
     fn file(&self, rel: &str) -> PathBuf {
         self.project.join(rel)
     }
 
-    fn write(&self, path: &Path, text: &str) {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-
     fn list(&self) -> Value {
         let run = self.run(&["hooks", "list", "--format", "json"]);
-        assert!(run.ok, "{}", run.stderr);
+        assert!(run.ok(), "{}", run.stderr);
         serde_json::from_str(&run.stdout).unwrap()
     }
 }
 
 fn ok(run: &Run) {
-    assert!(run.ok, "stdout: {}\nstderr: {}", run.stdout, run.stderr);
+    assert!(run.ok(), "stdout: {}\nstderr: {}", run.stdout, run.stderr);
 }
 
 /// A refusal: non-zero exit and exactly one line on stderr.
 fn refused(run: &Run) -> &str {
-    assert!(!run.ok, "should fail: {}", run.stdout);
+    assert!(!run.ok(), "should fail: {}", run.stdout);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     run.stderr.trim_end()
 }
@@ -103,8 +68,8 @@ fn refused(run: &Run) -> &str {
 fn add_list_remove_keep_everything_else() {
     let env = Env::new();
     let settings = env.file(".claude/settings.json");
-    let original = pretty(&user_settings());
-    env.write(&settings, &original);
+    let original = pretty_json(&user_settings());
+    write_file(&settings, &original);
 
     let run = env.run(&[
         "hooks",
@@ -135,7 +100,10 @@ fn add_list_remove_keep_everything_else() {
         .unwrap()
         .push(json!({"type": "command", "command": "./lint.sh", "timeout": 30}));
     assert_eq!(read_json(&settings), expected);
-    assert_eq!(fs::read_to_string(&settings).unwrap(), pretty(&expected));
+    assert_eq!(
+        fs::read_to_string(&settings).unwrap(),
+        pretty_json(&expected)
+    );
 
     let list = env.list();
     let hooks = list["hooks"].as_array().unwrap();
@@ -219,7 +187,7 @@ fn add_list_remove_keep_everything_else() {
 fn managed_project_hooks_are_the_default_and_shareable_in_git() {
     let env = Env::new();
     let state = env.file(".hookd");
-    env.write(
+    write_file(
         &state.join(".gitignore"),
         "# hookd's ledger: local history, never committed.\n*\n",
     );
@@ -271,7 +239,7 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
         "say done",
     ]);
     ok(&run);
-    assert!(env.home.path().join(".hookd/settings.json").is_file());
+    assert!(env.home.join(".hookd/settings.json").is_file());
     // `user`, as `hookd templates` and `hookd connect` say it, is the same scope.
     let run = env.run(&[
         "hooks",
@@ -284,10 +252,7 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
         "say done",
     ]);
     ok(&run);
-    assert_eq!(
-        read_json(&env.home.path().join(".hookd/settings.json")),
-        json!({})
-    );
+    assert_eq!(read_json(&env.home.join(".hookd/settings.json")), json!({}));
     let run = env.run(&[
         "hooks",
         "add",
@@ -337,7 +302,7 @@ fn bad_input_is_one_line_and_changes_nothing() {
         "--timeout",
         "0",
     ]);
-    assert!(!run.ok);
+    assert!(!run.ok());
     assert!(
         run.stderr.contains("positive number of seconds"),
         "{}",
@@ -349,7 +314,7 @@ fn bad_input_is_one_line_and_changes_nothing() {
     let settings = env.file(".claude/settings.local.json");
     let bad =
         r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}}"#;
-    env.write(&settings, bad);
+    write_file(&settings, bad);
     let run = env.run(&[
         "hooks",
         "add",
@@ -377,7 +342,7 @@ fn bad_input_is_one_line_and_changes_nothing() {
         run.stderr
     );
 
-    env.write(&settings, "{\"hooks\": ");
+    write_file(&settings, "{\"hooks\": ");
     let run = env.run(&[
         "hooks",
         "disable",
@@ -396,7 +361,7 @@ fn bad_input_is_one_line_and_changes_nothing() {
         run.stderr
     );
     assert_eq!(fs::read_to_string(&settings).unwrap(), "{\"hooks\": ");
-    assert!(!env.home.path().join(".hookd/disabled.json").exists());
+    assert!(!env.home.join(".hookd/disabled.json").exists());
 }
 
 #[test]
@@ -413,7 +378,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
         })
         .collect();
     let original = original.join("\n");
-    env.write(&settings, &original);
+    write_file(&settings, &original);
     let args = |verb: &'static str| -> Vec<&'static str> {
         vec![
             "hooks",
@@ -443,7 +408,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
         .unwrap()
         .shift_remove("PreToolUse");
     assert_eq!(read_json(&settings), expected);
-    let store = read_json(&env.home.path().join(".hookd/disabled.json"));
+    let store = read_json(&env.home.join(".hookd/disabled.json"));
     let entry = &store["disabled"][0];
     assert_eq!(entry["kind"], "agent");
     assert_eq!(entry["scope"], "project");
@@ -484,7 +449,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
     ok(&run);
     assert_eq!(fs::read_to_string(&settings).unwrap(), original);
     assert_eq!(
-        read_json(&env.home.path().join(".hookd/disabled.json"))["disabled"],
+        read_json(&env.home.join(".hookd/disabled.json"))["disabled"],
         json!([])
     );
     let run = env.run(&args("enable"));
@@ -499,11 +464,11 @@ fn disable_then_enable_gives_back_the_exact_file() {
 fn duplicates_across_scopes_are_marked_and_run_once() {
     let env = Env::new();
     let hooks = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}});
-    env.write(
-        &env.home.path().join(".claude/settings.json"),
-        &pretty(&hooks),
+    write_file(
+        &env.home.join(".claude/settings.json"),
+        &pretty_json(&hooks),
     );
-    env.write(&env.file(".claude/settings.json"), &pretty(&hooks));
+    write_file(&env.file(".claude/settings.json"), &pretty_json(&hooks));
     let run = env.run(&["hooks", "list", "--kind", "agent"]);
     ok(&run);
     assert!(
@@ -552,16 +517,16 @@ fn duplicates_across_scopes_are_marked_and_run_once() {
 #[test]
 fn test_explains_what_matches_and_why_not() {
     let env = Env::new();
-    env.write(
+    write_file(
         &env.file(".hookd/settings.json"),
-        &pretty(&json!({"hooks": {"PreToolUse": [
+        &pretty_json(&json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "exact"}]},
             {"matcher": "mcp__.*__write.*", "hooks": [{"type": "command", "command": "regex"}]},
             {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "other"}]},
             {"hooks": [{"type": "command", "command": "all"}]}
         ]}})),
     );
-    let payload = env.home.path().join("payload.json");
+    let payload = env.home.join("payload.json");
     fs::write(
         &payload,
         r#"{"tool_name": "mcp__fs__write_file", "tool_input": {}}"#,
@@ -672,8 +637,8 @@ fn test_explains_what_matches_and_why_not() {
 #[test]
 fn test_run_executes_the_matching_command_hooks() {
     let env = Env::new();
-    let marker = env.home.path().join("ran");
-    let script = env.home.path().join("guard.sh");
+    let marker = env.home.join("ran");
+    let script = env.home.join("guard.sh");
     fs::write(
         &script,
         format!(
@@ -682,10 +647,10 @@ fn test_run_executes_the_matching_command_hooks() {
         ),
     )
     .unwrap();
-    let other = env.home.path().join("other-ran");
-    env.write(
+    let other = env.home.join("other-ran");
+    write_file(
         &env.file(".hookd/settings.json"),
-        &pretty(&json!({"hooks": {"PreToolUse": [
+        &pretty_json(&json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": format!("sh {}", script.display()), "timeout": 10}]},
             {"matcher": "Edit", "hooks": [{"type": "command", "command": format!("touch {}", other.display())}]}
         ]}})),
@@ -729,17 +694,17 @@ fn test_run_executes_the_matching_command_hooks() {
 #[test]
 fn validate_prints_ok_lines_and_path_precise_errors() {
     let env = Env::new();
-    env.write(
+    write_file(
         &env.file(".claude/settings.json"),
-        &pretty(&user_settings()),
+        &pretty_json(&user_settings()),
     );
     let local = env.file(".hookd/settings.local.json");
-    env.write(
+    write_file(
         &local,
         r#"{"hooks": {"PreToolUse": [{"matcher": "Edit(", "hooks": [{"type": "command"}]}], "SesionStart": []}}"#,
     );
     let run = env.run(&["hooks", "validate"]);
-    assert!(!run.ok);
+    assert!(!run.ok());
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 8, "{}", run.stdout);
     assert_eq!(lines[0], "-      ~/.claude/settings.json (does not exist)");
@@ -780,10 +745,7 @@ fn validate_prints_ok_lines_and_path_precise_errors() {
     ok(&run);
 
     // The policy file is checked when present.
-    env.write(
-        &env.home.path().join("managed-settings.json"),
-        "{\"hooks\": []}",
-    );
+    write_file(&env.env.policy_settings(), "{\"hooks\": []}");
     fs::remove_file(&local).unwrap();
     let run = env.run(&["hooks", "validate"]);
     assert!(
@@ -797,8 +759,9 @@ fn validate_prints_ok_lines_and_path_precise_errors() {
 
 #[test]
 fn every_subcommand_and_flag_has_help() {
-    let home = TempDir::create();
-    let run = hookd(home.path(), home.path(), &["hooks", "--help"]);
+    let env = TestEnv::new();
+    let home = env.home();
+    let run = env.hookd(&home, &["hooks", "--help"]);
     ok(&run);
     for sub in [
         "list", "add", "remove", "enable", "disable", "validate", "test",
@@ -808,7 +771,7 @@ fn every_subcommand_and_flag_has_help() {
             "{sub}: {}",
             run.stdout
         );
-        let help = hookd(home.path(), home.path(), &["hooks", sub, "-h"]);
+        let help = env.hookd(&home, &["hooks", sub, "-h"]);
         ok(&help);
         // clap puts a flag without help text alone on its line with nothing after it.
         for line in help
@@ -822,7 +785,7 @@ fn every_subcommand_and_flag_has_help() {
             );
         }
     }
-    let add = hookd(home.path(), home.path(), &["hooks", "add", "-h"]);
+    let add = env.hookd(&home, &["hooks", "add", "-h"]);
     assert!(add.stdout.contains("[default: project]"), "{}", add.stdout);
     assert!(add.stdout.contains("[default: managed]"), "{}", add.stdout);
 }

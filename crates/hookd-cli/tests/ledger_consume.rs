@@ -7,96 +7,14 @@
 //! through the connection `hookd_core::amqp::topology::connect` returns,
 //! with lapin's option and property types left to inference.
 
-mod common;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-use common::TempDir;
-use hookd_core::Envelope;
 use hookd_core::amqp::ToolMutationEvent;
 use hookd_core::amqp::consumer::{dead_letter_exchange, parking_queue};
-use hookd_core::record::LedgerEntry;
-
-fn broker_url() -> String {
-    std::env::var("HOOKD_TEST_AMQP_URL")
-        .ok()
-        .filter(|u| !u.is_empty())
-        .unwrap_or_else(|| "amqp://guest:guest@127.0.0.1:5672/%2f".to_owned())
-}
-
-fn no_broker(err: impl std::fmt::Display) -> ! {
-    panic!(
-        "no RabbitMQ at {}: {err}. These tests need a real broker: start one with \
-         `rabbitmq-server -detached` (Debian package rabbitmq-server) or set HOOKD_TEST_AMQP_URL",
-        broker_url()
-    )
-}
-
-/// A unique exchange and queue; the broker is shared, so they are deleted
-/// on drop, even when the test panics.
-struct Names {
-    exchange: String,
-    queue: String,
-}
-
-impl Names {
-    fn new() -> Self {
-        let id = format!(
-            "{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        );
-        Self {
-            exchange: format!("hookd.test.{id}"),
-            queue: format!("hookd.test.{id}.ledger"),
-        }
-    }
-}
-
-impl Drop for Names {
-    fn drop(&mut self) {
-        let queues = [parking_queue(&self.queue), self.queue.clone()];
-        let exchanges = [dead_letter_exchange(&self.exchange), self.exchange.clone()];
-        let cleanup = std::thread::spawn(move || {
-            block_on(async move {
-                let Ok(connection) = hookd_core::amqp::topology::connect(&broker_url()).await
-                else {
-                    return;
-                };
-                let Ok(channel) = connection.create_channel().await else {
-                    return;
-                };
-                // Deleting what is already gone is not an error worth reporting.
-                for queue in queues {
-                    let _ = channel
-                        .queue_delete(queue.as_str().into(), Default::default())
-                        .await;
-                }
-                for exchange in exchanges {
-                    let _ = channel
-                        .exchange_delete(exchange.as_str().into(), Default::default())
-                        .await;
-                }
-                let _ = connection.close(200, "cleanup".into()).await;
-            });
-        });
-        let _ = cleanup.join();
-    }
-}
-
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime")
-        .block_on(future)
-}
+use hookd_testkit::amqp::{Topology, block_on, broker_url, no_broker};
+use hookd_testkit::{ChildProcess, GitRepo, TestEnv, poll_until};
 
 /// Publishes raw bodies (routing key, body) to `exchange` with publisher
 /// confirms, as a daemon would.
@@ -131,11 +49,11 @@ fn publish(exchange: &str, messages: Vec<(String, Vec<u8>)>) {
 
 /// Messages (ready, parked) in the ledger queue and its parking queue;
 /// redeclaring is idempotent and reports both.
-fn depths(names: &Names) -> (u32, u32) {
+fn depths(topology: &Topology) -> (u32, u32) {
     let depths = block_on(hookd_core::amqp::consumer::declare_topology(
         &broker_url(),
-        &names.exchange,
-        &names.queue,
+        &topology.exchange,
+        &topology.queue,
     ))
     .unwrap_or_else(|err| no_broker(err));
     (depths.ready, depths.parked)
@@ -143,37 +61,31 @@ fn depths(names: &Names) -> (u32, u32) {
 
 /// A temp HOME and data dir, and a real git repository, for one test.
 struct Env {
-    dir: TempDir,
+    test: TestEnv,
+    git: GitRepo,
+    /// The repository's root, where hookd runs.
     repo: PathBuf,
 }
 
 impl Env {
     fn new() -> Self {
-        let dir = TempDir::create();
-        for sub in ["home", "data", "repo"] {
-            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        let git = GitRepo::new();
+        Self {
+            test: TestEnv::new(),
+            repo: git.root(),
+            git,
         }
-        let repo = dir.path().join("repo").canonicalize().unwrap();
-        git(&repo, &["init", "--quiet", "--initial-branch=main"]);
-        std::fs::write(repo.join("README.md"), "hello\n").unwrap();
-        git(&repo, &["add", "README.md"]);
-        git(&repo, &["commit", "--quiet", "-m", "initial"]);
-        Self { dir, repo }
     }
 
     /// `hookd args...` pointed at this environment, with no broker URL in it.
     fn hookd(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hookd"));
+        let mut cmd = self.test.command("hookd");
         cmd.args(args)
             .current_dir(&self.repo)
-            .env("HOME", self.dir.path().join("home"))
-            .env("HOOKD_DATA_DIR", self.dir.path().join("data"))
             .env("HOOKD_LOG", "info")
             .env_remove("HOOKD_AMQP_URL")
             .env_remove("HOOKD_AMQP_EXCHANGE")
-            .env_remove("HOOKD_CONFIG")
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("XDG_CONFIG_HOME");
+            .env_remove("HOOKD_CONFIG");
         cmd
     }
 
@@ -195,151 +107,69 @@ impl Env {
     /// while the consumer creates the ledger (no file yet, schema being
     /// created) are retried; the last one is shown on timeout.
     fn wait_for_rows(&self, rows: usize) -> Vec<serde_json::Value> {
-        let start = Instant::now();
-        loop {
-            let last = match self.query() {
-                Ok(found) if found.len() >= rows => return found,
-                Ok(found) => format!("{} rows", found.len()),
-                Err(err) => err,
-            };
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "hookd query never showed {rows} rows; last: {last}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// A `Write` in the repository, as the daemon would publish it.
-    fn write_event(&self, file: &str, content: &str) -> ToolMutationEvent {
-        let payload = serde_json::json!({
-            "session_id": "session-cli", "cwd": self.repo, "hook_event_name": "PostToolUse",
-            "tool_name": "Write", "tool_use_id": format!("tu-{file}"),
-            "tool_input": {"file_path": self.repo.join(file), "content": content},
-        });
-        let envelope = Envelope::new(
-            "post_tool_use",
-            None,
-            payload,
-            "2026-11-21T10:00:00.000Z",
-            Some(77),
-        );
-        let event = hookd_core::daemon::extract::hook_event(
-            &envelope,
-            format!("cli-{file}-{}", std::process::id()),
-            envelope.timestamp.clone(),
-            "2026-11-21T10:00:00.010Z".to_owned(),
-        );
-        let facts = hookd_core::daemon::enrich::Enricher::new().facts_for_dir(&self.repo);
-        assert_eq!(facts.git_root.as_deref(), Some(self.repo.as_path()));
-        let mutations = hookd_core::daemon::extract::direct_mutation(&event, &facts)
-            .into_iter()
-            .collect();
-        ToolMutationEvent::from_entry(&LedgerEntry {
-            event,
-            repo: facts,
-            mutations,
+        let mut last = String::new();
+        poll_until(Duration::from_secs(30), || match self.query() {
+            Ok(found) if found.len() >= rows => Some(found),
+            Ok(found) => {
+                last = format!("{} rows", found.len());
+                None
+            }
+            Err(err) => {
+                last = err;
+                None
+            }
         })
+        .unwrap_or_else(|| panic!("hookd query never showed {rows} rows; last: {last}"))
     }
-}
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=hookd tests",
-            "-c",
-            "user.email=tests@hookd.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    /// A `Write` of `lines` lines in the repository, as the daemon would publish it.
+    fn write_event(&self, file: &str, lines: usize) -> ToolMutationEvent {
+        self.git.write_event(file, lines)
+    }
 }
 
 /// A running `hookd ledger consume`, killed if the test fails first.
 struct Consumer {
-    child: Option<Child>,
-    log: PathBuf,
+    process: ChildProcess,
 }
 
 impl Consumer {
-    fn start(env: &Env, names: &Names) -> Self {
-        let log = env.dir.path().join("consumer.log");
-        let child = env
-            .hookd(&[
-                "ledger",
-                "consume",
-                "--amqp",
-                &broker_url(),
-                "--exchange",
-                &names.exchange,
-                "--queue",
-                &names.queue,
-                "--prefetch",
-                "16",
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("spawn hookd ledger consume");
-        Self {
-            child: Some(child),
-            log,
-        }
+    fn start(env: &Env, topology: &Topology) -> Self {
+        let mut command = env.hookd(&[
+            "ledger",
+            "consume",
+            "--amqp",
+            &broker_url(),
+            "--exchange",
+            &topology.exchange,
+            "--queue",
+            &topology.queue,
+            "--prefetch",
+            "16",
+        ]);
+        let process = ChildProcess::spawn(
+            "hookd ledger consume",
+            &mut command,
+            &env.test.dir.path().join("consumer.log"),
+        );
+        Self { process }
     }
 
     fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
+        self.process.log_text()
     }
 
     /// SIGTERM, then the exit status and stdout (bounded wait).
     fn terminate(&mut self) -> (std::process::ExitStatus, String) {
-        let child = self.child.take().expect("running");
-        let status = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill");
-        assert!(status.success());
-        let (done, output) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = done.send(child.wait_with_output());
-        });
-        let out = output
-            .recv_timeout(Duration::from_secs(20))
-            .unwrap_or_else(|_| {
-                panic!(
-                    "hookd ledger consume did not stop within 20 s of SIGTERM; log:\n{}",
-                    self.log()
-                )
-            })
-            .expect("wait for hookd");
-        (
-            out.status,
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    }
-}
-
-impl Drop for Consumer {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
+        let status = self.process.terminate();
+        (status, self.process.stdout_text())
     }
 }
 
 #[test]
 fn consume_writes_what_query_shows_and_stops_cleanly_on_sigterm() {
     let env = Env::new();
-    let names = Names::new();
+    let topology = Topology::new();
 
     // Declared ahead, so what is published before the consumer runs waits in the queue.
     let out = env.run(&[
@@ -348,9 +178,9 @@ fn consume_writes_what_query_shows_and_stops_cleanly_on_sigterm() {
         "--amqp",
         &broker_url(),
         "--exchange",
-        &names.exchange,
+        &topology.exchange,
         "--queue",
-        &names.queue,
+        &topology.queue,
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -364,26 +194,26 @@ fn consume_writes_what_query_shows_and_stops_cleanly_on_sigterm() {
     );
     assert!(!stdout.contains("guest:guest"), "password leaked: {stdout}");
     for line in [
-        format!("  exchange {} (topic, durable)", names.exchange),
+        format!("  exchange {} (topic, durable)", topology.exchange),
         format!(
             "  exchange {} (fanout, durable)",
-            dead_letter_exchange(&names.exchange)
+            dead_letter_exchange(&topology.exchange)
         ),
         format!(
             "  queue {} (durable, bound to {} with #",
-            names.queue, names.exchange
+            topology.queue, topology.exchange
         ),
-        format!("  queue {} (durable", parking_queue(&names.queue)),
+        format!("  queue {} (durable", parking_queue(&topology.queue)),
     ] {
         assert!(stdout.contains(&line), "missing {line:?} in:\n{stdout}");
     }
 
-    let first = env.write_event("src/lib.rs", "a\nb\nc\n");
-    let second = env.write_event("docs/guide.md", "one\n");
+    let first = env.write_event("src/lib.rs", 3);
+    let second = env.write_event("docs/guide.md", 1);
     let message =
         |event: &ToolMutationEvent| (event.event_type.clone(), serde_json::to_vec(event).unwrap());
     publish(
-        &names.exchange,
+        &topology.exchange,
         vec![
             message(&first),
             ("tool.mutation.write".to_owned(), b"not json".to_vec()),
@@ -392,13 +222,13 @@ fn consume_writes_what_query_shows_and_stops_cleanly_on_sigterm() {
             message(&first),
         ],
     );
-    assert_eq!(depths(&names), (4, 0));
+    assert_eq!(depths(&topology), (4, 0));
 
-    let mut consumer = Consumer::start(&env, &names);
+    let mut consumer = Consumer::start(&env, &topology);
     env.wait_for_rows(2);
     // Published while it runs: picked up live.
-    let third = env.write_event("src/main.rs", "fn main() {}\n");
-    publish(&names.exchange, vec![message(&third)]);
+    let third = env.write_event("src/main.rs", 1);
+    publish(&topology.exchange, vec![message(&third)]);
     env.wait_for_rows(3);
 
     let (status, stdout) = consumer.terminate();
@@ -438,9 +268,9 @@ fn consume_writes_what_query_shows_and_stops_cleanly_on_sigterm() {
     assert_eq!(row["lines_changed"], 3);
     assert_eq!(row["branch"], "main");
     assert_eq!(row["head_sha"], first.repo.head_sha.as_str());
-    assert_eq!(row["agent_id"], "session-cli");
+    assert_eq!(row["agent_id"], "session-1");
     // Acked after storing; the unreadable message is parked, not lost.
-    assert_eq!(depths(&names), (0, 1));
+    assert_eq!(depths(&topology), (0, 1));
 }
 
 #[test]
@@ -482,8 +312,8 @@ fn every_flag_is_documented() {
             &["--amqp", "--exchange", "--queue"][..],
         ),
     ] {
-        let run = common::hookd(&env.dir.path().join("home"), &env.repo, command);
-        assert!(run.ok, "{}", run.stderr);
+        let run = env.test.hookd(&env.repo, command);
+        assert!(run.ok(), "{}", run.stderr);
         let help = run.stdout;
         assert!(help.contains("HOOKD_AMQP_URL"), "{help}");
         for flag in flags {
@@ -508,8 +338,8 @@ fn every_flag_is_documented() {
 #[test]
 fn the_broker_url_can_come_from_the_config_file() {
     let env = Env::new();
-    let names = Names::new();
-    let config_dir = env.dir.path().join("home/.config/hookd");
+    let topology = Topology::new();
+    let config_dir = env.test.home().join(".config/hookd");
     std::fs::create_dir_all(&config_dir).unwrap();
     std::fs::write(
         config_dir.join("config.toml"),
@@ -520,14 +350,14 @@ fn the_broker_url_can_come_from_the_config_file() {
         "amqp",
         "declare",
         "--exchange",
-        &names.exchange,
+        &topology.exchange,
         "--queue",
-        &names.queue,
+        &topology.queue,
     ]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains(&names.queue));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&topology.queue));
 }

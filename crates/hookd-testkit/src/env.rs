@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::bins::{bash_emitter, bin};
 use crate::process::ChildProcess;
-use crate::run::run_with_stdin;
+use crate::run::{Run, run, run_with_stdin};
 use crate::wait::poll_until;
 
 /// How long [`TestEnv::start_daemon`] waits for the socket to accept.
@@ -53,10 +53,10 @@ impl TestEnv {
         self.dir.path().join("run/hookd.sock")
     }
 
-    /// Where policy (managed) settings would be (`$HOOKD_POLICY_SETTINGS`);
+    /// Where the policy (managed) settings file is (`$HOOKD_POLICY_SETTINGS`);
     /// nothing is there unless a test writes it.
     pub fn policy_settings(&self) -> PathBuf {
-        self.dir.path().join("no-policy.json")
+        self.dir.path().join("managed-settings.json")
     }
 
     /// A folder in the environment that is not a git repository, canonical.
@@ -93,6 +93,17 @@ impl TestEnv {
         let mut command = Command::new(bin(name));
         self.apply(&mut command);
         command
+    }
+
+    /// Runs the workspace binary `name` with `args` in `cwd`, `stdin` fed
+    /// in, pointed at this environment.
+    pub fn run(&self, name: &str, cwd: &Path, args: &[&str], stdin: &[u8]) -> Run {
+        run(self.command(name).args(args).current_dir(cwd), stdin)
+    }
+
+    /// Runs `hookd args` in `cwd` with nothing on stdin.
+    pub fn hookd(&self, cwd: &Path, args: &[&str]) -> Run {
+        self.run("hookd", cwd, args, b"")
     }
 
     /// Starts `hookd daemon` and waits until it accepts connections.
