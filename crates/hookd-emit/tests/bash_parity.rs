@@ -4,12 +4,13 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::Duration;
 
 use common::{
-    BASH_EMITTER, EMIT, FakeDaemon, REQUIRED_KEYS, emitter, is_rfc3339_millis, leading_keys,
-    parse_line, run,
+    EMIT, FakeDaemon, REQUIRED_KEYS, emitter, is_rfc3339_millis, leading_keys, parse_line,
 };
+use hookd_testkit::{bash_emitter, run};
 use serde_json::{Map, Value};
 
 const PAYLOAD: &str = r#"{
@@ -21,19 +22,23 @@ const PAYLOAD: &str = r#"{
   "duration_ms": 12
 }"#;
 
-fn envelope_from(program: &str, args: &[&str], stdin: &str) -> Map<String, Value> {
+fn envelope_from(program: &Path, args: &[&str], stdin: &str) -> Map<String, Value> {
     let daemon = FakeDaemon::start();
     let result = run(emitter(program, &daemon.path, args), stdin.as_bytes());
     result.assert_exit_0_silent_stdout();
-    let line = daemon
-        .receive(Duration::from_secs(5))
-        .unwrap_or_else(|| panic!("{program} sent nothing; stderr: {}", result.stderr));
+    let line = daemon.receive(Duration::from_secs(5)).unwrap_or_else(|| {
+        panic!(
+            "{} sent nothing; stderr: {}",
+            program.display(),
+            result.stderr
+        )
+    });
     parse_line(&line)
 }
 
 fn assert_same_envelope(args: &[&str]) {
-    let ours = envelope_from(EMIT, args, PAYLOAD);
-    let theirs = envelope_from(BASH_EMITTER, args, PAYLOAD);
+    let ours = envelope_from(Path::new(EMIT), args, PAYLOAD);
+    let theirs = envelope_from(&bash_emitter(), args, PAYLOAD);
 
     assert_eq!(leading_keys(&ours), REQUIRED_KEYS);
     assert_eq!(leading_keys(&theirs), REQUIRED_KEYS);
@@ -60,14 +65,14 @@ fn same_envelope_with_tool_name_from_payload() {
 
 #[test]
 fn bash_emitter_sends_null_tool_name_when_unknown() {
-    let envelope = envelope_from(BASH_EMITTER, &["Stop"], r#"{"session_id":"s"}"#);
+    let envelope = envelope_from(&bash_emitter(), &["Stop"], r#"{"session_id":"s"}"#);
     assert_eq!(envelope["tool_name"], Value::Null);
 }
 
 #[test]
 fn bash_emitter_ignores_empty_stdin() {
     let daemon = FakeDaemon::start();
-    let result = run(emitter(BASH_EMITTER, &daemon.path, &["Stop"]), b" \n");
+    let result = run(emitter(bash_emitter(), &daemon.path, &["Stop"]), b" \n");
     result.assert_exit_0_silent_stdout();
     assert_eq!(daemon.receive(Duration::from_millis(200)), None);
 }
@@ -76,7 +81,7 @@ fn bash_emitter_ignores_empty_stdin() {
 fn bash_emitter_exits_0_without_a_daemon() {
     let dir = tempfile::tempdir().unwrap();
     let result = run(
-        emitter(BASH_EMITTER, &dir.path().join("none.sock"), &["Stop"]),
+        emitter(bash_emitter(), &dir.path().join("none.sock"), &["Stop"]),
         b"{}",
     );
     result.assert_exit_0_silent_stdout();

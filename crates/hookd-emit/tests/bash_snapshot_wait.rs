@@ -10,7 +10,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{EMIT, emitter, run};
+use common::{EMIT, FakeDaemon, emitter};
+use hookd_testkit::run;
 
 /// Accepts one connection, reads the line, waits `hold`, then closes;
 /// reports the instant it closed.
@@ -27,16 +28,13 @@ fn daemon_that_holds(listener: UnixListener, hold: Duration) -> mpsc::Receiver<I
     rx
 }
 
-fn bound_socket() -> (tempfile::TempDir, std::path::PathBuf, UnixListener) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hookd.sock");
-    let listener = UnixListener::bind(&path).unwrap();
-    (dir, path, listener)
-}
-
 #[test]
 fn bash_pre_tool_use_returns_only_after_the_daemon_closed() {
-    let (_dir, path, listener) = bound_socket();
+    let FakeDaemon {
+        dir: _dir,
+        path,
+        listener,
+    } = FakeDaemon::start();
     let closed = daemon_that_holds(listener, Duration::from_millis(200));
     let result = run(
         emitter(EMIT, &path, &["PreToolUse"]),
@@ -55,7 +53,11 @@ fn bash_pre_tool_use_returns_only_after_the_daemon_closed() {
 
 #[test]
 fn a_daemon_that_never_closes_costs_a_bounded_wait_and_is_reported() {
-    let (_dir, path, listener) = bound_socket();
+    let FakeDaemon {
+        dir: _dir,
+        path,
+        listener,
+    } = FakeDaemon::start();
     let _closed = daemon_that_holds(listener, Duration::from_secs(10));
     let mut command = emitter(EMIT, &path, &["pre_tool_use", "Bash"]);
     command.env("HOOKD_DEBUG", "1");
@@ -80,7 +82,11 @@ fn other_events_do_not_wait_for_the_daemon() {
         ("PostToolUse", r#"{"tool_name":"Bash"}"#),
         ("PreToolUse", r#"{"tool_name":"Write"}"#),
     ] {
-        let (_dir, path, listener) = bound_socket();
+        let FakeDaemon {
+            dir: _dir,
+            path,
+            listener,
+        } = FakeDaemon::start();
         let _closed = daemon_that_holds(listener, Duration::from_secs(10));
         let mut command = emitter(EMIT, &path, &[event]);
         command.env("HOOKD_DEBUG", "1");

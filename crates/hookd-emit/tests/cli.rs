@@ -5,7 +5,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{EMIT, FakeDaemon, emitter, run};
+use common::{EMIT, FakeDaemon, emitter};
+use hookd_testkit::run;
 
 #[test]
 fn help_goes_to_stdout_and_sends_nothing() {
@@ -13,7 +14,7 @@ fn help_goes_to_stdout_and_sends_nothing() {
         let daemon = FakeDaemon::start();
         let result = run(emitter(EMIT, &daemon.path, &[flag]), b"{}");
         assert_eq!(result.status.code(), Some(0), "{flag}");
-        let stdout = String::from_utf8(result.stdout).unwrap();
+        let stdout = result.stdout;
         assert!(
             stdout.starts_with("Usage: hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]"),
             "{flag}: {stdout}"
@@ -30,7 +31,7 @@ fn version_goes_to_stdout() {
         let result = run(emitter(EMIT, &daemon.path, &[flag]), b"");
         assert_eq!(result.status.code(), Some(0), "{flag}");
         assert_eq!(
-            String::from_utf8(result.stdout).unwrap(),
+            result.stdout,
             format!("hookd-emit {}\n", env!("CARGO_PKG_VERSION"))
         );
         assert_eq!(result.stderr, "");

@@ -6,8 +6,9 @@ mod common;
 use std::time::{Duration, SystemTime};
 
 use common::{
-    EMIT, FakeDaemon, REQUIRED_KEYS, emitter, is_rfc3339_millis, leading_keys, parse_line, run,
+    EMIT, FakeDaemon, REQUIRED_KEYS, emitter, is_rfc3339_millis, leading_keys, parse_line,
 };
+use hookd_testkit::run;
 use serde_json::{Value, json};
 
 const PRETTY_PAYLOAD: &str = r#"{

@@ -10,7 +10,8 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{EMIT, FakeDaemon, emitter, parse_line, run};
+use common::{EMIT, FakeDaemon, emitter, parse_line};
+use hookd_testkit::run;
 use socket2::{Domain, SockAddr, Socket, Type};
 
 /// Comfortably more than any Unix socket buffer, below the line limit.

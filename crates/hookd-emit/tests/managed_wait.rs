@@ -5,11 +5,11 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixListener;
 use std::thread;
 use std::time::Duration;
 
-use common::{EMIT, emitter, parse_line, run};
+use common::{EMIT, FakeDaemon, emitter, parse_line};
+use hookd_testkit::run;
 
 /// A daemon stand-in that reads one line, hands it back, and answers `reply` (if any).
 fn answering_daemon(
@@ -19,9 +19,11 @@ fn answering_daemon(
     std::path::PathBuf,
     thread::JoinHandle<Vec<u8>>,
 ) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hookd.sock");
-    let listener = UnixListener::bind(&path).unwrap();
+    let FakeDaemon {
+        dir,
+        path,
+        listener,
+    } = FakeDaemon::start();
     let handle = thread::spawn(move || {
         let (stream, _) = listener.accept().unwrap();
         let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -69,9 +71,9 @@ fn json_decisions_are_printed_verbatim_on_stdout() {
         emitter(EMIT, &path, &["--wait", "pre_tool_use", "Bash"]),
         br#"{"tool_name":"Bash"}"#,
     );
-    result.assert_exit_0_silent_stdout_except_reply();
+    result.assert_exit_0_silent_stderr();
     assert_eq!(
-        String::from_utf8(result.stdout).unwrap(),
+        result.stdout,
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}"#
     );
 }
