@@ -4,7 +4,7 @@ import { createErrorBanner, type ErrorBanner } from '../src/components/error-ban
 import { setBackend } from '../src/lib/api';
 import { storeHandoff } from '../src/lib/bench-payload';
 import { parseHash } from '../src/lib/route';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import { createBenchView } from '../src/views/bench';
 import type { View } from '../src/views/view';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import { createProjectsView } from '../src/views/projects';
 import type { View } from '../src/views/view';
 
@@ -67,7 +67,7 @@ describe('connect dialog', () => {
 
     $('connect-apply').click();
     await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
-    expect(stub.bench.files.get(`${WEBSHOP}/.claude/settings.json`)).toContain('hookd-emit pre_tool_use');
+    expect(stub.connect.files.get(`${WEBSHOP}/.claude/settings.json`)).toContain('hookd-emit pre_tool_use');
     await vi.waitFor(() => expect(card(WEBSHOP).querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('true'));
     expect($('connect-notice').hidden).toBe(false);
     expect($('connect-notice').textContent).toBe(`Connected: ${WEBSHOP}/.claude/settings.json was created.`);
@@ -103,10 +103,10 @@ describe('connect dialog', () => {
     mode.dispatchEvent(new Event('change'));
     await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Removes hookd\u2019s entries from 11 events/));
     expect($('connect-apply').textContent).toBe('Disconnect');
-    const before = stub.bench.files.get('/home/dev/src/hookd/.claude/settings.json');
+    const before = stub.connect.files.get('/home/dev/src/hookd/.claude/settings.json');
     $('connect-cancel').click();
     expect($('connect-dialog')).toBeNull();
-    expect(stub.bench.files.get('/home/dev/src/hookd/.claude/settings.json')).toBe(before);
+    expect(stub.connect.files.get('/home/dev/src/hookd/.claude/settings.json')).toBe(before);
   });
 
   it('refuses to write a file that changed since the preview and shows the new change', async () => {
@@ -115,16 +115,16 @@ describe('connect dialog', () => {
     $<HTMLSelectElement>('connect-scope').value = 'project';
     $('connect-scope').dispatchEvent(new Event('change'));
     await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Creates the file/));
-    stub.bench.files.set('/home/dev/src/infra/.claude/settings.json', '{\n  "model": "opus"\n}\n');
+    stub.connect.writeFile('/home/dev/src/infra/.claude/settings.json', '{\n  "model": "opus"\n}\n');
     $('connect-apply').click();
     await vi.waitFor(() => expect($('connect-conflict').hidden).toBe(false));
     expect($('connect-dialog')).not.toBeNull();
     await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(/^Adds a hookd entry/));
     expect($('connect-diff').textContent).toContain('"model": "opus"');
-    expect(stub.bench.files.get('/home/dev/src/infra/.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
+    expect(stub.connect.files.get('/home/dev/src/infra/.claude/settings.json')).toBe('{\n  "model": "opus"\n}\n');
     $('connect-apply').click();
     await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
-    const written = JSON.parse(stub.bench.files.get('/home/dev/src/infra/.claude/settings.json')!);
+    const written = JSON.parse(stub.connect.files.get('/home/dev/src/infra/.claude/settings.json')!);
     expect(written.model).toBe('opus');
     expect(errors.current()).toBeNull();
   });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
 import { parseHash } from '../src/lib/route';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import { createHooksView, forgetHookDrafts } from '../src/views/hooks';
 import type { View } from '../src/views/view';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../src/lib/api';
 import { markPainted } from '../src/lib/perf';
-import { createStub } from '../src/lib/stub';
+import { createStub } from '../src/stub';
 
 afterEach(() => setBackend(null));
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
 import { setBackend, type Backend } from '../src/lib/api';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import { createProjectsView, sortProjects } from '../src/views/projects';
 import type { View } from '../src/views/view';
 import type { ProjectInfo } from '../src/lib/types';

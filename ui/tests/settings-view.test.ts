@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import type { AppInfo } from '../src/lib/types';
 import { createSettingsView, REFRESH_MS } from '../src/views/settings';
 import type { View } from '../src/views/view';

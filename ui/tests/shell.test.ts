@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../src/lib/api';
-import { createStub } from '../src/lib/stub';
+import { createStub } from '../src/stub';
 
 describe('app shell', () => {
   beforeAll(async () => {

@@ -4,7 +4,7 @@
 // finish_window_close) and the next page takes them back.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../src/lib/api';
-import { createStub, type StubBackend } from '../src/lib/stub';
+import { createStub, type StubBackend } from '../src/stub';
 import { startApp } from '../src/main';
 import { forgetHookDrafts, hookDraftsSnapshot, restoreHookDrafts } from '../src/views/hooks';
 

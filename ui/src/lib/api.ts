@@ -10,9 +10,9 @@
 //
 // Inside the app, Tauri exposes `window.__TAURI__` (withGlobalTauri: true), so
 // the UI needs no npm dependency on @tauri-apps/api. In a plain browser (vite
-// dev/preview, jsdom tests) there is no `__TAURI__`, and an in-memory stub
-// backend with sample data answers instead, so the UI can be developed and
-// tested without the Rust side.
+// dev/preview, jsdom tests) there is no `__TAURI__`, and the stub backend
+// (src/stub/) answers with canned sample data instead, so the UI can be
+// developed and tested without the Rust side.
 //
 // Every rejection is normalised to an `ApiError` ({kind, message}) so callers
 // have one shape to show, whatever the failure was (a command's typed error,
@@ -135,7 +135,7 @@ export function getBackend(): Promise<Backend> {
   }
   // The stub and its sample data stay out of the main chunk: Vite splits
   // this dynamic import, and the app never loads it when __TAURI__ exists.
-  stubLoading ??= import('./stub').then(({ browserStub }) => {
+  stubLoading ??= import('../stub').then(({ browserStub }) => {
     current ??= browserStub();
     return current;
   });

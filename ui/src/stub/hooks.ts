@@ -1,0 +1,310 @@
+// The Hook editor's commands in the stub backend: the six settings files of
+// each sample project, held as texts in a map.
+//
+// A store, not a second core: a file's answer is its text parsed as JSON
+// and reshaped into the `HookFile` shape (no validation: `problems` is
+// always empty), its version is a revision number bumped by every write,
+// the effective view lists every handler of every file (no duplicate
+// detection), and `check_matcher` answers from a table of canned checks.
+// Saving stores the `hooks` object the UI sent; disabling and moving use the
+// UI's own tree edits (lib/hooks-model.ts). The real rules (matchers,
+// validation, version tokens, merging) are hookd-core's, tested in Rust.
+
+import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
+import type { DisabledEntry, EffectiveView, EventHooks, FileKind, FileRef, FileScope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
+import { fail, type StubPart } from './types';
+
+export type HooksCommands =
+  | 'hook_events'
+  | 'hook_files'
+  | 'effective_hooks'
+  | 'check_matcher'
+  | 'preview_hooks_save'
+  | 'save_hooks'
+  | 'set_hook_enabled'
+  | 'move_hook'
+  | 'watch_settings';
+
+const TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'PowerShell', 'Read', 'Glob', 'Grep', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite'];
+
+/** A subset of the core's event catalogue, enough for the screen. */
+export const STUB_EVENTS: HookEventInfo[] = (
+  [
+    ['PreToolUse', 'Before a tool runs; exit 2 or a deny decision blocks the call', 'tool_name', 600, TOOLS],
+    ['PermissionRequest', 'When the agent is about to ask for permission to use a tool', 'tool_name', 600, TOOLS],
+    ['PostToolUse', "After a tool call succeeded; sees the tool's input and response", 'tool_name', 600, TOOLS],
+    ['PostToolUseFailure', 'After a tool call failed; sees the error', 'tool_name', 600, TOOLS],
+    ['SessionStart', 'When a session starts, resumes, is cleared or compacted', 'source', 600, ['startup', 'resume', 'clear', 'compact', 'fork']],
+    ['SessionEnd', 'When a session ends (clear, logout, exit, ...)', 'reason', 600, ['clear', 'logout', 'prompt_input_exit', 'other']],
+    ['UserPromptSubmit', 'When the user submits a prompt, before the model sees it', null, 30, []],
+    ['Stop', 'When the agent finishes its turn; exit 2 keeps it working', null, 600, []],
+    ['SubagentStop', 'When a subagent finishes; exit 2 keeps it working', 'agent_type', 600, ['general-purpose', 'Explore', 'Plan']],
+    ['Notification', 'When the agent sends a notification (permission prompt, idle, ...)', 'notification_type', 600, ['permission_prompt', 'idle_prompt', 'auth_success', 'elicitation_dialog']],
+    ['PreCompact', 'Before the conversation is compacted (manual or auto)', 'trigger', 600, ['manual', 'auto']],
+  ] as const
+).map(([name, description, field, timeout, targets]) => ({
+  name,
+  description,
+  takes_matcher: field !== null,
+  match_field: field,
+  default_timeout_secs: timeout,
+  known_targets: [...targets],
+}));
+
+/**
+ * Canned matcher checks, by text: what the core answers for a few matchers
+ * worth seeing in the add form. Any other text is answered as an exact name
+ * when it is one of the event's known targets, else as a regex matching none.
+ */
+const CANNED_CHECKS: Record<string, Pick<MatcherCheck, 'ok' | 'kind' | 'error' | 'position'> & { matches?: string[] }> = {
+  'Bash(': { ok: false, kind: null, error: 'invalid regex "Bash(" at position 5: unclosed group', position: 5 },
+  '[': { ok: false, kind: null, error: 'invalid regex "[" at position 0: unclosed character class', position: 0 },
+  'Write|Edit|MultiEdit': { ok: true, kind: 'exact', error: null, position: null, matches: ['Write', 'Edit', 'MultiEdit'] },
+  'mcp__.*': { ok: true, kind: 'regex', error: null, position: null, matches: [] },
+};
+
+const HOME = '/home/dev';
+const KINDS: FileKind[] = ['agent', 'managed'];
+/** The scopes of the files the editor edits (the administrator's policy file is read-only and not in the stub). */
+export type EditableScope = Exclude<FileScope, 'policy'>;
+const SCOPES: EditableScope[] = ['global', 'project', 'local'];
+/** Where each settings file is: its folder under the project (or home) and its name. */
+const PLACES: Record<FileKind, Record<EditableScope, string>> = {
+  agent: { global: '.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' },
+  managed: { global: '.hookd/settings.json', project: '.hookd/settings.json', local: '.hookd/settings.local.json' },
+};
+/** The handler types the editor edits, and the ones it shows read-only. */
+const HANDLER_TYPES: Record<string, boolean> = { command: true, http: false, prompt: false, mcp_tool: false, agent: false };
+
+/** Path of a settings file. */
+export function stubPath(file: FileRef): string {
+  if (file.scope === 'policy') throw fail('invalid_input', 'the policy file is read-only');
+  if (file.scope !== 'global' && !file.project) throw fail('invalid_input', `the ${file.scope} scope needs a project directory`);
+  return `${file.scope === 'global' ? HOME : file.project}/${PLACES[file.kind][file.scope]}`;
+}
+
+function render(value: JsonObject): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** The Hook editor's part of the stub, with its controls. */
+export interface HooksStub {
+  commands: StubPart<HooksCommands>;
+  /** File texts by path (no key: the file does not exist); scripts of templates too. */
+  files: Map<string, string>;
+  /** Writes a file as an outside editor would (a new version). */
+  writeFile(path: string, text: string): void;
+  /** The file's parsed JSON and its text; throws `invalid_input` when it is not a JSON object. */
+  read(path: string): { value: JsonObject; text: string | undefined };
+}
+
+/** A stub with sample settings for `projects` (the first gets a few hooks). */
+export function createHooksStub(projects: string[]): HooksStub {
+  const files = new Map<string, string>();
+  const revisions = new Map<string, number>();
+  const disabled: (DisabledEntry & { path: string })[] = [];
+  const version = (path: string): string => `rev-${revisions.get(path) ?? 0}`;
+  const write = (path: string, text: string): void => {
+    files.set(path, text);
+    revisions.set(path, (revisions.get(path) ?? 0) + 1);
+  };
+
+  write(`${HOME}/.claude/settings.json`, render({ model: 'opus', hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send "Claude needs you"' }] }] } }));
+  const first = projects[0];
+  if (first) {
+    write(
+      `${first}/.claude/settings.json`,
+      render({
+        permissions: { allow: ['Bash(cargo test:*)'] },
+        hooks: {
+          PostToolUse: [
+            {
+              matcher: 'Write|Edit|MultiEdit',
+              hooks: [
+                { type: 'command', command: 'cargo fmt --all', timeout: 60, statusMessage: 'formatting' },
+                { type: 'http', url: 'https://hooks.example.invalid/audit' },
+              ],
+            },
+          ],
+          Stop: [{ hooks: [{ type: 'command', command: 'notify-send "Claude is done"' }] }],
+        },
+      }),
+    );
+    write(`${first}/.hookd/settings.json`, render({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/deny-rm-rf.sh', timeout: 10 }] }] } }));
+  }
+
+  function read(path: string): { value: JsonObject; text: string | undefined } {
+    const text = files.get(path);
+    if (text === undefined || text.trim() === '') return { value: {}, text };
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw fail('invalid_input', `${path}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('invalid_input', `${path}: expected an object`);
+    return { value: value as JsonObject, text };
+  }
+
+  /** The tree as the `HookFile` shape shows it. */
+  function structure(tree: HooksTree): EventHooks[] {
+    return Object.entries(tree).map(([event, groups]) => {
+      const info = STUB_EVENTS.find((e) => e.name === event);
+      return {
+        event,
+        known: info !== undefined,
+        description: info?.description ?? '',
+        groups: groups.map((g) => ({
+          matcher: matcherOf(g),
+          raw: g,
+          extra_keys: Object.keys(g).filter((k) => k !== 'matcher' && k !== 'hooks'),
+          handlers: g.hooks.map((h) => ({
+            raw: h,
+            handler_type: typeof h.type === 'string' ? h.type : '',
+            command: commandOf(h),
+            timeout: typeof h.timeout === 'number' ? h.timeout : null,
+            editable: HANDLER_TYPES[String(h.type)] === true,
+            known_type: String(h.type) in HANDLER_TYPES,
+            extra_keys: Object.keys(h).filter((k) => !['type', 'command', 'timeout'].includes(k)),
+          })),
+        })),
+      };
+    });
+  }
+
+  function hookFile(file: FileRef): HookFile {
+    const path = stubPath(file);
+    const out: HookFile = {
+      file,
+      path,
+      exists: files.has(path),
+      read_only: false,
+      version: version(path),
+      parse_error: null,
+      problems: [],
+      editable: true,
+      events: [],
+      other_keys: [],
+      disabled: disabled.filter((d) => d.path === path).map(({ path: _p, ...d }) => d),
+    };
+    try {
+      const { value } = read(path);
+      out.other_keys = Object.keys(value).filter((k) => k !== 'hooks');
+      out.events = structure(treeFrom(value.hooks));
+    } catch (err) {
+      out.parse_error = (err as { message: string }).message;
+      out.editable = false;
+    }
+    return out;
+  }
+
+  /** The file with its `hooks` replaced (left out when empty), refused when `expected` is not its version. */
+  function edited(path: string, hooks: HooksTree, expected: string | null): { before: string | undefined; after: string } {
+    const { value, text } = read(path);
+    if (expected !== null && expected !== version(path)) {
+      throw fail('conflict', `${path} changed on disk since it was loaded; nothing was written (reload it, or merge your edits into the new contents)`);
+    }
+    const next: JsonObject = { ...value };
+    if (Object.keys(hooks).length > 0) next.hooks = hooks;
+    else delete next.hooks;
+    return { before: text, after: render(next) };
+  }
+
+  /** The group and handler of `hook` in `tree`: a lookup by event, matcher and command. */
+  function locate(tree: HooksTree, hook: { event: string; matcher: string | null; command: string }, path: string): [number, number] {
+    const groups = tree[hook.event] ?? [];
+    const gi = groups.findIndex((g) => (hook.matcher === null || matcherOf(g) === hook.matcher) && g.hooks.some((h) => commandOf(h) === hook.command));
+    if (gi < 0) throw fail('not_found', `no ${hook.event} hook with command "${hook.command}" in ${path}`);
+    return [gi, groups[gi]!.hooks.findIndex((h) => commandOf(h) === hook.command)];
+  }
+
+  const commands: StubPart<HooksCommands> = {
+    hook_events: () => STUB_EVENTS,
+    hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
+    effective_hooks: ({ project }) => {
+      const view: EffectiveView = { files: [], hooks: [], errors: [], all_disabled_by: [] };
+      for (const kind of KINDS) {
+        for (const scope of SCOPES) {
+          const f = hookFile({ project, kind, scope });
+          view.files.push({ kind, scope, path: f.path, exists: f.exists, skipped: f.parse_error !== null, read_only: false });
+          const push = (event: string, matcher: string | null, gi: number, hi: number, h: Handler, enabled: boolean): void => {
+            view.hooks.push({
+              index: view.hooks.length,
+              kind,
+              scope,
+              path: f.path,
+              event,
+              matcher,
+              group_index: gi,
+              handler_index: hi,
+              handler_type: String(h.type ?? ''),
+              summary: String(h.command ?? h.url ?? h.prompt ?? JSON.stringify(h)),
+              command: commandOf(h),
+              timeout: typeof h.timeout === 'number' ? h.timeout : null,
+              enabled,
+              duplicate_of: null,
+            });
+          };
+          for (const e of f.events) e.groups.forEach((g, gi) => g.handlers.forEach((h, hi) => push(e.event, g.matcher, gi, hi, h.raw as Handler, true)));
+          for (const d of f.disabled) push(d.event, d.matcher, 0, 0, d.handler as Handler, false);
+        }
+      }
+      return view;
+    },
+    check_matcher: ({ event, text }) => {
+      const spec = STUB_EVENTS.find((e) => e.name === event);
+      if (!spec) throw fail('invalid_input', `unknown event "${event}"`);
+      const base = { supported: spec.takes_matcher, field: spec.match_field, known: spec.known_targets.length };
+      const trimmed = text?.trim() ?? '';
+      if (trimmed === '' || trimmed === '*') return { ...base, ok: true, kind: 'all', error: null, position: null, matches: spec.known_targets };
+      const canned = CANNED_CHECKS[trimmed];
+      if (canned) return { ...base, ...canned, matches: canned.matches ?? [] };
+      const exact = spec.known_targets.includes(trimmed);
+      return { ...base, ok: true, kind: exact ? 'exact' : 'regex', error: null, position: null, matches: exact ? [trimmed] : [] };
+    },
+    preview_hooks_save: ({ file, hooks, version: expected }) => {
+      const path = stubPath(file);
+      const e = edited(path, treeFrom(hooks), expected);
+      return { path, before: e.before ?? '', after: e.after, changed: e.before !== e.after, creates: e.before === undefined };
+    },
+    save_hooks: ({ file, hooks, version: expected, force }) => {
+      const path = stubPath(file);
+      const e = edited(path, treeFrom(hooks), force ? null : expected);
+      write(path, e.after);
+      return { path, created: e.before === undefined, backup: e.before === undefined ? null : `${path}.hookd-backup`, version: version(path) };
+    },
+    set_hook_enabled: ({ file, hook, enabled, version: expected }) => {
+      const path = stubPath(file);
+      let tree = treeFrom(read(path).value.hooks);
+      if (enabled) {
+        const i = disabled.findIndex((d) => d.path === path && d.event === hook.event && d.command === hook.command);
+        if (i < 0) throw fail('not_found', `no disabled ${hook.event} hook with command "${hook.command}" in ${path}`);
+        const [d] = disabled.splice(i, 1);
+        tree = addHandler(tree, d!.event, d!.matcher, d!.handler as Handler);
+      } else {
+        const [gi, hi] = locate(tree, hook, path);
+        const group = tree[hook.event]![gi]!;
+        disabled.push({ path, event: hook.event, matcher: matcherOf(group), command: hook.command, handler: group.hooks[hi]!, disabled_at: new Date().toISOString() });
+        tree = removeHandler(tree, hook.event, gi, hi);
+      }
+      write(path, edited(path, tree, expected).after);
+      return 1;
+    },
+    move_hook: ({ from, to, hook, version: expected }) => {
+      const fromPath = stubPath(from);
+      const toPath = stubPath(to);
+      if (fromPath === toPath) throw fail('invalid_input', 'the hook is already in that file: pick another scope or kind');
+      const source = treeFrom(read(fromPath).value.hooks);
+      const [gi, hi] = locate(source, hook, fromPath);
+      const group = source[hook.event]![gi]!;
+      const target = addHandler(treeFrom(read(toPath).value.hooks), hook.event, matcherOf(group), group.hooks[hi]!);
+      const moved = edited(fromPath, removeHandler(source, hook.event, gi, hi), expected);
+      write(toPath, edited(toPath, target, null).after);
+      write(fromPath, moved.after);
+      return { from: fromPath, to: toPath, moved: 1 };
+    },
+    watch_settings: () => [],
+  };
+
+  return { commands, files, writeFile: write, read };
+}

@@ -1,0 +1,290 @@
+// The Timeline's commands in the stub backend: the sample rows, the hook
+// events around them (activity mode), one row whole, a Write's previous
+// content and the files of one Bash command.
+//
+// Canned answers and lookups only. A query narrows the sample by exact
+// equality of the fields the stub stores (project, file, agent, session,
+// branch, tool) and keeps the newest `limit`; `since`, `until` and
+// `event_type` are not interpreted (parsing times and event names is the
+// core's, tested in Rust), so the stub ignores them. `previous_content`
+// answers what was canned with the row (`setPrevious` cans another answer).
+
+import type { ActivityEvent, HookRunRecord, LedgerCommit, MutationRow, PreviousContent, ProjectInfo, TimelineQuery } from '../lib/types';
+import { rowKey } from './sample';
+import { fail, type StubPart } from './types';
+
+export type TimelineCommands = 'timeline' | 'agent_activity' | 'mutation_row' | 'previous_content' | 'event_mutations';
+
+/** The Timeline's part of the stub, with its controls. */
+export interface TimelineStub {
+  commands: StubPart<TimelineCommands>;
+  /** Every hook event, oldest first (built from the rows on first use). */
+  events(): ActivityEvent[];
+  /** New mutation rows were added: their events join the activity. */
+  rowsAdded(rows: MutationRow[]): ActivityEvent[];
+  /** A Bash command that changed `files` in `repo`: one row per file, one event; emits `ledger-commit`. */
+  addBash(files: string[], repo: string, agent?: string): MutationRow[];
+  /** A UserPromptSubmit by `agent`, blocked by a hook when `blocked`; emits `ledger-commit`. */
+  addPrompt(prompt: string, repo: string, agent?: string, blocked?: boolean): ActivityEvent;
+  /** Cans what `previous_content` answers for row `id` of `repo`. */
+  setPrevious(repo: string, id: number, answer: PreviousContent): void;
+}
+
+const NOTHING_BEFORE: PreviousContent = { source: { kind: 'none' }, content: null, changes_between: 0, note: null };
+
+function hookRun(event: ActivityEvent, id: string, command: string, verdict: 'allow' | 'deny' | 'block' | 'ok', stderr = ''): HookRunRecord {
+  const stdout =
+    verdict === 'allow' || verdict === 'deny'
+      ? JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: verdict,
+            permissionDecisionReason: verdict === 'deny' ? 'in-place sed edits are not allowed here; use the Edit tool' : 'read-only command',
+          },
+        })
+      : '';
+  return {
+    run_id: id,
+    event_id: event.event_id,
+    hook_type: event.hook_type,
+    tool_name: event.tool_name,
+    session_id: event.session_id,
+    tool_use_id: event.tool_use_id,
+    scope: 'project',
+    source: `${event.repo ?? ''}/.hookd/settings.json`,
+    matcher: event.tool_name,
+    command,
+    exit_code: verdict === 'block' ? 2 : 0,
+    timed_out: false,
+    decision: verdict === 'ok' ? null : verdict,
+    duration_ms: 8 + (id.length % 7) * 3.5,
+    stdout,
+    stderr,
+    output_truncated: false,
+    error: null,
+    started_at: event.event_timestamp,
+  };
+}
+
+const PROMPTS = ['Fix the failing test in checkout', 'Refactor the ledger filter', 'Add a --session flag to hookd query', 'Why is the daemon slow?', 'Format everything'];
+
+export function createTimelineStub(
+  rows: MutationRow[],
+  projects: ProjectInfo[],
+  previous: Map<string, PreviousContent>,
+  emit: (event: 'ledger-commit', payload: LedgerCommit) => void,
+  now: () => number,
+): TimelineStub {
+  let built: ActivityEvent[] | null = null;
+  let serial = 0;
+
+  function event(row: MutationRow, hook: string, at: number, extra: Partial<ActivityEvent> = {}): ActivityEvent {
+    return {
+      id: ++serial,
+      event_id: `${row.event_id}${hook === 'post_tool_use' ? '' : `-${hook}`}`,
+      hook_type: hook,
+      tool_name: row.tool_name,
+      agent_id: row.agent_id,
+      session_id: row.session_id,
+      tool_use_id: row.tool_use_id,
+      cwd: row.repo ?? null,
+      file_path: row.file_path !== null && row.tool_name !== 'Bash' ? `${row.repo ?? ''}/${row.file_path}` : null,
+      branch: row.branch,
+      head_sha: row.head_sha,
+      remote_url: row.remote_url,
+      payload_valid: true,
+      raw_payload: row.raw_payload,
+      event_timestamp: new Date(at).toISOString(),
+      received_at: new Date(at + 2).toISOString(),
+      source_pid: row.source_pid,
+      mutations: hook === 'post_tool_use' ? 1 : 0,
+      hook_runs: [],
+      repo: row.repo,
+      ...extra,
+    };
+  }
+
+  function prompt(row: MutationRow, at: number, text: string, blocked: boolean): ActivityEvent {
+    const payload = JSON.stringify({ session_id: row.session_id, cwd: row.repo, hook_event_name: 'UserPromptSubmit', prompt: text });
+    const ev = event(row, 'user_prompt_submit', at, { tool_name: null, tool_use_id: null, file_path: null, raw_payload: payload });
+    ev.event_id = `${row.event_id}-prompt`;
+    ev.hook_runs = [
+      blocked
+        ? hookRun(ev, `${ev.event_id}-r`, './hooks/scan-prompt.sh', 'block', 'the prompt contains what looks like an API key')
+        : hookRun(ev, `${ev.event_id}-r`, './hooks/scan-prompt.sh', 'ok'),
+    ];
+    return ev;
+  }
+
+  /** The sample events of a row: its PreToolUse and PostToolUse, now and then a prompt before and a Stop after. */
+  function eventsFor(row: MutationRow, index: number, filesOf: (eventId: string) => number): ActivityEvent[] {
+    // Bash rows of one command share an event: only its first row makes events.
+    if (row.mutation_seq > 0) return [];
+    const t = Date.parse(row.event_timestamp);
+    const out: ActivityEvent[] = [];
+    if (index % 7 === 0) out.push(prompt(row, t - 2500, PROMPTS[index % PROMPTS.length]!, index % 35 === 0));
+    const pre = event(row, 'pre_tool_use', t - 1200);
+    if (row.tool_name === 'Bash') {
+      const denied = (row.command ?? '').startsWith('sed -i');
+      pre.hook_runs = [hookRun(pre, `${pre.event_id}-r`, './hooks/guard-bash.sh', denied ? 'deny' : 'allow')];
+    }
+    out.push(pre);
+    const post = event(row, 'post_tool_use', t);
+    post.mutations = filesOf(row.event_id);
+    out.push(post);
+    if (index % 11 === 0) {
+      const payload = JSON.stringify({ session_id: row.session_id, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Done: the change is in place and the tests pass.' });
+      out.push(event(row, 'stop', t + 900, { tool_name: null, tool_use_id: null, file_path: null, raw_payload: payload }));
+    }
+    return out;
+  }
+
+  function events(): ActivityEvent[] {
+    if (built === null) {
+      const all: ActivityEvent[] = [];
+      const files = new Map<string, number>();
+      for (const r of rows) files.set(r.event_id, (files.get(r.event_id) ?? 0) + 1);
+      rows.forEach((r, i) => all.push(...eventsFor(r, i, (id) => files.get(id) ?? 1)));
+      all.sort((a, b) => (a.event_timestamp < b.event_timestamp ? -1 : a.event_timestamp > b.event_timestamp ? 1 : a.id - b.id));
+      built = all;
+    }
+    return built;
+  }
+
+  function rowsAdded(added: MutationRow[]): ActivityEvent[] {
+    if (built === null) return [];
+    const start = rows.length - added.length;
+    const filesOf = (id: string): number => added.filter((r) => r.event_id === id).length || 1;
+    const evs = added.flatMap((r, i) => eventsFor(r, start + i, filesOf));
+    built.push(...evs);
+    return evs;
+  }
+
+  function commit(repo: string, evs: Pick<ActivityEvent, 'event_id' | 'hook_type' | 'tool_name' | 'tool_use_id'>[], mutations: number): void {
+    emit('ledger-commit', {
+      notices: [
+        {
+          ledger: `${repo}/.hookd/mutations.db`,
+          events: evs.map((e) => ({ event_id: e.event_id, hook_type: e.hook_type, tool_name: e.tool_name, tool_use_id: e.tool_use_id })),
+          mutations,
+          hook_runs: 0,
+        },
+      ],
+    });
+  }
+
+  /** The project a query or a row reference names: a lookup by its root. */
+  function project(root: string | null): ProjectInfo {
+    const found = projects.find((p) => p.root === root);
+    if (!found) throw fail('not_found', `${root ?? '(no directory)'} is not a known project`);
+    return found;
+  }
+
+  /** What every query narrows by: exact equality of the stored fields. */
+  function narrow<T extends { repo?: string | null; agent_id: string; session_id: string | null; branch: string | null; tool_name: string | null }>(
+    all: T[],
+    q: TimelineQuery,
+    repo: string | null,
+  ): T[] {
+    let out = all.filter(
+      (r) =>
+        (repo === null || r.repo === repo) &&
+        (q.agent === null || r.agent_id === q.agent) &&
+        (q.session === null || r.session_id === q.session) &&
+        (q.branch === null || r.branch === q.branch) &&
+        (q.tool === null || r.tool_name === q.tool),
+    );
+    if (q.limit !== null && out.length > q.limit) out = out.slice(out.length - q.limit);
+    return out;
+  }
+
+  const commands: StubPart<TimelineCommands> = {
+    timeline: ({ query: q }) => {
+      const repo = q.all ? null : project(q.repo).root;
+      if (repo !== null && !project(repo).has_ledger) return [];
+      const own = q.file === null ? rows : rows.filter((r) => r.file_path === q.file);
+      return narrow(own, q, repo).map((r) => {
+        const copy = { ...r };
+        if (!q.all) delete copy.repo;
+        if (q.omit_payload) copy.raw_payload = '';
+        return copy;
+      });
+    },
+    agent_activity: ({ query: q }) => {
+      const repo = q.all ? null : project(q.repo).root;
+      const out = narrow(events(), q, repo);
+      return q.all ? out : out.map(({ repo: _repo, ...rest }) => rest);
+    },
+    mutation_row: ({ row: ref }) => {
+      const root = project(ref.repo).root;
+      const found = rows.find((r) => r.repo === root && r.id === ref.id);
+      if (!found) throw fail('not_found', `no row ${ref.id} in ${root}/.hookd/mutations.db`);
+      const { repo: _repo, ...whole } = found;
+      return whole;
+    },
+    previous_content: ({ row: ref }) => previous.get(rowKey(project(ref.repo).root, ref.id)) ?? NOTHING_BEFORE,
+    event_mutations: ({ event: ref }) => {
+      const root = project(ref.repo).root;
+      return rows
+        .filter((r) => r.repo === root && r.event_id === ref.event_id)
+        .sort((a, b) => a.mutation_seq - b.mutation_seq)
+        .map(({ repo: _repo, ...rest }) => rest);
+    },
+  };
+
+  function addBash(files: string[], repo: string, agent = 'claude-main'): MutationRow[] {
+    const p = project(repo);
+    const at = new Date(now()).toISOString();
+    const command = `./scripts/gen ${files.join(' ')}`;
+    const eventId = `bash-${++serial}-${Date.now().toString(36)}`;
+    const nextId = Math.max(0, ...rows.filter((r) => r.repo === p.root).map((r) => r.id)) + 1;
+    const added = files.map((file, seq): MutationRow => ({
+      id: nextId + seq,
+      event_type: 'tool.mutation.bash',
+      hook_type: 'post_tool_use',
+      tool_name: 'Bash',
+      agent_id: agent,
+      file_path: file,
+      file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
+      lines_changed: null,
+      branch: 'main',
+      head_sha: 'c0ffee'.padEnd(40, '0'),
+      raw_payload: JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command, description: 'Generate files' } }),
+      event_timestamp: at,
+      received_at: at,
+      event_id: eventId,
+      mutation_seq: seq,
+      session_id: `session-${agent}`,
+      tool_use_id: `toolu_${eventId}`,
+      remote_url: null,
+      command,
+      source_pid: 4242,
+      repo: p.root,
+    }));
+    rows.push(...added);
+    p.mutations += added.length;
+    rowsAdded(added);
+    commit(p.root, [{ event_id: eventId, hook_type: 'post_tool_use', tool_name: 'Bash', tool_use_id: added[0]?.tool_use_id ?? null }], added.length);
+    return added;
+  }
+
+  function addPrompt(text: string, repo: string, agent = 'claude-main', blocked = false): ActivityEvent {
+    const p = project(repo);
+    const base = rows.find((r) => r.repo === p.root) ?? rows[0]!;
+    const ev = prompt({ ...base, agent_id: agent, session_id: `session-${agent}`, event_id: `p${++serial}` }, now(), text, blocked);
+    events().push(ev);
+    commit(p.root, [ev], 0);
+    return ev;
+  }
+
+  return {
+    commands,
+    events,
+    rowsAdded,
+    addBash,
+    addPrompt,
+    setPrevious(repo, id, answer) {
+      previous.set(rowKey(repo, id), answer);
+    },
+  };
+}
