@@ -5,27 +5,13 @@
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
-use hookd_testkit::{GitRepo, TestEnv, read_json, tool_payload, write_json_pretty};
+use hookd_testkit::{GitRepo, Run, TestEnv, read_json, tool_payload, write_json_pretty};
 use serde_json::{Value, json};
 
-fn hookd(env: &TestEnv, cwd: &Path, args: &[&str]) -> Output {
-    env.command("hookd")
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run hookd")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "hookd failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+fn ok(run: &Run) -> String {
+    assert!(run.ok(), "hookd failed: {}{}", run.stdout, run.stderr);
+    run.stdout.clone()
 }
 
 fn catalog_file(name: &str) -> Vec<u8> {
@@ -70,8 +56,7 @@ fn install_is_surgical_idempotent_and_uninstall_is_exact() {
     let original = write_json_pretty(&settings, &busy_settings());
 
     // From a subdirectory: the git root is the project.
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &sub,
         &[
             "templates",
@@ -110,8 +95,7 @@ fn install_is_surgical_idempotent_and_uninstall_is_exact() {
     let installed_bytes = std::fs::read(&settings).unwrap();
 
     // Twice: nothing changes, byte for byte.
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -127,8 +111,7 @@ fn install_is_surgical_idempotent_and_uninstall_is_exact() {
     assert_eq!(std::fs::read(&settings).unwrap(), installed_bytes);
 
     // Uninstall: back to the original bytes, script gone.
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -150,8 +133,7 @@ fn install_is_surgical_idempotent_and_uninstall_is_exact() {
 
     // Uninstalling again changes nothing.
     let before = std::fs::read(&settings).unwrap();
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -173,7 +155,7 @@ fn a_script_shared_by_two_settings_files_stays_until_the_last_uninstall() {
     let install = |args: &[&str]| {
         let mut all = vec!["templates"];
         all.extend_from_slice(args);
-        ok(&hookd(&env, &root, &all))
+        ok(&env.hookd(&root, &all))
     };
     install(&[
         "install",
@@ -231,8 +213,7 @@ fn user_scope_installs_into_hookd_home_with_an_absolute_command() {
         &settings,
         &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
     );
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -255,8 +236,7 @@ fn user_scope_installs_into_hookd_home_with_an_absolute_command() {
         value["hooks"]["Stop"],
         json!([{"hooks": [{"type": "command", "command": "true"}]}])
     );
-    let project_flag = hookd(
-        &env,
+    let project_flag = env.hookd(
         &root,
         &[
             "templates",
@@ -269,8 +249,7 @@ fn user_scope_installs_into_hookd_home_with_an_absolute_command() {
         ],
     );
     assert!(!project_flag.status.success());
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -291,8 +270,7 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let refused = hookd(
-        &env,
+    let refused = env.hookd(
         &root,
         &[
             "templates",
@@ -303,12 +281,11 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
         ],
     );
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("use --kind agent"));
+    assert!(refused.stderr.contains("use --kind agent"));
 
     let settings = root.join(".claude/settings.json");
     let original = write_json_pretty(&settings, &busy_settings());
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -319,8 +296,7 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
         ],
     ));
     let by_template = std::fs::read(&settings).unwrap();
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -337,15 +313,10 @@ fn record_into_hookd_is_what_hookd_connect_installs() {
     let other = GitRepo::new();
     let other_settings = other.root().join(".claude/settings.json");
     write_json_pretty(&other_settings, &busy_settings());
-    ok(&hookd(
-        &env,
-        &other.root(),
-        &["connect", "--scope", "project"],
-    ));
+    ok(&env.hookd(&other.root(), &["connect", "--scope", "project"]));
     assert_eq!(read_json(&other_settings), read_json(&settings));
 
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -366,12 +337,9 @@ fn read_json_bytes(bytes: &[u8]) -> Value {
 fn list_and_show_read_the_embedded_catalog() {
     let env = TestEnv::new();
     let dir = tempfile::tempdir().unwrap();
-    let listed: Value = serde_json::from_str(&ok(&hookd(
-        &env,
-        dir.path(),
-        &["templates", "list", "--json"],
-    )))
-    .unwrap();
+    let listed: Value =
+        serde_json::from_str(&ok(&env.hookd(dir.path(), &["templates", "list", "--json"])))
+            .unwrap();
     let names: Vec<&str> = listed
         .as_array()
         .unwrap()
@@ -387,16 +355,15 @@ fn list_and_show_read_the_embedded_catalog() {
         .collect();
     assert_eq!(names, want);
     assert!(names.contains(&"block-dangerous-shell"));
-    let shown = ok(&hookd(
-        &env,
+    let shown = ok(&env.hookd(
         dir.path(),
         &["templates", "show", "protect-main-branch", "--script"],
     ));
     assert!(shown.starts_with("protect-main-branch: "), "{shown}");
     assert!(shown.contains(&String::from_utf8(catalog_file("protect-main-branch.py")).unwrap()));
-    let unknown = hookd(&env, dir.path(), &["templates", "show", "nope"]);
+    let unknown = env.hookd(dir.path(), &["templates", "show", "nope"]);
     assert!(!unknown.status.success());
-    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no template named \"nope\""));
+    assert!(unknown.stderr.contains("no template named \"nope\""));
 }
 
 #[test]
@@ -404,15 +371,10 @@ fn record_into_hookd_leaves_managed_mode_alone() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    ok(&hookd(
-        &env,
-        &root,
-        &["connect", "--managed", "--scope", "project"],
-    ));
+    ok(&env.hookd(&root, &["connect", "--managed", "--scope", "project"]));
     let settings = root.join(".claude/settings.json");
     let managed = std::fs::read(&settings).unwrap();
-    let out = ok(&hookd(
-        &env,
+    let out = ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -431,8 +393,7 @@ fn an_installed_managed_template_denies_through_the_daemon() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -485,7 +446,7 @@ fn list_shows_where_each_template_is_installed_and_what_is_missing() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let run = |args: &[&str]| ok(&hookd(&env, &root, args));
+    let run = |args: &[&str]| ok(&env.hookd(&root, args));
     run(&[
         "templates",
         "install",
@@ -535,8 +496,7 @@ fn list_shows_where_each_template_is_installed_and_what_is_missing() {
 
     // The same from another directory with --project, as JSON.
     let elsewhere = tempfile::tempdir().unwrap();
-    let listed: Value = serde_json::from_str(&ok(&hookd(
-        &env,
+    let listed: Value = serde_json::from_str(&ok(&env.hookd(
         elsewhere.path(),
         &[
             "templates",
@@ -581,8 +541,7 @@ fn list_names_an_unparsable_settings_file_and_lists_the_others() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
@@ -596,13 +555,13 @@ fn list_names_an_unparsable_settings_file_and_lists_the_others() {
     std::fs::create_dir_all(broken.parent().unwrap()).unwrap();
     std::fs::write(&broken, "{ \"hooks\": [,] }").unwrap();
 
-    let out = hookd(&env, &root, &["templates", "list"]);
+    let out = env.hookd(&root, &["templates", "list"]);
     let table = ok(&out);
     assert!(
         list_row(&table, "protect-secrets").contains(" project/managed "),
         "{table}"
     );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = &out.stderr;
     assert!(
         stderr.contains(&format!("warning: {}: not valid JSON", broken.display()))
             && stderr.contains("local/agent file are not listed"),
@@ -638,7 +597,7 @@ fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
     let run = |args: &[&str]| {
         let mut all = vec!["templates"];
         all.extend_from_slice(args);
-        hookd(&env, &root, &all)
+        env.hookd(&root, &all)
     };
     let agent_project = root.join(".claude/settings.json");
     let original = write_json_pretty(&agent_project, &busy_settings());
@@ -697,10 +656,7 @@ fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
     ]);
     ok(&installed);
     let warning = "hookd: warning: notify-desktop needs notify-send, which is not on PATH";
-    assert_eq!(
-        String::from_utf8_lossy(&installed.stderr).contains(warning),
-        !on_path("notify-send")
-    );
+    assert_eq!(installed.stderr.contains(warning), !on_path("notify-send"));
     let notify_script = env.home().join(".hookd/hooks/notify-desktop.py");
     assert_eq!(
         read_json(&user_agent),
@@ -791,8 +747,7 @@ fn a_managed_stop_run_tests_keeps_the_agent_going_through_the_daemon() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    ok(&hookd(
-        &env,
+    ok(&env.hookd(
         &root,
         &[
             "templates",
