@@ -1,9 +1,10 @@
 //! hookd's desktop app: a tray, the daemon in-process, and the backend of the
 //! window. All logic lives in `hookd-core`; this crate only adapts it:
 //!
-//! - [`commands`]: the `#[tauri::command]`s, thin wrappers around plain
-//!   functions in [`projects`], [`timeline`] and [`state`] that tests call
-//!   without a window;
+//! - [`commands`]: the `#[tauri::command]`s, each declared once (the UI's
+//!   TypeScript signatures are generated from the same list), thin wrappers
+//!   around plain functions in [`projects`], [`timeline`], [`editor`], ...
+//!   that tests call without a window;
 //! - [`state`]: paths, settings roots, daemon status, the recording switch;
 //! - [`daemon`]: runs `hookd_core::daemon::server::Daemon` on the usual socket, or
 //!   works attached when another daemon owns it;
