@@ -31,24 +31,7 @@ struct Consumer {
 impl Consumer {
     fn start(env: &TestEnv) -> Self {
         let topology = Topology::new();
-        let mut command = env.command("hookd");
-        command
-            .args([
-                "ledger",
-                "consume",
-                "--amqp",
-                &broker_url(),
-                "--exchange",
-                &topology.exchange,
-                "--queue",
-                &topology.queue,
-            ])
-            .env("HOOKD_LOG", "info");
-        let process = ChildProcess::spawn(
-            "hookd ledger consume",
-            &mut command,
-            &env.unique_file("consumer", "log"),
-        );
+        let process = env.start_ledger_consumer(&topology, &[]);
         Self { process, topology }
     }
 

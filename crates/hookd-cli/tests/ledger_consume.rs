@@ -8,7 +8,7 @@
 //! with lapin's option and property types left to inference.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use hookd_core::amqp::ToolMutationEvent;
@@ -77,20 +77,16 @@ impl Env {
         }
     }
 
-    /// `hookd args...` pointed at this environment, with no broker URL in it.
-    fn hookd(&self, args: &[&str]) -> Command {
-        let mut cmd = self.test.command("hookd");
-        cmd.args(args)
+    /// `hookd args...` in the repository, pointed at this environment
+    /// (which has no broker URL in it).
+    fn run(&self, args: &[&str]) -> Output {
+        self.test
+            .command("hookd")
+            .args(args)
             .current_dir(&self.repo)
             .env("HOOKD_LOG", "info")
-            .env_remove("HOOKD_AMQP_URL")
-            .env_remove("HOOKD_AMQP_EXCHANGE")
-            .env_remove("HOOKD_CONFIG");
-        cmd
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.hookd(args).output().expect("run hookd")
+            .output()
+            .expect("run hookd")
     }
 
     /// `hookd query --repo <repo> --format json`, parsed, or its error.
@@ -135,23 +131,9 @@ struct Consumer {
 
 impl Consumer {
     fn start(env: &Env, topology: &Topology) -> Self {
-        let mut command = env.hookd(&[
-            "ledger",
-            "consume",
-            "--amqp",
-            &broker_url(),
-            "--exchange",
-            &topology.exchange,
-            "--queue",
-            &topology.queue,
-            "--prefetch",
-            "16",
-        ]);
-        let process = ChildProcess::spawn(
-            "hookd ledger consume",
-            &mut command,
-            &env.test.dir.path().join("consumer.log"),
-        );
+        let process = env
+            .test
+            .start_ledger_consumer(topology, &["--prefetch", "16"]);
         Self { process }
     }
 

@@ -19,9 +19,11 @@ use hookd_core::daemon::extract;
 use hookd_proto::Envelope;
 use serde_json::{Value, json};
 
+use crate::env::TestEnv;
 use crate::git::GitRepo;
 use crate::ledger::ledger_entry;
 use crate::names::unique_name;
+use crate::process::ChildProcess;
 
 /// A broker URL where nothing listens (port 1).
 pub const UNREACHABLE_BROKER_URL: &str = "amqp://guest:guest@127.0.0.1:1/";
@@ -112,6 +114,19 @@ impl Topology {
         parking_queue(&self.queue)
     }
 
+    /// The flags that point `hookd ledger consume` or `hookd amqp declare`
+    /// at this topology on the test broker.
+    pub fn flags(&self) -> Vec<String> {
+        vec![
+            "--amqp".to_owned(),
+            broker_url(),
+            "--exchange".to_owned(),
+            self.exchange.clone(),
+            "--queue".to_owned(),
+            self.queue.clone(),
+        ]
+    }
+
     /// A ledger-consumer config for this topology on the test broker,
     /// writing to `data_dir`.
     pub fn config(&self, data_dir: &Path) -> ConsumerConfig {
@@ -199,5 +214,23 @@ impl GitRepo {
             "2026-11-21T10:00:00.005Z".to_owned(),
         );
         ToolMutationEvent::from_entry(&ledger_entry(event, &self.facts()))
+    }
+}
+
+impl TestEnv {
+    /// Starts `hookd ledger consume` on `topology` (with `extra` flags),
+    /// logging at info level into the environment.
+    pub fn start_ledger_consumer(&self, topology: &Topology, extra: &[&str]) -> ChildProcess {
+        let mut command = self.command("hookd");
+        command
+            .args(["ledger", "consume"])
+            .args(topology.flags())
+            .args(extra)
+            .env("HOOKD_LOG", "info");
+        ChildProcess::spawn(
+            "hookd ledger consume",
+            &mut command,
+            &self.unique_file("consumer", "log"),
+        )
     }
 }

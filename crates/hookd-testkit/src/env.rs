@@ -74,18 +74,27 @@ impl TestEnv {
     }
 
     /// Points `command` at this environment, and clears what the
-    /// developer's shell could leak in.
+    /// developer's shell could leak in (a config file, a broker, debug
+    /// output, an agent id).
     pub fn apply(&self, command: &mut Command) {
         command
             .env("HOOKD_SOCKET", self.socket())
             .env("HOOKD_DATA_DIR", self.data_dir())
             .env("HOME", self.home())
             .env("HOOKD_HOME", self.home().join(".hookd"))
-            .env("HOOKD_POLICY_SETTINGS", self.policy_settings())
-            .env_remove("XDG_DATA_HOME")
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("CLAUDE_AGENT_ID")
-            .env_remove("HOOKD_DEBUG");
+            .env("HOOKD_POLICY_SETTINGS", self.policy_settings());
+        for inherited in [
+            "XDG_DATA_HOME",
+            "XDG_CONFIG_HOME",
+            "HOOKD_CONFIG",
+            "HOOKD_AMQP_URL",
+            "HOOKD_AMQP_EXCHANGE",
+            "HOOKD_LEDGER_MODE",
+            "HOOKD_DEBUG",
+            "CLAUDE_AGENT_ID",
+        ] {
+            command.env_remove(inherited);
+        }
     }
 
     /// A command for the workspace binary `name`, pointed at this environment.
