@@ -1,7 +1,7 @@
 //! The commands the window invokes, each declared once.
 //!
-//! A command is one function written in [`command!`](registry::command)
-//! in the file of its screen, plus its line in the [`register!`](registry::register)
+//! A command is one function written in `command!`
+//! in the file of its screen, plus its line in the `register!`
 //! list below; `scripts/gen-types` then writes its TypeScript signature into
 //! the UI's command map (`ui/src/lib/bindings/commands.ts`), which the UI's
 //! typed `invoke` and `api` read. [`registry`] explains the macro,
@@ -10,7 +10,7 @@
 //! Each command is a thin wrapper: it moves the work off the main thread
 //! and calls a plain function taking `&AppState` (in [`crate::projects`],
 //! [`crate::timeline`], [`crate::editor`], ...), which is what the Rust tests
-//! call without a window. Errors are [`AppError`](crate::AppError)s,
+//! call without a window. Errors are [`AppError`]s,
 //! serialised as `{kind, message}`.
 //!
 //! Argument names are single words on purpose: Tauri maps JavaScript's

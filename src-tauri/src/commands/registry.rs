@@ -1,7 +1,7 @@
 //! How a command is declared once and reaches both Tauri and the UI's
 //! TypeScript.
 //!
-//! A command is written inside [`command!`]: an ordinary
+//! A command is written inside `command!`: an ordinary
 //! function, except that the values Tauri injects (`State`, `AppHandle`,
 //! `Window`) go in square brackets before the parentheses, and only the
 //! arguments in parentheses come from the window:
@@ -28,7 +28,7 @@
 //! its ts-rs [`TS`] implementation, the same one that writes
 //! `ui/src/lib/bindings/`.
 //!
-//! [`register!`] takes the list of command paths once and
+//! `register!` takes the list of command paths once and
 //! expands to both the `tauri::generate_handler!` and the list of
 //! [`Signature`]s, which [`super::typescript`] renders as the UI's command map.
 //! A command that is declared but not registered is dead code (the

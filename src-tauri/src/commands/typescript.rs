@@ -1,7 +1,7 @@
 //! The UI's view of the backend, generated: every type that crosses the IPC
 //! (ts-rs declarations, one file each) and `commands.ts`, the command map
 //! (name → argument object and result) and the event map (name → payload),
-//! written from the [`Signature`]s that [`register!`](super::registry::register)
+//! written from the [`Signature`]s that `register!`
 //! collects. `scripts/gen-types` writes them into `ui/src/lib/bindings/`;
 //! `src-tauri/tests/bindings.rs` fails when the committed files differ.
 
