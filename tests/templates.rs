@@ -10,8 +10,7 @@ use hookd_testkit::{GitRepo, Run, TestEnv, read_json, tool_payload, write_json_p
 use serde_json::{Value, json};
 
 fn ok(run: &Run) -> String {
-    assert!(run.ok(), "hookd failed: {}{}", run.stdout, run.stderr);
-    run.stdout.clone()
+    run.assert_ok().to_owned()
 }
 
 fn catalog_file(name: &str) -> Vec<u8> {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::DesktopEnv;
+use common::{DesktopEnv, repo_query};
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::previous::PreviousSource;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
@@ -14,13 +14,6 @@ use hookd_desktop::activity::agent_activity;
 use hookd_desktop::history::{EventRef, RowRef, event_mutations, mutation_row, previous_content};
 use hookd_desktop::timeline::{TimelineQuery, timeline};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
-
-fn repo_query(repo: &GitRepo) -> TimelineQuery {
-    TimelineQuery {
-        repo: Some(repo.root().display().to_string()),
-        ..TimelineQuery::default()
-    }
-}
 
 fn run(event_id: &str, run_id: &str, decision: Option<&str>, exit_code: i32) -> HookRunRecord {
     HookRunRecord {

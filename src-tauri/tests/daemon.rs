@@ -6,13 +6,13 @@ mod common;
 
 use std::time::Duration;
 
-use common::DesktopEnv;
+use common::{DesktopEnv, repo_query};
 use hookd_core::daemon::server::{Daemon, DaemonConfig};
 use hookd_desktop::bridge;
 use hookd_desktop::daemon::{self, STOP_GRACE};
 use hookd_desktop::projects;
 use hookd_desktop::state::DaemonMode;
-use hookd_desktop::timeline::{TimelineQuery, timeline};
+use hookd_desktop::timeline::timeline;
 use hookd_testkit::{Event, GitRepo, TestEnv, poll_until, wait_until};
 use tokio_util::sync::CancellationToken;
 
@@ -52,14 +52,7 @@ fn own_daemon_records_events_and_the_bridge_forwards_each_commit() {
     assert_eq!(listed[0].root, repo.root().display().to_string());
     assert_eq!(listed[0].origin, "event");
     assert_eq!((listed[0].events, listed[0].mutations), (1, 1));
-    let rows = timeline(
-        &state,
-        &TimelineQuery {
-            repo: Some(repo.root().display().to_string()),
-            ..TimelineQuery::default()
-        },
-    )
-    .unwrap();
+    let rows = timeline(&state, &repo_query(&repo)).unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].record.file_path.as_deref(), Some("hello.txt"));
 
@@ -187,10 +180,7 @@ fn paused_recording_answers_but_leaves_events_out_of_the_ledger() {
         .envelope(&repo.root())
         .to_string();
     env.send_line(&line);
-    let query = TimelineQuery {
-        repo: Some(repo.root().display().to_string()),
-        ..TimelineQuery::default()
-    };
+    let query = repo_query(&repo);
     wait_until(Duration::from_secs(10), "recording to resume", || {
         timeline(&state, &query).unwrap().len() == 1
     });

@@ -3,18 +3,11 @@
 
 mod common;
 
-use common::DesktopEnv;
+use common::{DesktopEnv, repo_query};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::timeline::{TimelineQuery, timeline};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 use serde_json::Value;
-
-fn repo_query(repo: &GitRepo) -> TimelineQuery {
-    TimelineQuery {
-        repo: Some(repo.root().display().to_string()),
-        ..TimelineQuery::default()
-    }
-}
 
 fn files(rows: &[hookd_core::record::MutationRow]) -> Vec<String> {
     rows.iter()

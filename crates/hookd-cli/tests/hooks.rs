@@ -53,10 +53,6 @@ impl Env {
     }
 }
 
-fn ok(run: &Run) {
-    assert!(run.ok(), "stdout: {}\nstderr: {}", run.stdout, run.stderr);
-}
-
 /// A refusal: non-zero exit and exactly one line on stderr.
 fn refused(run: &Run) -> &str {
     assert!(!run.ok(), "should fail: {}", run.stdout);
@@ -85,7 +81,7 @@ fn add_list_remove_keep_everything_else() {
         "--timeout",
         "30",
     ]);
-    ok(&run);
+    run.assert_ok();
     assert_eq!(
         run.stdout,
         format!(
@@ -154,7 +150,7 @@ fn add_list_remove_keep_everything_else() {
         "--command",
         "./lint.sh",
     ]);
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout
             .starts_with("Removed 1 PreToolUse hook with command \"./lint.sh\" from "),
@@ -199,7 +195,7 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
         "--command",
         "./guard.sh",
     ]);
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout
             .ends_with("(managed, project scope): created the file\n"),
@@ -238,7 +234,7 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
         "--command",
         "say done",
     ]);
-    ok(&run);
+    run.assert_ok();
     assert!(env.home.join(".hookd/settings.json").is_file());
     // `user`, as `hookd templates` and `hookd connect` say it, is the same scope.
     let run = env.run(&[
@@ -251,7 +247,7 @@ fn managed_project_hooks_are_the_default_and_shareable_in_git() {
         "--command",
         "say done",
     ]);
-    ok(&run);
+    run.assert_ok();
     assert_eq!(read_json(&env.home.join(".hookd/settings.json")), json!({}));
     let run = env.run(&[
         "hooks",
@@ -395,7 +391,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
     };
 
     let run = env.run(&args("disable"));
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout
             .starts_with("Disabled 1 PreToolUse hook with command \"~/bin/guard.sh\" in "),
@@ -435,7 +431,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
     assert_eq!(guard.len(), 1);
     assert_eq!(guard[0]["enabled"], false);
     let table = env.run(&["hooks", "list"]);
-    ok(&table);
+    table.assert_ok();
     assert!(
         table.stdout.contains("disabled  ~/bin/guard.sh"),
         "{}",
@@ -446,7 +442,7 @@ fn disable_then_enable_gives_back_the_exact_file() {
     assert!(refused(&run).contains("already disabled"), "{}", run.stderr);
 
     let run = env.run(&args("enable"));
-    ok(&run);
+    run.assert_ok();
     assert_eq!(fs::read_to_string(&settings).unwrap(), original);
     assert_eq!(
         read_json(&env.home.join(".hookd/disabled.json"))["disabled"],
@@ -470,7 +466,7 @@ fn duplicates_across_scopes_are_marked_and_run_once() {
     );
     write_file(&env.file(".claude/settings.json"), &pretty_json(&hooks));
     let run = env.run(&["hooks", "list", "--kind", "agent"]);
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout
             .contains("notify-send done (duplicate of #1, runs once)"),
@@ -495,7 +491,7 @@ fn duplicates_across_scopes_are_marked_and_run_once() {
         &["hooks", "test", "--event", "Stop", "--payload", "-"],
         "{}",
     );
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout.contains("matcher not supported by this event"),
         "{}",
@@ -543,7 +539,7 @@ fn test_explains_what_matches_and_why_not() {
         "--format",
         "json",
     ]);
-    ok(&run);
+    run.assert_ok();
     let out: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(out["match_field"], "tool_name");
     assert_eq!(out["target"], "mcp__fs__write_file");
@@ -581,7 +577,7 @@ fn test_explains_what_matches_and_why_not() {
         &["hooks", "test", "--event", "PreToolUse", "--payload", "-"],
         r#"{"tool_name": "Bash"}"#,
     );
-    ok(&run);
+    run.assert_ok();
     assert!(
         run.stdout
             .starts_with("PreToolUse: matchers are tested against tool_name = \"Bash\"\n"),
@@ -670,7 +666,7 @@ fn test_run_executes_the_matching_command_hooks() {
         ],
         payload,
     );
-    ok(&run);
+    run.assert_ok();
     let out: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(
         out["run"]["runs"].as_array().unwrap().len(),
@@ -742,7 +738,7 @@ fn validate_prints_ok_lines_and_path_precise_errors() {
     );
     assert_eq!(refused(&run), "hookd: 1 problem in 1 file");
     let run = env.run(&["hooks", "validate", good.to_str().unwrap()]);
-    ok(&run);
+    run.assert_ok();
 
     // The policy file is checked when present.
     write_file(&env.env.policy_settings(), "{\"hooks\": []}");
@@ -762,7 +758,7 @@ fn every_subcommand_and_flag_has_help() {
     let env = TestEnv::new();
     let home = env.home();
     let run = env.hookd(&home, &["hooks", "--help"]);
-    ok(&run);
+    run.assert_ok();
     for sub in [
         "list", "add", "remove", "enable", "disable", "validate", "test",
     ] {
@@ -772,7 +768,7 @@ fn every_subcommand_and_flag_has_help() {
             run.stdout
         );
         let help = env.hookd(&home, &["hooks", sub, "-h"]);
-        ok(&help);
+        help.assert_ok();
         // clap puts a flag without help text alone on its line with nothing after it.
         for line in help
             .stdout

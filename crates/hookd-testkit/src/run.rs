@@ -67,6 +67,18 @@ impl Run {
         self.status.success()
     }
 
+    /// Asserts success, showing stdout and stderr when it failed; returns stdout.
+    pub fn assert_ok(&self) -> &str {
+        assert!(
+            self.ok(),
+            "{:?}\nstdout: {}\nstderr: {}",
+            self.status,
+            self.stdout,
+            self.stderr
+        );
+        &self.stdout
+    }
+
     /// Asserts exit 0 and a silent stdout (what every emitter run keeps to).
     pub fn assert_exit_0_silent_stdout(&self) {
         self.assert_exit_0();

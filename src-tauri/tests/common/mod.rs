@@ -1,5 +1,6 @@
 //! What only the desktop app's tests need on top of hookd-testkit: the app's
-//! state built on a test environment, and the editor's file references.
+//! state built on a test environment, the editor's file references, and a
+//! timeline query for one repository.
 //! Everything that does not need tauri or the app's types lives in
 //! hookd-testkit.
 
@@ -10,7 +11,8 @@ use std::path::Path;
 use hookd_core::settings::SettingsRoots;
 use hookd_desktop::AppState;
 use hookd_desktop::editor::{FileKind, FileRef, FileScope};
-use hookd_testkit::TestEnv;
+use hookd_desktop::timeline::TimelineQuery;
+use hookd_testkit::{GitRepo, TestEnv};
 
 /// The app's state on a [`TestEnv`]: its data dir and socket, and settings
 /// looked up under its HOME.
@@ -35,5 +37,13 @@ pub fn file(project: &Path, kind: FileKind, scope: FileScope) -> FileRef {
         project: Some(project.display().to_string()),
         kind,
         scope,
+    }
+}
+
+/// The timeline of `repo`, unfiltered.
+pub fn repo_query(repo: &GitRepo) -> TimelineQuery {
+    TimelineQuery {
+        repo: Some(repo.root().display().to_string()),
+        ..TimelineQuery::default()
     }
 }
