@@ -5,11 +5,13 @@
 //! allowed or denied are run through [`hookd_core::executor::run_all`],
 //! asserting the exact decision and reason.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use hookd_core::executor::{ExecContext, HookInvocation, Reply, run_all};
-use hookd_core::settings::events::lookup;
+use common::executor::exec_context;
+use hookd_core::executor::{HookInvocation, Reply, run_all};
 use hookd_core::settings::templates::{self, Catalog, FileChange};
 use hookd_core::settings::{Kind, Scope, SettingsDocument, SettingsError, SettingsRoots};
 use hookd_testkit::{commit_index, init_repo, process_gone, wait_until, write_script};
@@ -60,11 +62,7 @@ async fn run_in(root: &Path, command: &str, tool: &str, tool_input: Value) -> Re
         "tool_input": tool_input,
         "tool_use_id": "tu-1",
     });
-    let ctx = ExecContext {
-        event: lookup("PreToolUse").unwrap(),
-        payload,
-        project_root: root.to_path_buf(),
-    };
+    let ctx = exec_context(root, "PreToolUse", payload);
     let report = run_all(&ctx, vec![HookInvocation::new(command)]).await;
     assert_eq!(report.runs[0].stderr, "", "hook stderr");
     assert_eq!(report.runs[0].exit_code, Some(0), "hook exit code");
@@ -559,11 +557,7 @@ async fn session_start(t: &Installed) -> Reply {
         "hook_event_name": "SessionStart",
         "source": "startup",
     });
-    let ctx = ExecContext {
-        event: lookup("SessionStart").unwrap(),
-        payload,
-        project_root: t.root.clone(),
-    };
+    let ctx = exec_context(&t.root, "SessionStart", payload);
     let report = run_all(&ctx, vec![HookInvocation::new(t.command.clone())]).await;
     assert_eq!(report.runs[0].stderr, "", "hook stderr");
     assert_eq!(report.runs[0].exit_code, Some(0), "hook exit code");
@@ -704,11 +698,7 @@ async fn log_bash_commands_appends_one_line_per_command_and_says_nothing() {
             "tool_response": {"stdout": "x", "stderr": ""},
             "tool_use_id": "tu-1",
         });
-        let ctx = ExecContext {
-            event: lookup("PostToolUse").unwrap(),
-            payload,
-            project_root: t.root.clone(),
-        };
+        let ctx = exec_context(&t.root, "PostToolUse", payload);
         let report = run_all(&ctx, vec![HookInvocation::new(t.command.clone())]).await;
         assert_eq!(report.runs[0].exit_code, Some(0), "{:?}", report.runs[0]);
         assert_eq!(report.outcome.reply(), Reply::default());
@@ -744,11 +734,7 @@ async fn run_event(
     event: &str,
     payload: Value,
 ) -> (hookd_core::executor::HookRun, Reply) {
-    let ctx = ExecContext {
-        event: lookup(event).unwrap(),
-        payload,
-        project_root: root.to_path_buf(),
-    };
+    let ctx = exec_context(root, event, payload);
     let mut report = run_all(&ctx, vec![HookInvocation::new(command)]).await;
     let reply = report.outcome.reply();
     (report.runs.remove(0), reply)

@@ -2,7 +2,7 @@
 //! invocations, running an event's hooks and reading the reply. Processes
 //! gone or not are checked with hookd-testkit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hookd_core::executor::{ExecContext, ExecReport, HookInvocation, run_all};
@@ -35,11 +35,7 @@ impl Project {
 
     /// The context the executor runs `event`'s hooks in, here, with `payload`.
     pub fn context(&self, event: &str, payload: Value) -> ExecContext {
-        ExecContext {
-            event: lookup(event).expect("known event"),
-            payload,
-            project_root: self.root(),
-        }
+        exec_context(&self.root(), event, payload)
     }
 
     /// Runs `commands` as the hooks of `event` with a typical payload.
@@ -51,6 +47,16 @@ impl Project {
     /// Runs hooks with explicit invocations.
     pub async fn run_hooks(&self, event: &str, hooks: Vec<HookInvocation>) -> ExecReport {
         run_all(&self.context(event, payload(event)), hooks).await
+    }
+}
+
+/// The context the executor runs `event`'s hooks in: `payload` on stdin,
+/// `root` as the project.
+pub fn exec_context(root: &Path, event: &str, payload: Value) -> ExecContext {
+    ExecContext {
+        event: lookup(event).expect("known event"),
+        payload,
+        project_root: root.to_path_buf(),
     }
 }
 
