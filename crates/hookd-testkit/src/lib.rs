@@ -5,8 +5,10 @@
 //! data dir, socket, no policy file), real git repositories, the real
 //! binaries as processes, ledgers read back, payloads and envelopes, and a
 //! way to wait for what another process does. They used to carry their own
-//! copies of these, which drifted apart (four ways to wait, two temp dirs,
-//! three git repositories); this crate holds the one copy.
+//! copies of these, which drifted apart (waits that returned a `Result`, a
+//! `bool` or panicked, with their arguments in different orders; a
+//! hand-rolled temp dir beside `tempfile`; git repositories made three
+//! ways); this crate holds the one copy.
 //!
 //! A dev-dependency only: nothing here ships. It depends on hookd-core (the
 //! ledger and extraction code the daemon itself uses) but never on tauri or
