@@ -14,35 +14,13 @@ use std::path::PathBuf;
 
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
 use hookd_core::settings::{Kind, Scope};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use ts_rs::TS;
 
 use crate::error::core;
 use crate::error::{AppError, ErrorKind, Result};
 use crate::project::project_root;
 use crate::state::AppState;
-
-/// Which of the agent's settings files to edit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ConnectScope {
-    /// `~/.claude/settings.json`: every project of this user ("Global").
-    User,
-    /// `<project>/.claude/settings.json`: committed, shared with the team.
-    Project,
-    /// `<project>/.claude/settings.local.json`: this checkout only.
-    Local,
-}
-
-/// What the agent's hook entries do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum ConnectMode {
-    /// `hookd-emit <event>`: record every event, never change what the agent does.
-    Record,
-    /// `hookd-emit --wait <event>`: record, and relay the answer of hookd's managed hooks.
-    Managed,
-}
 
 /// The change a connect or disconnect would make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -89,12 +67,12 @@ pub struct ConnectResult {
 pub fn connect_preview(
     state: &AppState,
     project: &str,
-    scope: ConnectScope,
-    mode: ConnectMode,
+    scope: Scope,
+    mode: Mode,
 ) -> Result<ConnectPreview> {
     let path = settings_path(state, project, scope)?;
     let emit = connect::default_emit_command();
-    let preview = connect::preview_connect(&path, &emit, mode.into()).map_err(core)?;
+    let preview = connect::preview_connect(&path, &emit, mode).map_err(core)?;
     Ok(preview_of(&preview, emit))
 }
 
@@ -103,13 +81,12 @@ pub fn connect_preview(
 pub fn connect_apply(
     state: &AppState,
     project: &str,
-    scope: ConnectScope,
-    mode: ConnectMode,
+    scope: Scope,
+    mode: Mode,
     version: &str,
 ) -> Result<ConnectResult> {
     let path = settings_path(state, project, scope)?;
     let emit = connect::default_emit_command();
-    let mode = Mode::from(mode);
     check_version(
         &connect::preview_connect(&path, &emit, mode).map_err(core)?,
         version,
@@ -120,11 +97,7 @@ pub fn connect_apply(
 }
 
 /// What `disconnect_apply` would write: the file without hookd's entries.
-pub fn disconnect_preview(
-    state: &AppState,
-    project: &str,
-    scope: ConnectScope,
-) -> Result<ConnectPreview> {
+pub fn disconnect_preview(state: &AppState, project: &str, scope: Scope) -> Result<ConnectPreview> {
     let path = settings_path(state, project, scope)?;
     Ok(preview_of(
         &connect::preview_disconnect(&path).map_err(core)?,
@@ -137,7 +110,7 @@ pub fn disconnect_preview(
 pub fn disconnect_apply(
     state: &AppState,
     project: &str,
-    scope: ConnectScope,
+    scope: Scope,
     version: &str,
 ) -> Result<ConnectResult> {
     let path = settings_path(state, project, scope)?;
@@ -147,26 +120,19 @@ pub fn disconnect_apply(
     Ok(result_of(&report))
 }
 
-impl From<ConnectMode> for Mode {
-    fn from(mode: ConnectMode) -> Self {
-        match mode {
-            ConnectMode::Record => Self::Record,
-            ConnectMode::Managed => Self::Managed,
-        }
-    }
-}
-
 /// The agent settings file of `scope`, from the same roots the Projects
 /// screen's connected badges read.
-fn settings_path(state: &AppState, project: &str, scope: ConnectScope) -> Result<PathBuf> {
+fn settings_path(state: &AppState, project: &str, scope: Scope) -> Result<PathBuf> {
     let roots = state.roots()?;
     let location = match scope {
-        ConnectScope::User => roots.location(Kind::Agent, Scope::Global, None),
-        ConnectScope::Project => {
-            roots.location(Kind::Agent, Scope::Project, Some(&project_root(project)?))
+        Scope::Global => roots.location(Kind::Agent, Scope::Global, None),
+        Scope::Project | Scope::Local => {
+            roots.location(Kind::Agent, scope, Some(&project_root(project)?))
         }
-        ConnectScope::Local => {
-            roots.location(Kind::Agent, Scope::Local, Some(&project_root(project)?))
+        Scope::Policy => {
+            return Err(AppError::invalid_input(
+                "the policy settings file is the administrator's; hookd never writes it",
+            ));
         }
     };
     Ok(location.map_err(core)?.path)

@@ -51,8 +51,8 @@ pub struct ProjectInfo {
 /// Whether each Claude Code settings scope has hookd's handlers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, TS)]
 pub struct Connected {
-    /// `~/.claude/settings.json`.
-    pub user: bool,
+    /// `~/.claude/settings.json` (the global scope).
+    pub global: bool,
     /// `<root>/.claude/settings.json`.
     pub project: bool,
     /// `<root>/.claude/settings.local.json`.
@@ -82,11 +82,11 @@ pub struct Rejected {
 pub fn list_projects(state: &AppState) -> Result<Vec<ProjectInfo>> {
     let registry = Registry::open(&state.data_dir)?;
     let roots = state.settings_roots.as_ref();
-    let user = user_connected(roots);
+    let global = global_connected(roots);
     let mut projects: Vec<ProjectInfo> = registry
         .list()?
         .iter()
-        .map(|known| project_info(known, roots, user))
+        .map(|known| project_info(known, roots, global))
         .collect();
     sort_by_activity(&mut projects);
     Ok(projects)
@@ -98,7 +98,7 @@ pub fn list_projects(state: &AppState) -> Result<Vec<ProjectInfo>> {
 pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsResult> {
     let registry = Registry::open(&state.data_dir)?;
     let roots = state.settings_roots.as_ref();
-    let user = user_connected(roots);
+    let global = global_connected(roots);
     let mut added = Vec::new();
     let mut rejected = Vec::new();
     let mut seen = HashSet::new();
@@ -125,7 +125,7 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
                 AppError::internal(format!("{} vanished from the registry", root.display()))
             })?;
         tracing::info!(root = %root.display(), origin = %known.origin, "project added");
-        added.push(project_info(&known, roots, user));
+        added.push(project_info(&known, roots, global));
     }
     Ok(AddProjectsResult { added, rejected })
 }
@@ -168,7 +168,7 @@ pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, Rejection> 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection(pub String);
 
-fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, user: bool) -> ProjectInfo {
+fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) -> ProjectInfo {
     let root = &known.root;
     let ledger_path = dirs::repo_ledger_path(root);
     let has_ledger = ledger_path.is_file();
@@ -193,7 +193,7 @@ fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, user: bool) ->
         events,
         mutations,
         has_ledger,
-        connected: connected(roots, root, user),
+        connected: connected(roots, root, global),
     }
 }
 
@@ -223,22 +223,22 @@ fn sort_by_activity(projects: &mut [ProjectInfo]) {
 
 /// Which of Claude Code's settings scopes call hookd for `root`; paths come
 /// from the core's [`SettingsRoots`] so the app and `hookd connect` agree.
-/// `user` is computed once per call by the caller (it is the same file for
+/// `global` is computed once per call by the caller (it is the same file for
 /// every project).
-fn connected(roots: Option<&SettingsRoots>, root: &Path, user: bool) -> Connected {
+fn connected(roots: Option<&SettingsRoots>, root: &Path, global: bool) -> Connected {
     let scope = |scope| {
         roots
             .and_then(|r| r.location(Kind::Agent, scope, Some(root)).ok())
             .is_some_and(|location| scope_connected(&location))
     };
     Connected {
-        user,
+        global,
         project: scope(Scope::Project),
         local: scope(Scope::Local),
     }
 }
 
-fn user_connected(roots: Option<&SettingsRoots>) -> bool {
+fn global_connected(roots: Option<&SettingsRoots>) -> bool {
     roots
         .and_then(|r| r.location(Kind::Agent, Scope::Global, None).ok())
         .is_some_and(|location| scope_connected(&location))

@@ -11,6 +11,7 @@
 //! yet is watched through its parent until it appears. Every change of a
 //! tracked file becomes one [`SETTINGS_CHANGED_EVENT`] with its path.
 
+use hookd_core::settings::Scope;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -20,7 +21,7 @@ use hookd_core::settings::{Kind, SettingsRoots};
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::editor::{EDITABLE, FileScope};
+use crate::editor::EDITABLE;
 use crate::error::{AppError, ErrorKind, Result};
 
 /// Name of the event sent when a tracked settings file changed.
@@ -117,11 +118,11 @@ impl SettingsWatch {
         })?;
         let mut files = Vec::new();
         for (kind, scope) in EDITABLE {
-            if scope == FileScope::Global {
+            if scope == Scope::Global {
                 continue;
             }
             let location = roots
-                .location(kind.into(), scope.into(), Some(project))
+                .location(kind, scope, Some(project))
                 .map_err(crate::editor::settings_error)?;
             files.push(location.path);
         }

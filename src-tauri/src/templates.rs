@@ -8,6 +8,7 @@
 //! installing twice changes nothing. This module only names the file the
 //! window chose ([`FileRef`]) and shapes the answers for the UI.
 
+use hookd_core::settings::{Kind, Scope};
 use std::path::{Path, PathBuf};
 
 use hookd_core::settings::SettingsLocation;
@@ -16,7 +17,7 @@ use hookd_core::settings::templates::{self, Catalog, ChangeReport, FileChange, T
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::editor::{self, FileKind, FileRef, FileScope};
+use crate::editor::{self, FileRef};
 use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
 
@@ -37,7 +38,7 @@ pub struct TemplateInfo {
     pub platforms: Vec<String>,
     /// The kinds of settings file it can go into (the `hookd-emit` entries
     /// belong in the agent's files only).
-    pub kinds: Vec<FileKind>,
+    pub kinds: Vec<Kind>,
     /// The script copied into the hooks directory (none for `hookd-emit` entries).
     pub script: Option<String>,
     /// Where it is installed now.
@@ -58,9 +59,9 @@ pub struct TemplateCatalog {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct UnreadableFile {
     /// Agent or managed.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Global, project or local.
-    pub scope: FileScope,
+    pub scope: Scope,
     /// The settings file.
     pub settings: String,
     /// Why, with the line and column of a JSON error.
@@ -82,9 +83,9 @@ pub struct TemplateHookInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct TemplatePlacement {
     /// Agent or managed.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Global, project or local.
-    pub scope: FileScope,
+    pub scope: Scope,
     /// The settings file.
     pub settings: String,
     /// Every handler and the script are there, the script unchanged.
@@ -159,8 +160,8 @@ pub fn catalog(state: &AppState, project: Option<&str>) -> Result<TemplateCatalo
                 .iter()
                 .filter(|i| i.template == t.name)
                 .map(|i| TemplatePlacement {
-                    kind: i.kind.into(),
-                    scope: i.scope.into(),
+                    kind: i.kind,
+                    scope: i.scope,
                     settings: editor::display(&i.settings),
                     complete: i.complete,
                     missing: i.missing.clone(),
@@ -173,8 +174,8 @@ pub fn catalog(state: &AppState, project: Option<&str>) -> Result<TemplateCatalo
         .unreadable
         .into_iter()
         .map(|u| UnreadableFile {
-            kind: u.kind.into(),
-            scope: u.scope.into(),
+            kind: u.kind,
+            scope: u.scope,
             settings: editor::display(&u.settings),
             reason: u.reason,
         })
@@ -218,7 +219,7 @@ fn target(
     template: &Template,
     file: &FileRef,
 ) -> Result<(SettingsLocation, Option<PathBuf>)> {
-    if file.scope == FileScope::Policy {
+    if file.scope == Scope::Policy {
         return Err(AppError::invalid_input(
             "the policy file is read-only; choose the global, project or local file",
         ));
@@ -241,11 +242,11 @@ fn target(
     Ok((location, project))
 }
 
-fn kinds_of(template: &Template) -> Vec<FileKind> {
+fn kinds_of(template: &Template) -> Vec<Kind> {
     if template.connect.is_some() {
-        vec![FileKind::Agent]
+        vec![Kind::Agent]
     } else {
-        vec![FileKind::Agent, FileKind::Managed]
+        vec![Kind::Agent, Kind::Managed]
     }
 }
 

@@ -278,7 +278,7 @@ pub fn compose(
         .collect();
     let projects = projects
         .iter()
-        .filter(|p| p.connected.user || p.connected.project || p.connected.local)
+        .filter(|p| p.connected.global || p.connected.project || p.connected.local)
         .map(|p| (p.name.clone(), format!("timeline?repo={}", p.root)))
         .collect();
     TrayView {
@@ -494,7 +494,7 @@ mod tests {
             mutations: 0,
             has_ledger: false,
             connected: crate::projects::Connected {
-                user: false,
+                global: false,
                 project: connected,
                 local: false,
             },

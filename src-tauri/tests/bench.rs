@@ -4,13 +4,15 @@
 
 mod common;
 
+use hookd_core::settings::Scope;
+use hookd_core::settings::connect::Mode;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::DesktopEnv;
 use hookd_desktop::ErrorKind;
 use hookd_desktop::bench::{self, BenchHook, BenchMatch};
-use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
+use hookd_desktop::connect::{self};
 use hookd_testkit::{
     GitRepo, TestEnv, process_gone, read_pids, wait_until, write_file, write_script,
 };
@@ -199,14 +201,12 @@ fn run_shows_the_exit_2_deny_with_the_hook_s_stderr_as_the_reason() {
 
     // Connected to hookd: the recorder entry is listed but never run by the bench.
     let state = env.state();
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
     connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Project,
-        ConnectMode::Record,
+        Scope::Project,
+        Mode::Record,
         &preview.version,
     )
     .unwrap();

@@ -5,8 +5,10 @@
 mod common;
 
 use common::DesktopEnv;
+use hookd_core::settings::Scope;
+use hookd_core::settings::connect::Mode;
 use hookd_desktop::ErrorKind;
-use hookd_desktop::connect::{self, ConnectMode, ConnectScope};
+use hookd_desktop::connect::{self};
 use hookd_desktop::projects;
 use hookd_testkit::{GitRepo, TestEnv};
 use serde_json::Value;
@@ -34,9 +36,7 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     projects::add_projects(&state, &[repo.root()]).unwrap();
     let file = repo.root().join(".claude/settings.json");
 
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
     assert_eq!(preview.path, file.display().to_string());
     assert!(!preview.exists);
     assert!(preview.changes);
@@ -60,8 +60,8 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     let done = connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Project,
-        ConnectMode::Record,
+        Scope::Project,
+        Mode::Record,
         &preview.version,
     )
     .unwrap();
@@ -72,19 +72,17 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     let listed = projects::list_projects(&state).unwrap();
     let info = listed.iter().find(|p| p.root == project).unwrap();
     assert!(info.connected.project, "the badge sees it");
-    assert!(!info.connected.local && !info.connected.user);
+    assert!(!info.connected.local && !info.connected.global);
 
     // Again: nothing to change, and applying writes nothing.
-    let again =
-        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
-            .unwrap();
+    let again = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
     assert!(again.exists && !again.changes);
     assert_eq!(again.after, again.before);
     let noop = connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Project,
-        ConnectMode::Record,
+        Scope::Project,
+        Mode::Record,
         &again.version,
     )
     .unwrap();
@@ -101,9 +99,7 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, THEIRS).unwrap();
 
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::Local, ConnectMode::Managed)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Local, Mode::Managed).unwrap();
     assert_eq!(preview.before, THEIRS);
     assert!(preview.exists && preview.changes);
     assert!(
@@ -124,8 +120,8 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     let done = connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Local,
-        ConnectMode::Managed,
+        Scope::Local,
+        Mode::Managed,
         &preview.version,
     )
     .unwrap();
@@ -134,11 +130,10 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), preview.after);
 
     // Disconnect gives the user's file back.
-    let off = connect::disconnect_preview(&state, &project, ConnectScope::Local).unwrap();
+    let off = connect::disconnect_preview(&state, &project, Scope::Local).unwrap();
     assert!(off.changes);
     assert_eq!(off.before, preview.after);
-    let undone =
-        connect::disconnect_apply(&state, &project, ConnectScope::Local, &off.version).unwrap();
+    let undone = connect::disconnect_apply(&state, &project, Scope::Local, &off.version).unwrap();
     assert!(undone.written);
     let back: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(back, serde_json::from_str::<Value>(THEIRS).unwrap());
@@ -154,15 +149,13 @@ fn a_file_changed_since_the_preview_is_a_conflict_and_stays_as_it_is() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "{}\n").unwrap();
 
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
     std::fs::write(&file, THEIRS).unwrap();
     let err = connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Project,
-        ConnectMode::Record,
+        Scope::Project,
+        Mode::Record,
         &preview.version,
     )
     .unwrap_err();
@@ -180,15 +173,13 @@ fn a_file_changed_since_the_preview_is_a_conflict_and_stays_as_it_is() {
 
     // A file that appeared after a preview of a missing one conflicts too.
     let local = repo.root().join(".claude/settings.local.json");
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::Local, ConnectMode::Record)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Local, Mode::Record).unwrap();
     std::fs::write(&local, "{\"model\": \"haiku\"}\n").unwrap();
     let err = connect::connect_apply(
         &state,
         &project,
-        ConnectScope::Local,
-        ConnectMode::Record,
+        Scope::Local,
+        Mode::Record,
         &preview.version,
     )
     .unwrap_err();
@@ -205,16 +196,14 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
     let state = env.state();
     let repo = GitRepo::new();
     let project = repo.root().display().to_string();
-    let preview =
-        connect::connect_preview(&state, &project, ConnectScope::User, ConnectMode::Record)
-            .unwrap();
+    let preview = connect::connect_preview(&state, &project, Scope::Global, Mode::Record).unwrap();
     let home_file = env.home().join(".claude/settings.json");
     assert_eq!(preview.path, home_file.display().to_string());
     connect::connect_apply(
         &state,
         &project,
-        ConnectScope::User,
-        ConnectMode::Record,
+        Scope::Global,
+        Mode::Record,
         &preview.version,
     )
     .unwrap();
@@ -224,23 +213,17 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
             .contains("hookd-emit")
     );
     let listed = projects::add_projects(&state, &[repo.root()]).unwrap();
-    assert!(listed.added[0].connected.user);
+    assert!(listed.added[0].connected.global);
 
     let file = repo.root().join(".claude/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "{\"hooks\": [] ").unwrap();
-    let err =
-        connect::connect_preview(&state, &project, ConnectScope::Project, ConnectMode::Record)
-            .unwrap_err();
+    let err = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
     assert!(err.message.contains("not valid JSON"), "{}", err.message);
 
-    let err = connect::connect_preview(
-        &state,
-        "/definitely/not/here",
-        ConnectScope::Project,
-        ConnectMode::Record,
-    )
-    .unwrap_err();
+    let err =
+        connect::connect_preview(&state, "/definitely/not/here", Scope::Project, Mode::Record)
+            .unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound);
 }

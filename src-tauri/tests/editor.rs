@@ -3,14 +3,15 @@
 
 mod common;
 
+use hookd_core::settings::{Kind, Scope};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::editor::{
-    self, FileKind, FileRef, FileScope, HookFile, HookRef, check_matcher, effective_hooks,
-    hook_events, hook_files, move_hook, preview_hooks_save, save_hooks, set_hook_enabled,
+    self, FileRef, HookFile, HookRef, check_matcher, effective_hooks, hook_events, hook_files,
+    move_hook, preview_hooks_save, save_hooks, set_hook_enabled,
 };
 use hookd_testkit::{GitRepo, TestEnv, write_file};
 use serde_json::{Value, json};
@@ -53,7 +54,7 @@ fn project_path(root: &Path) -> PathBuf {
     root.join(".claude/settings.json")
 }
 
-fn loaded(files: &[HookFile], kind: FileKind, scope: FileScope) -> &HookFile {
+fn loaded(files: &[HookFile], kind: Kind, scope: Scope) -> &HookFile {
     files
         .iter()
         .find(|f| f.file.kind == kind && f.file.scope == scope)
@@ -88,8 +89,7 @@ fn hook_files_lists_the_six_files_with_structured_hooks_and_raw_json() {
     write_file(&project_path(&root), PROJECT_FILE);
 
     let files = hook_files(&state, &root.display().to_string()).unwrap();
-    let order: Vec<(FileKind, FileScope)> =
-        files.iter().map(|f| (f.file.kind, f.file.scope)).collect();
+    let order: Vec<(Kind, Scope)> = files.iter().map(|f| (f.file.kind, f.file.scope)).collect();
     assert_eq!(order, editor::EDITABLE.to_vec());
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let home = env.home();
@@ -109,13 +109,13 @@ fn hook_files_lists_the_six_files_with_structured_hooks_and_raw_json() {
         ]
     );
 
-    let missing = loaded(&files, FileKind::Agent, FileScope::Local);
+    let missing = loaded(&files, Kind::Agent, Scope::Local);
     assert!(!missing.exists);
     assert_eq!(missing.version, "absent");
     assert!(missing.editable, "a missing file is edited as empty");
     assert!(missing.events.is_empty());
 
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     assert!(project.exists && project.editable && !project.read_only);
     assert!(project.problems.is_empty(), "{:?}", project.problems);
     assert_eq!(
@@ -177,7 +177,7 @@ fn broken_files_are_reported_not_hidden() {
     );
 
     let files = hook_files(&state, &root.display().to_string()).unwrap();
-    let local = loaded(&files, FileKind::Agent, FileScope::Local);
+    let local = loaded(&files, Kind::Agent, Scope::Local);
     assert!(
         local
             .parse_error
@@ -189,7 +189,7 @@ fn broken_files_are_reported_not_hidden() {
     assert!(!local.editable);
     assert_ne!(local.version, "absent");
 
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     assert!(
         project.editable,
         "value-level problems can be fixed in the form"
@@ -216,7 +216,7 @@ fn broken_files_are_reported_not_hidden() {
     assert!(!unknown.editable && !unknown.known_type);
     assert_eq!(unknown.raw, json!({"type": "shell", "run": "y"}));
 
-    let managed = loaded(&files, FileKind::Managed, FileScope::Project);
+    let managed = loaded(&files, Kind::Managed, Scope::Project);
     assert!(
         !managed.editable,
         "a group list that is not an array cannot be edited in a form"
@@ -233,7 +233,7 @@ fn preview_and_save_replace_only_the_hooks_and_keep_every_other_byte() {
     let path = project_path(&root);
     write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
 
     let mut hooks = hooks_of(project);
     hooks["PreToolUse"] = json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 30}]}]);
@@ -290,7 +290,7 @@ fn preview_and_save_replace_only_the_hooks_and_keep_every_other_byte() {
 
     // Saving the same hooks again changes nothing.
     let again = hook_files(&state, &root.display().to_string()).unwrap();
-    let project = loaded(&again, FileKind::Agent, FileScope::Project);
+    let project = loaded(&again, Kind::Agent, Scope::Project);
     let same =
         preview_hooks_save(&state, &project.file, hooks_of(project), &project.version).unwrap();
     assert!(!same.changed);
@@ -306,7 +306,7 @@ fn a_file_changed_since_it_was_loaded_is_a_conflict_and_nothing_is_written() {
     let path = project_path(&root);
     write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     let hooks = json!({"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]});
 
     let theirs = PROJECT_FILE.replace("opus", "sonnet");
@@ -346,7 +346,7 @@ fn invalid_hooks_are_refused_with_their_json_path() {
     let path = project_path(&root);
     write_file(&path, PROJECT_FILE);
     let files = hook_files(&state, &root.display().to_string()).unwrap();
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     let bad = json!({"PreToolUse": [{"matcher": "Bash(", "hooks": [{"type": "command", "command": ""}]}]});
     let err = save_hooks(&state, &project.file, bad, &project.version, false).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
@@ -371,7 +371,7 @@ fn saving_a_missing_file_creates_it_and_managed_files_get_hookds_gitignore() {
     let state = env.state();
     let repo = GitRepo::new();
     let root = repo.root();
-    let managed = file(&root, FileKind::Managed, FileScope::Project);
+    let managed = file(&root, Kind::Managed, Scope::Project);
     let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./deny-rm.sh"}]}]});
     let preview = preview_hooks_save(&state, &managed, hooks.clone(), "absent").unwrap();
     assert!(preview.creates && preview.changed);
@@ -389,8 +389,8 @@ fn saving_a_missing_file_creates_it_and_managed_files_get_hookds_gitignore() {
     // The global agent file lives in the (temp) home.
     let global = FileRef {
         project: None,
-        kind: FileKind::Agent,
-        scope: FileScope::Global,
+        kind: Kind::Agent,
+        scope: Scope::Global,
     };
     save_hooks(
         &state,
@@ -405,8 +405,8 @@ fn saving_a_missing_file_creates_it_and_managed_files_get_hookds_gitignore() {
     // A project scope needs a project, and the project must exist.
     let no_project = FileRef {
         project: None,
-        kind: FileKind::Managed,
-        scope: FileScope::Project,
+        kind: Kind::Managed,
+        scope: Scope::Project,
     };
     assert_eq!(
         save_hooks(&state, &no_project, json!({}), "absent", false)
@@ -436,7 +436,7 @@ fn disable_and_enable_go_through_hookds_store_and_restore_the_file() {
     write_file(&path, PROJECT_FILE);
     let project_root = root.display().to_string();
     let files = hook_files(&state, &project_root).unwrap();
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     let hook = HookRef {
         event: "PostToolUse".into(),
         matcher: Some("Write|Edit".into()),
@@ -456,7 +456,7 @@ fn disable_and_enable_go_through_hookds_store_and_restore_the_file() {
     assert!(store.contains("cargo fmt"), "{store}");
 
     let files = hook_files(&state, &project_root).unwrap();
-    let project = loaded(&files, FileKind::Agent, FileScope::Project);
+    let project = loaded(&files, Kind::Agent, Scope::Project);
     assert_eq!(project.disabled.len(), 1);
     assert_eq!(project.disabled[0].command.as_deref(), Some("cargo fmt"));
     assert_eq!(project.disabled[0].matcher.as_deref(), Some("Write|Edit"));
@@ -486,8 +486,8 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     write_file(&from_path, PROJECT_FILE);
     let project_root = root.display().to_string();
     let files = hook_files(&state, &project_root).unwrap();
-    let from = loaded(&files, FileKind::Agent, FileScope::Project);
-    let to = file(&root, FileKind::Agent, FileScope::Local);
+    let from = loaded(&files, Kind::Agent, Scope::Project);
+    let to = file(&root, Kind::Agent, Scope::Local);
     let hook = HookRef {
         event: "PostToolUse".into(),
         matcher: Some("Write|Edit".into()),
@@ -531,8 +531,8 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
 
     // Also across kinds: agent → hookd's managed hooks.
     let files = hook_files(&state, &project_root).unwrap();
-    let local = loaded(&files, FileKind::Agent, FileScope::Local);
-    let managed = file(&root, FileKind::Managed, FileScope::Local);
+    let local = loaded(&files, Kind::Agent, Scope::Local);
+    let managed = file(&root, Kind::Managed, Scope::Local);
     move_hook(&state, &local.file, &managed, &hook, &local.version).unwrap();
     assert!(
         fs::read_to_string(root.join(".hookd/settings.local.json"))
@@ -563,7 +563,7 @@ fn effective_view_lists_both_kinds_with_sources_duplicates_and_problems() {
     );
 
     let view = effective_hooks(&state, &root.display().to_string()).unwrap();
-    let rows: Vec<(FileKind, FileScope, &str, Option<u64>)> = view
+    let rows: Vec<(Kind, Scope, &str, Option<u64>)> = view
         .hooks
         .iter()
         .map(|h| (h.kind, h.scope, h.summary.as_str(), h.duplicate_of))
@@ -571,9 +571,9 @@ fn effective_view_lists_both_kinds_with_sources_duplicates_and_problems() {
     assert_eq!(
         rows,
         [
-            (FileKind::Agent, FileScope::Global, "./guard.sh", None),
-            (FileKind::Agent, FileScope::Project, "./guard.sh", Some(0)),
-            (FileKind::Managed, FileScope::Project, "say done", None),
+            (Kind::Agent, Scope::Global, "./guard.sh", None),
+            (Kind::Agent, Scope::Project, "./guard.sh", Some(0)),
+            (Kind::Managed, Scope::Project, "say done", None),
         ]
     );
     assert_eq!(

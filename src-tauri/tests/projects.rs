@@ -92,7 +92,7 @@ fn list_counts_events_and_mutations_and_orders_by_last_activity() {
     );
     assert_eq!(
         value["connected"],
-        serde_json::json!({"user": false, "project": false, "local": false})
+        serde_json::json!({"global": false, "project": false, "local": false})
     );
 }
 
@@ -116,7 +116,7 @@ fn connected_reflects_each_claude_settings_scope() {
 
     let listed = projects::list_projects(&state).unwrap();
     let connected = find(&listed, &repo.root()).connected;
-    assert!(connected.user);
+    assert!(connected.global);
     assert!(
         !connected.project,
         "project settings without hookd handlers"

@@ -6,12 +6,13 @@
 
 mod common;
 
+use hookd_core::settings::{Kind, Scope};
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
 use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
-use hookd_desktop::editor::{FileKind, FileRef, FileScope};
+use hookd_desktop::editor::FileRef;
 use hookd_desktop::templates::{self, ScriptChange};
 use hookd_testkit::{GitRepo, TestEnv, read_json};
 use serde_json::{Value, json};
@@ -27,7 +28,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
     let settings = repo.root().join(".claude/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     std::fs::write(&settings, THEIRS).unwrap();
-    let target = file(&repo.root(), FileKind::Agent, FileScope::Project);
+    let target = file(&repo.root(), Kind::Agent, Scope::Project);
 
     let before = templates::catalog(&state, Some(&project)).unwrap();
     let guard = before
@@ -38,7 +39,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
     assert!(guard.installed.is_empty());
     assert_eq!(guard.hooks[0].event, "PreToolUse");
     assert_eq!(guard.hooks[0].matcher.as_deref(), Some("Bash"));
-    assert_eq!(guard.kinds, vec![FileKind::Agent, FileKind::Managed]);
+    assert_eq!(guard.kinds, vec![Kind::Agent, Kind::Managed]);
 
     let change = templates::install(&state, "block-dangerous-shell", &target).unwrap();
     assert_eq!(change.settings, settings.display().to_string());
@@ -81,10 +82,7 @@ fn installs_into_the_project_file_keeping_everything_else_then_uninstalls_exactl
         .unwrap();
     assert_eq!(guard.installed.len(), 1, "{:?}", guard.installed);
     let placed = &guard.installed[0];
-    assert_eq!(
-        (placed.kind, placed.scope),
-        (FileKind::Agent, FileScope::Project)
-    );
+    assert_eq!((placed.kind, placed.scope), (Kind::Agent, Scope::Project));
     assert!(placed.complete, "{:?}", placed.missing);
     assert_eq!(placed.settings, settings.display().to_string());
 
@@ -113,7 +111,7 @@ fn a_deleted_script_shows_as_incomplete_and_installing_again_repairs_it() {
     let state = env.state();
     let repo = GitRepo::new();
     let project = repo.root().display().to_string();
-    let target = file(&repo.root(), FileKind::Managed, FileScope::Project);
+    let target = file(&repo.root(), Kind::Managed, Scope::Project);
     let change = templates::install(&state, "session-git-context", &target).unwrap();
     let script = change.script.unwrap();
     std::fs::remove_file(&script).unwrap();
@@ -155,8 +153,8 @@ fn global_install_uses_the_users_files_and_the_catalogue_without_a_project_lists
     let state = env.state();
     let target = FileRef {
         project: None,
-        kind: FileKind::Managed,
-        scope: FileScope::Global,
+        kind: Kind::Managed,
+        scope: Scope::Global,
     };
     let change = templates::install(&state, "protect-secrets", &target).unwrap();
     assert!(
@@ -177,7 +175,7 @@ fn global_install_uses_the_users_files_and_the_catalogue_without_a_project_lists
     assert_eq!(placed.len(), 1);
     assert_eq!(
         (placed[0].kind, placed[0].scope),
-        (FileKind::Managed, FileScope::Global)
+        (Kind::Managed, Scope::Global)
     );
 }
 
@@ -186,7 +184,7 @@ fn bad_targets_are_typed_errors_and_write_nothing() {
     let env = TestEnv::new();
     let state = env.state();
     let repo = GitRepo::new();
-    let managed = file(&repo.root(), FileKind::Managed, FileScope::Project);
+    let managed = file(&repo.root(), Kind::Managed, Scope::Project);
 
     let err = templates::install(&state, "record-into-hookd", &managed).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
@@ -196,14 +194,14 @@ fn bad_targets_are_typed_errors_and_write_nothing() {
     let err = templates::install(&state, "no-such-template", &managed).unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound, "{err:?}");
 
-    let policy = file(&repo.root(), FileKind::Agent, FileScope::Policy);
+    let policy = file(&repo.root(), Kind::Agent, Scope::Policy);
     let err = templates::install(&state, "protect-secrets", &policy).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
 
     let relative = FileRef {
         project: Some("relative/dir".to_owned()),
-        kind: FileKind::Agent,
-        scope: FileScope::Project,
+        kind: Kind::Agent,
+        scope: Scope::Project,
     };
     let err = templates::install(&state, "protect-secrets", &relative).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
@@ -212,7 +210,7 @@ fn bad_targets_are_typed_errors_and_write_nothing() {
     let settings = repo.root().join(".claude/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     std::fs::write(&settings, "{ not json").unwrap();
-    let agent = file(&repo.root(), FileKind::Agent, FileScope::Project);
+    let agent = file(&repo.root(), Kind::Agent, Scope::Project);
     let err = templates::install(&state, "protect-secrets", &agent).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ not json");
@@ -224,7 +222,7 @@ fn an_unparsable_settings_file_is_listed_and_the_other_files_still_answer() {
     let state = env.state();
     let repo = GitRepo::new();
     let project = repo.root().display().to_string();
-    let managed = file(&repo.root(), FileKind::Managed, FileScope::Project);
+    let managed = file(&repo.root(), Kind::Managed, Scope::Project);
     templates::install(&state, "protect-secrets", &managed).unwrap();
     let local = repo.root().join(".claude/settings.local.json");
     std::fs::create_dir_all(local.parent().unwrap()).unwrap();
@@ -237,10 +235,10 @@ fn an_unparsable_settings_file_is_listed_and_the_other_files_still_answer() {
         .find(|t| t.name == "protect-secrets")
         .unwrap();
     assert_eq!(secrets.installed.len(), 1, "{:?}", secrets.installed);
-    assert_eq!(secrets.installed[0].kind, FileKind::Managed);
+    assert_eq!(secrets.installed[0].kind, Kind::Managed);
     assert_eq!(listed.unreadable.len(), 1, "{:?}", listed.unreadable);
     let bad = &listed.unreadable[0];
-    assert_eq!((bad.kind, bad.scope), (FileKind::Agent, FileScope::Local));
+    assert_eq!((bad.kind, bad.scope), (Kind::Agent, Scope::Local));
     assert_eq!(bad.settings, local.display().to_string());
     assert!(bad.reason.contains("line 2"), "{}", bad.reason);
     assert_eq!(

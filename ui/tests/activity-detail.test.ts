@@ -1,6 +1,9 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createActivityDetail } from '../src/components/activity-detail';
+import { setBackend } from '../src/lib/api';
+import { loadCatalogue } from '../src/lib/catalogue';
+import { createStub } from '../src/stub';
 import type { ActivityEvent } from '../src/lib/types';
 
 afterEach(() => document.body.replaceChildren());
@@ -69,6 +72,14 @@ const denied: ActivityEvent = {
     },
   ],
 };
+
+// Event names are shown in the agent's spelling from the backend's catalogue,
+// which the app loads when the timeline opens.
+beforeAll(async () => {
+  setBackend(createStub());
+  await loadCatalogue();
+});
+afterAll(() => setBackend(null));
 
 describe('activity detail', () => {
   it('shows each hook run with its verdict, reason, exit code, duration and output', () => {

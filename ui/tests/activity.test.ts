@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eventSubject, eventVerdict, hookTypeLabel, normalizeHookType, runReason, runVerdict, runsSummary } from '../src/lib/activity';
+import { eventSubject, eventVerdict, runReason, runVerdict, runsSummary } from '../src/lib/activity';
+import { setBackend } from '../src/lib/api';
+import { eventLabel, knownTools, loadCatalogue, recordedEventNames, resetCatalogue, storedEventName } from '../src/lib/catalogue';
+import { createStub } from '../src/stub';
 import type { ActivityEvent, HookRunRecord } from '../src/lib/types';
 
 const run = (over: Partial<HookRunRecord> = {}): HookRunRecord => ({
@@ -49,7 +52,12 @@ const event = (over: Partial<ActivityEvent> = {}): ActivityEvent => ({
 });
 
 describe('hook type names', () => {
-  it('normalises like the core and reads back in the agent\'s spelling', () => {
+  it('reads event names through the backend catalogue, both ways', async () => {
+    setBackend(createStub());
+    resetCatalogue();
+    // Before the catalogue is loaded nothing is known: callers refetch.
+    expect(storedEventName('PostToolUse')).toBeNull();
+    await loadCatalogue();
     for (const [input, stored] of [
       ['PostToolUse', 'post_tool_use'],
       ['post_tool_use', 'post_tool_use'],
@@ -58,10 +66,15 @@ describe('hook type names', () => {
       ['Stop', 'stop'],
       ['PreCompact', 'pre_compact'],
     ]) {
-      expect(normalizeHookType(input!)).toBe(stored);
+      expect(storedEventName(input!)).toBe(stored);
     }
-    expect(hookTypeLabel('post_tool_use_failure')).toBe('PostToolUseFailure');
-    expect(hookTypeLabel('stop')).toBe('Stop');
+    expect(storedEventName('NoSuchEvent')).toBeNull();
+    expect(eventLabel('post_tool_use_failure')).toBe('PostToolUseFailure');
+    expect(eventLabel('stop')).toBe('Stop');
+    expect(eventLabel('some_future_event')).toBe('some_future_event');
+    expect(knownTools()).toContain('Bash');
+    expect(recordedEventNames()).toContain('PreToolUse');
+    setBackend(null);
   });
 });
 

@@ -43,15 +43,15 @@ describe('connect dialog', () => {
   it('shows the exact change for the project scope, applies it and refreshes the badges', async () => {
     mount();
     await vi.waitFor(() => expect(card(WEBSHOP)).not.toBeNull());
-    expect(button(WEBSHOP).textContent).toBe('Connected'); // the user scope is connected in the sample data
+    expect(button(WEBSHOP).textContent).toBe('Connected'); // the global scope is connected in the sample data
     expect(card(WEBSHOP).querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('false');
     button(WEBSHOP).click();
     await vi.waitFor(() => expect($('connect-dialog')).not.toBeNull());
     const dialog = $('connect-dialog');
     expect(dialog.getAttribute('role')).toBe('dialog');
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    // The user scope is connected already: it is preselected and there is nothing to do.
-    expect($<HTMLSelectElement>('connect-scope').value).toBe('user');
+    // The global scope is connected already: it is preselected and there is nothing to do.
+    expect($<HTMLSelectElement>('connect-scope').value).toBe('global');
     await vi.waitFor(() => expect($('connect-summary').textContent).toBe('Already connected: nothing to change in this file.'));
     expect($<HTMLButtonElement>('connect-apply').disabled).toBe(true);
 

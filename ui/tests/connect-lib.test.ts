@@ -45,11 +45,11 @@ describe('connect logic', () => {
   });
 
   it('preselects the connected scope', () => {
-    const p = (user: boolean, project: boolean, local: boolean): ProjectInfo =>
-      ({ root: '/r', name: 'r', origin: 'manual', first_seen: '', last_activity: null, events: 0, mutations: 0, has_ledger: false, connected: { user, project, local } }) as ProjectInfo;
+    const p = (global: boolean, project: boolean, local: boolean): ProjectInfo =>
+      ({ root: '/r', name: 'r', origin: 'manual', first_seen: '', last_activity: null, events: 0, mutations: 0, has_ledger: false, connected: { global, project, local } }) as ProjectInfo;
     expect(defaultScope(p(false, false, false))).toBe('project');
     expect(defaultScope(p(true, false, true))).toBe('local');
-    expect(defaultScope(p(true, false, false))).toBe('user');
+    expect(defaultScope(p(true, false, false))).toBe('global');
     expect(isConnected(p(false, false, false))).toBe(false);
     expect(isConnected(p(false, false, true))).toBe(true);
   });

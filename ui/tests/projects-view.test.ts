@@ -39,7 +39,7 @@ describe('projects view', () => {
     const p = stub.projects.find((x) => x.root === '/home/dev/src/hookd')!;
     expect(hookd.querySelector('[data-testid=project-mutations]')!.textContent).toBe(`${p.mutations.toLocaleString('en-US')} mutations`);
     expect(hookd.querySelector('[data-testid=project-events]')!.textContent).toBe(`${p.events.toLocaleString('en-US')} events`);
-    expect(hookd.querySelector<HTMLElement>('[data-testid=connected-user]')!.dataset.connected).toBe('true');
+    expect(hookd.querySelector<HTMLElement>('[data-testid=connected-global]')!.dataset.connected).toBe('true');
     expect(hookd.querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('true');
     expect(hookd.querySelector<HTMLElement>('[data-testid=connected-local]')!.dataset.connected).toBe('false');
     expect(hookd.querySelector('[data-testid=project-origin]')!.textContent).toBe('from events');
@@ -158,7 +158,7 @@ describe('projects view', () => {
 describe('sortProjects', () => {
   const p = (name: string, last: string | null): ProjectInfo => ({
     root: `/${name}`, name, origin: 'event', first_seen: '2026-01-01T00:00:00.000Z', last_activity: last,
-    events: 0, mutations: 0, has_ledger: true, connected: { user: false, project: false, local: false },
+    events: 0, mutations: 0, has_ledger: true, connected: { global: false, project: false, local: false },
   });
   it('puts the newest activity first and idle projects last by name', () => {
     const sorted = sortProjects([p('b', null), p('old', '2026-01-01T00:00:00.000Z'), p('a', null), p('new', '2026-02-01T00:00:00.000Z')]);

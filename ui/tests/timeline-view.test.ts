@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createErrorBanner, type ErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
+import { loadCatalogue, resetCatalogue } from '../src/lib/catalogue';
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
@@ -668,8 +669,13 @@ describe('commitConcerns with the new filters', () => {
     expect(commitConcerns(runs, f({}))).toBe(false);
     expect(commitConcerns(notice([], 0, 0), f({ mode: 'activity' }))).toBe(false);
   });
-  it('skips commits whose events cannot match the event type or tool', () => {
+  it('skips commits whose events cannot match the event type or tool', async () => {
     const post = notice([{ hook_type: 'post_tool_use', tool_name: 'Edit' }], 1);
+    resetCatalogue();
+    // Without the backend's catalogue an event type cannot be told apart: refetch.
+    expect(commitConcerns(post, f({ event_type: 'PostToolUseFailure' }))).toBe(true);
+    setBackend(createStub());
+    await loadCatalogue();
     expect(commitConcerns(post, f({ event_type: 'PostToolUse' }))).toBe(true);
     expect(commitConcerns(post, f({ event_type: 'PostToolUseFailure' }))).toBe(false);
     expect(commitConcerns(post, f({ tool: 'edit' }))).toBe(true);

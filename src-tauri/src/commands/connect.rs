@@ -1,19 +1,21 @@
 //! The Connect dialog's commands: previewing and applying the hookd entries
 //! in the agent's settings (record or managed mode), and removing them.
 
+use hookd_core::settings::Scope;
+use hookd_core::settings::connect::Mode;
 use tauri::{AppHandle, Runtime};
 
 use super::blocking;
 use super::registry::command;
-use crate::connect::{self, ConnectMode, ConnectPreview, ConnectResult, ConnectScope};
+use crate::connect::{self, ConnectPreview, ConnectResult};
 use crate::error::Result;
 
 command! {
     /// The settings file of `scope` before and after connecting; writes nothing.
     pub(crate) async fn connect_preview<R: Runtime>[app: AppHandle<R>](
         project: String,
-        scope: ConnectScope,
-        mode: ConnectMode,
+        scope: Scope,
+        mode: Mode,
     ) -> Result<ConnectPreview> {
         blocking(&app, move |state| {
             connect::connect_preview(state, &project, scope, mode)
@@ -27,8 +29,8 @@ command! {
     /// version is a `conflict`.
     pub(crate) async fn connect_apply<R: Runtime>[app: AppHandle<R>](
         project: String,
-        scope: ConnectScope,
-        mode: ConnectMode,
+        scope: Scope,
+        mode: Mode,
         version: String,
     ) -> Result<ConnectResult> {
         blocking(&app, move |state| {
@@ -42,7 +44,7 @@ command! {
     /// The settings file of `scope` before and after removing hookd's entries.
     pub(crate) async fn disconnect_preview<R: Runtime>[app: AppHandle<R>](
         project: String,
-        scope: ConnectScope,
+        scope: Scope,
     ) -> Result<ConnectPreview> {
         blocking(&app, move |state| {
             connect::disconnect_preview(state, &project, scope)
@@ -56,7 +58,7 @@ command! {
     /// a `conflict`.
     pub(crate) async fn disconnect_apply<R: Runtime>[app: AppHandle<R>](
         project: String,
-        scope: ConnectScope,
+        scope: Scope,
         version: String,
     ) -> Result<ConnectResult> {
         blocking(&app, move |state| {

@@ -3,7 +3,7 @@
 //! a matcher (the core's parser: its kind, or the error with its position,
 //! and which known tool names or values it matches).
 
-use hookd_core::settings::events::{self, EVENTS, MatchField};
+use hookd_core::settings::events::{self, Connected, EVENTS, MatchField};
 use hookd_core::settings::matcher::Matcher;
 use hookd_core::settings::resolve_event;
 use serde::Serialize;
@@ -16,6 +16,12 @@ use crate::error::Result;
 pub struct HookEventInfo {
     /// The agent's name (`PreToolUse`).
     pub name: String,
+    /// How the ledger stores it (`pre_tool_use`): the core's normalisation,
+    /// so the window never re-implements it.
+    pub stored: String,
+    /// `hookd connect` makes the agent send it to hookd, so the ledger can
+    /// hold it (the timeline's event-type suggestions).
+    pub recorded: bool,
     /// When it fires, in one line.
     pub description: String,
     /// Whether a group's matcher is used (otherwise every group runs).
@@ -55,6 +61,8 @@ pub fn hook_events() -> Vec<HookEventInfo> {
         .iter()
         .map(|spec| HookEventInfo {
             name: spec.name.to_owned(),
+            stored: hookd_core::names::normalize_hook_type(spec.name),
+            recorded: spec.connected != Connected::No,
             description: events::description(spec.name).to_owned(),
             takes_matcher: spec.matcher != MatchField::None,
             match_field: field_name(spec.matcher),

@@ -24,7 +24,6 @@ pub mod files;
 pub mod view;
 pub mod write;
 
-use std::hash::Hash;
 use std::path::{Path, PathBuf};
 
 use hookd_core::settings::{Kind, Scope, SettingsError, SettingsLocation};
@@ -44,70 +43,6 @@ pub use write::{
     set_hook_enabled,
 };
 
-/// Who runs the hooks of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum FileKind {
-    /// Claude Code runs them: `.claude/settings*.json`.
-    Agent,
-    /// hookd's daemon runs them: `.hookd/settings*.json`.
-    Managed,
-}
-
-impl From<FileKind> for Kind {
-    fn from(kind: FileKind) -> Self {
-        match kind {
-            FileKind::Agent => Self::Agent,
-            FileKind::Managed => Self::Managed,
-        }
-    }
-}
-
-impl From<Kind> for FileKind {
-    fn from(kind: Kind) -> Self {
-        match kind {
-            Kind::Agent => Self::Agent,
-            Kind::Managed => Self::Managed,
-        }
-    }
-}
-
-/// Which file of a kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum FileScope {
-    /// Per user: every project.
-    Global,
-    /// Shared with the team (committed).
-    Project,
-    /// This checkout only.
-    Local,
-    /// The administrator's policy file (agent kind, read-only; effective view only).
-    Policy,
-}
-
-impl From<FileScope> for Scope {
-    fn from(scope: FileScope) -> Self {
-        match scope {
-            FileScope::Global => Self::Global,
-            FileScope::Project => Self::Project,
-            FileScope::Local => Self::Local,
-            FileScope::Policy => Self::Policy,
-        }
-    }
-}
-
-impl From<Scope> for FileScope {
-    fn from(scope: Scope) -> Self {
-        match scope {
-            Scope::Global => Self::Global,
-            Scope::Project => Self::Project,
-            Scope::Local => Self::Local,
-            Scope::Policy => Self::Policy,
-        }
-    }
-}
-
 /// One settings file, named by what it is rather than by its path, so the
 /// window can only ever write one of the files hookd manages.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -115,19 +50,19 @@ pub struct FileRef {
     /// The project's root; required for the project and local scopes.
     pub project: Option<String>,
     /// Agent or managed.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Global, project or local.
-    pub scope: FileScope,
+    pub scope: Scope,
 }
 
 /// The six files the editor shows, in tab order: the agent's, then hookd's.
-pub const EDITABLE: [(FileKind, FileScope); 6] = [
-    (FileKind::Agent, FileScope::Global),
-    (FileKind::Agent, FileScope::Project),
-    (FileKind::Agent, FileScope::Local),
-    (FileKind::Managed, FileScope::Global),
-    (FileKind::Managed, FileScope::Project),
-    (FileKind::Managed, FileScope::Local),
+pub const EDITABLE: [(Kind, Scope); 6] = [
+    (Kind::Agent, Scope::Global),
+    (Kind::Agent, Scope::Project),
+    (Kind::Agent, Scope::Local),
+    (Kind::Managed, Scope::Global),
+    (Kind::Managed, Scope::Project),
+    (Kind::Managed, Scope::Local),
 ];
 
 /// A project root from the window: it must be an existing absolute directory.
@@ -152,7 +87,7 @@ pub(crate) fn location(state: &AppState, file: &FileRef) -> Result<SettingsLocat
     let project = file.project.as_deref().map(project_dir).transpose()?;
     state
         .roots()?
-        .location(file.kind.into(), file.scope.into(), project.as_deref())
+        .location(file.kind, file.scope, project.as_deref())
         .map_err(settings_error)
 }
 

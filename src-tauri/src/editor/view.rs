@@ -4,11 +4,12 @@
 //! core's lenient effective view, so a broken file is listed as skipped
 //! with its problem instead of hiding every other hook.
 
+use hookd_core::settings::Scope;
 use hookd_core::settings::{EffectiveHooks, Kind, effective_lenient_in};
 use serde::Serialize;
 use ts_rs::TS;
 
-use super::{FileKind, FileScope, display, project_dir, settings_error};
+use super::{display, project_dir, settings_error};
 use crate::error::Result;
 use crate::state::AppState;
 
@@ -29,9 +30,9 @@ pub struct EffectiveView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct EffectiveFile {
     /// Agent or managed.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Global, project, local or policy.
-    pub scope: FileScope,
+    pub scope: Scope,
     /// The file.
     pub path: String,
     /// It exists.
@@ -48,9 +49,9 @@ pub struct EffectiveEntry {
     /// Its position in [`EffectiveView::hooks`].
     pub index: u64,
     /// Who runs it.
-    pub kind: FileKind,
+    pub kind: Kind,
     /// Which file of that kind.
-    pub scope: FileScope,
+    pub scope: Scope,
     /// That file.
     pub path: String,
     /// Its event.
@@ -92,8 +93,8 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
             .files
             .iter()
             .map(|f| EffectiveFile {
-                kind: f.location.kind.into(),
-                scope: f.location.scope.into(),
+                kind: f.location.kind,
+                scope: f.location.scope,
                 path: display(&f.location.path),
                 exists: f.exists,
                 skipped: f.skipped,
@@ -106,8 +107,8 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
             .enumerate()
             .map(|(i, h)| EffectiveEntry {
                 index: i as u64,
-                kind: h.kind.into(),
-                scope: h.scope.into(),
+                kind: h.kind,
+                scope: h.scope,
                 path: display(&h.path),
                 event: h.event.name().to_owned(),
                 matcher: h.matcher.clone(),

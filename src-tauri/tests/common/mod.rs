@@ -6,11 +6,12 @@
 
 #![allow(dead_code)] // each test binary uses a different subset
 
+use hookd_core::settings::{Kind, Scope};
 use std::path::Path;
 
 use hookd_core::settings::SettingsRoots;
 use hookd_desktop::AppState;
-use hookd_desktop::editor::{FileKind, FileRef, FileScope};
+use hookd_desktop::editor::FileRef;
 use hookd_desktop::timeline::TimelineQuery;
 use hookd_testkit::{GitRepo, TestEnv};
 
@@ -32,7 +33,7 @@ impl DesktopEnv for TestEnv {
 }
 
 /// The editor's reference to the settings file of `kind` at `scope` for `project`.
-pub fn file(project: &Path, kind: FileKind, scope: FileScope) -> FileRef {
+pub fn file(project: &Path, kind: Kind, scope: Scope) -> FileRef {
     FileRef {
         project: Some(project.display().to_string()),
         kind,

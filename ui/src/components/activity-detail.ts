@@ -4,7 +4,8 @@
 // payload. The mutation list has its own panel (row-detail.ts); this one
 // shares its look.
 
-import { eventSubject, hookTypeLabel, runReason, runVerdict } from '../lib/activity';
+import { eventSubject, runReason, runVerdict } from '../lib/activity';
+import { eventLabel } from '../lib/catalogue';
 import { extractChange, parsePayload, prettyPayload } from '../lib/change';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { ActivityEvent, HookRunRecord } from '../lib/types';
@@ -127,7 +128,7 @@ export function createActivityDetail(
   function show(ev: ActivityEvent): void {
     shown = ev;
     el.dataset.eventId = ev.event_id;
-    const label = hookTypeLabel(ev.hook_type);
+    const label = eventLabel(ev.hook_type);
     heading.replaceChildren();
     append(
       heading,

@@ -11,13 +11,13 @@ import '../styles/connect.css';
 import { api } from '../lib/api';
 import { CONNECT_ACTIONS, CONNECT_SCOPES, defaultScope, foldDiff, previewSummary, type ConnectAction } from '../lib/connect';
 import { diffStat, lineDiff } from '../lib/diff';
-import type { ConnectPreview, ConnectResult, ConnectScope, ProjectInfo } from '../lib/types';
+import type { ConnectPreview, ConnectResult, Scope, ProjectInfo } from '../lib/types';
 import { h } from './dom';
 
 export interface ConnectDialogOptions {
   project: ProjectInfo;
   /** After a successful apply (the dialog has closed). */
-  onApplied(result: ConnectResult, action: ConnectAction, scope: ConnectScope): void;
+  onApplied(result: ConnectResult, action: ConnectAction, scope: Scope): void;
   /** Shows an error that is not the dialog's own (the window's banner). */
   onError(err: unknown, context: string): void;
   /** Where focus goes back to when the dialog closes. */
@@ -122,13 +122,13 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
 
   function describeScope(): void {
     const s = CONNECT_SCOPES.find((x) => x.value === scope.value)!;
-    scopeNote.textContent = `${s.value === 'user' ? s.file : `${p.root}/${s.file}`}: ${s.note}.`;
+    scopeNote.textContent = `${s.value === 'global' ? s.file : `${p.root}/${s.file}`}: ${s.note}.`;
   }
 
   async function load(keepConflict = false): Promise<void> {
     const mine = ++seq;
     const chosen = action.value as ConnectAction;
-    const sc = scope.value as ConnectScope;
+    const sc = scope.value as Scope;
     describeScope();
     if (!keepConflict) conflict.hidden = true;
     apply.disabled = true;
@@ -161,7 +161,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
   async function doApply(): Promise<void> {
     if (!preview || busy || !preview.changes) return;
     const chosen = action.value as ConnectAction;
-    const sc = scope.value as ConnectScope;
+    const sc = scope.value as Scope;
     busy = true;
     apply.disabled = true;
     try {

@@ -3,10 +3,10 @@
 // state (runs, disabled through hookd, or a duplicate that runs once), and
 // the files that were read or skipped.
 
-import type { EffectiveEntry, EffectiveView, FileScope } from '../lib/types';
+import type { EffectiveEntry, EffectiveView, Scope } from '../lib/types';
 import { h } from './dom';
 
-const SCOPE_TEXT: Record<FileScope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
+const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
 /** `enabled`, `disabled` or `duplicate`. */
 export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicate' {

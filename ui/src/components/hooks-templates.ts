@@ -4,11 +4,11 @@
 // backend does the work (the same code as `hookd templates`); this only
 // lays out the catalogue and reports the user's choice.
 
-import type { FileKind, FileRef, FileScope, TemplateInfo, TemplatePlacement, UnreadableFile } from '../lib/types';
+import type { Kind, FileRef, Scope, TemplateInfo, TemplatePlacement, UnreadableFile } from '../lib/types';
 import { h } from './dom';
 
 /** The files a template can go into, in the editor's tab order. */
-const TARGETS: { kind: FileKind; scope: FileScope; label: string }[] = [
+const TARGETS: { kind: Kind; scope: Scope; label: string }[] = [
   { kind: 'agent', scope: 'project', label: 'Claude Code · Project' },
   { kind: 'agent', scope: 'local', label: 'Claude Code · Local' },
   { kind: 'agent', scope: 'global', label: 'Claude Code · Global' },
@@ -18,12 +18,12 @@ const TARGETS: { kind: FileKind; scope: FileScope; label: string }[] = [
 ];
 
 /** `Claude Code · Project`-style name of a settings file. */
-export function placementLabel(kind: FileKind, scope: FileScope): string {
+export function placementLabel(kind: Kind, scope: Scope): string {
   return TARGETS.find((t) => t.kind === kind && t.scope === scope)?.label ?? `${kind} · ${scope}`;
 }
 
 /** The files `template` can be installed into (its kinds only), first the default. */
-export function targetsFor(template: TemplateInfo): { kind: FileKind; scope: FileScope; label: string }[] {
+export function targetsFor(template: TemplateInfo): { kind: Kind; scope: Scope; label: string }[] {
   return TARGETS.filter((t) => template.kinds.includes(t.kind));
 }
 
@@ -85,7 +85,7 @@ export function renderTemplates(list: TemplateInfo[], unreadable: UnreadableFile
 }
 
 function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: TemplatesActions): HTMLElement {
-  const fileOf = (kind: FileKind, scope: FileScope): FileRef => ({ project: scope === 'global' ? null : project, kind, scope });
+  const fileOf = (kind: Kind, scope: Scope): FileRef => ({ project: scope === 'global' ? null : project, kind, scope });
   const titleId = `template-${t.name}-title`;
   const targets = targetsFor(t);
   const select = h(
@@ -94,7 +94,7 @@ function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: 
     ...targets.map((x) => h('option', { attrs: { value: `${x.kind}-${x.scope}` }, text: x.label })),
   );
   const installedHere = (): TemplatePlacement | undefined => {
-    const [kind, scope] = select.value.split('-') as [FileKind, FileScope];
+    const [kind, scope] = select.value.split('-') as [Kind, Scope];
     return t.installed.find((p) => p.kind === kind && p.scope === scope);
   };
   const install = h('button', {
@@ -103,7 +103,7 @@ function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: 
     attrs: { type: 'button', disabled: busy, 'aria-describedby': titleId },
     on: {
       click: () => {
-        const [kind, scope] = select.value.split('-') as [FileKind, FileScope];
+        const [kind, scope] = select.value.split('-') as [Kind, Scope];
         actions.onInstall(t.name, fileOf(kind, scope));
       },
     },

@@ -8,62 +8,6 @@
 
 import type { ActivityEvent, HookRunRecord } from './types';
 
-/** Hook events offered as suggestions for the event-type filter. */
-export const EVENT_TYPES = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'SessionStart',
-  'SessionEnd',
-  'Notification',
-  'PreCompact',
-  'PostCompact',
-] as const;
-
-/**
- * The stored spelling of a hook event name, as hookd-core's
- * `normalize_hook_type`: `PostToolUse`, `post-tool-use` → `post_tool_use`.
- */
-export function normalizeHookType(name: string): string {
-  let out = '';
-  let prevLowerOrDigit = false;
-  for (const ch of name.trim()) {
-    if (ch === '-' || ch === ' ' || ch === '.' || ch === '_') {
-      if (out !== '' && !out.endsWith('_')) out += '_';
-      prevLowerOrDigit = false;
-    } else if (ch !== ch.toLowerCase()) {
-      if (prevLowerOrDigit && !out.endsWith('_')) out += '_';
-      out += ch.toLowerCase();
-      prevLowerOrDigit = false;
-    } else {
-      out += ch;
-      prevLowerOrDigit = ch !== ch.toUpperCase() || /[0-9]/.test(ch);
-    }
-  }
-  return out.replace(/_+$/, '');
-}
-
-const labels = new Map<string, string>();
-
-/** The agent's spelling of a stored hook type: `post_tool_use` → `PostToolUse` (memoised: called per row). */
-export function hookTypeLabel(stored: string): string {
-  let label = labels.get(stored);
-  if (label === undefined) {
-    label = stored
-      .split('_')
-      .filter((p) => p !== '')
-      .map((p) => p[0]!.toUpperCase() + p.slice(1))
-      .join('');
-    if (labels.size < 1000) labels.set(stored, label);
-  }
-  return label;
-}
-
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (o: Obj, key: string): string | null => (typeof o[key] === 'string' ? (o[key] as string) : null);

@@ -2,16 +2,16 @@
 // means in words, and a diff folded to the changed lines with some context.
 
 import type { DiffLine } from './diff';
-import type { ConnectPreview, ConnectScope, ProjectInfo } from './types';
+import type { ConnectPreview, Scope, ProjectInfo } from './types';
 
 /** What the dialog can do: connect in a mode, or remove hookd's entries. */
 export type ConnectAction = 'record' | 'managed' | 'disconnect';
 
 /** The scopes in the order offered, with the file each one edits. */
-export const CONNECT_SCOPES: { value: ConnectScope; label: string; file: string; note: string }[] = [
+export const CONNECT_SCOPES: { value: Scope; label: string; file: string; note: string }[] = [
   { value: 'project', label: 'Project', file: '.claude/settings.json', note: 'committed: everyone working on the project records to hookd' },
   { value: 'local', label: 'Local', file: '.claude/settings.local.json', note: 'this checkout only, not committed' },
-  { value: 'user', label: 'Global', file: '~/.claude/settings.json', note: 'every project of this user' },
+  { value: 'global', label: 'Global', file: '~/.claude/settings.json', note: 'every project of this user' },
 ];
 
 /** The actions in the order offered. */
@@ -23,14 +23,14 @@ export const CONNECT_ACTIONS: { value: ConnectAction; label: string }[] = [
 
 /** Whether any of the project's settings files calls hookd. */
 export function isConnected(p: ProjectInfo): boolean {
-  return p.connected.user || p.connected.project || p.connected.local;
+  return p.connected.global || p.connected.project || p.connected.local;
 }
 
 /** The scope to preselect: the first connected one, else Project. */
-export function defaultScope(p: ProjectInfo): ConnectScope {
+export function defaultScope(p: ProjectInfo): Scope {
   if (p.connected.project) return 'project';
   if (p.connected.local) return 'local';
-  if (p.connected.user) return 'user';
+  if (p.connected.global) return 'global';
   return 'project';
 }
 

@@ -46,9 +46,9 @@ export type { EffectiveEntry } from './bindings/EffectiveEntry';
 export type { EffectiveFile } from './bindings/EffectiveFile';
 export type { EffectiveView } from './bindings/EffectiveView';
 export type { EventHooks } from './bindings/EventHooks';
-export type { FileKind } from './bindings/FileKind';
+export type { Kind } from './bindings/Kind';
 export type { FileRef } from './bindings/FileRef';
-export type { FileScope } from './bindings/FileScope';
+export type { Scope } from './bindings/Scope';
 export type { HookEventInfo } from './bindings/HookEventInfo';
 export type { HookFile } from './bindings/HookFile';
 export type { HookGroup } from './bindings/HookGroup';
@@ -73,7 +73,6 @@ export type { BenchSample } from './bindings/BenchSample';
 export type { ConnectMode } from './bindings/ConnectMode';
 export type { ConnectPreview } from './bindings/ConnectPreview';
 export type { ConnectResult } from './bindings/ConnectResult';
-export type { ConnectScope } from './bindings/ConnectScope';
 
 // The Hook editor's Templates tab (src-tauri/src/templates.rs).
 export type { ScriptChange } from './bindings/ScriptChange';

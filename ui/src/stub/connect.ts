@@ -8,7 +8,7 @@
 // own hooks, the event lists, the version token) is hookd-core's, tested in
 // Rust.
 
-import type { ConnectMode, ConnectPreview, ConnectResult, ConnectScope, JsonValue, ProjectInfo } from '../lib/types';
+import type { ConnectMode, ConnectPreview, ConnectResult, Scope, JsonValue, ProjectInfo } from '../lib/types';
 import { fail, type StubPart } from './types';
 
 export type ConnectCommands = 'connect_preview' | 'connect_apply' | 'disconnect_preview' | 'disconnect_apply';
@@ -35,7 +35,10 @@ const MANAGED_EVENTS: [string, string][] = [RECORD_EVENTS[0]!, ['PermissionReque
 /** Events whose entries carry `"matcher": "*"`. */
 const TOOL_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'];
 /** Where each scope's settings file is, under the project (or home). */
-const FILES: Record<ConnectScope, string> = { user: '.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' };
+/** The scopes Connect writes (never the administrator's policy file). */
+type ConnectableScope = Exclude<Scope, 'policy'>;
+
+const FILES: Record<ConnectableScope, string> = { global: '.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' };
 
 /** The canned `hooks` object of a mode. */
 function hookdHooks(mode: ConnectMode): { [key in string]: JsonValue } {
@@ -76,10 +79,10 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
     if (!p) throw fail('not_found', `project directory ${root}: No such file or directory (os error 2)`);
     return p;
   }
-  const pathOf = (root: string, scope: ConnectScope): string => `${scope === 'user' ? HOME : project(root).root}/${FILES[scope]}`;
+  const pathOf = (root: string, scope: ConnectableScope): string => `${scope === 'global' ? HOME : project(root).root}/${FILES[scope]}`;
 
   for (const p of projects) {
-    for (const scope of ['user', 'project', 'local'] as const) {
+    for (const scope of ['global', 'project', 'local'] as const) {
       const path = pathOf(p.root, scope);
       if (p.connected[scope] && !files.has(path)) {
         write(path, render({ hooks: hookdHooks('record') }));
@@ -88,7 +91,8 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
     }
   }
 
-  function preview(root: string, scope: ConnectScope, mode: ConnectMode | 'disconnect'): ConnectPreview & { next: ConnectMode | null } {
+  function preview(root: string, scope: Scope, mode: ConnectMode | 'disconnect'): ConnectPreview & { next: ConnectMode | null } {
+    if (scope === 'policy') throw fail('invalid_input', "the policy settings file is the administrator's; hookd never writes it");
     const path = pathOf(root, scope);
     const before = files.get(path);
     const current = modes.get(path) ?? null;
@@ -120,14 +124,14 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
     };
   }
 
-  function apply(root: string, scope: ConnectScope, mode: ConnectMode | 'disconnect', expected: string): ConnectResult {
+  function apply(root: string, scope: Scope, mode: ConnectMode | 'disconnect', expected: string): ConnectResult {
     const { path, exists, changes, after, events, version: current, next } = preview(root, scope, mode);
     if (current !== expected) throw fail('conflict', `${path} changed since the preview; nothing was written. Review the new change and apply again`);
     if (changes) {
       write(path, after);
       if (next === null) modes.delete(path);
       else modes.set(path, next);
-      for (const p of scope === 'user' ? projects : [project(root)]) p.connected[scope] = next !== null;
+      for (const p of scope === 'global' ? projects : [project(root)]) p.connected[scope as ConnectableScope] = next !== null; // preview() refused policy
     }
     return { path, written: changes, created: changes && !exists, backup: changes && exists ? `${path}.hookd-backup` : null, events };
   }

@@ -11,7 +11,7 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { DisabledEntry, EffectiveView, EventHooks, FileKind, FileRef, FileScope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
+import type { DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, Scope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
 import { fail, type StubPart } from './types';
 
 export type HooksCommands =
@@ -30,20 +30,23 @@ const TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'PowerShell
 /** A subset of the core's event catalogue, enough for the screen. */
 export const STUB_EVENTS: HookEventInfo[] = (
   [
-    ['PreToolUse', 'Before a tool runs; exit 2 or a deny decision blocks the call', 'tool_name', 600, TOOLS],
-    ['PermissionRequest', 'When the agent is about to ask for permission to use a tool', 'tool_name', 600, TOOLS],
-    ['PostToolUse', "After a tool call succeeded; sees the tool's input and response", 'tool_name', 600, TOOLS],
-    ['PostToolUseFailure', 'After a tool call failed; sees the error', 'tool_name', 600, TOOLS],
-    ['SessionStart', 'When a session starts, resumes, is cleared or compacted', 'source', 600, ['startup', 'resume', 'clear', 'compact', 'fork']],
-    ['SessionEnd', 'When a session ends (clear, logout, exit, ...)', 'reason', 600, ['clear', 'logout', 'prompt_input_exit', 'other']],
-    ['UserPromptSubmit', 'When the user submits a prompt, before the model sees it', null, 30, []],
-    ['Stop', 'When the agent finishes its turn; exit 2 keeps it working', null, 600, []],
-    ['SubagentStop', 'When a subagent finishes; exit 2 keeps it working', 'agent_type', 600, ['general-purpose', 'Explore', 'Plan']],
-    ['Notification', 'When the agent sends a notification (permission prompt, idle, ...)', 'notification_type', 600, ['permission_prompt', 'idle_prompt', 'auth_success', 'elicitation_dialog']],
-    ['PreCompact', 'Before the conversation is compacted (manual or auto)', 'trigger', 600, ['manual', 'auto']],
+    ['PreToolUse', 'pre_tool_use', 'Before a tool runs; exit 2 or a deny decision blocks the call', 'tool_name', 600, TOOLS],
+    ['PermissionRequest', 'permission_request', 'When the agent is about to ask for permission to use a tool', 'tool_name', 600, TOOLS],
+    ['PostToolUse', 'post_tool_use', "After a tool call succeeded; sees the tool's input and response", 'tool_name', 600, TOOLS],
+    ['PostToolUseFailure', 'post_tool_use_failure', 'After a tool call failed; sees the error', 'tool_name', 600, TOOLS],
+    ['SessionStart', 'session_start', 'When a session starts, resumes, is cleared or compacted', 'source', 600, ['startup', 'resume', 'clear', 'compact', 'fork']],
+    ['SessionEnd', 'session_end', 'When a session ends (clear, logout, exit, ...)', 'reason', 600, ['clear', 'logout', 'prompt_input_exit', 'other']],
+    ['UserPromptSubmit', 'user_prompt_submit', 'When the user submits a prompt, before the model sees it', null, 30, []],
+    ['Stop', 'stop', 'When the agent finishes its turn; exit 2 keeps it working', null, 600, []],
+    ['SubagentStop', 'subagent_stop', 'When a subagent finishes; exit 2 keeps it working', 'agent_type', 600, ['general-purpose', 'Explore', 'Plan']],
+    ['Notification', 'notification', 'When the agent sends a notification (permission prompt, idle, ...)', 'notification_type', 600, ['permission_prompt', 'idle_prompt', 'auth_success', 'elicitation_dialog']],
+    ['PreCompact', 'pre_compact', 'Before the conversation is compacted (manual or auto)', 'trigger', 600, ['manual', 'auto']],
   ] as const
-).map(([name, description, field, timeout, targets]) => ({
+// Canned: the stored spelling is written out, as the core's catalogue answers it.
+).map(([name, stored, description, field, timeout, targets]) => ({
   name,
+  stored,
+  recorded: true,
   description,
   takes_matcher: field !== null,
   match_field: field,
@@ -64,12 +67,12 @@ const CANNED_CHECKS: Record<string, Pick<MatcherCheck, 'ok' | 'kind' | 'error' |
 };
 
 const HOME = '/home/dev';
-const KINDS: FileKind[] = ['agent', 'managed'];
+const KINDS: Kind[] = ['agent', 'managed'];
 /** The scopes of the files the editor edits (the administrator's policy file is read-only and not in the stub). */
-export type EditableScope = Exclude<FileScope, 'policy'>;
+export type EditableScope = Exclude<Scope, 'policy'>;
 const SCOPES: EditableScope[] = ['global', 'project', 'local'];
 /** Where each settings file is: its folder under the project (or home) and its name. */
-const PLACES: Record<FileKind, Record<EditableScope, string>> = {
+const PLACES: Record<Kind, Record<EditableScope, string>> = {
   agent: { global: '.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' },
   managed: { global: '.hookd/settings.json', project: '.hookd/settings.json', local: '.hookd/settings.local.json' },
 };

@@ -128,7 +128,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
         events: 0,
         mutations: 0,
         has_ledger: false,
-        connected: { user: true, project: false, local: false },
+        connected: { global: true, project: false, local: false },
       };
       projects.push(project);
       result.added.push(project);

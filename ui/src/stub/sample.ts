@@ -47,7 +47,7 @@ export const REPOS: SampleRepo[] = [
     ],
     branches: ['main', 'feat/desktop-app', 'fix/socket-perms'],
     remote: 'git@github.com:example/hookd.git',
-    connected: { user: true, project: true, local: false },
+    connected: { global: true, project: true, local: false },
   },
   {
     root: '/home/dev/src/webshop',
@@ -56,7 +56,7 @@ export const REPOS: SampleRepo[] = [
     files: ['src/cart/checkout.ts', 'src/cart/checkout.test.ts', 'src/api/orders.ts', 'package.json', 'migrations/0007_discounts.sql'],
     branches: ['main', 'feature/discount-codes'],
     remote: 'https://github.com/example/webshop.git',
-    connected: { user: true, project: false, local: false },
+    connected: { global: true, project: false, local: false },
   },
   {
     root: '/home/dev/src/infra',
@@ -65,7 +65,7 @@ export const REPOS: SampleRepo[] = [
     files: ['terraform/main.tf', 'terraform/variables.tf', 'ansible/site.yml', 'Makefile'],
     branches: ['main'],
     remote: null,
-    connected: { user: true, project: false, local: true },
+    connected: { global: true, project: false, local: true },
   },
 ];
 
@@ -261,7 +261,7 @@ export function sampleProjects(rows: MutationRow[], end: number): ProjectInfo[] 
     events: 0,
     mutations: 0,
     has_ledger: false,
-    connected: { user: true, project: false, local: false },
+    connected: { global: true, project: false, local: false },
   });
   return projects;
 }

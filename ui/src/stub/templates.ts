@@ -10,7 +10,7 @@
 // Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom } from '../lib/hooks-model';
-import type { FileKind, FileRef, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { Kind, FileRef, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import { stubPath, type EditableScope, type HooksStub } from './hooks';
 import { fail, type StubPart } from './types';
 
@@ -70,7 +70,7 @@ const SCRIPT_DIRS: Record<EditableScope, string> = { global: '.hookd/hooks', pro
 /** What the handlers of a template without a script run, per event. */
 const EMIT_COMMANDS: Record<string, string> = { PreToolUse: 'hookd-emit pre_tool_use', PostToolUse: 'hookd-emit post_tool_use' };
 
-const KINDS: FileKind[] = ['agent', 'managed'];
+const KINDS: Kind[] = ['agent', 'managed'];
 const SCOPES: EditableScope[] = ['global', 'project', 'local'];
 
 /** The Templates tab's part of the stub. */

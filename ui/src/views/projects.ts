@@ -13,7 +13,7 @@ import type { AddProjectsResult, ProjectInfo } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 const SCOPES = [
-  { key: 'user', file: '~/.claude/settings.json' },
+  { key: 'global', file: '~/.claude/settings.json' },
   { key: 'project', file: '.claude/settings.json' },
   { key: 'local', file: '.claude/settings.local.json' },
 ] as const;
@@ -95,7 +95,7 @@ export function createProjectsView(ctx: ViewContext): View {
 
   function badge(p: ProjectInfo, scope: (typeof SCOPES)[number]): HTMLElement {
     const on = p.connected[scope.key];
-    const file = scope.key === 'user' ? scope.file : `${p.root}/${scope.file}`;
+    const file = scope.key === 'global' ? scope.file : `${p.root}/${scope.file}`;
     return h('span', {
       class: `badge ${on ? 'badge-on' : 'badge-off'}`,
       data: { testid: `connected-${scope.key}`, connected: String(on) },
@@ -192,7 +192,7 @@ export function createProjectsView(ctx: ViewContext): View {
     list.replaceChildren(...sortProjects(projects).map(item));
     list.hidden = projects.length === 0;
     empty.hidden = projects.length !== 0;
-    const connected = projects.filter((p) => p.connected.user || p.connected.project || p.connected.local).length;
+    const connected = projects.filter((p) => p.connected.global || p.connected.project || p.connected.local).length;
     summary.textContent =
       projects.length === 0 ? '' : `${projects.length} project${projects.length === 1 ? '' : 's'} · ${connected} connected to hookd`;
   }

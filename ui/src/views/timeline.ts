@@ -20,7 +20,8 @@ import { createActivityDetail } from '../components/activity-detail';
 import { formatCount, h } from '../components/dom';
 import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
-import { EVENT_TYPES, eventSubject, eventVerdict, hookTypeLabel, normalizeHookType, runsSummary } from '../lib/activity';
+import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
+import { eventLabel, knownTools, loadCatalogue, recordedEventNames, storedEventName } from '../lib/catalogue';
 import { afterPaint, markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -55,7 +56,6 @@ const HIGHLIGHT_MS = 2500;
 /** The chart is drawn after the rows are painted, or after this long at the latest. */
 const CHART_FALLBACK_MS = 300;
 
-const KNOWN_TOOLS = ['Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Bash'];
 
 const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
   file: { label: 'File', placeholder: 'any file' },
@@ -88,11 +88,14 @@ export function rowKey(row: Row): string {
  * branch are not in the notice; those filters refetch on every commit.)
  */
 export function commitConcerns(commit: LedgerCommit, filter: TimelineFilter): boolean {
-  const eventType = filter.event_type !== null ? normalizeHookType(filter.event_type) : null;
+  // The stored spelling comes from the backend's catalogue; an event it does
+  // not know (or a catalogue not loaded yet) cannot be told apart: refetch.
+  const eventType = filter.event_type !== null ? storedEventName(filter.event_type) : null;
+  const undecidable = filter.event_type !== null && eventType === null;
   const tool = filter.tool?.toLowerCase() ?? null;
   return commit.notices.some((n) => {
     if (filter.mode === 'activity' ? n.events.length === 0 && n.hook_runs === 0 : n.mutations <= 0) return false;
-    if (eventType !== null || tool !== null) {
+    if (!undecidable && (eventType !== null || tool !== null)) {
       const matching = n.events.some(
         (e) => (eventType === null || e.hook_type === eventType) && (tool === null || e.tool_name?.toLowerCase() === tool),
       );
@@ -232,7 +235,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         rows,
         time: (r) => r.event_timestamp,
         agent: (r) => r.agent_id,
-        tool: (r) => r.tool_name ?? (isMutation(r) ? '' : hookTypeLabel(r.hook_type)),
+        tool: (r) => r.tool_name ?? (isMutation(r) ? '' : eventLabel(r.hook_type)),
         since,
         until,
         noun: NOUN[filter.mode][1],
@@ -399,7 +402,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
       el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
     } else {
-      const event = hookTypeLabel(row.hook_type);
+      const event = eventLabel(row.hook_type);
       const verdict = eventVerdict(row.hook_runs);
       const subject = eventSubject(row);
       el.dataset.testid = 'activity-row';
@@ -481,15 +484,15 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     const sets: Partial<Record<TextFilter, Set<string>>> = {
       agent: new Set(),
       session: new Set(),
-      event_type: new Set(EVENT_TYPES),
+      event_type: new Set(recordedEventNames()),
       branch: new Set(),
-      tool: new Set(KNOWN_TOOLS),
+      tool: new Set(knownTools()),
       file: new Set(),
     };
     for (const r of rows) {
       sets.agent!.add(r.agent_id);
       if (r.session_id !== null && sets.session!.size < 500) sets.session!.add(r.session_id);
-      sets.event_type!.add(hookTypeLabel(r.hook_type));
+      sets.event_type!.add(eventLabel(r.hook_type));
       sets.branch!.add(r.branch);
       if (r.tool_name !== null) sets.tool!.add(r.tool_name);
       if (r.file_path !== null && sets.file!.size < 500) sets.file!.add(r.file_path);
@@ -732,6 +735,12 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   fillForm();
   setLive();
   void fetchRows('filter');
+  // Event names and tools for the suggestions, and the stored event names
+  // live updates are matched by, come from the backend's catalogue.
+  loadCatalogue().then(
+    () => fillSuggestions(),
+    (err: unknown) => console.warn('hookd: no event catalogue; event filters refetch on every change', err),
+  );
 
   return {
     el,

@@ -77,7 +77,9 @@ pub static MANAGED_HOOKS: LazyLock<Vec<HookSpec>> = LazyLock::new(|| {
 pub const WAIT_FLAG: &str = "--wait";
 
 /// What the agent's hook entries do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ConnectMode"))]
 pub enum Mode {
     /// `hookd-emit <event>`: record only, never change what the agent does.
     #[default]

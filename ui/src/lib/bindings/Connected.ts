@@ -5,9 +5,9 @@
  */
 export type Connected = { 
 /**
- * `~/.claude/settings.json`.
+ * `~/.claude/settings.json` (the global scope).
  */
-user: boolean, 
+global: boolean, 
 /**
  * `<root>/.claude/settings.json`.
  */

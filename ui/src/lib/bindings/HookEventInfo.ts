@@ -9,6 +9,16 @@ export type HookEventInfo = {
  */
 name: string, 
 /**
+ * How the ledger stores it (`pre_tool_use`): the core's normalisation,
+ * so the window never re-implements it.
+ */
+stored: string, 
+/**
+ * `hookd connect` makes the agent send it to hookd, so the ledger can
+ * hold it (the timeline's event-type suggestions).
+ */
+recorded: boolean, 
+/**
  * When it fires, in one line.
  */
 description: string, 

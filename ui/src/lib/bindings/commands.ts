@@ -9,7 +9,6 @@ import type { BenchRun } from "./BenchRun";
 import type { ConnectMode } from "./ConnectMode";
 import type { ConnectPreview } from "./ConnectPreview";
 import type { ConnectResult } from "./ConnectResult";
-import type { ConnectScope } from "./ConnectScope";
 import type { DaemonStatus } from "./DaemonStatus";
 import type { EffectiveView } from "./EffectiveView";
 import type { EventRef } from "./EventRef";
@@ -27,6 +26,7 @@ import type { ProjectInfo } from "./ProjectInfo";
 import type { RowRef } from "./RowRef";
 import type { SavePreview } from "./SavePreview";
 import type { SaveResult } from "./SaveResult";
+import type { Scope } from "./Scope";
 import type { SettingsChanged } from "./SettingsChanged";
 import type { TemplateCatalog } from "./TemplateCatalog";
 import type { TemplateChange } from "./TemplateChange";
@@ -121,19 +121,19 @@ export type Commands = {
    */
   bench_cancel: { args: Record<string, never>; result: number };
   /** The settings file of `scope` before and after connecting; writes nothing. */
-  connect_preview: { args: { project: string; scope: ConnectScope; mode: ConnectMode }; result: ConnectPreview };
+  connect_preview: { args: { project: string; scope: Scope; mode: ConnectMode }; result: ConnectPreview };
   /**
    * Connects: writes what the preview of `version` showed; a stale
    * version is a `conflict`.
    */
-  connect_apply: { args: { project: string; scope: ConnectScope; mode: ConnectMode; version: string }; result: ConnectResult };
+  connect_apply: { args: { project: string; scope: Scope; mode: ConnectMode; version: string }; result: ConnectResult };
   /** The settings file of `scope` before and after removing hookd's entries. */
-  disconnect_preview: { args: { project: string; scope: ConnectScope }; result: ConnectPreview };
+  disconnect_preview: { args: { project: string; scope: Scope }; result: ConnectPreview };
   /**
    * Disconnects: removes hookd's entries as previewed; a stale version is
    * a `conflict`.
    */
-  disconnect_apply: { args: { project: string; scope: ConnectScope; version: string }; result: ConnectResult };
+  disconnect_apply: { args: { project: string; scope: Scope; version: string }; result: ConnectResult };
   /**
    * Keeps the Hook editor's unsaved edits while the window is closed
    * (null forgets them); refused above 4 MiB.
