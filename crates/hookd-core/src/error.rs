@@ -96,10 +96,11 @@ pub enum Error {
     /// Editing the agent's settings failed.
     #[error(transparent)]
     AgentConnect(#[from] crate::settings::connect::AgentConnectError),
-    /// Publishing to or consuming from the broker failed.
-    #[cfg(feature = "amqp")]
+    /// Publishing to or consuming from the broker failed. The broker
+    /// client's own error is the source; the shared error type names no
+    /// broker type, so a build without the `amqp` feature has the same enum.
     #[error(transparent)]
-    Amqp(Box<crate::amqp::AmqpError>),
+    Amqp(Box<dyn std::error::Error + Send + Sync + 'static>),
     /// hookd's own configuration is unusable.
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),

@@ -23,8 +23,7 @@
 //! `.hookd/` directory in a repository) and [`fs_atomic`] (atomic writes).
 //!
 //! The dependencies point one way: the ledger reads only the shared roots,
-//! and nothing but the daemon, the config and the error type knows the
-//! broker.
+//! and only the daemon's [`daemon::publish`] knows the broker.
 
 #[cfg(feature = "amqp")]
 pub mod amqp;

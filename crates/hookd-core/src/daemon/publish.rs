@@ -111,8 +111,9 @@ mod imp {
     use crate::daemon::status::PublisherStatus;
     use crate::record::LedgerEntry;
 
-    /// A message for the broker: nothing in this build.
-    pub type Message = ();
+    /// A message for the broker: never built in this build.
+    #[derive(Debug)]
+    pub struct Message;
 
     /// One batch's messages for the broker (always empty in this build).
     pub type Outgoing = Vec<Message>;
