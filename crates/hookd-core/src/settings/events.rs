@@ -62,6 +62,8 @@ pub struct EventSpec {
     pub default_timeout_secs: u64,
     /// Whether `hookd connect` installs a `hookd-emit` handler for it.
     pub connected: Connected,
+    /// When it fires, in one line (pickers, help text).
+    pub description: &'static str,
 }
 
 impl EventSpec {
@@ -97,6 +99,15 @@ const fn spec(
         decision_block,
         default_timeout_secs: DEFAULT_TIMEOUT_SECS,
         connected: Connected::No,
+        description: "",
+    }
+}
+
+/// `spec` with its one-line description.
+const fn about(description: &'static str, spec: EventSpec) -> EventSpec {
+    EventSpec {
+        description,
+        ..spec
     }
 }
 
@@ -110,125 +121,218 @@ const NONE: MatchField = MatchField::None;
 
 /// Every documented event.
 pub const EVENTS: &[EventSpec] = &[
-    connected(
-        spec("PreToolUse", TOOL, ExitTwo::Blocks, false, false),
-        Connected::Always,
+    about(
+        "Before a tool runs; exit 2 or a deny decision blocks the call",
+        connected(
+            spec("PreToolUse", TOOL, ExitTwo::Blocks, false, false),
+            Connected::Always,
+        ),
     ),
-    connected(
-        spec("PermissionRequest", TOOL, ExitTwo::Ignored, false, false),
-        Connected::Managed,
+    about(
+        "When the agent is about to ask for permission to use a tool",
+        connected(
+            spec("PermissionRequest", TOOL, ExitTwo::Ignored, false, false),
+            Connected::Managed,
+        ),
     ),
-    spec("PermissionDenied", TOOL, ExitTwo::ShowsUser, false, false),
-    connected(
-        spec("PostToolUse", TOOL, ExitTwo::FeedsModel, false, true),
-        Connected::Always,
+    about(
+        "After a tool call was denied permission",
+        spec("PermissionDenied", TOOL, ExitTwo::ShowsUser, false, false),
     ),
-    connected(
-        spec("PostToolUseFailure", TOOL, ExitTwo::FeedsModel, false, true),
-        Connected::Always,
+    about(
+        "After a tool call succeeded; sees the tool's input and response",
+        connected(
+            spec("PostToolUse", TOOL, ExitTwo::FeedsModel, false, true),
+            Connected::Always,
+        ),
     ),
-    spec("PostToolBatch", NONE, ExitTwo::Blocks, false, true),
-    connected(
+    about(
+        "After a tool call failed; sees the error",
+        connected(
+            spec("PostToolUseFailure", TOOL, ExitTwo::FeedsModel, false, true),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "After a batch of parallel tool calls finished",
+        spec("PostToolBatch", NONE, ExitTwo::Blocks, false, true),
+    ),
+    about(
+        "When a session starts, resumes, is cleared or compacted",
+        connected(
+            spec(
+                "SessionStart",
+                MatchField::Payload("source"),
+                ExitTwo::ShowsUser,
+                true,
+                false,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "Once when the agent sets up a new project or session",
+        spec("Setup", NONE, ExitTwo::ShowsUser, false, false),
+    ),
+    about(
+        "When a session ends (clear, logout, exit, ...)",
+        connected(
+            spec(
+                "SessionEnd",
+                MatchField::Payload("reason"),
+                ExitTwo::ShowsUser,
+                false,
+                false,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "When the user submits a prompt, before the model sees it",
+        EventSpec {
+            default_timeout_secs: PROMPT_TIMEOUT_SECS,
+            connected: Connected::Always,
+            ..spec("UserPromptSubmit", NONE, ExitTwo::Blocks, true, true)
+        },
+    ),
+    about(
+        "When a prompt is expanded (a slash command or template)",
+        spec("UserPromptExpansion", NONE, ExitTwo::ShowsUser, true, false),
+    ),
+    about(
+        "When the agent finishes its turn; exit 2 keeps it working",
+        connected(
+            spec("Stop", NONE, ExitTwo::KeepsGoing, false, true),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "When a turn ends because of an error",
+        spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
+    ),
+    about(
+        "When a subagent (Task) starts",
+        connected(
+            spec(
+                "SubagentStart",
+                MatchField::Payload("agent_type"),
+                ExitTwo::ShowsUser,
+                false,
+                false,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "When a subagent finishes; exit 2 keeps it working",
+        connected(
+            spec(
+                "SubagentStop",
+                MatchField::Payload("agent_type"),
+                ExitTwo::KeepsGoing,
+                false,
+                true,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "When a task is created in the agent's task list",
+        spec("TaskCreated", NONE, ExitTwo::Blocks, false, false),
+    ),
+    about(
+        "When a task is marked completed",
+        spec("TaskCompleted", NONE, ExitTwo::Blocks, false, false),
+    ),
+    about(
+        "When a teammate agent goes idle",
+        spec("TeammateIdle", NONE, ExitTwo::KeepsGoing, false, false),
+    ),
+    about(
+        "When the agent sends a notification (permission prompt, idle, ...)",
+        connected(
+            spec(
+                "Notification",
+                MatchField::Payload("notification_type"),
+                ExitTwo::Ignored,
+                false,
+                false,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "When a message is displayed to the user",
+        spec("MessageDisplay", NONE, ExitTwo::ShowsUser, false, false),
+    ),
+    about(
+        "Before the conversation is compacted (manual or auto)",
+        connected(
+            spec(
+                "PreCompact",
+                MatchField::Payload("trigger"),
+                ExitTwo::Blocks,
+                false,
+                true,
+            ),
+            Connected::Always,
+        ),
+    ),
+    about(
+        "After the conversation was compacted",
+        connected(
+            spec(
+                "PostCompact",
+                MatchField::Payload("trigger"),
+                ExitTwo::ShowsUser,
+                false,
+                false,
+            ),
+            Connected::Managed,
+        ),
+    ),
+    about(
+        "When instruction files (CLAUDE.md, rules) are loaded",
+        spec("InstructionsLoaded", NONE, ExitTwo::ShowsUser, false, false),
+    ),
+    about(
+        "When a settings file changes during a session",
+        spec("ConfigChange", NONE, ExitTwo::Blocks, false, true),
+    ),
+    about(
+        "When the working directory changes",
+        spec("CwdChanged", NONE, ExitTwo::ShowsUser, false, false),
+    ),
+    about(
+        "When a directory is added to the session",
+        spec("DirectoryAdded", NONE, ExitTwo::ShowsUser, false, false),
+    ),
+    about(
+        "When a watched file changes on disk",
         spec(
-            "SessionStart",
-            MatchField::Payload("source"),
+            "FileChanged",
+            MatchField::Payload("filename"),
             ExitTwo::ShowsUser,
-            true,
-            false,
-        ),
-        Connected::Always,
-    ),
-    spec("Setup", NONE, ExitTwo::ShowsUser, false, false),
-    connected(
-        spec(
-            "SessionEnd",
-            MatchField::Payload("reason"),
-            ExitTwo::ShowsUser,
             false,
             false,
         ),
-        Connected::Always,
     ),
-    EventSpec {
-        default_timeout_secs: PROMPT_TIMEOUT_SECS,
-        connected: Connected::Always,
-        ..spec("UserPromptSubmit", NONE, ExitTwo::Blocks, true, true)
-    },
-    spec("UserPromptExpansion", NONE, ExitTwo::ShowsUser, true, false),
-    connected(
-        spec("Stop", NONE, ExitTwo::KeepsGoing, false, true),
-        Connected::Always,
+    about(
+        "When a git worktree is created for the session",
+        spec("WorktreeCreate", NONE, ExitTwo::ShowsUser, false, false),
     ),
-    spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
-    connected(
-        spec(
-            "SubagentStart",
-            MatchField::Payload("agent_type"),
-            ExitTwo::ShowsUser,
-            false,
-            false,
-        ),
-        Connected::Always,
+    about(
+        "When a git worktree is removed",
+        spec("WorktreeRemove", NONE, ExitTwo::ShowsUser, false, false),
     ),
-    connected(
-        spec(
-            "SubagentStop",
-            MatchField::Payload("agent_type"),
-            ExitTwo::KeepsGoing,
-            false,
-            true,
-        ),
-        Connected::Always,
+    about(
+        "When an MCP server asks the user for input",
+        spec("Elicitation", NONE, ExitTwo::Blocks, false, false),
     ),
-    spec("TaskCreated", NONE, ExitTwo::Blocks, false, false),
-    spec("TaskCompleted", NONE, ExitTwo::Blocks, false, false),
-    spec("TeammateIdle", NONE, ExitTwo::KeepsGoing, false, false),
-    connected(
-        spec(
-            "Notification",
-            MatchField::Payload("notification_type"),
-            ExitTwo::Ignored,
-            false,
-            false,
-        ),
-        Connected::Always,
+    about(
+        "After the user answered an MCP server's request for input",
+        spec("ElicitationResult", NONE, ExitTwo::Blocks, false, false),
     ),
-    spec("MessageDisplay", NONE, ExitTwo::ShowsUser, false, false),
-    connected(
-        spec(
-            "PreCompact",
-            MatchField::Payload("trigger"),
-            ExitTwo::Blocks,
-            false,
-            true,
-        ),
-        Connected::Always,
-    ),
-    connected(
-        spec(
-            "PostCompact",
-            MatchField::Payload("trigger"),
-            ExitTwo::ShowsUser,
-            false,
-            false,
-        ),
-        Connected::Managed,
-    ),
-    spec("InstructionsLoaded", NONE, ExitTwo::ShowsUser, false, false),
-    spec("ConfigChange", NONE, ExitTwo::Blocks, false, true),
-    spec("CwdChanged", NONE, ExitTwo::ShowsUser, false, false),
-    spec("DirectoryAdded", NONE, ExitTwo::ShowsUser, false, false),
-    spec(
-        "FileChanged",
-        MatchField::Payload("filename"),
-        ExitTwo::ShowsUser,
-        false,
-        false,
-    ),
-    spec("WorktreeCreate", NONE, ExitTwo::ShowsUser, false, false),
-    spec("WorktreeRemove", NONE, ExitTwo::ShowsUser, false, false),
-    spec("Elicitation", NONE, ExitTwo::Blocks, false, false),
-    spec("ElicitationResult", NONE, ExitTwo::Blocks, false, false),
 ];
 
 /// The spec of an event by its agent name (`PreToolUse`) or any spelling
@@ -254,40 +358,7 @@ pub fn match_target<'a>(event: &EventSpec, payload: &'a serde_json::Value) -> Op
 /// One line saying when an event fires, for pickers and help text. Every
 /// event of [`EVENTS`] has one; an unknown name gets an empty string.
 pub fn description(name: &str) -> &'static str {
-    match name {
-        "PreToolUse" => "Before a tool runs; exit 2 or a deny decision blocks the call",
-        "PermissionRequest" => "When the agent is about to ask for permission to use a tool",
-        "PermissionDenied" => "After a tool call was denied permission",
-        "PostToolUse" => "After a tool call succeeded; sees the tool's input and response",
-        "PostToolUseFailure" => "After a tool call failed; sees the error",
-        "PostToolBatch" => "After a batch of parallel tool calls finished",
-        "SessionStart" => "When a session starts, resumes, is cleared or compacted",
-        "Setup" => "Once when the agent sets up a new project or session",
-        "SessionEnd" => "When a session ends (clear, logout, exit, ...)",
-        "UserPromptSubmit" => "When the user submits a prompt, before the model sees it",
-        "UserPromptExpansion" => "When a prompt is expanded (a slash command or template)",
-        "Stop" => "When the agent finishes its turn; exit 2 keeps it working",
-        "StopFailure" => "When a turn ends because of an error",
-        "SubagentStart" => "When a subagent (Task) starts",
-        "SubagentStop" => "When a subagent finishes; exit 2 keeps it working",
-        "TaskCreated" => "When a task is created in the agent's task list",
-        "TaskCompleted" => "When a task is marked completed",
-        "TeammateIdle" => "When a teammate agent goes idle",
-        "Notification" => "When the agent sends a notification (permission prompt, idle, ...)",
-        "MessageDisplay" => "When a message is displayed to the user",
-        "PreCompact" => "Before the conversation is compacted (manual or auto)",
-        "PostCompact" => "After the conversation was compacted",
-        "InstructionsLoaded" => "When instruction files (CLAUDE.md, rules) are loaded",
-        "ConfigChange" => "When a settings file changes during a session",
-        "CwdChanged" => "When the working directory changes",
-        "DirectoryAdded" => "When a directory is added to the session",
-        "FileChanged" => "When a watched file changes on disk",
-        "WorktreeCreate" => "When a git worktree is created for the session",
-        "WorktreeRemove" => "When a git worktree is removed",
-        "Elicitation" => "When an MCP server asks the user for input",
-        "ElicitationResult" => "After the user answered an MCP server's request for input",
-        _ => "",
-    }
+    lookup(name).map_or("", |event| event.description)
 }
 
 /// The values a matcher of `event` is usually tested against, to show which
