@@ -7,11 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::target::{self, KindArg, ScopeArg};
+use super::target;
 use super::{backup_note, show};
 use anyhow::Result;
 use clap::Args;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
+use hookd_core::settings::{Kind, Scope};
 
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
@@ -19,8 +20,8 @@ pub struct ConnectArgs {
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
     /// (DIR/.claude/settings.local.json), as in `hookd hooks`
-    #[arg(long, value_name = "SCOPE", value_enum, default_value_t = ScopeArg::Global)]
-    pub scope: ScopeArg,
+    #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
+    pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
@@ -46,8 +47,8 @@ pub struct DisconnectArgs {
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
     /// (DIR/.claude/settings.local.json), as in `hookd hooks`
-    #[arg(long, value_name = "SCOPE", value_enum, default_value_t = ScopeArg::Global)]
-    pub scope: ScopeArg,
+    #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
+    pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
@@ -145,8 +146,8 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
 
 /// The agent's settings file for the flags, resolved exactly as `hookd
 /// hooks` resolves `--scope` (`--project` with the global scope is refused).
-fn settings_file(scope: ScopeArg, project: Option<&Path>) -> Result<PathBuf> {
-    let (_, location, _) = target::resolve(scope, KindArg::Agent, project)?;
+fn settings_file(scope: Scope, project: Option<&Path>) -> Result<PathBuf> {
+    let (_, location, _) = target::resolve(scope, Kind::Agent, project)?;
     Ok(location.path)
 }
 

@@ -10,7 +10,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use super::target::{self, KindArg, ScopeArg, project_dir};
+use super::target::{self, project_dir};
 use super::{backup_note, show};
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -19,7 +19,8 @@ use hookd_core::executor::hook_test;
 use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
-    MatchCheck, MatchOutcome, SettingsDocument, SettingsError, SettingsLocation, SettingsRoots,
+    MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
+    SettingsRoots,
 };
 use serde_json::{Value, json};
 
@@ -104,12 +105,12 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct TargetArgs {
     /// Settings file: global (or user), project or local
-    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
-    pub scope: ScopeArg,
+    #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "project")]
+    pub scope: Scope,
     /// Kind of settings file: managed (hookd's daemon runs the hook) or agent (Claude Code
     /// runs it)
-    #[arg(long, value_enum, default_value_t = KindArg::Managed)]
-    pub kind: KindArg,
+    #[arg(long, value_name = "KIND", value_parser = target::kind_parser(), default_value = "managed")]
+    pub kind: Kind,
     /// Project directory for --scope project/local; its git root is used if it is inside a
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]

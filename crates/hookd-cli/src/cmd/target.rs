@@ -6,50 +6,41 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
-use clap::ValueEnum;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 
-/// Which settings file of a kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
-    /// Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json (template scripts in
-    /// $HOOKD_HOME/hooks/).
-    #[value(alias = "user")]
-    Global,
-    /// Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json.
-    Project,
-    /// This checkout only (not committed): DIR/.claude/settings.local.json or
-    /// DIR/.hookd/settings.local.json.
-    Local,
+/// `--scope`: core's [`Scope`] as the user may write it. `user` is another
+/// name for `global` (what `hookd connect` called it before); `policy` is
+/// not offered, since hookd never writes the administrator's file.
+pub fn scope_parser() -> impl TypedValueParser<Value = Scope> {
+    PossibleValuesParser::new([
+        PossibleValue::new("global").alias("user").help(
+            "Per user: ~/.claude/settings.json or $HOOKD_HOME/settings.json (template scripts in $HOOKD_HOME/hooks/)",
+        ),
+        PossibleValue::new("project").help(
+            "Shared with the team (committed): DIR/.claude/settings.json or DIR/.hookd/settings.json",
+        ),
+        PossibleValue::new("local").help(
+            "This checkout only (not committed): DIR/.claude/settings.local.json or DIR/.hookd/settings.local.json",
+        ),
+    ])
+    .try_map(|name| match name.as_str() {
+        "user" => Ok(Scope::Global),
+        other => other.parse::<Scope>(),
+    })
 }
 
-impl From<ScopeArg> for Scope {
-    fn from(scope: ScopeArg) -> Self {
-        match scope {
-            ScopeArg::Global => Self::Global,
-            ScopeArg::Project => Self::Project,
-            ScopeArg::Local => Self::Local,
-        }
-    }
-}
-
-/// Which kind of settings file: who runs its hooks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    /// .claude/settings*.json and ~/.claude/settings.json: the agent (Claude Code) runs these.
-    Agent,
-    /// .hookd/settings*.json and $HOOKD_HOME/settings.json: hookd's daemon runs these (agent
-    /// connected with `hookd connect --managed`).
-    Managed,
-}
-
-impl From<KindArg> for Kind {
-    fn from(kind: KindArg) -> Self {
-        match kind {
-            KindArg::Agent => Self::Agent,
-            KindArg::Managed => Self::Managed,
-        }
-    }
+/// `--kind`: core's [`Kind`], who runs the hooks of the file.
+pub fn kind_parser() -> impl TypedValueParser<Value = Kind> {
+    PossibleValuesParser::new([
+        PossibleValue::new("agent").help(
+            ".claude/settings*.json and ~/.claude/settings.json: the agent (Claude Code) runs these",
+        ),
+        PossibleValue::new("managed").help(
+            ".hookd/settings*.json and $HOOKD_HOME/settings.json: hookd's daemon runs these (agent connected with `hookd connect --managed`)",
+        ),
+    ])
+    .try_map(|name| name.parse::<Kind>())
 }
 
 /// The project root for `--project DIR` (else the current directory): its
@@ -66,11 +57,10 @@ pub fn project_dir(given: Option<&Path>) -> Result<PathBuf> {
 /// root the flags name. `--project` with the global scope is refused rather
 /// than ignored: the user clearly meant a project file.
 pub fn resolve(
-    scope: ScopeArg,
-    kind: KindArg,
+    scope: Scope,
+    kind: Kind,
     project: Option<&Path>,
 ) -> Result<(SettingsRoots, SettingsLocation, Option<PathBuf>)> {
-    let scope = Scope::from(scope);
     let project = if scope.is_project() {
         Some(project_dir(project)?)
     } else if project.is_some() {
@@ -81,7 +71,7 @@ pub fn resolve(
         None
     };
     let roots = SettingsRoots::from_env()?;
-    let location = roots.location(kind.into(), scope, project.as_deref())?;
+    let location = roots.location(kind, scope, project.as_deref())?;
     Ok((roots, location, project))
 }
 
@@ -89,21 +79,29 @@ pub fn resolve(
 mod tests {
     use super::*;
 
+    fn parse<T: Clone + Send + Sync + 'static>(
+        parser: impl TypedValueParser<Value = T>,
+        value: &str,
+    ) -> Option<T> {
+        let cmd = clap::Command::new("t").arg(clap::Arg::new("v").long("v").value_parser(parser));
+        cmd.try_get_matches_from(["t", "--v", value])
+            .ok()
+            .and_then(|m| m.get_one::<T>("v").cloned())
+    }
+
     #[test]
     fn user_is_another_name_for_global() {
-        assert_eq!(ScopeArg::from_str("user", false).unwrap(), ScopeArg::Global);
-        assert_eq!(
-            ScopeArg::from_str("global", false).unwrap(),
-            ScopeArg::Global
-        );
-        assert!(ScopeArg::from_str("policy", false).is_err());
-        assert_eq!(Scope::from(ScopeArg::Local), Scope::Local);
-        assert_eq!(Kind::from(KindArg::Managed), Kind::Managed);
+        assert_eq!(parse(scope_parser(), "user"), Some(Scope::Global));
+        assert_eq!(parse(scope_parser(), "global"), Some(Scope::Global));
+        assert_eq!(parse(scope_parser(), "local"), Some(Scope::Local));
+        assert_eq!(parse(scope_parser(), "policy"), None);
+        assert_eq!(parse(kind_parser(), "managed"), Some(Kind::Managed));
+        assert_eq!(parse(kind_parser(), "other"), None);
     }
 
     #[test]
     fn project_with_the_global_scope_is_refused() {
-        let err = resolve(ScopeArg::Global, KindArg::Agent, Some(Path::new("."))).unwrap_err();
+        let err = resolve(Scope::Global, Kind::Agent, Some(Path::new("."))).unwrap_err();
         assert!(err.to_string().contains("not global"), "{err}");
     }
 }

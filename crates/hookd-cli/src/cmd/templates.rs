@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use super::target::{self, KindArg, ScopeArg, project_dir};
+use super::target::{self, project_dir};
 use super::{backup_note, show};
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -14,7 +14,7 @@ use hookd_core::settings::connect;
 use hookd_core::settings::templates::{
     self, Catalog, ChangeReport, FileChange, Installation, Template,
 };
-use hookd_core::settings::{Scope, SettingsLocation, SettingsRoots};
+use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde_json::json;
 
 /// Flags of `hookd templates`.
@@ -75,11 +75,11 @@ pub struct TargetArgs {
     /// The template's name (see `hookd templates list`)
     pub name: String,
     /// Which settings file: global (or user), project or local
-    #[arg(long, value_enum, default_value_t = ScopeArg::Project)]
-    pub scope: ScopeArg,
+    #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "project")]
+    pub scope: Scope,
     /// Who runs the hook: agent (Claude Code) or managed (hookd's daemon)
-    #[arg(long, value_enum, default_value_t = KindArg::Managed)]
-    pub kind: KindArg,
+    #[arg(long, value_name = "KIND", value_parser = target::kind_parser(), default_value = "managed")]
+    pub kind: Kind,
     /// Project directory for the project and local scopes; its git root is used if it is
     /// inside a repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
