@@ -100,38 +100,44 @@ pub fn prepare(dir: &Path) -> Result<()> {
         fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
     }
     if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
-        let ignore = dir.join(".gitignore");
-        let current = match fs::read(&ignore) {
-            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io("cannot read", &ignore, e)),
-        };
-        // Only what is meant to be committed (shared settings, project-scope
-        // hook scripts, the stop-test command) opens the directory up;
-        // without any, the whole directory (this file included) stays
-        // invisible to git.
-        let shared = ["settings.json", "hooks", "stop-test-command"]
+        // Never open up a `.gitignore` that exists: that is for the edit
+        // that adds the shared file to decide. Without one, only what is
+        // meant to be committed (shared settings, project-scope hook
+        // scripts, the stop-test command) opens the directory up; without
+        // any, the whole directory (this file included) stays invisible to
+        // git.
+        let need = if dir.join(GITIGNORE).exists() {
+            GitignoreNeed::Current
+        } else if ["settings.json", "hooks", "stop-test-command"]
             .iter()
-            .any(|name| dir.join(name).exists());
-        let need = if shared {
+            .any(|name| dir.join(name).exists())
+        {
             GitignoreNeed::Shared
         } else {
             GitignoreNeed::Private
         };
-        // Never open up a `.gitignore` that exists: that is for the edit
-        // that adds the shared file to decide.
-        let need = if current.is_some() {
-            GitignoreNeed::Current
-        } else {
-            need
-        };
-        if let Some(content) = gitignore_update(current.as_deref(), need) {
-            fs::write(&ignore, content).map_err(|e| Error::io("cannot write", &ignore, e))?;
-        }
+        keep_gitignore(dir, need).map_err(core_io)?;
     }
     Ok(())
 }
 
+/// A failed `.gitignore` read or write as the core's I/O error, worded as
+/// the ledger has always reported it.
+fn core_io(err: FsAtomicError) -> Error {
+    match err {
+        FsAtomicError::Read { path, source } => Error::io("cannot read", path, source),
+        FsAtomicError::Write { path, source } => Error::io("cannot write", path, source),
+        FsAtomicError::SyncDir { path, source } => Error::io("cannot sync directory", path, source),
+        FsAtomicError::InvalidPath { path } => Error::io(
+            "cannot write",
+            path,
+            io::Error::from(io::ErrorKind::InvalidInput),
+        ),
+    }
+}
+
+/// True for the `.gitignore` the ledger writes: nothing but `*` once
+/// comments and blank lines are set aside. Anything else is the user's.
 fn is_ledger_only_gitignore(text: &str) -> bool {
     let rules: Vec<&str> = text
         .lines()

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::fs_atomic::{self, WriteOutcome};
-use crate::state_dir::{GITIGNORE, GitignoreNeed, SHARED_GITIGNORE, keep_gitignore};
+use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
@@ -180,7 +180,7 @@ impl SettingsDocument {
             if hookd_dir {
                 // Like the ledger does for a new `.hookd/`, so a ledger created
                 // later in this directory is never committed either.
-                write_gitignore(&dir.join(GITIGNORE))?;
+                keep_gitignore(dir, GitignoreNeed::Shared)?;
             }
             return Ok(());
         }
@@ -198,13 +198,6 @@ impl SettingsDocument {
         }
         Ok(())
     }
-}
-
-/// True for the `.gitignore` the ledger writes: nothing but `*` once
-/// comments and blank lines are set aside. Anything else is the user's.
-fn write_gitignore(path: &Path) -> Result<()> {
-    fs_atomic::write_atomic(path, SHARED_GITIGNORE.as_bytes(), false)?;
-    Ok(())
 }
 
 /// The file's bytes, or `None` when it does not exist.
@@ -226,7 +219,7 @@ pub(crate) fn parse_error(path: &Path, err: &serde_json::Error) -> SettingsError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state_dir::PREVIOUS_SHARED_GITIGNORES;
+    use crate::state_dir::{PREVIOUS_SHARED_GITIGNORES, SHARED_GITIGNORE};
 
     fn loc(path: &Path, kind: Kind, scope: Scope) -> SettingsLocation {
         SettingsLocation {
