@@ -142,7 +142,7 @@ impl SettingsDocument {
     /// since [`SettingsDocument::load`] (also one that appeared or
     /// disappeared). A document is saved once: load it again to edit further.
     /// Creating `<project>/.hookd/settings.json` also lets it into git (see
-    /// [`SHARED_GITIGNORE`]).
+    /// [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE)).
     pub fn save(&self, force: bool) -> Result<WriteOutcome> {
         let path = &self.location.path;
         if self.location.read_only {
@@ -167,7 +167,7 @@ impl SettingsDocument {
 
     /// Creates the file's directory if needed and, for hookd's project
     /// directory, keeps its `.gitignore` right: a new `.hookd/` gets
-    /// [`SHARED_GITIGNORE`], creating the shared `settings.json` opens up
+    /// [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE), creating the shared `settings.json` opens up
     /// hookd's ledger-only `*`, and an older hookd-written version is
     /// upgraded. A `.gitignore` the user wrote is left alone.
     fn prepare_dir(&self, dir: &Path) -> Result<()> {
