@@ -124,8 +124,11 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
 }
 
 /// True for files hookd itself writes inside `.hookd/`: the ledger's
-/// database files and the `.gitignore` created with them (a command that
-/// edits that `.gitignore` is not reported; settings files are).
+/// database files, the `.gitignore` created with them (a command that
+/// edits that `.gitignore` is not reported; settings files are), and the
+/// short-lived temp file an atomic write of that `.gitignore` goes through
+/// (`..gitignore.XXXXXX.tmp`, seen when a snapshot races the ledger's first
+/// write).
 fn is_hookd_ledger_file(path: &str) -> bool {
     let path = Path::new(path);
     path.parent()
@@ -134,7 +137,11 @@ fn is_hookd_ledger_file(path: &str) -> bool {
         && path
             .file_name()
             .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with(crate::dirs::LEDGER_FILE_NAME) || n == ".gitignore")
+            .is_some_and(|n| {
+                n.starts_with(crate::dirs::LEDGER_FILE_NAME)
+                    || n == ".gitignore"
+                    || (n.starts_with("..gitignore.") && n.ends_with(".tmp"))
+            })
 }
 
 /// Paths whose content differs between two snapshots.
@@ -244,6 +251,21 @@ mod tests {
         assert_eq!(
             changes_since(&repo, root, &before).unwrap(),
             vec![".hookd/settings.json".to_owned()]
+        );
+    }
+
+    #[test]
+    fn the_temp_file_of_the_first_gitignore_write_is_not_a_change() {
+        // Before `.hookd/.gitignore` exists nothing ignores its temp file.
+        let (dir, repo) = setup();
+        let root = dir.path();
+        fs::create_dir_all(root.join(".hookd")).unwrap();
+        let before = snapshot(&repo, root).unwrap();
+        fs::write(root.join(".hookd/..gitignore.AbC123.tmp"), "*\n").unwrap();
+        fs::write(root.join("made.txt"), "x\n").unwrap();
+        assert_eq!(
+            changes_since(&repo, root, &before).unwrap(),
+            vec!["made.txt".to_owned()]
         );
     }
 
