@@ -36,6 +36,7 @@ fn run(event_id: &str, run_id: &str, decision: Option<&str>, exit_code: i32) -> 
         output_truncated: false,
         error: None,
         started_at: "2026-11-20T10:00:00.100Z".into(),
+        skipped: None,
     }
 }
 

@@ -352,6 +352,7 @@ fn entry(
         event_timestamp: hookd_core::timefmt::format(at),
         received_at: hookd_core::timefmt::format(received),
         source_pid: Some(pid),
+        flags: Vec::new(),
     };
     let mutation = MutationRecord::for_event(
         &event,

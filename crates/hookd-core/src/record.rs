@@ -42,6 +42,64 @@ pub struct HookEvent {
     pub received_at: String,
     /// Process id of the emitter.
     pub source_pid: Option<u32>,
+    /// What the recorder had to repair or could not place (usually none).
+    pub flags: Vec<Flag>,
+}
+
+/// Something the recorder had to repair in an event, or could not place,
+/// kept with the row so a reader knows (`events.flags`, `mutations.flags`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    /// The payload held lone UTF-16 surrogate escapes, replaced by U+FFFD.
+    PayloadRepaired,
+    /// The payload was too large and a summary was stored in its place.
+    PayloadSummarised,
+    /// The file path leaves the repository (`..`): stored where it belongs.
+    PathOutsideRepo,
+    /// The file path is absolute on another OS (`C:\…`, `\\server\…`): stored as given.
+    PathForeign,
+}
+
+impl Flag {
+    /// Every flag, in column order.
+    pub const ALL: [Flag; 4] = [
+        Flag::PayloadRepaired,
+        Flag::PayloadSummarised,
+        Flag::PathOutsideRepo,
+        Flag::PathForeign,
+    ];
+
+    /// The flag's word in the ledger and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flag::PayloadRepaired => "payload_repaired",
+            Flag::PayloadSummarised => "payload_summarised",
+            Flag::PathOutsideRepo => "path_outside_repo",
+            Flag::PathForeign => "path_foreign",
+        }
+    }
+
+    /// The `flags` column for a set of flags: space-separated words, `None` when empty.
+    pub fn to_column(flags: &[Flag]) -> Option<String> {
+        (!flags.is_empty()).then(|| {
+            flags
+                .iter()
+                .map(|f| f.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    /// Reads a `flags` column back; unknown words (from a newer hookd) are skipped.
+    pub fn from_column(column: Option<&str>) -> Vec<Flag> {
+        column
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|w| Flag::ALL.into_iter().find(|f| f.as_str() == w))
+            .collect()
+    }
 }
 
 /// What git says about the repository an event happened in.
@@ -99,6 +157,9 @@ pub struct MutationRecord {
     pub command: Option<String>,
     /// Process id of the emitter.
     pub source_pid: Option<u32>,
+    /// What the recorder had to repair or could not place (usually none).
+    #[serde(default)]
+    pub flags: Vec<Flag>,
 }
 
 /// A mutation read back from a ledger, with its row id.
@@ -169,6 +230,9 @@ pub struct HookRunRecord {
     pub error: Option<String>,
     /// When it started.
     pub started_at: String,
+    /// Why the hook was not run (e.g. its settings file is not trusted);
+    /// `None` when it ran.
+    pub skipped: Option<String>,
 }
 
 /// Sent after each commit, for observers (benchmarks, the desktop app).
@@ -229,6 +293,7 @@ impl MutationRecord {
             remote_url: repo.remote_url.clone(),
             command: event.command.clone(),
             source_pid: event.source_pid,
+            flags: event.flags.clone(),
         }
     }
 }

@@ -77,6 +77,9 @@ pub struct ToolMutationEvent {
     pub received_at: String,
     /// Process id of the emitter.
     pub source_pid: Option<u32>,
+    /// What the recorder had to repair or could not place (left out when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<crate::record::Flag>,
     /// Every mutation row derived from the event (a Bash call can change several files).
     pub mutations: Vec<MutationRecord>,
 }
@@ -115,6 +118,7 @@ impl ToolMutationEvent {
             timestamp: e.event_timestamp.clone(),
             received_at: e.received_at.clone(),
             source_pid: e.source_pid,
+            flags: e.flags.clone(),
             mutations: entry.mutations.clone(),
         }
     }
@@ -139,6 +143,7 @@ impl ToolMutationEvent {
             event_timestamp: self.timestamp,
             received_at: self.received_at,
             source_pid: self.source_pid,
+            flags: self.flags,
         };
         let repo = RepoFacts {
             git_root: self.repo.git_root.map(PathBuf::from),

@@ -134,14 +134,11 @@ fn is_hookd_ledger_file(path: &str) -> bool {
     path.parent()
         .and_then(Path::file_name)
         .is_some_and(|d| d == crate::dirs::REPO_STATE_DIR)
-        && path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| {
-                n.starts_with(crate::dirs::LEDGER_FILE_NAME)
-                    || n == ".gitignore"
-                    || (n.starts_with("..gitignore.") && n.ends_with(".tmp"))
-            })
+        && path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            n.starts_with(crate::dirs::LEDGER_FILE_NAME)
+                || n == ".gitignore"
+                || (n.starts_with("..gitignore.") && n.ends_with(".tmp"))
+        })
 }
 
 /// Paths whose content differs between two snapshots.

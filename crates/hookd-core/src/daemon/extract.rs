@@ -62,6 +62,7 @@ pub fn hook_event(
         event_timestamp,
         received_at,
         source_pid: envelope.pid,
+        flags: Vec::new(),
     }
 }
 

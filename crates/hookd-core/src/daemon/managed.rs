@@ -265,5 +265,6 @@ fn run_record(event: &HookEvent, run: &executor::HookRun, started_at: &str) -> H
         output_truncated: run.stdout_truncated || run.stderr_truncated,
         error: run.spawn_error.clone().or_else(|| run.json_error.clone()),
         started_at: started_at.to_owned(),
+        skipped: None,
     }
 }

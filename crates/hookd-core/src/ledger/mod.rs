@@ -27,7 +27,7 @@ pub use activity::ActivityEvent;
 pub use filter::MutationFilter;
 pub use history::PreviousWrite;
 
-use crate::record::{HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
+use crate::record::{Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
 use sqlite::Synchronous;
 
@@ -36,6 +36,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     Migrations::new(vec![
         M::up(include_str!("0001_init.sql")),
         M::up(include_str!("0002_hook_runs.sql")),
+        M::up(include_str!("0003_flags_and_skips.sql")),
     ])
 });
 
@@ -148,6 +149,7 @@ impl Ledger {
                         e.event_timestamp,
                         e.received_at,
                         e.source_pid,
+                        Flag::to_column(&e.flags),
                     ])
                     .map_err(sqlite)?;
                 stored += inserted;
@@ -191,6 +193,7 @@ impl Ledger {
                         r.output_truncated,
                         r.error,
                         r.started_at,
+                        r.skipped,
                     ])
                     .map_err(sqlite)?;
             }
@@ -269,33 +272,34 @@ fn insert_mutation_row(
         m.remote_url,
         m.command,
         m.source_pid,
+        Flag::to_column(&m.flags),
     ])
 }
 
 const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, tool_name, agent_id, session_id, \
      tool_use_id, cwd, file_path, branch, head_sha, remote_url, payload_valid, raw_payload, \
-     event_timestamp, received_at, source_pid) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+     event_timestamp, received_at, source_pid, flags) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
 
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
-     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 
 const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id, hook_type, tool_name, \
      session_id, tool_use_id, scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, \
-     stdout, stderr, output_truncated, error, started_at) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+     stdout, stderr, output_truncated, error, started_at, skipped) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 
 /// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order.
 pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
      lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
-     session_id, tool_use_id, remote_url, command, source_pid";
+     session_id, tool_use_id, remote_url, command, source_pid, flags";
 
 /// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
 pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
      scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, stdout, stderr, \
-     output_truncated, error, started_at";
+     output_truncated, error, started_at, skipped";
 
 pub(crate) fn row_to_hook_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<HookRunRecord> {
     Ok(HookRunRecord {
@@ -318,6 +322,7 @@ pub(crate) fn row_to_hook_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<HookR
         output_truncated: row.get(16)?,
         error: row.get(17)?,
         started_at: row.get(18)?,
+        skipped: row.get(19)?,
     })
 }
 
@@ -344,6 +349,7 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
             remote_url: row.get(17)?,
             command: row.get(18)?,
             source_pid: row.get(19)?,
+            flags: Flag::from_column(row.get::<_, Option<String>>(20)?.as_deref()),
         },
         repo: None,
     })

@@ -195,6 +195,7 @@ mod tests {
             event_timestamp: ts.into(),
             received_at: ts.into(),
             source_pid: None,
+            flags: Vec::new(),
         };
         let repo = RepoFacts {
             git_root: None,

@@ -18,6 +18,7 @@ fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry
         event_timestamp: ts.into(),
         received_at: ts.into(),
         source_pid: Some(1),
+        flags: Vec::new(),
     };
     let repo = RepoFacts {
         git_root: None,
@@ -183,6 +184,7 @@ fn hook_runs_are_stored_once_and_append_only() {
         output_truncated: false,
         error: None,
         started_at: "2026-01-01T00:00:00.000Z".into(),
+        skipped: None,
     };
     assert_eq!(
         ledger.append_hook_runs(std::slice::from_ref(&run)).unwrap(),
@@ -301,6 +303,7 @@ fn run_for(event_id: &str, run_id: &str, decision: Option<&str>) -> HookRunRecor
         output_truncated: false,
         error: None,
         started_at: "2026-01-01T00:00:00.000Z".into(),
+        skipped: None,
     }
 }
 

@@ -198,6 +198,7 @@ mod tests {
             event_timestamp: "2026-11-22T10:00:00.000Z".into(),
             received_at: "2026-11-22T10:00:00.000Z".into(),
             source_pid: Some(1),
+            flags: Vec::new(),
         };
         let repo = RepoFacts {
             git_root: None,
@@ -314,6 +315,7 @@ mod tests {
             output_truncated: false,
             error: None,
             started_at: "2026-11-22T10:00:00.000Z".into(),
+            skipped: None,
         };
         writer.append_hook_runs(&[run]).unwrap();
         let notices = watch.poll(std::slice::from_ref(&a));

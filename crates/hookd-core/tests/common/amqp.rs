@@ -65,6 +65,7 @@ pub fn entry(i: usize, hook_type: &str, tool: Option<&str>) -> LedgerEntry {
         event_timestamp: "2026-11-21T10:00:00.123Z".to_owned(),
         received_at: "2026-11-21T10:00:00.200Z".to_owned(),
         source_pid: Some(4242),
+        flags: Vec::new(),
     };
     let repo = RepoFacts {
         git_root: Some("/repo".into()),
@@ -93,6 +94,7 @@ pub fn entry(i: usize, hook_type: &str, tool: Option<&str>) -> LedgerEntry {
             remote_url: repo.remote_url.clone(),
             command: event.command.clone(),
             source_pid: Some(4242),
+            flags: Vec::new(),
         }],
         None => Vec::new(),
     };
