@@ -11,8 +11,12 @@ use hookd_testkit::{
 };
 use serde_json::{Value, json};
 
-fn write_managed(root: &Path, settings: &Value) {
+/// Writes the project's managed hooks and approves them with `hookd trust`,
+/// as the user would (unapproved files run nothing; see tests/trust.rs).
+fn write_managed(env: &TestEnv, root: &Path, settings: &Value) {
     write_json_pretty(&root.join(".hookd/settings.json"), settings);
+    let trust = env.hookd(root, &["trust", "--project", root.to_str().unwrap()]);
+    assert!(trust.status.success(), "{trust:?}");
 }
 
 fn wait_emit(env: &TestEnv, root: &Path, args: &[&str], payload: &str) -> Output {
@@ -35,6 +39,7 @@ fn a_managed_hook_denies_through_hookd_emit_wait_and_the_run_is_recorded() {
     let repo = GitRepo::new();
     let root = repo.root();
     write_managed(
+        &env,
         &root,
         &json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no rm -rf here' >&2; exit 2"}]},
@@ -106,6 +111,7 @@ fn no_matching_managed_hook_gives_an_empty_answer_and_still_records() {
     let repo = GitRepo::new();
     let root = repo.root();
     write_managed(
+        &env,
         &root,
         &json!({"hooks": {"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}

@@ -32,6 +32,9 @@ enum Command {
     Status(cmd::status::StatusArgs),
     /// List, add, remove, enable/disable, validate and test agent and managed hooks.
     Hooks(cmd::hooks::HooksArgs),
+    /// Review and approve a project's managed hooks (.hookd/settings*.json): hookd runs
+    /// them only while their content is what you approved.
+    Trust(cmd::trust::TrustArgs),
     /// List, show, install and uninstall ready-made hooks from hookd's templates catalog.
     Templates(cmd::templates::TemplatesArgs),
     /// Write the per-repository ledgers from RabbitMQ (`hookd ledger consume`).
@@ -49,6 +52,7 @@ fn main() -> std::process::ExitCode {
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),
         Command::Hooks(args) => cmd::hooks::run(&args),
+        Command::Trust(args) => cmd::trust::run(&args),
         Command::Templates(args) => cmd::templates::run(&args),
         Command::Ledger(args) => cmd::ledger::run(&args),
         Command::Amqp(args) => cmd::amqp::run(&args),

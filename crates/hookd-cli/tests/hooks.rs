@@ -522,6 +522,8 @@ fn test_explains_what_matches_and_why_not() {
             {"hooks": [{"type": "command", "command": "all"}]}
         ]}})),
     );
+    // The project's managed file runs only once approved.
+    env.run(&["trust"]).assert_ok();
     let payload = env.home.join("payload.json");
     fs::write(
         &payload,
@@ -651,6 +653,8 @@ fn test_run_executes_the_matching_command_hooks() {
             {"matcher": "Edit", "hooks": [{"type": "command", "command": format!("touch {}", other.display())}]}
         ]}})),
     );
+    // The project's managed file runs only once approved.
+    env.run(&["trust"]).assert_ok();
     let payload = r#"{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}"#;
     let run = env.run_stdin(
         &[

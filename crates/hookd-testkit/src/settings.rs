@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use hookd_core::settings::trust::{self, TrustStore};
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde_json::{Value, json};
 
@@ -40,8 +41,22 @@ impl SettingsFixture {
             .expect("settings location")
     }
 
-    /// Writes `text` as the file of `kind` at `scope`; returns its location.
+    /// Writes `text` as the file of `kind` at `scope` and, for a project's
+    /// managed file, approves it as the user would with `hookd trust` (so
+    /// its hooks run); returns its location.
     pub fn write(&self, kind: Kind, scope: Scope, text: &str) -> SettingsLocation {
+        let location = self.write_untrusted(kind, scope, text);
+        if trust::needs_trust(&location) {
+            TrustStore::for_roots(&self.roots)
+                .approve(&location.path, text.as_bytes())
+                .expect("approve the file");
+        }
+        location
+    }
+
+    /// Writes `text` as the file of `kind` at `scope` without approving
+    /// it, as a clone or another program would; returns its location.
+    pub fn write_untrusted(&self, kind: Kind, scope: Scope, text: &str) -> SettingsLocation {
         let location = self.location(kind, scope);
         write_file(&location.path, text);
         location

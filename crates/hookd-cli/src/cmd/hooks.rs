@@ -20,7 +20,7 @@ use hookd_core::settings::events::{self, EventSpec, MatchField};
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
     MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
-    SettingsRoots,
+    SettingsRoots, TrustStore,
 };
 use serde_json::{Value, json};
 
@@ -236,6 +236,7 @@ fn list(args: &ListArgs) -> Result<()> {
                         "path": f.location.path,
                         "exists": f.exists,
                         "read_only": f.location.read_only,
+                        "trust": f.trust,
                     })
                 })
                 .collect();
@@ -268,7 +269,14 @@ fn print_list(view: &EffectiveHooks) {
             hook.handler_type.clone(),
             hook.timeout
                 .map_or_else(|| "-".to_owned(), |t| format!("{t}s")),
-            if hook.enabled { "enabled" } else { "disabled" }.to_owned(),
+            if !hook.enabled {
+                "disabled"
+            } else if hook.untrusted.is_some() {
+                "untrusted"
+            } else {
+                "enabled"
+            }
+            .to_owned(),
             what,
         ]);
         owners.push((hook.kind, hook.scope, hook.path.clone()));
@@ -293,7 +301,15 @@ fn print_list(view: &EffectiveHooks) {
         } else if mine.is_empty() {
             " (no hooks)"
         } else {
-            ""
+            match file.trust {
+                settings::Trust::NotApproved => {
+                    " (NOT TRUSTED: its hooks do not run until you approve them with `hookd trust`)"
+                }
+                settings::Trust::Changed { .. } => {
+                    " (CHANGED since you approved it: its hooks do not run until you approve them again with `hookd trust`)"
+                }
+                _ => "",
+            }
         };
         println!(
             "{} {}{}: {}{note}",
@@ -315,8 +331,18 @@ fn print_list(view: &EffectiveHooks) {
         .iter()
         .filter(|h| h.duplicate_of.is_some())
         .count();
+    let untrusted = view
+        .hooks
+        .iter()
+        .filter(|h| h.enabled && h.untrusted.is_some())
+        .count();
+    let untrusted_note = if untrusted > 0 {
+        format!(", {untrusted} not trusted")
+    } else {
+        String::new()
+    };
     println!(
-        "{} hook{} ({enabled} enabled, {} disabled, {duplicates} duplicate{})",
+        "{} hook{} ({enabled} enabled, {} disabled, {duplicates} duplicate{}{untrusted_note})",
         view.hooks.len(),
         plural(view.hooks.len()),
         view.hooks.len() - enabled,
@@ -344,7 +370,25 @@ fn add(args: &AddArgs) -> Result<()> {
             backup_note(outcome.backup.as_deref())
         }
     );
+    warn_untrusted(&location);
     Ok(())
+}
+
+/// After a save: says so when the file's hooks still do not run because
+/// it holds content the user never approved (hookd approves what it
+/// writes only when what was there before was approved).
+fn warn_untrusted(location: &SettingsLocation) {
+    let Some(store) = &location.trust_store else {
+        return;
+    };
+    let bytes = std::fs::read(&location.path).ok();
+    match TrustStore::new(store).check(location, bytes.as_deref()) {
+        Ok(trust) if !trust.allows_running() => println!(
+            "note: {} is not trusted (it holds hooks you have not approved), so hookd runs none of its hooks; review and approve them with `hookd trust`",
+            show(&location.path)
+        ),
+        _ => {}
+    }
 }
 
 fn remove(args: &EditArgs) -> Result<()> {
@@ -361,6 +405,7 @@ fn remove(args: &EditArgs) -> Result<()> {
         show(&location.path),
         backup_note(outcome.backup.as_deref())
     );
+    warn_untrusted(&location);
     Ok(())
 }
 
@@ -698,6 +743,7 @@ fn hook_json(index: usize, hook: &EffectiveHook) -> Value {
         "timeout": hook.timeout,
         "enabled": hook.enabled,
         "duplicate_of": hook.duplicate_of,
+        "untrusted": hook.untrusted,
         "handler": hook.handler,
     })
 }

@@ -9,6 +9,7 @@ pub mod query;
 pub mod status;
 pub mod target;
 pub mod templates;
+pub mod trust;
 
 /// Sends tracing output to stderr, filtered by `$HOOKD_LOG` (e.g. `debug`,
 /// `hookd_core=trace`), else `default`.

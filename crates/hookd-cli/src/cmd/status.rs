@@ -61,6 +61,17 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
             s.events_unrecorded
         );
     }
+    if s.hooks_skipped_untrusted > 0 {
+        println!(
+            "  not trusted:  {} managed hook run{} skipped (files not approved; see `hookd hooks list`, approve with `hookd trust`)",
+            s.hooks_skipped_untrusted,
+            if s.hooks_skipped_untrusted == 1 {
+                ""
+            } else {
+                "s"
+            }
+        );
+    }
     if let Some(publisher) = &status.publisher {
         println!(
             "  broker:       {} ({}, exchange {})",

@@ -7,6 +7,11 @@
 //! ([`crate::settings::watch`]) drops the cache entry when one of those files changes, so an edit applies to the next
 //! event without a restart, and an event with no matching hook costs a map
 //! lookup, not three file reads.
+//!
+//! A project's managed files run only while their content is the content
+//! the user approved ([`crate::settings::trust`]); a matching hook of an
+//! unapproved file is not run but recorded in `hook_runs` as skipped, with
+//! why, and the approvals file is watched like the hook files.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +23,9 @@ use crate::executor::{self, ExecContext, HookInvocation};
 use crate::record::{HookEvent, HookRunRecord};
 use crate::settings::events;
 use crate::settings::watch::DirWatcher;
-use crate::settings::{self, EffectiveHooks, Kind, SettingsRoots};
+use crate::settings::{
+    self, EffectiveHooks, Kind, MatchOutcome, SettingsRoots, trust::TRUST_FILE_NAME,
+};
 use crate::timefmt;
 
 /// Names of managed settings files inside a `.hookd` directory or hookd's home.
@@ -145,6 +152,9 @@ impl Inner {
         } else if name == DISABLED_STORE && parent == self.home {
             tracing::info!(file = %path.display(), "disabled hooks changed; reloading");
             self.forget_all();
+        } else if name == TRUST_FILE_NAME && parent == self.home {
+            tracing::info!(file = %path.display(), "approved hook files changed; reloading");
+            self.forget_all();
         } else if MANAGED_FILES.contains(&name) {
             if parent == self.home {
                 tracing::info!(file = %path.display(), "global managed hooks changed; reloading");
@@ -211,15 +221,29 @@ pub async fn answer(
             }
         }
     };
-    let invocations: Vec<HookInvocation> = hooks
-        .matching(spec.name, &request.payload)
-        .into_iter()
-        .filter_map(|matched| matched.invocation())
-        .collect();
-    if invocations.is_empty() {
-        return (hookd_proto::Reply::default(), Vec::new());
-    }
+    let mut invocations: Vec<HookInvocation> = Vec::new();
+    let mut skipped: Vec<HookRunRecord> = Vec::new();
     let started_at = timefmt::now();
+    for check in hooks.matching_all(spec.name, &request.payload) {
+        match check.outcome {
+            MatchOutcome::Runs(_) => invocations.extend(check.hook.invocation()),
+            MatchOutcome::Untrusted(why) => {
+                if let Some(invocation) = check.hook.invocation() {
+                    tracing::warn!(file = %invocation.source.display(), command = %invocation.command, "managed hook not run: {why}");
+                    skipped.push(skipped_record(
+                        &request.event,
+                        &invocation,
+                        why,
+                        &started_at,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if invocations.is_empty() {
+        return (hookd_proto::Reply::default(), skipped);
+    }
     let project_root = project
         .or_else(|| request.event.cwd.clone())
         .unwrap_or_else(|| PathBuf::from("/"));
@@ -236,12 +260,57 @@ pub async fn answer(
         elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
         "managed hooks ran"
     );
-    let runs = report
-        .runs
-        .iter()
-        .map(|run| run_record(&request.event, run, &started_at))
+    let runs = skipped
+        .into_iter()
+        .chain(
+            report
+                .runs
+                .iter()
+                .map(|run| run_record(&request.event, run, &started_at)),
+        )
         .collect();
     (report.outcome.reply(), runs)
+}
+
+/// The outermost of `registered` (project roots) that contains `dir`, if any.
+pub fn project_containing(dir: &Path, registered: &[PathBuf]) -> Option<PathBuf> {
+    registered
+        .iter()
+        .filter(|root| dir.starts_with(root))
+        .min_by_key(|root| root.components().count())
+        .cloned()
+}
+
+/// The `hook_runs` row of a matching hook hookd did not run (its file is
+/// not trusted): no exit code, no decision, and why in `skipped`.
+fn skipped_record(
+    event: &HookEvent,
+    invocation: &HookInvocation,
+    why: String,
+    started_at: &str,
+) -> HookRunRecord {
+    HookRunRecord {
+        run_id: uuid::Uuid::now_v7().to_string(),
+        event_id: event.event_id.clone(),
+        hook_type: event.hook_type.clone(),
+        tool_name: event.tool_name.clone(),
+        session_id: event.session_id.clone(),
+        tool_use_id: event.tool_use_id.clone(),
+        scope: invocation.scope.clone(),
+        source: invocation.source.to_string_lossy().into_owned(),
+        matcher: invocation.matcher.clone(),
+        command: invocation.command.clone(),
+        exit_code: None,
+        timed_out: false,
+        decision: None,
+        duration_ms: 0.0,
+        stdout: String::new(),
+        stderr: String::new(),
+        output_truncated: false,
+        error: None,
+        started_at: started_at.to_owned(),
+        skipped: Some(why),
+    }
 }
 
 fn run_record(event: &HookEvent, run: &executor::HookRun, started_at: &str) -> HookRunRecord {

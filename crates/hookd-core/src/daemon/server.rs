@@ -123,6 +123,8 @@ struct Shared {
     bash: Arc<Mutex<BashTracker>>,
     managed: Option<ManagedHooks>,
     recording: RecordingSwitch,
+    /// hookd's data directory (the registry of projects lives there).
+    data_dir: PathBuf,
 }
 
 impl Daemon {
@@ -211,6 +213,7 @@ impl Daemon {
             bash,
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
+            data_dir: config.data_dir.clone(),
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -570,7 +573,7 @@ async fn answer_wait(
         Some(hooks) => {
             let project_root = match wait.project_dir {
                 Some(dir) => Some(dir),
-                None => project_of(dir.clone()).await,
+                None => project_of(dir.clone(), shared.data_dir.clone()).await,
             };
             let request = WaitRequest {
                 event,
@@ -597,6 +600,13 @@ async fn answer_wait(
         Ok(Err(err)) => tracing::debug!(error = %err, "emitter went away before its reply"),
         Err(_) => tracing::warn!("emitter did not read its reply in time"),
     }
+    let skipped = runs.iter().filter(|r| r.skipped.is_some()).count() as u64;
+    if skipped > 0 {
+        shared
+            .stats
+            .hooks_skipped_untrusted
+            .fetch_add(skipped, Ordering::Relaxed);
+    }
     if !runs.is_empty()
         && shared
             .events
@@ -608,15 +618,30 @@ async fn answer_wait(
     }
 }
 
-/// The project of an event without `project_dir`: its git root, else its directory.
-async fn project_of(dir: Option<PathBuf>) -> Option<PathBuf> {
+/// The project of an event without `project_dir` (the agent's
+/// `CLAUDE_PROJECT_DIR`): the outermost registered project that contains its
+/// directory, so a repository cloned inside a project (`vendor/x`) does not
+/// bring its own hooks; else its git root; else the directory itself.
+async fn project_of(dir: Option<PathBuf>, data_dir: PathBuf) -> Option<PathBuf> {
     let dir = dir?;
     let probe = dir.clone();
-    tokio::task::spawn_blocking(move || crate::project::discover_root(&probe))
-        .await
-        .ok()
-        .flatten()
-        .or(Some(dir))
+    tokio::task::spawn_blocking(move || {
+        let registered = crate::ledger::registry::Registry::open(&data_dir)
+            .and_then(|r| r.list())
+            .map_or_else(
+                |err| {
+                    tracing::warn!(error = %err, "cannot read the registry of projects; using the git root");
+                    Vec::new()
+                },
+                |repos| repos.into_iter().map(|r| r.root).collect::<Vec<_>>(),
+            );
+        managed::project_containing(&probe, &registered)
+            .or_else(|| crate::project::discover_root(&probe))
+    })
+    .await
+    .ok()
+    .flatten()
+    .or(Some(dir))
 }
 
 /// A validated line: the event, and what a `wait` envelope needs for its answer.

@@ -53,6 +53,8 @@ pub struct DaemonStats {
     pub events_spooled: AtomicU64,
     /// Events answered but left out of the ledgers while recording was paused.
     pub events_unrecorded: AtomicU64,
+    /// Matching managed hooks not run because their file is not trusted.
+    pub hooks_skipped_untrusted: AtomicU64,
     rejected: [AtomicU64; 7],
 }
 
@@ -84,6 +86,7 @@ impl DaemonStats {
             events_stored: self.events_stored.load(Ordering::Relaxed),
             events_spooled: self.events_spooled.load(Ordering::Relaxed),
             events_unrecorded: self.events_unrecorded.load(Ordering::Relaxed),
+            hooks_skipped_untrusted: self.hooks_skipped_untrusted.load(Ordering::Relaxed),
         }
     }
 }
@@ -105,4 +108,8 @@ pub struct StatsSnapshot {
     /// Events left out while recording was paused (absent in older files).
     #[serde(default)]
     pub events_unrecorded: u64,
+    /// Matching managed hooks not run because their file is not trusted
+    /// (absent in older files).
+    #[serde(default)]
+    pub hooks_skipped_untrusted: u64,
 }

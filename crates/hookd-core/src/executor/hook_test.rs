@@ -62,6 +62,7 @@ pub fn match_reason(check: &MatchCheck<'_>, show_path: impl Fn(&Path) -> String)
             format!("all hooks off (disableAllHooks in {})", show_path(path))
         }
         MatchOutcome::BadMatcher => "invalid matcher".to_owned(),
+        MatchOutcome::Untrusted(why) => why.clone(),
     }
 }
 
@@ -224,6 +225,11 @@ mod tests {
                 {"matcher": "Write", "hooks": [{"type": "command", "command": "exit 2"}]}
             ]}}"#,
         );
+        // Approved, as `hookd trust` would: an unapproved file runs nothing.
+        let managed = project.join(".hookd/settings.json");
+        crate::settings::TrustStore::for_roots(&roots)
+            .approve(&managed, &fs::read(&managed).unwrap())
+            .unwrap();
         // hookd's own recorder in the agent's file: listed, never run by a test.
         let marker = dir.path().join("recorded");
         write(

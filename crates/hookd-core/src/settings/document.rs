@@ -21,6 +21,7 @@ use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
 use super::location::{Kind, MANAGED_PROJECT_DIR, Scope, SettingsLocation};
+use super::trust::{self, TrustStore};
 use super::validate::{ValidationError, validate};
 
 /// A settings file as loaded: its parsed JSON (key order preserved), the
@@ -62,6 +63,7 @@ impl SettingsDocument {
             scope: Scope::Global,
             path: path.to_path_buf(),
             read_only: true,
+            trust_store: None,
         };
         let doc = Self::load(&location)?;
         if doc.original.is_none() {
@@ -162,7 +164,40 @@ impl SettingsDocument {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             self.prepare_dir(dir)?;
         }
-        Ok(fs_atomic::write_atomic(path, &bytes, true)?)
+        let keeps_approval = self.keeps_approval()?;
+        let outcome = fs_atomic::write_atomic(path, &bytes, true)?;
+        if let (Some(store), true) = (&self.location.trust_store, keeps_approval) {
+            // Saving through hookd is an approval of what it wrote, when the
+            // user had approved what was there (or there was nothing to
+            // approve). Failing here leaves the file untrusted: safe, and said.
+            if let Err(err) = TrustStore::new(store).approve(path, &bytes) {
+                tracing::warn!(file = %path.display(), error = %err, "saved, but cannot record the approval; run `hookd trust`");
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// For a file whose hooks run only once approved: whether what is on
+    /// disk now is approved, absent, or runs nothing, so that the content
+    /// this save writes may inherit the approval. Another party's
+    /// unapproved hooks never become approved by an unrelated edit.
+    fn keeps_approval(&self) -> Result<bool> {
+        let Some(store) = &self.location.trust_store else {
+            return Ok(false);
+        };
+        let Some(current) = read_if_exists(&self.location.path)? else {
+            return Ok(true);
+        };
+        let runs_nothing = format::parse(&current).ok().is_some_and(|(value, _)| {
+            value
+                .get("hooks")
+                .is_none_or(|h| h.as_object().is_none_or(serde_json::Map::is_empty))
+        });
+        if runs_nothing {
+            return Ok(true);
+        }
+        let approved = TrustStore::new(store).load()?;
+        Ok(trust::trust_in(&approved, &self.location.path, Some(&current)).allows_running())
     }
 
     /// Creates the file's directory if needed and, for hookd's project
@@ -227,6 +262,7 @@ mod tests {
             scope,
             path: path.to_path_buf(),
             read_only: scope == Scope::Policy,
+            trust_store: None,
         }
     }
 

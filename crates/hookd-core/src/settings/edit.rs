@@ -506,6 +506,7 @@ mod tests {
             scope: Scope::Project,
             path,
             read_only: false,
+            trust_store: None,
         };
         let doc = SettingsDocument::load(&loc).unwrap();
         (tmp, doc)

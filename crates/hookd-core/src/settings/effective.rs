@@ -23,6 +23,7 @@ use super::document::SettingsDocument;
 use super::edit::{group_matcher, same_handler};
 use super::error::{Result, SettingsError};
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::trust::{self, Trust, TrustStore};
 
 /// The event of a hook: a catalogue entry, or the raw key when it is not
 /// one (only possible for a disabled hook recorded by another version).
@@ -95,6 +96,10 @@ pub struct EffectiveHook {
     /// Index of the first identical hook (same event, equivalent matcher,
     /// same command or JSON) earlier in the list: this one runs only once.
     pub duplicate_of: Option<usize>,
+    /// Why hookd will not run it although it matches: its file is a
+    /// project's managed file whose content the user has not approved
+    /// ([`super::trust`]). `None` when it may run.
+    pub untrusted: Option<String>,
 }
 
 impl EffectiveHook {
@@ -130,7 +135,23 @@ impl EffectiveHook {
             timeout: handler.get("timeout").and_then(Value::as_f64),
             enabled,
             duplicate_of: None,
+            untrusted: None,
         }
+    }
+
+    /// What the executor needs to run it; `None` unless it is a command
+    /// hook (the only type hookd runs).
+    pub fn invocation(&self) -> Option<HookInvocation> {
+        let command = self.command.clone()?;
+        Some(HookInvocation {
+            command,
+            timeout: self
+                .timeout
+                .and_then(|secs| Duration::try_from_secs_f64(secs).ok()),
+            scope: self.scope.as_str().to_owned(),
+            source: self.path.clone(),
+            matcher: self.matcher.clone(),
+        })
     }
 
     /// What it runs, for display: the command, URL or prompt, else the
@@ -163,6 +184,8 @@ pub struct LoadedFile {
     pub exists: bool,
     /// It was skipped as invalid (lenient view only).
     pub skipped: bool,
+    /// Whether hookd may run its hooks ([`super::trust`]).
+    pub trust: Trust,
 }
 
 /// The effective hooks of one or more kinds for a project.
@@ -197,17 +220,7 @@ impl MatchedHook<'_> {
     /// What the executor needs to run it; `None` unless it is a command
     /// hook (the only type hookd runs).
     pub fn invocation(&self) -> Option<HookInvocation> {
-        let command = self.hook.command.clone()?;
-        Some(HookInvocation {
-            command,
-            timeout: self
-                .hook
-                .timeout
-                .and_then(|secs| Duration::try_from_secs_f64(secs).ok()),
-            scope: self.hook.scope.as_str().to_owned(),
-            source: self.hook.path.clone(),
-            matcher: self.hook.matcher.clone(),
-        })
+        self.hook.invocation()
     }
 }
 
@@ -231,6 +244,9 @@ pub enum MatchOutcome {
     AllHooksDisabled(PathBuf),
     /// Its matcher does not compile (a file only the lenient view reads).
     BadMatcher,
+    /// It matches, but its file's content was not approved: hookd skips it
+    /// (the reason says which file and how to approve it).
+    Untrusted(String),
 }
 
 /// One hook of the event with its outcome.
@@ -310,6 +326,10 @@ impl EffectiveHooks {
                         MatchOutcome::Duplicate(c.index)
                     }),
                 other => other,
+            };
+            let outcome = match (outcome, &hook.untrusted) {
+                (MatchOutcome::Runs(_), Some(why)) => MatchOutcome::Untrusted(why.clone()),
+                (outcome, _) => outcome,
             };
             checks.push(MatchCheck {
                 index,
@@ -418,6 +438,22 @@ fn build(
             errors.push(err);
             Vec::new()
         });
+    let trusted = if locations.iter().any(trust::needs_trust) {
+        TrustStore::for_roots(roots).load().unwrap_or_else(|err| {
+            // Unreadable approvals approve nothing.
+            errors.push(err);
+            Vec::new()
+        })
+    } else {
+        Vec::new()
+    };
+    let file_trust = |location: &SettingsLocation, bytes: Option<&[u8]>| {
+        if trust::needs_trust(location) {
+            trust::trust_in(&trusted, &location.path, bytes)
+        } else {
+            Trust::NotRequired
+        }
+    };
     let mut view = EffectiveHooks::default();
     let mut disable_all: Option<(bool, &SettingsLocation)> = None;
     for location in &locations {
@@ -440,15 +476,20 @@ fn build(
                     location: location.clone(),
                     exists: location.path.exists(),
                     skipped: true,
+                    trust: file_trust(location, None),
                 });
                 continue;
             }
         };
+        let trust = file_trust(location, doc.original_bytes());
+        let untrusted = trust.skip_reason(&location.path);
         view.files.push(LoadedFile {
             location: location.clone(),
             exists: doc.existed(),
             skipped: false,
+            trust,
         });
+        let first_of_file = view.hooks.len();
         // Later files take precedence for this key (global < project <
         // local < policy), as for every key but hooks.
         if let Some(flag) = doc.value().get("disableAllHooks") {
@@ -465,6 +506,11 @@ fn build(
                 &hook.handler,
                 false,
             ));
+        }
+        if let Some(why) = untrusted {
+            for hook in &mut view.hooks[first_of_file..] {
+                hook.untrusted = Some(why.clone());
+            }
         }
     }
     if let Some((true, location)) = disable_all {

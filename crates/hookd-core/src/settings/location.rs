@@ -138,6 +138,11 @@ pub struct SettingsLocation {
     pub path: PathBuf,
     /// hookd must never write it (policy settings).
     pub read_only: bool,
+    /// The store of approved contents ([`super::trust`]) for a file whose
+    /// hooks hookd runs only once approved (a project's managed files):
+    /// saving such a file keeps an approval the old content had.
+    #[serde(skip)]
+    pub trust_store: Option<PathBuf>,
 }
 
 /// The directories every settings path derives from. [`SettingsRoots::from_env`]
@@ -227,6 +232,8 @@ impl SettingsRoots {
             scope,
             path,
             read_only: scope == Scope::Policy,
+            trust_store: (kind == Kind::Managed && scope.is_project())
+                .then(|| self.hookd_home.join(super::trust::TRUST_FILE_NAME)),
         })
     }
 

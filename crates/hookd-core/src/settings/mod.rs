@@ -19,6 +19,8 @@
 //!   whole `hooks` tree for editors.
 //! - [`disabled`](mod@disabled): disable/enable through hookd's store of disabled hooks.
 //! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
+//! - [`trust`](mod@trust): which project managed hook files the user approved
+//!   (by the SHA-256 of their bytes), so only those run.
 
 pub mod connect;
 pub mod disabled;
@@ -31,6 +33,7 @@ pub mod format;
 pub mod location;
 pub mod matcher;
 pub mod templates;
+pub mod trust;
 pub mod validate;
 pub mod version;
 pub mod watch;
@@ -48,6 +51,7 @@ pub use effective::{
 pub use error::{Result, SettingsError};
 pub use format::Format;
 pub use location::{Kind, Scope, SettingsLocation, SettingsRoots, hookd_home, location, locations};
+pub use trust::{Trust, TrustStore};
 pub use validate::{ValidationError, validate};
 pub use version::version_token;
 
