@@ -32,13 +32,17 @@ pub struct Placement {
 }
 
 impl Placement {
-    /// Everything in one entry, as it was before placement: for the broker,
-    /// whose consumers dedupe on the event id and so must see each event
-    /// once.
+    /// Everything in one entry, for the broker: its consumers dedupe on the
+    /// event id, so each event is published once, with its repository. A
+    /// change placed elsewhere rides along flagged, by its absolute path
+    /// (relative to the other repository's root it would read as a file of
+    /// this one).
     pub fn combined(&self) -> LedgerEntry {
         let mut entry = self.own.clone();
-        if let Some(elsewhere) = &self.elsewhere {
-            entry.mutations.extend(elsewhere.mutations.iter().cloned());
+        if self.elsewhere.is_some() {
+            entry
+                .mutations
+                .extend(extract::direct_mutation(&entry.event, &entry.repo));
         }
         entry
     }
@@ -175,7 +179,14 @@ mod tests {
             );
         }
         assert_eq!(elsewhere.mutations[0].flags, [Flag::PathOutsideRepo]);
-        assert_eq!(placed.combined().mutations.len(), 1);
+        let combined = placed.combined();
+        assert_eq!(combined.repo, repo());
+        assert_eq!(combined.mutations.len(), 1);
+        assert_eq!(
+            combined.mutations[0].file_path.as_deref(),
+            Some("/nonexistent-hookd/other/x.rs")
+        );
+        assert_eq!(combined.mutations[0].flags, [Flag::PathOutsideRepo]);
     }
 
     #[test]
