@@ -57,41 +57,41 @@ pub fn place(mut event: HookEvent, repo: RepoFacts, enricher: &mut Enricher) -> 
     if path.is_some_and(is_foreign_path) {
         add_flag(&mut event, Flag::PathForeign);
     }
-    let leaves = path.is_some_and(|path| leaves_repository(path, repo.git_root.as_deref()));
-    if leaves {
-        add_flag(&mut event, Flag::PathOutsideRepo);
-    }
-    let mutation = extract::direct_mutation(&event, &repo);
-    let holder = match (leaves, &mutation, path.and_then(Path::parent)) {
-        (true, Some(_), Some(dir)) => Some(enricher.facts_for_dir(dir)),
-        _ => None,
-    };
-    // The same repository under another spelling (a symlinked directory that
-    // discovery resolved): the change stays, stored by its absolute path.
-    match holder.filter(|facts| facts.git_root != repo.git_root) {
-        None => Placement {
+    // The repository holding a file outside the event's own, looked up from
+    // the filesystem (cached per directory). The same repository under
+    // another spelling (a symlinked directory that discovery resolved) is no
+    // other repository: the change stays, stored by its absolute path.
+    let holder = path
+        .filter(|path| leaves_repository(path, repo.git_root.as_deref()))
+        .and_then(Path::parent)
+        .map(|dir| enricher.facts_for_dir(dir))
+        .filter(|facts| facts.git_root != repo.git_root);
+    let Some(holder) = holder else {
+        let mutations = extract::direct_mutation(&event, &repo)
+            .into_iter()
+            .collect();
+        return Placement {
             own: LedgerEntry {
                 event,
                 repo,
-                mutations: mutation.into_iter().collect(),
+                mutations,
             },
             elsewhere: None,
+        };
+    };
+    add_flag(&mut event, Flag::PathOutsideRepo);
+    let elsewhere = extract::direct_mutation(&event, &holder).map(|mutation| LedgerEntry {
+        event: event.clone(),
+        repo: holder,
+        mutations: vec![mutation],
+    });
+    Placement {
+        own: LedgerEntry {
+            event,
+            repo,
+            mutations: Vec::new(),
         },
-        Some(holder) => {
-            let elsewhere = extract::direct_mutation(&event, &holder).map(|mutation| LedgerEntry {
-                event: event.clone(),
-                repo: holder,
-                mutations: vec![mutation],
-            });
-            Placement {
-                own: LedgerEntry {
-                    event,
-                    repo,
-                    mutations: Vec::new(),
-                },
-                elsewhere,
-            }
-        }
+        elsewhere,
     }
 }
 
@@ -197,5 +197,25 @@ mod tests {
         let mutation = &placed.own.mutations[0];
         assert_eq!(mutation.file_path.as_deref(), Some(r"C:\Users\me\a.rs"));
         assert_eq!(mutation.flags, [Flag::PathForeign]);
+    }
+
+    #[test]
+    fn a_symlinked_spelling_of_the_same_repository_is_not_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().canonicalize().unwrap().join("real");
+        std::fs::create_dir(&real).unwrap();
+        git2::Repository::init(&real).unwrap();
+        let link = real.parent().unwrap().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut enricher = Enricher::new();
+        let repo = enricher.facts_for_dir(&real);
+        assert_eq!(repo.git_root.as_deref(), Some(real.as_path()));
+
+        let mut e = event(link.join("a.rs").to_str().unwrap());
+        e.cwd = Some(real.clone());
+        let placed = place(e, repo, &mut enricher);
+        assert!(placed.elsewhere.is_none(), "{:?}", placed.elsewhere);
+        assert_eq!(placed.own.event.flags, []);
+        assert_eq!(placed.own.mutations.len(), 1);
     }
 }
