@@ -13,10 +13,16 @@
 //!   ancestor's repository.
 //!
 //! [`stored_path`] is how the ledger stores a file: relative to the root.
+//! Paths reach it cleaned by [`clean_path`] (lexically: `.`, `//` and `..`
+//! resolved without reading the filesystem), so `repo/./src//b.rs` is stored
+//! as `src/b.rs` and `repo/../x.rs` is recognised as outside `repo`. A path
+//! absolute on another OS ([`is_foreign_path`]: `C:\x`, `\\server\share`)
+//! is never joined onto a directory or cleaned: it is stored as given.
 
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::{Component, Path, PathBuf};
 
 use git2::Repository;
 
@@ -76,6 +82,51 @@ pub fn stored_path(path: &Path, git_root: Option<&Path>) -> String {
         .into_owned()
 }
 
+/// `path` cleaned lexically, like Go's `filepath.Clean`: `.` components
+/// dropped, repeated separators collapsed, each `..` resolved against the
+/// component before it (`/..` is `/`; a relative path keeps the leading `..`
+/// it cannot resolve), no trailing separator; an empty result is `.`.
+///
+/// The filesystem is not read, so symlinks are not followed: `a/link/..` is
+/// `a` wherever `link` points. That is what the agent meant by the path it
+/// wrote, and it cannot be changed by someone planting a symlink later.
+pub fn clean_path(path: &Path) -> PathBuf {
+    let mut kept: Vec<Component<'_>> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => match kept.last() {
+                Some(Component::Normal(_)) => {
+                    kept.pop();
+                }
+                // `/..` is `/`.
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => kept.push(component),
+            },
+            other => kept.push(other),
+        }
+    }
+    if kept.is_empty() {
+        return PathBuf::from(".");
+    }
+    kept.iter().collect()
+}
+
+/// True for a path that is absolute on another OS, which this one would
+/// take for a relative path: a Windows drive path (`C:\x`, `C:/x`, `C:`), a
+/// UNC or device path (`\\server\share`, `\\wsl$\Ubuntu\…`, `\\?\C:\…`)
+/// or a rooted Windows path (`\x`). Such a path names no file here; it is
+/// stored as given, never joined onto the event's directory.
+pub fn is_foreign_path(path: &Path) -> bool {
+    match path.as_os_str().as_bytes() {
+        [b'\\', ..] => true,
+        [drive, b':', rest @ ..] if drive.is_ascii_alphabetic() => {
+            matches!(rest.first(), None | Some(b'\\' | b'/'))
+        }
+        _ => false,
+    }
+}
+
 /// The project root for `dir`: the nearest ancestor holding a `.git` entry
 /// (a directory, or a file in worktrees and submodules), else `dir` itself.
 pub fn project_root(dir: &Path) -> Result<PathBuf, ProjectError> {
@@ -97,6 +148,57 @@ pub fn project_root(dir: &Path) -> Result<PathBuf, ProjectError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_path_resolves_dots_and_separators_lexically() {
+        let cases = [
+            ("/repo/./src//b.rs", "/repo/src/b.rs"),
+            ("/repo/../outside/x.rs", "/outside/x.rs"),
+            ("/repo/src/../../../../etc/passwd", "/etc/passwd"),
+            ("/..", "/"),
+            ("/", "/"),
+            ("/repo/src/", "/repo/src"),
+            ("./a/./b/", "a/b"),
+            ("a/../..", ".."),
+            ("../../a/../b", "../../b"),
+            ("a/..", "."),
+            ("", "."),
+            ("//repo///x", "/repo/x"),
+        ];
+        for (given, cleaned) in cases {
+            assert_eq!(
+                clean_path(Path::new(given)),
+                PathBuf::from(cleaned),
+                "{given}"
+            );
+        }
+    }
+
+    #[test]
+    fn foreign_paths_are_windows_drive_and_unc_paths() {
+        for foreign in [
+            "C:\\Users\\me\\a.rs",
+            "c:/Users/me/a.rs",
+            "D:",
+            "\\\\server\\share\\a.rs",
+            "\\\\wsl$\\Ubuntu\\home\\me\\a.rs",
+            "\\\\?\\C:\\a.rs",
+            "\\Windows\\a.rs",
+        ] {
+            assert!(is_foreign_path(Path::new(foreign)), "{foreign}");
+        }
+        for local in [
+            "/repo/a.rs",
+            "src/a.rs",
+            "C:x",
+            "1:/x",
+            "",
+            "a\\b",
+            "//server/share",
+        ] {
+            assert!(!is_foreign_path(Path::new(local)), "{local}");
+        }
+    }
 
     fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
         let path = dir.join(name);

@@ -66,18 +66,32 @@ impl GitRepo {
     }
 }
 
-/// Waits (up to [`ARRIVAL_TIMEOUT`]) until `repo`'s `table` holds at least
-/// `expected` rows; panics with the count reached.
-pub fn wait_for_count(repo: &GitRepo, table: &str, expected: i64) {
+impl TestEnv {
+    /// The ledger of events outside any git repository, in this environment's data dir.
+    pub fn unversioned_ledger_path(&self) -> PathBuf {
+        hookd_core::dirs::unversioned_ledger_path(&self.data_dir())
+    }
+}
+
+/// Waits (up to [`ARRIVAL_TIMEOUT`]) until the ledger at `path` holds at
+/// least `expected` rows in `table`; panics with the count reached.
+pub fn wait_for_ledger_count(path: &Path, table: &str, expected: i64) {
     let mut last = 0;
     let reached = poll_until(ARRIVAL_TIMEOUT, || {
-        last = repo.count(table);
+        last = ledger_count(path, table);
         (last >= expected).then_some(())
     });
     assert!(
         reached.is_some(),
-        "{table}: expected {expected} rows, reached {last}"
+        "{table} of {}: expected {expected} rows, reached {last}",
+        path.display()
     );
+}
+
+/// Waits (up to [`ARRIVAL_TIMEOUT`]) until `repo`'s `table` holds at least
+/// `expected` rows; panics with the count reached.
+pub fn wait_for_count(repo: &GitRepo, table: &str, expected: i64) {
+    wait_for_ledger_count(&repo.ledger_path(), table, expected);
 }
 
 /// The ledger entry the daemon stores for `event` in the repository

@@ -31,10 +31,14 @@ pub use bins::{bash_emitter, bin, workspace_root};
 pub use env::TestEnv;
 pub use fs::{pretty_json, read_json, write_file, write_json_pretty, write_script};
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
-pub use ledger::{ledger_count, ledger_entry, open_ledger, record, wait_for_count};
+pub use ledger::{
+    ledger_count, ledger_entry, open_ledger, record, wait_for_count, wait_for_ledger_count,
+};
 pub use names::{unique, unique_name};
 pub use payload::{Event, envelope_line, tool_payload};
-pub use process::{ChildProcess, Signal, pgrp, process_gone, read_pids, signal};
+pub use process::{
+    ChildProcess, Signal, pgrp, process_gone, raise_open_files_limit, read_pids, rss_kib, signal,
+};
 pub use run::{Run, run, run_with_stdin};
 pub use settings::{SettingsFixture, user_settings};
 pub use wait::{poll_until, poll_until_async, wait_until, wait_until_async};

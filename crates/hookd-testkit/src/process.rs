@@ -138,3 +138,33 @@ pub fn read_pids(file: &Path) -> Vec<i32> {
         .filter_map(|pid| pid.parse().ok())
         .collect()
 }
+
+/// Resident memory of a live `pid` in KiB (`VmRSS` of `/proc/PID/status`).
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_else(|err| panic!("read /proc/{pid}/status: {err}"));
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS for {pid}"))
+}
+
+/// Raises this process's soft limit on open files to at least `wanted`
+/// (within the hard limit), so a test can hold thousands of connections;
+/// children started afterwards inherit it. Returns the soft limit now in
+/// force, which is less than `wanted` when the hard limit is.
+pub fn raise_open_files_limit(wanted: u64) -> u64 {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    let current = limit.current.unwrap_or(u64::MAX);
+    if current >= wanted {
+        return current;
+    }
+    let raised = limit.maximum.map_or(wanted, |max| wanted.min(max));
+    limit.current = Some(raised);
+    match setrlimit(Resource::Nofile, limit) {
+        Ok(()) => raised,
+        Err(_) => current,
+    }
+}

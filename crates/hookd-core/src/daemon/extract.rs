@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::Envelope;
 use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
-use crate::project::stored_path;
+use crate::project::{clean_path, is_foreign_path, stored_path};
 use crate::record::{HookEvent, MutationRecord, RepoFacts};
 
 /// Turns a validated envelope into a [`HookEvent`].
@@ -67,15 +67,20 @@ pub fn hook_event(
 }
 
 /// The directory whose repository an event belongs to: its `cwd`, else the
-/// directory of the file it touched.
+/// directory of the file it touched. Only an absolute path of this OS can
+/// name one: a relative or Windows path would be looked up from the
+/// daemon's own directory.
 pub fn event_dir(event: &HookEvent) -> Option<PathBuf> {
-    event.cwd.clone().or_else(|| {
-        event
+    let local = |dir: &Path| dir.is_absolute() && !is_foreign_path(dir);
+    match event.cwd.as_deref() {
+        Some(cwd) => local(cwd).then(|| cwd.to_path_buf()),
+        None => event
             .file_path
             .as_deref()
+            .filter(|path| local(path))
             .and_then(Path::parent)
-            .map(Path::to_path_buf)
-    })
+            .map(Path::to_path_buf),
+    }
 }
 
 /// The mutation a Write/Edit/MultiEdit/NotebookEdit event records, if it is one.
@@ -109,10 +114,19 @@ fn file_path(tool_input: &Value) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// The file path as stored with the event: a relative path joined onto the
+/// event's directory, then cleaned lexically ([`clean_path`]), so one file
+/// has one spelling and a `..` that leaves the repository shows. A path
+/// absolute on another OS ([`is_foreign_path`]) is kept as given: joined
+/// onto a Unix directory it would name a file that does not exist.
 fn absolutize(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    if is_foreign_path(path) {
+        return path.to_path_buf();
+    }
     match cwd {
-        Some(cwd) if path.is_relative() => cwd.join(path),
-        _ => path.to_path_buf(),
+        Some(cwd) if path.is_relative() && !is_foreign_path(cwd) => clean_path(&cwd.join(path)),
+        Some(_) if path.is_relative() => path.to_path_buf(),
+        _ => clean_path(path),
     }
 }
 
@@ -228,6 +242,32 @@ mod tests {
             json!({"cwd": "/repo/sub", "tool_input": {"file_path": "x.py"}}),
         ));
         assert_eq!(e.file_path, Some(PathBuf::from("/repo/sub/x.py")));
+    }
+
+    #[test]
+    fn file_paths_are_cleaned_and_foreign_ones_kept_as_given() {
+        let cases = [
+            ("./src//b.rs", "/repo/src/b.rs"),
+            ("../outside/x.rs", "/outside/x.rs"),
+            ("/repo/./src/../a.rs", "/repo/a.rs"),
+            (r"C:\Users\me\a.rs", r"C:\Users\me\a.rs"),
+            (r"\\wsl$\Ubuntu\a.rs", r"\\wsl$\Ubuntu\a.rs"),
+        ];
+        for (given, stored) in cases {
+            let e = event(&envelope(
+                "post_tool_use",
+                Some("Write"),
+                json!({"cwd": "/repo", "tool_input": {"file_path": given}}),
+            ));
+            assert_eq!(e.file_path, Some(PathBuf::from(stored)), "{given}");
+        }
+        // A foreign file path names no directory to look a repository up in.
+        let e = event(&envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!({"tool_input": {"file_path": "C:/x/a.rs"}}),
+        ));
+        assert_eq!(event_dir(&e), None);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use tokio::sync::{broadcast, mpsc};
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::enrich::Enricher;
 use crate::daemon::extract;
+use crate::daemon::placement;
 use crate::daemon::publish::{Outgoing, PublishTarget};
 use crate::daemon::stats::DaemonStats;
 use crate::ledger::sink::LedgerSink;
@@ -135,21 +136,16 @@ impl Writer {
                     let repo = extract::event_dir(&event)
                         .map(|dir| self.enricher.facts_for_dir(&dir))
                         .unwrap_or_default();
-                    let mut mutations: Vec<MutationRecord> =
-                        extract::direct_mutation(&event, &repo)
-                            .into_iter()
-                            .collect();
-                    mutations.extend(self.bash_mutations(&event, &repo));
-                    let ledger = self.ledger_for(repo.git_root.as_deref());
-                    let entry = LedgerEntry {
-                        event,
-                        repo,
-                        mutations,
-                    };
+                    let mut placed = placement::place(event, repo, &mut self.enricher);
+                    let bash = self.bash_mutations(&placed.own.event, &placed.own.repo);
+                    placed.own.mutations.extend(bash);
                     if let Some(target) = &self.config.publish {
-                        outgoing.push(target.message(&entry));
+                        outgoing.push(target.message(&placed.combined()));
                     }
-                    push_grouped(&mut groups, ledger, entry);
+                    for entry in std::iter::once(placed.own).chain(placed.elsewhere) {
+                        let ledger = self.ledger_for(entry.repo.git_root.as_deref());
+                        push_grouped(&mut groups, ledger, entry);
+                    }
                 }
                 IngestItem::HookRuns { dir, runs } => {
                     let root = dir.and_then(|d| self.enricher.root_for_dir(&d));

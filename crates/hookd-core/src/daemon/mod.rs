@@ -2,8 +2,9 @@
 //!
 //! [`server`] binds and accepts, [`connection`] frames lines under the size
 //! limit, [`ingest`] batches them on a dedicated thread, enriched with git
-//! facts ([`enrich`]) and the payload's fields ([`extract`]), with Bash file
-//! changes found by [`bash_tracker`]. [`managed`] answers events that wait
+//! facts ([`enrich`]) and the payload's fields ([`extract`]), placed in the
+//! ledger of the repository that holds each file ([`placement`]), with Bash
+//! file changes found by [`bash_tracker`]. [`managed`] answers events that wait
 //! for hookd's managed hooks; [`recording`] pauses the recording; [`stats`]
 //! and [`status`] say what the daemon did.
 
@@ -13,6 +14,7 @@ pub mod enrich;
 pub mod extract;
 pub mod ingest;
 pub mod managed;
+pub mod placement;
 pub mod publish;
 pub mod recording;
 pub mod server;

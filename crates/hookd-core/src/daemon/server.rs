@@ -49,6 +49,9 @@ pub struct DaemonConfig {
     pub max_connections: usize,
     /// A connection silent for this long is closed.
     pub idle_timeout: Duration,
+    /// A connection that has sent nothing at all this long after it was
+    /// accepted is closed, freeing its slot (capped by `idle_timeout`).
+    pub first_byte_timeout: Duration,
     /// Events queued between the connections and the ingest thread.
     pub queue_capacity: usize,
     /// Where managed hook files live; `None` answers every `wait` envelope
@@ -93,6 +96,7 @@ impl DaemonConfig {
             data_dir,
             max_connections: 1024,
             idle_timeout: Duration::from_secs(30),
+            first_byte_timeout: FIRST_BYTE_TIMEOUT,
             queue_capacity: 65_536,
             settings_roots: None,
             ledger_mode: LedgerMode::Local,
@@ -104,6 +108,20 @@ impl DaemonConfig {
 
 /// How long a connection may stay silent during shutdown before it is closed.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// Default [`DaemonConfig::first_byte_timeout`], like nginx's
+/// `client_header_timeout`: a connection that sends nothing this long after
+/// it was accepted is closed and its slot freed. Without it, connections
+/// that never speak held every slot for the whole idle timeout, and real
+/// events, Bash snapshots and `--wait` answers queued behind them.
+///
+/// 2 s because every emitter writes at once: `hookd-emit` builds its line
+/// before it connects and gives up its own write after 300 ms, the bash
+/// emitter pipes a finished line into `socat`; and a connection queued in
+/// the backlog already holds its line when it is accepted. 2 s leaves a
+/// loaded machine several times the emitter's own budget, and bounds the
+/// stall behind a flood of silent connections to about as long.
+pub const FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A daemon whose socket is bound; [`Daemon::run`] serves it.
 pub struct Daemon {
@@ -120,6 +138,7 @@ struct Shared {
     stats: Arc<DaemonStats>,
     uid: u32,
     idle_timeout: Duration,
+    first_byte_timeout: Duration,
     bash: Arc<Mutex<BashTracker>>,
     managed: Option<ManagedHooks>,
     recording: RecordingSwitch,
@@ -210,6 +229,7 @@ impl Daemon {
             stats: Arc::clone(&stats),
             uid: rustix::process::getuid().as_raw(),
             idle_timeout: config.idle_timeout,
+            first_byte_timeout: config.first_byte_timeout.min(config.idle_timeout),
             bash,
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
@@ -411,6 +431,23 @@ async fn serve(stream: UnixStream, shared: &Shared, shutdown: &CancellationToken
     }
     let (reader, mut writer) = stream.into_split();
     let mut conn = Connection::new(reader, MAX_LINE_BYTES);
+    // The first byte has a short deadline of its own; after it, the idle
+    // timeout applies as before.
+    match tokio::time::timeout(shared.first_byte_timeout, conn.fill()).await {
+        Ok(Ok(0)) => return,
+        Ok(Ok(_)) => {}
+        Ok(Err(err)) => {
+            tracing::debug!(error = %err, "connection read failed");
+            return;
+        }
+        Err(_elapsed) => {
+            tracing::debug!(
+                timeout_ms = shared.first_byte_timeout.as_millis(),
+                "closed a connection that sent nothing"
+            );
+            return;
+        }
+    }
     loop {
         let draining = shutdown.is_cancelled();
         let wait = if draining {
