@@ -95,7 +95,8 @@ pub struct BenchHook {
     pub summary: String,
     /// Its timeout in seconds, when set.
     pub timeout: Option<f64>,
-    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled` or `bad_matcher`.
+    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher` or
+    /// `untrusted` (its project file is not approved: `hookd trust`).
     pub outcome: String,
     /// Why, in words (`exact name Bash`, `regex found nothing in tool_name "Write"`).
     pub reason: String,
@@ -320,6 +321,7 @@ fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
         MatchOutcome::Duplicate(_) => "duplicate",
         MatchOutcome::AllHooksDisabled(_) => "all_disabled",
         MatchOutcome::BadMatcher => "bad_matcher",
+        MatchOutcome::Untrusted(_) => "untrusted",
     };
     let runs = matches!(check.outcome, MatchOutcome::Runs(_));
     let recorder = hook_test::is_recorder(hook);

@@ -166,7 +166,7 @@ mod tests {
                 lines_rejected: 1,
                 events_stored: 2,
                 events_spooled: 0,
-                events_unrecorded: 0,
+                ..Default::default()
             },
             publisher: None,
             recording_paused: false,

@@ -71,6 +71,9 @@ pub struct TrayView {
     pub recent: Vec<(String, String)>,
     /// Connected projects: label and route.
     pub projects: Vec<(String, String)>,
+    /// Warnings for projects whose managed hooks hookd does not run because
+    /// the user has not approved them: label and route (their Hook editor).
+    pub untrusted: Vec<(String, String)>,
 }
 
 /// The icon's state.
@@ -211,12 +214,26 @@ pub fn view_of(state: &AppState) -> TrayView {
     )
     .unwrap_or_default();
     let projects = projects::list_projects(state).unwrap_or_default();
+    let untrusted: Vec<String> = state
+        .roots()
+        .map(|roots| {
+            projects
+                .iter()
+                .filter(|p| {
+                    hookd_core::settings::trust::review(roots, std::path::Path::new(&p.root))
+                        .is_ok_and(|files| files.iter().any(|f| f.needs_approval()))
+                })
+                .map(|p| p.root.clone())
+                .collect()
+        })
+        .unwrap_or_default();
     compose(
         &daemon,
         status.as_ref(),
         state.recording.is_paused(),
         &recent,
         &projects,
+        &untrusted,
     )
 }
 
@@ -227,6 +244,7 @@ pub fn compose(
     paused: bool,
     recent: &[MutationRow],
     projects: &[ProjectInfo],
+    untrusted: &[String],
 ) -> TrayView {
     let broker_problem = status.and_then(|s| s.publisher.as_ref()).and_then(|p| {
         let state = p.state.as_str();
@@ -281,12 +299,22 @@ pub fn compose(
         .filter(|p| p.connected.global || p.connected.project || p.connected.local)
         .map(|p| (p.name.clone(), format!("timeline?repo={}", p.root)))
         .collect();
+    let untrusted = untrusted
+        .iter()
+        .map(|root| {
+            (
+                format!("⚠ Hooks not trusted in {}: review…", root_name(root)),
+                format!("hooks?project={root}&tab=managed-project"),
+            )
+        })
+        .collect();
     TrayView {
         look,
         status: line,
         pause,
         recent,
         projects,
+        untrusted,
     }
 }
 
@@ -349,19 +377,32 @@ fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tau
         connected.append(&route_item(label, route)?)?;
     }
     let quit = MenuItem::with_id(app, QUIT_ID, "Quit hookd", true, None::<&str>)?;
+    let warnings = view
+        .untrusted
+        .iter()
+        .map(|(label, route)| route_item(label, route))
+        .collect::<tauri::Result<Vec<_>>>()?;
+    let separator = PredefinedMenuItem::separator(app)?;
+    let mut top: Vec<&dyn tauri::menu::IsMenuItem<R>> = vec![&status];
+    for warning in &warnings {
+        top.push(warning);
+    }
+    top.push(&separator);
     let menu = Menu::with_items(
         app,
         &[
-            &status,
-            &PredefinedMenuItem::separator(app)?,
-            &open,
-            &pause,
-            &PredefinedMenuItem::separator(app)?,
-            &recent,
-            &connected,
-            &PredefinedMenuItem::separator(app)?,
-            &quit,
-        ],
+            top.as_slice(),
+            &[
+                &open,
+                &pause,
+                &PredefinedMenuItem::separator(app)?,
+                &recent,
+                &connected,
+                &PredefinedMenuItem::separator(app)?,
+                &quit,
+            ],
+        ]
+        .concat(),
     )?;
     let icon = match view.look {
         Look::Recording => ICON_RECORDING,
@@ -518,6 +559,7 @@ mod tests {
             false,
             &rows,
             &[project("app", true), project("other", false)],
+            &["/src/other".to_owned()],
         );
         assert_eq!(view.look, Look::Recording);
         assert_eq!(view.pause, Some("Pause recording"));
@@ -538,10 +580,32 @@ mod tests {
             view.projects,
             [("app".to_owned(), "timeline?repo=/src/app".to_owned())]
         );
-        assert_eq!(compose(&own, None, true, &[], &[]).look, Look::Paused);
+        assert_eq!(compose(&own, None, true, &[], &[], &[]).look, Look::Paused);
         assert_eq!(
-            compose(&own, None, true, &[], &[]).pause,
+            compose(&own, None, true, &[], &[], &[]).pause,
             Some("Resume recording")
+        );
+    }
+
+    #[test]
+    fn a_project_with_unapproved_hooks_is_a_warning_that_opens_its_hook_editor() {
+        let own = DaemonInfo {
+            mode: DaemonMode::Own,
+            socket: "/s".into(),
+            error: None,
+        };
+        let view = compose(&own, None, false, &[], &[], &["/src/app".to_owned()]);
+        assert_eq!(
+            view.untrusted,
+            [(
+                "⚠ Hooks not trusted in app: review…".to_owned(),
+                "hooks?project=/src/app&tab=managed-project".to_owned()
+            )]
+        );
+        assert!(
+            compose(&own, None, false, &[], &[], &[])
+                .untrusted
+                .is_empty()
         );
     }
 
@@ -559,7 +623,7 @@ mod tests {
                           "published": 0, "last_error": "connection refused", "last_error_at": null, "connected_since": null}
         }))
         .unwrap();
-        let view = compose(&own, Some(&status), false, &[], &[]);
+        let view = compose(&own, Some(&status), false, &[], &[], &[]);
         assert_eq!(view.look, Look::Error);
         assert_eq!(
             view.status,
@@ -569,7 +633,7 @@ mod tests {
             mode: DaemonMode::Attached,
             ..own
         };
-        let view = compose(&attached, None, false, &[], &[]);
+        let view = compose(&attached, None, false, &[], &[], &[]);
         assert_eq!((view.look, view.pause), (Look::Paused, None));
     }
 

@@ -48,6 +48,7 @@ const denied: ActivityEvent = {
       output_truncated: false,
       error: null,
       started_at: '2026-11-21T10:00:00.001Z',
+      skipped: null,
     },
     {
       run_id: 'r2',
@@ -69,6 +70,7 @@ const denied: ActivityEvent = {
       output_truncated: false,
       error: null,
       started_at: '2026-11-21T10:00:00.001Z',
+      skipped: null,
     },
   ],
 };

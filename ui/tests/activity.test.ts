@@ -25,6 +25,7 @@ const run = (over: Partial<HookRunRecord> = {}): HookRunRecord => ({
   output_truncated: false,
   error: null,
   started_at: '2026-11-21T10:00:00.000Z',
+  skipped: null,
   ...over,
 });
 
@@ -112,5 +113,16 @@ describe('verdicts', () => {
     expect(runReason(run({ decision: 'block', stdout: '{"decision":"block","reason":"tests fail"}' }))).toBe('tests fail');
     expect(runReason(run({ decision: 'block', exit_code: 2, stderr: 'secret found\n' }))).toBe('secret found');
     expect(runReason(run({ exit_code: 1, stderr: 'oops' }))).toBeNull();
+  });
+});
+
+describe('skipped runs', () => {
+  it('a hook hookd did not run (untrusted file) is skipped, with why', () => {
+    const skipped = run({ exit_code: null, skipped: 'not trusted: /p/.hookd/settings.json was never approved (run `hookd trust` to review and approve it)' });
+    expect(runVerdict(skipped)).toBe('skipped');
+    expect(runReason(skipped)).toContain('never approved');
+    expect(runsSummary([skipped])).toBe('skipped · 1 hook');
+    // A real deny still wins over a skip.
+    expect(eventVerdict([skipped, run({ decision: 'deny' })])).toBe('deny');
   });
 });

@@ -16,6 +16,7 @@ use crate::editor::{
 };
 use crate::error::Result;
 use crate::settings_watch::SettingsWatch;
+use hookd_core::settings::trust::FileReview;
 
 command! {
     /// The event catalogue for the editor's picker.
@@ -39,6 +40,31 @@ command! {
         project: String,
     ) -> Result<EffectiveView> {
         blocking(&app, move |state| editor::effective_hooks(state, &project)).await
+    }
+}
+
+command! {
+    /// The project's managed hook files with their trust and what they run
+    /// (the Hook editor's banner).
+    pub(crate) async fn trust_review<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<Vec<FileReview>> {
+        blocking(&app, move |state| editor::trust::trust_review(state, &project)).await
+    }
+}
+
+command! {
+    /// Approves one managed hook file of the project if it still has the
+    /// content shown (`digest`); a changed file is a `conflict`.
+    pub(crate) async fn trust_approve<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        path: String,
+        digest: String,
+    ) -> Result<Vec<FileReview>> {
+        blocking(&app, move |state| {
+            editor::trust::trust_approve(state, &project, &path, &digest)
+        })
+        .await
     }
 }
 

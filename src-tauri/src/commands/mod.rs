@@ -53,6 +53,8 @@ register! {
     hooks::hook_files,
     hooks::effective_hooks,
     hooks::check_matcher,
+    hooks::trust_review,
+    hooks::trust_approve,
     hooks::preview_hooks_save,
     hooks::save_hooks,
     hooks::set_hook_enabled,

@@ -17,10 +17,12 @@
 //! - [`catalogue`]: the event picker's catalogue and live matcher checks;
 //! - [`files`]: the six files, structured;
 //! - [`view`]: the effective hooks of a project;
+//! - [`trust`](mod@trust): which managed files are not approved, and approving them;
 //! - [`write`](mod@write): preview (diff), save, enable/disable and move.
 
 pub mod catalogue;
 pub mod files;
+pub mod trust;
 pub mod view;
 pub mod write;
 

@@ -64,12 +64,14 @@ function computeSubject(ev: ActivityEvent): string {
 }
 
 /** What a hook run amounted to, strongest first when several ran. */
-export type RunVerdict = 'stop' | 'deny' | 'block' | 'ask' | 'defer' | 'allow' | 'timeout' | 'error' | 'ok';
+export type RunVerdict = 'stop' | 'deny' | 'block' | 'ask' | 'defer' | 'allow' | 'timeout' | 'error' | 'skipped' | 'ok';
 
-const RANK: Record<RunVerdict, number> = { stop: 9, deny: 8, block: 7, ask: 6, defer: 5, timeout: 4, error: 3, allow: 2, ok: 1 };
+const RANK: Record<RunVerdict, number> = { stop: 9, deny: 8, block: 7, ask: 6, defer: 5, timeout: 4, error: 3, skipped: 3, allow: 2, ok: 1 };
 
 /** The verdict of one run: its decision, else how it ended. */
 export function runVerdict(run: HookRunRecord): RunVerdict {
+  // Not run at all: its settings file is not trusted (`hookd trust`).
+  if (run.skipped !== null) return 'skipped';
   const d = run.decision?.toLowerCase();
   if (d === 'stop' || d === 'deny' || d === 'block' || d === 'ask' || d === 'defer' || d === 'allow') return d;
   if (run.timed_out) return 'timeout';
@@ -115,5 +117,5 @@ export function runReason(run: HookRunRecord): string | null {
     }
   }
   if (run.exit_code === 2 && run.stderr.trim() !== '') return run.stderr.trim();
-  return run.error;
+  return run.error ?? run.skipped;
 }

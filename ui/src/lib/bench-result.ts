@@ -94,6 +94,8 @@ export function outcomeLabel(outcome: string): string {
       return 'all hooks off';
     case 'bad_matcher':
       return 'bad matcher';
+    case 'untrusted':
+      return 'not trusted';
     default:
       return outcome;
   }

@@ -24,6 +24,8 @@ export type { ProjectInfo } from './bindings/ProjectInfo';
 export type { PublisherStatus } from './bindings/PublisherStatus';
 export type { TimelineQuery } from './bindings/TimelineQuery';
 export type { UiMark } from './bindings/UiMark';
+export type { FileReview } from './bindings/FileReview';
+export type { Trust } from './bindings/Trust';
 /** The daemon's counters since it started (`hookd status`). */
 export type { StatsSnapshot as DaemonStats } from './bindings/StatsSnapshot';
 /** Per scope: whether the agent's hook config calls hookd. */

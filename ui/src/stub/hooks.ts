@@ -11,7 +11,7 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, Scope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
+import type { DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
 import { fail, type StubPart } from './types';
 
 export type HooksCommands =
@@ -23,7 +23,9 @@ export type HooksCommands =
   | 'save_hooks'
   | 'set_hook_enabled'
   | 'move_hook'
-  | 'watch_settings';
+  | 'watch_settings'
+  | 'trust_review'
+  | 'trust_approve';
 
 const TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash', 'PowerShell', 'Read', 'Glob', 'Grep', 'Task', 'Agent', 'WebFetch', 'WebSearch', 'TodoWrite'];
 
@@ -221,8 +223,19 @@ export function createHooksStub(projects: string[]): HooksStub {
     return [gi, groups[gi]!.hooks.findIndex((h) => commandOf(h) === hook.command)];
   }
 
+  function trustReview(project: string): FileReview[] {
+    return (['project', 'local'] as const).map((scope) => {
+      const f = hookFile({ project, kind: 'managed', scope });
+      return { scope, path: f.path, exists: f.exists, trust: f.exists ? { state: 'trusted', approved_at: '2026-01-01T00:00:00+00:00' } : { state: 'not_approved' }, digest: f.exists ? `stub:${f.version}` : null, hooks: [], problem: null };
+    });
+  }
+
   const commands: StubPart<HooksCommands> = {
     hook_events: () => STUB_EVENTS,
+    // Every sample project's managed files count as approved: the stub has
+    // no store of approvals (the rule is hookd-core's, tested in Rust).
+    trust_review: ({ project }) => trustReview(project),
+    trust_approve: ({ project }) => trustReview(project),
     hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
     effective_hooks: ({ project }) => {
       const view: EffectiveView = { files: [], hooks: [], errors: [], all_disabled_by: [] };

@@ -219,6 +219,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
         events_stored: rows.length,
         events_spooled: 0,
         events_unrecorded: 0,
+        hooks_skipped_untrusted: 0,
       },
       recording_paused: false,
     },

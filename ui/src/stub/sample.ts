@@ -209,6 +209,7 @@ export function rowMaker(seed: number): RowMaker {
       remote_url: repo.remote,
       command,
       source_pid: 4000 + Math.floor(rand() * 1000),
+      flags: [],
       repo: repo.root,
     };
   }

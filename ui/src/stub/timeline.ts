@@ -63,6 +63,7 @@ function hookRun(event: ActivityEvent, id: string, command: string, verdict: 'al
     output_truncated: false,
     error: null,
     started_at: event.event_timestamp,
+    skipped: null,
   };
 }
 
@@ -259,6 +260,7 @@ export function createTimelineStub(
       remote_url: null,
       command,
       source_pid: 4242,
+      flags: [],
       repo: p.root,
     }));
     rows.push(...added);

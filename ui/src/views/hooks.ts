@@ -17,7 +17,7 @@ import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/a
 import { debounce } from '../lib/debounce';
 import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -142,6 +142,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let templatesError: string | null = null;
   let templatesBusy = false;
   let editor: FileEditor | null = null;
+  // The project's managed files and whether hookd runs them (`hookd trust`).
+  let trustFiles: FileReview[] = [];
+  let trustBusy = false;
   let loadSeq = 0;
   // Events and projects; `load` waits for them so the add form renders once, complete.
   let catalogue: Promise<void> = Promise.resolve();
@@ -188,6 +191,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   });
 
   const banner = h('div', { id: 'hooks-disk-banner', class: 'hooks-banner', attrs: { role: 'alert', hidden: true } });
+  const trustBanner = h('div', { id: 'hooks-trust-banner', class: 'hooks-banner hooks-trust', attrs: { role: 'alert', hidden: true } });
   const panel = h('div', { id: 'hooks-panel', class: 'hooks-panel', attrs: { role: 'tabpanel', tabindex: '-1' } });
   const empty = h(
     'div',
@@ -200,7 +204,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     'section',
     { id: 'view-hooks', class: 'view view-hooks', attrs: { 'aria-labelledby': 'hooks-title' } },
     h('header', { class: 'view-header' }, h('h1', { id: 'hooks-title', text: 'Hooks' }), h('div', { class: 'header-actions' }, picker), summary),
-    h('div', { class: 'view-scroll hooks-scroll' }, empty, tablist, status, banner, panel),
+    h('div', { class: 'view-scroll hooks-scroll' }, empty, trustBanner, tablist, status, banner, panel),
   );
 
   function fileRef(t: HooksTab): FileRef {
@@ -268,6 +272,59 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     );
   }
 
+  /** Files whose hooks hookd will not run until the user approves them. */
+  function untrusted(): FileReview[] {
+    return trustFiles.filter((f) => f.exists && (f.trust.state === 'not_approved' || f.trust.state === 'changed'));
+  }
+
+  function renderTrust(): void {
+    const files = untrusted();
+    if (project === null || files.length === 0) {
+      trustBanner.hidden = true;
+      trustBanner.replaceChildren();
+      return;
+    }
+    trustBanner.hidden = false;
+    trustBanner.replaceChildren(
+      ...files.map((f) => {
+        const why = f.trust.state === 'changed' ? `changed since you approved it (${f.trust.approved_at.slice(0, 10)})` : 'not approved yet';
+        const hooks = f.hooks.map((x) => h('li', {}, h('code', { text: `${x.event}${x.matcher ? ` [${x.matcher}]` : ''}` }), ': ', h('code', { class: 'hooks-trust-command', text: x.runs })));
+        return h(
+          'div',
+          { class: 'hooks-trust-file', data: { testid: `trust-${f.scope}` } },
+          h(
+            'div',
+            { class: 'hooks-banner-text' },
+            h('strong', { text: `hookd does not run the hooks of ${f.path}: ${why}. ` }),
+            f.problem ? `It cannot be approved: ${f.problem}` : 'A repository or an agent can write this file, so its commands run only once you approve exactly this content. It would run:',
+            f.problem ? null : hooks.length > 0 ? h('ul', { class: 'hooks-trust-list' }, ...hooks) : h('p', { class: 'muted', text: '(no hooks)' }),
+          ),
+          f.problem
+            ? null
+            : h('div', { class: 'hooks-banner-actions' }, h('button', { id: `hooks-trust-${f.scope}`, class: 'button primary', attrs: { type: 'button', disabled: trustBusy }, text: 'Trust', on: { click: () => void approve(f) } })),
+        );
+      }),
+    );
+  }
+
+  async function approve(file: FileReview): Promise<void> {
+    if (project === null || file.digest === null) return;
+    const root = project;
+    trustBusy = true;
+    renderTrust();
+    try {
+      trustFiles = await api.trust_approve({ project: root, path: file.path, digest: file.digest });
+      say(`Trusted ${basename(file.path)}: hookd runs its ${file.hooks.length} hook${file.hooks.length === 1 ? '' : 's'} from now on.`);
+    } catch (err) {
+      if (isConflict(err)) say(`${basename(file.path)} changed while you were reading it: review it again.`);
+      else ctx.errors.show(err, 'Could not trust the hook file');
+    } finally {
+      trustBusy = false;
+    }
+    if (destroyed) return;
+    await load('saved');
+  }
+
   function render(): void {
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.focus;
     const hadFocus = panel.contains(document.activeElement);
@@ -279,10 +336,12 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     panel.hidden = project === null;
     if (project === null) {
       banner.hidden = true;
+      trustBanner.hidden = true;
       return;
     }
     renderTabs();
     renderBanner();
+    renderTrust();
     if (tab === 'effective') {
       panel.replaceChildren(effective ? renderEffective(effective, project) : h('p', { class: 'muted', text: 'Loading…' }));
       return;
@@ -363,14 +422,17 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         (found) => ({ list: found.templates, unreadable: found.unreadable, error: null }),
         (err: unknown) => ({ list: null, unreadable: [], error: `Could not read the templates: ${normalizeError(err).message}` }),
       );
-      const [files, view, , templates] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates]);
+      // Without the review the banner stays hidden; the daemon still skips unapproved files.
+      const review = api.trust_review({ project: root }).catch(() => [] as FileReview[]);
+      const [files, view, , templates, trust] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates, review]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
       const shown = (): string =>
-        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError]);
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError, trustFiles]);
       const before = shown();
       effective = view;
+      trustFiles = trust;
       templateList = templates.list;
       templatesUnreadable = templates.unreadable;
       templatesError = templates.error;

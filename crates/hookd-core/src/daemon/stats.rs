@@ -92,7 +92,7 @@ impl DaemonStats {
 }
 
 /// The daemon's counters at one moment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StatsSnapshot {
     /// Connections accepted.

@@ -37,7 +37,8 @@ summary: string,
  */
 timeout: number | null, 
 /**
- * `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled` or `bad_matcher`.
+ * `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher` or
+ * `untrusted` (its project file is not approved: `hookd trust`).
  */
 outcome: string, 
 /**

@@ -79,4 +79,9 @@ error: string | null,
 /**
  * When it started.
  */
-started_at: string, };
+started_at: string, 
+/**
+ * Why the hook was not run (e.g. its settings file is not trusted);
+ * `None` when it ran.
+ */
+skipped: string | null, };

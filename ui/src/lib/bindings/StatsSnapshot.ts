@@ -27,4 +27,9 @@ events_spooled: number,
 /**
  * Events left out while recording was paused (absent in older files).
  */
-events_unrecorded: number, };
+events_unrecorded: number, 
+/**
+ * Matching managed hooks not run because their file is not trusted
+ * (absent in older files).
+ */
+hooks_skipped_untrusted: number, };

@@ -13,6 +13,7 @@ import type { DaemonStatus } from "./DaemonStatus";
 import type { EffectiveView } from "./EffectiveView";
 import type { EventRef } from "./EventRef";
 import type { FileRef } from "./FileRef";
+import type { FileReview } from "./FileReview";
 import type { HookEventInfo } from "./HookEventInfo";
 import type { HookFile } from "./HookFile";
 import type { HookRef } from "./HookRef";
@@ -77,6 +78,16 @@ export type Commands = {
   effective_hooks: { args: { project: string }; result: EffectiveView };
   /** Live validation of a matcher (null: none) for an event. */
   check_matcher: { args: { event: string; text: string | null }; result: MatcherCheck };
+  /**
+   * The project's managed hook files with their trust and what they run
+   * (the Hook editor's banner).
+   */
+  trust_review: { args: { project: string }; result: Array<FileReview> };
+  /**
+   * Approves one managed hook file of the project if it still has the
+   * content shown (`digest`); a changed file is a `conflict`.
+   */
+  trust_approve: { args: { project: string; path: string; digest: string }; result: Array<FileReview> };
   /** A settings file before and after its `hooks` object is replaced; writes nothing. */
   preview_hooks_save: { args: { file: FileRef; hooks: JsonValue; version: string }; result: SavePreview };
   /**
@@ -166,6 +177,8 @@ export const COMMAND_NAMES = [
   "hook_files",
   "effective_hooks",
   "check_matcher",
+  "trust_review",
+  "trust_approve",
   "preview_hooks_save",
   "save_hooks",
   "set_hook_enabled",
