@@ -600,3 +600,94 @@ fn activity_over_100k_events_timing() {
         );
     }
 }
+
+#[test]
+fn ledgers_are_never_opened_beyond_a_symbolic_link() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+
+    // `.hookd` itself a link.
+    let linked = dir.path().join("a/.hookd");
+    std::fs::create_dir(dir.path().join("a")).unwrap();
+    symlink(&elsewhere, &linked).unwrap();
+    let err = Ledger::open_or_create(&linked.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::UnsafePath(crate::state_dir::UnsafePath::Symlink { .. })
+        ),
+        "{err}"
+    );
+    let err = Ledger::open_existing(&linked.join("mutations.db"))
+        .err()
+        .expect("refused for reading too");
+    assert!(matches!(err, Error::UnsafePath(_)), "{err}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // The database, dangling, and each side file.
+    for name in [
+        "mutations.db",
+        "mutations.db-wal",
+        "mutations.db-shm",
+        "mutations.db-journal",
+    ] {
+        let state = dir.path().join(format!("r-{name}/.hookd"));
+        std::fs::create_dir_all(&state).unwrap();
+        let target = elsewhere.join(format!("target-{name}"));
+        symlink(&target, state.join(name)).unwrap();
+        let err = Ledger::open_or_create(&state.join("mutations.db"))
+            .err()
+            .unwrap_or_else(|| panic!("{name} link accepted"));
+        assert!(err.to_string().contains("symbolic link"), "{name}: {err}");
+        assert!(!target.exists(), "{name}: the target was created");
+    }
+
+    // A directory where the database should be.
+    let state = dir.path().join("d/.hookd");
+    std::fs::create_dir_all(state.join("mutations.db")).unwrap();
+    let err = Ledger::open_or_create(&state.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn a_gitignore_link_is_never_written_through() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir(&state).unwrap();
+    let target = dir.path().join("planted");
+    symlink(&target, state.join(".gitignore")).unwrap();
+    let err = crate::state_dir::keep_gitignore(&state, crate::state_dir::GitignoreNeed::Private)
+        .expect_err("refused");
+    let text = crate::error::ErrorChain(&err).to_string();
+    assert!(text.contains("symbolic link"), "{text}");
+    assert!(!target.exists());
+    assert!(Ledger::open_or_create(&state.join("mutations.db")).is_err());
+}
+
+#[test]
+fn a_state_dir_of_another_user_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir(&state).unwrap();
+    if std::os::unix::fs::chown(&state, Some(65534), None).is_err() {
+        return; // not root: cannot hand a directory to someone else
+    }
+    let err = Ledger::open_or_create(&state.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::UnsafePath(crate::state_dir::UnsafePath::ForeignOwner { owner: 65534, .. })
+        ),
+        "{err}"
+    );
+    assert!(!state.join("mutations.db").exists());
+}
