@@ -7,7 +7,7 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::time::Duration;
 
-use hookd_testkit::{ChildProcess, GitRepo, TestEnv, tool_payload, wait_until};
+use hookd_testkit::{ChildProcess, GitRepo, TestEnv, tool_payload, wait_for_count, wait_until};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -171,4 +171,64 @@ fn a_state_dir_owned_by_another_user_is_refused() {
     );
     let log = daemon.log_text();
     assert!(log.contains("owned by uid 65534"), "log:\n{log}");
+}
+
+#[test]
+fn a_ledger_removed_while_the_daemon_runs_is_recreated() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let daemon = env.start_daemon();
+
+    emit_write(&env, &root, "toolu_before");
+    wait_for_count(&repo, "events", 1);
+    // `git clean -fdx` or `rm -rf .hookd`.
+    std::fs::remove_dir_all(root.join(".hookd")).unwrap();
+    emit_write(&env, &root, "toolu_after_1");
+    emit_write(&env, &root, "toolu_after_2");
+    wait_until(WAIT, "the two later events in a new ledger", || {
+        repo.count("events") == 2
+    });
+    assert!(
+        root.join(".hookd/.gitignore").is_file(),
+        "recreated with its .gitignore"
+    );
+    let ids: Vec<String> = repo
+        .ledger()
+        .prepare("SELECT tool_use_id FROM events ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(ids, ["toolu_after_1", "toolu_after_2"]);
+    wait_counts(&env, 3, 0);
+    assert!(
+        env.spooled().is_empty(),
+        "nothing spooled: {:?}",
+        env.spooled()
+    );
+    drop(daemon);
+}
+
+#[test]
+fn a_state_dir_replaced_by_a_file_spools_instead_of_storing() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let daemon = env.start_daemon();
+
+    emit_write(&env, &root, "toolu_first");
+    wait_for_count(&repo, "events", 1);
+    std::fs::remove_dir_all(root.join(".hookd")).unwrap();
+    std::fs::write(root.join(".hookd"), "not a directory\n").unwrap();
+    emit_write(&env, &root, "toolu_second");
+    wait_spooled(&env, &daemon, "toolu_second");
+    wait_counts(&env, 1, 1);
+    assert_eq!(
+        std::fs::read_to_string(root.join(".hookd")).unwrap(),
+        "not a directory\n"
+    );
+    let log = daemon.log_text();
+    assert!(log.contains("not a directory"), "log:\n{log}");
 }

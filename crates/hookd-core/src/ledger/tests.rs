@@ -601,6 +601,10 @@ fn activity_over_100k_events_timing() {
     }
 }
 
+fn one_entry(id: &str) -> Vec<LedgerEntry> {
+    vec![entry(id, "2026-01-01T00:00:00.000Z", "x.rs", "ag", "Write")]
+}
+
 #[test]
 fn ledgers_are_never_opened_beyond_a_symbolic_link() {
     use std::os::unix::fs::symlink;
@@ -690,4 +694,23 @@ fn a_state_dir_of_another_user_is_refused() {
         "{err}"
     );
     assert!(!state.join("mutations.db").exists());
+}
+
+#[test]
+fn the_sink_recreates_a_ledger_removed_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    assert_eq!(sink.append(&path, &one_entry("a")).unwrap(), 1);
+    std::fs::remove_dir_all(dir.path().join("repo/.hookd")).unwrap();
+    assert_eq!(sink.append(&path, &one_entry("b")).unwrap(), 1);
+    let ledger = Ledger::open_existing(&path).unwrap();
+    assert_eq!(ledger.counts().unwrap(), (1, 1), "the new ledger holds b");
+
+    // Replaced by a file: an error, never "stored".
+    drop(ledger);
+    std::fs::remove_dir_all(dir.path().join("repo/.hookd")).unwrap();
+    std::fs::write(dir.path().join("repo/.hookd"), "x").unwrap();
+    let err = sink.append(&path, &one_entry("c")).expect_err("not stored");
+    assert!(err.to_string().contains("not a directory"), "{err}");
 }
