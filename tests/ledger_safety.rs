@@ -3,11 +3,13 @@
 //! it cannot be written the events are spooled with a log line that says
 //! why. Through the real daemon, hookd-emit and hookd CLI.
 
-use std::os::unix::fs::symlink;
+use std::os::unix::fs::{MetadataExt as _, symlink};
 use std::path::Path;
 use std::time::Duration;
 
-use hookd_testkit::{ChildProcess, GitRepo, TestEnv, tool_payload, wait_for_count, wait_until};
+use hookd_testkit::{
+    ChildProcess, Event, GitRepo, TestEnv, record, tool_payload, wait_for_count, wait_until,
+};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -231,4 +233,192 @@ fn a_state_dir_replaced_by_a_file_spools_instead_of_storing() {
     );
     let log = daemon.log_text();
     assert!(log.contains("not a directory"), "log:\n{log}");
+}
+
+/// A ledger of `rows` events in `repo` with random bytes over some pages in
+/// the middle; returns its bytes.
+fn corrupt_ledger(env: &TestEnv, repo: &GitRepo, rows: usize) -> Vec<u8> {
+    let stamps: Vec<String> = (0..rows)
+        .map(|i| format!("2026-11-21T10:{:02}:{:02}.000Z", i / 60 % 60, i % 60))
+        .collect();
+    let files: Vec<String> = (0..rows).map(|i| format!("src/f{i}.rs")).collect();
+    let events: Vec<Event<'_>> = stamps
+        .iter()
+        .zip(&files)
+        .map(|(t, f)| Event::write(f, t))
+        .collect();
+    record(env, repo, &events);
+    let path = repo.ledger_path();
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(
+        bytes.len() > 8 * 4096,
+        "ledger too small to damage: {}",
+        bytes.len()
+    );
+    let middle = bytes.len() / 2;
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for b in &mut bytes[middle - 4096..middle + 4096] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        *b = seed as u8;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn a_damaged_ledger_is_moved_aside_and_a_new_one_started() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let damaged = corrupt_ledger(&env, &repo, 400);
+
+    let verify = env.hookd(&root, &["ledger", "verify"]);
+    assert!(
+        !verify.ok(),
+        "verify must fail on a damaged ledger: {verify:?}"
+    );
+    assert!(
+        verify
+            .stdout
+            .contains(&repo.ledger_path().display().to_string()),
+        "{verify:?}"
+    );
+
+    let daemon = env.start_daemon();
+    emit_write(&env, &root, "toolu_after_damage");
+    wait_until(WAIT, "the event in a fresh ledger", || {
+        repo.count("events") == 1
+    });
+    let aside: Vec<_> = std::fs::read_dir(root.join(".hookd"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("mutations.db.corrupt-"))
+        .collect();
+    let kept = aside
+        .iter()
+        .find(|name| !name.ends_with("-wal") && !name.ends_with("-shm"))
+        .unwrap_or_else(|| panic!("no moved-aside ledger among {aside:?}"));
+    assert_eq!(
+        std::fs::read(root.join(".hookd").join(kept)).unwrap(),
+        damaged,
+        "the damaged ledger is kept byte for byte"
+    );
+    let log = daemon.log_text();
+    assert!(log.contains(kept.as_str()), "the log names it:\n{log}");
+    wait_until(WAIT, "the status to name the moved-aside ledger", || {
+        env.daemon_status()
+            .is_some_and(|s| s.to_string().contains(kept.as_str()))
+    });
+    let status = env.hookd(&root, &["status"]);
+    assert!(status.stdout.contains(kept.as_str()), "{status:?}");
+
+    let verify = env.hookd(&root, &["ledger", "verify"]);
+    assert!(verify.ok(), "the new ledger verifies: {verify:?}");
+}
+
+/// Makes a file unwritable, even for root (immutable attribute), until dropped.
+struct ReadOnly<'a> {
+    path: &'a Path,
+    immutable: bool,
+}
+
+impl<'a> ReadOnly<'a> {
+    fn new(path: &'a Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt as _;
+        if rustix::process::geteuid().is_root() {
+            let set = std::process::Command::new("chattr")
+                .arg("+i")
+                .arg(path)
+                .status()
+                .is_ok_and(|s| s.success());
+            set.then_some(Self {
+                path,
+                immutable: true,
+            })
+        } else {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444))
+                .ok()
+                .map(|()| Self {
+                    path,
+                    immutable: false,
+                })
+        }
+    }
+}
+
+impl Drop for ReadOnly<'_> {
+    fn drop(&mut self) {
+        if self.immutable {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(self.path)
+                .status();
+        }
+    }
+}
+
+#[test]
+fn ledger_errors_in_the_log_say_why() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    record(&env, &repo, &[Event::prompt("2026-11-21T10:00:00.000Z")]);
+    let ledger = repo.ledger_path();
+    let Some(_read_only) = ReadOnly::new(&ledger) else {
+        eprintln!("skipped: cannot make the ledger read-only here");
+        return;
+    };
+    let daemon = env.start_daemon();
+    emit_write(&env, &root, "toolu_readonly");
+    wait_spooled(&env, &daemon, "toolu_readonly");
+    let log = daemon.log_text();
+    assert!(
+        log.contains("attempt to write a readonly database"),
+        "the log gives the real cause:\n{log}"
+    );
+    assert_eq!(std::fs::metadata(&ledger).unwrap().nlink(), 1);
+}
+
+#[test]
+fn verify_checks_every_ledger_and_never_creates_one() {
+    let env = TestEnv::new();
+    let good = GitRepo::new();
+    record(&env, &good, &[Event::prompt("2026-11-21T10:00:00.000Z")]);
+    let bad = GitRepo::new();
+    record(&env, &bad, &[Event::prompt("2026-11-21T10:00:00.000Z")]);
+    std::fs::write(bad.ledger_path(), vec![0x5a; 8192]).unwrap();
+
+    let one = env.hookd(&good.root(), &["ledger", "verify", "--repo", "."]);
+    assert!(one.ok(), "{one:?}");
+    assert!(one.stdout.contains("ok"), "{one:?}");
+
+    let all = env.hookd(&good.root(), &["ledger", "verify", "--all"]);
+    assert!(!all.ok(), "one bad ledger fails the run: {all:?}");
+    let lines: Vec<&str> = all.stdout.lines().collect();
+    let line_of = |repo: &GitRepo| {
+        let path = repo.ledger_path().display().to_string();
+        lines
+            .iter()
+            .find(|l| l.contains(&path))
+            .copied()
+            .unwrap_or_else(|| panic!("no line for {path}: {all:?}"))
+    };
+    assert!(line_of(&good).starts_with("ok"), "{all:?}");
+    assert!(line_of(&bad).contains("not a database"), "{all:?}");
+    assert_eq!(
+        std::fs::read(bad.ledger_path()).unwrap(),
+        vec![0x5a; 8192],
+        "verify never changes a ledger"
+    );
+
+    let empty = GitRepo::new();
+    let none = env.hookd(&empty.root(), &["ledger", "verify"]);
+    assert!(!none.ok(), "no ledger is an error: {none:?}");
+    assert!(!empty.ledger_path().exists(), "verify created a ledger");
+    assert!(
+        !empty.root().join(".hookd").exists(),
+        "verify created .hookd"
+    );
 }

@@ -16,6 +16,7 @@
 mod activity;
 mod filter;
 mod history;
+pub mod integrity;
 pub mod previous;
 pub mod query;
 pub mod registry;

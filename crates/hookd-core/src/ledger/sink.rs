@@ -11,6 +11,9 @@
 //! again, `.hookd/` included, when it is gone) and the batch, idempotent on
 //! event ids, is written again there.
 //!
+//! A ledger is quick-checked when opened here; a damaged one is moved aside
+//! (see [`crate::ledger::integrity`]) and a new one started.
+//!
 //! Shared by the daemon's ingest thread and the AMQP ledger consumer, so
 //! both write exactly the same rows to the same files.
 
@@ -20,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::ErrorChain;
 use crate::ledger::Ledger;
+use crate::ledger::integrity::{self, MovedAside};
 use crate::ledger::registry::{Origin, Registry};
 use crate::record::{HookRunRecord, LedgerEntry};
 use crate::{Error, Result, dirs};
@@ -68,6 +72,7 @@ pub struct LedgerSink {
     order: Vec<PathBuf>,
     registry: Option<Registry>,
     registered: HashSet<PathBuf>,
+    moved_aside: Vec<MovedAside>,
 }
 
 impl LedgerSink {
@@ -86,7 +91,13 @@ impl LedgerSink {
             order: Vec::new(),
             registry,
             registered: HashSet::new(),
+            moved_aside: Vec::new(),
         }
+    }
+
+    /// Damaged ledgers moved aside since the last call (each was logged).
+    pub fn take_moved_aside(&mut self) -> Vec<MovedAside> {
+        std::mem::take(&mut self.moved_aside)
     }
 
     /// hookd's data directory.
@@ -182,7 +193,7 @@ impl LedgerSink {
                 let oldest = self.order.remove(0);
                 self.ledgers.remove(&oldest);
             }
-            let ledger = Ledger::open_or_create(path)?;
+            let ledger = self.open_checked(path)?;
             let identity = Identity::of(path).ok_or_else(|| {
                 Error::io(
                     "ledger removed while it was opened",
@@ -204,6 +215,30 @@ impl LedgerSink {
                     std::io::ErrorKind::NotFound.into(),
                 )
             })
+    }
+
+    /// Opens (or creates) the ledger and quick-checks it; a damaged one is
+    /// moved aside, logged and remembered, and a new one created.
+    fn open_checked(&mut self, path: &Path) -> Result<Ledger> {
+        let damage = match Ledger::open_or_create(path) {
+            Ok(ledger) => match integrity::quick_check(ledger.connection(), path) {
+                Ok(problems) if problems.is_empty() => return Ok(ledger),
+                Ok(problems) => problems.join("; "),
+                Err(err) if integrity::is_damage(&err) => ErrorChain(&err).to_string(),
+                Err(err) => return Err(err),
+            },
+            Err(err) if integrity::is_damage(&err) => ErrorChain(&err).to_string(),
+            Err(err) => return Err(err),
+        };
+        let moved = integrity::move_aside(path, &damage)?;
+        tracing::error!(
+            ledger = %path.display(),
+            moved_to = %moved.moved_to.display(),
+            problem = %damage,
+            "ledger is damaged: moved it aside (kept) and started a new one"
+        );
+        self.moved_aside.push(moved);
+        Ledger::open_or_create(path)
     }
 
     fn close(&mut self, path: &Path) {

@@ -714,3 +714,71 @@ fn the_sink_recreates_a_ledger_removed_under_it() {
     let err = sink.append(&path, &one_entry("c")).expect_err("not stored");
     assert!(err.to_string().contains("not a directory"), "{err}");
 }
+
+#[test]
+fn the_sink_moves_a_damaged_ledger_aside_and_starts_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    {
+        let mut ledger = Ledger::open_or_create(&path).unwrap();
+        for i in 0..300 {
+            ledger.append(&one_entry(&format!("e{i}"))).unwrap();
+        }
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle - 2048..middle + 2048].fill(0x7f);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        integrity::verify(&path),
+        integrity::Verdict::Bad(_)
+    ));
+
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    assert_eq!(sink.append(&path, &one_entry("new")).unwrap(), 1);
+    let moved = sink.take_moved_aside();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    let aside = &moved[0].moved_to;
+    assert!(
+        aside
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("mutations.db.corrupt-"),
+        "{aside:?}"
+    );
+    assert_eq!(std::fs::read(aside).unwrap(), bytes, "kept byte for byte");
+    assert_eq!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { events: 1 }
+    );
+    assert!(sink.take_moved_aside().is_empty());
+
+    // Not a database at all: moved aside too, with SQLite's reason.
+    drop(sink);
+    std::fs::remove_file(&path).unwrap();
+    for suffix in SIDE_FILE_SUFFIXES {
+        let _ = std::fs::remove_file(with_suffix(&path, suffix));
+    }
+    std::fs::write(&path, vec![0x5a; 4096]).unwrap();
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    assert_eq!(sink.append(&path, &one_entry("again")).unwrap(), 1);
+    let moved = sink.take_moved_aside();
+    assert!(moved[0].reason.contains("not a database"), "{moved:?}");
+}
+
+#[test]
+fn verify_never_creates_or_changes_a_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd/mutations.db");
+    assert_eq!(integrity::verify(&path), integrity::Verdict::Missing);
+    assert!(!path.exists());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"hello").unwrap();
+    let verdict = integrity::verify(&path);
+    assert!(
+        matches!(&verdict, integrity::Verdict::Bad(why) if why.contains("not a database")),
+        "{verdict:?}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"hello");
+}
