@@ -381,6 +381,66 @@ fn ledger_errors_in_the_log_say_why() {
     assert_eq!(std::fs::metadata(&ledger).unwrap().nlink(), 1);
 }
 
+/// A small tmpfs mounted on a directory until dropped (needs root).
+struct SmallDisk<'a>(&'a Path);
+
+impl<'a> SmallDisk<'a> {
+    fn mount(dir: &'a Path, size: &str) -> Option<Self> {
+        std::fs::create_dir_all(dir).unwrap();
+        std::process::Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0755"),
+                "tmpfs",
+            ])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+            .then_some(Self(dir))
+    }
+}
+
+impl Drop for SmallDisk<'_> {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_is_named_in_the_log() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let state = root.join(".hookd");
+    let Some(_disk) = SmallDisk::mount(&state, "1m") else {
+        eprintln!("skipped: cannot mount a small tmpfs here (not root)");
+        return;
+    };
+    let mut daemon = env.start_daemon();
+    emit_write(&env, &root, "toolu_small");
+    wait_for_count(&repo, "events", 1);
+    let big = "x".repeat(2 * 1024 * 1024);
+    let payload = tool_payload(
+        "PostToolUse",
+        "Write",
+        &root,
+        "toolu_big",
+        json!({"file_path": root.join("big.txt"), "content": big}),
+    );
+    let out = env.emit(&["post_tool_use"], &payload, &root);
+    assert!(out.status.success());
+    wait_spooled(&env, &daemon, "toolu_big");
+    let log = daemon.log_text();
+    assert!(
+        log.contains("database or disk is full"),
+        "the log gives the real cause:\n{log}"
+    );
+    daemon.terminate();
+}
+
 #[test]
 fn verify_checks_every_ledger_and_never_creates_one() {
     let env = TestEnv::new();

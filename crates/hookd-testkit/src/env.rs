@@ -187,11 +187,13 @@ impl TestEnv {
         hookd_core::daemon::ingest::spool_path(&self.data_dir())
     }
 
-    /// The spooled events so far, one JSON object each (none without a spool).
+    /// The spooled events so far, one JSON object each (none without a
+    /// spool); a last line the daemon is still writing is left out.
     pub fn spooled(&self) -> Vec<serde_json::Value> {
         std::fs::read_to_string(self.spool_path())
             .unwrap_or_default()
-            .lines()
+            .split_inclusive('\n')
+            .filter_map(|line| line.strip_suffix('\n'))
             .map(|line| serde_json::from_str(line).expect("a spool line is JSON"))
             .collect()
     }
