@@ -48,10 +48,10 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
 });
 
 /// Whether an error from opening is another process's lock or migration in
-/// the way, which goes away by itself.
+/// the way, which goes away by itself (a damaged file does not).
 fn is_transient(err: &Error) -> bool {
     match err {
-        Error::Migration { .. } => true,
+        Error::Migration { .. } => !integrity::is_damage(err),
         Error::Sqlite { source, .. } => sqlite::is_busy(source),
         _ => false,
     }
