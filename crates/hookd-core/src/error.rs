@@ -29,6 +29,10 @@ pub enum Error {
         #[source]
         source: rusqlite::Error,
     },
+    /// A ledger's directory or file is not one hookd may write: a symbolic
+    /// link, not a directory, owned by someone else.
+    #[error(transparent)]
+    UnsafePath(#[from] crate::state_dir::UnsafePath),
     /// A database could not be brought to the current schema.
     #[error("database {path}: schema migration failed")]
     Migration {
@@ -125,5 +129,56 @@ impl Error {
             path: path.into(),
             source,
         }
+    }
+}
+
+/// An error followed by every cause in its `source()` chain, for logs and
+/// messages: `database /r/.hookd/mutations.db: attempt to write a readonly
+/// database`, where the error alone says only `database /r/.hookd/mutations.db`.
+/// A cause that only repeats the one before it (SQLite's message, then the
+/// same message behind its error code) is left out.
+pub struct ErrorChain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for ErrorChain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut previous = self.0.to_string();
+        f.write_str(&previous)?;
+        let mut cause = self.0.source();
+        while let Some(err) = cause {
+            let text = err.to_string();
+            if !text.is_empty() && !previous.contains(&text) && !text.contains(&previous) {
+                write!(f, ": {text}")?;
+            }
+            previous = text;
+            cause = err.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_names_every_cause_once() {
+        let inner = std::io::Error::other("No space left on device");
+        let err = Error::io("cannot write", "/r/.hookd/mutations.db", inner);
+        assert_eq!(
+            ErrorChain(&err).to_string(),
+            "cannot write /r/.hookd/mutations.db: No space left on device"
+        );
+        let sqlite = rusqlite::Connection::open_in_memory()
+            .unwrap()
+            .execute_batch("PRAGMA query_only=1; CREATE TABLE t(x)")
+            .unwrap_err();
+        let err = Error::sqlite("/r/.hookd/mutations.db", sqlite);
+        let text = ErrorChain(&err).to_string();
+        assert!(
+            text.starts_with("database /r/.hookd/mutations.db: "),
+            "{text}"
+        );
+        assert!(text.contains("readonly"), "{text}");
+        assert_eq!(text.matches("readonly").count(), 1, "said once: {text}");
     }
 }

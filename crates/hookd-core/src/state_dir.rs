@@ -1,13 +1,23 @@
-//! The `.hookd/` directory inside a repository and its `.gitignore` policy.
+//! The `.hookd/` directory inside a repository, its `.gitignore` policy, and
+//! the rule that hookd never writes beyond a symbolic link there.
 //!
 //! The ledger, the project's managed settings and the templates' scripts all
 //! live in `<project>/.hookd/`. What may be committed (shared settings,
 //! project-scope hook scripts) and what must stay private (the ledger, local
 //! settings) is decided here, once, for every writer.
+//!
+//! A repository is content someone else wrote: it can ship `.hookd` as a
+//! link to `../elsewhere`, or `.hookd/mutations.db` as a (possibly dangling)
+//! link to another application's database or to `~/.ssh/authorized_keys`.
+//! Like git ("beyond a symbolic link"), hookd only writes into a `.hookd/`
+//! that is a real directory (checked with `lstat`) owned by the user it
+//! runs as, and only to files there that are not symbolic links
+//! ([`check_state_dir`], [`check_file`]).
 
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::{Path, PathBuf};
 
 use crate::dirs::REPO_STATE_DIR;
 use crate::fs_atomic::{self, FsAtomicError};
@@ -70,8 +80,18 @@ pub fn gitignore_update(current: Option<&str>, need: GitignoreNeed) -> Option<&'
 
 /// Brings `<dir>/.gitignore` (`dir` being a project's `.hookd/`) in line
 /// with `need` through [`gitignore_update`]; true when it was written.
+///
+/// Refused (as a write error whose source says why) when `dir` is not a real
+/// directory owned by this user or the `.gitignore` is a symbolic link or
+/// not a regular file: hookd never writes beyond a link a repository ships.
 pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> fs_atomic::Result<bool> {
     let path = dir.join(GITIGNORE);
+    if let Err(unsafe_path) = check_state_dir(dir).and_then(|()| check_file(&path)) {
+        return Err(FsAtomicError::Write {
+            path,
+            source: io::Error::other(unsafe_path),
+        });
+    }
     let current = match fs::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -95,10 +115,17 @@ pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> fs_atomic::Result<bool
 /// otherwise the ledger would show up in `git status`, and every Bash
 /// snapshot would hash it. One that an older hookd wrote is brought up to
 /// date; any other existing `.gitignore` is the user's and is left alone.
+///
+/// The directory must be a real directory owned by this user
+/// ([`check_state_dir`]); a missing one is created (its parents too).
 pub fn prepare(dir: &Path) -> Result<()> {
-    if !dir.is_dir() {
-        fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
+    match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(dir).map_err(|e| Error::io("cannot create directory", dir, e))?;
+        }
+        _ => {}
     }
+    check_state_dir(dir)?;
     if dir.file_name().is_some_and(|name| name == REPO_STATE_DIR) {
         // Never open up a `.gitignore` that exists: that is for the edit
         // that adds the shared file to decide. Without one, only what is
@@ -133,6 +160,102 @@ fn core_io(err: FsAtomicError) -> Error {
             path,
             io::Error::from(io::ErrorKind::InvalidInput),
         ),
+    }
+}
+
+/// Why hookd refuses to write in a directory or to a file.
+#[derive(Debug, thiserror::Error)]
+pub enum UnsafePath {
+    /// The path is a symbolic link (maybe dangling), which hookd never follows to write.
+    #[error(
+        "{path} is a symbolic link (to {target}); hookd does not write beyond a symbolic link a repository may ship"
+    )]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+        /// Where it points, as written in the link.
+        target: PathBuf,
+    },
+    /// A directory was expected.
+    #[error("{path} is not a directory")]
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A regular file (or nothing yet) was expected.
+    #[error("{path} is not a regular file")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The directory belongs to another user.
+    #[error("{path} is owned by uid {owner}, not by this user (uid {uid})")]
+    ForeignOwner {
+        /// The directory.
+        path: PathBuf,
+        /// Its owner.
+        owner: u32,
+        /// The user hookd runs as.
+        uid: u32,
+    },
+    /// `lstat` itself failed.
+    #[error("cannot inspect {path}")]
+    Inspect {
+        /// The path.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Checks that `dir` (a `.hookd/` or the directory of any ledger) is a real
+/// directory, not a symbolic link, owned by the user hookd runs as.
+pub fn check_state_dir(dir: &Path) -> std::result::Result<(), UnsafePath> {
+    let meta = fs::symlink_metadata(dir).map_err(|source| UnsafePath::Inspect {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    if meta.file_type().is_symlink() {
+        return Err(symlink(dir));
+    }
+    if !meta.is_dir() {
+        return Err(UnsafePath::NotADirectory {
+            path: dir.to_path_buf(),
+        });
+    }
+    let uid = rustix::process::geteuid().as_raw();
+    if meta.uid() != uid {
+        return Err(UnsafePath::ForeignOwner {
+            path: dir.to_path_buf(),
+            owner: meta.uid(),
+            uid,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that `path` is either absent or a regular file, never a symbolic
+/// link (dangling or not), a directory, a FIFO or a device.
+pub fn check_file(path: &Path) -> std::result::Result<(), UnsafePath> {
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(UnsafePath::Inspect {
+            path: path.to_path_buf(),
+            source,
+        }),
+        Ok(meta) if meta.file_type().is_symlink() => Err(symlink(path)),
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(UnsafePath::NotAFile {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
+fn symlink(path: &Path) -> UnsafePath {
+    UnsafePath::Symlink {
+        path: path.to_path_buf(),
+        target: fs::read_link(path).unwrap_or_default(),
     }
 }
 

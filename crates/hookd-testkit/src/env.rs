@@ -181,6 +181,31 @@ impl TestEnv {
         serde_json::from_slice(&out.stdout).expect("query output is a JSON array")
     }
 
+    /// Where the daemon keeps events no ledger would take
+    /// (`{data dir}/spool/unstored-events.jsonl`).
+    pub fn spool_path(&self) -> PathBuf {
+        hookd_core::daemon::ingest::spool_path(&self.data_dir())
+    }
+
+    /// The spooled events so far, one JSON object each (none without a
+    /// spool); a last line the daemon is still writing is left out.
+    pub fn spooled(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(self.spool_path())
+            .unwrap_or_default()
+            .split_inclusive('\n')
+            .filter_map(|line| line.strip_suffix('\n'))
+            .map(|line| serde_json::from_str(line).expect("a spool line is JSON"))
+            .collect()
+    }
+
+    /// The daemon's status file (`hookd status --json`), parsed; `None`
+    /// before the daemon wrote one.
+    pub fn daemon_status(&self) -> Option<serde_json::Value> {
+        let path = hookd_core::daemon::status::status_path(&self.socket());
+        let bytes = std::fs::read(path).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
     /// Writes raw bytes on a fresh connection to the daemon and closes it.
     pub fn send_raw(&self, bytes: &[u8]) {
         let mut stream =

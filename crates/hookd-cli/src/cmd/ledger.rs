@@ -3,6 +3,10 @@
 //! consumers sharing a queue) instead of by each daemon. All the logic lives
 //! in `hookd_core::amqp::consumer`; this parses flags, wires SIGTERM/SIGINT
 //! to a graceful stop and prints what was done.
+//!
+//! `hookd ledger verify`: checks ledgers read-only with SQLite's
+//! `integrity_check` (`hookd_core::ledger::integrity::verify`) and prints
+//! one line per ledger.
 
 use std::path::PathBuf;
 
@@ -30,6 +34,26 @@ pub enum LedgerCommand {
     /// and store it in its repository's ledger, acking only after the commit. Stops
     /// cleanly on SIGTERM/SIGINT.
     Consume(ConsumeArgs),
+    /// Check ledgers with SQLite's integrity check, read-only (never creates, migrates or
+    /// changes one, never follows a symbolic link): one line per ledger, `ok` or the problem;
+    /// exits 1 when any ledger is damaged or refused.
+    Verify(VerifyArgs),
+}
+
+/// Flags of `hookd ledger verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Repository whose ledger to check: any directory inside it.
+    #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "all")]
+    pub repo: PathBuf,
+    /// Check every known repository's ledger and the ledger of events outside git
+    /// (repositories without a ledger are listed as such, not counted as failures).
+    #[arg(long)]
+    pub all: bool,
+    /// Data directory holding the repository registry and the ledger of events outside git
+    /// [default: $HOOKD_DATA_DIR, else $XDG_DATA_HOME/hookd, else ~/.local/share/hookd].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
 }
 
 /// Flags of `hookd ledger consume`.
@@ -60,7 +84,51 @@ pub struct ConsumeArgs {
 pub fn run(args: &LedgerArgs) -> anyhow::Result<()> {
     match &args.command {
         LedgerCommand::Consume(args) => consume(args),
+        LedgerCommand::Verify(args) => verify(args),
     }
+}
+
+fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
+    use hookd_core::ledger::integrity::{self, Verdict};
+    let ledgers: Vec<PathBuf> = if args.all {
+        let data_dir = match &args.data_dir {
+            Some(dir) => dir.clone(),
+            None => hookd_core::dirs::data_dir()?,
+        };
+        hookd_core::ledger::query::all_ledgers(&data_dir)?
+            .into_iter()
+            .map(|(_, path)| path)
+            .collect()
+    } else {
+        let root = hookd_core::ledger::query::resolve_repo_root(&args.repo)?;
+        let path = hookd_core::dirs::repo_ledger_path(&root);
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(hookd_core::Error::NoLedger {
+                repo: root,
+                ledger: path,
+            }
+            .into());
+        }
+        vec![path]
+    };
+    let mut bad = 0;
+    for path in &ledgers {
+        match integrity::verify(path) {
+            Verdict::Ok { events } => println!("ok       {} ({events} events)", path.display()),
+            Verdict::Missing => println!("missing  {} (no ledger yet)", path.display()),
+            Verdict::Bad(problem) => {
+                bad += 1;
+                println!("DAMAGED  {}: {problem}", path.display());
+            }
+        }
+    }
+    if bad > 0 {
+        anyhow::bail!(
+            "{bad} of {} ledger(s) failed the check; the daemon moves a damaged ledger aside and starts a new one the next time it opens it",
+            ledgers.len()
+        );
+    }
+    Ok(())
 }
 
 /// The broker URL from `--amqp` / `$HOOKD_AMQP_URL`, else the config file's

@@ -72,6 +72,15 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
             }
         );
     }
+    for moved in &status.moved_aside_ledgers {
+        println!(
+            "  damaged ledger moved aside: {} -> {} ({}, at {})",
+            moved.ledger.display(),
+            moved.moved_to.display(),
+            moved.reason,
+            moved.at
+        );
+    }
     if let Some(publisher) = &status.publisher {
         println!(
             "  broker:       {} ({}, exchange {})",

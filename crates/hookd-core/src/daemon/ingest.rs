@@ -23,6 +23,7 @@ use crate::daemon::extract;
 use crate::daemon::placement;
 use crate::daemon::publish::{Outgoing, PublishTarget};
 use crate::daemon::stats::DaemonStats;
+use crate::error::ErrorChain;
 use crate::ledger::sink::LedgerSink;
 use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
 use crate::record::{
@@ -167,6 +168,9 @@ impl Writer {
         for (ledger, runs) in run_groups {
             self.store_hook_runs(&ledger, &runs);
         }
+        for moved in self.sink.take_moved_aside() {
+            self.config.stats.record_moved_aside(moved);
+        }
     }
 
     /// Appends the batch's messages to the durable outbox and wakes the
@@ -193,7 +197,7 @@ impl Writer {
                 }
             }
             Err(err) => {
-                tracing::error!(outbox = %outbox_path.display(), error = %err, events = messages.len(), "cannot queue events for the broker; spooling them");
+                tracing::error!(outbox = %outbox_path.display(), error = %ErrorChain(&err), events = messages.len(), "cannot queue events for the broker; spooling them");
                 for (_, entries) in groups {
                     self.spool(entries);
                 }
@@ -220,7 +224,7 @@ impl Writer {
                 }
             }
             Err(err) => {
-                tracing::error!(ledger = %path.display(), error = %err, runs = runs.len(), "cannot store hook runs; spooling them");
+                tracing::error!(ledger = %path.display(), error = %ErrorChain(&err), runs = runs.len(), "cannot store hook runs; spooling them");
                 let lines: Vec<serde_json::Value> = runs
                     .iter()
                     .map(|run| serde_json::json!({"hook_run": run, "ledger": path}))
@@ -260,7 +264,7 @@ impl Writer {
                 })
                 .collect(),
             Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot compare git status after Bash");
+                tracing::warn!(root = %root.display(), error = %ErrorChain(&err), "cannot compare git status after Bash");
                 Vec::new()
             }
         }
@@ -280,7 +284,7 @@ impl Writer {
                 self.announce(path, entries);
             }
             Err(err) => {
-                tracing::error!(ledger = %path.display(), error = %err, events = count, "cannot store events; spooling them");
+                tracing::error!(ledger = %path.display(), error = %ErrorChain(&err), events = count, "cannot store events; spooling them");
                 self.spool(entries);
             }
         }

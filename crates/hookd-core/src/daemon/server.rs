@@ -249,6 +249,7 @@ impl Daemon {
                 stats: stats.snapshot(),
                 publisher: None,
                 recording_paused: config.recording.is_paused(),
+                moved_aside_ledgers: Vec::new(),
             },
             Arc::clone(&stats),
             publisher.clone(),
@@ -352,6 +353,7 @@ async fn keep_status_file(
         }
         status.updated_at = timefmt::now();
         status.stats = stats.snapshot();
+        status.moved_aside_ledgers = stats.moved_aside();
         status.recording_paused = recording.is_paused();
         status.publisher = publisher.as_ref().map(PublisherHandle::status);
         let (target, snapshot) = (path.clone(), status.clone());

@@ -1,9 +1,12 @@
 //! Counters the daemon keeps about what it accepted, rejected and stored,
 //! shared lock-free between connection tasks and the ingest thread.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
+
+use crate::ledger::integrity::MovedAside;
 
 /// Why an input line (or connection) was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -56,6 +59,7 @@ pub struct DaemonStats {
     /// Matching managed hooks not run because their file is not trusted.
     pub hooks_skipped_untrusted: AtomicU64,
     rejected: [AtomicU64; 7],
+    moved_aside: Mutex<Vec<MovedAside>>,
 }
 
 impl DaemonStats {
@@ -75,6 +79,21 @@ impl DaemonStats {
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .sum()
+    }
+
+    /// Remembers a damaged ledger the ingest thread moved aside.
+    pub fn record_moved_aside(&self, moved: MovedAside) {
+        if let Ok(mut list) = self.moved_aside.lock() {
+            list.push(moved);
+        }
+    }
+
+    /// Every damaged ledger moved aside since the daemon started, oldest first.
+    pub fn moved_aside(&self) -> Vec<MovedAside> {
+        self.moved_aside
+            .lock()
+            .map(|list| list.clone())
+            .unwrap_or_default()
     }
 
     /// A plain copy of the counters.

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::daemon::stats::StatsSnapshot;
+use crate::ledger::integrity::MovedAside;
 
 /// Everything `hookd status` shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,10 @@ pub struct DaemonStatus {
     /// Recording is paused: events are answered but left out of the ledgers.
     #[serde(default)]
     pub recording_paused: bool,
+    /// Damaged ledgers moved aside (kept) since the daemon started; a new
+    /// ledger was started in each one's place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved_aside_ledgers: Vec<MovedAside>,
 }
 
 /// Where the publisher's connection stands.

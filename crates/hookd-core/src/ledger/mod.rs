@@ -6,10 +6,17 @@
 //! idempotent on the event id, so a batch retried after an error, or an event
 //! delivered twice by a broker later, never produces a second row. Triggers
 //! reject UPDATE and DELETE.
+//!
+//! A ledger is only opened in a real directory owned by the user, never
+//! through a symbolic link: its directory, the database and its `-wal`,
+//! `-shm` and `-journal` files are checked with `lstat` first
+//! ([`crate::state_dir`]), and SQLite itself is told not to follow a link
+//! (`SQLITE_OPEN_NOFOLLOW`).
 
 mod activity;
 mod filter;
 mod history;
+pub mod integrity;
 pub mod previous;
 pub mod query;
 pub mod registry;
@@ -41,10 +48,10 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
 });
 
 /// Whether an error from opening is another process's lock or migration in
-/// the way, which goes away by itself.
+/// the way, which goes away by itself (a damaged file does not).
 fn is_transient(err: &Error) -> bool {
     match err {
-        Error::Migration { .. } => true,
+        Error::Migration { .. } => !integrity::is_damage(err),
         Error::Sqlite { source, .. } => sqlite::is_busy(source),
         _ => false,
     }
@@ -90,6 +97,8 @@ impl Ledger {
     }
 
     fn open_with(path: &Path, flags: OpenFlags) -> Result<Self> {
+        check_paths(path)?;
+        let flags = flags | OpenFlags::SQLITE_OPEN_NOFOLLOW;
         sqlite::retry_transient(path, || Self::try_open(path, flags), is_transient)
     }
 
@@ -246,6 +255,34 @@ impl Ledger {
     pub fn connection(&self) -> &Connection {
         &self.conn
     }
+}
+
+/// The files SQLite keeps beside a database: `-wal`, `-shm`, `-journal`.
+pub const SIDE_FILE_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// `path` with `suffix` appended to its file name (`mutations.db-wal`).
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Refuses a ledger whose directory is not a real directory of this user,
+/// or whose database or side files are symbolic links or not regular files.
+pub fn check_paths(path: &Path) -> Result<()> {
+    // A missing directory holds no ledger: opening fails on its own (and
+    // `open_or_create` has created it, checked, by now).
+    if let Some(dir) = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_ok())
+    {
+        crate::state_dir::check_state_dir(dir)?;
+    }
+    crate::state_dir::check_file(path)?;
+    for suffix in SIDE_FILE_SUFFIXES {
+        crate::state_dir::check_file(&with_suffix(path, suffix))?;
+    }
+    Ok(())
 }
 
 fn insert_mutation_row(

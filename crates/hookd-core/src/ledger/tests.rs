@@ -600,3 +600,185 @@ fn activity_over_100k_events_timing() {
         );
     }
 }
+
+fn one_entry(id: &str) -> Vec<LedgerEntry> {
+    vec![entry(id, "2026-01-01T00:00:00.000Z", "x.rs", "ag", "Write")]
+}
+
+#[test]
+fn ledgers_are_never_opened_beyond_a_symbolic_link() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+
+    // `.hookd` itself a link.
+    let linked = dir.path().join("a/.hookd");
+    std::fs::create_dir(dir.path().join("a")).unwrap();
+    symlink(&elsewhere, &linked).unwrap();
+    let err = Ledger::open_or_create(&linked.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::UnsafePath(crate::state_dir::UnsafePath::Symlink { .. })
+        ),
+        "{err}"
+    );
+    let err = Ledger::open_existing(&linked.join("mutations.db"))
+        .err()
+        .expect("refused for reading too");
+    assert!(matches!(err, Error::UnsafePath(_)), "{err}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+
+    // The database, dangling, and each side file.
+    for name in [
+        "mutations.db",
+        "mutations.db-wal",
+        "mutations.db-shm",
+        "mutations.db-journal",
+    ] {
+        let state = dir.path().join(format!("r-{name}/.hookd"));
+        std::fs::create_dir_all(&state).unwrap();
+        let target = elsewhere.join(format!("target-{name}"));
+        symlink(&target, state.join(name)).unwrap();
+        let err = Ledger::open_or_create(&state.join("mutations.db"))
+            .err()
+            .unwrap_or_else(|| panic!("{name} link accepted"));
+        assert!(err.to_string().contains("symbolic link"), "{name}: {err}");
+        assert!(!target.exists(), "{name}: the target was created");
+    }
+
+    // A directory where the database should be.
+    let state = dir.path().join("d/.hookd");
+    std::fs::create_dir_all(state.join("mutations.db")).unwrap();
+    let err = Ledger::open_or_create(&state.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn a_gitignore_link_is_never_written_through() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir(&state).unwrap();
+    let target = dir.path().join("planted");
+    symlink(&target, state.join(".gitignore")).unwrap();
+    let err = crate::state_dir::keep_gitignore(&state, crate::state_dir::GitignoreNeed::Private)
+        .expect_err("refused");
+    let text = crate::error::ErrorChain(&err).to_string();
+    assert!(text.contains("symbolic link"), "{text}");
+    assert!(!target.exists());
+    assert!(Ledger::open_or_create(&state.join("mutations.db")).is_err());
+}
+
+#[test]
+fn a_state_dir_of_another_user_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join(".hookd");
+    std::fs::create_dir(&state).unwrap();
+    if std::os::unix::fs::chown(&state, Some(65534), None).is_err() {
+        return; // not root: cannot hand a directory to someone else
+    }
+    let err = Ledger::open_or_create(&state.join("mutations.db"))
+        .err()
+        .expect("refused");
+    assert!(
+        matches!(
+            err,
+            Error::UnsafePath(crate::state_dir::UnsafePath::ForeignOwner { owner: 65534, .. })
+        ),
+        "{err}"
+    );
+    assert!(!state.join("mutations.db").exists());
+}
+
+#[test]
+fn the_sink_recreates_a_ledger_removed_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    assert_eq!(sink.append(&path, &one_entry("a")).unwrap(), 1);
+    std::fs::remove_dir_all(dir.path().join("repo/.hookd")).unwrap();
+    assert_eq!(sink.append(&path, &one_entry("b")).unwrap(), 1);
+    let ledger = Ledger::open_existing(&path).unwrap();
+    assert_eq!(ledger.counts().unwrap(), (1, 1), "the new ledger holds b");
+
+    // Replaced by a file: an error, never "stored".
+    drop(ledger);
+    std::fs::remove_dir_all(dir.path().join("repo/.hookd")).unwrap();
+    std::fs::write(dir.path().join("repo/.hookd"), "x").unwrap();
+    let err = sink.append(&path, &one_entry("c")).expect_err("not stored");
+    assert!(err.to_string().contains("not a directory"), "{err}");
+}
+
+#[test]
+fn the_sink_moves_a_damaged_ledger_aside_and_starts_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    {
+        let mut ledger = Ledger::open_or_create(&path).unwrap();
+        for i in 0..300 {
+            ledger.append(&one_entry(&format!("e{i}"))).unwrap();
+        }
+    }
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle - 2048..middle + 2048].fill(0x7f);
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(matches!(
+        integrity::verify(&path),
+        integrity::Verdict::Bad(_)
+    ));
+
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    assert_eq!(sink.append(&path, &one_entry("new")).unwrap(), 1);
+    let moved = sink.take_moved_aside();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    let aside = &moved[0].moved_to;
+    assert!(
+        aside
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("mutations.db.corrupt-"),
+        "{aside:?}"
+    );
+    assert_eq!(std::fs::read(aside).unwrap(), bytes, "kept byte for byte");
+    assert_eq!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { events: 1 }
+    );
+    assert!(sink.take_moved_aside().is_empty());
+
+    // Not a database at all: moved aside too, with SQLite's reason.
+    drop(sink);
+    std::fs::remove_file(&path).unwrap();
+    for suffix in SIDE_FILE_SUFFIXES {
+        let _ = std::fs::remove_file(with_suffix(&path, suffix));
+    }
+    std::fs::write(&path, vec![0x5a; 4096]).unwrap();
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    assert_eq!(sink.append(&path, &one_entry("again")).unwrap(), 1);
+    let moved = sink.take_moved_aside();
+    assert!(moved[0].reason.contains("not a database"), "{moved:?}");
+}
+
+#[test]
+fn verify_never_creates_or_changes_a_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd/mutations.db");
+    assert_eq!(integrity::verify(&path), integrity::Verdict::Missing);
+    assert!(!path.exists());
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"hello").unwrap();
+    let verdict = integrity::verify(&path);
+    assert!(
+        matches!(&verdict, integrity::Verdict::Bad(why) if why.contains("not a database")),
+        "{verdict:?}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"hello");
+}
