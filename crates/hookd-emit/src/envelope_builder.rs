@@ -157,6 +157,8 @@ fn build_line_with_limit(
         payload_invalid,
         project_dir: context.project_dir,
         wait: context.wait,
+        payload_repaired: false,
+        payload_summarised: false,
     };
 
     let mut bytes = Vec::with_capacity(stdin.len() + 256);
