@@ -8,10 +8,11 @@
 //! summary, and both are flagged with `payload_invalid` so the daemon can
 //! tell them from what the agent really sent.
 
+use std::borrow::Cow;
 use std::env;
 use std::time::SystemTime;
 
-use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES};
+use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, surrogates};
 use serde_json::{Map, Value};
 
 /// Environment variable through which Claude Code names the (sub)agent.
@@ -72,6 +73,8 @@ pub enum PayloadOutcome {
     Json,
     /// Stdin was not JSON; it is carried as a string.
     NotJson,
+    /// Stdin held lone UTF-16 surrogate escapes, replaced by `\uFFFD` so it parses.
+    Repaired,
     /// The envelope would have exceeded the line limit; a summary was sent instead.
     TooLarge {
         /// Size of the hook's stdin, in bytes.
@@ -130,14 +133,9 @@ fn build_line_with_limit(
     context: CallContext,
     max_line_bytes: usize,
 ) -> Result<BuiltLine, serde_json::Error> {
-    // Parsed exactly once: the Value both supplies tool_name and is re-serialised.
-    let (payload, payload_invalid) = match serde_json::from_slice::<Value>(stdin) {
-        Ok(value) => (value, false),
-        Err(_) => (
-            Value::String(String::from_utf8_lossy(stdin).into_owned()),
-            true,
-        ),
-    };
+    // Parsed once (twice only when it held lone surrogates): the Value both
+    // supplies tool_name and is re-serialised.
+    let (payload, payload_invalid, payload_repaired) = parse_payload(stdin);
     let wait_for_daemon = is_bash_pre_tool_use(&event_type, tool_name.as_deref(), &payload);
     let tool_name = tool_name.or_else(|| {
         payload
@@ -157,7 +155,7 @@ fn build_line_with_limit(
         payload_invalid,
         project_dir: context.project_dir,
         wait: context.wait,
-        payload_repaired: false,
+        payload_repaired,
         payload_summarised: false,
     };
 
@@ -165,6 +163,8 @@ fn build_line_with_limit(
     serde_json::to_writer(&mut bytes, &envelope)?;
     let mut outcome = if payload_invalid {
         PayloadOutcome::NotJson
+    } else if payload_repaired {
+        PayloadOutcome::Repaired
     } else {
         PayloadOutcome::Json
     };
@@ -190,6 +190,27 @@ fn build_line_with_limit(
         outcome,
         wait_for_daemon,
     })
+}
+
+/// The payload, whether it is invalid (carried as a string), and whether
+/// lone UTF-16 surrogate escapes had to be replaced for it to parse.
+fn parse_payload(stdin: &[u8]) -> (Value, bool, bool) {
+    let error = match serde_json::from_slice::<Value>(stdin) {
+        Ok(value) => return (value, false, false),
+        Err(error) => error,
+    };
+    // Only a string escape can be a lone surrogate; skip the scan for other errors.
+    if error.is_syntax()
+        && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(stdin)
+        && let Ok(value) = serde_json::from_slice::<Value>(&repaired)
+    {
+        return (value, false, true);
+    }
+    (
+        Value::String(String::from_utf8_lossy(stdin).into_owned()),
+        true,
+        false,
+    )
 }
 
 /// The small payload sent in place of one that is too large to deliver.
@@ -308,6 +329,39 @@ mod tests {
         assert!(line.contains(r#""payload":"not json\n{""#), "{line}");
         assert!(line.ends_with(",\"payload_invalid\":true}\n"), "{line}");
         assert_eq!(line.matches('\n').count(), 1);
+    }
+
+    #[test]
+    fn lone_surrogates_are_repaired_and_flagged() {
+        for (stdin, content) in [
+            (
+                r#"{"tool_name":"Write","tool_input":{"content":"a\uD83D"}}"#,
+                "a\u{fffd}",
+            ),
+            (
+                r#"{"tool_name":"Write","tool_input":{"content":"\uDE00b"}}"#,
+                "\u{fffd}b",
+            ),
+        ] {
+            let (line, outcome) = build(None, stdin, MAX_LINE_BYTES);
+            assert_eq!(outcome, PayloadOutcome::Repaired, "{stdin}");
+            let value: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(value["payload"]["tool_input"]["content"], content);
+            assert_eq!(value["tool_name"], "Write");
+            assert_eq!(value["payload_repaired"], true);
+            assert_eq!(value.get("payload_invalid"), None);
+        }
+    }
+
+    #[test]
+    fn valid_pairs_and_escaped_backslashes_are_not_repairs() {
+        let stdin = r#"{"a":"\uD83D\uDE00","b":"\\uD83D"}"#;
+        let (line, outcome) = build(None, stdin, MAX_LINE_BYTES);
+        assert_eq!(outcome, PayloadOutcome::Json);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["payload"]["a"], "\u{1F600}");
+        assert_eq!(value["payload"]["b"], "\\uD83D");
+        assert_eq!(value.get("payload_repaired"), None);
     }
 
     #[test]

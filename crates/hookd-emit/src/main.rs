@@ -213,6 +213,9 @@ fn read_and_build(args: EmitArgs, wait: bool, debug: bool) -> Result<Option<Buil
     if debug {
         match line.outcome {
             PayloadOutcome::Json => {}
+            PayloadOutcome::Repaired => say(
+                "hookd-emit: stdin held lone UTF-16 surrogate escapes; replaced them with U+FFFD",
+            ),
             PayloadOutcome::NotJson => {
                 say("hookd-emit: stdin is not valid JSON; sending it as a string");
             }

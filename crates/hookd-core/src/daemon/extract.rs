@@ -4,14 +4,16 @@
 //! The payload is whatever the agent sent, so every field is optional and
 //! nothing here can fail: absent or oddly-typed fields give `None`.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use hookd_proto::{standin, surrogates};
 use serde_json::Value;
 
 use crate::Envelope;
 use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
 use crate::project::stored_path;
-use crate::record::{HookEvent, MutationRecord, RepoFacts};
+use crate::record::{Flag, HookEvent, MutationRecord, RepoFacts};
 
 /// Turns a validated envelope into a [`HookEvent`].
 ///
@@ -23,7 +25,8 @@ pub fn hook_event(
     event_timestamp: String,
     received_at: String,
 ) -> HookEvent {
-    let payload = &envelope.payload;
+    let side = payload_side(envelope);
+    let payload = side.payload.as_ref();
     let tool_name = str_field(payload, "tool_name")
         .or(envelope.tool_name.as_deref())
         .filter(|name| !name.trim().is_empty())
@@ -51,19 +54,57 @@ pub fn hook_event(
         file_path: tool_input
             .and_then(file_path)
             .map(|p| absolutize(&p, cwd.as_deref())),
-        lines_changed: tool_input.and_then(lines_changed),
+        lines_changed: tool_input.and_then(lines_changed).or(side.kept_lines),
         command: tool_input
             .and_then(|input| str_field(input, "command"))
             .map(str::to_owned),
         cwd,
         tool_name,
-        payload_valid: !envelope.payload_invalid,
+        payload_valid: side.valid,
         raw_payload: payload.to_string(),
         event_timestamp,
         received_at,
         source_pid: envelope.pid,
-        flags: Vec::new(),
+        flags: side.flags,
     }
+}
+
+/// The payload as it is recorded, with what the emitter or this side had to do to it.
+struct PayloadSide<'a> {
+    payload: Cow<'a, Value>,
+    valid: bool,
+    flags: Vec<Flag>,
+    /// The line count a stand-in kept from the payload it replaced.
+    kept_lines: Option<i64>,
+}
+
+/// Reads the envelope's payload flags: a payload the emitter repaired
+/// (lone surrogates) or replaced by its stand-in (too large) is flagged;
+/// raw text an older emitter could not parse is repaired here when
+/// replacing lone surrogates makes it JSON.
+fn payload_side(envelope: &Envelope) -> PayloadSide<'_> {
+    let mut side = PayloadSide {
+        payload: Cow::Borrowed(&envelope.payload),
+        valid: !envelope.payload_invalid,
+        flags: Vec::new(),
+        kept_lines: None,
+    };
+    if envelope.payload_summarised {
+        side.flags.push(Flag::PayloadSummarised);
+        side.kept_lines = standin::kept_lines_changed(&envelope.payload);
+        return side;
+    }
+    if envelope.payload_repaired {
+        side.flags.push(Flag::PayloadRepaired);
+    } else if let (true, Value::String(text)) = (envelope.payload_invalid, &envelope.payload)
+        && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(text.as_bytes())
+        && let Ok(value) = serde_json::from_slice::<Value>(&repaired)
+    {
+        side.payload = Cow::Owned(value);
+        side.valid = true;
+        side.flags.push(Flag::PayloadRepaired);
+    }
+    side
 }
 
 /// The directory whose repository an event belongs to: its `cwd`, else the
