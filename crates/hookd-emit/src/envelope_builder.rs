@@ -5,29 +5,24 @@
 //! over the daemon's line limit) can be unit-tested without a socket. The
 //! rule throughout: an event is never dropped because of its payload. Bad
 //! JSON travels as a string, an oversized payload is replaced by a small
-//! summary, and both are flagged with `payload_invalid` so the daemon can
-//! tell them from what the agent really sent.
+//! stand-in (`hookd_proto::standin`: session, tool call, file and line
+//! count), and both are flagged with `payload_invalid` so the daemon can
+//! tell them from what the agent really sent; the stand-in also with
+//! `payload_summarised`. Lone UTF-16 surrogate escapes are repaired
+//! (`payload_repaired`).
 
 use std::borrow::Cow;
 use std::env;
 use std::time::SystemTime;
 
-use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, surrogates};
-use serde_json::{Map, Value};
+use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, standin, surrogates};
+use serde_json::Value;
 
 /// Environment variable through which Claude Code names the (sub)agent.
 const AGENT_ID_ENV: &str = "CLAUDE_AGENT_ID";
 
 /// Where Claude Code says the project is; project-scope managed hooks live there.
 const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
-
-/// Payload fields copied into the summary of an oversized payload: enough
-/// for the daemon to file the event under the right session and tool.
-const SUMMARY_FIELDS: [&str; 4] = ["tool_name", "session_id", "cwd", "hook_event_name"];
-
-/// Longest string copied into an oversized-payload summary; a multi-megabyte
-/// `session_id` must not make the summary oversized in turn.
-const SUMMARY_FIELD_MAX_BYTES: usize = 4096;
 
 /// Facts about the calling process, gathered once so building stays pure.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,8 +167,9 @@ fn build_line_with_limit(
     if bytes.len() > max_line_bytes {
         // The daemon discards over-long lines unparsed, so sending it would
         // lose the event entirely; a summary at least records that it happened.
-        envelope.payload = oversized_summary(&envelope.payload, stdin.len());
+        envelope.payload = standin::stand_in(&envelope.payload, stdin.len());
         envelope.payload_invalid = true;
+        envelope.payload_summarised = true;
         bytes.clear();
         bytes.shrink_to(1024);
         serde_json::to_writer(&mut bytes, &envelope)?;
@@ -211,23 +207,6 @@ fn parse_payload(stdin: &[u8]) -> (Value, bool, bool) {
         true,
         false,
     )
-}
-
-/// The small payload sent in place of one that is too large to deliver.
-fn oversized_summary(payload: &Value, stdin_bytes: usize) -> Value {
-    let mut summary = Map::new();
-    summary.insert("hookd_error".into(), "payload too large".into());
-    summary.insert("bytes".into(), stdin_bytes.into());
-    for field in SUMMARY_FIELDS {
-        if let Some(value) = payload
-            .get(field)
-            .and_then(Value::as_str)
-            .filter(|value| value.len() <= SUMMARY_FIELD_MAX_BYTES)
-        {
-            summary.insert(field.into(), value.into());
-        }
-    }
-    Value::Object(summary)
 }
 
 #[cfg(test)]
@@ -388,10 +367,12 @@ mod tests {
                 "session_id": "s1",
                 "cwd": "/p",
                 "hook_event_name": "PostToolUse",
+                "lines_changed": 0,
             })
         );
         assert_eq!(value["tool_name"], "Write");
         assert_eq!(value["payload_invalid"], true);
+        assert_eq!(value["payload_summarised"], true);
     }
 
     #[test]

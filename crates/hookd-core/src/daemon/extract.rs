@@ -89,15 +89,17 @@ fn payload_side(envelope: &Envelope) -> PayloadSide<'_> {
         flags: Vec::new(),
         kept_lines: None,
     };
+    if envelope.payload_repaired {
+        side.flags.push(Flag::PayloadRepaired);
+    }
     if envelope.payload_summarised {
         side.flags.push(Flag::PayloadSummarised);
         side.kept_lines = standin::kept_lines_changed(&envelope.payload);
-        return side;
-    }
-    if envelope.payload_repaired {
-        side.flags.push(Flag::PayloadRepaired);
-    } else if let (true, Value::String(text)) = (envelope.payload_invalid, &envelope.payload)
-        && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(text.as_bytes())
+    } else if let (false, true, Value::String(text)) = (
+        envelope.payload_repaired,
+        envelope.payload_invalid,
+        &envelope.payload,
+    ) && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(text.as_bytes())
         && let Ok(value) = serde_json::from_slice::<Value>(&repaired)
     {
         side.payload = Cow::Owned(value);
@@ -309,6 +311,61 @@ mod tests {
         assert!(direct_mutation(&failed, &repo("/repo")).is_none());
         let read = event(&envelope("post_tool_use", Some("Read"), input));
         assert!(direct_mutation(&read, &repo("/repo")).is_none());
+    }
+
+    #[test]
+    fn a_stand_in_gives_its_kept_path_and_line_count_and_is_flagged() {
+        let mut env = envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!({"hookd_error": "payload too large", "bytes": 9_000_000, "tool_use_id": "t",
+                   "tool_input": {"file_path": "/repo/big.txt"}, "lines_changed": 42}),
+        );
+        env.payload_invalid = true;
+        env.payload_summarised = true;
+        let e = event(&env);
+        assert_eq!(e.flags, [Flag::PayloadSummarised]);
+        assert!(!e.payload_valid);
+        assert_eq!(e.tool_use_id.as_deref(), Some("t"));
+        let m = direct_mutation(&e, &repo("/repo")).unwrap();
+        assert_eq!(m.file_path.as_deref(), Some("big.txt"));
+        assert_eq!(m.lines_changed, Some(42));
+        assert_eq!(m.flags, [Flag::PayloadSummarised]);
+    }
+
+    #[test]
+    fn the_line_count_rule_is_the_stand_ins() {
+        for input in [
+            json!({"content": "a\nb\n"}),
+            json!({"new_string": "x\n", "content": "a\nb\n"}),
+            json!({"edits": [{"new_string": "a\n"}, {"new_string": "b\nc\n"}]}),
+            json!({"new_source": "\n\n\n"}),
+            json!({"command": "ls"}),
+        ] {
+            assert_eq!(
+                lines_changed(&input),
+                standin::lines_changed(&input),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_flagged_string_is_repaired_only_when_that_makes_it_json() {
+        let mut env = envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!(r#"{"session_id":"s","tool_input":{"content":"a\uD83D"}}"#),
+        );
+        env.payload_invalid = true;
+        let e = event(&env);
+        assert_eq!(e.flags, [Flag::PayloadRepaired]);
+        assert!(e.payload_valid);
+        assert_eq!(e.session_id.as_deref(), Some("s"));
+        env.payload = json!("not json \\uD83D");
+        let e = event(&env);
+        assert!(e.flags.is_empty());
+        assert!(!e.payload_valid);
     }
 
     #[test]
