@@ -23,9 +23,10 @@ pub const BYTES_KEY: &str = "bytes";
 pub const LINES_CHANGED_KEY: &str = "lines_changed";
 
 /// Top-level payload fields the stand-in keeps (strings only).
-pub const KEPT_FIELDS: [&str; 5] = [
+pub const KEPT_FIELDS: [&str; 6] = [
     "tool_name",
     "session_id",
+    "agent_id",
     "cwd",
     "hook_event_name",
     "tool_use_id",
@@ -127,6 +128,13 @@ mod tests {
                 "lines_changed": 3,
             })
         );
+    }
+
+    #[test]
+    fn a_subagents_id_is_kept() {
+        let payload =
+            json!({"session_id": "s", "agent_id": "sub-1", "tool_input": {"content": ""}});
+        assert_eq!(stand_in(&payload, 1)["agent_id"], "sub-1");
     }
 
     #[test]
