@@ -178,6 +178,8 @@ pub(crate) fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>
             payload_invalid: false,
             project_dir: None,
             wait: false,
+            payload_repaired: false,
+            payload_summarised: false,
         };
         let mut line = serde_json::to_vec(&envelope)?;
         line.push(b'\n');

@@ -103,6 +103,8 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
                 payload_invalid: false,
                 project_dir: None,
                 wait: false,
+                payload_repaired: false,
+                payload_summarised: false,
             })?;
             line.push(b'\n');
             Ok(line)

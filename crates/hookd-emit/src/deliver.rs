@@ -1,5 +1,10 @@
 //! Fire-and-forget delivery of one line to the daemon's Unix socket.
 //!
+//! Only to a daemon of the caller's own: before connecting, the socket's
+//! directory must be the caller's and private; after connecting, the peer
+//! must run as the caller (`hookd_proto::trust`). Otherwise nothing is sent,
+//! and so no answer can come back to relay.
+//!
 //! The agent waits for its hook to exit, so every step here has a hard time
 //! bound and nothing waits for a reply: connect, write the line, shut down the
 //! write half, done. A stalled or absent daemon costs the agent at most
@@ -19,6 +24,7 @@ use std::net::Shutdown;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use hookd_proto::trust;
 use socket2::{Domain, SockAddr, Socket, Type};
 
 use crate::error::EmitError;
@@ -114,6 +120,7 @@ impl Delivered {
 /// Sends `line` to the socket at `path` within `timeouts`, then closes our
 /// write half so the daemon sees end-of-stream right after the line.
 pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<Delivered, EmitError> {
+    trust::check_socket_dir(trust::socket_dir(path)).map_err(EmitError::Untrusted)?;
     let address = SockAddr::unix(path).map_err(|source| EmitError::Address {
         path: path.to_owned(),
         source,
@@ -134,6 +141,9 @@ pub fn deliver(path: &Path, line: &[u8], timeouts: Timeouts) -> Result<Delivered
             timeouts.connect,
         ))
     })?;
+    // Checked on the connected socket, so a socket swapped in after the
+    // directory check is caught too. Nothing has been written yet.
+    trust::check_peer(&socket).map_err(EmitError::Untrusted)?;
 
     write_within(&socket, line, timeouts.write).map_err(|(written, source)| EmitError::Write {
         path: path.to_owned(),

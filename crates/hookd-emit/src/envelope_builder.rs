@@ -5,28 +5,24 @@
 //! over the daemon's line limit) can be unit-tested without a socket. The
 //! rule throughout: an event is never dropped because of its payload. Bad
 //! JSON travels as a string, an oversized payload is replaced by a small
-//! summary, and both are flagged with `payload_invalid` so the daemon can
-//! tell them from what the agent really sent.
+//! stand-in (`hookd_proto::standin`: session, tool call, file and line
+//! count), and both are flagged with `payload_invalid` so the daemon can
+//! tell them from what the agent really sent; the stand-in also with
+//! `payload_summarised`. Lone UTF-16 surrogate escapes are repaired
+//! (`payload_repaired`).
 
+use std::borrow::Cow;
 use std::env;
 use std::time::SystemTime;
 
-use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES};
-use serde_json::{Map, Value};
+use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, standin, surrogates};
+use serde_json::Value;
 
 /// Environment variable through which Claude Code names the (sub)agent.
 const AGENT_ID_ENV: &str = "CLAUDE_AGENT_ID";
 
 /// Where Claude Code says the project is; project-scope managed hooks live there.
 const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
-
-/// Payload fields copied into the summary of an oversized payload: enough
-/// for the daemon to file the event under the right session and tool.
-const SUMMARY_FIELDS: [&str; 4] = ["tool_name", "session_id", "cwd", "hook_event_name"];
-
-/// Longest string copied into an oversized-payload summary; a multi-megabyte
-/// `session_id` must not make the summary oversized in turn.
-const SUMMARY_FIELD_MAX_BYTES: usize = 4096;
 
 /// Facts about the calling process, gathered once so building stays pure.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,6 +68,8 @@ pub enum PayloadOutcome {
     Json,
     /// Stdin was not JSON; it is carried as a string.
     NotJson,
+    /// Stdin held lone UTF-16 surrogate escapes, replaced by `\uFFFD` so it parses.
+    Repaired,
     /// The envelope would have exceeded the line limit; a summary was sent instead.
     TooLarge {
         /// Size of the hook's stdin, in bytes.
@@ -130,14 +128,9 @@ fn build_line_with_limit(
     context: CallContext,
     max_line_bytes: usize,
 ) -> Result<BuiltLine, serde_json::Error> {
-    // Parsed exactly once: the Value both supplies tool_name and is re-serialised.
-    let (payload, payload_invalid) = match serde_json::from_slice::<Value>(stdin) {
-        Ok(value) => (value, false),
-        Err(_) => (
-            Value::String(String::from_utf8_lossy(stdin).into_owned()),
-            true,
-        ),
-    };
+    // Parsed once (twice only when it held lone surrogates): the Value both
+    // supplies tool_name and is re-serialised.
+    let (payload, payload_invalid, payload_repaired) = parse_payload(stdin);
     let wait_for_daemon = is_bash_pre_tool_use(&event_type, tool_name.as_deref(), &payload);
     let tool_name = tool_name.or_else(|| {
         payload
@@ -157,12 +150,16 @@ fn build_line_with_limit(
         payload_invalid,
         project_dir: context.project_dir,
         wait: context.wait,
+        payload_repaired,
+        payload_summarised: false,
     };
 
     let mut bytes = Vec::with_capacity(stdin.len() + 256);
     serde_json::to_writer(&mut bytes, &envelope)?;
     let mut outcome = if payload_invalid {
         PayloadOutcome::NotJson
+    } else if payload_repaired {
+        PayloadOutcome::Repaired
     } else {
         PayloadOutcome::Json
     };
@@ -170,8 +167,9 @@ fn build_line_with_limit(
     if bytes.len() > max_line_bytes {
         // The daemon discards over-long lines unparsed, so sending it would
         // lose the event entirely; a summary at least records that it happened.
-        envelope.payload = oversized_summary(&envelope.payload, stdin.len());
+        envelope.payload = standin::stand_in(&envelope.payload, stdin.len());
         envelope.payload_invalid = true;
+        envelope.payload_summarised = true;
         bytes.clear();
         bytes.shrink_to(1024);
         serde_json::to_writer(&mut bytes, &envelope)?;
@@ -190,21 +188,25 @@ fn build_line_with_limit(
     })
 }
 
-/// The small payload sent in place of one that is too large to deliver.
-fn oversized_summary(payload: &Value, stdin_bytes: usize) -> Value {
-    let mut summary = Map::new();
-    summary.insert("hookd_error".into(), "payload too large".into());
-    summary.insert("bytes".into(), stdin_bytes.into());
-    for field in SUMMARY_FIELDS {
-        if let Some(value) = payload
-            .get(field)
-            .and_then(Value::as_str)
-            .filter(|value| value.len() <= SUMMARY_FIELD_MAX_BYTES)
-        {
-            summary.insert(field.into(), value.into());
-        }
+/// The payload, whether it is invalid (carried as a string), and whether
+/// lone UTF-16 surrogate escapes had to be replaced for it to parse.
+fn parse_payload(stdin: &[u8]) -> (Value, bool, bool) {
+    let error = match serde_json::from_slice::<Value>(stdin) {
+        Ok(value) => return (value, false, false),
+        Err(error) => error,
+    };
+    // Only a string escape can be a lone surrogate; skip the scan for other errors.
+    if error.is_syntax()
+        && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(stdin)
+        && let Ok(value) = serde_json::from_slice::<Value>(&repaired)
+    {
+        return (value, false, true);
     }
-    Value::Object(summary)
+    (
+        Value::String(String::from_utf8_lossy(stdin).into_owned()),
+        true,
+        false,
+    )
 }
 
 #[cfg(test)]
@@ -309,6 +311,39 @@ mod tests {
     }
 
     #[test]
+    fn lone_surrogates_are_repaired_and_flagged() {
+        for (stdin, content) in [
+            (
+                r#"{"tool_name":"Write","tool_input":{"content":"a\uD83D"}}"#,
+                "a\u{fffd}",
+            ),
+            (
+                r#"{"tool_name":"Write","tool_input":{"content":"\uDE00b"}}"#,
+                "\u{fffd}b",
+            ),
+        ] {
+            let (line, outcome) = build(None, stdin, MAX_LINE_BYTES);
+            assert_eq!(outcome, PayloadOutcome::Repaired, "{stdin}");
+            let value: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(value["payload"]["tool_input"]["content"], content);
+            assert_eq!(value["tool_name"], "Write");
+            assert_eq!(value["payload_repaired"], true);
+            assert_eq!(value.get("payload_invalid"), None);
+        }
+    }
+
+    #[test]
+    fn valid_pairs_and_escaped_backslashes_are_not_repairs() {
+        let stdin = r#"{"a":"\uD83D\uDE00","b":"\\uD83D"}"#;
+        let (line, outcome) = build(None, stdin, MAX_LINE_BYTES);
+        assert_eq!(outcome, PayloadOutcome::Json);
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["payload"]["a"], "\u{1F600}");
+        assert_eq!(value["payload"]["b"], "\\uD83D");
+        assert_eq!(value.get("payload_repaired"), None);
+    }
+
+    #[test]
     fn oversized_payload_is_replaced_by_a_summary_within_the_limit() {
         let stdin = format!(
             r#"{{"session_id":"s1","hook_event_name":"PostToolUse","cwd":"/p","tool_name":"Write","tool_input":{{"content":"{}"}}}}"#,
@@ -332,10 +367,12 @@ mod tests {
                 "session_id": "s1",
                 "cwd": "/p",
                 "hook_event_name": "PostToolUse",
+                "lines_changed": 0,
             })
         );
         assert_eq!(value["tool_name"], "Write");
         assert_eq!(value["payload_invalid"], true);
+        assert_eq!(value["payload_summarised"], true);
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub enum EmitError {
         /// Why the connection failed.
         source: io::Error,
     },
+    /// The socket's directory, or the process behind the socket, is not the
+    /// caller's own: nothing was sent.
+    Untrusted(hookd_proto::trust::Untrusted),
     /// The daemon accepted but the line could not be written in time.
     Write {
         /// The socket path we were writing to.
@@ -64,6 +67,7 @@ impl fmt::Display for EmitError {
                 write!(f, "cannot connect to {}: {source}", path.display())
             }
             Self::Reply { source } => write!(f, "no usable answer: {source}"),
+            Self::Untrusted(why) => write!(f, "{why}; nothing sent"),
             Self::Write {
                 path,
                 written,
@@ -83,6 +87,7 @@ impl Error for EmitError {
         match self {
             Self::ReadStdin(source) | Self::Socket(source) => Some(source),
             Self::Encode(source) => Some(source),
+            Self::Untrusted(why) => Some(why),
             Self::Address { source, .. }
             | Self::Connect { source, .. }
             | Self::Write { source, .. }

@@ -8,6 +8,10 @@
 //! parser, no logger, no async runtime) and it must never change what the
 //! agent does unless asked to.
 //!
+//! It talks only to a daemon of the caller's own user (`deliver.rs`): a
+//! socket in another user's directory, or with another user's process
+//! behind it, gets nothing, and nothing it says is relayed.
+//!
 //! # Recording mode (default): exit codes and output
 //! - Always 0 at run time, even when stdin is unreadable, the daemon is down,
 //!   or the socket stalls. Claude Code treats exit 2 as a *blocking* error
@@ -209,6 +213,9 @@ fn read_and_build(args: EmitArgs, wait: bool, debug: bool) -> Result<Option<Buil
     if debug {
         match line.outcome {
             PayloadOutcome::Json => {}
+            PayloadOutcome::Repaired => say(
+                "hookd-emit: stdin held lone UTF-16 surrogate escapes; replaced them with U+FFFD",
+            ),
             PayloadOutcome::NotJson => {
                 say("hookd-emit: stdin is not valid JSON; sending it as a string");
             }

@@ -79,7 +79,7 @@ fn bash_emitter_ignores_empty_stdin() {
 
 #[test]
 fn bash_emitter_exits_0_without_a_daemon() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let result = run(
         emitter(bash_emitter(), &dir.path().join("none.sock"), &["Stop"]),
         b"{}",

@@ -186,8 +186,11 @@ fn oversized_payload_is_summarised_not_dropped() {
             "session_id": "sess-1",
             "cwd": "/home/u/project",
             "hook_event_name": "PreToolUse",
+            "tool_input": {"file_path": "/big"},
+            "lines_changed": 0,
         })
     );
+    assert_eq!(envelope["payload_summarised"], true);
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn empty_stdin_sends_nothing_and_says_nothing() {
 
 #[test]
 fn missing_socket_is_silent_without_debug() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("no-daemon.sock");
     let result = run(emitter(EMIT, &path, &["PreToolUse"]), b"{}");
     result.assert_exit_0_silent_stdout();
@@ -54,7 +54,7 @@ fn missing_socket_is_silent_without_debug() {
 
 #[test]
 fn missing_socket_is_explained_with_debug() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("no-daemon.sock");
     let mut command = emitter(EMIT, &path, &["PreToolUse"]);
     command.env("HOOKD_DEBUG", "1");
@@ -76,7 +76,7 @@ fn missing_socket_is_explained_with_debug() {
 
 #[test]
 fn socket_file_without_listener_is_refused_quietly() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("stale.sock");
     // A daemon that died without removing its socket leaves exactly this.
     drop(UnixListener::bind(&path).unwrap());
@@ -156,7 +156,7 @@ fn full_backlog(path: &std::path::Path) -> (Socket, Vec<Socket>) {
 
 #[test]
 fn full_accept_backlog_costs_a_bounded_time() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("busy.sock");
     let (_listener, _queued) = full_backlog(&path);
 
@@ -183,7 +183,7 @@ fn full_accept_backlog_costs_a_bounded_time() {
 #[cfg(target_os = "linux")]
 #[test]
 fn full_accept_backlog_that_clears_in_time_still_delivers() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("busy.sock");
     let (listener, queued) = full_backlog(&path);
     // Our ends of the queued connections can go; theirs stay in the backlog.

@@ -80,7 +80,7 @@ fn json_decisions_are_printed_verbatim_on_stdout() {
 
 #[test]
 fn no_daemon_fails_open_or_closed_as_asked() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = hookd_testkit::private_tempdir();
     let path = dir.path().join("absent.sock");
     let open = run(
         emitter(EMIT, &path, &["--wait", "PreToolUse"]),

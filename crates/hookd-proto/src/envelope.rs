@@ -44,6 +44,16 @@ pub struct Envelope {
     /// The emitter waits for a [`Reply`] line: run the managed hooks and answer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub wait: bool,
+    /// True when the hook's stdin held lone UTF-16 surrogate escapes, which
+    /// the emitter replaced by `\uFFFD` so the payload parses
+    /// ([`crate::surrogates`]).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub payload_repaired: bool,
+    /// True when `payload` is the stand-in for one too large to send
+    /// ([`crate::standin`]); `payload_invalid` is set too, for daemons that
+    /// predate this flag.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub payload_summarised: bool,
 }
 
 impl Envelope {
@@ -67,6 +77,8 @@ impl Envelope {
             payload_invalid: false,
             project_dir: None,
             wait: false,
+            payload_repaired: false,
+            payload_summarised: false,
         }
     }
 }
@@ -121,6 +133,8 @@ mod tests {
         assert_eq!(envelope.tool_name, None);
         assert_eq!(envelope.pid, None);
         assert!(!envelope.payload_invalid);
+        assert!(!envelope.payload_repaired);
+        assert!(!envelope.payload_summarised);
     }
 
     #[test]

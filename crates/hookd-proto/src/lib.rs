@@ -3,10 +3,16 @@
 //! Both `hookd-emit` (the hot path, which must stay free of tokio, SQLite and
 //! git) and the daemon in `hookd-core` depend on this crate, so the envelope
 //! shape, the socket location and the line limit are defined exactly once.
-//! It depends on serde, serde_json and rustix only.
+//! It depends on serde, serde_json and rustix only. It also holds the rules
+//! both sides must apply alike: whom to trust behind the socket, how a
+//! payload with lone UTF-16 surrogates is repaired, and what the stand-in for
+//! an oversized payload keeps.
 
 pub mod envelope;
 pub mod paths;
+pub mod standin;
+pub mod surrogates;
+pub mod trust;
 
 pub use envelope::{ENVELOPE_VERSION, Envelope, Reply};
 pub use paths::{SOCKET_ENV, pid_file_for, socket_path};

@@ -41,3 +41,12 @@ pub fn read_json(path: &Path) -> Value {
 pub fn pretty_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("serialise JSON") + "\n"
 }
+
+/// A fresh temp dir with mode 0700, as a socket directory must be (the
+/// emitter and the daemon refuse one that other users can enter).
+pub fn private_tempdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("chmod 700 temp dir");
+    dir
+}

@@ -20,6 +20,7 @@ pub mod env;
 pub mod fs;
 pub mod git;
 pub mod ledger;
+pub mod listener;
 pub mod names;
 pub mod payload;
 pub mod process;
@@ -29,11 +30,14 @@ pub mod wait;
 
 pub use bins::{bash_emitter, bin, workspace_root};
 pub use env::TestEnv;
-pub use fs::{pretty_json, read_json, write_file, write_json_pretty, write_script};
+pub use fs::{
+    pretty_json, private_tempdir, read_json, write_file, write_json_pretty, write_script,
+};
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
 pub use ledger::{
     ledger_count, ledger_entry, open_ledger, record, wait_for_count, wait_for_ledger_count,
 };
+pub use listener::{NOBODY, PlantedListener, is_root};
 pub use names::{unique, unique_name};
 pub use payload::{Event, envelope_line, tool_payload};
 pub use process::{

@@ -4,14 +4,16 @@
 //! The payload is whatever the agent sent, so every field is optional and
 //! nothing here can fail: absent or oddly-typed fields give `None`.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+use hookd_proto::{standin, surrogates};
 use serde_json::Value;
 
 use crate::Envelope;
 use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
 use crate::project::{clean_path, is_foreign_path, stored_path};
-use crate::record::{HookEvent, MutationRecord, RepoFacts};
+use crate::record::{Flag, HookEvent, MutationRecord, RepoFacts};
 
 /// Turns a validated envelope into a [`HookEvent`].
 ///
@@ -23,7 +25,8 @@ pub fn hook_event(
     event_timestamp: String,
     received_at: String,
 ) -> HookEvent {
-    let payload = &envelope.payload;
+    let side = payload_side(envelope);
+    let payload = side.payload.as_ref();
     let tool_name = str_field(payload, "tool_name")
         .or(envelope.tool_name.as_deref())
         .filter(|name| !name.trim().is_empty())
@@ -51,19 +54,59 @@ pub fn hook_event(
         file_path: tool_input
             .and_then(file_path)
             .map(|p| absolutize(&p, cwd.as_deref())),
-        lines_changed: tool_input.and_then(lines_changed),
+        lines_changed: tool_input.and_then(lines_changed).or(side.kept_lines),
         command: tool_input
             .and_then(|input| str_field(input, "command"))
             .map(str::to_owned),
         cwd,
         tool_name,
-        payload_valid: !envelope.payload_invalid,
+        payload_valid: side.valid,
         raw_payload: payload.to_string(),
         event_timestamp,
         received_at,
         source_pid: envelope.pid,
-        flags: Vec::new(),
+        flags: side.flags,
     }
+}
+
+/// The payload as it is recorded, with what the emitter or this side had to do to it.
+struct PayloadSide<'a> {
+    payload: Cow<'a, Value>,
+    valid: bool,
+    flags: Vec<Flag>,
+    /// The line count a stand-in kept from the payload it replaced.
+    kept_lines: Option<i64>,
+}
+
+/// Reads the envelope's payload flags: a payload the emitter repaired
+/// (lone surrogates) or replaced by its stand-in (too large) is flagged;
+/// raw text an older emitter could not parse is repaired here when
+/// replacing lone surrogates makes it JSON.
+fn payload_side(envelope: &Envelope) -> PayloadSide<'_> {
+    let mut side = PayloadSide {
+        payload: Cow::Borrowed(&envelope.payload),
+        valid: !envelope.payload_invalid,
+        flags: Vec::new(),
+        kept_lines: None,
+    };
+    if envelope.payload_repaired {
+        side.flags.push(Flag::PayloadRepaired);
+    }
+    if envelope.payload_summarised {
+        side.flags.push(Flag::PayloadSummarised);
+        side.kept_lines = standin::kept_lines_changed(&envelope.payload);
+    } else if let (false, true, Value::String(text)) = (
+        envelope.payload_repaired,
+        envelope.payload_invalid,
+        &envelope.payload,
+    ) && let Cow::Owned(repaired) = surrogates::repair_lone_surrogates(text.as_bytes())
+        && let Ok(value) = serde_json::from_slice::<Value>(&repaired)
+    {
+        side.payload = Cow::Owned(value);
+        side.valid = true;
+        side.flags.push(Flag::PayloadRepaired);
+    }
+    side
 }
 
 /// The directory whose repository an event belongs to: its `cwd`, else the
@@ -308,6 +351,61 @@ mod tests {
         assert!(direct_mutation(&failed, &repo("/repo")).is_none());
         let read = event(&envelope("post_tool_use", Some("Read"), input));
         assert!(direct_mutation(&read, &repo("/repo")).is_none());
+    }
+
+    #[test]
+    fn a_stand_in_gives_its_kept_path_and_line_count_and_is_flagged() {
+        let mut env = envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!({"hookd_error": "payload too large", "bytes": 9_000_000, "tool_use_id": "t",
+                   "tool_input": {"file_path": "/repo/big.txt"}, "lines_changed": 42}),
+        );
+        env.payload_invalid = true;
+        env.payload_summarised = true;
+        let e = event(&env);
+        assert_eq!(e.flags, [Flag::PayloadSummarised]);
+        assert!(!e.payload_valid);
+        assert_eq!(e.tool_use_id.as_deref(), Some("t"));
+        let m = direct_mutation(&e, &repo("/repo")).unwrap();
+        assert_eq!(m.file_path.as_deref(), Some("big.txt"));
+        assert_eq!(m.lines_changed, Some(42));
+        assert_eq!(m.flags, [Flag::PayloadSummarised]);
+    }
+
+    #[test]
+    fn the_line_count_rule_is_the_stand_ins() {
+        for input in [
+            json!({"content": "a\nb\n"}),
+            json!({"new_string": "x\n", "content": "a\nb\n"}),
+            json!({"edits": [{"new_string": "a\n"}, {"new_string": "b\nc\n"}]}),
+            json!({"new_source": "\n\n\n"}),
+            json!({"command": "ls"}),
+        ] {
+            assert_eq!(
+                lines_changed(&input),
+                standin::lines_changed(&input),
+                "{input}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_flagged_string_is_repaired_only_when_that_makes_it_json() {
+        let mut env = envelope(
+            "post_tool_use",
+            Some("Write"),
+            json!(r#"{"session_id":"s","tool_input":{"content":"a\uD83D"}}"#),
+        );
+        env.payload_invalid = true;
+        let e = event(&env);
+        assert_eq!(e.flags, [Flag::PayloadRepaired]);
+        assert!(e.payload_valid);
+        assert_eq!(e.session_id.as_deref(), Some("s"));
+        env.payload = json!("not json \\uD83D");
+        let e = event(&env);
+        assert!(e.flags.is_empty());
+        assert!(!e.payload_valid);
     }
 
     #[test]

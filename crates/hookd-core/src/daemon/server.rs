@@ -9,7 +9,7 @@
 //! ingest thread commit everything, remove the socket and PID files.
 
 use std::io::ErrorKind;
-use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -746,7 +746,8 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
     Ok(ParsedLine { event, wait })
 }
 
-/// Creates the socket directory 0700, or checks an existing one is private.
+/// Creates the socket directory 0700, or checks an existing one is private
+/// (`hookd_proto::trust::check_socket_dir`).
 fn prepare_private_dir(dir: &Path) -> Result<()> {
     if !dir.exists() {
         std::fs::DirBuilder::new()
@@ -755,26 +756,11 @@ fn prepare_private_dir(dir: &Path) -> Result<()> {
             .create(dir)
             .map_err(|e| Error::io("cannot create socket directory", dir, e))?;
     }
-    let meta = std::fs::metadata(dir).map_err(|e| Error::io("cannot inspect", dir, e))?;
-    let uid = rustix::process::getuid().as_raw();
-    let insecure = |reason: String| Error::InsecureSocketDir {
+    // The same rule hookd-emit applies before it connects.
+    hookd_proto::trust::check_socket_dir(dir).map_err(|why| Error::InsecureSocketDir {
         path: dir.to_path_buf(),
-        reason,
-    };
-    if meta.uid() != uid {
-        return Err(insecure(format!(
-            "it belongs to uid {}, not to you (uid {uid})",
-            meta.uid()
-        )));
-    }
-    if meta.mode() & 0o077 != 0 {
-        return Err(insecure(format!(
-            "its mode is {:o}; other users could reach the socket (use a 0700 directory, e.g. `chmod 700 {}`)",
-            meta.mode() & 0o777,
-            dir.display()
-        )));
-    }
-    Ok(())
+        reason: why.reason(),
+    })
 }
 
 /// Refuses a live daemon's socket; removes a stale one.
@@ -814,6 +800,7 @@ fn remove_file_quietly(path: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::MetadataExt as _;
 
     #[test]
     fn parse_rejects_each_kind_of_bad_line() {

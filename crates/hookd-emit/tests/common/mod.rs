@@ -36,7 +36,7 @@ pub struct FakeDaemon {
 impl FakeDaemon {
     /// Binds a listener at `<tempdir>/hookd.sock`.
     pub fn start() -> Self {
-        let dir = tempfile::tempdir().expect("create temp dir");
+        let dir = hookd_testkit::private_tempdir();
         let path = dir.path().join("hookd.sock");
         let listener = UnixListener::bind(&path).expect("bind listener");
         Self {
