@@ -69,6 +69,9 @@ fn silent_connections_are_closed_early_and_hold_no_buffers() {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'not now' >&2; exit 2"}]}
         ]}}),
     );
+    // Approved, so the daemon runs it (tests/trust.rs covers unapproved files).
+    let trust = env.hookd(&root, &["trust"]);
+    assert!(trust.status.success(), "{trust:?}");
     let daemon = env.start_daemon();
     let pid = daemon.pid();
     // Settle: the start-up probe's connection, the first status write.
