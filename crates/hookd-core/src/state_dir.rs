@@ -133,6 +133,10 @@ fn core_io(err: FsAtomicError) -> Error {
             path,
             io::Error::from(io::ErrorKind::InvalidInput),
         ),
+        // keep_gitignore takes no lock; kept whole.
+        other @ FsAtomicError::Lock(_) => {
+            Error::io("cannot write", GITIGNORE, io::Error::other(other))
+        }
     }
 }
 
