@@ -1,12 +1,16 @@
-//! Settings writes through the real `hookd` binary under many writers at
-//! once: every "Added" must be in the file (hookd holds a lock from load to
-//! rename).
+//! Settings writes through the real `hookd` binary under two threats: many
+//! writers at once (every "Added" must be in the file: hookd holds a lock
+//! from load to rename) and a repository whose settings paths are symbolic
+//! links out of the project (a project or local write is refused; the
+//! user's own dotfiles link keeps working).
 
-use std::path::Path;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread;
 
-use hookd_testkit::{GitRepo, Run, TestEnv, read_json};
+use hookd_testkit::{GitRepo, Run, TestEnv, is_symlink, read_json};
+use serde_json::Value;
 
 /// Worker processes adding at once, and adds in all.
 const WORKERS: usize = 8;
@@ -110,4 +114,114 @@ fn parallel_adds_to_the_agent_project_file_are_all_kept() {
 #[test]
 fn parallel_adds_to_the_agent_local_file_are_all_kept() {
     parallel_adds("agent", "local", ".claude/settings.local.json");
+}
+
+/// The user's global agent settings, with one hook of theirs.
+fn global_settings(env: &TestEnv) -> (PathBuf, Vec<u8>) {
+    let path = env.home().join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = b"{\n  \"model\": \"opus\"\n}\n".to_vec();
+    std::fs::write(&path, &text).unwrap();
+    (path, text)
+}
+
+fn assert_refused_outside(run: &Run, shown: &str) {
+    assert!(!run.ok(), "refused: {}", run.stdout);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("outside the project"),
+        "says why: {}",
+        run.stderr
+    );
+    assert!(run.stderr.contains(shown), "names the file: {}", run.stderr);
+}
+
+#[test]
+fn project_settings_linked_out_of_the_project_are_refused() {
+    let env = TestEnv::new();
+    let (global, before) = global_settings(&env);
+    for (kind, scope, file) in [
+        ("agent", "project", ".claude/settings.json"),
+        ("agent", "local", ".claude/settings.local.json"),
+        ("managed", "project", ".hookd/settings.json"),
+        ("managed", "local", ".hookd/settings.local.json"),
+    ] {
+        let repo = GitRepo::new();
+        let root = repo.root();
+        let link = root.join(file);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        symlink(&global, &link).unwrap();
+        let run = add(&env, &root, kind, scope, "./x.sh");
+        assert_refused_outside(&run, file);
+        assert_eq!(std::fs::read(&global).unwrap(), before, "{kind} {scope}");
+        assert!(is_symlink(&link), "the link is left as it was");
+        assert!(
+            !global.with_extension("json.hookd-backup").exists(),
+            "no backup beside the global file either"
+        );
+    }
+}
+
+#[test]
+fn a_settings_directory_linked_out_of_the_project_is_refused() {
+    let env = TestEnv::new();
+    let (global, before) = global_settings(&env);
+    let elsewhere = env.plain_dir("elsewhere");
+    for (kind, scope, dir, target) in [
+        ("agent", "project", ".claude", global.parent().unwrap()),
+        ("agent", "local", ".claude", global.parent().unwrap()),
+        ("managed", "project", ".hookd", elsewhere.as_path()),
+    ] {
+        let repo = GitRepo::new();
+        let root = repo.root();
+        symlink(target, root.join(dir)).unwrap();
+        let run = add(&env, &root, kind, scope, "./x.sh");
+        assert_refused_outside(&run, dir);
+        assert_eq!(std::fs::read(&global).unwrap(), before);
+        assert!(
+            !global
+                .parent()
+                .unwrap()
+                .join("settings.local.json")
+                .exists(),
+            "nothing created through the link"
+        );
+        assert_eq!(
+            std::fs::read_dir(&elsewhere).unwrap().count(),
+            0,
+            "nothing created through the link"
+        );
+    }
+}
+
+#[test]
+fn a_link_that_stays_inside_the_project_is_followed() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::create_dir_all(root.join("config")).unwrap();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    std::fs::write(root.join("config/claude.json"), "{}\n").unwrap();
+    symlink("../config/claude.json", root.join(".claude/settings.json")).unwrap();
+    add(&env, &root, "agent", "project", "./x.sh").assert_ok();
+    assert_eq!(commands(&root.join("config/claude.json")), ["./x.sh"]);
+    assert!(is_symlink(&root.join(".claude/settings.json")));
+}
+
+#[test]
+fn a_user_settings_link_into_dotfiles_is_edited_through() {
+    let env = TestEnv::new();
+    let dotfiles = env.plain_dir("dotfiles");
+    let real = dotfiles.join("claude-settings.json");
+    std::fs::write(&real, "{\n  \"model\": \"opus\"\n}\n").unwrap();
+    let link = env.home().join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    symlink(&real, &link).unwrap();
+    let repo = GitRepo::new();
+    let run = add(&env, &repo.root(), "agent", "global", "./x.sh");
+    run.assert_ok();
+    assert!(is_symlink(&link), "link kept");
+    assert_eq!(commands(&real), ["./x.sh"]);
+    let value: Value = read_json(&real);
+    assert_eq!(value["model"], "opus");
 }

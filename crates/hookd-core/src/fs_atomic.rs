@@ -9,9 +9,12 @@
 //!
 //! - [`lock`]: one writer at a time, from reading a file to renaming its new
 //!   version in.
+//! - [`confine`]: a write into a project never follows a link out of it.
 
+pub mod confine;
 pub mod lock;
 
+pub use confine::ConfineError;
 pub use lock::{DirLock, LOCK_WAIT, LockError};
 
 use std::fs::{self, File, Permissions};
@@ -63,6 +66,9 @@ pub enum FsAtomicError {
     /// Another writer holds the file's lock, or it cannot be taken.
     #[error(transparent)]
     Lock(#[from] LockError),
+    /// The path leads out of the project it must stay in.
+    #[error(transparent)]
+    Confine(#[from] ConfineError),
 }
 
 /// Result alias for this module.

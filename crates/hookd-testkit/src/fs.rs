@@ -41,3 +41,8 @@ pub fn read_json(path: &Path) -> Value {
 pub fn pretty_json(value: &Value) -> String {
     serde_json::to_string_pretty(value).expect("serialise JSON") + "\n"
 }
+
+/// True when `path` itself is a symbolic link (not followed).
+pub fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}

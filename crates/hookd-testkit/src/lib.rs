@@ -29,7 +29,7 @@ pub mod wait;
 
 pub use bins::{bash_emitter, bin, workspace_root};
 pub use env::TestEnv;
-pub use fs::{pretty_json, read_json, write_file, write_json_pretty, write_script};
+pub use fs::{is_symlink, pretty_json, read_json, write_file, write_json_pretty, write_script};
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
 pub use ledger::{ledger_count, ledger_entry, open_ledger, record, wait_for_count};
 pub use names::{unique, unique_name};

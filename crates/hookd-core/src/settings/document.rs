@@ -13,7 +13,9 @@
 //! [`crate::fs_atomic::lock`]) from the comparison to the rename, so two
 //! hookd writers never both win. An edit that should apply to whatever the
 //! file holds now, rather than be refused when it changed, loads it under
-//! the lock too: [`SettingsDocument::update`].
+//! the lock too: [`SettingsDocument::update`]. A project or local file whose
+//! path leads out of the project through a symbolic link is never written
+//! (see [`crate::fs_atomic::confine`]).
 
 use std::cell::Cell;
 use std::fs;
@@ -22,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, WriteOutcome};
+use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, WriteOutcome, confine};
 use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
 use super::error::{Result, SettingsError};
@@ -178,7 +180,8 @@ impl SettingsDocument {
     /// holding the file's [`SettingsLock`] from the comparison to the rename.
     ///
     /// Refuses, writing nothing: a read-only location; invalid content (with
-    /// every error); and, unless `force`, a file whose bytes changed on disk
+    /// every error); a project or local file whose path leads out of the
+    /// project; and, unless `force`, a file whose bytes changed on disk
     /// since [`SettingsDocument::load`] (also one that appeared or
     /// disappeared) — the token an editor kept ([`Self::is_version`]) is
     /// thereby checked under the lock too. A document is saved once: load
@@ -211,7 +214,8 @@ impl SettingsDocument {
 /// A settings file held for writing: while it lives, no other hookd process
 /// writes the file (they wait for it), so what is loaded through it and
 /// saved through it is a read-modify-write nobody else's write can slip
-/// into. Taking it refuses a read-only location, and creates the file's directory if
+/// into. Taking it refuses a read-only location and a project or local path
+/// that leads out of the project, and creates the file's directory if
 /// needed (removed again when nothing was written).
 #[derive(Debug)]
 pub struct SettingsLock {
@@ -232,8 +236,11 @@ impl SettingsLock {
         if location.read_only {
             return Err(SettingsError::ReadOnly { path: path.clone() });
         }
-        let target = fs_atomic::resolve_symlinks(path)
-            .map_err(|e| SettingsError::io("cannot read", path, e))?;
+        let target = match location.project_root() {
+            Some(root) => confine::resolve_within(root, path).map_err(FsAtomicError::from)?,
+            None => fs_atomic::resolve_symlinks(path)
+                .map_err(|e| SettingsError::io("cannot read", path, e))?,
+        };
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -553,5 +560,34 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, SettingsError::Invalid { .. }), "{err}");
         assert!(!tmp.path().join(".claude").exists());
+    }
+
+    #[test]
+    fn project_files_linked_out_of_the_project_are_never_written() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("p");
+        let home = tmp.path().join("home");
+        fs::create_dir_all(project.join(".claude")).unwrap();
+        fs::create_dir_all(&home).unwrap();
+        fs::write(home.join("settings.json"), "{}").unwrap();
+        let path = project.join(".claude/settings.json");
+        symlink(home.join("settings.json"), &path).unwrap();
+        let location = loc(&path, Kind::Agent, Scope::Project);
+        let doc = SettingsDocument::load(&location).unwrap();
+        let err = doc.save(false).unwrap_err();
+        assert!(err.to_string().contains("outside the project"), "{err}");
+        assert_eq!(
+            fs::read_to_string(home.join("settings.json")).unwrap(),
+            "{}"
+        );
+
+        // The same link as a user-scope file is followed (dotfiles).
+        let global = loc(&path, Kind::Agent, Scope::Global);
+        let out = SettingsDocument::load(&global)
+            .unwrap()
+            .save(false)
+            .unwrap();
+        assert_eq!(out.path, home.join("settings.json"));
     }
 }
