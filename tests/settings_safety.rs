@@ -225,3 +225,71 @@ fn a_user_settings_link_into_dotfiles_is_edited_through() {
     let value: Value = read_json(&real);
     assert_eq!(value["model"], "opus");
 }
+
+#[test]
+fn connect_and_disconnect_take_the_same_lock_as_hooks_add() {
+    let env = Arc::new(TestEnv::new());
+    let repo = GitRepo::new();
+    let root = Arc::new(repo.root());
+    let file = root.join(".claude/settings.json");
+    let toggler = {
+        let (env, root) = (Arc::clone(&env), Arc::clone(&root));
+        thread::spawn(move || {
+            for round in 0..20 {
+                let verb = if round % 2 == 0 {
+                    "connect"
+                } else {
+                    "disconnect"
+                };
+                env.hookd(&root, &[verb, "--scope", "project"]).assert_ok();
+            }
+        })
+    };
+    let adders: Vec<_> = (0..4)
+        .map(|w| {
+            let (env, root) = (Arc::clone(&env), Arc::clone(&root));
+            thread::spawn(move || {
+                for i in 0..10 {
+                    let command = format!("./w{w}-{i}.sh");
+                    add(&env, &root, "agent", "project", &command).assert_ok();
+                }
+            })
+        })
+        .collect();
+    toggler.join().unwrap();
+    for a in adders {
+        a.join().unwrap();
+    }
+    let in_file = commands(&file);
+    let mine: Vec<&String> = in_file.iter().filter(|c| c.starts_with("./w")).collect();
+    assert_eq!(mine.len(), 40, "no add lost to a connect: {in_file:?}");
+    assert!(
+        !in_file.iter().any(|c| c.contains("hookd-emit")),
+        "the last disconnect removed hookd's entries: {in_file:?}"
+    );
+}
+
+#[test]
+fn connect_into_project_settings_linked_out_of_the_project_is_refused() {
+    let env = TestEnv::new();
+    let (global, before) = global_settings(&env);
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    symlink(&global, root.join(".claude/settings.json")).unwrap();
+    for args in [
+        &["connect", "--scope", "project"][..],
+        &["disconnect", "--scope", "project"][..],
+    ] {
+        let run = env.hookd(&root, args);
+        assert_refused_outside(&run, ".claude/settings.json");
+        assert_eq!(std::fs::read(&global).unwrap(), before);
+    }
+    // The global scope itself is still connected as usual.
+    env.hookd(&root, &["connect"]).assert_ok();
+    assert!(
+        std::fs::read_to_string(&global)
+            .unwrap()
+            .contains("hookd-emit")
+    );
+}

@@ -195,7 +195,7 @@ fn install_connect(template: &Template, location: &SettingsLocation) -> Result<C
         });
     }
     let emit = connect::emit_command(None)?;
-    let report = connect::connect_mode(&location.path, &emit, connect::Mode::Record, false)?;
+    let report = connect::connect_at(location, &emit, connect::Mode::Record, false)?;
     Ok(connect_report(location, report))
 }
 
@@ -239,7 +239,7 @@ pub fn uninstall(
         if location.kind != Kind::Agent {
             return Err(TemplateError::AgentOnly(template.name.clone()));
         }
-        let report = connect::disconnect(&location.path, false)?;
+        let report = connect::disconnect_at(location, false)?;
         return Ok(connect_report(location, report));
     };
     let mut doc = SettingsDocument::load(location)?;
