@@ -293,3 +293,179 @@ fn connect_into_project_settings_linked_out_of_the_project_is_refused() {
             .contains("hookd-emit")
     );
 }
+
+/// Every file under `dir`, recursively (links not followed).
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && !is_symlink(&path) {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn install(env: &TestEnv, root: &Path, template: &str, scope: &str) -> Run {
+    env.hookd(
+        root,
+        &[
+            "templates",
+            "install",
+            template,
+            "--kind",
+            "agent",
+            "--scope",
+            scope,
+        ],
+    )
+}
+
+#[test]
+fn template_scripts_are_never_written_beyond_a_symbolic_link() {
+    let env = TestEnv::new();
+    let elsewhere = env.plain_dir("elsewhere");
+    let victim = elsewhere.join("victim.py");
+    std::fs::write(&victim, "print('mine')\n").unwrap();
+    std::fs::set_permissions(&victim, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+    let cases: [(&str, &str, Box<dyn Fn(&Path)>); 4] = [
+        (
+            "project",
+            ".hookd/hooks",
+            Box::new(|root: &Path| {
+                std::fs::create_dir_all(root.join(".hookd")).unwrap();
+                symlink(&elsewhere, root.join(".hookd/hooks")).unwrap();
+            }),
+        ),
+        (
+            "local",
+            ".hookd/hooks-local",
+            Box::new(|root: &Path| {
+                std::fs::create_dir_all(root.join(".hookd")).unwrap();
+                symlink(&elsewhere, root.join(".hookd/hooks-local")).unwrap();
+            }),
+        ),
+        (
+            "project",
+            ".hookd",
+            Box::new(|root: &Path| symlink(&elsewhere, root.join(".hookd")).unwrap()),
+        ),
+        (
+            "project",
+            ".hookd/hooks/block-dangerous-shell.py",
+            Box::new(|root: &Path| {
+                std::fs::create_dir_all(root.join(".hookd/hooks")).unwrap();
+                symlink(&victim, root.join(".hookd/hooks/block-dangerous-shell.py")).unwrap();
+            }),
+        ),
+    ];
+    for (scope, link, plant) in cases {
+        let repo = GitRepo::new();
+        let root = repo.root();
+        plant(&root);
+        let run = install(&env, &root, "block-dangerous-shell", scope);
+        assert!(!run.ok(), "{link}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("symbolic link") && run.stderr.contains(link),
+            "{link}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            files_under(&elsewhere),
+            [victim.clone()],
+            "{link}: nothing written through the link"
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "print('mine')\n");
+        let mode = std::fs::metadata(&victim).unwrap().permissions();
+        assert_eq!(
+            std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+            0o644,
+            "{link}: not made executable"
+        );
+        assert!(
+            !root.join(".claude/settings.json").exists()
+                && !root.join(".claude/settings.local.json").exists(),
+            "{link}: no handler points at a script that was not written"
+        );
+    }
+}
+
+#[test]
+fn parallel_template_installs_and_adds_keep_every_handler() {
+    let env = Arc::new(TestEnv::new());
+    let repo = GitRepo::new();
+    let root = Arc::new(repo.root());
+    let templates: [&'static str; 4] = [
+        "block-dangerous-shell",
+        "protect-secrets",
+        "protect-main-branch",
+        "stay-in-project",
+    ];
+    let mut workers: Vec<_> = templates
+        .into_iter()
+        .map(|t| {
+            let (env, root) = (Arc::clone(&env), Arc::clone(&root));
+            thread::spawn(move || install(&env, &root, t, "project").assert_ok().to_owned())
+        })
+        .collect();
+    workers.extend((0..4).map(|i| {
+        let (env, root) = (Arc::clone(&env), Arc::clone(&root));
+        thread::spawn(move || {
+            add(&env, &root, "agent", "project", &format!("./mine-{i}.sh"))
+                .assert_ok()
+                .to_owned()
+        })
+    }));
+    for w in workers {
+        w.join().unwrap();
+    }
+    let text = std::fs::read_to_string(root.join(".claude/settings.json")).unwrap();
+    for t in templates {
+        assert!(text.contains(&format!("{t}.py")), "{t} lost: {text}");
+    }
+    for i in 0..4 {
+        assert!(
+            text.contains(&format!("./mine-{i}.sh")),
+            "add {i} lost: {text}"
+        );
+    }
+}
+
+#[test]
+fn uninstalling_a_template_never_deletes_beyond_a_symbolic_link() {
+    let env = TestEnv::new();
+    let elsewhere = env.plain_dir("elsewhere");
+    let repo = GitRepo::new();
+    let root = repo.root();
+    install(&env, &root, "block-dangerous-shell", "project").assert_ok();
+    // The directory is swapped for a link to a folder holding a file of the
+    // same name (a pull could do this).
+    let hooks = root.join(".hookd/hooks");
+    std::fs::remove_dir_all(&hooks).unwrap();
+    let theirs = elsewhere.join("block-dangerous-shell.py");
+    std::fs::write(&theirs, "keep me\n").unwrap();
+    symlink(&elsewhere, &hooks).unwrap();
+    let settings = std::fs::read(root.join(".claude/settings.json")).unwrap();
+    let run = env.hookd(
+        &root,
+        &[
+            "templates",
+            "uninstall",
+            "block-dangerous-shell",
+            "--kind",
+            "agent",
+            "--scope",
+            "project",
+        ],
+    );
+    assert!(!run.ok(), "{}", run.stdout);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "keep me\n");
+    assert_eq!(
+        std::fs::read(root.join(".claude/settings.json")).unwrap(),
+        settings,
+        "refused before the settings were edited"
+    );
+}
