@@ -330,41 +330,19 @@ fn template_scripts_are_never_written_beyond_a_symbolic_link() {
     let victim = elsewhere.join("victim.py");
     std::fs::write(&victim, "print('mine')\n").unwrap();
     std::fs::set_permissions(&victim, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
-    let cases: [(&str, &str, Box<dyn Fn(&Path)>); 4] = [
-        (
-            "project",
-            ".hookd/hooks",
-            Box::new(|root: &Path| {
-                std::fs::create_dir_all(root.join(".hookd")).unwrap();
-                symlink(&elsewhere, root.join(".hookd/hooks")).unwrap();
-            }),
-        ),
-        (
-            "local",
-            ".hookd/hooks-local",
-            Box::new(|root: &Path| {
-                std::fs::create_dir_all(root.join(".hookd")).unwrap();
-                symlink(&elsewhere, root.join(".hookd/hooks-local")).unwrap();
-            }),
-        ),
-        (
-            "project",
-            ".hookd",
-            Box::new(|root: &Path| symlink(&elsewhere, root.join(".hookd")).unwrap()),
-        ),
-        (
-            "project",
-            ".hookd/hooks/block-dangerous-shell.py",
-            Box::new(|root: &Path| {
-                std::fs::create_dir_all(root.join(".hookd/hooks")).unwrap();
-                symlink(&victim, root.join(".hookd/hooks/block-dangerous-shell.py")).unwrap();
-            }),
-        ),
+    // Scope, the link planted (relative to the root), where it points.
+    let cases = [
+        ("project", ".hookd/hooks", &elsewhere),
+        ("local", ".hookd/hooks-local", &elsewhere),
+        ("project", ".hookd", &elsewhere),
+        ("project", ".hookd/hooks/block-dangerous-shell.py", &victim),
     ];
-    for (scope, link, plant) in cases {
+    for (scope, link, target) in cases {
         let repo = GitRepo::new();
         let root = repo.root();
-        plant(&root);
+        let planted = root.join(link);
+        std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+        symlink(target, &planted).unwrap();
         let run = install(&env, &root, "block-dangerous-shell", scope);
         assert!(!run.ok(), "{link}: {}", run.stdout);
         assert!(
@@ -374,7 +352,7 @@ fn template_scripts_are_never_written_beyond_a_symbolic_link() {
         );
         assert_eq!(
             files_under(&elsewhere),
-            [victim.clone()],
+            std::slice::from_ref(&victim),
             "{link}: nothing written through the link"
         );
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "print('mine')\n");
