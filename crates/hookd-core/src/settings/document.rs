@@ -225,7 +225,7 @@ pub struct SettingsLock {
     /// The directory this lock created, if it did.
     created_dir: Option<PathBuf>,
     written: Cell<bool>,
-    _lock: DirLock,
+    lock: DirLock,
 }
 
 impl SettingsLock {
@@ -266,13 +266,18 @@ impl SettingsLock {
             target,
             created_dir,
             written: Cell::new(false),
-            _lock: lock,
+            lock,
         })
     }
 
     /// The file held.
     pub fn location(&self) -> &SettingsLocation {
         &self.location
+    }
+
+    /// The directory whose lock is held: the file's, its links followed.
+    pub fn dir(&self) -> &Path {
+        self.lock.dir()
     }
 
     /// The file's bytes now, `None` when it does not exist.
