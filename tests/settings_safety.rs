@@ -447,3 +447,27 @@ fn uninstalling_a_template_never_deletes_beyond_a_symbolic_link() {
         "refused before the settings were edited"
     );
 }
+
+#[test]
+fn a_linked_hookd_gitignore_is_never_written_through() {
+    let env = TestEnv::new();
+    let elsewhere = env.plain_dir("elsewhere");
+    let theirs = elsewhere.join("ignore");
+    std::fs::write(&theirs, "# hookd's ledger\n*\n").unwrap();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::create_dir_all(root.join(".hookd")).unwrap();
+    symlink(&theirs, root.join(".hookd/.gitignore")).unwrap();
+    let run = add(&env, &root, "managed", "project", "./x.sh");
+    assert!(!run.ok(), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("symbolic link") && run.stderr.contains(".hookd/.gitignore"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&theirs).unwrap(),
+        "# hookd's ledger\n*\n"
+    );
+    assert!(!root.join(".hookd/settings.json").exists());
+}

@@ -320,7 +320,7 @@ impl SettingsLock {
     /// `.hookd/` gets [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE),
     /// creating the shared `settings.json` opens up hookd's ledger-only `*`,
     /// and an older hookd-written version is upgraded. A `.gitignore` the
-    /// user wrote is left alone.
+    /// user wrote is left alone; one that is a symbolic link is refused.
     fn prepare_gitignore(&self, existed: bool) -> Result<()> {
         let location = &self.location;
         let Some(dir) = location.path.parent() else {
@@ -331,6 +331,10 @@ impl SettingsLock {
             && dir.file_name().is_some_and(|n| n == MANAGED_PROJECT_DIR);
         if !hookd_dir {
             return Ok(());
+        }
+        if let Some(root) = location.project_root() {
+            // A planted `.hookd/.gitignore` link must not be written through.
+            confine::no_symlink_below(root, &dir.join(GITIGNORE)).map_err(FsAtomicError::from)?;
         }
         if self.created_dir.is_some() {
             // Like the ledger does for a new `.hookd/`, so a ledger created
