@@ -303,12 +303,12 @@ impl EditPreview {
 /// What [`connect_mode`] would write to `path`, from one read of the file:
 /// the same plan the real edit follows, rendered instead of saved.
 pub fn preview_connect(path: &Path, emit: &str, mode: Mode) -> Result<EditPreview> {
-    preview(plan_connect(read(&location(path))?, emit, mode)?)
+    preview(&plan_connect(read(&location(path))?, emit, mode)?)
 }
 
 /// What [`disconnect`] would write to `path`.
 pub fn preview_disconnect(path: &Path) -> Result<EditPreview> {
-    preview(plan_disconnect(read(&location(path))?)?)
+    preview(&plan_disconnect(read(&location(path))?)?)
 }
 
 /// An edit worked out but not written.
@@ -384,16 +384,45 @@ fn plan_disconnect(doc: SettingsDocument) -> Result<Plan> {
     })
 }
 
-fn preview(plan: Plan) -> Result<EditPreview> {
+fn preview(plan: &Plan) -> Result<EditPreview> {
     let after = match &plan.edited {
         Some(doc) => Some(render(doc)?),
         None => plan.doc.original_bytes().map(<[u8]>::to_vec),
     };
     Ok(EditPreview {
-        report: plan.report,
+        report: plan.report.clone(),
         before: plan.doc.original_bytes().map(<[u8]>::to_vec),
         after,
     })
+}
+
+/// [`connect_mode`], provided `check` accepts the preview of the edit as
+/// worked out under the file's lock: an editor that showed the user a
+/// preview passes a check of its version token
+/// ([`EditPreview::version`]), which is then compared with the file as it
+/// is written, not as it was a moment before. A refusal writes nothing.
+pub fn connect_checked<E: From<AgentConnectError>>(
+    path: &Path,
+    emit: &str,
+    mode: Mode,
+    check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
+) -> std::result::Result<ChangeReport, E> {
+    let lock = lock(&location(path))?;
+    let plan = plan_connect(read_locked(&lock)?, emit, mode)?;
+    check(&preview(&plan)?)?;
+    Ok(write(&lock, plan)?)
+}
+
+/// [`disconnect`], provided `check` accepts the preview worked out under
+/// the file's lock (see [`connect_checked`]).
+pub fn disconnect_checked<E: From<AgentConnectError>>(
+    path: &Path,
+    check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
+) -> std::result::Result<ChangeReport, E> {
+    let lock = lock(&location(path))?;
+    let plan = plan_disconnect(read_locked(&lock)?)?;
+    check(&preview(&plan)?)?;
+    Ok(write(&lock, plan)?)
 }
 
 /// Writes a plan's edit through the lock it was planned under.
@@ -1435,5 +1464,38 @@ mod tests {
         assert!(emit_found("sh -c true"), "sh is on PATH");
         assert!(!emit_found("hookd-emit-surely-not-installed-here"));
         assert!(!emit_found("  "));
+    }
+
+    #[test]
+    fn checked_edits_write_only_what_the_check_accepts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "settings.json", USER_SETTINGS);
+        let shown = preview_connect(&path, EMIT, Mode::Record).unwrap();
+        // The file changes after the preview: its token no longer matches.
+        fs::write(&path, "{}\n").unwrap();
+        let stale = |p: &EditPreview| {
+            if p.version() == shown.version() {
+                Ok(())
+            } else {
+                Err(AgentConnectError::EmitCommand("stale".into()))
+            }
+        };
+        assert!(connect_checked(&path, EMIT, Mode::Record, stale).is_err());
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{}\n",
+            "nothing written"
+        );
+        let report = connect_checked(&path, EMIT, Mode::Record, |p: &EditPreview| {
+            assert_eq!(p.before.as_deref(), Some(&b"{}\n"[..]));
+            assert!(matches!(p.report.status, ChangeStatus::WouldWrite { .. }));
+            Ok::<_, AgentConnectError>(())
+        })
+        .unwrap();
+        assert!(matches!(report.status, ChangeStatus::Written(_)));
+        let report =
+            disconnect_checked(&path, |_: &EditPreview| Ok::<_, AgentConnectError>(())).unwrap();
+        assert_eq!(report.count, HOOKS.len());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
     }
 }
