@@ -471,3 +471,32 @@ fn a_linked_hookd_gitignore_is_never_written_through() {
     );
     assert!(!root.join(".hookd/settings.json").exists());
 }
+
+#[test]
+fn a_writer_that_never_lets_go_gets_a_clear_refusal_not_a_lost_write() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let dir = root.join(".claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Another writer holds the lock (as a stuck hookd would).
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let run = add(&env, &root, "agent", "project", "./x.sh");
+    assert!(!run.ok(), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains(".claude/settings.json is being written by another process")
+            && run.stderr.contains("wrote nothing"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.elapsed >= std::time::Duration::from_secs(5),
+        "it waited"
+    );
+    assert!(!dir.join("settings.json").exists());
+    held.unlock().unwrap();
+    add(&env, &root, "agent", "project", "./x.sh").assert_ok();
+    assert_eq!(commands(&dir.join("settings.json")), ["./x.sh"]);
+}
