@@ -433,3 +433,31 @@ fn concurrent_disables_and_enables_lose_no_hook() {
         assert_eq!(now, was, "{}", String::from_utf8_lossy(&original));
     }
 }
+
+#[test]
+fn disable_and_enable_with_a_version_refuse_a_changed_file() {
+    let fx = SettingsFixture::new();
+    let [_, loc] = twelve_hooks_each(&fx);
+    let store = store(&fx);
+    let shown = SettingsDocument::load(&loc).unwrap().version();
+    let c0 = selector("Stop", None, "c0");
+    // Someone else's edit after the window showed the file.
+    SettingsDocument::update(&loc, false, |doc| {
+        settings::remove_hook(doc, &selector("Stop", None, "c11")).map(|_| ())
+    })
+    .unwrap();
+    let now = fs::read(&loc.path).unwrap();
+    let err = store.disable_if_version(&loc, &c0, &shown).unwrap_err();
+    assert!(matches!(err, SettingsError::ChangedOnDisk { .. }), "{err}");
+    assert_eq!(fs::read(&loc.path).unwrap(), now, "nothing changed");
+    assert!(store.load().unwrap().is_empty());
+
+    let current = SettingsDocument::load(&loc).unwrap().version();
+    store.disable_if_version(&loc, &c0, &current).unwrap();
+    let err = store.enable_if_version(&loc, &c0, &current).unwrap_err();
+    assert!(matches!(err, SettingsError::ChangedOnDisk { .. }), "{err}");
+    assert_eq!(store.load().unwrap().len(), 1, "still disabled");
+    let current = SettingsDocument::load(&loc).unwrap().version();
+    store.enable_if_version(&loc, &c0, &current).unwrap();
+    assert!(store.load().unwrap().is_empty());
+}

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT};
 
-use super::document::{SettingsLock, read_if_exists};
+use super::document::{SettingsDocument, SettingsLock, read_if_exists};
 use super::edit::{HookSelector, RemovedHook, remove_hook, resolve_event, restore_hook};
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
@@ -193,10 +193,45 @@ impl DisabledStore {
         selector: &HookSelector,
         force: bool,
     ) -> Result<Vec<DisabledHook>> {
+        self.disable_at(location, selector, force, None)
+    }
+
+    /// [`DisabledStore::disable`] for an editor that showed the file at
+    /// `version` ([`SettingsDocument::version`]): a file that is no longer
+    /// that version when the lock is held is
+    /// [`SettingsError::ChangedOnDisk`], and nothing changes.
+    pub fn disable_if_version(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        version: &str,
+    ) -> Result<Vec<DisabledHook>> {
+        self.disable_at(location, selector, false, Some(version))
+    }
+
+    /// [`DisabledStore::enable`] for an editor that showed the file at
+    /// `version` (see [`DisabledStore::disable_if_version`]).
+    pub fn enable_if_version(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        version: &str,
+    ) -> Result<Vec<DisabledHook>> {
+        self.enable_at(location, selector, false, Some(version))
+    }
+
+    fn disable_at(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+        version: Option<&str>,
+    ) -> Result<Vec<DisabledHook>> {
         let event = resolve_event(&selector.event)?.name;
         let lock = SettingsLock::acquire(location)?;
         let _store = self.lock(&lock)?;
         let mut doc = lock.load()?;
+        check_version(&doc, version)?;
         let before = self.load()?;
         let removed = match remove_hook(&mut doc, selector) {
             Ok(removed) => removed,
@@ -237,6 +272,16 @@ impl DisabledStore {
         selector: &HookSelector,
         force: bool,
     ) -> Result<Vec<DisabledHook>> {
+        self.enable_at(location, selector, force, None)
+    }
+
+    fn enable_at(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+        version: Option<&str>,
+    ) -> Result<Vec<DisabledHook>> {
         let event = resolve_event(&selector.event)?.name;
         let lock = SettingsLock::acquire(location)?;
         let _store = self.lock(&lock)?;
@@ -259,6 +304,7 @@ impl DisabledStore {
             });
         }
         let mut doc = lock.load()?;
+        check_version(&doc, version)?;
         // Newest first: each was recorded against the file as it was right
         // after the ones before it were removed.
         for hook in chosen.iter().rev() {
@@ -319,6 +365,16 @@ impl DisabledStore {
         if let Err(err) = self.save(before) {
             tracing::error!(store = %self.path.display(), error = %err, "cannot roll back the store of disabled hooks");
         }
+    }
+}
+
+/// Refuses `doc` unless it is `version` (when one is given).
+fn check_version(doc: &SettingsDocument, version: Option<&str>) -> Result<()> {
+    match version {
+        Some(v) if !doc.is_version(v) => Err(SettingsError::ChangedOnDisk {
+            path: doc.path().to_path_buf(),
+        }),
+        _ => Ok(()),
     }
 }
 
