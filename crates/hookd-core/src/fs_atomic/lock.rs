@@ -14,7 +14,10 @@
 //! reuse and pid namespaces) is needed. Every hookd writer (CLI, app,
 //! templates, `connect`) takes it; other programs (the agent's own editor)
 //! do not, which is why a save still compares the file's bytes under the
-//! lock.
+//! lock. Where the file system cannot lock at all (some network mounts
+//! refuse `flock` on a directory), the writer goes on unlocked, with a
+//! warning in the log, rather than refusing every edit: the byte comparison
+//! still refuses a change it would overwrite.
 
 use std::fs::{self, File, TryLockError};
 use std::io;
@@ -64,14 +67,17 @@ pub enum LockError {
 #[derive(Debug)]
 pub struct DirLock {
     dir: PathBuf,
-    _file: File,
+    /// `None` where the file system cannot lock (see the module docs).
+    _file: Option<File>,
 }
 
 impl DirLock {
     /// Locks `dir` (which must exist) for writing `path` in it, waiting with
     /// backoff up to `wait` while another process holds it. A directory that
     /// was removed or replaced while this writer waited is opened again, so
-    /// the lock held is always on the directory now at `dir`.
+    /// the lock held is always on the directory now at `dir`; one that is
+    /// gone is [`LockError::Io`] with [`io::ErrorKind::NotFound`], for the
+    /// caller to make it again.
     pub fn acquire(dir: &Path, path: &Path, wait: Duration) -> Result<Self, LockError> {
         let io_err = |source| LockError::Io {
             path: path.to_path_buf(),
@@ -89,13 +95,20 @@ impl DirLock {
                     if (locked.dev(), locked.ino()) == (now.dev(), now.ino()) {
                         return Ok(Self {
                             dir: dir.to_path_buf(),
-                            _file: file,
+                            _file: Some(file),
                         });
                     }
                     // Removed and made again meanwhile: lock the new one.
                     continue;
                 }
                 Err(TryLockError::WouldBlock) => {}
+                Err(TryLockError::Error(e)) if cannot_lock_here(&e) => {
+                    tracing::warn!(dir = %dir.display(), error = %e, "this file system cannot lock the directory: writing unlocked");
+                    return Ok(Self {
+                        dir: dir.to_path_buf(),
+                        _file: None,
+                    });
+                }
                 Err(TryLockError::Error(e)) => return Err(io_err(e)),
             }
             let waited = start.elapsed();
@@ -115,6 +128,18 @@ impl DirLock {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+}
+
+/// True for the errors of a file system that has no `flock` for a
+/// directory (NFS emulates it with write locks a read-only descriptor cannot
+/// take), as opposed to a lock that failed.
+fn cannot_lock_here(err: &io::Error) -> bool {
+    use rustix::io::Errno;
+    err.raw_os_error().is_some_and(|code| {
+        [Errno::BADF, Errno::NOLCK, Errno::OPNOTSUPP, Errno::INVAL]
+            .iter()
+            .any(|e| e.raw_os_error() == code)
+    })
 }
 
 #[cfg(test)]

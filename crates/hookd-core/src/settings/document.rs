@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, WriteOutcome, confine};
+use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, LockError, WriteOutcome, confine};
 use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
 use super::error::{Result, SettingsError};
@@ -245,20 +245,29 @@ impl SettingsLock {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let created_dir = if dir.is_dir() {
-            None
-        } else {
-            fs::create_dir_all(&dir)
-                .map_err(|e| SettingsError::io("cannot create directory", &dir, e))?;
-            Some(dir.clone())
-        };
-        let lock = match DirLock::acquire(&dir, path, LOCK_WAIT) {
-            Ok(lock) => lock,
-            Err(e) => {
-                if let Some(dir) = &created_dir {
-                    let _ = fs::remove_dir(dir);
+        // A directory another writer made, then removed again when its edit
+        // was refused, is made again (a few times at most).
+        let mut attempts = 0;
+        let (created_dir, lock) = loop {
+            attempts += 1;
+            let created_dir = if dir.is_dir() {
+                None
+            } else {
+                fs::create_dir_all(&dir)
+                    .map_err(|e| SettingsError::io("cannot create directory", &dir, e))?;
+                Some(dir.clone())
+            };
+            match DirLock::acquire(&dir, path, LOCK_WAIT) {
+                Ok(lock) => break (created_dir, lock),
+                Err(e) => {
+                    if let Some(dir) = &created_dir {
+                        let _ = fs::remove_dir(dir);
+                    }
+                    let gone = matches!(&e, LockError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound);
+                    if !gone || attempts >= 5 {
+                        return Err(FsAtomicError::from(e).into());
+                    }
                 }
-                return Err(FsAtomicError::from(e).into());
             }
         };
         Ok(Self {
@@ -598,5 +607,29 @@ mod tests {
             .save(false)
             .unwrap();
         assert_eq!(out.path, home.join("settings.json"));
+    }
+
+    #[test]
+    fn a_writer_waiting_on_a_directory_that_goes_away_makes_it_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(".claude/settings.json");
+        let location = loc(&path, Kind::Agent, Scope::Global);
+        let first = SettingsLock::acquire(&location).unwrap();
+        assert!(path.parent().unwrap().is_dir(), "made to be locked");
+        let waiter = std::thread::spawn({
+            let location = location.clone();
+            move || {
+                SettingsDocument::update(&location, false, |doc| {
+                    doc.value_mut()["a"] = 1.into();
+                    Ok::<_, SettingsError>(())
+                })
+            }
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // Nothing written: the directory it made goes with it.
+        drop(first);
+        waiter.join().unwrap().unwrap();
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(value["a"], 1);
     }
 }
