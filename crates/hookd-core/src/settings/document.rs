@@ -616,14 +616,11 @@ mod tests {
         let location = loc(&path, Kind::Agent, Scope::Global);
         let first = SettingsLock::acquire(&location).unwrap();
         assert!(path.parent().unwrap().is_dir(), "made to be locked");
-        let waiter = std::thread::spawn({
-            let location = location.clone();
-            move || {
-                SettingsDocument::update(&location, false, |doc| {
-                    doc.value_mut()["a"] = 1.into();
-                    Ok::<_, SettingsError>(())
-                })
-            }
+        let waiter = std::thread::spawn(move || {
+            SettingsDocument::update(&location, false, |doc| {
+                doc.value_mut()["a"] = 1.into();
+                Ok::<_, SettingsError>(())
+            })
         });
         std::thread::sleep(std::time::Duration::from_millis(50));
         // Nothing written: the directory it made goes with it.
