@@ -117,7 +117,7 @@ impl From<hookd_core::Error> for AppError {
             E::Migration { .. } => ErrorKind::Database,
             E::Git(_) => ErrorKind::Io,
             E::AlreadyRunning { .. } => ErrorKind::Busy,
-            E::InsecureSocketDir { .. } | E::NotASocket(_) => ErrorKind::Io,
+            E::InsecureSocketDir { .. } | E::NotASocket(_) | E::UnsafePath(_) => ErrorKind::Io,
             E::NotARepository(_) | E::InvalidTime { .. } | E::Config(_) => ErrorKind::InvalidInput,
             E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
             E::NoHome => ErrorKind::Unavailable,

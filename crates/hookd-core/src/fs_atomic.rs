@@ -6,6 +6,16 @@
 //! permissions and owner, and are renamed over the target; the directory is
 //! then fsynced so the rename itself survives a crash. The previous contents
 //! can be kept as `<name>.hookd-backup` so a bad edit is always undoable.
+//!
+//! - [`lock`]: one writer at a time, from reading a file to renaming its new
+//!   version in.
+//! - [`confine`]: a write into a project never follows a link out of it.
+
+pub mod confine;
+pub mod lock;
+
+pub use confine::ConfineError;
+pub use lock::{DirLock, LOCK_WAIT, LockError};
 
 use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
@@ -53,6 +63,12 @@ pub enum FsAtomicError {
         /// The underlying I/O error.
         source: io::Error,
     },
+    /// Another writer holds the file's lock, or it cannot be taken.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The path leads out of the project it must stay in.
+    #[error(transparent)]
+    Confine(#[from] ConfineError),
 }
 
 /// Result alias for this module.
@@ -188,7 +204,7 @@ fn replace_file(
 }
 
 /// Follows symlinks (also dangling ones) so the link itself is never replaced.
-fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
+pub(crate) fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_SYMLINK_HOPS {
         match fs::symlink_metadata(&current) {

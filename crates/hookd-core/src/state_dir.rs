@@ -160,6 +160,10 @@ fn core_io(err: FsAtomicError) -> Error {
             path,
             io::Error::from(io::ErrorKind::InvalidInput),
         ),
+        // keep_gitignore takes no lock and confines nothing; kept whole.
+        other @ (FsAtomicError::Lock(_) | FsAtomicError::Confine(_)) => {
+            Error::io("cannot write", GITIGNORE, io::Error::other(other))
+        }
     }
 }
 

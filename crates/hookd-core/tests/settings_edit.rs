@@ -364,3 +364,100 @@ fn creating_project_managed_settings_opens_the_ledger_gitignore() {
         "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"./g.sh\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
     );
 }
+
+/// Twelve hooks each in two files: hookd's global file (in the same
+/// directory as the store of disabled hooks) and a project file.
+fn twelve_hooks_each(fx: &SettingsFixture) -> [hookd_core::settings::SettingsLocation; 2] {
+    let handlers: Vec<Value> = (0..12)
+        .map(|i| json!({"type": "command", "command": format!("c{i}")}))
+        .collect();
+    let text = pretty_json(&json!({"hooks": {"Stop": [{"hooks": handlers}]}}));
+    [
+        fx.write(Kind::Managed, Scope::Global, &text),
+        fx.write(Kind::Agent, Scope::Project, &text),
+    ]
+}
+
+#[test]
+fn concurrent_disables_and_enables_lose_no_hook() {
+    let fx = SettingsFixture::new();
+    let locations = twelve_hooks_each(&fx);
+    let originals: Vec<Vec<u8>> = locations
+        .iter()
+        .map(|l| fs::read(&l.path).unwrap())
+        .collect();
+    let store = store(&fx);
+    for enable in [false, true] {
+        std::thread::scope(|s| {
+            for loc in &locations {
+                for i in 0..12 {
+                    let store = store.clone();
+                    s.spawn(move || {
+                        let sel = selector("Stop", None, &format!("c{i}"));
+                        let done = if enable {
+                            store.enable(loc, &sel, false)
+                        } else {
+                            store.disable(loc, &sel, false)
+                        };
+                        assert_eq!(done.unwrap().len(), 1, "c{i} in {}", loc.path.display());
+                    });
+                }
+            }
+        });
+        if enable {
+            assert!(store.load().unwrap().is_empty());
+        } else {
+            assert_eq!(store.load().unwrap().len(), 24, "every disabled hook kept");
+            for loc in &locations {
+                assert!(
+                    !fs::read_to_string(&loc.path).unwrap().contains("\"c"),
+                    "all taken out of {}",
+                    loc.path.display()
+                );
+            }
+        }
+    }
+    // Every hook is back (order and grouping may differ: they came back in
+    // any order, each into the group it was recorded with).
+    for (loc, original) in locations.iter().zip(originals) {
+        let mut now: Vec<String> = read_json(&loc.path)["hooks"]["Stop"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["hooks"].as_array().unwrap().clone())
+            .map(|h| h["command"].as_str().unwrap().to_owned())
+            .collect();
+        now.sort();
+        let mut was: Vec<String> = (0..12).map(|i| format!("c{i}")).collect();
+        was.sort();
+        assert_eq!(now, was, "{}", String::from_utf8_lossy(&original));
+    }
+}
+
+#[test]
+fn disable_and_enable_with_a_version_refuse_a_changed_file() {
+    let fx = SettingsFixture::new();
+    let [_, loc] = twelve_hooks_each(&fx);
+    let store = store(&fx);
+    let shown = SettingsDocument::load(&loc).unwrap().version();
+    let c0 = selector("Stop", None, "c0");
+    // Someone else's edit after the window showed the file.
+    SettingsDocument::update(&loc, false, |doc| {
+        settings::remove_hook(doc, &selector("Stop", None, "c11")).map(|_| ())
+    })
+    .unwrap();
+    let now = fs::read(&loc.path).unwrap();
+    let err = store.disable_if_version(&loc, &c0, &shown).unwrap_err();
+    assert!(matches!(err, SettingsError::ChangedOnDisk { .. }), "{err}");
+    assert_eq!(fs::read(&loc.path).unwrap(), now, "nothing changed");
+    assert!(store.load().unwrap().is_empty());
+
+    let current = SettingsDocument::load(&loc).unwrap().version();
+    store.disable_if_version(&loc, &c0, &current).unwrap();
+    let err = store.enable_if_version(&loc, &c0, &current).unwrap_err();
+    assert!(matches!(err, SettingsError::ChangedOnDisk { .. }), "{err}");
+    assert_eq!(store.load().unwrap().len(), 1, "still disabled");
+    let current = SettingsDocument::load(&loc).unwrap().version();
+    store.enable_if_version(&loc, &c0, &current).unwrap();
+    assert!(store.load().unwrap().is_empty());
+}

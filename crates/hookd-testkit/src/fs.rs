@@ -50,3 +50,8 @@ pub fn private_tempdir() -> tempfile::TempDir {
         .expect("chmod 700 temp dir");
     dir
 }
+
+/// True when `path` itself is a symbolic link (not followed).
+pub fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}

@@ -31,7 +31,8 @@ pub mod wait;
 pub use bins::{bash_emitter, bin, workspace_root};
 pub use env::TestEnv;
 pub use fs::{
-    pretty_json, private_tempdir, read_json, write_file, write_json_pretty, write_script,
+    is_symlink, pretty_json, private_tempdir, read_json, write_file, write_json_pretty,
+    write_script,
 };
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
 pub use ledger::{

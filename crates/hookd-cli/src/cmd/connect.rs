@@ -12,7 +12,7 @@ use super::{backup_note, show};
 use anyhow::Result;
 use clap::Args;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
-use hookd_core::settings::{Kind, Scope};
+use hookd_core::settings::{Kind, Scope, SettingsLocation};
 
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
@@ -60,14 +60,15 @@ pub struct DisconnectArgs {
 
 /// Adds hookd's hooks to the chosen settings file and says what changed.
 pub fn connect(args: &ConnectArgs) -> Result<()> {
-    let path = settings_file(args.scope, args.project.as_deref())?;
+    let location = settings_file(args.scope, args.project.as_deref())?;
+    let path = location.path.clone();
     let emit = connect::emit_command(args.emit_command.as_deref())?;
     let mode = if args.managed {
         connect::Mode::Managed
     } else {
         connect::Mode::Record
     };
-    let report = connect::connect_mode(&path, &emit, mode, args.dry_run)?;
+    let report = connect::connect_at(&location, &emit, mode, args.dry_run)?;
     let file = show(&path);
     let n = report.count;
     match &report.status {
@@ -123,8 +124,9 @@ fn mode_note(mode: connect::Mode) -> &'static str {
 
 /// Removes hookd's hooks from the chosen settings file and says what changed.
 pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
-    let path = settings_file(args.scope, args.project.as_deref())?;
-    let report = connect::disconnect(&path, args.dry_run)?;
+    let location = settings_file(args.scope, args.project.as_deref())?;
+    let path = location.path.clone();
+    let report = connect::disconnect_at(&location, args.dry_run)?;
     let file = show(&path);
     let n = report.count;
     match &report.status {
@@ -146,9 +148,9 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
 
 /// The agent's settings file for the flags, resolved exactly as `hookd
 /// hooks` resolves `--scope` (`--project` with the global scope is refused).
-fn settings_file(scope: Scope, project: Option<&Path>) -> Result<PathBuf> {
+fn settings_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
     let (_, location, _) = target::resolve(scope, Kind::Agent, project)?;
-    Ok(location.path)
+    Ok(location)
 }
 
 fn groups(n: usize) -> String {

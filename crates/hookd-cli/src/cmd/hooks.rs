@@ -352,10 +352,11 @@ fn print_list(view: &EffectiveHooks) {
 
 fn add(args: &AddArgs) -> Result<()> {
     let location = target_location(&args.target)?;
-    let mut doc = SettingsDocument::load(&location)?;
     let handler = settings::command_handler(&args.command, args.timeout);
-    let pos = settings::add_hook(&mut doc, &args.event, args.matcher.as_deref(), handler)?;
-    let outcome = doc.save(args.target.force)?;
+    // Loaded, edited and saved under the file's lock: a concurrent add is kept.
+    let (pos, outcome) = SettingsDocument::update(&location, args.target.force, |doc| {
+        settings::add_hook(doc, &args.event, args.matcher.as_deref(), handler)
+    })?;
     println!(
         "Added {} hook {:?}{} to {} ({}, {} scope){}",
         pos.event,
@@ -393,9 +394,9 @@ fn warn_untrusted(location: &SettingsLocation) {
 
 fn remove(args: &EditArgs) -> Result<()> {
     let location = target_location(&args.target)?;
-    let mut doc = SettingsDocument::load(&location)?;
-    let removed = settings::remove_hook(&mut doc, &selector(args))?;
-    let outcome = doc.save(args.target.force)?;
+    let (removed, outcome) = SettingsDocument::update(&location, args.target.force, |doc| {
+        settings::remove_hook(doc, &selector(args))
+    })?;
     println!(
         "Removed {} {} hook{} with command {:?} from {}{}",
         removed.len(),

@@ -11,16 +11,18 @@
 //! field is needed and a moved binary is still found.
 
 use std::borrow::Cow;
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
-use crate::fs_atomic::{self, FsAtomicError, WriteOutcome};
+use crate::fs_atomic::{FsAtomicError, WriteOutcome};
+use crate::settings::document::{SettingsDocument, SettingsLock, read_if_exists};
+use crate::settings::error::SettingsError;
 use crate::settings::events::{Connected, EVENTS, EventSpec};
-use crate::settings::format::{self, Format};
+use crate::settings::format;
+use crate::settings::location::{Kind, Scope, SettingsLocation};
 
 /// Basename of the program hookd's handlers run; also how they are recognised.
 pub const EMIT_PROGRAM: &str = "hookd-emit";
@@ -232,39 +234,48 @@ pub fn connect(path: &Path, emit: &str, dry_run: bool) -> Result<ChangeReport> {
 /// [`connect`] in the given [`Mode`]. hookd handlers of the other mode are
 /// replaced (their events are reported as added), so switching between
 /// recording and managed mode leaves one hookd entry per event.
+///
+/// The file is read, edited and written under its
+/// [`SettingsLock`], so a concurrent `hookd hooks add`, app save or
+/// template install is neither lost nor loses this edit.
 pub fn connect_mode(path: &Path, emit: &str, mode: Mode, dry_run: bool) -> Result<ChangeReport> {
-    let Plan {
-        mut report,
-        before,
-        edited,
-    } = plan_connect(path, emit, mode)?;
-    let Some(file) = edited.filter(|_| !dry_run) else {
-        return Ok(report);
-    };
-    if before.is_none()
-        && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-    {
-        fs::create_dir_all(dir).map_err(|source| AgentConnectError::CreateDir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+    connect_at(&location(path), emit, mode, dry_run)
+}
+
+/// [`connect_mode`] on a settings location: a project or local file whose
+/// path leads out of the project through a symbolic link is refused (see
+/// [`SettingsLock`]), where a bare path is only followed.
+pub fn connect_at(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+    dry_run: bool,
+) -> Result<ChangeReport> {
+    if dry_run {
+        return Ok(plan_connect(read(location)?, emit, mode)?.report);
     }
-    report.status = ChangeStatus::Written(save(path, &file.value, &file.style)?);
-    Ok(report)
+    let lock = lock(location)?;
+    let plan = plan_connect(read_locked(&lock)?, emit, mode)?;
+    write(&lock, plan)
 }
 
 /// Removes every `hookd-emit` handler from the settings file at `path`, and
 /// the groups, event lists and `hooks` object that only held them. Anything
 /// else stays byte-for-byte equivalent; with nothing to remove the file is not
-/// rewritten.
+/// rewritten. Read, edited and written under the file's lock, like
+/// [`connect_mode`].
 pub fn disconnect(path: &Path, dry_run: bool) -> Result<ChangeReport> {
-    let Plan {
-        mut report, edited, ..
-    } = plan_disconnect(path)?;
-    if let Some(file) = edited.filter(|_| !dry_run) {
-        report.status = ChangeStatus::Written(save(path, &file.value, &file.style)?);
+    disconnect_at(&location(path), dry_run)
+}
+
+/// [`disconnect`] on a settings location (see [`connect_at`]).
+pub fn disconnect_at(location: &SettingsLocation, dry_run: bool) -> Result<ChangeReport> {
+    if dry_run {
+        return Ok(plan_disconnect(read(location)?)?.report);
     }
-    Ok(report)
+    let lock = lock(location)?;
+    let plan = plan_disconnect(read_locked(&lock)?)?;
+    write(&lock, plan)
 }
 
 /// A settings file's exact text before and after an edit, so the change can
@@ -292,95 +303,143 @@ impl EditPreview {
 /// What [`connect_mode`] would write to `path`, from one read of the file:
 /// the same plan the real edit follows, rendered instead of saved.
 pub fn preview_connect(path: &Path, emit: &str, mode: Mode) -> Result<EditPreview> {
-    preview(path, plan_connect(path, emit, mode)?)
+    preview(&plan_connect(read(&location(path))?, emit, mode)?)
 }
 
 /// What [`disconnect`] would write to `path`.
 pub fn preview_disconnect(path: &Path) -> Result<EditPreview> {
-    preview(path, plan_disconnect(path)?)
+    preview(&plan_disconnect(read(&location(path))?)?)
 }
 
 /// An edit worked out but not written.
 struct Plan {
     /// The report as a dry run gives it.
     report: ChangeReport,
-    /// The file's bytes when planned; `None`: it did not exist.
-    before: Option<Vec<u8>>,
+    /// The file as planned from (its bytes, `None`: it did not exist).
+    doc: SettingsDocument,
     /// The edited document, when anything changes.
-    edited: Option<SettingsFile>,
+    edited: Option<SettingsDocument>,
 }
 
-fn plan_connect(path: &Path, emit: &str, mode: Mode) -> Result<Plan> {
-    let before = read(path)?;
-    let existing = before.as_deref().map(|b| parse(path, b)).transpose()?;
-    let exists = existing.is_some();
-    let SettingsFile { mut value, style } = existing.unwrap_or_default();
-    let added = add_hooks_for(&mut value, emit, mode).map_err(|shape| shape_error(path, shape))?;
+fn plan_connect(doc: SettingsDocument, emit: &str, mode: Mode) -> Result<Plan> {
+    let path = doc.path().to_path_buf();
+    let mut edited = doc.clone();
+    let added =
+        add_hooks_for(edited.value_mut(), emit, mode).map_err(|shape| shape_error(&path, shape))?;
     let mut report = ChangeReport {
-        path: path.to_path_buf(),
         count: added.len(),
         events: added.iter().map(|e| (*e).to_owned()).collect(),
         status: ChangeStatus::Unchanged,
-        hooks_disabled: hooks_disabled(&value),
+        hooks_disabled: hooks_disabled(edited.value()),
+        path,
     };
     let edited = if added.is_empty() {
         None
     } else {
-        report.status = ChangeStatus::WouldWrite { creates: !exists };
-        Some(SettingsFile { value, style })
+        report.status = ChangeStatus::WouldWrite {
+            creates: !doc.existed(),
+        };
+        Some(edited)
     };
     Ok(Plan {
         report,
-        before,
+        doc,
         edited,
     })
 }
 
-fn plan_disconnect(path: &Path) -> Result<Plan> {
+fn plan_disconnect(doc: SettingsDocument) -> Result<Plan> {
+    let path = doc.path().to_path_buf();
     let mut report = ChangeReport {
-        path: path.to_path_buf(),
+        path: path.clone(),
         events: Vec::new(),
         count: 0,
         status: ChangeStatus::Missing,
         hooks_disabled: false,
     };
-    let before = read(path)?;
-    let Some(bytes) = before.as_deref() else {
+    if !doc.existed() {
         return Ok(Plan {
             report,
-            before,
+            doc,
             edited: None,
         });
-    };
-    let SettingsFile { mut value, style } = parse(path, bytes)?;
-    let (events, count) = remove_hooks(&mut value).map_err(|shape| shape_error(path, shape))?;
+    }
+    let mut edited = doc.clone();
+    let (events, count) =
+        remove_hooks(edited.value_mut()).map_err(|shape| shape_error(&path, shape))?;
     report.events = events;
     report.count = count;
-    report.hooks_disabled = hooks_disabled(&value);
+    report.hooks_disabled = hooks_disabled(edited.value());
     let edited = if count == 0 {
         report.status = ChangeStatus::Unchanged;
         None
     } else {
         report.status = ChangeStatus::WouldWrite { creates: false };
-        Some(SettingsFile { value, style })
+        Some(edited)
     };
     Ok(Plan {
         report,
-        before,
+        doc,
         edited,
     })
 }
 
-fn preview(path: &Path, plan: Plan) -> Result<EditPreview> {
+fn preview(plan: &Plan) -> Result<EditPreview> {
     let after = match &plan.edited {
-        Some(file) => Some(render(path, &file.value, &file.style)?),
-        None => plan.before.clone(),
+        Some(doc) => Some(render(doc)?),
+        None => plan.doc.original_bytes().map(<[u8]>::to_vec),
     };
     Ok(EditPreview {
-        report: plan.report,
-        before: plan.before,
+        report: plan.report.clone(),
+        before: plan.doc.original_bytes().map(<[u8]>::to_vec),
         after,
     })
+}
+
+/// [`connect_mode`], provided `check` accepts the preview of the edit as
+/// worked out under the file's lock: an editor that showed the user a
+/// preview passes a check of its version token
+/// ([`EditPreview::version`]), which is then compared with the file as it
+/// is written, not as it was a moment before. A refusal writes nothing.
+pub fn connect_checked<E: From<AgentConnectError>>(
+    path: &Path,
+    emit: &str,
+    mode: Mode,
+    check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
+) -> std::result::Result<ChangeReport, E> {
+    let lock = lock(&location(path))?;
+    let plan = plan_connect(read_locked(&lock)?, emit, mode)?;
+    check(&preview(&plan)?)?;
+    Ok(write(&lock, plan)?)
+}
+
+/// [`disconnect`], provided `check` accepts the preview worked out under
+/// the file's lock (see [`connect_checked`]).
+pub fn disconnect_checked<E: From<AgentConnectError>>(
+    path: &Path,
+    check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
+) -> std::result::Result<ChangeReport, E> {
+    let lock = lock(&location(path))?;
+    let plan = plan_disconnect(read_locked(&lock)?)?;
+    check(&preview(&plan)?)?;
+    Ok(write(&lock, plan)?)
+}
+
+/// Writes a plan's edit through the lock it was planned under.
+fn write(lock: &SettingsLock, plan: Plan) -> Result<ChangeReport> {
+    let Plan {
+        mut report,
+        doc,
+        edited,
+    } = plan;
+    if let Some(edited) = edited {
+        let bytes = render(&edited)?;
+        let outcome = lock
+            .write(&bytes, doc.existed())
+            .map_err(|e| from_settings(doc.path(), e))?;
+        report.status = ChangeStatus::Written(outcome);
+    }
+    Ok(report)
 }
 
 /// Adds hookd's groups to a parsed settings document, appending after the
@@ -698,61 +757,76 @@ fn hooks_disabled(settings: &Value) -> bool {
     settings.get("disableAllHooks") == Some(&Value::Bool(true))
 }
 
-/// A parsed settings file plus how it was formatted, so a rewrite only
-/// differs where the content changed.
-#[derive(Debug)]
-struct SettingsFile {
-    value: Value,
-    style: Format,
-}
-
-impl Default for SettingsFile {
-    fn default() -> Self {
-        Self {
-            value: Value::Object(Map::new()),
-            style: Format::default(),
-        }
+/// `path` as a settings file of the agent that hookd may write, its links
+/// followed (`connect` is given a path: the CLI and the app work out which).
+fn location(path: &Path) -> SettingsLocation {
+    SettingsLocation {
+        kind: Kind::Agent,
+        scope: Scope::Global,
+        path: path.to_path_buf(),
+        read_only: false,
+        trust_store: None,
     }
 }
 
-/// The bytes of `path`; `None` when it does not exist.
-fn read(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(AgentConnectError::Read {
-            path: path.to_path_buf(),
-            source,
-        }),
-    }
+/// The file at `location` as it is now, without the lock (dry runs, previews).
+fn read(location: &SettingsLocation) -> Result<SettingsDocument> {
+    let bytes = read_if_exists(&location.path).map_err(|e| from_settings(&location.path, e))?;
+    parse(location, bytes)
 }
 
-/// Parses the bytes of the settings file at `path`. An empty file counts as
-/// `{}`: there is nothing in it to lose.
-fn parse(path: &Path, bytes: &[u8]) -> Result<SettingsFile> {
-    let (value, style) = format::parse(bytes).map_err(|source| AgentConnectError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(SettingsFile { value, style })
+fn lock(location: &SettingsLocation) -> Result<SettingsLock> {
+    SettingsLock::acquire(location).map_err(|e| from_settings(&location.path, e))
 }
 
-fn render(path: &Path, value: &Value, style: &Format) -> Result<Vec<u8>> {
-    format::render(value, style).map_err(|source| AgentConnectError::Serialize {
-        path: path.to_path_buf(),
+/// The file as it is under `lock`.
+fn read_locked(lock: &SettingsLock) -> Result<SettingsDocument> {
+    let location = lock.location();
+    let bytes = lock.read().map_err(|e| from_settings(&location.path, e))?;
+    parse(location, bytes)
+}
+
+/// Parses the bytes of the settings file at `location`. An empty file
+/// counts as `{}`: there is nothing in it to lose.
+fn parse(location: &SettingsLocation, bytes: Option<Vec<u8>>) -> Result<SettingsDocument> {
+    SettingsDocument::parse(location, bytes).map_err(|source| AgentConnectError::Parse {
+        path: location.path.clone(),
         source,
     })
 }
 
-fn save(path: &Path, value: &Value, style: &Format) -> Result<WriteOutcome> {
-    let bytes = render(path, value, style)?;
-    Ok(fs_atomic::write_atomic(path, &bytes, true)?)
+fn render(doc: &SettingsDocument) -> Result<Vec<u8>> {
+    format::render(doc.value(), doc.format()).map_err(|source| AgentConnectError::Serialize {
+        path: doc.path().to_path_buf(),
+        source,
+    })
+}
+
+/// A settings error of reading, locking or writing, as this module's.
+fn from_settings(path: &Path, err: SettingsError) -> AgentConnectError {
+    match err {
+        SettingsError::Write(e) => AgentConnectError::Write(e),
+        SettingsError::Io {
+            action: "cannot create directory",
+            path,
+            source,
+        } => AgentConnectError::CreateDir { path, source },
+        SettingsError::Io { path, source, .. } => AgentConnectError::Read { path, source },
+        // Not expected: an agent location is writable and nothing here
+        // validates or compares. Kept whole as the write's cause.
+        other => AgentConnectError::Write(FsAtomicError::Write {
+            path: path.to_path_buf(),
+            source: io::Error::other(other),
+        }),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs_atomic;
     use crate::settings::format::detect_indent;
+    use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
     const EMIT: &str = "/opt/hookd/bin/hookd-emit";
@@ -1391,5 +1465,38 @@ mod tests {
         assert!(emit_found("sh -c true"), "sh is on PATH");
         assert!(!emit_found("hookd-emit-surely-not-installed-here"));
         assert!(!emit_found("  "));
+    }
+
+    #[test]
+    fn checked_edits_write_only_what_the_check_accepts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "settings.json", USER_SETTINGS);
+        let shown = preview_connect(&path, EMIT, Mode::Record).unwrap();
+        // The file changes after the preview: its token no longer matches.
+        fs::write(&path, "{}\n").unwrap();
+        let stale = |p: &EditPreview| {
+            if p.version() == shown.version() {
+                Ok(())
+            } else {
+                Err(AgentConnectError::EmitCommand("stale".into()))
+            }
+        };
+        assert!(connect_checked(&path, EMIT, Mode::Record, stale).is_err());
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{}\n",
+            "nothing written"
+        );
+        let report = connect_checked(&path, EMIT, Mode::Record, |p: &EditPreview| {
+            assert_eq!(p.before.as_deref(), Some(&b"{}\n"[..]));
+            assert!(matches!(p.report.status, ChangeStatus::WouldWrite { .. }));
+            Ok::<_, AgentConnectError>(())
+        })
+        .unwrap();
+        assert!(matches!(report.status, ChangeStatus::Written(_)));
+        let report =
+            disconnect_checked(&path, |_: &EditPreview| Ok::<_, AgentConnectError>(())).unwrap();
+        assert_eq!(report.count, HOOKS.len());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
     }
 }

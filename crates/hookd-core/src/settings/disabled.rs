@@ -10,7 +10,9 @@
 //!
 //! The store is written first and rolled back if the settings file cannot be
 //! saved (changed on disk, invalid, read-only), so a hook is never in
-//! neither place.
+//! neither place. Both are read and written holding the settings file's
+//! lock and then the store's (always in that order), so concurrent disables
+//! and enables, of one file or several, each see the others' writes.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -19,9 +21,9 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::fs_atomic;
+use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT};
 
-use super::document::{SettingsDocument, read_if_exists};
+use super::document::{SettingsDocument, SettingsLock, read_if_exists};
 use super::edit::{HookSelector, RemovedHook, remove_hook, resolve_event, restore_hook};
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
@@ -191,8 +193,45 @@ impl DisabledStore {
         selector: &HookSelector,
         force: bool,
     ) -> Result<Vec<DisabledHook>> {
+        self.disable_at(location, selector, force, None)
+    }
+
+    /// [`DisabledStore::disable`] for an editor that showed the file at
+    /// `version` ([`SettingsDocument::version`]): a file that is no longer
+    /// that version when the lock is held is
+    /// [`SettingsError::ChangedOnDisk`], and nothing changes.
+    pub fn disable_if_version(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        version: &str,
+    ) -> Result<Vec<DisabledHook>> {
+        self.disable_at(location, selector, false, Some(version))
+    }
+
+    /// [`DisabledStore::enable`] for an editor that showed the file at
+    /// `version` (see [`DisabledStore::disable_if_version`]).
+    pub fn enable_if_version(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        version: &str,
+    ) -> Result<Vec<DisabledHook>> {
+        self.enable_at(location, selector, false, Some(version))
+    }
+
+    fn disable_at(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+        version: Option<&str>,
+    ) -> Result<Vec<DisabledHook>> {
         let event = resolve_event(&selector.event)?.name;
-        let mut doc = SettingsDocument::load(location)?;
+        let lock = SettingsLock::acquire(location)?;
+        let _store = self.lock(&lock)?;
+        let mut doc = lock.load()?;
+        check_version(&doc, version)?;
         let before = self.load()?;
         let removed = match remove_hook(&mut doc, selector) {
             Ok(removed) => removed,
@@ -216,7 +255,7 @@ impl DisabledStore {
         let mut after = before.clone();
         after.extend(added.iter().cloned());
         self.save(&after)?;
-        if let Err(err) = doc.save(force) {
+        if let Err(err) = lock.save(&doc, force) {
             self.roll_back(&before);
             return Err(err);
         }
@@ -233,7 +272,19 @@ impl DisabledStore {
         selector: &HookSelector,
         force: bool,
     ) -> Result<Vec<DisabledHook>> {
+        self.enable_at(location, selector, force, None)
+    }
+
+    fn enable_at(
+        &self,
+        location: &SettingsLocation,
+        selector: &HookSelector,
+        force: bool,
+        version: Option<&str>,
+    ) -> Result<Vec<DisabledHook>> {
         let event = resolve_event(&selector.event)?.name;
+        let lock = SettingsLock::acquire(location)?;
+        let _store = self.lock(&lock)?;
         let before = self.load()?;
         let (chosen, kept): (Vec<DisabledHook>, Vec<DisabledHook>) = before
             .iter()
@@ -252,18 +303,37 @@ impl DisabledStore {
                 ),
             });
         }
-        let mut doc = SettingsDocument::load(location)?;
+        let mut doc = lock.load()?;
+        check_version(&doc, version)?;
         // Newest first: each was recorded against the file as it was right
         // after the ones before it were removed.
         for hook in chosen.iter().rev() {
             restore_hook(&mut doc, &hook.to_removed())?;
         }
         self.save(&kept)?;
-        if let Err(err) = doc.save(force) {
+        if let Err(err) = lock.save(&doc, force) {
             self.roll_back(&before);
             return Err(err);
         }
         Ok(chosen)
+    }
+
+    /// Locks the store's directory (creating it) after `settings` was
+    /// locked; `None` when that is the directory `settings` already holds
+    /// (hookd's global settings sit beside the store).
+    fn lock(&self, settings: &SettingsLock) -> Result<Option<DirLock>> {
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        fs::create_dir_all(dir)
+            .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
+        let same = |a: &Path, b: &Path| matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y);
+        if same(dir, settings.dir()) {
+            return Ok(None);
+        }
+        let lock = DirLock::acquire(dir, &self.path, LOCK_WAIT).map_err(FsAtomicError::from)?;
+        Ok(Some(lock))
     }
 
     fn save(&self, hooks: &[DisabledHook]) -> Result<()> {
@@ -295,6 +365,16 @@ impl DisabledStore {
         if let Err(err) = self.save(before) {
             tracing::error!(store = %self.path.display(), error = %err, "cannot roll back the store of disabled hooks");
         }
+    }
+}
+
+/// Refuses `doc` unless it is `version` (when one is given).
+fn check_version(doc: &SettingsDocument, version: Option<&str>) -> Result<()> {
+    match version {
+        Some(v) if !doc.is_version(v) => Err(SettingsError::ChangedOnDisk {
+            path: doc.path().to_path_buf(),
+        }),
+        _ => Ok(()),
     }
 }
 

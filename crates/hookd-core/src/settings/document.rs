@@ -8,14 +8,23 @@
 //! changed. A save is validated first and goes through
 //! [`crate::fs_atomic`] with a backup, so it can neither truncate the file
 //! nor leave something the agent would reject.
+//!
+//! Every write holds the file's [`SettingsLock`] (see
+//! [`crate::fs_atomic::lock`]) from the comparison to the rename, so two
+//! hookd writers never both win. An edit that should apply to whatever the
+//! file holds now, rather than be refused when it changed, loads it under
+//! the lock too: [`SettingsDocument::update`]. A project or local file whose
+//! path leads out of the project through a symbolic link is never written
+//! (see [`crate::fs_atomic::confine`]).
 
+use std::cell::Cell;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::fs_atomic::{self, WriteOutcome};
+use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, LockError, WriteOutcome, confine};
 use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
 use super::error::{Result, SettingsError};
@@ -41,9 +50,18 @@ impl SettingsDocument {
     /// [`SettingsDocument::errors`].
     pub fn load(location: &SettingsLocation) -> Result<Self> {
         let original = read_if_exists(&location.path)?;
+        Self::parse(location, original).map_err(|e| parse_error(&location.path, &e))
+    }
+
+    /// The document of `original` (the file's bytes, `None`: missing) as if
+    /// loaded from `location`; a JSON error is returned as is.
+    pub(crate) fn parse(
+        location: &SettingsLocation,
+        original: Option<Vec<u8>>,
+    ) -> std::result::Result<Self, serde_json::Error> {
         let (value, format) = match &original {
             None => (Value::Object(Map::new()), Format::default()),
-            Some(bytes) => format::parse(bytes).map_err(|e| parse_error(&location.path, &e))?,
+            Some(bytes) => format::parse(bytes)?,
         };
         Ok(Self {
             location: location.clone(),
@@ -51,6 +69,29 @@ impl SettingsDocument {
             original,
             format,
         })
+    }
+
+    /// Loads the file at `location` under its lock, applies `edit` and
+    /// saves the result before letting go, so an edit made at the same
+    /// moment by another hookd is neither lost nor refused: it is applied
+    /// before or after this one. `force` only matters for a writer that does
+    /// not take the lock (the agent's own editor) changing the file between
+    /// the load and the rename: without it that is
+    /// [`SettingsError::ChangedOnDisk`]. Nothing is written when `edit`
+    /// fails.
+    pub fn update<T, E>(
+        location: &SettingsLocation,
+        force: bool,
+        edit: impl FnOnce(&mut Self) -> std::result::Result<T, E>,
+    ) -> std::result::Result<(T, WriteOutcome), E>
+    where
+        E: From<SettingsError>,
+    {
+        let lock = SettingsLock::acquire(location)?;
+        let mut doc = lock.load()?;
+        let out = edit(&mut doc)?;
+        let written = lock.save(&doc, force)?;
+        Ok((out, written))
     }
 
     /// Reads any file as a document of its own, for checking (`hookd hooks
@@ -137,61 +178,181 @@ impl SettingsDocument {
     }
 
     /// Validates the content and writes it back atomically (with a
-    /// `.hookd-backup` of the previous file), in the original formatting.
+    /// `.hookd-backup` of the previous file), in the original formatting,
+    /// holding the file's [`SettingsLock`] from the comparison to the rename.
     ///
     /// Refuses, writing nothing: a read-only location; invalid content (with
-    /// every error); and, unless `force`, a file whose bytes changed on disk
+    /// every error); a project or local file whose path leads out of the
+    /// project; and, unless `force`, a file whose bytes changed on disk
     /// since [`SettingsDocument::load`] (also one that appeared or
-    /// disappeared). A document is saved once: load it again to edit further.
-    /// Creating `<project>/.hookd/settings.json` also lets it into git (see
+    /// disappeared) — the token an editor kept ([`Self::is_version`]) is
+    /// thereby checked under the lock too. A document is saved once: load
+    /// it again to edit further. Creating `<project>/.hookd/settings.json`
+    /// also lets it into git (see
     /// [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE)).
     pub fn save(&self, force: bool) -> Result<WriteOutcome> {
-        let path = &self.location.path;
+        self.check()?;
+        SettingsLock::acquire(&self.location)?.save(self, force)
+    }
+
+    /// The refusals that need no file-system access: read-only, invalid.
+    fn check(&self) -> Result<()> {
         if self.location.read_only {
-            return Err(SettingsError::ReadOnly { path: path.clone() });
+            return Err(SettingsError::ReadOnly {
+                path: self.location.path.clone(),
+            });
         }
         let errors = self.errors();
         if !errors.is_empty() {
             return Err(SettingsError::Invalid {
-                path: path.clone(),
+                path: self.location.path.clone(),
                 errors,
             });
         }
-        let bytes = self.render()?;
-        if !force && read_if_exists(path)? != self.original {
-            return Err(SettingsError::ChangedOnDisk { path: path.clone() });
+        Ok(())
+    }
+}
+
+/// A settings file held for writing: while it lives, no other hookd process
+/// writes the file (they wait for it), so what is loaded through it and
+/// saved through it is a read-modify-write nobody else's write can slip
+/// into. Taking it refuses a read-only location and a project or local path
+/// that leads out of the project, and creates the file's directory if
+/// needed (removed again when nothing was written).
+#[derive(Debug)]
+pub struct SettingsLock {
+    location: SettingsLocation,
+    /// What is read and written: the path with its symbolic links followed.
+    target: PathBuf,
+    /// The directory this lock created, if it did.
+    created_dir: Option<PathBuf>,
+    written: Cell<bool>,
+    lock: DirLock,
+}
+
+impl SettingsLock {
+    /// Takes the lock of the file at `location`, waiting for another writer
+    /// up to [`LOCK_WAIT`] (then a clear refusal naming the file).
+    pub fn acquire(location: &SettingsLocation) -> Result<Self> {
+        let path = &location.path;
+        if location.read_only {
+            return Err(SettingsError::ReadOnly { path: path.clone() });
         }
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            self.prepare_dir(dir)?;
+        let target = match location.project_root() {
+            Some(root) => confine::resolve_within(root, path).map_err(FsAtomicError::from)?,
+            None => fs_atomic::resolve_symlinks(path)
+                .map_err(|e| SettingsError::io("cannot read", path, e))?,
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        // A directory another writer made, then removed again when its edit
+        // was refused, is made again (a few times at most).
+        let mut attempts = 0;
+        let (created_dir, lock) = loop {
+            attempts += 1;
+            let created_dir = if dir.is_dir() {
+                None
+            } else {
+                fs::create_dir_all(&dir)
+                    .map_err(|e| SettingsError::io("cannot create directory", &dir, e))?;
+                Some(dir.clone())
+            };
+            match DirLock::acquire(&dir, path, LOCK_WAIT) {
+                Ok(lock) => break (created_dir, lock),
+                Err(e) => {
+                    if let Some(dir) = &created_dir {
+                        let _ = fs::remove_dir(dir);
+                    }
+                    let gone = matches!(&e, LockError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound);
+                    if !gone || attempts >= 5 {
+                        return Err(FsAtomicError::from(e).into());
+                    }
+                }
+            }
+        };
+        Ok(Self {
+            location: location.clone(),
+            target,
+            created_dir,
+            written: Cell::new(false),
+            lock,
+        })
+    }
+
+    /// The file held.
+    pub fn location(&self) -> &SettingsLocation {
+        &self.location
+    }
+
+    /// The directory whose lock is held: the file's, its links followed.
+    pub fn dir(&self) -> &Path {
+        self.lock.dir()
+    }
+
+    /// The file's bytes now, `None` when it does not exist.
+    pub fn read(&self) -> Result<Option<Vec<u8>>> {
+        read_if_exists(&self.target)
+    }
+
+    /// Loads the file as it is now (see [`SettingsDocument::load`]).
+    pub fn load(&self) -> Result<SettingsDocument> {
+        SettingsDocument::parse(&self.location, self.read()?)
+            .map_err(|e| parse_error(&self.location.path, &e))
+    }
+
+    /// Saves `doc`, a document of this lock's file, as
+    /// [`SettingsDocument::save`] does (validated; unless `force`, refused
+    /// when the file is no longer the bytes `doc` was loaded from).
+    pub fn save(&self, doc: &SettingsDocument, force: bool) -> Result<WriteOutcome> {
+        debug_assert_eq!(doc.location.path, self.location.path, "another file's lock");
+        doc.check()?;
+        let bytes = doc.render()?;
+        if !force && self.read()? != doc.original {
+            return Err(SettingsError::ChangedOnDisk {
+                path: self.location.path.clone(),
+            });
         }
+        self.write(&bytes, doc.existed())
+    }
+
+    /// Writes `bytes` as the file's new content (with a backup), unchecked:
+    /// for edits that keep the rest of a file they did not validate
+    /// ([`crate::settings::connect`]). `existed`: the file existed when the
+    /// edit read it.
+    pub(crate) fn write(&self, bytes: &[u8], existed: bool) -> Result<WriteOutcome> {
+        self.prepare_gitignore(existed)?;
         let keeps_approval = self.keeps_approval()?;
-        let outcome = fs_atomic::write_atomic(path, &bytes, true)?;
+        self.written.set(true);
+        let outcome = fs_atomic::write_atomic(&self.target, bytes, true)?;
         if let (Some(store), true) = (&self.location.trust_store, keeps_approval) {
             // Saving through hookd is an approval of what it wrote, when the
             // user had approved what was there (or there was nothing to
             // approve). Failing here leaves the file untrusted: safe, and said.
-            if let Err(err) = TrustStore::new(store).approve(path, &bytes) {
-                tracing::warn!(file = %path.display(), error = %err, "saved, but cannot record the approval; run `hookd trust`");
+            if let Err(err) = TrustStore::new(store).approve(&self.location.path, bytes) {
+                tracing::warn!(file = %self.location.path.display(), error = %err, "saved, but cannot record the approval; run `hookd trust`");
             }
         }
         Ok(outcome)
     }
 
-    /// For a file whose hooks run only once approved: whether what is on
-    /// disk now is approved, absent, or runs nothing, so that the content
-    /// this save writes may inherit the approval. Another party's
-    /// unapproved hooks never become approved by an unrelated edit.
+    /// For a file whose hooks run only once approved ([`super::trust`]):
+    /// whether what is on disk now (read under the lock) is approved,
+    /// absent, or runs nothing, so that the content written may inherit the
+    /// approval. Another party's unapproved hooks never become approved by
+    /// an unrelated edit.
     fn keeps_approval(&self) -> Result<bool> {
         let Some(store) = &self.location.trust_store else {
             return Ok(false);
         };
-        let Some(current) = read_if_exists(&self.location.path)? else {
+        let Some(current) = self.read()? else {
             return Ok(true);
         };
         let runs_nothing = format::parse(&current).ok().is_some_and(|(value, _)| {
             value
                 .get("hooks")
-                .is_none_or(|h| h.as_object().is_none_or(serde_json::Map::is_empty))
+                .is_none_or(|h| h.as_object().is_none_or(Map::is_empty))
         });
         if runs_nothing {
             return Ok(true);
@@ -200,38 +361,55 @@ impl SettingsDocument {
         Ok(trust::trust_in(&approved, &self.location.path, Some(&current)).allows_running())
     }
 
-    /// Creates the file's directory if needed and, for hookd's project
-    /// directory, keeps its `.gitignore` right: a new `.hookd/` gets
-    /// [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE), creating the shared `settings.json` opens up
-    /// hookd's ledger-only `*`, and an older hookd-written version is
-    /// upgraded. A `.gitignore` the user wrote is left alone.
-    fn prepare_dir(&self, dir: &Path) -> Result<()> {
-        let hookd_dir = self.location.kind == Kind::Managed
-            && self.location.scope.is_project()
+    /// For hookd's project directory, keeps its `.gitignore` right: a new
+    /// `.hookd/` gets [`SHARED_GITIGNORE`](crate::state_dir::SHARED_GITIGNORE),
+    /// creating the shared `settings.json` opens up hookd's ledger-only `*`,
+    /// and an older hookd-written version is upgraded. A `.gitignore` the
+    /// user wrote is left alone; one that is a symbolic link is refused.
+    fn prepare_gitignore(&self, existed: bool) -> Result<()> {
+        let location = &self.location;
+        let Some(dir) = location.path.parent() else {
+            return Ok(());
+        };
+        let hookd_dir = location.kind == Kind::Managed
+            && location.scope.is_project()
             && dir.file_name().is_some_and(|n| n == MANAGED_PROJECT_DIR);
-        if !dir.is_dir() {
-            fs::create_dir_all(dir)
-                .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
-            if hookd_dir {
-                // Like the ledger does for a new `.hookd/`, so a ledger created
-                // later in this directory is never committed either.
-                keep_gitignore(dir, GitignoreNeed::Shared)?;
-            }
+        if !hookd_dir {
             return Ok(());
         }
-        if hookd_dir {
-            // Opening up a ledger-only `.gitignore` only when the shared
-            // file is created; upgrading an older hookd-written one always.
-            let need = if self.location.scope == Scope::Project && !self.existed() {
-                GitignoreNeed::Shared
-            } else {
-                GitignoreNeed::Current
-            };
-            if dir.join(GITIGNORE).exists() {
-                keep_gitignore(dir, need)?;
-            }
+        if let Some(root) = location.project_root() {
+            // A planted `.hookd/.gitignore` link must not be written through.
+            confine::no_symlink_below(root, &dir.join(GITIGNORE)).map_err(FsAtomicError::from)?;
+        }
+        if self.created_dir.is_some() {
+            // Like the ledger does for a new `.hookd/`, so a ledger created
+            // later in this directory is never committed either.
+            keep_gitignore(dir, GitignoreNeed::Shared)?;
+            return Ok(());
+        }
+        // Opening up a ledger-only `.gitignore` only when the shared file is
+        // created; upgrading an older hookd-written one always.
+        let need = if location.scope == Scope::Project && !existed {
+            GitignoreNeed::Shared
+        } else {
+            GitignoreNeed::Current
+        };
+        if dir.join(GITIGNORE).exists() {
+            keep_gitignore(dir, need)?;
         }
         Ok(())
+    }
+}
+
+impl Drop for SettingsLock {
+    fn drop(&mut self) {
+        // Still locked here (fields drop after this): a refused edit leaves
+        // no empty directory behind. A writer waiting on it notices it went.
+        if !self.written.get()
+            && let Some(dir) = &self.created_dir
+        {
+            let _ = fs::remove_dir(dir);
+        }
     }
 }
 
@@ -363,5 +541,129 @@ mod tests {
             .save(false)
             .unwrap();
         assert_eq!(fs::read_to_string(&ignore).unwrap(), "mutations.db\n");
+    }
+
+    #[test]
+    fn update_applies_the_edit_to_what_the_file_holds_under_the_lock() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.json");
+        let location = loc(&path, Kind::Agent, Scope::Global);
+        // Ten threads, ten keys: each update sees the others' writes.
+        let threads: Vec<_> = (0..10)
+            .map(|i| {
+                let location = location.clone();
+                std::thread::spawn(move || {
+                    SettingsDocument::update(&location, false, |doc| {
+                        doc.value_mut()
+                            .as_object_mut()
+                            .unwrap()
+                            .insert(format!("k{i}"), i.into());
+                        Ok::<_, SettingsError>(())
+                    })
+                    .unwrap();
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(value.as_object().unwrap().len(), 10, "{value}");
+    }
+
+    #[test]
+    fn a_stale_document_is_refused_under_the_lock_and_a_waiting_save_sees_the_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.json");
+        fs::write(&path, "{}").unwrap();
+        let location = loc(&path, Kind::Agent, Scope::Global);
+        let stale = SettingsDocument::load(&location).unwrap();
+        let lock = SettingsLock::acquire(&location).unwrap();
+        let saver = std::thread::spawn(move || stale.save(false));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let mut doc = lock.load().unwrap();
+        doc.value_mut()["a"] = 1.into();
+        lock.save(&doc, false).unwrap();
+        drop(lock);
+        let err = saver.join().unwrap().unwrap_err();
+        assert!(matches!(err, SettingsError::ChangedOnDisk { .. }), "{err}");
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"a": 1}),
+            "the lock holder's write stays"
+        );
+    }
+
+    #[test]
+    fn a_refused_edit_leaves_no_directory_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(".claude/settings.local.json");
+        let location = loc(&path, Kind::Agent, Scope::Local);
+        let err = SettingsDocument::update(&location, false, |doc| {
+            doc.value_mut()["hooks"] = 3.into();
+            Err::<(), _>(SettingsError::NoHome)
+        })
+        .unwrap_err();
+        assert!(matches!(err, SettingsError::NoHome));
+        assert!(!tmp.path().join(".claude").exists());
+        // An invalid result is refused the same way.
+        let err = SettingsDocument::update(&location, false, |doc| {
+            doc.value_mut()["hooks"] = 3.into();
+            Ok::<_, SettingsError>(())
+        })
+        .unwrap_err();
+        assert!(matches!(err, SettingsError::Invalid { .. }), "{err}");
+        assert!(!tmp.path().join(".claude").exists());
+    }
+
+    #[test]
+    fn project_files_linked_out_of_the_project_are_never_written() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let project = tmp.path().join("p");
+        let home = tmp.path().join("home");
+        fs::create_dir_all(project.join(".claude")).unwrap();
+        fs::create_dir_all(&home).unwrap();
+        fs::write(home.join("settings.json"), "{}").unwrap();
+        let path = project.join(".claude/settings.json");
+        symlink(home.join("settings.json"), &path).unwrap();
+        let location = loc(&path, Kind::Agent, Scope::Project);
+        let doc = SettingsDocument::load(&location).unwrap();
+        let err = doc.save(false).unwrap_err();
+        assert!(err.to_string().contains("outside the project"), "{err}");
+        assert_eq!(
+            fs::read_to_string(home.join("settings.json")).unwrap(),
+            "{}"
+        );
+
+        // The same link as a user-scope file is followed (dotfiles).
+        let global = loc(&path, Kind::Agent, Scope::Global);
+        let out = SettingsDocument::load(&global)
+            .unwrap()
+            .save(false)
+            .unwrap();
+        assert_eq!(out.path, home.join("settings.json"));
+    }
+
+    #[test]
+    fn a_writer_waiting_on_a_directory_that_goes_away_makes_it_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join(".claude/settings.json");
+        let location = loc(&path, Kind::Agent, Scope::Global);
+        let first = SettingsLock::acquire(&location).unwrap();
+        assert!(path.parent().unwrap().is_dir(), "made to be locked");
+        let waiter = std::thread::spawn(move || {
+            SettingsDocument::update(&location, false, |doc| {
+                doc.value_mut()["a"] = 1.into();
+                Ok::<_, SettingsError>(())
+            })
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // Nothing written: the directory it made goes with it.
+        drop(first);
+        waiter.join().unwrap().unwrap();
+        let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+        assert_eq!(value["a"], 1);
     }
 }

@@ -145,6 +145,18 @@ pub struct SettingsLocation {
     pub trust_store: Option<PathBuf>,
 }
 
+impl SettingsLocation {
+    /// The project a project or local file belongs to: `<project>` of
+    /// `<project>/.claude|.hookd/<file>`, the only layout
+    /// [`SettingsRoots::location`] builds. `None` for the other scopes.
+    pub fn project_root(&self) -> Option<&Path> {
+        if !self.scope.is_project() {
+            return None;
+        }
+        self.path.parent()?.parent()
+    }
+}
+
 /// The directories every settings path derives from. [`SettingsRoots::from_env`]
 /// reads them from the environment once; tests and embedders build their own
 /// so nothing depends on process-wide state.
@@ -351,6 +363,20 @@ mod tests {
             Err(SettingsError::NoProject("local"))
         ));
         assert_eq!(roots.disabled_store(), Path::new("/h/.hookd/disabled.json"));
+        assert_eq!(
+            roots
+                .location(Kind::Managed, Scope::Local, p)
+                .unwrap()
+                .project_root(),
+            p
+        );
+        assert_eq!(
+            roots
+                .location(Kind::Agent, Scope::Global, p)
+                .unwrap()
+                .project_root(),
+            None
+        );
     }
 
     #[test]

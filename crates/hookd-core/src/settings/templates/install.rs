@@ -19,14 +19,15 @@ use super::{
     Result, Template, TemplateError, TemplateHook, command_for, handlers, hooks_dir, io_err, label,
     legacy_local_command, script_bytes,
 };
-use crate::fs_atomic;
+use crate::fs_atomic::{self, confine};
 use crate::settings::connect::{self, ChangeStatus};
+use crate::settings::document::SettingsLock;
 use crate::settings::location::MANAGED_PROJECT_DIR;
 use crate::settings::{
     self, HookSelector, Kind, Scope, SettingsDocument, SettingsError, SettingsLocation,
     SettingsRoots, WriteOutcome,
 };
-use crate::state_dir::{GitignoreNeed, keep_gitignore};
+use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
 /// What happened to the script file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -101,6 +102,18 @@ pub fn install(
     })?;
     let dir = hooks_dir(roots, location.scope, project)?;
     let path = dir.join(script);
+    let gitignore = project.map(|p| p.join(MANAGED_PROJECT_DIR).join(GITIGNORE));
+    if let (Some(project), Some(gitignore), true) =
+        (project, &gitignore, location.scope.is_project())
+    {
+        // A cloned repository may have planted links: never write beyond one.
+        beyond_no_link(project, &path)?;
+        beyond_no_link(project, gitignore)?;
+    }
+    // Held from here: the settings file is checked (a project file must
+    // not lead out of the project) before the script is written, and
+    // edited as it is now.
+    let lock = SettingsLock::acquire(location)?;
     let script_change = write_script(&dir, &path, bytes)?;
     let mut gitignore_changed = false;
     if let (Some(project), true) = (project, location.scope.is_project()) {
@@ -115,7 +128,7 @@ pub fn install(
             .map_err(crate::settings::SettingsError::from)?;
     }
 
-    let mut doc = SettingsDocument::load(location)?;
+    let mut doc = lock.load()?;
     let mut handlers = Vec::new();
     // A local install from before hooks-local/ runs the shared copy: move it.
     let moved = if location.scope == Scope::Local && doc.existed() {
@@ -138,8 +151,9 @@ pub fn install(
     let write = if handlers.is_empty() && moved.is_empty() {
         None
     } else {
-        Some(doc.save(false)?)
+        Some(lock.save(&doc, false)?)
     };
+    drop(lock);
     if !moved.is_empty() {
         remove_legacy_local_script(template, script, roots, project)?;
     }
@@ -151,6 +165,12 @@ pub fn install(
         script_change,
         gitignore_changed,
     })
+}
+
+/// Refuses `path` when a part of it below `project` is a symbolic link.
+fn beyond_no_link(project: &Path, path: &Path) -> Result<()> {
+    confine::no_symlink_below(project, path)
+        .map_err(|e| TemplateError::Settings(SettingsError::Write(e.into())))
 }
 
 fn write_script(dir: &Path, path: &Path, bytes: &[u8]) -> Result<FileChange> {
@@ -195,7 +215,7 @@ fn install_connect(template: &Template, location: &SettingsLocation) -> Result<C
         });
     }
     let emit = connect::emit_command(None)?;
-    let report = connect::connect_mode(&location.path, &emit, connect::Mode::Record, false)?;
+    let report = connect::connect_at(location, &emit, connect::Mode::Record, false)?;
     Ok(connect_report(location, report))
 }
 
@@ -239,10 +259,16 @@ pub fn uninstall(
         if location.kind != Kind::Agent {
             return Err(TemplateError::AgentOnly(template.name.clone()));
         }
-        let report = connect::disconnect(&location.path, false)?;
+        let report = connect::disconnect_at(location, false)?;
         return Ok(connect_report(location, report));
     };
-    let mut doc = SettingsDocument::load(location)?;
+    if let (Some(project), true) = (project, location.scope.is_project()) {
+        // Removing the script must not delete a file a planted link points to.
+        let path = hooks_dir(roots, location.scope, Some(project))?.join(script);
+        beyond_no_link(project, &path)?;
+    }
+    let lock = SettingsLock::acquire(location)?;
+    let mut doc = lock.load()?;
     let commands: Vec<String> = template
         .hooks
         .iter()
@@ -263,8 +289,9 @@ pub fn uninstall(
     let write = if handlers.is_empty() && legacy.is_empty() {
         None
     } else {
-        Some(doc.save(false)?)
+        Some(lock.save(&doc, false)?)
     };
+    drop(lock);
     let dir = hooks_dir(roots, location.scope, project)?;
     let mut path = dir.join(script);
     let mut script_change =
@@ -324,6 +351,9 @@ fn remove_unused_script(
 ) -> Result<FileChange> {
     let dir = hooks_dir(roots, scope, project)?;
     let path = dir.join(script);
+    if let (Some(project), true) = (project, scope.is_project()) {
+        beyond_no_link(project, &path)?;
+    }
     Ok(if !path.exists() {
         FileChange::Absent
     } else if script_in_use(roots, scope, project, commands, script)? {
