@@ -49,7 +49,7 @@ fn guarded_repo(env: &TestEnv) -> (GitRepo, PathBuf) {
             {"matcher": "Bash", "hooks": [{"type": "command", "command": guard.display().to_string()}]}
         ]})),
     );
-    write_file(
+    env.write_approved(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "echo formatted"}]}
@@ -288,7 +288,7 @@ fn run_merges_a_json_deny_an_exit_1_and_a_timeout_as_the_agent_would() {
         "where.sh",
         "#!/bin/sh\npwd\necho \"$CLAUDE_PROJECT_DIR\"\n",
     );
-    write_file(
+    env.write_approved(
         &root.join(".hookd/settings.local.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Write", "hooks": [
@@ -430,7 +430,7 @@ fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
             pids.display()
         ),
     );
-    write_file(
+    env.write_approved(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": slow.display().to_string(), "timeout": 120}]}
@@ -472,7 +472,7 @@ fn cancel_stops_a_run_and_kills_its_hooks_with_their_children() {
 
     // Cancelling does not poison the bench: the next run works.
     std::fs::remove_file(&pids).unwrap();
-    write_file(
+    env.write_approved(
         &root.join(".hookd/settings.json"),
         &settings(&json!({"PreToolUse": [
             {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo fine"}]}

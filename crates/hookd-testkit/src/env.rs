@@ -43,6 +43,17 @@ impl TestEnv {
         self.dir.path().join("home")
     }
 
+    /// Writes `text` as the managed hook file `path` of a project and
+    /// approves exactly that content, as `hookd trust` would (a project's
+    /// managed files run only once approved).
+    pub fn write_approved(&self, path: &Path, text: &str) {
+        crate::fs::write_file(path, text);
+        let roots = hookd_core::settings::SettingsRoots::under(&self.home());
+        hookd_core::settings::TrustStore::for_roots(&roots)
+            .approve(path, text.as_bytes())
+            .expect("approve the managed hook file");
+    }
+
     /// hookd's data dir (`$HOOKD_DATA_DIR`): registry, outbox, status.
     pub fn data_dir(&self) -> PathBuf {
         self.dir.path().join("data")
