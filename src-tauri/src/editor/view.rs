@@ -74,6 +74,8 @@ pub struct EffectiveEntry {
     pub enabled: bool,
     /// Index of the identical hook earlier in the list that runs instead.
     pub duplicate_of: Option<u64>,
+    /// Why hookd does not run it (its project file is not approved); `null` when it may run.
+    pub untrusted: Option<String>,
 }
 
 /// The effective hooks of `project`, agent then managed.
@@ -120,6 +122,7 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
                 timeout: h.timeout,
                 enabled: h.enabled,
                 duplicate_of: h.duplicate_of.map(|d| d as u64),
+                untrusted: h.untrusted.clone(),
             })
             .collect(),
         errors,

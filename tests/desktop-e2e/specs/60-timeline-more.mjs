@@ -28,6 +28,18 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
         },
       }),
     );
+    // Written behind hookd's back, as a clone would bring it: the Hook editor
+    // says hookd will not run it, shows what it would run, and Trust approves it.
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=managed-project`);
+    const trustBanner = await browser.$('#hooks-trust-banner');
+    await trustBanner.waitForDisplayed({ timeout: 10000, timeoutMsg: 'the trust banner is shown for an unapproved managed file' });
+    const said = await trustBanner.getText();
+    assert.match(said, /hookd does not run the hooks of .*settings\.json: not approved yet/);
+    assert.match(said, /grep -q secret/, 'the banner shows the command it would run');
+    await shot(browser, 'hooks-trust');
+    await (await browser.$('#hooks-trust-project')).click();
+    await trustBanner.waitForDisplayed({ reverse: true, timeout: 10000, timeoutMsg: 'Trust approves the file' });
+    assert.match(await (await browser.$('#hooks-status')).getText(), /Trusted settings\.json/);
 
     await browser.execute((hash) => { window.location.hash = hash; }, `#/timeline?repo=${repo}`);
     await browser.$('#timeline-list').waitForExist({ timeout: 10000 });

@@ -8,10 +8,11 @@ import { h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
-/** `enabled`, `disabled` or `duplicate`. */
-export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicate' {
+/** `enabled`, `disabled`, `duplicate` or `untrusted` (a project's managed file not approved: hookd skips it). */
+export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicate' | 'untrusted' {
   if (!e.enabled) return 'disabled';
-  return e.duplicate_of !== null ? 'duplicate' : 'enabled';
+  if (e.duplicate_of !== null) return 'duplicate';
+  return e.untrusted !== null ? 'untrusted' : 'enabled';
 }
 
 /** A file's path for a table cell: relative to the project when inside it. */
@@ -36,7 +37,8 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
   }
   const rows = view.hooks.map((e) => {
     const state = hookState(e);
-    const stateText = state === 'enabled' ? 'runs' : state === 'disabled' ? 'disabled (hookd)' : `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once`;
+    const stateText =
+      state === 'enabled' ? 'runs' : state === 'disabled' ? 'disabled (hookd)' : state === 'untrusted' ? 'not trusted: not run until approved' : `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once`;
     return h(
       'tr',
       { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },

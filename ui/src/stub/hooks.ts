@@ -259,6 +259,7 @@ export function createHooksStub(projects: string[]): HooksStub {
               timeout: typeof h.timeout === 'number' ? h.timeout : null,
               enabled,
               duplicate_of: null,
+              untrusted: null,
             });
           };
           for (const e of f.events) e.groups.forEach((g, gi) => g.handlers.forEach((h, hi) => push(e.event, g.matcher, gi, hi, h.raw as Handler, true)));

@@ -61,4 +61,8 @@ enabled: boolean,
 /**
  * Index of the identical hook earlier in the list that runs instead.
  */
-duplicate_of: number | null, };
+duplicate_of: number | null, 
+/**
+ * Why hookd does not run it (its project file is not approved); `null` when it may run.
+ */
+untrusted: string | null, };
