@@ -8,8 +8,8 @@
 //!
 //! Memory follows what a connection sends, not how many are open: bytes are
 //! read straight into the line buffer, which starts empty, reserves
-//! [`MIN_READ`] for a read and grows with the line up to [`MAX_READ`] a
-//! read; a buffer grown past [`KEPT_CAPACITY`] is handed over with its line
+//! `MIN_READ` (4 KiB) for a read and grows with the line up to `MAX_READ` (64 KiB) a
+//! read; a buffer grown past `KEPT_CAPACITY` is handed over with its line
 //! or shrunk after it. A thousand idle connections hold a few KiB each, not
 //! a 64 KiB buffer apiece for as long as they stay open.
 
