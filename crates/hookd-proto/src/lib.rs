@@ -3,12 +3,14 @@
 //! Both `hookd-emit` (the hot path, which must stay free of tokio, SQLite and
 //! git) and the daemon in `hookd-core` depend on this crate, so the envelope
 //! shape, the socket location and the line limit are defined exactly once.
-//! It depends on serde, serde_json and rustix only. It also holds the rules
+//! It depends on serde, serde_json and rustix only. The journal where an
+//! emitter leaves a line no daemon took is defined here too. It also holds the rules
 //! both sides must apply alike: whom to trust behind the socket, how a
 //! payload with lone UTF-16 surrogates is repaired, and what the stand-in for
 //! an oversized payload keeps.
 
 pub mod envelope;
+pub mod journal;
 pub mod paths;
 pub mod standin;
 pub mod surrogates;

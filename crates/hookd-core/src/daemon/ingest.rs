@@ -47,6 +47,9 @@ pub enum IngestItem {
         /// The runs.
         runs: Vec<HookRunRecord>,
     },
+    /// Answered once everything queued before it is committed (or
+    /// spooled): the journal replay deletes a file only after this.
+    Barrier(tokio::sync::oneshot::Sender<()>),
 }
 
 /// What the ingest thread did before it stopped.
@@ -130,6 +133,7 @@ impl Writer {
         let mut run_groups: Vec<(PathBuf, Vec<HookRunRecord>)> = Vec::new();
         // Built in arrival order, so the outbox (and the broker) see events in that order.
         let mut outgoing: Outgoing = Vec::new();
+        let mut barriers = Vec::new();
         for item in batch.drain(..) {
             match item {
                 IngestItem::Event(event) => {
@@ -155,6 +159,7 @@ impl Writer {
                         push_grouped(&mut run_groups, ledger.clone(), run);
                     }
                 }
+                IngestItem::Barrier(done) => barriers.push(done),
             }
         }
         if !outgoing.is_empty() {
@@ -170,6 +175,10 @@ impl Writer {
         }
         for moved in self.sink.take_moved_aside() {
             self.config.stats.record_moved_aside(moved);
+        }
+        for done in barriers {
+            // Whoever waits may have given up; nothing to do then.
+            let _ = done.send(());
         }
     }
 

@@ -224,6 +224,13 @@ impl Daemon {
             },
             events_rx,
         )?;
+        let replay_stop = CancellationToken::new();
+        let replay_task = tokio::spawn(crate::daemon::journal::run(
+            config.data_dir.clone(),
+            events_tx.clone(),
+            Arc::clone(&stats),
+            replay_stop.clone(),
+        ));
         let shared = Arc::new(Shared {
             events: events_tx,
             stats: Arc::clone(&stats),
@@ -266,6 +273,9 @@ impl Daemon {
         drain_backlog(listener, &shared, &tracker, &shutdown).await;
         tracker.close();
         tracker.wait().await;
+        // A replay under way finishes (its file is deleted only once committed).
+        replay_stop.cancel();
+        let _ = replay_task.await;
         drop(shared);
         let report = tokio::task::spawn_blocking(move || ingest.join())
             .await
@@ -733,7 +743,16 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
             format!("timestamp {:?} is not RFC 3339", envelope.timestamp),
         )
     })?;
-    let event_id = uuid::Uuid::now_v7().to_string();
+    // The emitter's id when it sent a valid one: a line that arrives twice
+    // (socket and journal, or a replay after a crash) is then stored once.
+    let event_id = envelope
+        .event_id
+        .as_deref()
+        .and_then(|id| uuid::Uuid::try_parse(id).ok())
+        .filter(|id| !id.is_nil())
+        .unwrap_or_else(uuid::Uuid::now_v7)
+        .hyphenated()
+        .to_string();
     let event = extract::hook_event(&envelope, event_id, timestamp, timefmt::now());
     let wait = envelope.wait.then(|| WaitParts {
         event_type: envelope.event_type,
