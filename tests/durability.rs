@@ -1,19 +1,21 @@
 //! No event `hookd-emit` exited 0 for is lost: not while no daemon listens,
 //! not across restarts, not when the daemon is SIGKILLed mid-burst.
 
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count};
 use serde_json::json;
 
 /// Emits one Write of `file` in `repo`; asserts exit 0.
-fn emit_write(env: &TestEnv, repo: &GitRepo, file: &str, tool_use_id: &str) {
-    let root = repo.root();
+fn emit_write(env: &TestEnv, root: &Path, file: &str, tool_use_id: &str) {
     let input = json!({"file_path": root.join(file), "content": "x\n"});
     let out = env.emit(
         &["post_tool_use"],
-        &tool_payload("PostToolUse", "Write", &root, tool_use_id, input),
-        &root,
+        &tool_payload("PostToolUse", "Write", root, tool_use_id, input),
+        root,
     );
     assert!(out.status.success(), "emit exited {:?}", out.status);
 }
@@ -23,7 +25,7 @@ fn events_emitted_with_no_daemon_are_stored_once_when_it_starts() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     for i in 0..50 {
-        emit_write(&env, &repo, &format!("f{i}.rs"), &format!("t{i}"));
+        emit_write(&env, &repo.root(), &format!("f{i}.rs"), &format!("t{i}"));
     }
     let mut daemon = env.start_daemon();
     wait_for_count(&repo, "events", 50);
@@ -39,4 +41,48 @@ fn events_emitted_with_no_daemon_are_stored_once_when_it_starts() {
     assert_eq!(repo.count("events"), 50);
     assert_eq!(repo.count("mutations"), 50);
     assert_eq!(repo.distinct_mutations("file_path"), 50);
+}
+
+#[test]
+fn sigkilling_the_daemon_during_a_burst_loses_no_event_and_stores_none_twice() {
+    const EMITTERS: usize = 4;
+    const EACH: usize = 150;
+    let env = Arc::new(TestEnv::new());
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let mut daemon = env.start_daemon();
+    let done = Arc::new(AtomicUsize::new(0));
+    let emitters: Vec<_> = (0..EMITTERS)
+        .map(|e| {
+            let (env, root, done) = (Arc::clone(&env), root.clone(), Arc::clone(&done));
+            std::thread::spawn(move || {
+                for i in 0..EACH {
+                    emit_write(&env, &root, &format!("e{e}-{i}.rs"), &format!("t{e}-{i}"));
+                }
+                done.fetch_add(1, Ordering::SeqCst);
+            })
+        })
+        .collect();
+    let mut kills = 0;
+    while done.load(Ordering::SeqCst) < EMITTERS {
+        std::thread::sleep(Duration::from_millis(250));
+        assert!(!daemon.kill_hard().success());
+        kills += 1;
+        daemon = env.start_daemon();
+    }
+    for emitter in emitters {
+        emitter.join().unwrap();
+    }
+    assert!(kills >= 2, "the burst outlasted {kills} kill(s) only");
+    let total = i64::try_from(EMITTERS * EACH).unwrap();
+    wait_for_count(&repo, "events", total);
+    // Once more, to replay whatever the last kill left, and give a
+    // duplicate the time to appear.
+    assert!(!daemon.kill_hard().success());
+    let mut daemon = env.start_daemon();
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(daemon.terminate().success());
+    assert_eq!(repo.count("events"), total, "every event exactly once");
+    assert_eq!(repo.distinct_mutations("file_path"), total);
+    assert_eq!(repo.count("mutations"), total);
 }

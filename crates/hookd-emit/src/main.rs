@@ -31,8 +31,11 @@
 //! socket of another user, no answer in managed mode), it is appended to
 //! `{data dir}/journal/pending.jsonl`, which the daemon replays at start and
 //! every few seconds; the event id keeps a line that arrived both ways from
-//! being stored twice. The journal is touched only on failure, so a live
-//! daemon costs no file I/O.
+//! being stored twice. In recording mode the daemon acknowledges a line
+//! once it has journaled it on its side; without that acknowledgement (the
+//! daemon was killed with the line still in its socket) the line is kept
+//! too. The journal is touched only on failure, so a live daemon costs the
+//! hook one round trip and no file I/O.
 //!
 //! # Managed mode (`--wait`)
 //! The daemon records the event, runs hookd's managed hooks for it and
@@ -66,6 +69,11 @@ const TIMEOUTS: Timeouts = Timeouts {
     connect: Duration::from_millis(200),
     write: Duration::from_millis(300),
 };
+
+/// How long recording mode waits for the daemon to acknowledge a line
+/// (normally well under a millisecond); past it the line goes to the journal
+/// too, and the event id keeps it from being stored twice.
+const ACK_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a Bash `pre_tool_use` waits for the daemon to record the
 /// repository's state (git status of a large work tree can take a while);
@@ -147,6 +155,23 @@ fn record(args: EmitArgs, debug: bool) -> Result<(), EmitError> {
             return Err(err);
         }
     };
+    // The line is in the daemon's socket, not yet safe: a daemon killed now
+    // never reads it. Safe once the daemon says it journaled it.
+    match delivered.wait_for_ack(ACK_WAIT) {
+        Ok(true) => {}
+        Ok(false) => {
+            journal(&line, debug);
+            if debug {
+                say("hookd-emit: the daemon closed without acknowledging; kept the event");
+            }
+        }
+        Err(err) => {
+            journal(&line, debug);
+            if debug {
+                say(&format!("hookd-emit: {err}; kept the event"));
+            }
+        }
+    }
     if line.wait_for_daemon
         && let Err(err) = delivered.wait_for_close(SNAPSHOT_WAIT)
         && debug

@@ -25,3 +25,9 @@ pub use paths::{SOCKET_ENV, pid_file_for, socket_path};
 /// limit is generous; anything larger is rejected by the daemon without being
 /// parsed, and the connection carries on with the next line.
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+
+/// The byte a daemon sends back, in recording mode, once it has journaled a
+/// line that carried an `event_id`: from then on the event survives the
+/// daemon being killed. Without it, `hookd-emit` keeps the line in its own
+/// journal ([`journal`]).
+pub const ACK: u8 = b'\n';

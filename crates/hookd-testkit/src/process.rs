@@ -68,6 +68,13 @@ impl ChildProcess {
         self.wait(TERMINATE_GRACE)
     }
 
+    /// Sends SIGKILL (no chance to clean up, as in a crash or an OOM kill)
+    /// and reaps the process.
+    pub fn kill_hard(&mut self) -> ExitStatus {
+        signal(self.pid(), Signal::KILL);
+        self.wait(TERMINATE_GRACE)
+    }
+
     /// Waits for the process to exit by itself; kills it and panics with
     /// its log after `limit`.
     pub fn wait(&mut self, limit: Duration) -> ExitStatus {

@@ -104,6 +104,33 @@ pub async fn replay_once(
     queued
 }
 
+/// Prefix of files a previous holder of this daemon's pid left behind.
+const STALE_PREFIX: &str = "stale-";
+
+/// Renames journal files that carry this daemon's own pid (a dead daemon
+/// had it before: containers and service managers reuse pids) so they are
+/// replayed rather than mistaken for this daemon's own. Call before
+/// opening the accepted-line journal.
+pub fn adopt_leftovers(data_dir: &Path) {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let me = std::process::id();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if owner_pid(&name) == Some(me) {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let stale = dir.join(format!("{STALE_PREFIX}{nanos}-{name}"));
+            if let Err(err) = std::fs::rename(entry.path(), &stale) {
+                tracing::error!(file = %entry.path().display(), error = %err, "cannot set aside a journal file of an earlier daemon");
+            }
+        }
+    }
+}
+
 /// Files of `dir` left by a daemon that is gone: `replay-<pid>-*` and
 /// `accepted-<pid>-*` whose pid is not alive (and is not ours).
 fn orphans(dir: &Path) -> Vec<PathBuf> {
@@ -114,10 +141,11 @@ fn orphans(dir: &Path) -> Vec<PathBuf> {
         .filter_map(std::result::Result::ok)
         .map(|entry| entry.path())
         .filter(|path| {
-            path.file_name()
-                .and_then(|n| n.to_str())
-                .and_then(owner_pid)
-                .is_some_and(|pid| pid != std::process::id() && !alive(pid))
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                return false;
+            };
+            name.starts_with(STALE_PREFIX) && name.ends_with(".jsonl")
+                || owner_pid(name).is_some_and(|pid| pid != std::process::id() && !alive(pid))
         })
         .collect();
     out.sort();

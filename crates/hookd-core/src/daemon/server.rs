@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::{HookdConfig, LedgerMode};
+use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
@@ -144,6 +145,10 @@ struct Shared {
     recording: RecordingSwitch,
     /// hookd's data directory (the registry of projects lives there).
     data_dir: PathBuf,
+    /// Where each accepted line is kept until it committed; `None` when it
+    /// could not be opened (emitters then get no acknowledgement and keep
+    /// their lines themselves).
+    accepted: Option<Arc<AcceptedJournal>>,
 }
 
 impl Daemon {
@@ -224,7 +229,23 @@ impl Daemon {
             },
             events_rx,
         )?;
+        crate::daemon::journal::adopt_leftovers(&config.data_dir);
+        let accepted = match AcceptedJournal::open(&config.data_dir) {
+            Ok(journal) => Some(Arc::new(journal)),
+            Err(err) => {
+                tracing::error!(error = %err, "cannot journal accepted lines: events in memory are lost if the daemon is killed, and emitters keep their own copies");
+                None
+            }
+        };
+        let retiring = TaskTracker::new();
         let replay_stop = CancellationToken::new();
+        let rotation = accepted.clone().map(|journal| {
+            tokio::spawn(journal.rotate_until(
+                events_tx.clone(),
+                retiring.clone(),
+                replay_stop.clone(),
+            ))
+        });
         let replay_task = tokio::spawn(crate::daemon::journal::run(
             config.data_dir.clone(),
             events_tx.clone(),
@@ -241,6 +262,7 @@ impl Daemon {
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
             data_dir: config.data_dir.clone(),
+            accepted: accepted.clone(),
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -276,12 +298,21 @@ impl Daemon {
         // A replay under way finishes (its file is deleted only once committed).
         replay_stop.cancel();
         let _ = replay_task.await;
+        if let Some(rotation) = rotation {
+            let _ = rotation.await;
+        }
+        retiring.close();
+        retiring.wait().await;
         drop(shared);
         let report = tokio::task::spawn_blocking(move || ingest.join())
             .await
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        // Everything accepted is committed (or spooled) now.
+        if let Some(journal) = &accepted {
+            journal.remove_all();
+        }
         publisher_stop.cancel();
         publisher_tasks.close();
         publisher_tasks.wait().await;
@@ -525,8 +556,16 @@ async fn accept_line(
         return;
     }
     match parse_line(line) {
-        Ok(ParsedLine { event, wait }) => {
+        Ok(ParsedLine {
+            event,
+            wait,
+            emitter_id,
+            journal_line,
+        }) => {
             shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
+            // A recording-mode emitter that chose the event id waits for
+            // this acknowledgement and keeps the line itself without it.
+            let wants_ack = emitter_id && wait.is_none();
             let waiting = wait.map(|wait| (event.clone(), wait));
             if shared.recording.is_paused() {
                 // The hooks still answer below; only the ledger leaves it out.
@@ -534,7 +573,24 @@ async fn accept_line(
                     .stats
                     .events_unrecorded
                     .fetch_add(1, Ordering::Relaxed);
+                if wants_ack {
+                    acknowledge(writer).await;
+                }
             } else {
+                // Journaled before it is acknowledged or queued: a SIGKILL
+                // from here on leaves it for the next start to replay.
+                let journaled = shared.accepted.as_ref().and_then(|journal| {
+                    match journal.append(journal_line.as_deref().unwrap_or(line)) {
+                        Ok(held) => Some(held),
+                        Err(err) => {
+                            tracing::error!(error = %err, "cannot journal an accepted line; not acknowledged");
+                            None
+                        }
+                    }
+                });
+                if wants_ack && journaled.is_some() {
+                    acknowledge(writer).await;
+                }
                 if is_bash_pre(&event) {
                     snapshot_before_bash(&event, shared).await;
                 }
@@ -547,6 +603,8 @@ async fn accept_line(
                 {
                     tracing::error!("ingest thread has stopped; event not stored");
                 }
+                // Queued now: its segment may be retired.
+                drop(journaled);
             }
             if let Some((event, wait)) = waiting {
                 answer_wait(event, wait, shared, writer, shutdown).await;
@@ -561,6 +619,20 @@ async fn accept_line(
             shared.stats.reject(why);
             tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
         }
+    }
+}
+
+/// How long writing an acknowledgement may take.
+const ACK_WRITE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Tells the emitter its line is safe ([`hookd_proto::ACK`]).
+async fn acknowledge(writer: &mut OwnedWriteHalf) {
+    match tokio::time::timeout(ACK_WRITE_TIMEOUT, writer.write_all(&[hookd_proto::ACK])).await {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => {
+            tracing::debug!(error = %err, "emitter went away before its acknowledgement")
+        }
+        Err(_) => tracing::debug!("emitter did not read its acknowledgement in time"),
     }
 }
 
@@ -700,6 +772,12 @@ pub struct ParsedLine {
     pub event: HookEvent,
     /// Present when the emitter waits for a reply.
     pub wait: Option<WaitParts>,
+    /// The event id came from the envelope (a `hookd-emit` that waits for
+    /// an acknowledgement in recording mode).
+    pub emitter_id: bool,
+    /// The line to journal when it differs from the one received: the
+    /// envelope with the id the daemon assigned, so a replay keeps it.
+    pub journal_line: Option<Vec<u8>>,
 }
 
 /// What answering a `wait` envelope needs beyond the recorded event.
@@ -745,14 +823,23 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
     })?;
     // The emitter's id when it sent a valid one: a line that arrives twice
     // (socket and journal, or a replay after a crash) is then stored once.
-    let event_id = envelope
+    let mut envelope = envelope;
+    let given = envelope
         .event_id
         .as_deref()
         .and_then(|id| uuid::Uuid::try_parse(id).ok())
-        .filter(|id| !id.is_nil())
+        .filter(|id| !id.is_nil());
+    let emitter_id = given.is_some();
+    let event_id = given
         .unwrap_or_else(uuid::Uuid::now_v7)
         .hyphenated()
         .to_string();
+    let journal_line = if emitter_id {
+        None
+    } else {
+        envelope.event_id = Some(event_id.clone());
+        serde_json::to_vec(&envelope).ok()
+    };
     let event = extract::hook_event(&envelope, event_id, timestamp, timefmt::now());
     let wait = envelope.wait.then(|| WaitParts {
         event_type: envelope.event_type,
@@ -762,7 +849,12 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
             .filter(|d| !d.is_empty())
             .map(PathBuf::from),
     });
-    Ok(ParsedLine { event, wait })
+    Ok(ParsedLine {
+        event,
+        wait,
+        emitter_id,
+        journal_line,
+    })
 }
 
 /// Creates the socket directory 0700, or checks an existing one is private
