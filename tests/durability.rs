@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count, wait_until};
 use serde_json::json;
 
 /// Emits one Write of `file` in `repo`; asserts exit 0.
@@ -85,4 +85,51 @@ fn sigkilling_the_daemon_during_a_burst_loses_no_event_and_stores_none_twice() {
     assert_eq!(repo.count("events"), total, "every event exactly once");
     assert_eq!(repo.distinct_mutations("file_path"), total);
     assert_eq!(repo.count("mutations"), total);
+}
+
+#[test]
+fn spooled_events_reach_the_ledger_with_their_mutations_once_it_is_writable() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    // A file where the ledger's directory should be: nothing can be stored.
+    std::fs::write(root.join(".hookd"), "in the way").unwrap();
+    let mut daemon = env.start_daemon();
+    for i in 0..3 {
+        emit_write(&env, &root, &format!("s{i}.rs"), &format!("s{i}"));
+    }
+    wait_until(Duration::from_secs(10), "3 events spooled", || {
+        env.spooled().len() == 3
+    });
+    assert!(daemon.terminate().success());
+
+    // The count of what waits survives a restart.
+    let mut daemon = env.start_daemon();
+    wait_until(Duration::from_secs(10), "status: 3 spooled", || {
+        env.daemon_status()
+            .is_some_and(|s| s["stats"]["events_spooled"] == 3)
+    });
+    let status = env.hookd(&root, &["status"]);
+    assert!(
+        status.stdout.contains("3 spooled"),
+        "hookd status shows the spool: {}",
+        status.stdout
+    );
+
+    // Fixed while it runs: the timer retries the spool.
+    std::fs::remove_file(root.join(".hookd")).unwrap();
+    wait_for_count(&repo, "events", 3);
+    wait_for_count(&repo, "mutations", 3);
+    wait_until(Duration::from_secs(10), "spool emptied", || {
+        env.spooled().is_empty()
+            && env
+                .daemon_status()
+                .is_some_and(|s| s["stats"]["events_spooled"] == 0)
+    });
+    assert!(daemon.terminate().success());
+    let mut daemon = env.start_daemon();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(daemon.terminate().success());
+    assert_eq!(repo.count("events"), 3);
+    assert_eq!(repo.count("mutations"), 3);
 }

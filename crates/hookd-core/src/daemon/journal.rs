@@ -16,7 +16,8 @@
 //! point leaves the file for the next start; storing it again is harmless,
 //! because the event id comes from the line and the ledgers ignore an id
 //! they already hold. A line that does not parse goes to `rejected.jsonl`
-//! and never holds up the others.
+//! and never holds up the others. On the same timer the ingest thread is
+//! asked to retry the spool ([`IngestItem::ReplaySpool`]).
 
 use std::io::Read as _;
 use std::os::fd::AsFd as _;
@@ -61,6 +62,12 @@ pub async fn run(
             () = shutdown.cancelled() => return,
         }
         replay_once(&data_dir, &events, &stats, &mut taken).await;
+        // The spool is the ingest thread's: it retries it itself.
+        if crate::daemon::ingest::spool_path(&data_dir).exists()
+            && events.send(IngestItem::ReplaySpool).await.is_err()
+        {
+            return;
+        }
     }
 }
 
