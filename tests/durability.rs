@@ -27,6 +27,12 @@ fn events_emitted_with_no_daemon_are_stored_once_when_it_starts() {
     for i in 0..50 {
         emit_write(&env, &repo.root(), &format!("f{i}.rs"), &format!("t{i}"));
     }
+    let status = env.hookd(&repo.root(), &["status"]);
+    assert!(
+        status.stderr.contains("50 events wait in the journal"),
+        "hookd status shows the backlog: {}",
+        status.stderr
+    );
     let mut daemon = env.start_daemon();
     wait_for_count(&repo, "events", 50);
     wait_for_count(&repo, "mutations", 50);
@@ -111,7 +117,7 @@ fn spooled_events_reach_the_ledger_with_their_mutations_once_it_is_writable() {
     });
     let status = env.hookd(&root, &["status"]);
     assert!(
-        status.stdout.contains("3 spooled"),
+        status.stdout.contains("3 spooled") && status.stdout.contains("3 in the spool"),
         "hookd status shows the spool: {}",
         status.stdout
     );

@@ -159,6 +159,27 @@ fn orphans(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Events waiting in the journal for a daemon to replay them: the lines of
+/// `pending.jsonl` and of the files dead daemons left (what a live daemon
+/// is handling right now is not counted). For `hookd status`.
+pub fn backlog(data_dir: &Path) -> u64 {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let mut files = orphans(&dir);
+    files.push(hookd_proto::journal::pending_path(data_dir));
+    files
+        .iter()
+        .filter_map(|file| std::fs::read(file).ok())
+        .map(|bytes| bytes.iter().filter(|b| **b == b'\n').count() as u64)
+        .sum()
+}
+
+/// Lines waiting in the spool (`crate::daemon::ingest::spool_path`).
+pub fn spool_backlog(data_dir: &Path) -> u64 {
+    std::fs::read(crate::daemon::ingest::spool_path(data_dir))
+        .map(|bytes| bytes.iter().filter(|b| **b == b'\n').count() as u64)
+        .unwrap_or(0)
+}
+
 /// The daemon pid in a `replay-<pid>-<n>.jsonl` or `accepted-<pid>-<n>.jsonl` name.
 pub fn owner_pid(name: &str) -> Option<u32> {
     let rest = name
