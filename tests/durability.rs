@@ -139,3 +139,30 @@ fn spooled_events_reach_the_ledger_with_their_mutations_once_it_is_writable() {
     assert_eq!(repo.count("events"), 3);
     assert_eq!(repo.count("mutations"), 3);
 }
+
+#[test]
+fn a_socket_activated_daemon_leaves_the_socket_and_its_queue_to_the_next_one() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    // What hookd.socket does: systemd binds and holds the socket.
+    let listener = std::os::unix::net::UnixListener::bind(env.socket()).unwrap();
+    let mut daemon = env.start_daemon_on(&listener);
+    emit_write(&env, &root, "a.rs", "a");
+    wait_for_count(&repo, "events", 1);
+    assert!(daemon.terminate().success(), "log:\n{}", daemon.log_text());
+    assert!(env.socket().exists(), "the socket outlives the daemon");
+
+    // Between two daemons the socket still takes connections; the emitter
+    // gets no acknowledgement and keeps its line too.
+    for i in 0..3 {
+        emit_write(&env, &root, &format!("b{i}.rs"), &format!("b{i}"));
+    }
+    let mut daemon = env.start_daemon_on(&listener);
+    wait_for_count(&repo, "events", 4);
+    // Give the journal's copies the time to be replayed: still once each.
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(daemon.terminate().success());
+    assert_eq!(repo.count("events"), 4);
+    assert_eq!(repo.count("mutations"), 4);
+}

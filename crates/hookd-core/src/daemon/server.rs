@@ -131,6 +131,10 @@ pub struct Daemon {
     pid_file: PathBuf,
     stats: Arc<DaemonStats>,
     notices: broadcast::Sender<CommitNotice>,
+    /// The listening socket came from systemd (`hookd.socket`): it is not
+    /// ours to remove, and what queues on it while we stop waits for the
+    /// next daemon.
+    inherited: bool,
 }
 
 /// Shared by every connection task.
@@ -153,8 +157,54 @@ struct Shared {
 
 impl Daemon {
     /// Prepares the socket directory, refuses to start beside a live daemon,
-    /// removes a stale socket, binds and writes the PID file.
+    /// removes a stale socket, binds and writes the PID file; or, when
+    /// systemd passed a listening socket (`packaging/hookd.socket`), serves
+    /// that one.
     pub fn bind(config: DaemonConfig) -> Result<Self> {
+        if let Some(listener) = inherited_listener() {
+            return Self::adopt(config.clone(), listener).or_else(|err| {
+                tracing::error!(error = %err, "cannot use the socket systemd passed; binding our own");
+                Self::bind_own(config)
+            });
+        }
+        Self::bind_own(config)
+    }
+
+    /// Serves the listening socket systemd passed on standard input
+    /// (`hookd.socket` with `StandardInput=socket`): no bind, no unlink.
+    fn adopt(mut config: DaemonConfig, listener: std::os::unix::net::UnixListener) -> Result<Self> {
+        if let Some(path) = listener
+            .local_addr()
+            .ok()
+            .and_then(|addr| addr.as_pathname().map(Path::to_path_buf))
+        {
+            config.socket_path = path;
+        }
+        let socket = config.socket_path.clone();
+        let pid_file = hookd_proto::pid_file_for(&socket);
+        crate::fs_atomic::write_atomic(
+            &pid_file,
+            format!("{}\n", std::process::id()).as_bytes(),
+            false,
+        )
+        .map_err(|e| Error::io("cannot write PID file", &pid_file, std::io::Error::other(e)))?;
+        let listener = listener
+            .set_nonblocking(true)
+            .and_then(|()| UnixListener::from_std(listener))
+            .map_err(|e| Error::io("cannot listen on", &socket, e))?;
+        tracing::info!(socket = %socket.display(), "serving the socket systemd passed");
+        let (notices, _) = broadcast::channel(1024);
+        Ok(Self {
+            config,
+            listener,
+            pid_file,
+            stats: Arc::new(DaemonStats::default()),
+            notices,
+            inherited: true,
+        })
+    }
+
+    fn bind_own(config: DaemonConfig) -> Result<Self> {
         let socket = &config.socket_path;
         let dir = socket
             .parent()
@@ -187,6 +237,7 @@ impl Daemon {
             pid_file,
             stats: Arc::new(DaemonStats::default()),
             notices,
+            inherited: false,
         })
     }
 
@@ -209,6 +260,7 @@ impl Daemon {
             pid_file,
             stats,
             notices,
+            inherited,
         } = self;
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
@@ -290,9 +342,14 @@ impl Daemon {
         let slots = Arc::new(Semaphore::new(config.max_connections));
         accept_until_cancelled(&listener, &shared, &tracker, &slots, &shutdown).await;
 
-        // Nobody can connect once the path is gone; then take what is already queued.
-        remove_file_quietly(&config.socket_path);
-        drain_backlog(listener, &shared, &tracker, &shutdown).await;
+        if inherited {
+            // systemd keeps the socket: what queues now waits for the next daemon.
+            drop(listener);
+        } else {
+            // Nobody can connect once the path is gone; then take what is already queued.
+            remove_file_quietly(&config.socket_path);
+            drain_backlog(listener, &shared, &tracker, &shutdown).await;
+        }
         tracker.close();
         tracker.wait().await;
         // A replay under way finishes (its file is deleted only once committed).
@@ -855,6 +912,27 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
         emitter_id,
         journal_line,
     })
+}
+
+/// The listening Unix socket systemd passes on standard input to a
+/// socket-activated `hookd.service` (`StandardInput=socket`), if that is
+/// what standard input is. Taken from stdin rather than `LISTEN_FDS`'s fd 3
+/// because stdin can be borrowed without `unsafe`; nothing but a
+/// listening stream socket qualifies, so an ordinary stdin never does.
+fn inherited_listener() -> Option<std::os::unix::net::UnixListener> {
+    use std::os::fd::AsFd as _;
+    let stdin = std::io::stdin();
+    let fd = stdin.as_fd();
+    if !rustix::net::sockopt::socket_acceptconn(fd).unwrap_or(false) {
+        return None;
+    }
+    let local = rustix::net::getsockname(fd).ok()?;
+    if local.address_family() != rustix::net::AddressFamily::UNIX {
+        return None;
+    }
+    fd.try_clone_to_owned()
+        .ok()
+        .map(std::os::unix::net::UnixListener::from)
 }
 
 /// Creates the socket directory 0700, or checks an existing one is private
