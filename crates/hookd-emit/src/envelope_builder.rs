@@ -289,7 +289,8 @@ mod tests {
                 r#"{"event_type":"PostToolUse","tool_name":"Write","#,
                 r#""payload":{"tool_name":"Write","tool_input":{"content":"a\nb"}},"#,
                 r#""timestamp":"2026-11-21T10:00:00.123Z","pid":42,"#,
-                r#""cwd":"/home/u/project","version":"1"}"#,
+                r#""cwd":"/home/u/project","version":"1","#,
+                r#""event_id":"0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"}"#,
                 "\n"
             )
         );
@@ -312,7 +313,7 @@ mod tests {
         let (line, outcome) = build(None, "not json\n{", MAX_LINE_BYTES);
         assert_eq!(outcome, PayloadOutcome::NotJson);
         assert!(line.contains(r#""payload":"not json\n{""#), "{line}");
-        assert!(line.ends_with(",\"payload_invalid\":true}\n"), "{line}");
+        assert!(line.contains(",\"payload_invalid\":true,"), "{line}");
         assert_eq!(line.matches('\n').count(), 1);
     }
 

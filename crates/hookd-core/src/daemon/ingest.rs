@@ -381,7 +381,7 @@ impl Writer {
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
             .collect();
         let mut kept: Vec<&[u8]> = Vec::new();
-        let mut groups: Vec<(PathBuf, Vec<(LedgerEntry, &[u8])>)> = Vec::new();
+        let mut groups: Vec<(PathBuf, Vec<SpooledEntry<'_>>)> = Vec::new();
         for line in &lines {
             let entry = serde_json::from_slice::<serde_json::Value>(line)
                 .ok()
@@ -456,6 +456,9 @@ impl Writer {
         written.is_ok()
     }
 }
+
+/// A spooled entry and the spool line it came from.
+type SpooledEntry<'a> = (LedgerEntry, &'a [u8]);
 
 /// The field of a spool line that holds the whole [`LedgerEntry`].
 const SPOOL_ENTRY: &str = "entry";

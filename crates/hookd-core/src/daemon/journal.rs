@@ -175,9 +175,9 @@ pub fn backlog(data_dir: &Path) -> u64 {
 
 /// Lines waiting in the spool (`crate::daemon::ingest::spool_path`).
 pub fn spool_backlog(data_dir: &Path) -> u64 {
-    std::fs::read(crate::daemon::ingest::spool_path(data_dir))
-        .map(|bytes| bytes.iter().filter(|b| **b == b'\n').count() as u64)
-        .unwrap_or(0)
+    std::fs::read(crate::daemon::ingest::spool_path(data_dir)).map_or(0, |bytes| {
+        bytes.iter().filter(|b| **b == b'\n').count() as u64
+    })
 }
 
 /// The daemon pid in a `replay-<pid>-<n>.jsonl` or `accepted-<pid>-<n>.jsonl` name.
