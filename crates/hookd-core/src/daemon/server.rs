@@ -687,7 +687,7 @@ async fn acknowledge(writer: &mut OwnedWriteHalf) {
     match tokio::time::timeout(ACK_WRITE_TIMEOUT, writer.write_all(&[hookd_proto::ACK])).await {
         Ok(Ok(())) => {}
         Ok(Err(err)) => {
-            tracing::debug!(error = %err, "emitter went away before its acknowledgement")
+            tracing::debug!(error = %err, "emitter went away before its acknowledgement");
         }
         Err(_) => tracing::debug!("emitter did not read its acknowledgement in time"),
     }
