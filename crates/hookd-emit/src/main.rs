@@ -151,8 +151,11 @@ fn record(args: EmitArgs, debug: bool) -> Result<(), EmitError> {
     let delivered = match send(&line, debug) {
         Ok(delivered) => delivered,
         Err(err) => {
+            if debug {
+                say(&format!("hookd-emit: {err}"));
+            }
             journal(&line, debug);
-            return Err(err);
+            return Ok(());
         }
     };
     // The line is in the daemon's socket, not yet safe: a daemon killed now
