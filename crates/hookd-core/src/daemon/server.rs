@@ -893,7 +893,10 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
         .to_string();
     let journal_line = if emitter_id {
         None
+    } else if envelope.event_id.is_none() {
+        with_event_id(text, &event_id)
     } else {
+        // An unusable id: rewritten whole, so the key is not there twice.
         envelope.event_id = Some(event_id.clone());
         serde_json::to_vec(&envelope).ok()
     };
@@ -933,6 +936,19 @@ fn inherited_listener() -> Option<std::os::unix::net::UnixListener> {
     fd.try_clone_to_owned()
         .ok()
         .map(std::os::unix::net::UnixListener::from)
+}
+
+/// `line` (a JSON object without an `event_id` key) with `"event_id"`
+/// added before its closing brace: cheaper than serialising it again, which
+/// matters for emitters that send no id (the bash one) at burst rates.
+fn with_event_id(line: &str, event_id: &str) -> Option<Vec<u8>> {
+    let body = line.trim_end().strip_suffix('}')?;
+    let mut out = Vec::with_capacity(line.len() + event_id.len() + 16);
+    out.extend_from_slice(body.as_bytes());
+    out.extend_from_slice(b",\"event_id\":\"");
+    out.extend_from_slice(event_id.as_bytes());
+    out.extend_from_slice(b"\"}");
+    Some(out)
 }
 
 /// Creates the socket directory 0700, or checks an existing one is private
@@ -1012,6 +1028,29 @@ mod tests {
         for (line, expected) in cases {
             let (why, _) = parse_envelope(line).unwrap_err();
             assert_eq!(why, expected, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn an_emitter_id_is_kept_and_a_missing_one_is_added_to_the_journaled_line() {
+        let id = "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+        let line = format!(
+            r#"{{"event_type":"stop","payload":{{}},"timestamp":"2026-11-21T10:00:00Z","event_id":"{id}"}}"#
+        );
+        let parsed = parse_line(line.as_bytes()).unwrap();
+        assert_eq!(parsed.event.event_id, id);
+        assert!(parsed.emitter_id && parsed.journal_line.is_none());
+
+        for line in [
+            r#"{"event_type":"stop","payload":{},"timestamp":"2026-11-21T10:00:00Z"} "#,
+            r#"{"event_type":"stop","payload":{},"timestamp":"2026-11-21T10:00:00Z","event_id":"nope"}"#,
+        ] {
+            let parsed = parse_line(line.as_bytes()).unwrap();
+            assert!(!parsed.emitter_id);
+            let journaled = parsed.journal_line.expect("rewritten");
+            let again = parse_line(&journaled).unwrap();
+            assert_eq!(again.event.event_id, parsed.event.event_id, "{line}");
+            assert!(again.emitter_id);
         }
     }
 
