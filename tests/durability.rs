@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count, wait_until};
+use hookd_testkit::{GitRepo, TestEnv, envelope_line, tool_payload, wait_for_count, wait_until};
 use serde_json::json;
 
 /// Emits one Write of `file` in `repo`; asserts exit 0.
@@ -165,4 +165,43 @@ fn a_socket_activated_daemon_leaves_the_socket_and_its_queue_to_the_next_one() {
     assert!(daemon.terminate().success());
     assert_eq!(repo.count("events"), 4);
     assert_eq!(repo.count("mutations"), 4);
+}
+
+#[test]
+fn a_journal_line_that_does_not_parse_is_set_aside_and_the_rest_stored() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let payload: serde_json::Value = serde_json::from_str(&tool_payload(
+        "PostToolUse",
+        "Write",
+        &root,
+        "good",
+        json!({"file_path": root.join("good.rs"), "content": "x\n"}),
+    ))
+    .unwrap();
+    let good = envelope_line(
+        "post_tool_use",
+        None,
+        payload,
+        "2026-11-26T08:00:00.000Z",
+        1,
+    );
+    let journal = env.journal_dir();
+    std::fs::write(journal.join("pending.jsonl"), format!("{{not json\n{good}")).unwrap();
+    let mut daemon = env.start_daemon();
+    wait_for_count(&repo, "events", 1);
+    wait_until(Duration::from_secs(10), "journal taken over", || {
+        !journal.join("pending.jsonl").exists()
+    });
+    assert!(daemon.terminate().success());
+    assert_eq!(
+        std::fs::read_to_string(journal.join("rejected.jsonl")).unwrap(),
+        "{not json\n"
+    );
+    let left: Vec<_> = std::fs::read_dir(&journal)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, ["rejected.jsonl"], "nothing else left behind");
 }

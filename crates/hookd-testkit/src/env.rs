@@ -218,6 +218,12 @@ impl TestEnv {
         hookd_core::daemon::ingest::spool_path(&self.data_dir())
     }
 
+    /// `{data dir}/journal`, where `hookd-emit` keeps what no daemon took,
+    /// created (0700) as the emitter creates it.
+    pub fn journal_dir(&self) -> PathBuf {
+        hookd_proto::journal::prepare_dir(&self.data_dir()).expect("journal directory")
+    }
+
     /// The spooled events so far, one JSON object each (none without a
     /// spool); a last line the daemon is still writing is left out.
     pub fn spooled(&self) -> Vec<serde_json::Value> {
