@@ -17,6 +17,11 @@ use serde::Serialize;
 use crate::env::{self, RunningDaemon, Tools, Workspace};
 use crate::stats::Summary;
 
+/// Environment variable naming another `hookd-emit` binary (an older
+/// build) to interleave as a third series, so a change to the emitter is
+/// judged against the previous one in the same run.
+pub const BASELINE_ENV: &str = "HOOKD_BENCH_EMIT_BASELINE";
+
 /// Unmeasured calls of each emitter before the measured ones.
 const WARMUP_CALLS: usize = 5;
 
@@ -33,6 +38,8 @@ pub struct EmitReport {
     pub bash: Summary,
     /// bash median / hookd-emit median.
     pub speedup: f64,
+    /// Wall time of the [`BASELINE_ENV`] emitter, when one was given.
+    pub baseline: Option<Summary>,
     /// Events the daemon had to receive (measured and warm-up calls of both).
     pub events_expected: u64,
     /// Events whose commit notice arrived, matched by `tool_use_id`.
@@ -60,6 +67,8 @@ pub fn run(tools: &Tools, runs: usize) -> Result<EmitReport> {
 
     let mut emit_times = Vec::with_capacity(runs);
     let mut bash_times = Vec::with_capacity(runs);
+    let baseline_emit = std::env::var_os(BASELINE_ENV).filter(|p| !p.is_empty());
+    let mut baseline_times = Vec::with_capacity(runs);
     let mut ids = Vec::with_capacity(2 * (runs + WARMUP_CALLS));
     let mut last_progress = Instant::now();
     eprintln!(
@@ -76,6 +85,16 @@ pub fn run(tools: &Tools, runs: usize) -> Result<EmitReport> {
         cmd.arg(&tools.bash_emitter).arg(env::EVENT_TYPE);
         let bash_time = env::time_with_stdin(&mut cmd, &payload(&bash_id)?)?;
 
+        if let Some(baseline) = &baseline_emit {
+            let base_id = format!("toolu_base_{i:06}");
+            let mut cmd = ws.command(baseline);
+            cmd.arg(env::EVENT_TYPE);
+            let base_time = env::time_with_stdin(&mut cmd, &payload(&base_id)?)?;
+            ids.push(base_id);
+            if i >= WARMUP_CALLS {
+                baseline_times.push(base_time);
+            }
+        }
         ids.push(emit_id);
         ids.push(bash_id);
         if i >= WARMUP_CALLS {
@@ -113,6 +132,7 @@ pub fn run(tools: &Tools, runs: usize) -> Result<EmitReport> {
         runs,
         payload_bytes,
         speedup: bash.median_ms / hookd_emit.median_ms,
+        baseline: Summary::of(&baseline_times),
         hookd_emit,
         bash,
         events_expected: expected,

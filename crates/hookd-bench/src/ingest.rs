@@ -180,6 +180,7 @@ pub(crate) fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>
             wait: false,
             payload_repaired: false,
             payload_summarised: false,
+            event_id: None,
         };
         let mut line = serde_json::to_vec(&envelope)?;
         line.push(b'\n');

@@ -105,6 +105,7 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
                 wait: false,
                 payload_repaired: false,
                 payload_summarised: false,
+                event_id: None,
             })?;
             line.push(b'\n');
             Ok(line)

@@ -517,6 +517,17 @@ fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {
         "baseline",
         Verdict::Info,
     ));
+    if let Some(baseline) = &r.baseline {
+        rows.push(Row::new(
+            format!(
+                "Emit wall time, baseline `hookd-emit` (${}), {n} calls, interleaved (median / p99)",
+                emit::BASELINE_ENV
+            ),
+            median_p99(baseline),
+            "baseline",
+            Verdict::Info,
+        ));
+    }
     rows.push(Row::new(
         "Emit speed-up: bash median ÷ `hookd-emit` median",
         format!("{:.1}×", r.speedup),

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// A hook event after normalisation, before it is tied to a repository.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HookEvent {
     /// Unique id given by the daemon on receipt (UUID v7, time-ordered).
     pub event_id: String,
@@ -103,7 +103,7 @@ impl Flag {
 }
 
 /// What git says about the repository an event happened in.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RepoFacts {
     /// Root of the work tree; `None` outside any git repository.
     pub git_root: Option<PathBuf>,
@@ -178,7 +178,7 @@ pub struct MutationRow {
 }
 
 /// One event and the mutations it revealed, ready to be appended to a ledger.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LedgerEntry {
     /// The hook event.
     pub event: HookEvent,

@@ -75,6 +75,32 @@ impl Delivered {
 }
 
 impl Delivered {
+    /// Waits up to `budget` for the daemon's acknowledgement
+    /// ([`hookd_proto::ACK`]) that the line is journaled on its side.
+    /// `Ok(false)`: the daemon closed without one (it was killed, or it
+    /// predates acknowledgements), so the line may be lost unless kept.
+    pub fn wait_for_ack(&self, budget: Duration) -> io::Result<bool> {
+        let deadline = Instant::now() + budget;
+        let mut byte = [0_u8; 1];
+        loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("no acknowledgement within {} ms", budget.as_millis()),
+                ));
+            }
+            self.socket
+                .set_read_timeout(Some(remaining.max(MIN_TIMEOUT)))?;
+            match (&self.socket).read(&mut byte) {
+                Ok(0) => return Ok(false),
+                Ok(_) => return Ok(byte[0] == hookd_proto::ACK),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(explain_timeout(err, "no acknowledgement", budget)),
+            }
+        }
+    }
+
     /// Reads the daemon's one-line [`hookd_proto::Reply`] (managed mode),
     /// giving up after `budget`.
     pub fn read_reply(&self, budget: Duration) -> io::Result<hookd_proto::Reply> {

@@ -39,6 +39,9 @@ pub struct CallContext {
     pub project_dir: Option<String>,
     /// Whether the daemon should run managed hooks and reply (`--wait`).
     pub wait: bool,
+    /// The event's id (UUIDv7): the same line may reach the daemon both over
+    /// the socket and through the journal, and is stored once.
+    pub event_id: String,
 }
 
 impl CallContext {
@@ -57,6 +60,7 @@ impl CallContext {
                 .filter(|dir| !dir.is_empty())
                 .map(|dir| dir.to_string_lossy().into_owned()),
             wait: false,
+            event_id: uuid::Uuid::now_v7().to_string(),
         }
     }
 }
@@ -152,6 +156,7 @@ fn build_line_with_limit(
         wait: context.wait,
         payload_repaired,
         payload_summarised: false,
+        event_id: Some(context.event_id),
     };
 
     let mut bytes = Vec::with_capacity(stdin.len() + 256);
@@ -221,6 +226,7 @@ mod tests {
             cwd: Some("/home/u/project".into()),
             project_dir: None,
             wait: false,
+            event_id: "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b".into(),
         }
     }
 
@@ -283,7 +289,8 @@ mod tests {
                 r#"{"event_type":"PostToolUse","tool_name":"Write","#,
                 r#""payload":{"tool_name":"Write","tool_input":{"content":"a\nb"}},"#,
                 r#""timestamp":"2026-11-21T10:00:00.123Z","pid":42,"#,
-                r#""cwd":"/home/u/project","version":"1"}"#,
+                r#""cwd":"/home/u/project","version":"1","#,
+                r#""event_id":"0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"}"#,
                 "\n"
             )
         );
@@ -306,7 +313,7 @@ mod tests {
         let (line, outcome) = build(None, "not json\n{", MAX_LINE_BYTES);
         assert_eq!(outcome, PayloadOutcome::NotJson);
         assert!(line.contains(r#""payload":"not json\n{""#), "{line}");
-        assert!(line.ends_with(",\"payload_invalid\":true}\n"), "{line}");
+        assert!(line.contains(",\"payload_invalid\":true,"), "{line}");
         assert_eq!(line.matches('\n').count(), 1);
     }
 

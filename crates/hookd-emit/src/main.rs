@@ -25,6 +25,18 @@
 //! - A wrong command line prints the usage on stderr, still with exit 0: a
 //!   misconfigured hook should not stop the agent.
 //!
+//! # Nothing lost (`hookd_proto::journal`)
+//! Every line carries an event id. When the line cannot be handed to a
+//! trusted daemon (none listening, a full backlog, a stalled write, a
+//! socket of another user, no answer in managed mode), it is appended to
+//! `{data dir}/journal/pending.jsonl`, which the daemon replays at start and
+//! every few seconds; the event id keeps a line that arrived both ways from
+//! being stored twice. In recording mode the daemon acknowledges a line
+//! once it has journaled it on its side; without that acknowledgement (the
+//! daemon was killed with the line still in its socket) the line is kept
+//! too. The journal is touched only on failure, so a live daemon costs the
+//! hook one round trip and no file I/O.
+//!
 //! # Managed mode (`--wait`)
 //! The daemon records the event, runs hookd's managed hooks for it and
 //! answers with their merged outcome; hookd-emit prints that answer's stdout
@@ -57,6 +69,11 @@ const TIMEOUTS: Timeouts = Timeouts {
     connect: Duration::from_millis(200),
     write: Duration::from_millis(300),
 };
+
+/// How long recording mode waits for the daemon to acknowledge a line
+/// (normally well under a millisecond); past it the line goes to the journal
+/// too, and the event id keeps it from being stored twice.
+const ACK_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a Bash `pre_tool_use` waits for the daemon to record the
 /// repository's state (git status of a large work tree can take a while);
@@ -131,7 +148,33 @@ fn record(args: EmitArgs, debug: bool) -> Result<(), EmitError> {
     let Some(line) = read_and_build(args, false, debug)? else {
         return Ok(());
     };
-    let delivered = send(&line, debug)?;
+    let delivered = match send(&line, debug) {
+        Ok(delivered) => delivered,
+        Err(err) => {
+            if debug {
+                say(&format!("hookd-emit: {err}"));
+            }
+            journal(&line, debug);
+            return Ok(());
+        }
+    };
+    // The line is in the daemon's socket, not yet safe: a daemon killed now
+    // never reads it. Safe once the daemon says it journaled it.
+    match delivered.wait_for_ack(ACK_WAIT) {
+        Ok(true) => {}
+        Ok(false) => {
+            journal(&line, debug);
+            if debug {
+                say("hookd-emit: the daemon closed without acknowledging; kept the event");
+            }
+        }
+        Err(err) => {
+            journal(&line, debug);
+            if debug {
+                say(&format!("hookd-emit: {err}; kept the event"));
+            }
+        }
+    }
     if line.wait_for_daemon
         && let Err(err) = delivered.wait_for_close(SNAPSHOT_WAIT)
         && debug
@@ -151,11 +194,16 @@ fn managed(args: &EmitArgs, debug: bool) -> ExitCode {
     let answer = read_and_build(args.clone(), true, debug).and_then(|line| match line {
         None => Ok(None),
         Some(line) => {
-            let delivered = send(&line, debug)?;
-            delivered
-                .read_reply(budget)
-                .map(Some)
-                .map_err(|source| EmitError::Reply { source })
+            let answered = send(&line, debug).and_then(|delivered| {
+                delivered
+                    .read_reply(budget)
+                    .map_err(|source| EmitError::Reply { source })
+            });
+            if answered.is_err() {
+                // Maybe recorded, maybe not: the event id makes a second copy harmless.
+                journal(&line, debug);
+            }
+            answered.map(Some)
         }
     });
     match answer {
@@ -240,6 +288,22 @@ fn send(line: &BuiltLine, debug: bool) -> Result<Delivered, EmitError> {
         ));
     }
     Ok(delivered)
+}
+
+/// Keeps a line no daemon took in the journal, for the daemon to replay.
+fn journal(line: &BuiltLine, debug: bool) {
+    let appended = hookd_proto::journal::data_dir()
+        .ok_or(hookd_proto::journal::JournalError::NoDataDir)
+        .and_then(|data_dir| hookd_proto::journal::append(&data_dir, &line.bytes));
+    if debug {
+        match appended {
+            Ok(path) => say(&format!(
+                "hookd-emit: kept the event in {} for the daemon",
+                path.display()
+            )),
+            Err(err) => say(&format!("hookd-emit: event lost: {err}")),
+        }
+    }
 }
 
 /// Writes one line to stderr, ignoring failure: `eprintln!` panics on a

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use common::{EMIT, FakeDaemon, emitter};
 use hookd_testkit::run;
 
-/// Accepts one connection, reads the line, waits `hold`, then closes;
+/// Accepts one connection, reads the line, acknowledges it, waits `hold`, then closes;
 /// reports the instant it closed.
 fn daemon_that_holds(listener: UnixListener, hold: Duration) -> mpsc::Receiver<Instant> {
     let (tx, rx) = mpsc::channel();
@@ -21,9 +21,15 @@ fn daemon_that_holds(listener: UnixListener, hold: Duration) -> mpsc::Receiver<I
         let (mut stream, _) = listener.accept().expect("accept");
         let mut line = Vec::new();
         let _ = stream.read_to_end(&mut line);
+        // The line is journaled: acknowledged, as the daemon does before
+        // it records the repository's state.
+        let _ = std::io::Write::write_all(&mut stream, &[hookd_proto::ACK]);
         thread::sleep(hold);
+        // Taken just before the close: after it, the emitter may exit
+        // before this thread runs again.
+        let closing = Instant::now();
         drop(stream);
-        let _ = tx.send(Instant::now());
+        let _ = tx.send(closing);
     });
     rx
 }

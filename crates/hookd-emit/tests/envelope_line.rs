@@ -232,7 +232,7 @@ fn agent_id_and_cwd_describe_the_calling_process() {
     let expected_cwd = workdir.path().canonicalize().unwrap();
     assert_eq!(envelope["cwd"], expected_cwd.to_str().unwrap());
     let optional: Vec<&str> = envelope.keys().skip(5).map(String::as_str).collect();
-    assert_eq!(optional, ["agent_id", "cwd", "version"]);
+    assert_eq!(optional, ["agent_id", "cwd", "version", "event_id"]);
 }
 
 #[test]
@@ -249,9 +249,17 @@ fn debug_reports_the_delivered_byte_count() {
     let daemon = FakeDaemon::start();
     let mut command = emitter(EMIT, &daemon.path, &["Notification"]);
     command.env("HOOKD_DEBUG", "1");
-    let result = run(command, br#"{"message":"hi"}"#);
+    // Received (and acknowledged) while the emitter runs, as a daemon does.
+    let (result, line) = std::thread::scope(|scope| {
+        let received = scope.spawn(|| daemon.receive(Duration::from_secs(5)));
+        let result = run(command, br#"{"message":"hi"}"#);
+        (result, received.join().unwrap().expect("a connection"))
+    });
     result.assert_exit_0_silent_stdout();
-    let line = daemon.receive_line();
+    assert!(
+        !common::data_dir_beside(&daemon.path).exists(),
+        "an acknowledged line is not journaled"
+    );
     assert_eq!(
         result.stderr,
         format!(

@@ -66,12 +66,30 @@ fn missing_socket_is_explained_with_debug() {
         "stderr: {}",
         result.stderr
     );
+    // Then where the event went instead, for the daemon to replay.
+    let kept = common::data_dir_beside(&path).join("journal/pending.jsonl");
     assert_eq!(
-        result.stderr.lines().count(),
-        1,
+        result.stderr.lines().nth(1),
+        Some(
+            format!(
+                "hookd-emit: kept the event in {} for the daemon",
+                kept.display()
+            )
+            .as_str()
+        ),
         "stderr: {}",
         result.stderr
     );
+    assert_eq!(
+        result.stderr.lines().count(),
+        2,
+        "stderr: {}",
+        result.stderr
+    );
+    let journaled = std::fs::read_to_string(&kept).unwrap();
+    let envelope = parse_line(journaled.as_bytes());
+    assert_eq!(envelope["event_type"], "PreToolUse");
+    assert!(envelope["event_id"].is_string(), "{journaled}");
 }
 
 #[test]

@@ -54,6 +54,12 @@ pub struct Envelope {
     /// predate this flag.
     #[serde(default, skip_serializing_if = "is_false")]
     pub payload_summarised: bool,
+    /// The event's id (a UUIDv7), chosen by the emitter so that a line
+    /// delivered twice (over the socket and from the journal, or replayed
+    /// after a crash) is stored once. Absent from third-party emitters; the
+    /// daemon then assigns one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
 }
 
 impl Envelope {
@@ -79,6 +85,7 @@ impl Envelope {
             wait: false,
             payload_repaired: false,
             payload_summarised: false,
+            event_id: None,
         }
     }
 }

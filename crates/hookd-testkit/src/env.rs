@@ -154,6 +154,37 @@ impl TestEnv {
         daemon
     }
 
+    /// Starts `hookd daemon` socket-activated: `listener` (bound at
+    /// [`Self::socket`], as `hookd.socket` would) on its standard input, as
+    /// systemd passes it with `StandardInput=socket`. Waits until the daemon
+    /// wrote its PID file; panics with its log when it does not.
+    pub fn start_daemon_on(&self, listener: &std::os::unix::net::UnixListener) -> ChildProcess {
+        use std::os::fd::AsFd as _;
+        let fd = listener.as_fd().try_clone_to_owned().expect("dup listener");
+        let mut command = self.command("hookd");
+        command.arg("daemon").env("HOOKD_LOG", "info");
+        let daemon = ChildProcess::spawn_with_stdin(
+            "hookd daemon (socket-activated)",
+            &mut command,
+            &self.unique_file("daemon", "log"),
+            std::process::Stdio::from(fd),
+        );
+        let pid = daemon.pid().to_string();
+        let pid_file = hookd_proto::pid_file_for(&self.socket());
+        let up = poll_until(DAEMON_START_TIMEOUT, || {
+            std::fs::read_to_string(&pid_file)
+                .ok()
+                .filter(|text| text.trim() == pid)
+                .map(drop)
+        });
+        assert!(
+            up.is_some(),
+            "socket-activated daemon did not start; log:\n{}",
+            daemon.log_text()
+        );
+        daemon
+    }
+
     /// Runs `hookd-emit args` with `stdin` in `cwd`.
     pub fn emit(&self, args: &[&str], stdin: &str, cwd: &Path) -> Output {
         run_with_stdin(
@@ -196,6 +227,12 @@ impl TestEnv {
     /// (`{data dir}/spool/unstored-events.jsonl`).
     pub fn spool_path(&self) -> PathBuf {
         hookd_core::daemon::ingest::spool_path(&self.data_dir())
+    }
+
+    /// `{data dir}/journal`, where `hookd-emit` keeps what no daemon took,
+    /// created (0700) as the emitter creates it.
+    pub fn journal_dir(&self) -> PathBuf {
+        hookd_proto::journal::prepare_dir(&self.data_dir()).expect("journal directory")
     }
 
     /// The spooled events so far, one JSON object each (none without a

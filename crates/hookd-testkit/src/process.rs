@@ -32,9 +32,15 @@ impl ChildProcess {
     /// Spawns `command` with no stdin, stderr to `log` and stdout to `log`
     /// with the extension `stdout`; `name` is used in failure messages.
     pub fn spawn(name: &str, command: &mut Command, log: &Path) -> Self {
+        Self::spawn_with_stdin(name, command, log, Stdio::null())
+    }
+
+    /// [`Self::spawn`] with `stdin` as standard input (for example a
+    /// listening socket, as systemd passes one to a socket-activated service).
+    pub fn spawn_with_stdin(name: &str, command: &mut Command, log: &Path, stdin: Stdio) -> Self {
         let stdout = log.with_extension("stdout");
         let child = command
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .stdout(create(&stdout))
             .stderr(create(log))
             .spawn()
@@ -65,6 +71,13 @@ impl ChildProcess {
     /// Sends SIGTERM and waits (at most [`TERMINATE_GRACE`]) for the exit.
     pub fn terminate(&mut self) -> ExitStatus {
         signal(self.pid(), Signal::TERM);
+        self.wait(TERMINATE_GRACE)
+    }
+
+    /// Sends SIGKILL (no chance to clean up, as in a crash or an OOM kill)
+    /// and reaps the process.
+    pub fn kill_hard(&mut self) -> ExitStatus {
+        signal(self.pid(), Signal::KILL);
         self.wait(TERMINATE_GRACE)
     }
 

@@ -19,9 +19,18 @@ pub struct StatusArgs {
 /// Prints the daemon's status; fails when no daemon answers.
 pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
     let socket = args.socket.clone().unwrap_or_else(hookd_proto::socket_path);
+    let data_dir = hookd_core::dirs::data_dir().ok();
+    let waiting = data_dir
+        .as_deref()
+        .map_or(0, hookd_core::daemon::journal::backlog);
     if let Err(err) = std::os::unix::net::UnixStream::connect(&socket) {
+        let kept = if waiting > 0 {
+            format!("; {waiting} events wait in the journal and are stored when it starts")
+        } else {
+            String::new()
+        };
         anyhow::bail!(
-            "no hookd daemon is listening on {} ({err}); start one with `hookd daemon`",
+            "no hookd daemon is listening on {} ({err}); start one with `hookd daemon`{kept}",
             socket.display()
         );
     }
@@ -49,6 +58,12 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
     println!(
         "  events:       {} accepted, {} rejected, {} stored, {} spooled ({} connections)",
         s.lines_accepted, s.lines_rejected, s.events_stored, s.events_spooled, s.connections
+    );
+    let spool = data_dir
+        .as_deref()
+        .map_or(0, hookd_core::daemon::journal::spool_backlog);
+    println!(
+        "  backlog:      {waiting} in the journal (replayed every few seconds), {spool} in the spool (retried until a ledger takes them)"
     );
     if status.recording_paused || s.events_unrecorded > 0 {
         let now = if status.recording_paused {

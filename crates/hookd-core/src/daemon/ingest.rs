@@ -6,7 +6,11 @@
 //! [`MAX_BATCH`]) and commits it as one transaction per ledger: under load
 //! batches grow and throughput rises; when idle each event commits alone, so
 //! latency stays low. Events no ledger will take are appended to a spool file
-//! instead of being dropped.
+//! instead of being dropped, whole (the event, its repository facts and its
+//! mutation rows), and retried from there at start and every few seconds
+//! ([`IngestItem::ReplaySpool`]); a line is removed from the spool only once
+//! its ledger took it. The `events_spooled` counter is the number of lines
+//! waiting in the spool, so it survives a restart.
 
 use std::fs::OpenOptions;
 use std::io::Write as _;
@@ -47,6 +51,11 @@ pub enum IngestItem {
         /// The runs.
         runs: Vec<HookRunRecord>,
     },
+    /// Answered once everything queued before it is committed (or
+    /// spooled): the journal replay deletes a file only after this.
+    Barrier(tokio::sync::oneshot::Sender<()>),
+    /// Retry the spooled events ([`Writer::replay_spool`]).
+    ReplaySpool,
 }
 
 /// What the ingest thread did before it stopped.
@@ -130,6 +139,8 @@ impl Writer {
         let mut run_groups: Vec<(PathBuf, Vec<HookRunRecord>)> = Vec::new();
         // Built in arrival order, so the outbox (and the broker) see events in that order.
         let mut outgoing: Outgoing = Vec::new();
+        let mut barriers = Vec::new();
+        let mut replay_spool = false;
         for item in batch.drain(..) {
             match item {
                 IngestItem::Event(event) => {
@@ -155,6 +166,8 @@ impl Writer {
                         push_grouped(&mut run_groups, ledger.clone(), run);
                     }
                 }
+                IngestItem::Barrier(done) => barriers.push(done),
+                IngestItem::ReplaySpool => replay_spool = true,
             }
         }
         if !outgoing.is_empty() {
@@ -170,6 +183,13 @@ impl Writer {
         }
         for moved in self.sink.take_moved_aside() {
             self.config.stats.record_moved_aside(moved);
+        }
+        if replay_spool {
+            self.replay_spool();
+        }
+        for done in barriers {
+            // Whoever waits may have given up; nothing to do then.
+            let _ = done.send(());
         }
     }
 
@@ -326,6 +346,7 @@ impl Writer {
                     "received_at": entry.event.received_at,
                     "git_root": entry.repo.git_root,
                     "payload": entry.event.raw_payload,
+                    SPOOL_ENTRY: entry,
                 })
             })
             .collect();
@@ -337,6 +358,83 @@ impl Writer {
                 .events_spooled
                 .fetch_add(count, Ordering::Relaxed);
         }
+    }
+
+    /// Stores the spooled entries whose ledger takes them now and rewrites
+    /// the spool with what is left (lines that still fail, hook runs, lines
+    /// from older daemons without the whole entry); then counts what is left.
+    fn replay_spool(&mut self) {
+        let path = spool_path(&self.config.data_dir);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                self.config.stats.events_spooled.store(0, Ordering::Relaxed);
+                return;
+            }
+            Err(err) => {
+                tracing::error!(spool = %path.display(), error = %err, "cannot read the spool");
+                return;
+            }
+        };
+        let lines: Vec<&[u8]> = bytes
+            .split(|b| *b == b'\n')
+            .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+            .collect();
+        let mut kept: Vec<&[u8]> = Vec::new();
+        let mut groups: Vec<(PathBuf, Vec<SpooledEntry<'_>>)> = Vec::new();
+        for line in &lines {
+            let entry = serde_json::from_slice::<serde_json::Value>(line)
+                .ok()
+                .and_then(|mut value| value.get_mut(SPOOL_ENTRY).map(serde_json::Value::take))
+                .and_then(|entry| serde_json::from_value::<LedgerEntry>(entry).ok());
+            match entry {
+                Some(entry) if self.config.writes_locally => {
+                    let ledger = self.ledger_for(entry.repo.git_root.as_deref());
+                    push_grouped(&mut groups, ledger, (entry, *line));
+                }
+                _ => kept.push(line),
+            }
+        }
+        let mut replayed = 0_u64;
+        for (ledger, items) in groups {
+            let entries: Vec<LedgerEntry> = items.iter().map(|(entry, _)| entry.clone()).collect();
+            match self.sink.append(&ledger, &entries) {
+                Ok(_) => {
+                    let count = entries.len() as u64;
+                    replayed += count;
+                    self.report.stored += count;
+                    self.config
+                        .stats
+                        .events_stored
+                        .fetch_add(count, Ordering::Relaxed);
+                    self.announce(&ledger, &entries);
+                }
+                Err(err) => {
+                    tracing::debug!(ledger = %ledger.display(), error = %ErrorChain(&err), "spooled events still not stored");
+                    kept.extend(items.iter().map(|(_, line)| *line));
+                }
+            }
+        }
+        if replayed > 0 {
+            let mut rest = Vec::with_capacity(bytes.len());
+            // Kept in their original order.
+            for line in &lines {
+                if kept.iter().any(|k| std::ptr::eq(*k, *line)) {
+                    rest.extend_from_slice(line);
+                    rest.push(b'\n');
+                }
+            }
+            if let Err(err) = replace_file(&path, &rest) {
+                // The old spool stays whole: replaying it again stores nothing twice.
+                tracing::error!(spool = %path.display(), error = %err, "cannot rewrite the spool");
+                return;
+            }
+            tracing::info!(spool = %path.display(), events = replayed, left = kept.len(), "stored spooled events");
+        }
+        self.config
+            .stats
+            .events_spooled
+            .store(kept.len() as u64, Ordering::Relaxed);
     }
 
     /// Appends JSON lines to the spool file and syncs it; false when even that failed.
@@ -357,6 +455,26 @@ impl Writer {
         }
         written.is_ok()
     }
+}
+
+/// A spooled entry and the spool line it came from.
+type SpooledEntry<'a> = (LedgerEntry, &'a [u8]);
+
+/// The field of a spool line that holds the whole [`LedgerEntry`].
+const SPOOL_ENTRY: &str = "entry";
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it and renames
+/// it over `path`: a crash leaves the old or the new file, whole.
+fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temp = path.with_extension(format!("{}.tmp", std::process::id()));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp)?;
+    file.write_all(bytes)?;
+    file.sync_data()?;
+    std::fs::rename(&temp, path)
 }
 
 /// Where events that no ledger would take are kept, one JSON object per line.

@@ -4,15 +4,18 @@
 //! limit, [`ingest`] batches them on a dedicated thread, enriched with git
 //! facts ([`enrich`]) and the payload's fields ([`extract`]), placed in the
 //! ledger of the repository that holds each file ([`placement`]), with Bash
-//! file changes found by [`bash_tracker`]. [`managed`] answers events that wait
+//! file changes found by [`bash_tracker`]. [`accepted`] keeps each accepted line until it committed, [`journal`] replays the
+//! lines emitters kept while no daemon took them. [`managed`] answers events that wait
 //! for hookd's managed hooks; [`recording`] pauses the recording; [`stats`]
 //! and [`status`] say what the daemon did.
 
+pub mod accepted;
 pub mod bash_tracker;
 pub mod connection;
 pub mod enrich;
 pub mod extract;
 pub mod ingest;
+pub mod journal;
 pub mod managed;
 pub mod placement;
 pub mod publish;

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::{HookdConfig, LedgerMode};
+use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
@@ -130,6 +131,10 @@ pub struct Daemon {
     pid_file: PathBuf,
     stats: Arc<DaemonStats>,
     notices: broadcast::Sender<CommitNotice>,
+    /// The listening socket came from systemd (`hookd.socket`): it is not
+    /// ours to remove, and what queues on it while we stop waits for the
+    /// next daemon.
+    inherited: bool,
 }
 
 /// Shared by every connection task.
@@ -144,12 +149,62 @@ struct Shared {
     recording: RecordingSwitch,
     /// hookd's data directory (the registry of projects lives there).
     data_dir: PathBuf,
+    /// Where each accepted line is kept until it committed; `None` when it
+    /// could not be opened (emitters then get no acknowledgement and keep
+    /// their lines themselves).
+    accepted: Option<Arc<AcceptedJournal>>,
 }
 
 impl Daemon {
     /// Prepares the socket directory, refuses to start beside a live daemon,
-    /// removes a stale socket, binds and writes the PID file.
+    /// removes a stale socket, binds and writes the PID file; or, when
+    /// systemd passed a listening socket (`packaging/hookd.socket`), serves
+    /// that one.
     pub fn bind(config: DaemonConfig) -> Result<Self> {
+        if let Some(listener) = inherited_listener() {
+            return Self::adopt(config.clone(), listener).or_else(|err| {
+                tracing::error!(error = %err, "cannot use the socket systemd passed; binding our own");
+                Self::bind_own(config)
+            });
+        }
+        Self::bind_own(config)
+    }
+
+    /// Serves the listening socket systemd passed on standard input
+    /// (`hookd.socket` with `StandardInput=socket`): no bind, no unlink.
+    fn adopt(mut config: DaemonConfig, listener: std::os::unix::net::UnixListener) -> Result<Self> {
+        if let Some(path) = listener
+            .local_addr()
+            .ok()
+            .and_then(|addr| addr.as_pathname().map(Path::to_path_buf))
+        {
+            config.socket_path = path;
+        }
+        let socket = config.socket_path.clone();
+        let pid_file = hookd_proto::pid_file_for(&socket);
+        crate::fs_atomic::write_atomic(
+            &pid_file,
+            format!("{}\n", std::process::id()).as_bytes(),
+            false,
+        )
+        .map_err(|e| Error::io("cannot write PID file", &pid_file, std::io::Error::other(e)))?;
+        let listener = listener
+            .set_nonblocking(true)
+            .and_then(|()| UnixListener::from_std(listener))
+            .map_err(|e| Error::io("cannot listen on", &socket, e))?;
+        tracing::info!(socket = %socket.display(), "serving the socket systemd passed");
+        let (notices, _) = broadcast::channel(1024);
+        Ok(Self {
+            config,
+            listener,
+            pid_file,
+            stats: Arc::new(DaemonStats::default()),
+            notices,
+            inherited: true,
+        })
+    }
+
+    fn bind_own(config: DaemonConfig) -> Result<Self> {
         let socket = &config.socket_path;
         let dir = socket
             .parent()
@@ -182,6 +237,7 @@ impl Daemon {
             pid_file,
             stats: Arc::new(DaemonStats::default()),
             notices,
+            inherited: false,
         })
     }
 
@@ -204,6 +260,7 @@ impl Daemon {
             pid_file,
             stats,
             notices,
+            inherited,
         } = self;
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
@@ -224,6 +281,29 @@ impl Daemon {
             },
             events_rx,
         )?;
+        crate::daemon::journal::adopt_leftovers(&config.data_dir);
+        let accepted = match AcceptedJournal::open(&config.data_dir) {
+            Ok(journal) => Some(Arc::new(journal)),
+            Err(err) => {
+                tracing::error!(error = %err, "cannot journal accepted lines: events in memory are lost if the daemon is killed, and emitters keep their own copies");
+                None
+            }
+        };
+        let retiring = TaskTracker::new();
+        let replay_stop = CancellationToken::new();
+        let rotation = accepted.clone().map(|journal| {
+            tokio::spawn(journal.rotate_until(
+                events_tx.clone(),
+                retiring.clone(),
+                replay_stop.clone(),
+            ))
+        });
+        let replay_task = tokio::spawn(crate::daemon::journal::run(
+            config.data_dir.clone(),
+            events_tx.clone(),
+            Arc::clone(&stats),
+            replay_stop.clone(),
+        ));
         let shared = Arc::new(Shared {
             events: events_tx,
             stats: Arc::clone(&stats),
@@ -234,6 +314,7 @@ impl Daemon {
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
             data_dir: config.data_dir.clone(),
+            accepted: accepted.clone(),
         });
         tracing::info!(socket = %config.socket_path.display(), pid = std::process::id(), "hookd daemon listening");
 
@@ -261,17 +342,34 @@ impl Daemon {
         let slots = Arc::new(Semaphore::new(config.max_connections));
         accept_until_cancelled(&listener, &shared, &tracker, &slots, &shutdown).await;
 
-        // Nobody can connect once the path is gone; then take what is already queued.
-        remove_file_quietly(&config.socket_path);
-        drain_backlog(listener, &shared, &tracker, &shutdown).await;
+        if inherited {
+            // systemd keeps the socket: what queues now waits for the next daemon.
+            drop(listener);
+        } else {
+            // Nobody can connect once the path is gone; then take what is already queued.
+            remove_file_quietly(&config.socket_path);
+            drain_backlog(listener, &shared, &tracker, &shutdown).await;
+        }
         tracker.close();
         tracker.wait().await;
+        // A replay under way finishes (its file is deleted only once committed).
+        replay_stop.cancel();
+        let _ = replay_task.await;
+        if let Some(rotation) = rotation {
+            let _ = rotation.await;
+        }
+        retiring.close();
+        retiring.wait().await;
         drop(shared);
         let report = tokio::task::spawn_blocking(move || ingest.join())
             .await
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
+        // Everything accepted is committed (or spooled) now.
+        if let Some(journal) = &accepted {
+            journal.remove_all();
+        }
         publisher_stop.cancel();
         publisher_tasks.close();
         publisher_tasks.wait().await;
@@ -515,8 +613,16 @@ async fn accept_line(
         return;
     }
     match parse_line(line) {
-        Ok(ParsedLine { event, wait }) => {
+        Ok(ParsedLine {
+            event,
+            wait,
+            emitter_id,
+            journal_line,
+        }) => {
             shared.stats.lines_accepted.fetch_add(1, Ordering::Relaxed);
+            // A recording-mode emitter that chose the event id waits for
+            // this acknowledgement and keeps the line itself without it.
+            let wants_ack = emitter_id && wait.is_none();
             let waiting = wait.map(|wait| (event.clone(), wait));
             if shared.recording.is_paused() {
                 // The hooks still answer below; only the ledger leaves it out.
@@ -524,7 +630,24 @@ async fn accept_line(
                     .stats
                     .events_unrecorded
                     .fetch_add(1, Ordering::Relaxed);
+                if wants_ack {
+                    acknowledge(writer).await;
+                }
             } else {
+                // Journaled before it is acknowledged or queued: a SIGKILL
+                // from here on leaves it for the next start to replay.
+                let journaled = shared.accepted.as_ref().and_then(|journal| {
+                    match journal.append(journal_line.as_deref().unwrap_or(line)) {
+                        Ok(held) => Some(held),
+                        Err(err) => {
+                            tracing::error!(error = %err, "cannot journal an accepted line; not acknowledged");
+                            None
+                        }
+                    }
+                });
+                if wants_ack && journaled.is_some() {
+                    acknowledge(writer).await;
+                }
                 if is_bash_pre(&event) {
                     snapshot_before_bash(&event, shared).await;
                 }
@@ -537,6 +660,8 @@ async fn accept_line(
                 {
                     tracing::error!("ingest thread has stopped; event not stored");
                 }
+                // Queued now: its segment may be retired.
+                drop(journaled);
             }
             if let Some((event, wait)) = waiting {
                 answer_wait(event, wait, shared, writer, shutdown).await;
@@ -551,6 +676,20 @@ async fn accept_line(
             shared.stats.reject(why);
             tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
         }
+    }
+}
+
+/// How long writing an acknowledgement may take.
+const ACK_WRITE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Tells the emitter its line is safe ([`hookd_proto::ACK`]).
+async fn acknowledge(writer: &mut OwnedWriteHalf) {
+    match tokio::time::timeout(ACK_WRITE_TIMEOUT, writer.write_all(&[hookd_proto::ACK])).await {
+        Ok(Ok(())) => {}
+        Ok(Err(err)) => {
+            tracing::debug!(error = %err, "emitter went away before its acknowledgement");
+        }
+        Err(_) => tracing::debug!("emitter did not read its acknowledgement in time"),
     }
 }
 
@@ -690,6 +829,12 @@ pub struct ParsedLine {
     pub event: HookEvent,
     /// Present when the emitter waits for a reply.
     pub wait: Option<WaitParts>,
+    /// The event id came from the envelope (a `hookd-emit` that waits for
+    /// an acknowledgement in recording mode).
+    pub emitter_id: bool,
+    /// The line to journal when it differs from the one received: the
+    /// envelope with the id the daemon assigned, so a replay keeps it.
+    pub journal_line: Option<Vec<u8>>,
 }
 
 /// What answering a `wait` envelope needs beyond the recorded event.
@@ -733,7 +878,28 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
             format!("timestamp {:?} is not RFC 3339", envelope.timestamp),
         )
     })?;
-    let event_id = uuid::Uuid::now_v7().to_string();
+    // The emitter's id when it sent a valid one: a line that arrives twice
+    // (socket and journal, or a replay after a crash) is then stored once.
+    let mut envelope = envelope;
+    let given = envelope
+        .event_id
+        .as_deref()
+        .and_then(|id| uuid::Uuid::try_parse(id).ok())
+        .filter(|id| !id.is_nil());
+    let emitter_id = given.is_some();
+    let event_id = given
+        .unwrap_or_else(uuid::Uuid::now_v7)
+        .hyphenated()
+        .to_string();
+    let journal_line = if emitter_id {
+        None
+    } else if envelope.event_id.is_none() {
+        with_event_id(text, &event_id)
+    } else {
+        // An unusable id: rewritten whole, so the key is not there twice.
+        envelope.event_id = Some(event_id.clone());
+        serde_json::to_vec(&envelope).ok()
+    };
     let event = extract::hook_event(&envelope, event_id, timestamp, timefmt::now());
     let wait = envelope.wait.then(|| WaitParts {
         event_type: envelope.event_type,
@@ -743,7 +909,46 @@ pub fn parse_line(line: &[u8]) -> std::result::Result<ParsedLine, (Rejection, St
             .filter(|d| !d.is_empty())
             .map(PathBuf::from),
     });
-    Ok(ParsedLine { event, wait })
+    Ok(ParsedLine {
+        event,
+        wait,
+        emitter_id,
+        journal_line,
+    })
+}
+
+/// The listening Unix socket systemd passes on standard input to a
+/// socket-activated `hookd.service` (`StandardInput=socket`), if that is
+/// what standard input is. Taken from stdin rather than `LISTEN_FDS`'s fd 3
+/// because stdin can be borrowed without `unsafe`; nothing but a
+/// listening stream socket qualifies, so an ordinary stdin never does.
+fn inherited_listener() -> Option<std::os::unix::net::UnixListener> {
+    use std::os::fd::AsFd as _;
+    let stdin = std::io::stdin();
+    let fd = stdin.as_fd();
+    if !rustix::net::sockopt::socket_acceptconn(fd).unwrap_or(false) {
+        return None;
+    }
+    let local = rustix::net::getsockname(fd).ok()?;
+    if local.address_family() != rustix::net::AddressFamily::UNIX {
+        return None;
+    }
+    fd.try_clone_to_owned()
+        .ok()
+        .map(std::os::unix::net::UnixListener::from)
+}
+
+/// `line` (a JSON object without an `event_id` key) with `"event_id"`
+/// added before its closing brace: cheaper than serialising it again, which
+/// matters for emitters that send no id (the bash one) at burst rates.
+fn with_event_id(line: &str, event_id: &str) -> Option<Vec<u8>> {
+    let body = line.trim_end().strip_suffix('}')?;
+    let mut out = Vec::with_capacity(line.len() + event_id.len() + 16);
+    out.extend_from_slice(body.as_bytes());
+    out.extend_from_slice(b",\"event_id\":\"");
+    out.extend_from_slice(event_id.as_bytes());
+    out.extend_from_slice(b"\"}");
+    Some(out)
 }
 
 /// Creates the socket directory 0700, or checks an existing one is private
@@ -823,6 +1028,29 @@ mod tests {
         for (line, expected) in cases {
             let (why, _) = parse_envelope(line).unwrap_err();
             assert_eq!(why, expected, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    #[test]
+    fn an_emitter_id_is_kept_and_a_missing_one_is_added_to_the_journaled_line() {
+        let id = "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+        let line = format!(
+            r#"{{"event_type":"stop","payload":{{}},"timestamp":"2026-11-21T10:00:00Z","event_id":"{id}"}}"#
+        );
+        let parsed = parse_line(line.as_bytes()).unwrap();
+        assert_eq!(parsed.event.event_id, id);
+        assert!(parsed.emitter_id && parsed.journal_line.is_none());
+
+        for line in [
+            r#"{"event_type":"stop","payload":{},"timestamp":"2026-11-21T10:00:00Z"} "#,
+            r#"{"event_type":"stop","payload":{},"timestamp":"2026-11-21T10:00:00Z","event_id":"nope"}"#,
+        ] {
+            let parsed = parse_line(line.as_bytes()).unwrap();
+            assert!(!parsed.emitter_id);
+            let journaled = parsed.journal_line.expect("rewritten");
+            let again = parse_line(&journaled).unwrap();
+            assert_eq!(again.event.event_id, parsed.event.event_id, "{line}");
+            assert!(again.emitter_id);
         }
     }
 

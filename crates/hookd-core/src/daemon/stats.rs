@@ -58,6 +58,8 @@ pub struct DaemonStats {
     pub events_unrecorded: AtomicU64,
     /// Matching managed hooks not run because their file is not trusted.
     pub hooks_skipped_untrusted: AtomicU64,
+    /// Events replayed from the journal (`crate::daemon::journal`).
+    pub events_replayed: AtomicU64,
     rejected: [AtomicU64; 7],
     moved_aside: Mutex<Vec<MovedAside>>,
 }

@@ -61,6 +61,9 @@ impl FakeDaemon {
             .expect("read timeout");
         let mut bytes = Vec::new();
         stream.read_to_end(&mut bytes).expect("read the line");
+        // As the daemon does once the line is journaled; the emitter has
+        // usually not exited yet (it waits for this).
+        let _ = std::io::Write::write_all(&mut stream, &[hookd_proto::ACK]);
         Some(bytes)
     }
 
@@ -72,12 +75,15 @@ impl FakeDaemon {
 }
 
 /// A command for `program` pointed at `socket`, with the environment
-/// variables the emitter reads cleared so the developer's shell cannot leak in.
+/// variables the emitter reads cleared so the developer's shell cannot leak in,
+/// and its journal (what no daemon took) beside the socket, in the test's
+/// temp dir, never in the developer's data dir.
 pub fn emitter(program: impl AsRef<OsStr>, socket: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(program);
     command
         .args(args)
         .env("HOOKD_SOCKET", socket)
+        .env("HOOKD_DATA_DIR", data_dir_beside(socket))
         .env_remove("HOOKD_DEBUG")
         .env_remove("CLAUDE_AGENT_ID");
     command
@@ -118,4 +124,12 @@ pub fn is_rfc3339_millis(stamp: &str) -> bool {
                 b'd' => byte.is_ascii_digit(),
                 _ => byte == expected,
             })
+}
+
+/// The data dir [`emitter`] gives the emitter: beside the socket.
+pub fn data_dir_beside(socket: &Path) -> PathBuf {
+    socket
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("emitter-data")
 }

@@ -1,0 +1,305 @@
+//! Replays journaled envelope lines into the ledgers, so that an event
+//! `hookd-emit` handed over is stored even when no daemon took it live.
+//!
+//! Two kinds of file live in `{data dir}/journal/` (`hookd_proto::journal`):
+//! - `pending.jsonl`, appended to by emitters that found no daemon;
+//! - `accepted-<pid>-<n>.jsonl`, the lines a daemon accepted
+//!   ([`crate::daemon::accepted`]), left behind when it was killed.
+//!
+//! At start and every [`REPLAY_INTERVAL`] the daemon renames
+//! `pending.jsonl` to `replay-<pid>-<n>.jsonl` (new emitters start a fresh
+//! one), takes `flock(LOCK_EX)` on it (which waits for appenders still
+//! writing), parses every line exactly as a socket line, queues the events,
+//! waits until the ingest thread has committed them ([`IngestItem::Barrier`])
+//! and only then deletes the file. `replay-*` and `accepted-*` files of a
+//! daemon that is no longer alive are replayed the same way. A crash at any
+//! point leaves the file for the next start; storing it again is harmless,
+//! because the event id comes from the line and the ledgers ignore an id
+//! they already hold. A line that does not parse goes to `rejected.jsonl`
+//! and never holds up the others. On the same timer the ingest thread is
+//! asked to retry the spool ([`IngestItem::ReplaySpool`]).
+
+use std::io::Read as _;
+use std::os::fd::AsFd as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rustix::fs::{FlockOperation, Mode, OFlags};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::daemon::ingest::IngestItem;
+use crate::daemon::server::parse_line;
+use crate::daemon::stats::DaemonStats;
+use crate::record::HookEvent;
+
+/// How often the journal is looked at while the daemon runs.
+pub const REPLAY_INTERVAL: Duration = Duration::from_secs(2);
+
+/// Where lines that could not be parsed are kept, for a human to look at.
+pub const REJECTED_FILE_NAME: &str = "rejected.jsonl";
+
+/// Prefix of a pending file a daemon took over.
+const REPLAY_PREFIX: &str = "replay-";
+
+/// Prefix of a daemon's own accepted-line segments.
+pub const ACCEPTED_PREFIX: &str = "accepted-";
+
+/// Replays at once, then every [`REPLAY_INTERVAL`] until `shutdown`.
+pub async fn run(
+    data_dir: PathBuf,
+    events: mpsc::Sender<IngestItem>,
+    stats: Arc<DaemonStats>,
+    shutdown: CancellationToken,
+) {
+    let mut ticks = tokio::time::interval(REPLAY_INTERVAL);
+    let mut taken = 0_u64;
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            () = shutdown.cancelled() => return,
+        }
+        replay_once(&data_dir, &events, &stats, &mut taken).await;
+        // The spool is the ingest thread's: it retries it itself.
+        if crate::daemon::ingest::spool_path(&data_dir).exists()
+            && events.send(IngestItem::ReplaySpool).await.is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// One pass: takes `pending.jsonl` over and replays it together with the
+/// files dead daemons left; returns how many events were queued.
+pub async fn replay_once(
+    data_dir: &Path,
+    events: &mpsc::Sender<IngestItem>,
+    stats: &DaemonStats,
+    taken: &mut u64,
+) -> u64 {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    if !dir.exists() {
+        return 0;
+    }
+    if let Err(err) = hookd_proto::journal::check_dir(&dir) {
+        tracing::error!(error = %err, "not replaying the journal");
+        return 0;
+    }
+    let mut files = orphans(&dir);
+    let pending = hookd_proto::journal::pending_path(data_dir);
+    let own = dir.join(format!(
+        "{REPLAY_PREFIX}{}-{}.jsonl",
+        std::process::id(),
+        *taken
+    ));
+    match std::fs::rename(&pending, &own) {
+        Ok(()) => {
+            *taken += 1;
+            files.push(own);
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => {
+            tracing::error!(file = %pending.display(), error = %err, "cannot take the journal over");
+        }
+    }
+    let mut queued = 0;
+    for file in files {
+        queued += replay_file(&dir, file, events, stats).await;
+    }
+    queued
+}
+
+/// Prefix of files a previous holder of this daemon's pid left behind.
+const STALE_PREFIX: &str = "stale-";
+
+/// Renames journal files that carry this daemon's own pid (a dead daemon
+/// had it before: containers and service managers reuse pids) so they are
+/// replayed rather than mistaken for this daemon's own. Call before
+/// opening the accepted-line journal.
+pub fn adopt_leftovers(data_dir: &Path) {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let me = std::process::id();
+    for entry in entries.filter_map(std::result::Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if owner_pid(&name) == Some(me) {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let stale = dir.join(format!("{STALE_PREFIX}{nanos}-{name}"));
+            if let Err(err) = std::fs::rename(entry.path(), &stale) {
+                tracing::error!(file = %entry.path().display(), error = %err, "cannot set aside a journal file of an earlier daemon");
+            }
+        }
+    }
+}
+
+/// Files of `dir` left by a daemon that is gone: `replay-<pid>-*` and
+/// `accepted-<pid>-*` whose pid is not alive (and is not ours).
+fn orphans(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(std::result::Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                return false;
+            };
+            name.starts_with(STALE_PREFIX) && name.ends_with(".jsonl")
+                || owner_pid(name).is_some_and(|pid| pid != std::process::id() && !alive(pid))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Events waiting in the journal for a daemon to replay them: the lines of
+/// `pending.jsonl` and of the files dead daemons left (what a live daemon
+/// is handling right now is not counted). For `hookd status`.
+pub fn backlog(data_dir: &Path) -> u64 {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let mut files = orphans(&dir);
+    files.push(hookd_proto::journal::pending_path(data_dir));
+    files
+        .iter()
+        .filter_map(|file| std::fs::read(file).ok())
+        .map(|bytes| bytes.iter().filter(|b| **b == b'\n').count() as u64)
+        .sum()
+}
+
+/// Lines waiting in the spool (`crate::daemon::ingest::spool_path`).
+pub fn spool_backlog(data_dir: &Path) -> u64 {
+    std::fs::read(crate::daemon::ingest::spool_path(data_dir)).map_or(0, |bytes| {
+        bytes.iter().filter(|b| **b == b'\n').count() as u64
+    })
+}
+
+/// The daemon pid in a `replay-<pid>-<n>.jsonl` or `accepted-<pid>-<n>.jsonl` name.
+pub fn owner_pid(name: &str) -> Option<u32> {
+    let rest = name
+        .strip_prefix(REPLAY_PREFIX)
+        .or_else(|| name.strip_prefix(ACCEPTED_PREFIX))?
+        .strip_suffix(".jsonl")?;
+    let (pid, n) = rest.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+/// Whether a process with this pid exists (of any user).
+fn alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(errno) => errno == rustix::io::Errno::PERM,
+    }
+}
+
+/// Replays one file and deletes it once its events committed; returns how
+/// many were queued.
+async fn replay_file(
+    dir: &Path,
+    file: PathBuf,
+    events: &mpsc::Sender<IngestItem>,
+    stats: &DaemonStats,
+) -> u64 {
+    let reading = file.clone();
+    let rejected_to = dir.join(REJECTED_FILE_NAME);
+    let read = tokio::task::spawn_blocking(move || read_locked(&reading, &rejected_to)).await;
+    let parsed = match read {
+        Ok(Ok(parsed)) => parsed,
+        Ok(Err(err)) => {
+            tracing::error!(file = %file.display(), error = %err, "cannot replay journal file; kept for the next try");
+            return 0;
+        }
+        Err(_) => return 0,
+    };
+    let count = parsed.len() as u64;
+    for event in parsed {
+        if events
+            .send(IngestItem::Event(Box::new(event)))
+            .await
+            .is_err()
+        {
+            return 0;
+        }
+    }
+    let (done, committed) = oneshot::channel();
+    if events.send(IngestItem::Barrier(done)).await.is_err() || committed.await.is_err() {
+        tracing::warn!(file = %file.display(), "ingest stopped before the replay committed; file kept");
+        return 0;
+    }
+    stats.events_replayed.fetch_add(count, Ordering::Relaxed);
+    if let Err(err) = std::fs::remove_file(&file) {
+        tracing::warn!(file = %file.display(), error = %err, "cannot remove replayed journal file");
+    }
+    if count > 0 {
+        tracing::info!(file = %file.display(), events = count, "replayed journaled events");
+    }
+    count
+}
+
+/// Opens `path` (no symbolic link), waits for appenders still writing,
+/// and parses its lines; lines that do not parse go to `rejected`.
+fn read_locked(path: &Path, rejected: &Path) -> std::io::Result<Vec<HookEvent>> {
+    let fd = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    rustix::fs::flock(fd.as_fd(), FlockOperation::LockExclusive)?;
+    let mut bytes = Vec::new();
+    std::fs::File::from(fd).read_to_end(&mut bytes)?;
+    let mut out = Vec::new();
+    for line in bytes.split(|b| *b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(parsed) => out.push(parsed.event),
+            Err((why, detail)) => {
+                tracing::warn!(file = %path.display(), reason = why.as_str(), detail = %detail, "journal line rejected; moved to {}", rejected.display());
+                let mut kept = line.to_vec();
+                kept.push(b'\n');
+                let dir = rejected.parent().unwrap_or(Path::new("."));
+                let appended = hookd_proto::journal::open_append(rejected).and_then(|fd| {
+                    rustix::io::write(&fd, &kept).map_err(|e| {
+                        hookd_proto::journal::JournalError::Io {
+                            action: "append to",
+                            path: dir.to_owned(),
+                            source: e.into(),
+                        }
+                    })
+                });
+                if let Err(err) = appended {
+                    tracing::error!(error = %err, "cannot keep a rejected journal line");
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owner_pid_reads_both_kinds_of_name_and_nothing_else() {
+        assert_eq!(owner_pid("replay-123-0.jsonl"), Some(123));
+        assert_eq!(owner_pid("accepted-77-12.jsonl"), Some(77));
+        assert_eq!(owner_pid("pending.jsonl"), None);
+        assert_eq!(owner_pid("rejected.jsonl"), None);
+        assert_eq!(owner_pid("replay-x-0.jsonl"), None);
+    }
+}
