@@ -290,6 +290,30 @@ fn skipped_record(
     started_at: &str,
 ) -> HookRunRecord {
     HookRunRecord {
+        skipped: Some(why),
+        ..record_of(event, invocation, started_at)
+    }
+}
+
+/// The `hook_runs` row of a hook that ran.
+fn run_record(event: &HookEvent, run: &executor::HookRun, started_at: &str) -> HookRunRecord {
+    HookRunRecord {
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        decision: run.effect.decision().map(str::to_owned),
+        duration_ms: run.duration.as_secs_f64() * 1e3,
+        stdout: run.stdout.clone(),
+        stderr: run.stderr.clone(),
+        output_truncated: run.stdout_truncated || run.stderr_truncated,
+        error: run.spawn_error.clone().or_else(|| run.json_error.clone()),
+        ..record_of(event, &run.invocation, started_at)
+    }
+}
+
+/// What every `hook_runs` row of `invocation` for `event` says, before
+/// (or without) running it.
+fn record_of(event: &HookEvent, invocation: &HookInvocation, started_at: &str) -> HookRunRecord {
+    HookRunRecord {
         run_id: uuid::Uuid::now_v7().to_string(),
         event_id: event.event_id.clone(),
         hook_type: event.hook_type.clone(),
@@ -308,31 +332,6 @@ fn skipped_record(
         stderr: String::new(),
         output_truncated: false,
         error: None,
-        started_at: started_at.to_owned(),
-        skipped: Some(why),
-    }
-}
-
-fn run_record(event: &HookEvent, run: &executor::HookRun, started_at: &str) -> HookRunRecord {
-    HookRunRecord {
-        run_id: uuid::Uuid::now_v7().to_string(),
-        event_id: event.event_id.clone(),
-        hook_type: event.hook_type.clone(),
-        tool_name: event.tool_name.clone(),
-        session_id: event.session_id.clone(),
-        tool_use_id: event.tool_use_id.clone(),
-        scope: run.invocation.scope.clone(),
-        source: run.invocation.source.to_string_lossy().into_owned(),
-        matcher: run.invocation.matcher.clone(),
-        command: run.invocation.command.clone(),
-        exit_code: run.exit_code,
-        timed_out: run.timed_out,
-        decision: run.effect.decision().map(str::to_owned),
-        duration_ms: run.duration.as_secs_f64() * 1e3,
-        stdout: run.stdout.clone(),
-        stderr: run.stderr.clone(),
-        output_truncated: run.stdout_truncated || run.stderr_truncated,
-        error: run.spawn_error.clone().or_else(|| run.json_error.clone()),
         started_at: started_at.to_owned(),
         skipped: None,
     }

@@ -21,13 +21,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT};
+use crate::fs_atomic::{DirLock, FsAtomicError, LOCK_WAIT};
 
-use super::document::{SettingsDocument, SettingsLock, read_if_exists};
+use super::document::{SettingsDocument, SettingsLock};
 use super::edit::{HookSelector, RemovedHook, remove_hook, resolve_event, restore_hook};
 use super::error::{Result, SettingsError};
-use super::format::{self, Format};
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::store;
 
 /// Version of the store's file format.
 pub const STORE_VERSION: u32 = 1;
@@ -155,26 +155,13 @@ impl DisabledStore {
 
     /// Every disabled hook, oldest first; a missing store is empty.
     pub fn load(&self) -> Result<Vec<DisabledHook>> {
-        let Some(bytes) = read_if_exists(&self.path)? else {
-            return Ok(Vec::new());
-        };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Vec::new());
-        }
-        let file: StoreFile = serde_json::from_slice(&bytes).map_err(|e| SettingsError::Store {
-            path: self.path.clone(),
-            message: format!("not a store of disabled hooks: {e}"),
-        })?;
-        if file.version > STORE_VERSION {
-            return Err(SettingsError::Store {
-                path: self.path.clone(),
-                message: format!(
-                    "written by a newer hookd (format {}; this one reads {STORE_VERSION})",
-                    file.version
-                ),
-            });
-        }
-        Ok(file.disabled)
+        let file: Option<StoreFile> = store::read(
+            &self.path,
+            "store of disabled hooks",
+            |f: &StoreFile| f.version,
+            STORE_VERSION,
+        )?;
+        Ok(file.map(|f| f.disabled).unwrap_or_default())
     }
 
     /// The disabled hooks that came from the file at `location`.
@@ -341,21 +328,7 @@ impl DisabledStore {
             version: STORE_VERSION,
             disabled: hooks.to_vec(),
         };
-        let value = serde_json::to_value(&file).map_err(|e| SettingsError::Store {
-            path: self.path.clone(),
-            message: format!("cannot serialise: {e}"),
-        })?;
-        let bytes =
-            format::render(&value, &Format::default()).map_err(|e| SettingsError::Store {
-                path: self.path.clone(),
-                message: format!("cannot serialise: {e}"),
-            })?;
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir)
-                .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
-        }
-        fs_atomic::write_atomic(&self.path, &bytes, false)?;
-        Ok(())
+        store::write(&self.path, &file)
     }
 
     /// Puts the store back after the settings file could not be saved. A

@@ -32,6 +32,7 @@ pub mod events;
 pub mod format;
 pub mod location;
 pub mod matcher;
+mod store;
 pub mod templates;
 pub mod trust;
 pub mod validate;

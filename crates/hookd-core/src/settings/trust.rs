@@ -25,12 +25,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::fs_atomic;
-
 use super::document::read_if_exists;
 use super::error::{Result, SettingsError};
-use super::format::{self, Format};
+use super::format;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::store;
 use super::validate::validate;
 
 /// File name of the store in hookd's home.
@@ -195,26 +194,13 @@ impl TrustStore {
     }
 
     fn read(&self) -> Result<StoreFile> {
-        let Some(bytes) = read_if_exists(&self.path)? else {
-            return Ok(StoreFile::default());
-        };
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(StoreFile::default());
-        }
-        let file: StoreFile = serde_json::from_slice(&bytes).map_err(|e| SettingsError::Store {
-            path: self.path.clone(),
-            message: format!("not hookd's store of trusted hook files: {e}"),
-        })?;
-        if file.version > STORE_VERSION {
-            return Err(SettingsError::Store {
-                path: self.path.clone(),
-                message: format!(
-                    "written by a newer hookd (format {}; this one reads {STORE_VERSION})",
-                    file.version
-                ),
-            });
-        }
-        Ok(file)
+        let file = store::read(
+            &self.path,
+            "store of trusted hook files",
+            |f: &StoreFile| f.version,
+            STORE_VERSION,
+        )?;
+        Ok(file.unwrap_or_default())
     }
 
     /// Read-modify-write under an exclusive lock, so concurrent approvals
@@ -239,16 +225,7 @@ impl TrustStore {
         let mut file = self.read()?;
         change(&mut file.approved);
         file.version = STORE_VERSION;
-        let value = serde_json::to_value(&file).map_err(|e| SettingsError::Store {
-            path: self.path.clone(),
-            message: format!("cannot serialise: {e}"),
-        })?;
-        let bytes =
-            format::render(&value, &Format::default()).map_err(|e| SettingsError::Store {
-                path: self.path.clone(),
-                message: format!("cannot serialise: {e}"),
-            })?;
-        fs_atomic::write_atomic(&self.path, &bytes, false)?;
+        store::write(&self.path, &file)?;
         // The lock is released when `lock` is dropped.
         Ok(())
     }
