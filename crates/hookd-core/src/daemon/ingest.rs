@@ -54,7 +54,7 @@ pub enum IngestItem {
     /// Answered once everything queued before it is committed (or
     /// spooled): the journal replay deletes a file only after this.
     Barrier(tokio::sync::oneshot::Sender<()>),
-    /// Retry the spooled events ([`Writer::replay_spool`]).
+    /// Retry the spooled events (`Writer::replay_spool`).
     ReplaySpool,
 }
 
