@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
-use hookd_core::settings::{Kind, Scope};
+use hookd_core::settings::{Kind, Scope, SettingsLocation};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -85,14 +85,12 @@ pub fn connect_apply(
     mode: Mode,
     version: &str,
 ) -> Result<ConnectResult> {
-    let path = settings_path(state, project, scope)?;
+    let location = settings_location(state, project, scope)?;
     let emit = connect::default_emit_command();
-    check_version(
-        &connect::preview_connect(&path, &emit, mode).map_err(core)?,
-        version,
-    )?;
-    let report = connect::connect_mode(&path, &emit, mode, false).map_err(core)?;
-    tracing::info!(file = %path.display(), ?mode, added = report.count, "connected hookd");
+    // The version is compared under the file's lock, with what is written.
+    let report =
+        connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?;
+    tracing::info!(file = %location.path.display(), ?mode, added = report.count, "connected hookd");
     Ok(result_of(&report))
 }
 
@@ -113,16 +111,21 @@ pub fn disconnect_apply(
     scope: Scope,
     version: &str,
 ) -> Result<ConnectResult> {
-    let path = settings_path(state, project, scope)?;
-    check_version(&connect::preview_disconnect(&path).map_err(core)?, version)?;
-    let report = connect::disconnect(&path, false).map_err(core)?;
-    tracing::info!(file = %path.display(), removed = report.count, "disconnected hookd");
+    let location = settings_location(state, project, scope)?;
+    let report = connect::disconnect_checked(&location, |now| check_version(now, version))?;
+    tracing::info!(file = %location.path.display(), removed = report.count, "disconnected hookd");
     Ok(result_of(&report))
 }
 
 /// The agent settings file of `scope`, from the same roots the Projects
 /// screen's connected badges read.
 fn settings_path(state: &AppState, project: &str, scope: Scope) -> Result<PathBuf> {
+    Ok(settings_location(state, project, scope)?.path)
+}
+
+/// The agent settings file of `scope`, with what a write must respect (a
+/// project or local file that leads out of the project is refused).
+fn settings_location(state: &AppState, project: &str, scope: Scope) -> Result<SettingsLocation> {
     let roots = state.roots()?;
     let location = match scope {
         Scope::Global => roots.location(Kind::Agent, Scope::Global, None),
@@ -135,7 +138,7 @@ fn settings_path(state: &AppState, project: &str, scope: Scope) -> Result<PathBu
             ));
         }
     };
-    Ok(location.map_err(core)?.path)
+    location.map_err(core)
 }
 
 fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {

@@ -130,6 +130,12 @@ impl From<hookd_core::Error> for AppError {
     }
 }
 
+impl From<AgentConnectError> for AppError {
+    fn from(err: AgentConnectError) -> Self {
+        AppError::from(hookd_core::Error::from(err))
+    }
+}
+
 impl From<TemplateError> for AppError {
     fn from(err: TemplateError) -> Self {
         let kind = match &err {

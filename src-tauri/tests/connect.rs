@@ -227,3 +227,37 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
             .unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound);
 }
+
+#[test]
+fn a_project_file_linked_out_of_the_project_is_refused_and_nothing_is_written() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    // A cloned repository whose project settings link to the user's own file.
+    let global = env.home().join(".claude/settings.json");
+    std::fs::create_dir_all(global.parent().unwrap()).unwrap();
+    std::fs::write(&global, THEIRS).unwrap();
+    std::fs::create_dir_all(repo.root().join(".claude")).unwrap();
+    std::os::unix::fs::symlink(&global, repo.root().join(".claude/settings.json")).unwrap();
+
+    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let err = connect::connect_apply(
+        &state,
+        &project,
+        Scope::Project,
+        Mode::Record,
+        &preview.version,
+    )
+    .unwrap_err();
+    assert!(
+        err.message.contains("outside") || err.message.contains("link"),
+        "{}",
+        err.message
+    );
+    assert_eq!(
+        std::fs::read_to_string(&global).unwrap(),
+        THEIRS,
+        "the global file is untouched"
+    );
+}

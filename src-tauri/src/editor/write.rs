@@ -12,8 +12,8 @@
 //! was read.
 
 use hookd_core::settings::{
-    DisabledStore, HookSelector, SettingsDocument, SettingsLocation, add_hook, remove_hook,
-    replace_hooks,
+    DisabledStore, HookSelector, SettingsDocument, SettingsError, SettingsLocation, add_hook,
+    remove_hook, replace_hooks,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -156,18 +156,18 @@ pub fn set_hook_enabled(
     version: &str,
 ) -> Result<u64> {
     let location = location(state, file)?;
-    let current = SettingsDocument::load(&location).map_err(settings_error)?;
-    if !current.is_version(version) {
-        return Err(conflict(&location.path));
-    }
     let store = DisabledStore::for_roots(state.roots()?);
     let selector = HookSelector::from(hook);
+    // The version is compared under the file's lock, with what is edited.
     let changed = if enabled {
-        store.enable(&location, &selector, false)
+        store.enable_if_version(&location, &selector, version)
     } else {
-        store.disable(&location, &selector, false)
+        store.disable_if_version(&location, &selector, version)
     }
-    .map_err(settings_error)?;
+    .map_err(|err| match err {
+        SettingsError::ChangedOnDisk { path } => conflict(&path),
+        other => settings_error(other),
+    })?;
     tracing::info!(file = %location.path.display(), event = %hook.event, command = %hook.command, enabled, "hook toggled");
     Ok(changed.len() as u64)
 }

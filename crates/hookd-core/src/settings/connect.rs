@@ -401,13 +401,15 @@ fn preview(plan: &Plan) -> Result<EditPreview> {
 /// preview passes a check of its version token
 /// ([`EditPreview::version`]), which is then compared with the file as it
 /// is written, not as it was a moment before. A refusal writes nothing.
+/// `location` is the file's (see [`connect_at`]: a project or local file
+/// that leads out of its project is refused).
 pub fn connect_checked<E: From<AgentConnectError>>(
-    path: &Path,
+    location: &SettingsLocation,
     emit: &str,
     mode: Mode,
     check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
 ) -> std::result::Result<ChangeReport, E> {
-    let lock = lock(&location(path))?;
+    let lock = lock(location)?;
     let plan = plan_connect(read_locked(&lock)?, emit, mode)?;
     check(&preview(&plan)?)?;
     Ok(write(&lock, plan)?)
@@ -416,10 +418,10 @@ pub fn connect_checked<E: From<AgentConnectError>>(
 /// [`disconnect`], provided `check` accepts the preview worked out under
 /// the file's lock (see [`connect_checked`]).
 pub fn disconnect_checked<E: From<AgentConnectError>>(
-    path: &Path,
+    location: &SettingsLocation,
     check: impl FnOnce(&EditPreview) -> std::result::Result<(), E>,
 ) -> std::result::Result<ChangeReport, E> {
-    let lock = lock(&location(path))?;
+    let lock = lock(location)?;
     let plan = plan_disconnect(read_locked(&lock)?)?;
     check(&preview(&plan)?)?;
     Ok(write(&lock, plan)?)
@@ -1481,21 +1483,23 @@ mod tests {
                 Err(AgentConnectError::EmitCommand("stale".into()))
             }
         };
-        assert!(connect_checked(&path, EMIT, Mode::Record, stale).is_err());
+        assert!(connect_checked(&location(&path), EMIT, Mode::Record, stale).is_err());
         assert_eq!(
             fs::read_to_string(&path).unwrap(),
             "{}\n",
             "nothing written"
         );
-        let report = connect_checked(&path, EMIT, Mode::Record, |p: &EditPreview| {
+        let report = connect_checked(&location(&path), EMIT, Mode::Record, |p: &EditPreview| {
             assert_eq!(p.before.as_deref(), Some(&b"{}\n"[..]));
             assert!(matches!(p.report.status, ChangeStatus::WouldWrite { .. }));
             Ok::<_, AgentConnectError>(())
         })
         .unwrap();
         assert!(matches!(report.status, ChangeStatus::Written(_)));
-        let report =
-            disconnect_checked(&path, |_: &EditPreview| Ok::<_, AgentConnectError>(())).unwrap();
+        let report = disconnect_checked(&location(&path), |_: &EditPreview| {
+            Ok::<_, AgentConnectError>(())
+        })
+        .unwrap();
         assert_eq!(report.count, HOOKS.len());
         assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
     }
