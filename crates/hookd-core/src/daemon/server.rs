@@ -182,26 +182,31 @@ impl Daemon {
         }
         let socket = config.socket_path.clone();
         let pid_file = hookd_proto::pid_file_for(&socket);
-        crate::fs_atomic::write_atomic(
-            &pid_file,
-            format!("{}\n", std::process::id()).as_bytes(),
-            false,
-        )
-        .map_err(|e| Error::io("cannot write PID file", &pid_file, std::io::Error::other(e)))?;
+        write_pid_file(&pid_file)?;
         let listener = listener
             .set_nonblocking(true)
             .and_then(|()| UnixListener::from_std(listener))
             .map_err(|e| Error::io("cannot listen on", &socket, e))?;
         tracing::info!(socket = %socket.display(), "serving the socket systemd passed");
+        Ok(Self::serving(config, listener, pid_file, true))
+    }
+
+    /// A daemon about to serve `listener` (`inherited`: from systemd).
+    fn serving(
+        config: DaemonConfig,
+        listener: UnixListener,
+        pid_file: PathBuf,
+        inherited: bool,
+    ) -> Self {
         let (notices, _) = broadcast::channel(1024);
-        Ok(Self {
+        Self {
             config,
             listener,
             pid_file,
             stats: Arc::new(DaemonStats::default()),
             notices,
-            inherited: true,
-        })
+            inherited,
+        }
     }
 
     fn bind_own(config: DaemonConfig) -> Result<Self> {
@@ -215,12 +220,7 @@ impl Daemon {
         remove_stale_socket(socket, &pid_file)?;
         // The PID file exists, whole, before anyone can connect: whoever sees
         // the socket answer can read the pid.
-        crate::fs_atomic::write_atomic(
-            &pid_file,
-            format!("{}\n", std::process::id()).as_bytes(),
-            false,
-        )
-        .map_err(|e| Error::io("cannot write PID file", &pid_file, std::io::Error::other(e)))?;
+        write_pid_file(&pid_file)?;
         let listener = match UnixListener::bind(socket) {
             Ok(listener) => listener,
             Err(e) => {
@@ -230,15 +230,7 @@ impl Daemon {
         };
         std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))
             .map_err(|e| Error::io("cannot set permissions of", socket, e))?;
-        let (notices, _) = broadcast::channel(1024);
-        Ok(Self {
-            config,
-            listener,
-            pid_file,
-            stats: Arc::new(DaemonStats::default()),
-            notices,
-            inherited: false,
-        })
+        Ok(Self::serving(config, listener, pid_file, false))
     }
 
     /// The daemon's counters, live.
@@ -677,6 +669,17 @@ async fn accept_line(
             tracing::warn!(reason = why.as_str(), detail = %detail, bytes = line.len(), "rejected line");
         }
     }
+}
+
+/// Writes this process's pid, whole, to `pid_file`.
+fn write_pid_file(pid_file: &Path) -> Result<()> {
+    crate::fs_atomic::write_atomic(
+        pid_file,
+        format!("{}\n", std::process::id()).as_bytes(),
+        false,
+    )
+    .map(|_| ())
+    .map_err(|e| Error::io("cannot write PID file", pid_file, std::io::Error::other(e)))
 }
 
 /// How long writing an acknowledgement may take.

@@ -520,6 +520,14 @@ fn build(
     Ok((view, errors))
 }
 
+/// The handlers of one validated document at `location`, in document
+/// order, as [`build`] adds them (for a review of one file).
+pub(crate) fn file_hooks(location: &SettingsLocation, value: &Value) -> Vec<EffectiveHook> {
+    let mut view = EffectiveHooks::default();
+    add_file(&mut view, location, value);
+    view.hooks
+}
+
 /// Adds the handlers of one validated document, in document order.
 fn add_file(view: &mut EffectiveHooks, location: &SettingsLocation, value: &Value) {
     let Some(hooks) = value.get("hooks").and_then(Value::as_object) else {

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::document::read_if_exists;
+use super::effective;
 use super::error::{Result, SettingsError};
 use super::format;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
@@ -78,16 +79,6 @@ impl Trust {
                 "not trusted: {} changed since it was approved (run `hookd trust` to review and approve it)",
                 file.display()
             )),
-        }
-    }
-
-    /// One word for tables: `trusted`, `untrusted`, `changed`, `-`.
-    pub fn label(&self) -> &'static str {
-        match self {
-            Trust::NotRequired => "-",
-            Trust::Trusted { .. } => "trusted",
-            Trust::NotApproved => "untrusted",
-            Trust::Changed { .. } => "changed",
         }
     }
 }
@@ -296,7 +287,15 @@ pub fn review(roots: &SettingsRoots, project: &Path) -> Result<Vec<FileReview>> 
                     Ok((value, _)) => {
                         let problems = validate(&value);
                         if problems.is_empty() {
-                            review.hooks = hooks_of(&value);
+                            review.hooks = effective::file_hooks(&location, &value)
+                                .iter()
+                                .map(|hook| ReviewedHook {
+                                    event: hook.event.name().to_owned(),
+                                    matcher: hook.matcher.clone(),
+                                    handler_type: hook.handler_type.clone(),
+                                    runs: hook.summary(),
+                                })
+                                .collect();
                         } else {
                             review.problem = Some(
                                 SettingsError::Invalid {
@@ -331,45 +330,6 @@ pub fn approve_reviewed(roots: &SettingsRoots, path: &Path, expected: &str) -> R
         });
     }
     TrustStore::for_roots(roots).approve(path, &bytes)
-}
-
-/// The hooks of a valid document, in document order.
-fn hooks_of(value: &serde_json::Value) -> Vec<ReviewedHook> {
-    let mut out = Vec::new();
-    let Some(events) = value.get("hooks").and_then(serde_json::Value::as_object) else {
-        return out;
-    };
-    for (event, groups) in events {
-        for group in groups.as_array().into_iter().flatten() {
-            let matcher = group
-                .get("matcher")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned);
-            for handler in group
-                .get("hooks")
-                .and_then(serde_json::Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let handler_type = handler
-                    .get("type")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                let runs = ["command", "url", "prompt"]
-                    .iter()
-                    .find_map(|key| handler.get(*key).and_then(serde_json::Value::as_str))
-                    .map_or_else(|| handler.to_string(), str::to_owned);
-                out.push(ReviewedHook {
-                    event: event.clone(),
-                    matcher: matcher.clone(),
-                    handler_type,
-                    runs,
-                });
-            }
-        }
-    }
-    out
 }
 
 /// The trust of `file` with current bytes `bytes`, given the approvals.
