@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::params_from_iter;
+use rusqlite::{OptionalExtension, params_from_iter};
 use serde::Serialize;
 
 use super::filter::Table;
@@ -67,7 +67,33 @@ const EVENT_COLUMNS: &str = "id, event_id, hook_type, tool_name, agent_id, sessi
      file_path, branch, head_sha, remote_url, payload_valid, raw_payload, event_timestamp, received_at, \
      source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count";
 
-fn row_to_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActivityEvent> {
+/// [`EVENT_COLUMNS`] for a list: instead of the payload, a small JSON
+/// object with only what a row shows (the working directory, the prompt or
+/// message, the tool input's command or path), each cut to 300 characters.
+/// The detail of one event reads it whole ([`Ledger::event`]).
+pub(crate) const EVENT_LIST_COLUMNS: &str = "id, event_id, hook_type, tool_name, agent_id, session_id, tool_use_id, cwd, \
+     file_path, branch, head_sha, remote_url, payload_valid, \
+     CASE WHEN json_valid(raw_payload) THEN json_object(\
+       'cwd', json_extract(raw_payload, '$.cwd'), \
+       'prompt', substr(json_extract(raw_payload, '$.prompt'), 1, 300), \
+       'message', substr(json_extract(raw_payload, '$.message'), 1, 300), \
+       'last_assistant_message', substr(json_extract(raw_payload, '$.last_assistant_message'), 1, 300), \
+       'reason', substr(json_extract(raw_payload, '$.reason'), 1, 300), \
+       'source', substr(json_extract(raw_payload, '$.source'), 1, 300), \
+       'trigger', substr(json_extract(raw_payload, '$.trigger'), 1, 300), \
+       'error', substr(json_extract(raw_payload, '$.error'), 1, 300), \
+       'tool_input', json_object(\
+         'command', substr(json_extract(raw_payload, '$.tool_input.command'), 1, 300), \
+         'file_path', json_extract(raw_payload, '$.tool_input.file_path'), \
+         'notebook_path', json_extract(raw_payload, '$.tool_input.notebook_path'), \
+         'path', json_extract(raw_payload, '$.tool_input.path'), \
+         'pattern', substr(json_extract(raw_payload, '$.tool_input.pattern'), 1, 300), \
+         'url', substr(json_extract(raw_payload, '$.tool_input.url'), 1, 300))) \
+     ELSE '' END AS raw_payload, \
+     event_timestamp, received_at, \
+     source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count";
+
+pub(crate) fn row_to_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActivityEvent> {
     Ok(ActivityEvent {
         id: row.get(0)?,
         event_id: row.get(1)?,
@@ -93,6 +119,25 @@ fn row_to_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActivityEvent> {
 }
 
 impl Ledger {
+    /// The event with row id `id`, whole (its payload too), with its hook runs.
+    pub fn event(&self, id: i64) -> Result<Option<ActivityEvent>> {
+        let sqlite = |e| Error::sqlite(self.path(), e);
+        let event = self
+            .connection()
+            .query_row(
+                &format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = ?1"),
+                [id],
+                row_to_event,
+            )
+            .optional()
+            .map_err(sqlite)?;
+        let Some(mut event) = event else {
+            return Ok(None);
+        };
+        event.hook_runs = self.hook_runs_for_event(&event.event_id)?;
+        Ok(Some(event))
+    }
+
     /// Hook events matching `filter` with their hook runs, oldest first (the
     /// newest `limit` when limited).
     ///

@@ -5,6 +5,7 @@
 //! hook type, tool, branch and time of each row.
 
 use chrono::{DateTime, Utc};
+use rusqlite::types::Value;
 
 use super::MUTATION_COLUMNS;
 use crate::names::normalize_hook_type;
@@ -36,27 +37,78 @@ pub struct MutationFilter {
 
 /// The table a filter reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Table {
+pub enum Table {
     /// `mutations`: file changes.
     Mutations,
     /// `events`: every hook event.
     Events,
 }
 
+impl Table {
+    /// The table's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Mutations => "mutations",
+            Self::Events => "events",
+        }
+    }
+
+    /// The table of its row counts per hour (migration 0004).
+    pub fn hours(self) -> &'static str {
+        match self {
+            Self::Mutations => "mutation_hours",
+            Self::Events => "event_hours",
+        }
+    }
+}
+
+/// A `WHERE` clause under construction: conditions joined by `AND`, with
+/// positional `?` parameters bound in the order they appear.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Where {
+    clauses: Vec<String>,
+    /// The bound values, in statement order.
+    pub(crate) values: Vec<Value>,
+}
+
+impl Where {
+    /// Adds `clause`, whose `?` placeholders take `values` in order.
+    pub(crate) fn push(
+        &mut self,
+        clause: impl Into<String>,
+        values: impl IntoIterator<Item = Value>,
+    ) {
+        self.clauses.push(clause.into());
+        self.values.extend(values);
+    }
+
+    /// ` WHERE …`, or nothing without conditions.
+    pub(crate) fn sql(&self) -> String {
+        if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.clauses.join(" AND "))
+        }
+    }
+}
+
+/// A text value to bind.
+pub(crate) fn text(value: &str) -> Value {
+    Value::Text(value.to_owned())
+}
+
 impl MutationFilter {
     /// The SQL reading the filtered mutations, and its bound values.
-    pub(crate) fn to_sql(&self) -> (String, Vec<String>) {
+    pub(crate) fn to_sql(&self) -> (String, Vec<Value>) {
         self.select(Table::Mutations, MUTATION_COLUMNS)
     }
 
     /// `SELECT columns FROM table WHERE …`, oldest first (the newest `limit`
     /// when limited), and its bound values.
-    pub(crate) fn select(&self, table: Table, columns: &str) -> (String, Vec<String>) {
-        let (where_clause, values) = self.where_clause(table);
-        let name = match table {
-            Table::Mutations => "mutations",
-            Table::Events => "events",
-        };
+    pub(crate) fn select(&self, table: Table, columns: &str) -> (String, Vec<Value>) {
+        let conditions = self.conditions(table);
+        let where_clause = conditions.sql();
+        let name = table.name();
         let sql = match self.limit {
             Some(limit) => format!(
                 "SELECT * FROM (SELECT {columns} FROM {name}{where_clause} \
@@ -66,67 +118,77 @@ impl MutationFilter {
                 format!("SELECT {columns} FROM {name}{where_clause} ORDER BY event_timestamp, id")
             }
         };
-        (sql, values)
+        (sql, conditions.values)
     }
 
-    /// ` WHERE …` (empty without filters) and the values of its `?N` parameters.
-    fn where_clause(&self, table: Table) -> (String, Vec<String>) {
-        let mut clauses = Vec::new();
-        let mut values: Vec<String> = Vec::new();
-        // Each clause names its values `?1`, `?2`, … in the order given; they
-        // are renumbered to their place in the whole statement.
-        let mut push = |clause: &str, bound: Vec<String>| {
-            let mut clause = clause.to_owned();
-            for (i, _) in bound.iter().enumerate().rev() {
-                clause = clause.replace(
-                    &format!("?{}", i + 1),
-                    &format!("?{}", values.len() + i + 1),
-                );
-            }
-            values.extend(bound);
-            clauses.push(clause);
-        };
+    /// Whether the per-hour counts can answer this filter: every filter but
+    /// the file is one of their columns.
+    pub(crate) fn counted_by_hour(&self) -> bool {
+        self.file.is_none()
+    }
+
+    /// The filter's conditions on the rows of `table`.
+    pub(crate) fn conditions(&self, table: Table) -> Where {
+        let mut w = Where::default();
         if let Some(since) = self.since {
-            push("event_timestamp >= ?1", vec![timefmt::format(since)]);
+            w.push(
+                "event_timestamp >= ?",
+                [Value::Text(timefmt::format(since))],
+            );
         }
         if let Some(until) = self.until {
-            push("event_timestamp < ?1", vec![timefmt::format(until)]);
+            w.push("event_timestamp < ?", [Value::Text(timefmt::format(until))]);
         }
         if let Some(file) = &self.file {
             match table {
-                Table::Mutations => push("file_path = ?1", vec![file.clone()]),
+                Table::Mutations => w.push("file_path = ?", [text(file)]),
                 // An event stores the path from its payload (absolute), and a
                 // Bash event names no file at all: an event concerns the file
                 // when one of its mutations changed it, or its path is the
                 // file or ends with it.
-                Table::Events => push(
-                    "(event_id IN (SELECT event_id FROM mutations WHERE file_path = ?1) \
-                     OR file_path = ?1 OR substr(file_path, -length(?2)) = ?2)",
-                    vec![file.clone(), format!("/{}", file.trim_start_matches('/'))],
-                ),
+                Table::Events => {
+                    let suffix = format!("/{}", file.trim_start_matches('/'));
+                    w.push(
+                        "(event_id IN (SELECT event_id FROM mutations WHERE file_path = ?) \
+                         OR file_path = ? OR substr(file_path, -length(?)) = ?)",
+                        [text(file), text(file), text(&suffix), text(&suffix)],
+                    );
+                }
             }
         }
+        self.push_counted(&mut w);
+        w
+    }
+
+    /// The filter's conditions on `table`'s counts per hour, except the
+    /// time bounds (an hour may be cut by them; see `ledger::window`).
+    /// Only meaningful when [`Self::counted_by_hour`].
+    pub(crate) fn hour_conditions(&self) -> Where {
+        let mut w = Where::default();
+        self.push_counted(&mut w);
+        w
+    }
+
+    /// The conditions on columns the counts per hour share with the rows.
+    fn push_counted(&self, w: &mut Where) {
         if let Some(agent) = &self.agent {
-            push("agent_id = ?1", vec![agent.clone()]);
+            w.push("agent_id = ?", [text(agent)]);
         }
         if let Some(session) = &self.session {
-            push("session_id = ?1", vec![session.clone()]);
+            w.push("session_id = ?", [text(session)]);
         }
         if let Some(event_type) = &self.event_type {
-            push("hook_type = ?1", vec![normalize_hook_type(event_type)]);
+            w.push(
+                "hook_type = ?",
+                [Value::Text(normalize_hook_type(event_type))],
+            );
         }
         if let Some(branch) = &self.branch {
-            push("branch = ?1", vec![branch.clone()]);
+            w.push("branch = ?", [text(branch)]);
         }
         if let Some(tool) = &self.tool {
-            push("tool_name = ?1 COLLATE NOCASE", vec![tool.clone()]);
+            w.push("tool_name = ? COLLATE NOCASE", [text(tool)]);
         }
-        let where_clause = if clauses.is_empty() {
-            String::new()
-        } else {
-            format!(" WHERE {}", clauses.join(" AND "))
-        };
-        (where_clause, values)
     }
 }
 
@@ -135,7 +197,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parameters_are_numbered_in_statement_order() {
+    fn parameters_are_bound_in_statement_order() {
         let filter = MutationFilter {
             agent: Some("a".into()),
             file: Some("src/x.rs".into()),
@@ -143,12 +205,14 @@ mod tests {
             ..MutationFilter::default()
         };
         let (sql, values) = filter.select(Table::Events, "id");
-        assert_eq!(values, ["src/x.rs", "/src/x.rs", "a", "s"]);
+        let values: Vec<Value> = values;
+        let expected = ["src/x.rs", "src/x.rs", "/src/x.rs", "/src/x.rs", "a", "s"];
+        assert_eq!(values, expected.map(text));
         assert!(
-            sql.contains("file_path = ?1 OR substr(file_path, -length(?2)) = ?2"),
+            sql.contains("file_path = ? OR substr(file_path, -length(?)) = ?"),
             "{sql}"
         );
-        assert!(sql.contains("agent_id = ?3 AND session_id = ?4"), "{sql}");
+        assert!(sql.contains("agent_id = ? AND session_id = ?"), "{sql}");
     }
 
     #[test]
@@ -159,8 +223,8 @@ mod tests {
                 ..MutationFilter::default()
             };
             let (sql, values) = filter.to_sql();
-            assert!(sql.contains("WHERE hook_type = ?1"), "{sql}");
-            assert_eq!(values, ["post_tool_use"], "{spelling}");
+            assert!(sql.contains("WHERE hook_type = ?"), "{sql}");
+            assert_eq!(values, [text("post_tool_use")], "{spelling}");
         }
     }
 }

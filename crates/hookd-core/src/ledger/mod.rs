@@ -15,14 +15,17 @@
 
 mod activity;
 mod filter;
+pub mod histogram;
 mod history;
 pub mod integrity;
+pub mod page;
 pub mod previous;
 pub mod query;
 pub mod registry;
 pub mod sink;
 pub mod sqlite;
 pub mod watch;
+mod window;
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -31,8 +34,9 @@ use rusqlite::{Connection, OpenFlags, params};
 use rusqlite_migration::{M, Migrations};
 
 pub use activity::ActivityEvent;
-pub use filter::MutationFilter;
+pub use filter::{MutationFilter, Table};
 pub use history::PreviousWrite;
+pub use window::TimelineRow;
 
 use crate::record::{Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
@@ -44,6 +48,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0001_init.sql")),
         M::up(include_str!("0002_hook_runs.sql")),
         M::up(include_str!("0003_flags_and_skips.sql")),
+        M::up(include_str!("0004_timeline_index.sql")),
     ])
 });
 
@@ -333,6 +338,12 @@ pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name,
      lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid, flags";
 
+/// [`MUTATION_COLUMNS`] without the payload: what a list shows (the
+/// payload is most of a row's bytes, and a list never shows it).
+pub(crate) const MUTATION_LIST_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
+     lines_changed, branch, head_sha, '' AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
+     session_id, tool_use_id, remote_url, command, source_pid, flags";
+
 /// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
 pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
      scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, stdout, stderr, \
@@ -394,3 +405,5 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_page;

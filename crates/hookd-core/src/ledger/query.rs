@@ -83,14 +83,27 @@ pub fn activity(query: &Query) -> Result<Vec<ActivityEvent>> {
     )
 }
 
-/// Reads `query` from its ledger(s) with `read`; across repositories, rows
-/// are labelled with `label`, merged in `key` order and cut to the limit.
-fn read<T>(
-    query: &Query,
-    read: impl Fn(&Ledger, &MutationFilter) -> Result<Vec<T>>,
-    key: impl for<'a> Fn(&'a T) -> (&'a str, Option<&'a str>, i64),
-    label: impl Fn(&mut T, String),
-) -> Result<Vec<T>> {
+/// One ledger a query reads, with the filter for it.
+pub(crate) struct Source {
+    /// The repository label of its rows in a multi-repository read (the
+    /// root's path, or [`OUTSIDE_GIT`]); `None` when the query reads one.
+    pub label: Option<String>,
+    /// The open ledger.
+    pub ledger: Ledger,
+    /// The query's filter, its file resolved for this repository.
+    pub filter: MutationFilter,
+}
+
+impl Source {
+    /// The label, or `""` for the one ledger of a single-repository read.
+    pub fn key(&self) -> &str {
+        self.label.as_deref().unwrap_or("")
+    }
+}
+
+/// The ledgers `query` reads, opened; ledgers not created yet are left out
+/// of a multi-repository read, and are an error for one repository.
+pub(crate) fn sources(query: &Query) -> Result<Vec<Source>> {
     let ledgers = match &query.scope {
         QueryScope::Repo(dir) => {
             let root = resolve_repo_root(dir)?;
@@ -101,24 +114,47 @@ fn read<T>(
                     ledger: ledger_path,
                 });
             }
-            let ledger = Ledger::open_existing(&ledger_path)?;
-            return read(&ledger, &filter_for(query, Some(&root)));
+            return Ok(vec![Source {
+                label: None,
+                ledger: Ledger::open_existing(&ledger_path)?,
+                filter: filter_for(query, Some(&root)),
+            }]);
         }
         QueryScope::All => all_ledgers(&query.data_dir)?,
     };
-    let mut rows = Vec::new();
+    let mut sources = Vec::new();
     for (root, path) in ledgers {
         if !path.exists() {
             continue;
         }
-        let ledger = Ledger::open_existing(&path)?;
-        let repo_label = root.as_deref().map_or_else(
-            || OUTSIDE_GIT.to_owned(),
-            |r| r.to_string_lossy().into_owned(),
-        );
-        let mut found = read(&ledger, &filter_for(query, root.as_deref()))?;
+        sources.push(Source {
+            label: Some(root.as_deref().map_or_else(
+                || OUTSIDE_GIT.to_owned(),
+                |r| r.to_string_lossy().into_owned(),
+            )),
+            ledger: Ledger::open_existing(&path)?,
+            filter: filter_for(query, root.as_deref()),
+        });
+    }
+    Ok(sources)
+}
+
+/// Reads `query` from its ledger(s) with `read`; across repositories, rows
+/// are labelled with `label`, merged in `key` order and cut to the limit.
+fn read<T>(
+    query: &Query,
+    read: impl Fn(&Ledger, &MutationFilter) -> Result<Vec<T>>,
+    key: impl for<'a> Fn(&'a T) -> (&'a str, Option<&'a str>, i64),
+    label: impl Fn(&mut T, String),
+) -> Result<Vec<T>> {
+    let mut rows = Vec::new();
+    for source in sources(query)? {
+        let mut found = read(&source.ledger, &source.filter)?;
+        let Some(repo) = source.label else {
+            return Ok(found);
+        };
         for row in &mut found {
-            label(row, repo_label.clone());
+            label(row, repo.clone());
         }
         rows.extend(found);
     }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::record::{HookEvent, HookRunRecord, RepoFacts};
 
-fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry {
+pub(super) fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> LedgerEntry {
     let event = HookEvent {
         event_id: id.into(),
         hook_type: "post_tool_use".into(),
@@ -273,7 +273,13 @@ fn processes_racing_to_create_a_ledger_all_succeed() {
 }
 
 /// An event of `hook` by `agent` in `session`, with no mutation.
-fn plain_event(id: &str, ts: &str, hook: &str, agent: &str, session: &str) -> LedgerEntry {
+pub(super) fn plain_event(
+    id: &str,
+    ts: &str,
+    hook: &str,
+    agent: &str,
+    session: &str,
+) -> LedgerEntry {
     let mut e = entry(id, ts, "unused", agent, "Write");
     e.event.hook_type = hook.into();
     e.event.tool_name = None;
@@ -282,7 +288,7 @@ fn plain_event(id: &str, ts: &str, hook: &str, agent: &str, session: &str) -> Le
     e
 }
 
-fn run_for(event_id: &str, run_id: &str, decision: Option<&str>) -> HookRunRecord {
+pub(super) fn run_for(event_id: &str, run_id: &str, decision: Option<&str>) -> HookRunRecord {
     HookRunRecord {
         run_id: run_id.into(),
         event_id: event_id.into(),

@@ -1,0 +1,489 @@
+//! Pages, positions, live reads and charts checked against the whole
+//! filtered history read the old way (`Ledger::mutations`, `query::run`),
+//! on real ledger files in real git repositories.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+
+use super::histogram::{Bin, HistogramRequest, SeriesBy, histogram};
+use super::page::{Anchor, Cursor, Page, page};
+use super::query::{Query, QueryScope, run};
+use super::registry::{Origin, Registry};
+use super::tests::{entry, plain_event, run_for};
+use super::*;
+use crate::{dirs, timefmt};
+
+const BASE: &str = "2026-03-01T09:40:00.000Z";
+
+fn base() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(BASE)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A git repository with a ledger of `n` mutations about 37 s apart (some
+/// sharing a millisecond), by agents a/b/c, over five files.
+fn repo_with_rows(dir: &Path, name: &str, n: usize, offset_ms: i64) -> PathBuf {
+    let root = dir.join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    git2::Repository::init(&root).unwrap();
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let entries: Vec<LedgerEntry> = (0..n)
+        .map(|i| {
+            // Every fifth row shares the previous row's millisecond.
+            let step = i64::try_from(i - i / 5).unwrap();
+            let ts = timefmt::format(base() + Duration::milliseconds(step * 37_000 + offset_ms));
+            let agent = ["a", "b", "c"][i % 3];
+            let tool = if i % 7 == 0 { "Edit" } else { "Write" };
+            entry(
+                &format!("{name}-{i}"),
+                &ts,
+                &format!("f{}.rs", i % 5),
+                agent,
+                tool,
+            )
+        })
+        .collect();
+    ledger.append(&entries).unwrap();
+    root
+}
+
+fn query(scope: QueryScope, data_dir: &Path, filter: MutationFilter) -> Query {
+    Query {
+        scope,
+        filter,
+        file_arg: None,
+        cwd: PathBuf::from("/"),
+        data_dir: data_dir.to_path_buf(),
+    }
+}
+
+fn ids(rows: &[MutationRow]) -> Vec<(Option<String>, i64)> {
+    rows.iter().map(|r| (r.repo.clone(), r.id)).collect()
+}
+
+fn filters() -> Vec<MutationFilter> {
+    let at = |m: i64| Some(base() + Duration::minutes(m));
+    vec![
+        MutationFilter::default(),
+        MutationFilter {
+            agent: Some("b".into()),
+            ..MutationFilter::default()
+        },
+        MutationFilter {
+            file: Some("f3.rs".into()),
+            ..MutationFilter::default()
+        },
+        MutationFilter {
+            tool: Some("edit".into()),
+            ..MutationFilter::default()
+        },
+        // Both bounds inside an hour, then on hour boundaries.
+        MutationFilter {
+            since: at(7),
+            until: at(95),
+            ..MutationFilter::default()
+        },
+        MutationFilter {
+            since: at(20),
+            until: at(80),
+            agent: Some("a".into()),
+            ..MutationFilter::default()
+        },
+        MutationFilter {
+            since: Some(Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap()),
+            until: Some(Utc.with_ymd_and_hms(2026, 3, 1, 11, 0, 0).unwrap()),
+            ..MutationFilter::default()
+        },
+    ]
+}
+
+#[test]
+fn every_anchor_reads_the_slice_the_whole_history_has_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 400, 0);
+    for filter in filters() {
+        let q = query(QueryScope::Repo(root.clone()), dir.path(), filter.clone());
+        let all = run(&q).unwrap();
+        let total = all.len() as u64;
+        assert!(total > 0, "{filter:?}");
+        let check = |anchor: Anchor, expect_first: usize, len: usize| {
+            let p: Page<MutationRow> = page(&q, &anchor, len).unwrap();
+            let end = (expect_first + len).min(all.len());
+            assert_eq!(
+                ids(&p.rows),
+                ids(&all[expect_first..end]),
+                "{anchor:?} {filter:?}"
+            );
+            assert_eq!(p.first, expect_first as u64, "{anchor:?} {filter:?}");
+            assert_eq!(p.total, total, "{anchor:?} {filter:?}");
+            assert!(
+                p.rows.iter().all(|r| r.record.raw_payload.is_empty()),
+                "payloads are not read"
+            );
+        };
+        let n = all.len();
+        check(Anchor::Oldest, 0, 10);
+        check(Anchor::Newest, n.saturating_sub(10), 10.min(n));
+        for position in [0, 1, n / 3, n / 2, n - 1] {
+            check(
+                Anchor::Position {
+                    position: position as u64,
+                },
+                position,
+                7,
+            );
+        }
+        for i in [0, 4, n / 2, n - 1] {
+            let cursor = Cursor::of(&all[i], None);
+            check(
+                Anchor::After {
+                    cursor: cursor.clone(),
+                },
+                i + 1,
+                6,
+            );
+            let from = i.saturating_sub(6);
+            let p: Page<MutationRow> = page(&q, &Anchor::Before { cursor }, 6).unwrap();
+            assert_eq!(ids(&p.rows), ids(&all[from..i]), "before {i} {filter:?}");
+            if i > 0 {
+                assert_eq!(p.first, from as u64);
+            }
+        }
+        let mid = &all[n / 2];
+        let p: Page<MutationRow> = page(
+            &q,
+            &Anchor::Time {
+                time: mid.record.event_timestamp.clone(),
+            },
+            3,
+        )
+        .unwrap();
+        let at = all
+            .iter()
+            .position(|r| r.record.event_timestamp == mid.record.event_timestamp)
+            .unwrap();
+        assert_eq!(
+            ids(&p.rows),
+            ids(&all[at..(at + 3).min(n)]),
+            "time {filter:?}"
+        );
+    }
+}
+
+#[test]
+fn a_position_past_the_end_reads_the_last_row_and_an_empty_filter_reads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 50, 0);
+    let q = query(
+        QueryScope::Repo(root.clone()),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    let p: Page<MutationRow> = page(&q, &Anchor::Position { position: 10_000 }, 5).unwrap();
+    assert_eq!((p.rows.len(), p.first, p.total), (1, 49, 50));
+    let none = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter {
+            agent: Some("nobody".into()),
+            ..MutationFilter::default()
+        },
+    );
+    let p: Page<MutationRow> = page(&none, &Anchor::Position { position: 3 }, 5).unwrap();
+    assert_eq!((p.rows.len(), p.total), (0, 0));
+}
+
+#[test]
+fn newer_than_reads_only_what_was_committed_since_and_only_if_it_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 30, 0);
+    let filter = MutationFilter {
+        agent: Some("b".into()),
+        ..MutationFilter::default()
+    };
+    let q = query(QueryScope::Repo(root.clone()), dir.path(), filter);
+    let first: Page<MutationRow> = page(&q, &Anchor::Newest, 5).unwrap();
+    assert_eq!(first.total, 10);
+    // Nothing new yet.
+    let p: Page<MutationRow> = page(
+        &q,
+        &Anchor::NewerThan {
+            seen: first.seen.clone(),
+        },
+        100,
+    )
+    .unwrap();
+    assert!(p.rows.is_empty());
+    assert_eq!(p.seen, first.seen);
+    // Twelve new rows, four by agent b; an older timestamp arrives late too.
+    let mut ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
+    let later = timefmt::format(base() + Duration::hours(5));
+    let entries: Vec<LedgerEntry> = (0..12)
+        .map(|i| {
+            entry(
+                &format!("new-{i}"),
+                &later,
+                "g.rs",
+                ["a", "b", "c"][i % 3],
+                "Write",
+            )
+        })
+        .chain([entry("late", BASE, "g.rs", "b", "Write")])
+        .collect();
+    ledger.append(&entries).unwrap();
+    let p: Page<MutationRow> = page(
+        &q,
+        &Anchor::NewerThan {
+            seen: first.seen.clone(),
+        },
+        3,
+    )
+    .unwrap();
+    assert_eq!(p.rows.len(), 3, "a page at most");
+    assert!(p.rows.iter().all(|r| r.record.agent_id == "b"));
+    let rest: Page<MutationRow> = page(
+        &q,
+        &Anchor::NewerThan {
+            seen: p.seen.clone(),
+        },
+        100,
+    )
+    .unwrap();
+    assert_eq!(rest.rows.len(), 2, "{:?}", ids(&rest.rows));
+    assert_eq!(rest.total, 15);
+    let newer: Vec<i64> = p.rows.iter().chain(&rest.rows).map(|r| r.id).collect();
+    let expected: Vec<i64> = run(&q)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .filter(|id| *id > 30)
+        .collect();
+    let mut sorted = newer.clone();
+    sorted.sort_unstable();
+    let mut expected_sorted = expected.clone();
+    expected_sorted.sort_unstable();
+    assert_eq!(sorted, expected_sorted);
+    // The late row sorts first: its position says so.
+    assert_eq!(
+        rest.rows.last().map(|r| r.record.event_timestamp.as_str()),
+        Some(later.as_str())
+    );
+}
+
+#[test]
+fn pages_over_every_project_merge_by_time_then_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    // The second repository's rows fall between the first's, and some at the same millisecond.
+    let one = repo_with_rows(dir.path(), "one", 120, 0);
+    let two = repo_with_rows(dir.path(), "two", 90, 18_500);
+    let three = repo_with_rows(dir.path(), "three", 40, 0);
+    let registry = Registry::open(&data).unwrap();
+    for root in [&one, &two, &three] {
+        registry.add(root, Origin::Manual).unwrap();
+    }
+    for filter in filters() {
+        let q = query(QueryScope::All, &data, filter.clone());
+        let all = run(&q).unwrap();
+        let n = all.len();
+        for position in [0, n / 4, n / 2, n - 1] {
+            let p: Page<MutationRow> = page(
+                &q,
+                &Anchor::Position {
+                    position: position as u64,
+                },
+                9,
+            )
+            .unwrap();
+            assert_eq!(
+                ids(&p.rows),
+                ids(&all[position..(position + 9).min(n)]),
+                "{position} {filter:?}"
+            );
+            assert_eq!(p.total, n as u64);
+        }
+        for i in [0, n / 3, n - 2] {
+            let cursor = Cursor::of(&all[i], all[i].repo.as_deref());
+            let p: Page<MutationRow> = page(
+                &q,
+                &Anchor::After {
+                    cursor: cursor.clone(),
+                },
+                8,
+            )
+            .unwrap();
+            assert_eq!(
+                ids(&p.rows),
+                ids(&all[i + 1..(i + 9).min(n)]),
+                "after {i} {filter:?}"
+            );
+            assert_eq!(p.first, i as u64 + 1);
+            let p: Page<MutationRow> = page(&q, &Anchor::Before { cursor }, 8).unwrap();
+            assert_eq!(
+                ids(&p.rows),
+                ids(&all[i.saturating_sub(8)..i]),
+                "before {i} {filter:?}"
+            );
+        }
+        let p: Page<MutationRow> = page(&q, &Anchor::Newest, 25).unwrap();
+        assert_eq!(ids(&p.rows), ids(&all[n.saturating_sub(25)..]));
+        assert_eq!(p.seen.len(), 3, "{:?}", p.seen);
+    }
+}
+
+#[test]
+fn activity_pages_carry_hook_runs_and_a_summary_of_the_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("r");
+    std::fs::create_dir_all(&root).unwrap();
+    git2::Repository::init(&root).unwrap();
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let mut prompt = plain_event("p1", BASE, "user_prompt_submit", "ag", "s");
+    let long = "x".repeat(5000);
+    prompt.event.raw_payload =
+        serde_json::json!({"prompt": format!("fix the cart\n{long}"), "cwd": "/w"}).to_string();
+    let mut broken = plain_event("p2", "2026-03-01T09:41:00.000Z", "stop", "ag", "s");
+    broken.event.raw_payload = "{not json".into();
+    broken.event.payload_valid = false;
+    ledger.append(&[prompt, broken]).unwrap();
+    ledger
+        .append_hook_runs(&[run_for("p1", "r1", Some("deny"))])
+        .unwrap();
+    let q = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    let p: Page<ActivityEvent> = page(&q, &Anchor::Newest, 10).unwrap();
+    assert_eq!(p.total, 2);
+    assert_eq!(p.rows[0].hook_runs.len(), 1);
+    let summary: serde_json::Value = serde_json::from_str(&p.rows[0].raw_payload).unwrap();
+    let shown = summary["prompt"].as_str().unwrap();
+    assert!(
+        shown.starts_with("fix the cart\n") && shown.len() == 300,
+        "{shown:?}"
+    );
+    assert_eq!(summary["cwd"], "/w");
+    assert_eq!(
+        p.rows[1].raw_payload, "",
+        "an unparsable payload is not summarised"
+    );
+    let whole = ledger.event(p.rows[0].id).unwrap().unwrap();
+    assert!(whole.raw_payload.len() > 5000);
+    assert_eq!(whole.hook_runs.len(), 1);
+}
+
+#[test]
+fn charts_count_what_the_list_holds_per_bin_and_series() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 400, 0);
+    for filter in filters() {
+        let q = query(QueryScope::Repo(root.clone()), dir.path(), filter.clone());
+        let all = run(&q).unwrap();
+        let h = histogram::<MutationRow>(
+            &q,
+            &HistogramRequest {
+                series: SeriesBy::Agent,
+                ..HistogramRequest::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(h.total, all.len() as u64, "{filter:?} {h:?}");
+        assert_eq!(
+            h.first.as_deref(),
+            all.first().map(|r| r.record.event_timestamp.as_str())
+        );
+        // Each bin holds the rows whose time falls in it.
+        let start = DateTime::parse_from_rfc3339(&h.start)
+            .unwrap()
+            .with_timezone(&Utc);
+        let width = match h.bin {
+            Bin::Minute => Duration::minutes(1),
+            Bin::Hour => Duration::hours(1),
+            Bin::Day => Duration::days(1),
+        };
+        for s in &h.series {
+            for (b, &count) in s.counts.iter().enumerate() {
+                let from = start + width * i32::try_from(b).unwrap();
+                let expected = all
+                    .iter()
+                    .filter(|r| r.record.agent_id == s.name)
+                    .filter(|r| {
+                        let t = DateTime::parse_from_rfc3339(&r.record.event_timestamp).unwrap();
+                        t >= from && t < from + width
+                    })
+                    .count() as u64;
+                assert_eq!(count, expected, "{} bin {b} {filter:?}", s.name);
+            }
+        }
+    }
+    // The bin follows the range: four hours in minutes, ten days in hours, a year in days.
+    let q = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    for (hours, bin) in [(3, Bin::Minute), (200, Bin::Hour), (24 * 365, Bin::Day)] {
+        let request = HistogramRequest {
+            from: Some(BASE.into()),
+            to: Some(timefmt::format(base() + Duration::hours(hours))),
+            series: SeriesBy::Tool,
+            max_series: Some(1),
+            ..HistogramRequest::default()
+        };
+        let h = histogram::<MutationRow>(&q, &request).unwrap();
+        assert_eq!(h.bin, bin, "{hours} h");
+        let names: Vec<&str> = h.series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["other"], "one series asked for: the rest is summed");
+    }
+}
+
+#[test]
+fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let mut conn = rusqlite::Connection::open(&path).unwrap();
+    MIGRATIONS.to_version(&mut conn, 3).unwrap();
+    drop(conn);
+    // Rows written by a hookd before migration 0004: through a ledger
+    // opened at version 3, i.e. the tables without their triggers.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    for (i, ts) in [
+        "2026-03-01T09:10:00.000Z",
+        "2026-03-01T09:50:00.000Z",
+        "2026-03-01T11:00:00.000Z",
+    ]
+    .iter()
+    .enumerate()
+    {
+        conn.execute(
+            "INSERT INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, branch, head_sha, \
+             raw_payload, event_timestamp, received_at, event_id) \
+             VALUES ('tool.mutation.write', 'post_tool_use', 'Write', 'a', 'x', 'main', 'h', '{}', ?1, ?1, ?2)",
+            rusqlite::params![ts, format!("e{i}")],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let ledger = Ledger::open_existing(&path).unwrap();
+    let hours: Vec<(String, i64)> = ledger
+        .connection()
+        .prepare("SELECT hour, rows FROM mutation_hours ORDER BY hour")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        hours,
+        [
+            ("2026-03-01T09".to_owned(), 2),
+            ("2026-03-01T11".to_owned(), 1)
+        ]
+    );
+}

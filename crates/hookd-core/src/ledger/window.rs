@@ -1,0 +1,428 @@
+//! One ledger's share of a timeline page: rows counted per hour, and rows
+//! read from a point in the timeline's order (time, then row id) forwards or
+//! backwards, a page at a time.
+//!
+//! Nothing here reads more than a page, an hour of rows, or the per-hour
+//! counts (migration 0004): the cost of a page depends on the page, not on
+//! the size of the history. Merging several ledgers, and turning a scroll
+//! position into rows, is [`super::page`]'s job.
+
+use chrono::{DateTime, Duration, NaiveDateTime, Utc};
+use rusqlite::types::Value;
+use rusqlite::{OptionalExtension, params_from_iter};
+
+use super::activity::{EVENT_LIST_COLUMNS, row_to_event};
+use super::filter::{Table, Where, text};
+use super::{
+    HOOK_RUN_COLUMNS, Ledger, MUTATION_LIST_COLUMNS, MutationFilter, row_to_hook_run,
+    row_to_mutation,
+};
+use crate::ledger::ActivityEvent;
+use crate::record::MutationRow;
+use crate::{Error, Result};
+
+/// A row a timeline lists: mutations (file changes) or hook events.
+pub trait TimelineRow: Sized {
+    /// The table its rows come from.
+    const TABLE: Table;
+    /// The row's timestamp, in the stored format.
+    fn timestamp(&self) -> &str;
+    /// The row's id in its ledger.
+    fn row_id(&self) -> i64;
+    /// Labels the row with its repository (multi-repository reads).
+    fn set_repo(&mut self, repo: String);
+    /// Reads `sql`'s rows (selected with the list's columns).
+    #[doc(hidden)]
+    fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>>;
+    /// The list's columns (payloads left out or summarised).
+    #[doc(hidden)]
+    fn columns() -> &'static str;
+}
+
+impl TimelineRow for MutationRow {
+    const TABLE: Table = Table::Mutations;
+
+    fn timestamp(&self) -> &str {
+        &self.record.event_timestamp
+    }
+
+    fn row_id(&self) -> i64 {
+        self.id
+    }
+
+    fn set_repo(&mut self, repo: String) {
+        self.repo = Some(repo);
+    }
+
+    fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>> {
+        query(ledger, sql, values, row_to_mutation)
+    }
+
+    fn columns() -> &'static str {
+        MUTATION_LIST_COLUMNS
+    }
+}
+
+impl TimelineRow for ActivityEvent {
+    const TABLE: Table = Table::Events;
+
+    fn timestamp(&self) -> &str {
+        &self.event_timestamp
+    }
+
+    fn row_id(&self) -> i64 {
+        self.id
+    }
+
+    fn set_repo(&mut self, repo: String) {
+        self.repo = Some(repo);
+    }
+
+    /// The events, each with its hook runs (one query for the page).
+    fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>> {
+        let mut events = query(ledger, sql, values, row_to_event)?;
+        if events.is_empty() {
+            return Ok(events);
+        }
+        let ids: Vec<Value> = events.iter().map(|e| text(&e.event_id)).collect();
+        let marks = vec!["?"; ids.len()].join(", ");
+        let runs = query(
+            ledger,
+            &format!(
+                "SELECT {HOOK_RUN_COLUMNS} FROM hook_runs WHERE event_id IN ({marks}) ORDER BY id"
+            ),
+            &ids,
+            row_to_hook_run,
+        )?;
+        for run in runs {
+            if let Some(event) = events.iter_mut().find(|e| e.event_id == run.event_id) {
+                event.hook_runs.push(run);
+            }
+        }
+        Ok(events)
+    }
+
+    fn columns() -> &'static str {
+        EVENT_LIST_COLUMNS
+    }
+}
+
+fn query<T>(
+    ledger: &Ledger,
+    sql: &str,
+    values: &[Value],
+    map: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    let sqlite = |e| Error::sqlite(ledger.path(), e);
+    let mut stmt = ledger.connection().prepare_cached(sql).map_err(sqlite)?;
+    let rows = stmt
+        .query_map(params_from_iter(values.iter()), map)
+        .map_err(sqlite)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(sqlite)
+}
+
+/// A point in one ledger's order: a timestamp and a row id. Bounds use
+/// [`i64::MIN`] and [`i64::MAX`] as ids to mean "the first" and "the last"
+/// row at that time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Key {
+    /// Stored-format timestamp.
+    pub timestamp: String,
+    /// Row id.
+    pub id: i64,
+}
+
+/// Which way to read from a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// Rows after the key (strictly), oldest first.
+    Forward,
+    /// Rows before the key (strictly), newest first.
+    Backward,
+}
+
+/// The hour (`2026-11-21T10`) a stored timestamp falls in.
+pub(crate) fn hour_of(timestamp: &str) -> &str {
+    timestamp.get(..13).unwrap_or(timestamp)
+}
+
+/// The first instant of `hour` and of the hour after it, stored-format.
+pub(crate) fn hour_bounds(hour: &str) -> Option<(String, String)> {
+    let start =
+        NaiveDateTime::parse_from_str(&format!("{hour}:00:00"), "%Y-%m-%dT%H:%M:%S").ok()?;
+    let start: DateTime<Utc> = start.and_utc();
+    Some((
+        crate::timefmt::format(start),
+        crate::timefmt::format(start + Duration::hours(1)),
+    ))
+}
+
+/// Whether a stored timestamp is the first instant of its hour.
+fn is_hour_start(timestamp: &str) -> bool {
+    timestamp.get(13..) == Some(":00:00.000Z")
+}
+
+/// What to group counts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GroupBy {
+    /// Nothing: one count per hour.
+    Nothing,
+    /// The agent.
+    Agent,
+    /// The tool (an event without one: its hook type).
+    Tool,
+}
+
+impl GroupBy {
+    /// The SQL expression of the series, the same over rows and hour counts.
+    fn expression(self) -> &'static str {
+        match self {
+            Self::Nothing => "''",
+            Self::Agent => "agent_id",
+            Self::Tool => "coalesce(nullif(tool_name, ''), hook_type)",
+        }
+    }
+}
+
+/// Rows in one hour (or minute), for one series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HourCount {
+    /// `2026-11-21T10` (a minute: `2026-11-21T10:05`).
+    pub hour: String,
+    /// The series (empty when not grouped).
+    pub series: String,
+    /// Rows.
+    pub rows: u64,
+}
+
+impl Ledger {
+    /// The highest row id of `table` (0 when empty): what a reader has seen.
+    pub(crate) fn newest_id(&self, table: Table) -> Result<i64> {
+        self.connection()
+            .query_row(
+                &format!("SELECT coalesce(max(id), 0) FROM {}", table.name()),
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| Error::sqlite(self.path(), e))
+    }
+
+    /// Rows of `table` matching `filter` per hour (and series), oldest hour
+    /// first; hours without rows are left out.
+    ///
+    /// Read from the per-hour counts, except for what they cannot answer: a
+    /// file filter (the rows are counted, through the file's index), and the
+    /// hours cut by `since` or `until` (those two hours' rows are counted).
+    pub(crate) fn hour_counts(
+        &self,
+        table: Table,
+        filter: &MutationFilter,
+        group: GroupBy,
+    ) -> Result<Vec<HourCount>> {
+        let series = group.expression();
+        if !filter.counted_by_hour() {
+            let w = filter.conditions(table);
+            let sql = format!(
+                "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
+                 GROUP BY h, s ORDER BY h, s",
+                table.name(),
+                w.sql()
+            );
+            return self.hour_rows(&sql, &w.values);
+        }
+        let mut w = filter.hour_conditions();
+        let since = filter.since.map(crate::timefmt::format);
+        let until = filter.until.map(crate::timefmt::format);
+        // The hours the time bounds cut are counted row by row below; an
+        // hour starting exactly at `until` is simply left out.
+        let mut cut: Vec<&str> = Vec::new();
+        if let Some(since) = &since {
+            w.push("hour >= ?", [text(hour_of(since))]);
+            if !is_hour_start(since) {
+                cut.push(hour_of(since));
+            }
+        }
+        if let Some(until) = &until {
+            if is_hour_start(until) {
+                w.push("hour < ?", [text(hour_of(until))]);
+            } else {
+                w.push("hour <= ?", [text(hour_of(until))]);
+                if !cut.contains(&hour_of(until)) {
+                    cut.push(hour_of(until));
+                }
+            }
+        }
+        let sql = format!(
+            "SELECT hour, {series} AS s, SUM(rows) FROM {}{} GROUP BY hour, s ORDER BY hour, s",
+            table.hours(),
+            w.sql()
+        );
+        let mut counts = self.hour_rows(&sql, &w.values)?;
+        for hour in cut {
+            let Some((start, end)) = hour_bounds(hour) else {
+                continue;
+            };
+            let mut w = filter.conditions(table);
+            w.push(
+                "event_timestamp >= ? AND event_timestamp < ?",
+                [text(&start), text(&end)],
+            );
+            let sql = format!(
+                "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
+                 GROUP BY h, s ORDER BY h, s",
+                table.name(),
+                w.sql()
+            );
+            let exact = self.hour_rows(&sql, &w.values)?;
+            counts.retain(|c| c.hour != hour);
+            counts.extend(exact);
+        }
+        counts.sort_by(|a, b| (&a.hour, &a.series).cmp(&(&b.hour, &b.series)));
+        Ok(counts)
+    }
+
+    /// Rows of `table` matching `filter` per minute (and series), counted
+    /// row by row: for short ranges only (the filter's time bounds).
+    pub(crate) fn minute_counts(
+        &self,
+        table: Table,
+        filter: &MutationFilter,
+        group: GroupBy,
+    ) -> Result<Vec<HourCount>> {
+        let w = filter.conditions(table);
+        let sql = format!(
+            "SELECT substr(event_timestamp, 1, 16) AS m, {} AS s, COUNT(*) FROM {}{} \
+             GROUP BY m, s ORDER BY m, s",
+            group.expression(),
+            table.name(),
+            w.sql()
+        );
+        self.hour_rows(&sql, &w.values)
+    }
+
+    fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
+        query(self, sql, values, |r| {
+            Ok(HourCount {
+                hour: r.get(0)?,
+                series: r.get(1)?,
+                rows: r.get::<_, i64>(2)?.try_into().unwrap_or(0),
+            })
+        })
+    }
+
+    /// Up to `limit` rows matching `filter` from `from` in `direction`
+    /// (strictly after or before it; the ends of the history without it),
+    /// in the direction's order.
+    pub(crate) fn rows_from<T: TimelineRow>(
+        &self,
+        filter: &MutationFilter,
+        from: Option<&Key>,
+        direction: Direction,
+        limit: usize,
+    ) -> Result<Vec<T>> {
+        let mut w = filter.conditions(T::TABLE);
+        push_key(&mut w, from, direction);
+        let order = match direction {
+            Direction::Forward => "event_timestamp, id",
+            Direction::Backward => "event_timestamp DESC, id DESC",
+        };
+        let sql = format!(
+            "SELECT {} FROM {}{} ORDER BY {order} LIMIT {limit}",
+            T::columns(),
+            T::TABLE.name(),
+            w.sql()
+        );
+        T::read(self, &sql, &w.values)
+    }
+
+    /// Rows matching `filter` strictly before `key` (in the timeline's
+    /// order) but in the same hour: with the hours before it counted, they
+    /// give the key's position.
+    pub(crate) fn rows_before_in_hour(
+        &self,
+        table: Table,
+        filter: &MutationFilter,
+        key: &Key,
+    ) -> Result<u64> {
+        let Some((start, _)) = hour_bounds(hour_of(&key.timestamp)) else {
+            return Ok(0);
+        };
+        let mut w = filter.conditions(table);
+        w.push("event_timestamp >= ?", [text(&start)]);
+        push_key(&mut w, Some(key), Direction::Backward);
+        let sql = format!("SELECT COUNT(*) FROM {}{}", table.name(), w.sql());
+        let n: i64 = self
+            .connection()
+            .query_row(&sql, params_from_iter(w.values.iter()), |r| r.get(0))
+            .map_err(|e| Error::sqlite(self.path(), e))?;
+        Ok(n.try_into().unwrap_or(0))
+    }
+
+    /// Up to `limit` rows matching `filter` with an id above `after_id` (what
+    /// was committed since a reader last looked), in id order.
+    ///
+    /// Read through the row ids (`NOT INDEXED` keeps SQLite from walking a
+    /// filter's index from the start of the history instead).
+    pub(crate) fn rows_newer_than<T: TimelineRow>(
+        &self,
+        filter: &MutationFilter,
+        after_id: i64,
+        limit: usize,
+    ) -> Result<Vec<T>> {
+        let mut w = filter.conditions(T::TABLE);
+        w.push("id > ?", [Value::Integer(after_id)]);
+        let sql = format!(
+            "SELECT {} FROM {} NOT INDEXED{} ORDER BY id LIMIT {limit}",
+            T::columns(),
+            T::TABLE.name(),
+            w.sql()
+        );
+        T::read(self, &sql, &w.values)
+    }
+
+    /// The oldest or newest row's key matching `filter`.
+    pub(crate) fn end_key(
+        &self,
+        table: Table,
+        filter: &MutationFilter,
+        direction: Direction,
+    ) -> Result<Option<Key>> {
+        let w = filter.conditions(table);
+        let order = match direction {
+            Direction::Forward => "event_timestamp, id",
+            Direction::Backward => "event_timestamp DESC, id DESC",
+        };
+        let sql = format!(
+            "SELECT event_timestamp, id FROM {}{} ORDER BY {order} LIMIT 1",
+            table.name(),
+            w.sql()
+        );
+        self.connection()
+            .query_row(&sql, params_from_iter(w.values.iter()), |r| {
+                Ok(Key {
+                    timestamp: r.get(0)?,
+                    id: r.get(1)?,
+                })
+            })
+            .optional()
+            .map_err(|e| Error::sqlite(self.path(), e))
+    }
+}
+
+/// Adds "strictly after (or before) `key`" to `w`. The timestamp term alone
+/// bounds the index range; the id only orders rows of the same millisecond.
+fn push_key(w: &mut Where, key: Option<&Key>, direction: Direction) {
+    let Some(key) = key else { return };
+    let ts = text(&key.timestamp);
+    let id = Value::Integer(key.id);
+    match direction {
+        Direction::Forward => w.push(
+            "event_timestamp >= ? AND (event_timestamp > ? OR id > ?)",
+            [ts.clone(), ts, id],
+        ),
+        Direction::Backward => w.push(
+            "event_timestamp <= ? AND (event_timestamp < ? OR id < ?)",
+            [ts.clone(), ts, id],
+        ),
+    }
+}
