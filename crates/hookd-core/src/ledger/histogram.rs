@@ -139,15 +139,15 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
     let (mut first, mut last): (Option<String>, Option<String>) = (None, None);
     for s in &sources {
         seen.insert(s.key().to_owned(), s.ledger.newest_id(table)?);
-        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Forward)? {
-            if first.as_ref().is_none_or(|f| k.timestamp < *f) {
-                first = Some(k.timestamp);
-            }
+        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Forward)?
+            && first.as_ref().is_none_or(|f| k.timestamp < *f)
+        {
+            first = Some(k.timestamp);
         }
-        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Backward)? {
-            if last.as_ref().is_none_or(|l| k.timestamp > *l) {
-                last = Some(k.timestamp);
-            }
+        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Backward)?
+            && last.as_ref().is_none_or(|l| k.timestamp > *l)
+        {
+            last = Some(k.timestamp);
         }
     }
     let parse = |name: &str, value: &Option<String>| -> Result<Option<DateTime<Utc>>> {

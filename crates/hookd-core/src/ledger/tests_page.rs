@@ -234,14 +234,7 @@ fn newer_than_reads_only_what_was_committed_since_and_only_if_it_matches() {
         .chain([entry("late", BASE, "g.rs", "b", "Write")])
         .collect();
     ledger.append(&entries).unwrap();
-    let p: Page<MutationRow> = page(
-        &q,
-        &Anchor::NewerThan {
-            seen: first.seen.clone(),
-        },
-        3,
-    )
-    .unwrap();
+    let p: Page<MutationRow> = page(&q, &Anchor::NewerThan { seen: first.seen }, 3).unwrap();
     assert_eq!(p.rows.len(), 3, "a page at most");
     assert!(p.rows.iter().all(|r| r.record.agent_id == "b"));
     let rest: Page<MutationRow> = page(
