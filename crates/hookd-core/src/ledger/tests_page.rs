@@ -247,18 +247,16 @@ fn newer_than_reads_only_what_was_committed_since_and_only_if_it_matches() {
     .unwrap();
     assert_eq!(rest.rows.len(), 2, "{:?}", ids(&rest.rows));
     assert_eq!(rest.total, 15);
-    let newer: Vec<i64> = p.rows.iter().chain(&rest.rows).map(|r| r.id).collect();
-    let expected: Vec<i64> = run(&q)
+    let mut newer: Vec<i64> = p.rows.iter().chain(&rest.rows).map(|r| r.id).collect();
+    let mut expected: Vec<i64> = run(&q)
         .unwrap()
         .into_iter()
         .map(|r| r.id)
         .filter(|id| *id > 30)
         .collect();
-    let mut sorted = newer.clone();
-    sorted.sort_unstable();
-    let mut expected_sorted = expected.clone();
-    expected_sorted.sort_unstable();
-    assert_eq!(sorted, expected_sorted);
+    newer.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(newer, expected);
     // The late row sorts first: its position says so.
     assert_eq!(
         rest.rows.last().map(|r| r.record.event_timestamp.as_str()),
