@@ -263,3 +263,115 @@ fn session_and_event_type_filters() {
         "{text}"
     );
 }
+
+/// Row ids of `hookd query --format json` output.
+fn ids(rows: &[serde_json::Value]) -> Vec<i64> {
+    rows.iter().map(|r| r["id"].as_i64().unwrap()).collect()
+}
+
+#[test]
+fn pages_follow_one_another_with_the_cursor_each_page_prints() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    // 5,100 rows: more than one page of a streamed read (5,000), several
+    // sharing a millisecond.
+    let base = Utc::now() - ChronoDuration::hours(30);
+    let lines: String = (0..5_100)
+        .map(|i| {
+            let at = (base + ChronoDuration::seconds(i / 3))
+                .to_rfc3339_opts(SecondsFormat::Millis, true);
+            raw_line(
+                &root,
+                &format!("f{}.rs", i % 7),
+                &at,
+                ["ann", "ben"][(i % 2) as usize],
+                "Write",
+            )
+        })
+        .collect();
+    env.send_raw(lines.as_bytes());
+    wait_for_count(&repo, "mutations", 5_100);
+
+    // The whole history is streamed page after page: every row once, in order.
+    let all = env.query_json(&[], &root);
+    assert_eq!(all.len(), 5_100);
+    let keys: Vec<(String, i64)> = all
+        .iter()
+        .map(|r| {
+            (
+                r["event_timestamp"].as_str().unwrap().to_owned(),
+                r["id"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(keys, sorted, "oldest first, no row twice");
+    assert!(
+        all.iter()
+            .all(|r| !r["raw_payload"].as_str().unwrap().is_empty()),
+        "JSON carries the payload"
+    );
+
+    // Table pages end with the flag for the page before; following them
+    // back reads the newest 2,500 rows, each once.
+    let mut args: Vec<String> = vec![
+        "--limit".into(),
+        "800".into(),
+        "--agent".into(),
+        "ann".into(),
+    ];
+    let ann: Vec<i64> = ids(&env.query_json(&["--agent", "ann"], &root));
+    let mut pages: Vec<Vec<i64>> = Vec::new();
+    for _ in 0..3 {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = env.query(&refs, &root);
+        assert!(out.status.success());
+        let hint = String::from_utf8_lossy(&out.stderr).into_owned();
+        let table_rows = String::from_utf8_lossy(&out.stdout).lines().count() - 1;
+        assert_eq!(table_rows, 800);
+        pages.push(ids(&env.query_json(&refs, &root)));
+        let older = ann.len() - 800 * pages.len();
+        assert!(
+            hint.starts_with(&format!("{older} older: add --before '")),
+            "{hint}"
+        );
+        let cursor = hint.split('\'').nth(1).unwrap().to_owned();
+        args = vec![
+            "--limit".into(),
+            "800".into(),
+            "--agent".into(),
+            "ann".into(),
+            "--before".into(),
+            cursor,
+        ];
+    }
+    let read: Vec<i64> = pages.into_iter().rev().flatten().collect();
+    assert_eq!(
+        read,
+        ann[ann.len() - 2400..],
+        "pages back to back, oldest first"
+    );
+
+    // --after a row and --before/--after a time.
+    let cursor = format!("{},{}", keys[99].0, keys[99].1);
+    let after = env.query_json(&["--after", &cursor, "--limit", "50"], &root);
+    assert_eq!(ids(&after), ids(&all[100..150]));
+    let middle = &keys[2_550].0;
+    let before = env.query_json(&["--before", middle], &root);
+    let at = keys.iter().position(|(t, _)| t == middle).unwrap();
+    assert_eq!(ids(&before), ids(&all[..at]));
+    let since = env.query_json(&["--after", middle, "--limit", "10"], &root);
+    assert_eq!(ids(&since), ids(&all[at..at + 10]));
+
+    let bad = env.query(&["--before", "2026-01-01T00:00:00Z,x"], &root);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("TIMESTAMP,ID"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

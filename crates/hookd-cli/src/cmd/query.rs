@@ -1,12 +1,18 @@
 //! `hookd query`: mutations from the ledgers, oldest first, as a table, JSON
 //! or JSON lines.
+//!
+//! Rows are read a page at a time from the ledger (`ledger::page`): a
+//! limited query reads its page and no more, and a whole history is
+//! streamed page after page, so neither time to the first row nor memory
+//! grows with the ledger. Across projects (`--all`) the pages of every
+//! ledger are merged by time.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use hookd_core::ledger::MutationFilter;
+use hookd_core::ledger::page::{Anchor, Cursor, MAX_PAGE, Page, Payloads, page_with};
 use hookd_core::ledger::query::{Query, QueryScope};
 use hookd_core::record::MutationRow;
 use hookd_core::timefmt;
@@ -55,12 +61,60 @@ pub struct QueryArgs {
     /// Only this tool, case-insensitive (write, edit, multiedit, notebookedit, bash).
     #[arg(long, value_name = "TOOL")]
     pub tool: Option<String>,
-    /// Only the newest N mutations (still printed oldest first).
+    /// At most N mutations: the newest N, or with --before/--after the N
+    /// next to that point (always printed oldest first). Table output then
+    /// ends with the flag that reads the next page.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+    /// Only mutations before this point: a row's cursor as a previous page
+    /// printed it (TIMESTAMP,ID or, with --all, TIMESTAMP,ID,REPO), or a time
+    /// (a duration back from now or RFC 3339).
+    #[arg(long, value_name = "CURSOR|WHEN", conflicts_with = "after")]
+    pub before: Option<String>,
+    /// Only mutations after this point: a row's cursor (as for --before), or
+    /// a time (rows at or after it).
+    #[arg(long, value_name = "CURSOR|WHEN")]
+    pub after: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+/// Rows read per page while printing a long result: memory stays flat
+/// however much of the history is printed.
+const STREAM_PAGE: usize = 5_000;
+
+/// A `--before`/`--after` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Point {
+    /// A row, by its cursor.
+    Row(Cursor),
+    /// A time, stored format.
+    Time(String),
+}
+
+impl Point {
+    fn parse(flag: &str, value: &str, now: chrono::DateTime<chrono::Utc>) -> anyhow::Result<Self> {
+        if value.contains(',') {
+            return Cursor::parse_arg(value).map(Self::Row).with_context(|| {
+                format!("--{flag} {value:?}: a cursor is TIMESTAMP,ID or TIMESTAMP,ID,REPO, as a previous page printed it")
+            });
+        }
+        let time = timefmt::parse_time_bound(value, now).with_context(|| format!("--{flag}"))?;
+        Ok(Self::Time(timefmt::format(time)))
+    }
+
+    /// The point as a cursor: a time is its first instant (before every row at it).
+    fn cursor(&self) -> Cursor {
+        match self {
+            Self::Row(cursor) => cursor.clone(),
+            Self::Time(timestamp) => Cursor {
+                timestamp: timestamp.clone(),
+                id: i64::MIN,
+                repo: None,
+            },
+        }
+    }
 }
 
 /// Runs the query and prints the rows.
@@ -72,6 +126,16 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
             .map(|v| timefmt::parse_time_bound(v, now))
             .transpose()
     };
+    let before = args
+        .before
+        .as_deref()
+        .map(|v| Point::parse("before", v, now))
+        .transpose()?;
+    let after = args
+        .after
+        .as_deref()
+        .map(|v| Point::parse("after", v, now))
+        .transpose()?;
     let query = Query {
         scope: if args.all {
             QueryScope::All
@@ -87,90 +151,238 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
             event_type: args.event_type.clone(),
             branch: args.branch.clone(),
             tool: args.tool.clone(),
-            limit: args.limit,
+            limit: None,
         },
         file_arg: args.file.clone(),
         cwd: std::env::current_dir().context("cannot read the current directory")?,
         data_dir: hookd_core::dirs::data_dir()?,
     };
-    let rows = hookd_core::ledger::query::run(&query)?;
+    // The table shows no payload: it is not read.
+    let payloads = match args.format {
+        Format::Table => Payloads::Summary,
+        Format::Json | Format::Jsonl => Payloads::Whole,
+    };
+    let read = |anchor: &Anchor, limit: usize| -> anyhow::Result<Page<MutationRow>> {
+        Ok(page_with(&query, anchor, limit, payloads)?)
+    };
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    match args.format {
-        Format::Json => {
-            serde_json::to_writer(&mut out, &rows)?;
-            writeln!(out)?;
-        }
-        Format::Jsonl => {
-            for row in &rows {
-                serde_json::to_writer(&mut out, row)?;
-                writeln!(out)?;
+    let mut out = Printer::new(stdout.lock(), args.format, args.all);
+    let limit = args.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    match (limit, &after) {
+        // The N rows before a point (or the newest N): read backwards, printed oldest first.
+        (Some(limit), None) => {
+            let mut rows: Vec<MutationRow> = Vec::new();
+            let mut anchor = match &before {
+                Some(point) => Anchor::Before {
+                    cursor: point.cursor(),
+                },
+                None => Anchor::Newest,
+            };
+            let mut older = 0;
+            while rows.len() < limit {
+                let page = read(&anchor, (limit - rows.len()).min(MAX_PAGE))?;
+                older = page.first;
+                let Some(oldest) = page.rows.first() else {
+                    break;
+                };
+                anchor = Anchor::Before {
+                    cursor: Cursor::of(oldest, oldest.repo.as_deref()),
+                };
+                let done = page.first == 0;
+                rows.splice(0..0, page.rows);
+                if done {
+                    break;
+                }
+            }
+            out.rows(&rows)?;
+            out.finish()?;
+            if older > 0
+                && args.format == Format::Table
+                && let Some(oldest) = rows.first()
+            {
+                let cursor = Cursor::of(oldest, oldest.repo.as_deref()).to_arg();
+                eprintln!("{older} older: add --before '{cursor}' for the page before");
             }
         }
-        Format::Table => print_table(&mut out, &rows, args.all)?,
+        // Forward from a point (or the start): page after page, streamed.
+        (limit, _) => {
+            let mut anchor = match &after {
+                Some(Point::Row(cursor)) => Anchor::After {
+                    cursor: cursor.clone(),
+                },
+                Some(Point::Time(time)) => Anchor::Time { time: time.clone() },
+                None => Anchor::Oldest,
+            };
+            let stop = before.as_ref().map(|p| sort_key(&p.cursor()));
+            let mut printed = 0;
+            let mut newer = 0;
+            let mut last: Option<MutationRow> = None;
+            loop {
+                let want = limit.map_or(STREAM_PAGE, |l| (l - printed).min(STREAM_PAGE));
+                if want == 0 {
+                    break;
+                }
+                let mut page = read(&anchor, want)?;
+                let fetched = page.rows.len();
+                if let Some(stop) = &stop {
+                    page.rows
+                        .retain(|r| sort_key(&Cursor::of(r, r.repo.as_deref())) < *stop);
+                }
+                printed += page.rows.len();
+                newer = page.total.saturating_sub(page.first + fetched as u64);
+                out.rows(&page.rows)?;
+                if page.rows.len() < fetched || fetched < want {
+                    newer = 0;
+                    break;
+                }
+                let Some(row) = page.rows.pop() else { break };
+                anchor = Anchor::After {
+                    cursor: Cursor::of(&row, row.repo.as_deref()),
+                };
+                last = Some(row);
+            }
+            out.finish()?;
+            if newer > 0
+                && args.format == Format::Table
+                && let Some(row) = &last
+            {
+                let cursor = Cursor::of(row, row.repo.as_deref()).to_arg();
+                eprintln!("{newer} newer: add --after '{cursor}' for the page after");
+            }
+        }
     }
     Ok(())
 }
 
-fn print_table(
-    out: &mut impl std::io::Write,
-    rows: &[MutationRow],
+/// The timeline's order of a cursor: time, repository, id.
+fn sort_key(cursor: &Cursor) -> (String, String, i64) {
+    (
+        cursor.timestamp.clone(),
+        cursor.repo.clone().unwrap_or_default(),
+        cursor.id,
+    )
+}
+
+/// Writes rows as they come, page by page, in one format.
+struct Printer<W: std::io::Write> {
+    out: W,
+    format: Format,
     with_repo: bool,
-) -> anyhow::Result<()> {
-    if rows.is_empty() {
-        eprintln!("no mutations match");
-        return Ok(());
+    /// Rows written so far.
+    written: usize,
+    /// The table's column widths so far (they only grow).
+    widths: Vec<usize>,
+}
+
+impl<W: std::io::Write> Printer<W> {
+    fn new(out: W, format: Format, with_repo: bool) -> Self {
+        Self {
+            out,
+            format,
+            with_repo,
+            written: 0,
+            widths: Vec::new(),
+        }
     }
-    let mut header = vec!["TIME (UTC)", "AGENT", "TOOL", "FILE", "LINES", "BRANCH"];
-    if with_repo {
-        header.push("REPO");
-    }
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| {
-            let r = &row.record;
-            let mut cells = vec![
-                r.event_timestamp
-                    .replace('T', " ")
-                    .trim_end_matches('Z')
-                    .to_owned(),
-                shorten(&r.agent_id, 14),
-                r.tool_name.clone(),
-                r.file_path.clone().unwrap_or_else(|| "-".into()),
-                r.lines_changed
-                    .map_or_else(|| "-".into(), |n| n.to_string()),
-                r.branch.clone(),
-            ];
-            if with_repo {
-                cells.push(row.repo.clone().unwrap_or_default());
+
+    fn rows(&mut self, rows: &[MutationRow]) -> anyhow::Result<()> {
+        match self.format {
+            Format::Json => {
+                for row in rows {
+                    self.out
+                        .write_all(if self.written == 0 { b"[" } else { b"," })?;
+                    serde_json::to_writer(&mut self.out, row)?;
+                    self.written += 1;
+                }
             }
-            cells
-        })
-        .collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|col| {
-            table
+            Format::Jsonl => {
+                for row in rows {
+                    serde_json::to_writer(&mut self.out, row)?;
+                    writeln!(self.out)?;
+                    self.written += 1;
+                }
+            }
+            Format::Table => self.table(rows)?,
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        match self.format {
+            Format::Json => {
+                if self.written == 0 {
+                    self.out.write_all(b"[")?;
+                }
+                writeln!(self.out, "]")?;
+            }
+            Format::Jsonl | Format::Table => {}
+        }
+        if self.written == 0 && self.format == Format::Table {
+            eprintln!("no mutations match");
+        }
+        self.out.flush()?;
+        Ok(())
+    }
+
+    fn table(&mut self, rows: &[MutationRow]) -> anyhow::Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut header = vec!["TIME (UTC)", "AGENT", "TOOL", "FILE", "LINES", "BRANCH"];
+        if self.with_repo {
+            header.push("REPO");
+        }
+        let table: Vec<Vec<String>> = rows
+            .iter()
+            .map(|row| {
+                let r = &row.record;
+                let mut cells = vec![
+                    r.event_timestamp
+                        .replace('T', " ")
+                        .trim_end_matches('Z')
+                        .to_owned(),
+                    shorten(&r.agent_id, 14),
+                    r.tool_name.clone(),
+                    r.file_path.clone().unwrap_or_else(|| "-".into()),
+                    r.lines_changed
+                        .map_or_else(|| "-".into(), |n| n.to_string()),
+                    r.branch.clone(),
+                ];
+                if self.with_repo {
+                    cells.push(row.repo.clone().unwrap_or_default());
+                }
+                cells
+            })
+            .collect();
+        self.widths.resize(header.len(), 0);
+        for (col, width) in self.widths.iter_mut().enumerate() {
+            let widest = table
                 .iter()
                 .map(|cells| cells[col].chars().count())
                 .chain([header[col].len()])
                 .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: &[&str]| -> String {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(cell, width)| format!("{cell:<width$}"))
-            .collect();
-        padded.join("  ").trim_end().to_owned()
-    };
-    writeln!(out, "{}", line(&header))?;
-    for cells in &table {
-        let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
-        writeln!(out, "{}", line(&refs))?;
+                .unwrap_or(0);
+            *width = (*width).max(widest);
+        }
+        let widths = self.widths.clone();
+        let line = |cells: &[&str]| -> String {
+            let padded: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .map(|(cell, width)| format!("{cell:<width$}"))
+                .collect();
+            padded.join("  ").trim_end().to_owned()
+        };
+        if self.written == 0 {
+            writeln!(self.out, "{}", line(&header))?;
+        }
+        for cells in &table {
+            let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
+            writeln!(self.out, "{}", line(&refs))?;
+        }
+        self.written += rows.len();
+        Ok(())
     }
-    Ok(())
 }
 
 fn shorten(text: &str, max: usize) -> String {

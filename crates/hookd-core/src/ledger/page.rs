@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::Table;
 use super::query::{Query, Source, sources};
-use super::window::{Direction, GroupBy, Key, TimelineRow, hour_bounds, hour_of};
+use super::window::{Direction, GroupBy, Key, hour_bounds, hour_of};
+pub use super::window::{Payloads, TimelineRow};
 use crate::{Error, Result};
 
 /// The highest row id read from each ledger, by repository (the root's path,
@@ -130,8 +131,19 @@ pub struct Page<T> {
 pub const MAX_PAGE: usize = 10_000;
 
 /// The page of `query`'s rows (mutations or hook events) at `anchor`,
-/// at most `limit` rows ([`MAX_PAGE`] at most).
+/// at most `limit` rows ([`MAX_PAGE`] at most), without their payloads
+/// (see [`Payloads::Summary`]).
 pub fn page<T: TimelineRow>(query: &Query, anchor: &Anchor, limit: usize) -> Result<Page<T>> {
+    page_with(query, anchor, limit, Payloads::Summary)
+}
+
+/// [`page`], with as much of the payloads as `payloads` says.
+pub fn page_with<T: TimelineRow>(
+    query: &Query,
+    anchor: &Anchor,
+    limit: usize,
+    payloads: Payloads,
+) -> Result<Page<T>> {
     let limit = limit.clamp(1, MAX_PAGE);
     let sources = sources(query)?;
     // One read transaction per ledger; dropped (rolled back) at the end.
@@ -152,10 +164,14 @@ pub fn page<T: TimelineRow>(query: &Query, anchor: &Anchor, limit: usize) -> Res
     let hours = hours(&sources, table)?;
     let total: u64 = hours.iter().map(|(_, n)| n).sum();
     let mut rows: Vec<(String, T)> = match anchor {
-        Anchor::Newest => merged(&sources, None, Direction::Backward, limit)?,
-        Anchor::Oldest => merged(&sources, None, Direction::Forward, limit)?,
-        Anchor::After { cursor } => merged(&sources, Some(cursor), Direction::Forward, limit)?,
-        Anchor::Before { cursor } => merged(&sources, Some(cursor), Direction::Backward, limit)?,
+        Anchor::Newest => merged(&sources, None, Direction::Backward, limit, payloads)?,
+        Anchor::Oldest => merged(&sources, None, Direction::Forward, limit, payloads)?,
+        Anchor::After { cursor } => {
+            merged(&sources, Some(cursor), Direction::Forward, limit, payloads)?
+        }
+        Anchor::Before { cursor } => {
+            merged(&sources, Some(cursor), Direction::Backward, limit, payloads)?
+        }
         Anchor::Time { time } => {
             let timestamp = crate::timefmt::normalize(time).ok_or_else(|| Error::InvalidTime {
                 input: time.clone(),
@@ -165,14 +181,18 @@ pub fn page<T: TimelineRow>(query: &Query, anchor: &Anchor, limit: usize) -> Res
                 id: i64::MIN,
                 repo: None,
             };
-            merged(&sources, Some(&from), Direction::Forward, limit)?
+            merged(&sources, Some(&from), Direction::Forward, limit, payloads)?
         }
-        Anchor::Position { position } => at_position(&sources, &hours, *position, total, limit)?,
+        Anchor::Position { position } => {
+            at_position(&sources, &hours, *position, total, limit, payloads)?
+        }
         Anchor::NewerThan { seen: before } => {
             let mut rows = Vec::new();
             for s in &sources {
                 let after = before.get(s.key()).copied().unwrap_or(0);
-                let found: Vec<T> = s.ledger.rows_newer_than(&s.filter, after, limit)?;
+                let found: Vec<T> = s
+                    .ledger
+                    .rows_newer_than(&s.filter, after, limit, payloads)?;
                 if found.len() == limit {
                     // More are waiting: the next read goes on from here.
                     if let Some(last) = found.last() {
@@ -250,13 +270,14 @@ fn merged<T: TimelineRow>(
     from: Option<&Cursor>,
     direction: Direction,
     limit: usize,
+    payloads: Payloads,
 ) -> Result<Vec<(String, T)>> {
     let mut rows = Vec::new();
     for s in sources {
         let key = from.map(|c| key_in(s, c));
-        let found: Vec<T> = s
-            .ledger
-            .rows_from(&s.filter, key.as_ref(), direction, limit)?;
+        let found: Vec<T> =
+            s.ledger
+                .rows_from(&s.filter, key.as_ref(), direction, limit, payloads)?;
         rows.extend(found.into_iter().map(|r| (s.key().to_owned(), r)));
     }
     rows.sort_by(|(a_repo, a), (b_repo, b)| order(a, a_repo).cmp(&order(b, b_repo)));
@@ -278,6 +299,7 @@ fn at_position<T: TimelineRow>(
     position: u64,
     total: u64,
     limit: usize,
+    payloads: Payloads,
 ) -> Result<Vec<(String, T)>> {
     if total == 0 {
         return Ok(Vec::new());
@@ -304,7 +326,13 @@ fn at_position<T: TimelineRow>(
         id: i64::MIN,
         repo: None,
     };
-    let mut rows = merged(sources, Some(&from), Direction::Forward, skip + limit)?;
+    let mut rows = merged(
+        sources,
+        Some(&from),
+        Direction::Forward,
+        skip + limit,
+        payloads,
+    )?;
     rows.drain(..skip.min(rows.len()));
     rows.truncate(limit);
     Ok(rows)

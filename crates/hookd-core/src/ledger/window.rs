@@ -11,15 +11,26 @@ use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params_from_iter};
 
-use super::activity::{EVENT_LIST_COLUMNS, row_to_event};
+use super::activity::{EVENT_COLUMNS, EVENT_LIST_COLUMNS, row_to_event};
 use super::filter::{Table, Where, text};
 use super::{
-    HOOK_RUN_COLUMNS, Ledger, MUTATION_LIST_COLUMNS, MutationFilter, row_to_hook_run,
-    row_to_mutation,
+    HOOK_RUN_COLUMNS, Ledger, MUTATION_COLUMNS, MUTATION_LIST_COLUMNS, MutationFilter,
+    row_to_hook_run, row_to_mutation,
 };
 use crate::ledger::ActivityEvent;
 use crate::record::MutationRow;
 use crate::{Error, Result};
+
+/// How much of each row's payload a read returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Payloads {
+    /// What a list shows: none for a mutation (`raw_payload` is empty), a
+    /// small summary for an event. The payloads are not read.
+    #[default]
+    Summary,
+    /// The whole payload (`hookd query --format json` prints it).
+    Whole,
+}
 
 /// A row a timeline lists: mutations (file changes) or hook events.
 pub trait TimelineRow: Sized {
@@ -34,9 +45,9 @@ pub trait TimelineRow: Sized {
     /// Reads `sql`'s rows (selected with the list's columns).
     #[doc(hidden)]
     fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>>;
-    /// The list's columns (payloads left out or summarised).
+    /// The columns read: for a list (payloads left out or summarised) or whole.
     #[doc(hidden)]
-    fn columns() -> &'static str;
+    fn columns(payloads: Payloads) -> &'static str;
 }
 
 impl TimelineRow for MutationRow {
@@ -58,8 +69,11 @@ impl TimelineRow for MutationRow {
         query(ledger, sql, values, row_to_mutation)
     }
 
-    fn columns() -> &'static str {
-        MUTATION_LIST_COLUMNS
+    fn columns(payloads: Payloads) -> &'static str {
+        match payloads {
+            Payloads::Summary => MUTATION_LIST_COLUMNS,
+            Payloads::Whole => MUTATION_COLUMNS,
+        }
     }
 }
 
@@ -102,8 +116,11 @@ impl TimelineRow for ActivityEvent {
         Ok(events)
     }
 
-    fn columns() -> &'static str {
-        EVENT_LIST_COLUMNS
+    fn columns(payloads: Payloads) -> &'static str {
+        match payloads {
+            Payloads::Summary => EVENT_LIST_COLUMNS,
+            Payloads::Whole => EVENT_COLUMNS,
+        }
     }
 }
 
@@ -319,6 +336,7 @@ impl Ledger {
         from: Option<&Key>,
         direction: Direction,
         limit: usize,
+        payloads: Payloads,
     ) -> Result<Vec<T>> {
         let mut w = filter.conditions(T::TABLE);
         push_key(&mut w, from, direction);
@@ -328,7 +346,7 @@ impl Ledger {
         };
         let sql = format!(
             "SELECT {} FROM {}{} ORDER BY {order} LIMIT {limit}",
-            T::columns(),
+            T::columns(payloads),
             T::TABLE.name(),
             w.sql()
         );
@@ -368,12 +386,13 @@ impl Ledger {
         filter: &MutationFilter,
         after_id: i64,
         limit: usize,
+        payloads: Payloads,
     ) -> Result<Vec<T>> {
         let mut w = filter.conditions(T::TABLE);
         w.push("id > ?", [Value::Integer(after_id)]);
         let sql = format!(
             "SELECT {} FROM {} NOT INDEXED{} ORDER BY id LIMIT {limit}",
-            T::columns(),
+            T::columns(payloads),
             T::TABLE.name(),
             w.sql()
         );
