@@ -91,6 +91,14 @@ pub enum Error {
         /// What the user wrote.
         input: String,
     },
+    /// A filter given as a glob that is not one.
+    #[error("invalid pattern {pattern:?}: {reason}")]
+    InvalidPattern {
+        /// What the user wrote.
+        pattern: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// No home directory to put per-user files in.
     #[error("cannot find the home directory: $HOME is not set")]
     NoHome,

@@ -43,10 +43,10 @@ pub struct QueryArgs {
     /// Only mutations before this time: a duration back from now or RFC 3339.
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
-    /// Only this file (relative to the current directory inside the repository, else to its root; or absolute).
+    /// Only this file (relative to the current directory inside the repository, else to its root; or absolute); part of a path (`cart.ts`) or a glob (`src/**/*.ts`) matches every recorded path it fits.
     #[arg(long, value_name = "PATH")]
     pub file: Option<PathBuf>,
-    /// Only this agent id.
+    /// Only this agent id, or the agents whose id contains it (or matches it as a glob).
     #[arg(long, value_name = "ID")]
     pub agent: Option<String>,
     /// Only this agent session (the payload's session_id).
@@ -55,10 +55,10 @@ pub struct QueryArgs {
     /// Only mutations revealed by this hook event type, in either spelling (PostToolUse, post_tool_use_failure).
     #[arg(long, value_name = "TYPE")]
     pub event_type: Option<String>,
-    /// Only this branch.
+    /// Only this branch, or the branches containing it (or matching it as a glob).
     #[arg(long, value_name = "BRANCH")]
     pub branch: Option<String>,
-    /// Only this tool, case-insensitive (write, edit, multiedit, notebookedit, bash).
+    /// Only this tool, case-insensitive (write, edit, multiedit, notebookedit, bash); part of a name matches every tool containing it.
     #[arg(long, value_name = "TOOL")]
     pub tool: Option<String>,
     /// At most N mutations: the newest N, or with --before/--after the N

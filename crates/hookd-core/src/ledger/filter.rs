@@ -5,11 +5,14 @@
 //! hook type, tool, branch and time of each row.
 
 use chrono::{DateTime, Utc};
+use globset::GlobBuilder;
 use rusqlite::types::Value;
 
-use super::MUTATION_COLUMNS;
+use super::known::{Field, Known};
+use super::{Ledger, MUTATION_COLUMNS};
 use crate::names::normalize_hook_type;
 use crate::timefmt;
+use crate::{Error, Result};
 
 /// Filters for reading mutations (or events); every field narrows the result.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -121,6 +124,98 @@ impl MutationFilter {
         (sql, conditions.values)
     }
 
+    /// The filter's conditions on the rows of `table`, every text filter
+    /// an exact value (as `Ledger::mutations` has always read them).
+    pub(crate) fn conditions(&self, table: Table) -> Where {
+        Resolved::exact(self).conditions(table)
+    }
+}
+
+/// The values a text filter stands for in one ledger: `None` for any, else
+/// the stored values it matches (none at all matches no row).
+type Values = Option<Vec<String>>;
+
+/// A filter as one ledger answers it: each text filter resolved to the
+/// stored values it matches there.
+///
+/// A text filter matches a value the ledger knows exactly (a tool
+/// case-insensitively); otherwise, given as a glob (`src/**/*.ts`; `*` stays
+/// inside a directory, `**` crosses them) it matches the known values the
+/// glob matches, and given as part of a value (`cart.ts`, the start of an
+/// agent id) the known values containing it, case-insensitively. The known
+/// values come from small derived tables ([`crate::ledger::known`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    /// Only rows at or after this time.
+    pub since: Option<DateTime<Utc>>,
+    /// Only rows strictly before this time.
+    pub until: Option<DateTime<Utc>>,
+    file: Values,
+    agent: Values,
+    session: Values,
+    branch: Values,
+    tool: Values,
+    event_type: Option<String>,
+}
+
+/// Whether a filter value is a glob rather than a value or part of one.
+pub(crate) fn is_glob(value: &str) -> bool {
+    value.contains(['*', '?', '[', '{'])
+}
+
+impl Resolved {
+    /// `filter` with every text filter taken as an exact value.
+    pub(crate) fn exact(filter: &MutationFilter) -> Self {
+        let one = |v: &Option<String>| v.as_ref().map(|v| vec![v.clone()]);
+        Self {
+            since: filter.since,
+            until: filter.until,
+            file: one(&filter.file),
+            agent: one(&filter.agent),
+            session: one(&filter.session),
+            branch: one(&filter.branch),
+            tool: one(&filter.tool),
+            event_type: filter.event_type.as_deref().map(normalize_hook_type),
+        }
+    }
+
+    /// `filter` as the ledger answers it (see the type).
+    pub(crate) fn new(ledger: &Ledger, table: Table, filter: &MutationFilter) -> Result<Self> {
+        let mut resolved = Self::exact(filter);
+        if let Some(file) = &filter.file
+            && (is_glob(file) || !ledger.knows_file(file)?)
+        {
+            let known = ledger.known(table, Field::File, None, usize::MAX)?;
+            resolved.file = Some(matching(file, &known, true)?);
+        }
+        for (field, value, slot) in [
+            (Field::Agent, &filter.agent, &mut resolved.agent),
+            (Field::Session, &filter.session, &mut resolved.session),
+            (Field::Branch, &filter.branch, &mut resolved.branch),
+            (Field::Tool, &filter.tool, &mut resolved.tool),
+        ] {
+            let Some(value) = value else { continue };
+            let known = ledger.known(table, field, None, usize::MAX)?;
+            let exact: Vec<String> = known
+                .iter()
+                .filter(|k| {
+                    if field == Field::Tool {
+                        k.value.eq_ignore_ascii_case(value)
+                    } else {
+                        k.value == *value
+                    }
+                })
+                .map(|k| k.value.clone())
+                .collect();
+            *slot = Some(if exact.is_empty() || is_glob(value) {
+                matching(value, &known, false)?
+            } else {
+                exact
+            });
+        }
+        Ok(resolved)
+    }
+
     /// Whether the per-hour counts can answer this filter: every filter but
     /// the file is one of their columns.
     pub(crate) fn counted_by_hour(&self) -> bool {
@@ -139,19 +234,32 @@ impl MutationFilter {
         if let Some(until) = self.until {
             w.push("event_timestamp < ?", [Value::Text(timefmt::format(until))]);
         }
-        if let Some(file) = &self.file {
-            match table {
-                Table::Mutations => w.push("file_path = ?", [text(file)]),
+        if let Some(files) = &self.file {
+            match (table, files.as_slice()) {
+                (_, []) => w.push("0", []),
+                (Table::Mutations, _) => push_in(&mut w, "file_path", files),
                 // An event stores the path from its payload (absolute), and a
                 // Bash event names no file at all: an event concerns the file
                 // when one of its mutations changed it, or its path is the
                 // file or ends with it.
-                Table::Events => {
+                (Table::Events, [file]) => {
                     let suffix = format!("/{}", file.trim_start_matches('/'));
                     w.push(
                         "(event_id IN (SELECT event_id FROM mutations WHERE file_path = ?) \
                          OR file_path = ? OR substr(file_path, -length(?)) = ?)",
                         [text(file), text(file), text(&suffix), text(&suffix)],
+                    );
+                }
+                // Several files: the events whose mutations changed one.
+                (Table::Events, _) => {
+                    let mut inner = Where::default();
+                    push_in(&mut inner, "file_path", files);
+                    w.push(
+                        format!(
+                            "event_id IN (SELECT event_id FROM mutations{})",
+                            inner.sql()
+                        ),
+                        inner.values,
                     );
                 }
             }
@@ -171,25 +279,64 @@ impl MutationFilter {
 
     /// The conditions on columns the counts per hour share with the rows.
     fn push_counted(&self, w: &mut Where) {
-        if let Some(agent) = &self.agent {
-            w.push("agent_id = ?", [text(agent)]);
-        }
-        if let Some(session) = &self.session {
-            w.push("session_id = ?", [text(session)]);
+        for (column, values) in [
+            ("agent_id", &self.agent),
+            ("session_id", &self.session),
+            ("branch", &self.branch),
+            // The tool's index compares without case.
+            ("tool_name COLLATE NOCASE", &self.tool),
+        ] {
+            if let Some(values) = values {
+                push_in(w, column, values);
+            }
         }
         if let Some(event_type) = &self.event_type {
-            w.push(
-                "hook_type = ?",
-                [Value::Text(normalize_hook_type(event_type))],
-            );
-        }
-        if let Some(branch) = &self.branch {
-            w.push("branch = ?", [text(branch)]);
-        }
-        if let Some(tool) = &self.tool {
-            w.push("tool_name = ? COLLATE NOCASE", [text(tool)]);
+            w.push("hook_type = ?", [text(event_type)]);
         }
     }
+}
+
+/// `column = ?` for one value, `column IN (?, …)` for several, false for none.
+fn push_in(w: &mut Where, column: &str, values: &[String]) {
+    match values {
+        [] => w.push("0", []),
+        [one] => w.push(format!("{column} = ?"), [text(one)]),
+        many => {
+            let marks = vec!["?"; many.len()].join(", ");
+            w.push(
+                format!("{column} IN ({marks})"),
+                many.iter().map(|v| text(v)),
+            );
+        }
+    }
+}
+
+/// The known values `pattern` matches: as a glob when it is one (paths:
+/// `*` within a directory, `**` across), else those containing it; both
+/// case-insensitively except a path glob.
+fn matching(pattern: &str, known: &[Known], path: bool) -> Result<Vec<String>> {
+    if is_glob(pattern) {
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(path)
+            .case_insensitive(!path)
+            .build()
+            .map_err(|e| Error::InvalidPattern {
+                pattern: pattern.to_owned(),
+                reason: e.kind().to_string(),
+            })?
+            .compile_matcher();
+        return Ok(known
+            .iter()
+            .filter(|k| glob.is_match(&k.value))
+            .map(|k| k.value.clone())
+            .collect());
+    }
+    let part = pattern.to_lowercase();
+    Ok(known
+        .iter()
+        .filter(|k| k.value.to_lowercase().contains(&part))
+        .map(|k| k.value.clone())
+        .collect())
 }
 
 #[cfg(test)]

@@ -124,7 +124,7 @@ pub const OTHER: &str = "other";
 
 /// Counts `query`'s rows (mutations or hook events, as `T`) for a chart.
 pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> Result<Histogram> {
-    let sources = sources(query)?;
+    let sources = sources(query, T::TABLE)?;
     let _reads = sources
         .iter()
         .map(|s| {
@@ -139,12 +139,12 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
     let (mut first, mut last): (Option<String>, Option<String>) = (None, None);
     for s in &sources {
         seen.insert(s.key().to_owned(), s.ledger.newest_id(table)?);
-        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Forward)?
+        if let Some(k) = s.ledger.end_key(table, &s.resolved, Direction::Forward)?
             && first.as_ref().is_none_or(|f| k.timestamp < *f)
         {
             first = Some(k.timestamp);
         }
-        if let Some(k) = s.ledger.end_key(table, &s.filter, Direction::Backward)?
+        if let Some(k) = s.ledger.end_key(table, &s.resolved, Direction::Backward)?
             && last.as_ref().is_none_or(|l| k.timestamp > *l)
         {
             last = Some(k.timestamp);
@@ -200,7 +200,7 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
     // The list's filter, narrowed to the range.
     let mut counts: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for s in &sources {
-        let mut filter = s.filter.clone();
+        let mut filter = s.resolved.clone();
         filter.since = Some(filter.since.map_or(from, |since| since.max(from)));
         filter.until = Some(filter.until.map_or(to, |until| until.min(to)));
         for c in bin_counts(s, table, &filter, group, bin)? {
@@ -257,7 +257,7 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
 fn bin_counts(
     source: &Source,
     table: super::Table,
-    filter: &super::MutationFilter,
+    filter: &super::filter::Resolved,
     group: GroupBy,
     bin: Bin,
 ) -> Result<Vec<HourCount>> {

@@ -18,6 +18,7 @@ mod filter;
 pub mod histogram;
 mod history;
 pub mod integrity;
+pub mod known;
 pub mod page;
 pub mod previous;
 pub mod query;
@@ -49,6 +50,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0002_hook_runs.sql")),
         M::up(include_str!("0003_flags_and_skips.sql")),
         M::up(include_str!("0004_timeline_index.sql")),
+        M::up(include_str!("0005_known_files.sql")),
     ])
 });
 

@@ -145,7 +145,7 @@ pub fn page_with<T: TimelineRow>(
     payloads: Payloads,
 ) -> Result<Page<T>> {
     let limit = limit.clamp(1, MAX_PAGE);
-    let sources = sources(query)?;
+    let sources = sources(query, T::TABLE)?;
     // One read transaction per ledger; dropped (rolled back) at the end.
     let _reads = sources
         .iter()
@@ -190,9 +190,9 @@ pub fn page_with<T: TimelineRow>(
             let mut rows = Vec::new();
             for s in &sources {
                 let after = before.get(s.key()).copied().unwrap_or(0);
-                let found: Vec<T> = s
-                    .ledger
-                    .rows_newer_than(&s.filter, after, limit, payloads)?;
+                let found: Vec<T> =
+                    s.ledger
+                        .rows_newer_than(&s.resolved, after, limit, payloads)?;
                 if found.len() == limit {
                     // More are waiting: the next read goes on from here.
                     if let Some(last) = found.last() {
@@ -242,7 +242,7 @@ fn order<'a, T: TimelineRow>(row: &'a T, repo: &'a str) -> (&'a str, &'a str, i6
 fn hours(sources: &[Source], table: Table) -> Result<Vec<(String, u64)>> {
     let mut hours: BTreeMap<String, u64> = BTreeMap::new();
     for s in sources {
-        for c in s.ledger.hour_counts(table, &s.filter, GroupBy::Nothing)? {
+        for c in s.ledger.hour_counts(table, &s.resolved, GroupBy::Nothing)? {
             *hours.entry(c.hour).or_default() += c.rows;
         }
     }
@@ -277,7 +277,7 @@ fn merged<T: TimelineRow>(
         let key = from.map(|c| key_in(s, c));
         let found: Vec<T> =
             s.ledger
-                .rows_from(&s.filter, key.as_ref(), direction, limit, payloads)?;
+                .rows_from(&s.resolved, key.as_ref(), direction, limit, payloads)?;
         rows.extend(found.into_iter().map(|r| (s.key().to_owned(), r)));
     }
     rows.sort_by(|(a_repo, a), (b_repo, b)| order(a, a_repo).cmp(&order(b, b_repo)));
@@ -363,7 +363,7 @@ fn position_of<T: TimelineRow>(
         };
         position += s
             .ledger
-            .rows_before_in_hour(T::TABLE, &s.filter, &key_in(s, &cursor))?;
+            .rows_before_in_hour(T::TABLE, &s.resolved, &key_in(s, &cursor))?;
     }
     Ok(position)
 }

@@ -10,8 +10,9 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::dirs;
+use crate::ledger::filter::Resolved;
 use crate::ledger::registry::Registry;
-use crate::ledger::{ActivityEvent, Ledger, MutationFilter};
+use crate::ledger::{ActivityEvent, Ledger, MutationFilter, Table};
 use crate::project::discover_root;
 use crate::record::MutationRow;
 use crate::{Error, Result};
@@ -53,6 +54,7 @@ pub fn resolve_repo_root(dir: &Path) -> Result<PathBuf> {
 pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
     read(
         query,
+        Table::Mutations,
         Ledger::mutations,
         |row| {
             (
@@ -71,6 +73,7 @@ pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
 pub fn activity(query: &Query) -> Result<Vec<ActivityEvent>> {
     read(
         query,
+        Table::Events,
         Ledger::activity,
         |event| {
             (
@@ -90,8 +93,11 @@ pub(crate) struct Source {
     pub label: Option<String>,
     /// The open ledger.
     pub ledger: Ledger,
-    /// The query's filter, its file resolved for this repository.
+    /// The query's filter, its file in this repository's stored form.
     pub filter: MutationFilter,
+    /// The filter as this ledger answers it (its text filters matched
+    /// against the values the ledger knows).
+    pub resolved: Resolved,
 }
 
 impl Source {
@@ -101,9 +107,10 @@ impl Source {
     }
 }
 
-/// The ledgers `query` reads, opened; ledgers not created yet are left out
-/// of a multi-repository read, and are an error for one repository.
-pub(crate) fn sources(query: &Query) -> Result<Vec<Source>> {
+/// The ledgers `query` reads, opened, for rows of `table`; ledgers not
+/// created yet are left out of a multi-repository read, and are an error
+/// for one repository.
+pub(crate) fn sources(query: &Query, table: Table) -> Result<Vec<Source>> {
     let ledgers = match &query.scope {
         QueryScope::Repo(dir) => {
             let root = resolve_repo_root(dir)?;
@@ -114,10 +121,13 @@ pub(crate) fn sources(query: &Query) -> Result<Vec<Source>> {
                     ledger: ledger_path,
                 });
             }
+            let ledger = Ledger::open_existing(&ledger_path)?;
+            let filter = filter_for(query, Some(&root));
             return Ok(vec![Source {
                 label: None,
-                ledger: Ledger::open_existing(&ledger_path)?,
-                filter: filter_for(query, Some(&root)),
+                resolved: Resolved::new(&ledger, table, &filter)?,
+                ledger,
+                filter,
             }]);
         }
         QueryScope::All => all_ledgers(&query.data_dir)?,
@@ -127,13 +137,16 @@ pub(crate) fn sources(query: &Query) -> Result<Vec<Source>> {
         if !path.exists() {
             continue;
         }
+        let ledger = Ledger::open_existing(&path)?;
+        let filter = filter_for(query, root.as_deref());
         sources.push(Source {
             label: Some(root.as_deref().map_or_else(
                 || OUTSIDE_GIT.to_owned(),
                 |r| r.to_string_lossy().into_owned(),
             )),
-            ledger: Ledger::open_existing(&path)?,
-            filter: filter_for(query, root.as_deref()),
+            resolved: Resolved::new(&ledger, table, &filter)?,
+            ledger,
+            filter,
         });
     }
     Ok(sources)
@@ -143,12 +156,13 @@ pub(crate) fn sources(query: &Query) -> Result<Vec<Source>> {
 /// are labelled with `label`, merged in `key` order and cut to the limit.
 fn read<T>(
     query: &Query,
+    table: Table,
     read: impl Fn(&Ledger, &MutationFilter) -> Result<Vec<T>>,
     key: impl for<'a> Fn(&'a T) -> (&'a str, Option<&'a str>, i64),
     label: impl Fn(&mut T, String),
 ) -> Result<Vec<T>> {
     let mut rows = Vec::new();
-    for source in sources(query)? {
+    for source in sources(query, table)? {
         let mut found = read(&source.ledger, &source.filter)?;
         let Some(repo) = source.label else {
             return Ok(found);

@@ -478,3 +478,107 @@ fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
         ]
     );
 }
+
+#[test]
+fn text_filters_match_part_of_a_value_or_a_glob_against_what_the_ledger_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("r");
+    std::fs::create_dir_all(&root).unwrap();
+    git2::Repository::init(&root).unwrap();
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let files = [
+        "src/cart.ts",
+        "src/shop/cart.tsx",
+        "src/shop/deep/pay.ts",
+        "lib/cart.ts",
+        "README.md",
+    ];
+    let agents = [
+        "3f2a9c-main",
+        "77b1e0-sub",
+        "3f2a9c-main",
+        "77b1e0-sub",
+        "zz",
+    ];
+    let entries: Vec<LedgerEntry> = files
+        .iter()
+        .zip(agents)
+        .enumerate()
+        .map(|(i, (file, agent))| {
+            let ts = timefmt::format(base() + Duration::minutes(i as i64));
+            entry(
+                &format!("e{i}"),
+                &ts,
+                file,
+                agent,
+                if i == 4 { "MultiEdit" } else { "Edit" },
+            )
+        })
+        .collect();
+    ledger.append(&entries).unwrap();
+    let read = |filter: MutationFilter| -> Vec<String> {
+        let q = query(QueryScope::Repo(root.clone()), dir.path(), filter);
+        let p: Page<MutationRow> = page(&q, &Anchor::Oldest, 100).unwrap();
+        assert_eq!(
+            p.total as usize,
+            p.rows.len(),
+            "the count agrees with the rows"
+        );
+        p.rows
+            .into_iter()
+            .map(|r| r.record.file_path.unwrap())
+            .collect()
+    };
+    let file = |f: &str| MutationFilter {
+        file: Some(f.into()),
+        ..MutationFilter::default()
+    };
+    // A known path is exact; part of one matches every path containing it.
+    assert_eq!(read(file("src/cart.ts")), ["src/cart.ts"]);
+    assert_eq!(
+        read(file("cart.ts")),
+        ["src/cart.ts", "src/shop/cart.tsx", "lib/cart.ts"]
+    );
+    assert_eq!(read(file("CART.TSX")), ["src/shop/cart.tsx"]);
+    // Globs: `*` stays in a directory, `**` crosses them (and none).
+    assert_eq!(read(file("src/*.ts")), ["src/cart.ts"]);
+    assert_eq!(
+        read(file("src/**/*.ts")),
+        ["src/cart.ts", "src/shop/deep/pay.ts"]
+    );
+    assert!(read(file("nothing-like-it")).is_empty());
+    // Agents by the start of their id; tools exactly when one is known.
+    let agent = MutationFilter {
+        agent: Some("3f2a".into()),
+        ..MutationFilter::default()
+    };
+    assert_eq!(read(agent), ["src/cart.ts", "src/shop/deep/pay.ts"]);
+    let edit = MutationFilter {
+        tool: Some("edit".into()),
+        ..MutationFilter::default()
+    };
+    assert_eq!(read(edit).len(), 4, "`edit` is Edit, not MultiEdit");
+    let multi = MutationFilter {
+        tool: Some("multi".into()),
+        ..MutationFilter::default()
+    };
+    assert_eq!(read(multi), ["README.md"]);
+    // A bad glob is a clear error.
+    let q = query(QueryScope::Repo(root.clone()), dir.path(), file("src/[a"));
+    let err = page::<MutationRow>(&q, &Anchor::Oldest, 10).unwrap_err();
+    assert!(err.to_string().contains("src/[a"), "{err}");
+    // Suggestions: most rows first, narrowed by what is typed.
+    let q = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    let known =
+        known::known_values(&q, Table::Mutations, known::Field::File, Some("CART"), 10).unwrap();
+    let values: Vec<&str> = known.iter().map(|k| k.value.as_str()).collect();
+    assert_eq!(values, ["lib/cart.ts", "src/cart.ts", "src/shop/cart.tsx"]);
+    let agents = known::known_values(&q, Table::Mutations, known::Field::Agent, None, 10).unwrap();
+    assert_eq!(agents[0].rows, 2);
+    assert_eq!(agents.len(), 3);
+}

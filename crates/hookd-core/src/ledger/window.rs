@@ -12,10 +12,10 @@ use rusqlite::types::Value;
 use rusqlite::{OptionalExtension, params_from_iter};
 
 use super::activity::{EVENT_COLUMNS, EVENT_LIST_COLUMNS, row_to_event};
-use super::filter::{Table, Where, text};
+use super::filter::{Resolved, Table, Where, text};
 use super::{
-    HOOK_RUN_COLUMNS, Ledger, MUTATION_COLUMNS, MUTATION_LIST_COLUMNS, MutationFilter,
-    row_to_hook_run, row_to_mutation,
+    HOOK_RUN_COLUMNS, Ledger, MUTATION_COLUMNS, MUTATION_LIST_COLUMNS, row_to_hook_run,
+    row_to_mutation,
 };
 use crate::ledger::ActivityEvent;
 use crate::record::MutationRow;
@@ -66,7 +66,7 @@ impl TimelineRow for MutationRow {
     }
 
     fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>> {
-        query(ledger, sql, values, row_to_mutation)
+        query_rows(ledger, sql, values, row_to_mutation)
     }
 
     fn columns(payloads: Payloads) -> &'static str {
@@ -94,13 +94,13 @@ impl TimelineRow for ActivityEvent {
 
     /// The events, each with its hook runs (one query for the page).
     fn read(ledger: &Ledger, sql: &str, values: &[Value]) -> Result<Vec<Self>> {
-        let mut events = query(ledger, sql, values, row_to_event)?;
+        let mut events = query_rows(ledger, sql, values, row_to_event)?;
         if events.is_empty() {
             return Ok(events);
         }
         let ids: Vec<Value> = events.iter().map(|e| text(&e.event_id)).collect();
         let marks = vec!["?"; ids.len()].join(", ");
-        let runs = query(
+        let runs = query_rows(
             ledger,
             &format!(
                 "SELECT {HOOK_RUN_COLUMNS} FROM hook_runs WHERE event_id IN ({marks}) ORDER BY id"
@@ -124,7 +124,7 @@ impl TimelineRow for ActivityEvent {
     }
 }
 
-fn query<T>(
+pub(crate) fn query_rows<T>(
     ledger: &Ledger,
     sql: &str,
     values: &[Value],
@@ -233,7 +233,7 @@ impl Ledger {
     pub(crate) fn hour_counts(
         &self,
         table: Table,
-        filter: &MutationFilter,
+        filter: &Resolved,
         group: GroupBy,
     ) -> Result<Vec<HourCount>> {
         let series = group.expression();
@@ -303,7 +303,7 @@ impl Ledger {
     pub(crate) fn minute_counts(
         &self,
         table: Table,
-        filter: &MutationFilter,
+        filter: &Resolved,
         group: GroupBy,
     ) -> Result<Vec<HourCount>> {
         let w = filter.conditions(table);
@@ -318,7 +318,7 @@ impl Ledger {
     }
 
     fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
-        query(self, sql, values, |r| {
+        query_rows(self, sql, values, |r| {
             Ok(HourCount {
                 hour: r.get(0)?,
                 series: r.get(1)?,
@@ -332,7 +332,7 @@ impl Ledger {
     /// in the direction's order.
     pub(crate) fn rows_from<T: TimelineRow>(
         &self,
-        filter: &MutationFilter,
+        filter: &Resolved,
         from: Option<&Key>,
         direction: Direction,
         limit: usize,
@@ -359,7 +359,7 @@ impl Ledger {
     pub(crate) fn rows_before_in_hour(
         &self,
         table: Table,
-        filter: &MutationFilter,
+        filter: &Resolved,
         key: &Key,
     ) -> Result<u64> {
         let Some((start, _)) = hour_bounds(hour_of(&key.timestamp)) else {
@@ -383,7 +383,7 @@ impl Ledger {
     /// filter's index from the start of the history instead).
     pub(crate) fn rows_newer_than<T: TimelineRow>(
         &self,
-        filter: &MutationFilter,
+        filter: &Resolved,
         after_id: i64,
         limit: usize,
         payloads: Payloads,
@@ -403,7 +403,7 @@ impl Ledger {
     pub(crate) fn end_key(
         &self,
         table: Table,
-        filter: &MutationFilter,
+        filter: &Resolved,
         direction: Direction,
     ) -> Result<Option<Key>> {
         let w = filter.conditions(table);
