@@ -375,3 +375,78 @@ fn pages_follow_one_another_with_the_cursor_each_page_prints() {
         String::from_utf8_lossy(&bad.stderr)
     );
 }
+
+#[test]
+fn agents_are_listed_and_shown_by_a_readable_name_a_user_can_change() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let session = "3f2a9c1d-aaaa-4aaa-8aaa-000000000001";
+    let sub = "77b1e0c2-bbbb-4bbb-8bbb-000000000002";
+    let payload = |agent: Option<(&str, &str)>, file: &str| {
+        let mut p = json!({
+            "session_id": session,
+            "cwd": root,
+            "tool_name": "Write",
+            "tool_input": {"file_path": root.join(file), "content": "x\n"},
+            "tool_use_id": file,
+        });
+        if let Some((id, kind)) = agent {
+            p["agent_id"] = json!(id);
+            p["agent_type"] = json!(kind);
+        }
+        envelope_line("post_tool_use", Some("write"), p, &hours_ago(1), 1)
+    };
+    env.send_raw(
+        [
+            payload(None, "a.rs"),
+            payload(Some((sub, "Explore")), "b.rs"),
+        ]
+        .concat()
+        .as_bytes(),
+    );
+    wait_for_count(&repo, "mutations", 2);
+
+    let list = env
+        .command("hookd")
+        .args(["agents", "--json"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    let agents: Vec<serde_json::Value> = serde_json::from_slice(&list.stdout).unwrap();
+    let names: Vec<&str> = agents.iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["main 3f2a9c1d", "Explore 77b1e0c2"]);
+
+    let table = env.query(&[], &root);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("main 3f2a9c1d") && text.contains("Explore 77b1e0c2"),
+        "{text}"
+    );
+
+    let label = env
+        .command("hookd")
+        .args(["agents", "label", sub, "cart fixer"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(
+        label.status.success(),
+        "{}",
+        String::from_utf8_lossy(&label.stderr)
+    );
+    let text = String::from_utf8_lossy(&env.query(&[], &root).stdout).into_owned();
+    assert!(
+        text.contains("cart fixer") && !text.contains("Explore 77b1e0c2"),
+        "{text}"
+    );
+    // JSON keeps the raw id: it is what scripts match on.
+    let rows = env.query_json(&["--file", "b.rs"], &root);
+    assert_eq!(rows[0]["agent_id"], sub);
+}

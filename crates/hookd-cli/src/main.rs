@@ -24,6 +24,8 @@ enum Command {
     Daemon(cmd::daemon::DaemonArgs),
     /// Show recorded file mutations from the per-repository ledgers, oldest first.
     Query(cmd::query::QueryArgs),
+    /// List the agents the ledgers know by a readable name, and name them (`hookd agents label`).
+    Agents(cmd::agents::AgentsArgs),
     /// Add hookd-emit hooks to the agent's settings file (Claude Code).
     Connect(cmd::connect::ConnectArgs),
     /// Remove exactly the hooks `hookd connect` added, nothing else.
@@ -48,6 +50,7 @@ fn main() -> std::process::ExitCode {
     let outcome = match cli.command {
         Command::Daemon(args) => cmd::daemon::run(&args),
         Command::Query(args) => cmd::query::run(&args),
+        Command::Agents(args) => cmd::agents::run(&args),
         Command::Connect(args) => cmd::connect::connect(&args),
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),

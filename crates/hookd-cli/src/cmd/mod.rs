@@ -1,5 +1,6 @@
 //! One module per `hookd` subcommand.
 
+pub mod agents;
 pub mod amqp;
 pub mod connect;
 pub mod daemon;

@@ -7,11 +7,13 @@
 //! grows with the ledger. Across projects (`--all`) the pages of every
 //! ledger are merged by time.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use hookd_core::ledger::MutationFilter;
+use hookd_core::ledger::agents;
 use hookd_core::ledger::page::{Anchor, Cursor, MAX_PAGE, Page, Payloads, page_with};
 use hookd_core::ledger::query::{Query, QueryScope};
 use hookd_core::record::MutationRow;
@@ -162,8 +164,20 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
         Format::Table => Payloads::Summary,
         Format::Json | Format::Jsonl => Payloads::Whole,
     };
+    let table = args.format == Format::Table;
     let read = |anchor: &Anchor, limit: usize| -> anyhow::Result<Page<MutationRow>> {
-        Ok(page_with(&query, anchor, limit, payloads)?)
+        let page = page_with(&query, anchor, limit, payloads)?;
+        Ok(page)
+    };
+    // The table names agents as `hookd agents` does.
+    let names = |rows: &[MutationRow]| -> anyhow::Result<HashMap<String, String>> {
+        if !table {
+            return Ok(HashMap::new());
+        }
+        let mut ids: Vec<String> = rows.iter().map(|r| r.record.agent_id.clone()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(agents::names(&query, &ids)?)
     };
     let stdout = std::io::stdout();
     let mut out = Printer::new(stdout.lock(), args.format, args.all);
@@ -194,6 +208,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
                     break;
                 }
             }
+            out.names = names(&rows)?;
             out.rows(&rows)?;
             out.finish()?;
             if older > 0
@@ -230,6 +245,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
                 }
                 printed += page.rows.len();
                 newer = page.total.saturating_sub(page.first + fetched as u64);
+                out.names = names(&page.rows)?;
                 out.rows(&page.rows)?;
                 if page.rows.len() < fetched || fetched < want {
                     newer = 0;
@@ -272,6 +288,8 @@ struct Printer<W: std::io::Write> {
     written: usize,
     /// The table's column widths so far (they only grow).
     widths: Vec<usize>,
+    /// Readable agent names for the rows being written (table only).
+    names: HashMap<String, String>,
 }
 
 impl<W: std::io::Write> Printer<W> {
@@ -282,6 +300,7 @@ impl<W: std::io::Write> Printer<W> {
             with_repo,
             written: 0,
             widths: Vec::new(),
+            names: HashMap::new(),
         }
     }
 
@@ -341,7 +360,7 @@ impl<W: std::io::Write> Printer<W> {
                         .replace('T', " ")
                         .trim_end_matches('Z')
                         .to_owned(),
-                    shorten(&r.agent_id, 14),
+                    shorten(self.names.get(&r.agent_id).unwrap_or(&r.agent_id), 24),
                     r.tool_name.clone(),
                     r.file_path.clone().unwrap_or_else(|| "-".into()),
                     r.lines_changed

@@ -14,6 +14,7 @@
 //! (`SQLITE_OPEN_NOFOLLOW`).
 
 mod activity;
+pub mod agents;
 mod filter;
 pub mod histogram;
 mod history;
@@ -50,7 +51,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0002_hook_runs.sql")),
         M::up(include_str!("0003_flags_and_skips.sql")),
         M::up(include_str!("0004_timeline_index.sql")),
-        M::up(include_str!("0005_known_files.sql")),
+        M::up(include_str!("0005_known_values.sql")),
     ])
 });
 

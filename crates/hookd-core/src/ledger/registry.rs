@@ -59,7 +59,12 @@ impl Registry {
                     root TEXT PRIMARY KEY,
                     first_seen TEXT NOT NULL,
                     origin TEXT NOT NULL
-                )",
+                );
+                CREATE TABLE IF NOT EXISTS agent_labels (
+                    agent_id TEXT PRIMARY KEY,
+                    label TEXT NOT NULL,
+                    set_at TEXT NOT NULL
+                );",
             )?;
             Ok(conn)
         };
@@ -77,6 +82,39 @@ impl Registry {
             )
             .map_err(|e| Error::sqlite(&self.path, e))?;
         Ok(())
+    }
+
+    /// Names agent `agent_id` `label` (the name shown for it everywhere);
+    /// an empty label removes the name.
+    pub fn set_agent_label(&self, agent_id: &str, label: &str) -> Result<()> {
+        let label = label.trim();
+        let result = if label.is_empty() {
+            self.conn.execute(
+                "DELETE FROM agent_labels WHERE agent_id = ?1",
+                params![agent_id],
+            )
+        } else {
+            self.conn.execute(
+                "INSERT INTO agent_labels (agent_id, label, set_at) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (agent_id) DO UPDATE SET label = excluded.label, set_at = excluded.set_at",
+                params![agent_id, label, timefmt::now()],
+            )
+        };
+        result.map_err(|e| Error::sqlite(&self.path, e))?;
+        Ok(())
+    }
+
+    /// The names users gave agents, by agent id.
+    pub fn agent_labels(&self) -> Result<std::collections::HashMap<String, String>> {
+        let sqlite = |e| Error::sqlite(&self.path, e);
+        let mut stmt = self
+            .conn
+            .prepare("SELECT agent_id, label FROM agent_labels")
+            .map_err(sqlite)?;
+        let rows = stmt
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(sqlite)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(sqlite)
     }
 
     /// Every registered repository, ordered by root.

@@ -460,8 +460,31 @@ fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
         )
         .unwrap();
     }
+    conn.execute(
+        "INSERT INTO events (event_id, hook_type, agent_id, session_id, branch, head_sha, payload_valid, \
+         raw_payload, event_timestamp, received_at) \
+         VALUES ('ev', 'pre_tool_use', 'sub-1', 's', 'main', 'h', 1, '{\"agent_type\":\"Plan\"}', ?1, ?1)",
+        ["2026-03-01T09:00:00.000Z"],
+    )
+    .unwrap();
     drop(conn);
     let ledger = Ledger::open_existing(&path).unwrap();
+    let agent: (String, Option<String>) = ledger
+        .connection()
+        .query_row("SELECT agent_id, agent_type FROM agents", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(agent, ("sub-1".to_owned(), Some("Plan".to_owned())));
+    let files: i64 = ledger
+        .connection()
+        .query_row(
+            "SELECT rows FROM mutation_files WHERE file_path = 'x'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(files, 3);
     let hours: Vec<(String, i64)> = ledger
         .connection()
         .prepare("SELECT hour, rows FROM mutation_hours ORDER BY hour")
@@ -581,4 +604,66 @@ fn text_filters_match_part_of_a_value_or_a_glob_against_what_the_ledger_knows() 
     let agents = known::known_values(&q, Table::Mutations, known::Field::Agent, None, 10).unwrap();
     assert_eq!(agents[0].rows, 2);
     assert_eq!(agents.len(), 3);
+}
+
+#[test]
+fn agents_have_readable_names_from_their_type_or_a_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let root = dir.path().join("r");
+    std::fs::create_dir_all(&root).unwrap();
+    git2::Repository::init(&root).unwrap();
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let main_id = "3f2a9c1d-0000-4000-8000-000000000001";
+    let sub_id = "77b1e0c2-0000-4000-8000-000000000002";
+    let mut main = plain_event("m1", BASE, "user_prompt_submit", main_id, main_id);
+    main.event.raw_payload = serde_json::json!({"prompt": "go"}).to_string();
+    let mut sub = plain_event(
+        "s1",
+        "2026-03-01T09:41:00.000Z",
+        "pre_tool_use",
+        sub_id,
+        main_id,
+    );
+    sub.event.raw_payload =
+        serde_json::json!({"agent_id": sub_id, "agent_type": "Explore"}).to_string();
+    // A later event of the same agent changes nothing.
+    let mut again = plain_event(
+        "s2",
+        "2026-03-01T09:42:00.000Z",
+        "post_tool_use",
+        sub_id,
+        main_id,
+    );
+    again.event.raw_payload = serde_json::json!({"agent_type": "Other"}).to_string();
+    ledger.append(&[main, sub, again]).unwrap();
+    let q = query(QueryScope::Repo(root), &data, MutationFilter::default());
+    let list = agents::agents(&q, None).unwrap();
+    let names: Vec<(&str, Option<&str>)> = list
+        .iter()
+        .map(|a| (a.name.as_str(), a.agent_type.as_deref()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("main 3f2a9c1d", None),
+            ("Explore 77b1e0c2", Some("Explore"))
+        ]
+    );
+    Registry::open(&data)
+        .unwrap()
+        .set_agent_label(sub_id, "  cart fixer ")
+        .unwrap();
+    let named = agents::names(&q, &[sub_id.to_owned(), "unknown-agent-id".to_owned()]).unwrap();
+    assert_eq!(named[sub_id], "cart fixer");
+    assert_eq!(named["unknown-agent-id"], "main unknown-");
+    Registry::open(&data)
+        .unwrap()
+        .set_agent_label(sub_id, "")
+        .unwrap();
+    assert_eq!(
+        agents::names(&q, &[sub_id.to_owned()]).unwrap()[sub_id],
+        "Explore 77b1e0c2"
+    );
 }

@@ -1,0 +1,124 @@
+//! `hookd agents`: the agents the ledgers know, by a readable name (what
+//! each is and a short id, or the label a user gave it), and `hookd agents
+//! label` to give one a name. The names are made in
+//! `hookd_core::ledger::agents`; `hookd query`'s table and the app show the
+//! same ones.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::{Args, Subcommand};
+use hookd_core::ledger::MutationFilter;
+use hookd_core::ledger::agents::{self, AgentInfo};
+use hookd_core::ledger::query::{Query, QueryScope};
+use hookd_core::ledger::registry::Registry;
+
+/// Flags of `hookd agents`.
+#[derive(Debug, Args)]
+pub struct AgentsArgs {
+    /// What to do (default: list).
+    #[command(subcommand)]
+    pub command: Option<AgentsCommand>,
+    /// Repository whose agents to list: any directory inside it.
+    #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "all")]
+    pub repo: PathBuf,
+    /// List the agents of every known repository (and of events outside git).
+    #[arg(long)]
+    pub all: bool,
+    /// Print JSON (one array of agents) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hookd agents <command>`.
+#[derive(Debug, Subcommand)]
+pub enum AgentsCommand {
+    /// Give an agent a name, shown instead of its id everywhere (every project,
+    /// `hookd query`, the app); without NAME, remove the name.
+    Label {
+        /// The agent id (as `hookd agents` or `hookd query --format json` shows it).
+        id: String,
+        /// The name.
+        name: Option<String>,
+    },
+}
+
+/// Runs `hookd agents`.
+pub fn run(args: &AgentsArgs) -> anyhow::Result<()> {
+    let data_dir = hookd_core::dirs::data_dir()?;
+    if let Some(AgentsCommand::Label { id, name }) = &args.command {
+        let name = name.as_deref().unwrap_or("");
+        Registry::open(&data_dir)?.set_agent_label(id, name)?;
+        if name.trim().is_empty() {
+            println!("{id}: name removed");
+        } else {
+            println!("{id}: now shown as {:?}", name.trim());
+        }
+        return Ok(());
+    }
+    let query = Query {
+        scope: if args.all {
+            QueryScope::All
+        } else {
+            QueryScope::Repo(args.repo.clone())
+        },
+        filter: MutationFilter::default(),
+        file_arg: None,
+        cwd: std::env::current_dir().context("cannot read the current directory")?,
+        data_dir,
+    };
+    let list = agents::agents(&query, None)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &list)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    if list.is_empty() {
+        eprintln!("no agents recorded yet");
+        return Ok(());
+    }
+    print_table(&mut out, &list)
+}
+
+fn print_table(out: &mut impl std::io::Write, list: &[AgentInfo]) -> anyhow::Result<()> {
+    let header = ["NAME", "TYPE", "FIRST SEEN (UTC)", "AGENT ID"];
+    let rows: Vec<[String; 4]> = list
+        .iter()
+        .map(|a| {
+            [
+                a.name.clone(),
+                a.agent_type.clone().unwrap_or_else(|| "main".into()),
+                a.first_seen
+                    .replace('T', " ")
+                    .trim_end_matches('Z')
+                    .to_owned(),
+                a.agent_id.clone(),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            rows.iter()
+                .map(|r| r[c].chars().count())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: [&str; 4]| -> String {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(cell, width)| format!("{cell:<width$}"))
+            .collect();
+        padded.join("  ").trim_end().to_owned()
+    };
+    writeln!(out, "{}", line(header))?;
+    for r in &rows {
+        writeln!(out, "{}", line([&r[0], &r[1], &r[2], &r[3]]))?;
+    }
+    Ok(())
+}

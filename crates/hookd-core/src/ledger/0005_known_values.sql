@@ -1,0 +1,44 @@
+-- 1. Every file path the mutations name, with its row count and newest time
+-- (derived data, kept by the trigger below). A file filter given as part of
+-- a path or as a glob (`cart.ts`, `src/**/*.ts`) is matched against these
+-- paths, and the app suggests them, without a scan of the history.
+CREATE TABLE mutation_files (
+    file_path TEXT    NOT NULL PRIMARY KEY,
+    rows      INTEGER NOT NULL,
+    newest    TEXT    NOT NULL
+) WITHOUT ROWID;
+
+INSERT INTO mutation_files
+SELECT file_path, COUNT(*), max(event_timestamp) FROM mutations WHERE file_path IS NOT NULL GROUP BY file_path;
+
+CREATE TRIGGER mutations_count_file AFTER INSERT ON mutations WHEN NEW.file_path IS NOT NULL
+BEGIN
+    INSERT INTO mutation_files VALUES (NEW.file_path, 1, NEW.event_timestamp)
+    ON CONFLICT DO UPDATE SET rows = rows + 1, newest = max(newest, excluded.newest);
+END;
+
+-- 2. Every agent the events name, with its type (a subagent's payload says
+-- `agent_type`: Explore, Plan, …; the main agent of a session has none),
+-- its session and when it was first seen: what a readable agent name is
+-- made of. Only an agent's first event is parsed.
+CREATE TABLE agents (
+    agent_id   TEXT NOT NULL PRIMARY KEY,
+    agent_type TEXT,
+    session_id TEXT,
+    first_seen TEXT NOT NULL
+) WITHOUT ROWID;
+
+INSERT INTO agents
+SELECT e.agent_id,
+       CASE WHEN json_valid(e.raw_payload) THEN json_extract(e.raw_payload, '$.agent_type') END,
+       e.session_id, e.event_timestamp
+FROM events e JOIN (SELECT agent_id, min(id) AS id FROM events GROUP BY agent_id) f ON e.id = f.id;
+
+CREATE TRIGGER events_first_of_agent AFTER INSERT ON events
+WHEN NOT EXISTS (SELECT 1 FROM agents WHERE agent_id = NEW.agent_id)
+BEGIN
+    INSERT INTO agents
+    VALUES (NEW.agent_id,
+            CASE WHEN json_valid(NEW.raw_payload) THEN json_extract(NEW.raw_payload, '$.agent_type') END,
+            NEW.session_id, NEW.event_timestamp);
+END;
