@@ -367,6 +367,15 @@ fn pages_follow_one_another_with_the_cursor_each_page_prints() {
     let since = env.query_json(&["--after", middle, "--limit", "10"], &root);
     assert_eq!(ids(&since), ids(&all[at..at + 10]));
 
+    // Full-text search: a word of the path.
+    let found = env.query_json(&["--search", "f3"], &root);
+    let expected: Vec<i64> = all
+        .iter()
+        .filter(|r| r["file_path"] == "f3.rs")
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids(&found), expected);
+
     let bad = env.query(&["--before", "2026-01-01T00:00:00Z,x"], &root);
     assert!(!bad.status.success());
     assert!(

@@ -115,6 +115,7 @@ pub fn to_core_query(state: &AppState, query: &TimelineQuery) -> Result<Query> {
             event_type: non_empty(query.event_type.as_deref()).map(str::to_owned),
             branch: non_empty(query.branch.as_deref()).map(str::to_owned),
             tool: non_empty(query.tool.as_deref()).map(str::to_owned),
+            search: None,
             limit: query.limit,
         },
         file_arg: non_empty(query.file.as_deref()).map(PathBuf::from),

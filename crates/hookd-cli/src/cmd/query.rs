@@ -63,6 +63,10 @@ pub struct QueryArgs {
     /// Only this tool, case-insensitive (write, edit, multiedit, notebookedit, bash); part of a name matches every tool containing it.
     #[arg(long, value_name = "TOOL")]
     pub tool: Option<String>,
+    /// Only mutations whose file path or shell command has words starting with each word
+    /// of TEXT (full-text search: `cart` finds src/cart.ts, `npm test` finds `npm run test:unit`).
+    #[arg(long, value_name = "TEXT")]
+    pub search: Option<String>,
     /// At most N mutations: the newest N, or with --before/--after the N
     /// next to that point (always printed oldest first). Table output then
     /// ends with the flag that reads the next page.
@@ -153,6 +157,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
             event_type: args.event_type.clone(),
             branch: args.branch.clone(),
             tool: args.tool.clone(),
+            search: args.search.clone(),
             limit: None,
         },
         file_arg: args.file.clone(),

@@ -34,6 +34,9 @@ pub struct MutationFilter {
     pub branch: Option<String>,
     /// Only this tool, compared case-insensitively (`write` matches `Write`).
     pub tool: Option<String>,
+    /// Only rows whose file path, shell command or prompt (events) has
+    /// words starting with each word of this text (full-text search).
+    pub search: Option<String>,
     /// Only the newest N (still returned oldest first).
     pub limit: Option<u64>,
 }
@@ -156,6 +159,8 @@ pub(crate) struct Resolved {
     branch: Values,
     tool: Values,
     event_type: Option<String>,
+    /// The full-text query (FTS5 syntax), when searching.
+    search: Option<String>,
 }
 
 /// Whether a filter value is a glob rather than a value or part of one.
@@ -176,6 +181,18 @@ impl Resolved {
             branch: one(&filter.branch),
             tool: one(&filter.tool),
             event_type: filter.event_type.as_deref().map(normalize_hook_type),
+            search: filter.search.as_deref().and_then(fts_query),
+        }
+    }
+
+    /// The table as the filter reads it: by row id when searching (the
+    /// matches are found in the search index, then their rows read and
+    /// ordered), else through whichever index fits the filter.
+    pub(crate) fn from(&self, table: Table) -> String {
+        if self.search.is_some() {
+            format!("{} NOT INDEXED", table.name())
+        } else {
+            table.name().to_owned()
         }
     }
 
@@ -217,9 +234,9 @@ impl Resolved {
     }
 
     /// Whether the per-hour counts can answer this filter: every filter but
-    /// the file is one of their columns.
+    /// the file and the search is one of their columns.
     pub(crate) fn counted_by_hour(&self) -> bool {
-        self.file.is_none()
+        self.file.is_none() && self.search.is_none()
     }
 
     /// The filter's conditions on the rows of `table`.
@@ -264,6 +281,16 @@ impl Resolved {
                 }
             }
         }
+        if let Some(search) = &self.search {
+            let index = match table {
+                Table::Mutations => "mutation_search",
+                Table::Events => "event_search",
+            };
+            w.push(
+                format!("id IN (SELECT rowid FROM {index} WHERE {index} MATCH ?)"),
+                [text(search)],
+            );
+        }
         self.push_counted(&mut w);
         w
     }
@@ -294,6 +321,17 @@ impl Resolved {
             w.push("hook_type = ?", [text(event_type)]);
         }
     }
+}
+
+/// The FTS5 query for what a user typed: every word as a prefix (`"npm"*
+/// "test"*`), all required; `None` when it has no word.
+pub(crate) fn fts_query(input: &str) -> Option<String> {
+    let words: Vec<String> = input
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("\"{w}\"*"))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// `column = ?` for one value, `column IN (?, …)` for several, false for none.

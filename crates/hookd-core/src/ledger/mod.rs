@@ -52,6 +52,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0003_flags_and_skips.sql")),
         M::up(include_str!("0004_timeline_index.sql")),
         M::up(include_str!("0005_known_values.sql")),
+        M::up(include_str!("0006_search.sql")),
     ])
 });
 

@@ -485,6 +485,18 @@ fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
         )
         .unwrap();
     assert_eq!(files, 3);
+    let found: i64 = ledger
+        .connection()
+        .query_row(
+            "SELECT COUNT(*) FROM mutation_search WHERE mutation_search MATCH 'x'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        found, 3,
+        "rows stored before the search index are searchable"
+    );
     let hours: Vec<(String, i64)> = ledger
         .connection()
         .prepare("SELECT hour, rows FROM mutation_hours ORDER BY hour")
@@ -666,4 +678,79 @@ fn agents_have_readable_names_from_their_type_or_a_label() {
         agents::names(&q, &[sub_id.to_owned()]).unwrap()[sub_id],
         "Explore 77b1e0c2"
     );
+}
+
+#[test]
+fn search_finds_words_of_paths_commands_and_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("r");
+    std::fs::create_dir_all(&root).unwrap();
+    git2::Repository::init(&root).unwrap();
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let mut entries: Vec<LedgerEntry> =
+        ["src/shop/cart.tsx", "lib/payment.rs", "docs/cartography.md"]
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                entry(
+                    &format!("w{i}"),
+                    &timefmt::format(base() + Duration::minutes(i as i64)),
+                    f,
+                    "a",
+                    "Write",
+                )
+            })
+            .collect();
+    let mut bash = entry("b", "2026-03-01T10:30:00.000Z", "build/out.js", "a", "Bash");
+    bash.mutations[0].command = Some("npm run test:unit -- --watch".into());
+    bash.event.tool_name = Some("Bash".into());
+    bash.event.raw_payload =
+        serde_json::json!({"tool_input": {"command": "npm run test:unit -- --watch"}}).to_string();
+    entries.push(bash);
+    let mut prompt = plain_event(
+        "p",
+        "2026-03-01T10:40:00.000Z",
+        "user_prompt_submit",
+        "a",
+        "s",
+    );
+    prompt.event.raw_payload =
+        serde_json::json!({"prompt": "Refactor the checkout flow"}).to_string();
+    entries.push(prompt);
+    ledger.append(&entries).unwrap();
+    let search = |text: &str| -> Vec<String> {
+        let q = query(
+            QueryScope::Repo(root.clone()),
+            dir.path(),
+            MutationFilter {
+                search: Some(text.into()),
+                ..MutationFilter::default()
+            },
+        );
+        let p: Page<MutationRow> = page(&q, &Anchor::Newest, 50).unwrap();
+        assert_eq!(p.total as usize, p.rows.len());
+        p.rows
+            .into_iter()
+            .map(|r| r.record.file_path.unwrap())
+            .collect()
+    };
+    assert_eq!(search("cart"), ["src/shop/cart.tsx", "docs/cartography.md"]);
+    assert_eq!(search("shop cart"), ["src/shop/cart.tsx"]);
+    assert_eq!(search("npm test"), ["build/out.js"]);
+    assert_eq!(search("PAYMENT"), ["lib/payment.rs"]);
+    assert!(search("nothing").is_empty());
+    assert_eq!(search("///").len(), 4, "no word: no search");
+    // Activity: the prompt is searchable too.
+    let q = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter {
+            search: Some("checkout".into()),
+            ..MutationFilter::default()
+        },
+    );
+    let p: Page<ActivityEvent> = page(&q, &Anchor::Newest, 50).unwrap();
+    let ids: Vec<&str> = p.rows.iter().map(|e| e.event_id.as_str()).collect();
+    assert_eq!(ids, ["p"]);
 }

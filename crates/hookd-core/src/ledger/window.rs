@@ -242,7 +242,7 @@ impl Ledger {
             let sql = format!(
                 "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
                  GROUP BY h, s ORDER BY h, s",
-                table.name(),
+                filter.from(table),
                 w.sql()
             );
             return self.hour_rows(&sql, &w.values);
@@ -287,7 +287,7 @@ impl Ledger {
             let sql = format!(
                 "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
                  GROUP BY h, s ORDER BY h, s",
-                table.name(),
+                filter.from(table),
                 w.sql()
             );
             let exact = self.hour_rows(&sql, &w.values)?;
@@ -311,7 +311,7 @@ impl Ledger {
             "SELECT substr(event_timestamp, 1, 16) AS m, {} AS s, COUNT(*) FROM {}{} \
              GROUP BY m, s ORDER BY m, s",
             group.expression(),
-            table.name(),
+            filter.from(table),
             w.sql()
         );
         self.hour_rows(&sql, &w.values)
@@ -347,7 +347,7 @@ impl Ledger {
         let sql = format!(
             "SELECT {} FROM {}{} ORDER BY {order} LIMIT {limit}",
             T::columns(payloads),
-            T::TABLE.name(),
+            filter.from(T::TABLE),
             w.sql()
         );
         T::read(self, &sql, &w.values)
@@ -368,7 +368,7 @@ impl Ledger {
         let mut w = filter.conditions(table);
         w.push("event_timestamp >= ?", [text(&start)]);
         push_key(&mut w, Some(key), Direction::Backward);
-        let sql = format!("SELECT COUNT(*) FROM {}{}", table.name(), w.sql());
+        let sql = format!("SELECT COUNT(*) FROM {}{}", filter.from(table), w.sql());
         let n: i64 = self
             .connection()
             .query_row(&sql, params_from_iter(w.values.iter()), |r| r.get(0))
@@ -413,7 +413,7 @@ impl Ledger {
         };
         let sql = format!(
             "SELECT event_timestamp, id FROM {}{} ORDER BY {order} LIMIT 1",
-            table.name(),
+            filter.from(table),
             w.sql()
         );
         self.connection()
