@@ -119,6 +119,58 @@ pub enum Verdict {
     Bad(String),
 }
 
+/// Where the counts the timeline reads (migrations 0004 and 0005: rows per
+/// hour, rows per file) disagree with the rows they count. A ledger from
+/// before them has none to check. Read in one transaction, so a commit in
+/// between cannot make them differ.
+fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
+    let sqlite = |e| Error::sqlite(path, e);
+    let tx = conn.unchecked_transaction().map_err(sqlite)?;
+    let has = |table: &str| -> Result<bool> {
+        tx.query_row(
+            "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+            [table],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+        .map_err(sqlite)
+    };
+    let count = |sql: &str| -> Result<i64> { tx.query_row(sql, [], |r| r.get(0)).map_err(sqlite) };
+    let mut problems = Vec::new();
+    let checks = [
+        (
+            "mutation_hours",
+            "SELECT coalesce(SUM(rows), 0) FROM mutation_hours",
+            "SELECT COUNT(*) FROM mutations",
+            "mutations",
+        ),
+        (
+            "event_hours",
+            "SELECT coalesce(SUM(rows), 0) FROM event_hours",
+            "SELECT COUNT(*) FROM events",
+            "events",
+        ),
+        (
+            "mutation_files",
+            "SELECT coalesce(SUM(rows), 0) FROM mutation_files",
+            "SELECT COUNT(*) FROM mutations WHERE file_path IS NOT NULL",
+            "mutations naming a file",
+        ),
+    ];
+    for (table, derived, rows, what) in checks {
+        if !has(table)? {
+            continue;
+        }
+        let (derived, rows) = (count(derived)?, count(rows)?);
+        if derived != rows {
+            problems.push(format!(
+                "{table} counts {derived} {what} but the ledger holds {rows}: the timeline's totals and charts would be wrong"
+            ));
+        }
+    }
+    Ok(problems)
+}
+
 /// Checks the ledger at `path` read-only: never creates it, never migrates
 /// it, never writes to it, and never follows a symbolic link to it.
 pub fn verify(path: &Path) -> Verdict {
@@ -143,6 +195,10 @@ pub fn verify(path: &Path) -> Verdict {
         let events = conn
             .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
             .map_err(|e| Error::sqlite(path, e))?;
+        let problems = derived_problems(&conn, path)?;
+        if !problems.is_empty() {
+            return Ok(Verdict::Bad(problems.join("; ")));
+        }
         Ok(Verdict::Ok { events })
     })();
     outcome.unwrap_or_else(|err| Verdict::Bad(ErrorChain(&err).to_string()))

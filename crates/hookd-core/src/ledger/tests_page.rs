@@ -754,3 +754,26 @@ fn search_finds_words_of_paths_commands_and_prompts() {
     let ids: Vec<&str> = p.rows.iter().map(|e| e.event_id.as_str()).collect();
     assert_eq!(ids, ["p"]);
 }
+
+#[test]
+fn verify_reports_counts_that_disagree_with_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 20, 0);
+    let path = dirs::repo_ledger_path(&root);
+    assert_eq!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { events: 20 }
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute(
+        "INSERT INTO mutation_hours VALUES ('2026-03-01T09', 'x', '', 'Write', 'post_tool_use', 'main', 1)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let verdict = integrity::verify(&path);
+    assert!(
+        matches!(&verdict, integrity::Verdict::Bad(why) if why.contains("mutation_hours counts 21 mutations but the ledger holds 20")),
+        "{verdict:?}"
+    );
+}
