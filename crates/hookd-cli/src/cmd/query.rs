@@ -125,6 +125,8 @@ impl Point {
 
 /// Runs the query and prints the rows.
 pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
+    // Warnings (a ledger being upgraded, which takes a while once) go to stderr.
+    crate::cmd::init_logging("warn");
     let now = chrono::Utc::now();
     let bound = |value: &Option<String>| {
         value

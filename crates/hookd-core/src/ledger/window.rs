@@ -269,8 +269,14 @@ impl Ledger {
                 }
             }
         }
+        // Without series the counts are read in their key's order (hour
+        // first), with no sort.
+        let grouping = match group {
+            GroupBy::Nothing => "GROUP BY hour ORDER BY hour",
+            GroupBy::Agent | GroupBy::Tool => "GROUP BY hour, s ORDER BY hour, s",
+        };
         let sql = format!(
-            "SELECT hour, {series} AS s, SUM(rows) FROM {}{} GROUP BY hour, s ORDER BY hour, s",
+            "SELECT hour, {series} AS s, SUM(rows) FROM {}{} {grouping}",
             table.hours(),
             w.sql()
         );
