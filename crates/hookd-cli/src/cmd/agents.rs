@@ -85,10 +85,10 @@ pub fn run(args: &AgentsArgs) -> anyhow::Result<()> {
 
 fn print_table(out: &mut impl std::io::Write, list: &[AgentInfo]) -> anyhow::Result<()> {
     let header = ["NAME", "TYPE", "FIRST SEEN (UTC)", "AGENT ID"];
-    let rows: Vec<[String; 4]> = list
+    let rows: Vec<Vec<String>> = list
         .iter()
         .map(|a| {
-            [
+            vec![
                 a.name.clone(),
                 a.agent_type.clone().unwrap_or_else(|| "main".into()),
                 a.first_seen
@@ -99,26 +99,11 @@ fn print_table(out: &mut impl std::io::Write, list: &[AgentInfo]) -> anyhow::Res
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            rows.iter()
-                .map(|r| r[c].chars().count())
-                .chain([header[c].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |cells: [&str; 4]| -> String {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(cell, width)| format!("{cell:<width$}"))
-            .collect();
-        padded.join("  ").trim_end().to_owned()
-    };
-    writeln!(out, "{}", line(header))?;
+    let mut widths = Vec::new();
+    super::fit_widths(&mut widths, &header, &rows);
+    writeln!(out, "{}", super::table_line(&header, &widths))?;
     for r in &rows {
-        writeln!(out, "{}", line([&r[0], &r[1], &r[2], &r[3]]))?;
+        writeln!(out, "{}", super::table_line(r, &widths))?;
     }
     Ok(())
 }

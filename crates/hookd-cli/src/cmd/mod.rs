@@ -36,6 +36,30 @@ pub fn show(path: &std::path::Path) -> String {
     }
 }
 
+/// Widens `widths` (one per column) to fit `header` and `rows`.
+pub fn fit_widths(widths: &mut Vec<usize>, header: &[&str], rows: &[Vec<String>]) {
+    widths.resize(header.len(), 0);
+    for (col, width) in widths.iter_mut().enumerate() {
+        let widest = rows
+            .iter()
+            .map(|cells| cells[col].chars().count())
+            .chain([header[col].len()])
+            .max()
+            .unwrap_or(0);
+        *width = (*width).max(widest);
+    }
+}
+
+/// One line of an aligned table: cells padded to `widths`, two spaces apart.
+pub fn table_line<S: AsRef<str>>(cells: &[S], widths: &[usize]) -> String {
+    let padded: Vec<String> = cells
+        .iter()
+        .zip(widths)
+        .map(|(cell, width)| format!("{:<width$}", cell.as_ref()))
+        .collect();
+    padded.join("  ").trim_end().to_owned()
+}
+
 /// ` (backup: PATH)` when a write kept a backup, else nothing.
 pub fn backup_note(backup: Option<&std::path::Path>) -> String {
     backup

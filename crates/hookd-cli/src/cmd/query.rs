@@ -380,31 +380,12 @@ impl<W: std::io::Write> Printer<W> {
                 cells
             })
             .collect();
-        self.widths.resize(header.len(), 0);
-        for (col, width) in self.widths.iter_mut().enumerate() {
-            let widest = table
-                .iter()
-                .map(|cells| cells[col].chars().count())
-                .chain([header[col].len()])
-                .max()
-                .unwrap_or(0);
-            *width = (*width).max(widest);
-        }
-        let widths = self.widths.clone();
-        let line = |cells: &[&str]| -> String {
-            let padded: Vec<String> = cells
-                .iter()
-                .zip(&widths)
-                .map(|(cell, width)| format!("{cell:<width$}"))
-                .collect();
-            padded.join("  ").trim_end().to_owned()
-        };
+        super::fit_widths(&mut self.widths, &header, &table);
         if self.written == 0 {
-            writeln!(self.out, "{}", line(&header))?;
+            writeln!(self.out, "{}", super::table_line(&header, &self.widths))?;
         }
         for cells in &table {
-            let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
-            writeln!(self.out, "{}", line(&refs))?;
+            writeln!(self.out, "{}", super::table_line(cells, &self.widths))?;
         }
         self.written += rows.len();
         Ok(())

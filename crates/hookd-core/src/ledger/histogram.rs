@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, DurationRound, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::page::Watermark;
-use super::query::{Query, Source, sources};
+use super::query::{Query, Source, read_snapshots, sources};
 use super::window::{Direction, GroupBy, HourCount, TimelineRow};
 use crate::timefmt;
 use crate::{Error, Result};
@@ -125,15 +125,7 @@ pub const OTHER: &str = "other";
 /// Counts `query`'s rows (mutations or hook events, as `T`) for a chart.
 pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> Result<Histogram> {
     let sources = sources(query, T::TABLE)?;
-    let _reads = sources
-        .iter()
-        .map(|s| {
-            s.ledger
-                .connection()
-                .unchecked_transaction()
-                .map_err(|e| Error::sqlite(s.ledger.path(), e))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let _snapshots = read_snapshots(&sources)?;
     let table = T::TABLE;
     let mut seen = Watermark::new();
     let (mut first, mut last): (Option<String>, Option<String>) = (None, None);

@@ -122,8 +122,9 @@ impl Ledger {
         // Upgrading a large ledger rebuilds indexes and counts once (about
         // 25 s per million rows): say so rather than seem to hang.
         if let Ok(pending @ 1..) = MIGRATIONS.pending_migrations(&conn)
-            && let Ok(rows) =
-                conn.query_row("SELECT coalesce(max(id), 0) FROM events", [], |r| r.get::<_, i64>(0))
+            && let Ok(rows) = conn.query_row("SELECT coalesce(max(id), 0) FROM events", [], |r| {
+                r.get::<_, i64>(0)
+            })
             && rows > 100_000
         {
             tracing::warn!(

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::filter::Table;
-use super::query::{Query, Source, sources};
+use super::query::{Query, Source, read_snapshots, sources};
 use super::window::{Direction, GroupBy, Key, hour_bounds, hour_of};
 pub use super::window::{Payloads, TimelineRow};
 use crate::{Error, Result};
@@ -146,16 +146,7 @@ pub fn page_with<T: TimelineRow>(
 ) -> Result<Page<T>> {
     let limit = limit.clamp(1, MAX_PAGE);
     let sources = sources(query, T::TABLE)?;
-    // One read transaction per ledger; dropped (rolled back) at the end.
-    let _reads = sources
-        .iter()
-        .map(|s| {
-            s.ledger
-                .connection()
-                .unchecked_transaction()
-                .map_err(|e| Error::sqlite(s.ledger.path(), e))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let _snapshots = read_snapshots(&sources)?;
     let table = T::TABLE;
     let mut seen = Watermark::new();
     for s in &sources {

@@ -107,6 +107,21 @@ impl Source {
     }
 }
 
+/// Opens a read transaction on every source, so what is read from each
+/// ledger (counts, rows, the newest id) is one snapshot even while the daemon
+/// commits; they end (roll back) when the returned guards drop.
+pub(crate) fn read_snapshots(sources: &[Source]) -> Result<Vec<rusqlite::Transaction<'_>>> {
+    sources
+        .iter()
+        .map(|s| {
+            s.ledger
+                .connection()
+                .unchecked_transaction()
+                .map_err(|e| Error::sqlite(s.ledger.path(), e))
+        })
+        .collect()
+}
+
 /// The ledgers `query` reads, opened, for rows of `table`; ledgers not
 /// created yet are left out of a multi-repository read, and are an error
 /// for one repository.

@@ -22,14 +22,20 @@ fn base() -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-/// A git repository with a ledger of `n` mutations about 37 s apart (some
-/// sharing a millisecond), by agents a/b/c, over five files.
-fn repo_with_rows(dir: &Path, name: &str, n: usize, offset_ms: i64) -> PathBuf {
+/// A new git repository `name` in `dir` and its new, empty ledger.
+fn empty_repo(dir: &Path, name: &str) -> (PathBuf, Ledger) {
     let root = dir.join(name);
     std::fs::create_dir_all(&root).unwrap();
     git2::Repository::init(&root).unwrap();
     let root = std::fs::canonicalize(root).unwrap();
-    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    (root, ledger)
+}
+
+/// A git repository with a ledger of `n` mutations about 37 s apart (some
+/// sharing a millisecond), by agents a/b/c, over five files.
+fn repo_with_rows(dir: &Path, name: &str, n: usize, offset_ms: i64) -> PathBuf {
+    let (root, mut ledger) = empty_repo(dir, name);
     let entries: Vec<LedgerEntry> = (0..n)
         .map(|i| {
             // Every fifth row shares the previous row's millisecond.
@@ -329,11 +335,7 @@ fn pages_over_every_project_merge_by_time_then_repository() {
 #[test]
 fn activity_pages_carry_hook_runs_and_a_summary_of_the_payload() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("r");
-    std::fs::create_dir_all(&root).unwrap();
-    git2::Repository::init(&root).unwrap();
-    let root = std::fs::canonicalize(root).unwrap();
-    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
     let mut prompt = plain_event("p1", BASE, "user_prompt_submit", "ag", "s");
     let long = "x".repeat(5000);
     prompt.event.raw_payload =
@@ -517,11 +519,7 @@ fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
 #[test]
 fn text_filters_match_part_of_a_value_or_a_glob_against_what_the_ledger_knows() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("r");
-    std::fs::create_dir_all(&root).unwrap();
-    git2::Repository::init(&root).unwrap();
-    let root = std::fs::canonicalize(root).unwrap();
-    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
     let files = [
         "src/cart.ts",
         "src/shop/cart.tsx",
@@ -622,11 +620,7 @@ fn text_filters_match_part_of_a_value_or_a_glob_against_what_the_ledger_knows() 
 fn agents_have_readable_names_from_their_type_or_a_label() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let root = dir.path().join("r");
-    std::fs::create_dir_all(&root).unwrap();
-    git2::Repository::init(&root).unwrap();
-    let root = std::fs::canonicalize(root).unwrap();
-    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
     let main_id = "3f2a9c1d-0000-4000-8000-000000000001";
     let sub_id = "77b1e0c2-0000-4000-8000-000000000002";
     let mut main = plain_event("m1", BASE, "user_prompt_submit", main_id, main_id);
@@ -683,11 +677,7 @@ fn agents_have_readable_names_from_their_type_or_a_label() {
 #[test]
 fn search_finds_words_of_paths_commands_and_prompts() {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("r");
-    std::fs::create_dir_all(&root).unwrap();
-    git2::Repository::init(&root).unwrap();
-    let root = std::fs::canonicalize(root).unwrap();
-    let mut ledger = Ledger::open_or_create(&dirs::repo_ledger_path(&root)).unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
     let mut entries: Vec<LedgerEntry> =
         ["src/shop/cart.tsx", "lib/payment.rs", "docs/cartography.md"]
             .iter()
