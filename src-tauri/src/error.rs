@@ -118,7 +118,10 @@ impl From<hookd_core::Error> for AppError {
             E::Git(_) => ErrorKind::Io,
             E::AlreadyRunning { .. } => ErrorKind::Busy,
             E::InsecureSocketDir { .. } | E::NotASocket(_) | E::UnsafePath(_) => ErrorKind::Io,
-            E::NotARepository(_) | E::InvalidTime { .. } | E::Config(_) => ErrorKind::InvalidInput,
+            E::NotARepository(_)
+            | E::InvalidTime { .. }
+            | E::InvalidPattern { .. }
+            | E::Config(_) => ErrorKind::InvalidInput,
             E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
             E::NoHome => ErrorKind::Unavailable,
             E::Project(inner) => project_kind(inner),

@@ -45,6 +45,7 @@ pub mod connect;
 pub mod daemon;
 pub mod editor;
 pub mod error;
+pub mod find;
 pub mod history;
 pub mod perf;
 pub mod project;

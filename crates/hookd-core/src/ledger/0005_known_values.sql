@@ -42,3 +42,32 @@ BEGIN
             CASE WHEN json_valid(NEW.raw_payload) THEN json_extract(NEW.raw_payload, '$.agent_type') END,
             NEW.session_id, NEW.event_timestamp);
 END;
+
+-- 3. Rows per hour of each table, all agents and tools together: the
+--    timeline's total and scroll map without filters (its usual view, and
+--    every live poll) read one row per hour, not one per hour and agent and
+--    tool (migration 0004's tables have tens of each per hour).
+CREATE TABLE mutation_totals (
+    hour TEXT    NOT NULL PRIMARY KEY,
+    rows INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE event_totals (
+    hour TEXT    NOT NULL PRIMARY KEY,
+    rows INTEGER NOT NULL
+) WITHOUT ROWID;
+
+INSERT INTO mutation_totals SELECT hour, SUM(rows) FROM mutation_hours GROUP BY hour;
+INSERT INTO event_totals SELECT hour, SUM(rows) FROM event_hours GROUP BY hour;
+
+CREATE TRIGGER mutations_count_total AFTER INSERT ON mutations
+BEGIN
+    INSERT INTO mutation_totals VALUES (substr(NEW.event_timestamp, 1, 13), 1)
+    ON CONFLICT DO UPDATE SET rows = rows + 1;
+END;
+
+CREATE TRIGGER events_count_total AFTER INSERT ON events
+BEGIN
+    INSERT INTO event_totals VALUES (substr(NEW.event_timestamp, 1, 13), 1)
+    ON CONFLICT DO UPDATE SET rows = rows + 1;
+END;

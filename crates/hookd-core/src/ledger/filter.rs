@@ -59,11 +59,20 @@ impl Table {
         }
     }
 
-    /// The table of its row counts per hour (migration 0004).
+    /// The table of its row counts per hour, agent, session, tool, hook
+    /// type and branch (migration 0004).
     pub fn hours(self) -> &'static str {
         match self {
             Self::Mutations => "mutation_hours",
             Self::Events => "event_hours",
+        }
+    }
+
+    /// The table of its row counts per hour alone (migration 0005).
+    pub fn totals(self) -> &'static str {
+        match self {
+            Self::Mutations => "mutation_totals",
+            Self::Events => "event_totals",
         }
     }
 }
@@ -293,6 +302,16 @@ impl Resolved {
         }
         self.push_counted(&mut w);
         w
+    }
+
+    /// Whether a column of the counts per hour is filtered (agent, session,
+    /// branch, tool, event type): without, the totals per hour answer.
+    pub(crate) fn has_dimensions(&self) -> bool {
+        self.agent.is_some()
+            || self.session.is_some()
+            || self.branch.is_some()
+            || self.tool.is_some()
+            || self.event_type.is_some()
     }
 
     /// The filter's conditions on `table`'s counts per hour, except the

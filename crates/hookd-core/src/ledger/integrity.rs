@@ -120,7 +120,7 @@ pub enum Verdict {
 }
 
 /// Where the counts the timeline reads (migrations 0004 and 0005: rows per
-/// hour, rows per file) disagree with the rows they count. A ledger from
+/// hour, per hour alone, per file) disagree with the rows they count. A ledger from
 /// before them has none to check. Read in one transaction, so a commit in
 /// between cannot make them differ.
 fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
@@ -147,6 +147,18 @@ fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
         (
             "event_hours",
             "SELECT coalesce(SUM(rows), 0) FROM event_hours",
+            "SELECT COUNT(*) FROM events",
+            "events",
+        ),
+        (
+            "mutation_totals",
+            "SELECT coalesce(SUM(rows), 0) FROM mutation_totals",
+            "SELECT COUNT(*) FROM mutations",
+            "mutations",
+        ),
+        (
+            "event_totals",
+            "SELECT coalesce(SUM(rows), 0) FROM event_totals",
             "SELECT COUNT(*) FROM events",
             "events",
         ),

@@ -270,14 +270,20 @@ impl Ledger {
             }
         }
         // Without series the counts are read in their key's order (hour
-        // first), with no sort.
-        let grouping = match group {
-            GroupBy::Nothing => "GROUP BY hour ORDER BY hour",
-            GroupBy::Agent | GroupBy::Tool => "GROUP BY hour, s ORDER BY hour, s",
+        // first), with no sort; without any filter either, from the totals
+        // per hour (one row per hour).
+        let (source, grouping) = match group {
+            GroupBy::Nothing if !filter.has_dimensions() => (table.totals(), "ORDER BY hour"),
+            GroupBy::Nothing => (table.hours(), "GROUP BY hour ORDER BY hour"),
+            GroupBy::Agent | GroupBy::Tool => (table.hours(), "GROUP BY hour, s ORDER BY hour, s"),
+        };
+        let sum = if source == table.totals() {
+            "rows"
+        } else {
+            "SUM(rows)"
         };
         let sql = format!(
-            "SELECT hour, {series} AS s, SUM(rows) FROM {}{} {grouping}",
-            table.hours(),
+            "SELECT hour, {series} AS s, {sum} FROM {source}{} {grouping}",
             w.sql()
         );
         let mut counts = self.hour_rows(&sql, &w.values)?;

@@ -1,0 +1,72 @@
+//! Finding a change on the Timeline: the values each filter field can take
+//! (suggested as a user types, with how many rows have them), agents by a
+//! readable name, and naming an agent. The logic is
+//! `hookd_core::ledger::{known, agents}`; the values come from the ledgers'
+//! small derived tables, never from their rows.
+
+use hookd_core::ledger::Table;
+use hookd_core::ledger::agents::{self, AgentInfo};
+use hookd_core::ledger::known::{self, Field, Known};
+use hookd_core::ledger::registry::Registry;
+
+use crate::error::{AppError, Result};
+use crate::state::AppState;
+use crate::timeline::{TimelineQuery, to_core_query};
+
+/// Suggestions a field offers at most.
+pub const MAX_SUGGESTIONS: usize = 200;
+
+/// The values of `field` in the projects `query` reads (its other filters
+/// aside), most rows first, at most [`MAX_SUGGESTIONS`]; with `part`, those
+/// containing it. `activity` counts hook events rather than mutations.
+pub fn known_values(
+    state: &AppState,
+    query: &TimelineQuery,
+    field: Field,
+    part: Option<&str>,
+    activity: bool,
+) -> Result<Vec<Known>> {
+    let core = to_core_query(state, query)?;
+    let table = if activity {
+        Table::Events
+    } else {
+        Table::Mutations
+    };
+    empty_without_ledger(known::known_values(
+        &core,
+        table,
+        field,
+        part,
+        MAX_SUGGESTIONS,
+    ))
+}
+
+/// Readable names of the agents `ids` (those a screen shows).
+pub fn agent_names(
+    state: &AppState,
+    query: &TimelineQuery,
+    ids: &[String],
+) -> Result<Vec<AgentInfo>> {
+    let core = to_core_query(state, query)?;
+    empty_without_ledger(agents::agents(&core, Some(ids)))
+}
+
+/// Names agent `agent_id` `label` everywhere; an empty label removes the name.
+pub fn set_agent_label(state: &AppState, agent_id: &str, label: &str) -> Result<()> {
+    if agent_id.trim().is_empty() {
+        return Err(AppError::invalid_input("agent_id: empty"));
+    }
+    Registry::open(&state.data_dir)?.set_agent_label(agent_id, label)?;
+    Ok(())
+}
+
+/// A project without a ledger yet has no values.
+fn empty_without_ledger<T>(result: hookd_core::Result<Vec<T>>) -> Result<Vec<T>> {
+    match result {
+        Ok(values) => Ok(values),
+        Err(hookd_core::Error::NoLedger { .. } | hookd_core::Error::NotARepository(_)) => {
+            Ok(Vec::new())
+        }
+        Err(err) => Err(err.into()),
+    }
+}

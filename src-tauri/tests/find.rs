@@ -1,0 +1,63 @@
+//! Finding a change: suggestions for the filter fields, readable agent
+//! names and labels, on real ledgers in real git repositories.
+
+mod common;
+
+use common::repo_query;
+use hookd_core::ledger::known::Field;
+use hookd_desktop::find::{agent_names, known_values, set_agent_label};
+use hookd_testkit::{Event, GitRepo, TestEnv, record};
+
+#[test]
+fn fields_suggest_what_the_ledger_knows_most_rows_first() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let mut other = Event::write("src/lib/cart.ts", "2026-11-20T10:03:00.000Z");
+    other.agent = "agent-b";
+    record(
+        &env,
+        &repo,
+        &[
+            Event::write("src/cart.ts", "2026-11-20T10:01:00.000Z"),
+            Event::write("src/cart.ts", "2026-11-20T10:02:00.000Z"),
+            other,
+            Event::write("README.md", "2026-11-20T10:04:00.000Z"),
+        ],
+    );
+    let query = repo_query(&repo);
+    let files = known_values(&state, &query, Field::File, Some("cart"), false).unwrap();
+    let files: Vec<(&str, u64)> = files.iter().map(|k| (k.value.as_str(), k.rows)).collect();
+    assert_eq!(files, [("src/cart.ts", 2), ("src/lib/cart.ts", 1)]);
+    let agents = known_values(&state, &query, Field::Agent, None, false).unwrap();
+    assert_eq!(agents.len(), 2);
+    assert_eq!(agents[1].value, "agent-b");
+    // A project without a ledger suggests nothing, without an error.
+    let empty = GitRepo::new();
+    assert!(
+        known_values(&state, &repo_query(&empty), Field::File, None, false)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn agents_are_named_readably_and_a_label_wins() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let mut write = Event::write("a.txt", "2026-11-20T10:01:00.000Z");
+    write.agent = "9c41d2e7-aaaa-4aaa-8aaa-000000000001";
+    record(&env, &repo, &[write]);
+    let query = repo_query(&repo);
+    let ids = ["9c41d2e7-aaaa-4aaa-8aaa-000000000001".to_owned()];
+    let names = agent_names(&state, &query, &ids).unwrap();
+    assert_eq!(names[0].name, "main 9c41d2e7");
+    set_agent_label(&state, &ids[0], "refactorer").unwrap();
+    assert_eq!(
+        agent_names(&state, &query, &ids).unwrap()[0].name,
+        "refactorer"
+    );
+    let err = set_agent_label(&state, " ", "x").unwrap_err();
+    assert_eq!(err.kind, hookd_desktop::ErrorKind::InvalidInput);
+}
