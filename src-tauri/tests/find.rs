@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::repo_query;
+use common::{DesktopEnv, repo_query};
 use hookd_core::ledger::known::Field;
 use hookd_desktop::find::{agent_names, known_values, set_agent_label};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
