@@ -156,6 +156,11 @@ impl History {
         }
     }
 
+    /// The files, root-relative; the first are edited most.
+    pub fn files(&self) -> &[String] {
+        &self.files
+    }
+
     /// The time of row `n`: rows are spread evenly over each day's working
     /// hours, so the order of `n` is the order of time. Rows past
     /// [`Shape::rows`] continue on the following days.
@@ -304,9 +309,7 @@ pub fn cached(cache: &Path, shape: Shape, label: &str) -> Result<Built> {
         .context("cannot resolve the cache directory")?
         .join("repo");
     let head_sha = env::init_repo(&root)?;
-    let today = Utc::now().date_naive();
-    let first = today - chrono::Days::new(shape.days.saturating_sub(1));
-    let origin = Utc.from_utc_datetime(&first.and_hms_opt(0, 0, 0).context("midnight")?);
+    let origin = first_midnight(shape);
     let history = History::new(shape, &root, &head_sha, origin);
     let ledger = hookd_core::dirs::repo_ledger_path(&root);
     let started = Instant::now();
@@ -329,8 +332,16 @@ pub fn cached(cache: &Path, shape: Shape, label: &str) -> Result<Built> {
     })
 }
 
-/// Appends the history's rows to a new ledger at `path`, oldest first.
-fn build(history: &History, path: &Path, label: &str) -> Result<()> {
+/// Midnight (UTC) of the first of `shape`'s days, the last being today.
+pub fn first_midnight(shape: Shape) -> DateTime<Utc> {
+    let today = Utc::now().date_naive();
+    let first = today - chrono::Days::new(shape.days.saturating_sub(1));
+    Utc.from_utc_datetime(&first.and_time(chrono::NaiveTime::MIN))
+}
+
+/// Appends the history's rows to a new ledger at `path` (with progress on
+/// stderr, prefixed `[label]`), oldest first.
+pub fn build(history: &History, path: &Path, label: &str) -> Result<()> {
     let shape = history.shape;
     let rows = shape.rows;
     eprintln!(
@@ -424,12 +435,15 @@ mod tests {
     #[test]
     fn files_are_skewed_and_every_tool_occurs() {
         let h = history(100_000);
-        let mut counts = vec![0u32; h.files.len()];
+        let mut counts = vec![0u32; h.files().len()];
         let mut tools: HashMap<&str, u32> = HashMap::new();
         for n in 0..100_000 {
             counts[h.file_of(n)] += 1;
             *tools.entry(History::tool_of(n)).or_default() += 1;
         }
+        let distinct: HashSet<&String> = h.files().iter().collect();
+        assert_eq!(distinct.len(), 5_000);
+        assert!(Path::new(&h.files()[0]).is_relative());
         let head: u32 = counts[..50].iter().sum();
         let tail: u32 = counts[counts.len() - 50..].iter().sum();
         assert!(head > 5 * tail, "hot files {head}, cold files {tail}");
