@@ -111,7 +111,7 @@ struct Args {
     /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
     timeline_rows: Vec<u64>,
-    /// Ledger sizes migrated from version 3 (and ingested into, before and after).
+    /// Ledger sizes migrated from version 3 (and ingested into, before and after); 0 for none.
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000])]
     timeline_migrate_rows: Vec<u64>,
     /// Measured runs of each timeline read (after 3 warm-up runs).
