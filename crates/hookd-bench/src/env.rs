@@ -293,7 +293,8 @@ pub fn commit_paths(root: &Path, paths: &[&Path], message: &str) -> Result<()> {
     Ok(())
 }
 
-fn init_repo(root: &Path) -> Result<String> {
+/// Creates a git repository at `root` with one commit on `main`; returns the commit.
+pub fn init_repo(root: &Path) -> Result<String> {
     let mut options = git2::RepositoryInitOptions::new();
     options.initial_head("main").mkpath(true);
     let repo =

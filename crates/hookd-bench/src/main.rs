@@ -28,6 +28,13 @@
 //!    the tray and with the window open) and first timeline paint of 100,000
 //!    rows, beside an empty project (targets: < 1 s, RSS < 150 MB, < 300 ms).
 //!
+//! 10. [`timeline`]: the timeline read at 1,000,000 and 10,000,000 rows,
+//!     pages and charts beside the old whole-history read, `hookd query
+//!     --limit`, migration 0004 and its ingest cost (issue 16; targets:
+//!     first page and filter change < 150 ms, middle < 100 ms, `hookd query
+//!     --limit 1000` < 50 ms). Its ledgers are built by [`history`] and
+//!     cached.
+//!
 //! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
 //! run declares its own exchange `hookd.bench.<uuid>` and queues, and
 //! deletes them at the end ([`broker`]).
@@ -42,11 +49,13 @@ mod desktop;
 mod emit;
 mod env;
 mod executor;
+mod history;
 mod ingest;
 mod latency;
 mod publish;
 mod query;
 mod stats;
+mod timeline;
 mod wait;
 
 use std::path::PathBuf;
@@ -99,6 +108,18 @@ struct Args {
     /// Measured launches of the desktop app, on the full and on an empty project each (after one warm-up).
     #[arg(long, value_name = "N", default_value_t = 5)]
     desktop_launches: usize,
+    /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
+    #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
+    timeline_rows: Vec<u64>,
+    /// Ledger sizes migrated from version 3 (and ingested into, before and after); 0 for none.
+    #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000])]
+    timeline_migrate_rows: Vec<u64>,
+    /// Measured runs of each timeline read (after 3 warm-up runs).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    timeline_runs: usize,
+    /// Where the timeline's ledgers are cached (default: `bench-cache` beside the bench executable).
+    #[arg(long, value_name = "DIR")]
+    timeline_cache: Option<PathBuf>,
     /// RabbitMQ for `publish` and `broker-latency`; each run uses, then deletes, its own exchange and queues.
     #[arg(long, value_name = "URL", env = "HOOKD_BENCH_AMQP_URL", hide_env_values = true, default_value = broker::DEFAULT_URL)]
     #[serde(serialize_with = "serialize_redacted")]
@@ -111,7 +132,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The nine measurements.
+/// The ten measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -133,6 +154,8 @@ enum Measurement {
     BrokerLatency,
     /// The desktop app: launch to window, idle memory, 100k-row timeline paint.
     Desktop,
+    /// The timeline at 1M and 10M rows: pages, charts, `hookd query --limit`, migration 0004.
+    Timeline,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -258,6 +281,7 @@ struct Report {
     publish: Option<publish::PublishReport>,
     broker_latency: Option<broker_latency::BrokerLatencyReport>,
     desktop: Option<desktop::DesktopReport>,
+    timeline: Option<timeline::TimelineReport>,
     errors: Vec<String>,
 }
 
@@ -283,7 +307,7 @@ fn run(args: &Args) -> Result<bool> {
     // Fail before minutes of work, not after.
     let tools = env::Tools::locate(
         needs_emit,
-        selected(Measurement::Query),
+        selected(Measurement::Query) || selected(Measurement::Timeline),
         selected(Measurement::Emit),
     )?;
 
@@ -302,6 +326,7 @@ fn run(args: &Args) -> Result<bool> {
         publish: None,
         broker_latency: None,
         desktop: None,
+        timeline: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -402,6 +427,32 @@ fn run(args: &Args) -> Result<bool> {
         }
     }
 
+    if selected(Measurement::Timeline) {
+        let cache = match &args.timeline_cache {
+            Some(dir) => dir.clone(),
+            None => std::env::current_exe()
+                .context("cannot find the bench executable")?
+                .parent()
+                .context("the bench executable has no directory")?
+                .join("bench-cache"),
+        };
+        match timeline::run(
+            &tools,
+            &cache,
+            &args.timeline_rows,
+            &args.timeline_migrate_rows,
+            args.timeline_runs,
+        ) {
+            Ok(r) => {
+                timeline_rows(&r, &mut report.rows);
+                report.timeline = Some(r);
+            }
+            Err(err) => report
+                .errors
+                .push(failed("timeline", err, &mut report.rows)),
+        }
+    }
+
     print_markdown(&report);
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
@@ -410,6 +461,102 @@ fn run(args: &Args) -> Result<bool> {
         eprintln!("wrote {}", path.display());
     }
     Ok(report.errors.is_empty())
+}
+
+fn timeline_rows(r: &timeline::TimelineReport, rows: &mut Vec<Row>) {
+    for size in &r.sizes {
+        let n = thousands(size.rows);
+        rows.push(Row::new(
+            format!("Timeline {n} rows: ledger and filters"),
+            format!(
+                "{:.2} GB, built in {:.0} s{}; {}",
+                size.ledger_bytes as f64 / 1e9,
+                size.build_seconds,
+                if size.built_now { "" } else { " (cached)" },
+                size.filter_values
+            ),
+            "context",
+            Verdict::Info,
+        ));
+        for f in size.in_process.iter().chain(&size.process) {
+            let peak = f
+                .peak_mib
+                .map(|mib| format!("; peak RSS {mib:.0} MiB"))
+                .unwrap_or_default();
+            let (reference, verdict) = match f.target_ms {
+                Some(ms) => (
+                    format!("median < {ms:.0} ms"),
+                    Verdict::judge(f.time.median_ms < ms),
+                ),
+                None => ("context".to_owned(), Verdict::Info),
+            };
+            rows.push(Row::new(
+                format!("[{n}] {} (median / p99)", f.what),
+                format!("{}; {} rows{peak}", median_p99(&f.time), thousands(f.rows)),
+                reference,
+                verdict,
+            ));
+        }
+        rows.push(Row::new(
+            format!("[{n}] Peak RSS growth of the bench over every page, chart and live read"),
+            format!("{:.1} MiB", size.pages_peak_mib),
+            "independent of history size",
+            Verdict::Info,
+        ));
+        let failed: Vec<&str> = size
+            .checks
+            .iter()
+            .filter(|(_, ok)| !ok)
+            .map(|(what, _)| what.as_str())
+            .collect();
+        rows.push(Row::new(
+            format!("[{n}] Checks: {}", size.checks.len()),
+            if failed.is_empty() {
+                "all hold".to_owned()
+            } else {
+                format!("failed: {}", failed.join("; "))
+            },
+            "all",
+            Verdict::judge(failed.is_empty()),
+        ));
+    }
+    for m in &r.migrations {
+        let n = thousands(m.rows);
+        rows.push(Row::new(
+            format!("[{n}] Migration 0004: `Ledger::open_existing` on a version-3 ledger"),
+            format!(
+                "{:.1} s; file {:.2} → {:.2} GB",
+                m.migrate_seconds,
+                m.bytes_before as f64 / 1e9,
+                m.bytes_after as f64 / 1e9
+            ),
+            "one-time cost",
+            Verdict::Info,
+        ));
+        rows.push(Row::new(
+            format!("[{n}] Check: the hour counts the migration built sum to the rows"),
+            if m.counts_match { "equal" } else { "differ" },
+            "equal",
+            Verdict::judge(m.counts_match),
+        ));
+        for i in &m.ingest {
+            rows.push(Row::new(
+                format!(
+                    "[{n}] Append {} rows in batches of {}: schema v3 → v4 (rows/s)",
+                    thousands(i.rows),
+                    thousands(i.batch as u64)
+                ),
+                format!(
+                    "{} → {} ({:+.0} %)",
+                    thousands(i.v3_rows_per_sec.round() as u64),
+                    thousands(i.v4_rows_per_sec.round() as u64),
+                    (i.v4_rows_per_sec / i.v3_rows_per_sec - 1.0) * 100.0
+                ),
+                "context: the triggers' and indexes' cost",
+                Verdict::Info,
+            ));
+        }
+    }
 }
 
 fn desktop_rows(r: &desktop::DesktopReport, rows: &mut Vec<Row>) {
@@ -934,7 +1081,7 @@ fn short_ms(ms: f64) -> String {
 }
 
 /// 100000 → "100,000".
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {
