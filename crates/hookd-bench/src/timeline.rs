@@ -11,7 +11,8 @@
 //! list (`newer_than`); charts over the whole history, three hours and a
 //! week. As whole processes: `hookd query --limit 1000` and with `--file`.
 //! Then the one-time cost users pay, migrating a ledger written before
-//! migration 0004, and what its triggers and indexes cost each append.
+//! migrations 0004–0006 (the timeline's counts, indexes and search), and what
+//! their triggers and indexes cost each append.
 //!
 //! Results are checked where that is cheap: the page at a position against
 //! the old path's rows at that position, totals against SQL counts, every
@@ -47,7 +48,7 @@ const LIMIT: u64 = 1_000;
 /// Rows of the burst a live list catches up with.
 const BURST_ROWS: u64 = 20_000;
 
-/// Rows appended to measure the ingest cost of migration 0004.
+/// Rows appended to measure the ingest cost of migrations 0004–0006.
 const INGEST_ROWS: u64 = 100_000;
 
 /// The batch sizes of the ingest series: the daemon's largest batch (a
@@ -108,7 +109,7 @@ pub struct SizeReport {
     pub checks: Vec<(String, bool)>,
 }
 
-/// Migration 0004 on an existing ledger, and ingest with and without it.
+/// Migrations 0004–0006 on an existing ledger, and ingest with and without them.
 #[derive(Debug, Clone, Serialize)]
 pub struct MigrationReport {
     /// Rows in the ledger migrated.
@@ -125,7 +126,7 @@ pub struct MigrationReport {
     pub ingest: Vec<IngestPair>,
 }
 
-/// One batch size's ingest rate, before and after migration 0004.
+/// One batch size's ingest rate, before and after migrations 0004–0006.
 #[derive(Debug, Clone, Serialize)]
 pub struct IngestPair {
     /// Rows per transaction.
@@ -731,11 +732,15 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
     };
     let bytes_before = ledger_bytes(&v3);
     // A copy kept at the version-3 schema for the ingest series: marked as
-    // version 4 so `Ledger` opens it without migrating it.
+    // the latest version so `Ledger` opens it without migrating it.
     std::fs::copy(&v3, &v3_schema)?;
-    rusqlite::Connection::open(&v3_schema)?.pragma_update(None, "user_version", 4)?;
+    rusqlite::Connection::open(&v3_schema)?.pragma_update(
+        None,
+        "user_version",
+        hookd_core::ledger::SCHEMA_VERSION,
+    )?;
 
-    eprintln!("[{label}] Ledger::open_existing (migration 0004)");
+    eprintln!("[{label}] Ledger::open_existing (migrations 0004-0006)");
     let start = Instant::now();
     let ledger = Ledger::open_existing(&v3)?;
     let migrate_seconds = start.elapsed().as_secs_f64();

@@ -44,6 +44,10 @@ use crate::record::{Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRo
 use crate::{Error, Result};
 use sqlite::Synchronous;
 
+/// The schema version a ledger has once every migration ran (SQLite's
+/// `user_version`).
+pub const SCHEMA_VERSION: u32 = 6;
+
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     Migrations::new(vec![

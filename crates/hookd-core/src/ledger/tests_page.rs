@@ -437,6 +437,16 @@ fn charts_count_what_the_list_holds_per_bin_and_series() {
 }
 
 #[test]
+fn the_schema_version_is_the_number_of_migrations() {
+    let ledger = Ledger::in_memory().unwrap();
+    let version: u32 = ledger
+        .connection()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+}
+
+#[test]
 fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
