@@ -45,7 +45,7 @@ import {
 } from '../lib/route';
 import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
-import type { ActivityEvent, Anchor, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
+import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -56,6 +56,8 @@ export const LIVE_DEBOUNCE_MS = 100;
 export const SCROLL_DEBOUNCE_MS = 50;
 /** The chart is counted again at most this often while commits arrive. */
 export const CHART_INTERVAL_MS = 1000;
+/** The shortest range the chart shows when the filter gives no start. */
+export const CHART_MIN_SPAN_MS = 30 * 60_000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
 
@@ -238,10 +240,18 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     chartAt = Date.now();
     const query = toQuery(filter);
     const mode = filter.mode;
-    const request = { series: chartGroup };
+    const count = (request: HistogramRequest): Promise<Histogram> =>
+      mode === 'activity' ? api.activity_histogram({ query, request }) : api.timeline_histogram({ query, request });
     try {
-      const histogram =
-        mode === 'activity' ? await api.activity_histogram({ query, request }) : await api.timeline_histogram({ query, request });
+      let histogram = await count({ series: chartGroup });
+      // Without a start in the filter the range is the rows' own: show at
+      // least CHART_MIN_SPAN_MS of it, so a burst of a minute is a bar at
+      // the right, not one bar across the chart.
+      const end = Date.parse(histogram.end);
+      if (filter.since === null && histogram.last !== null && end - Date.parse(histogram.start) < CHART_MIN_SPAN_MS) {
+        if (destroyed || seq !== chartSeq) return;
+        histogram = await count({ series: chartGroup, from: new Date(end - CHART_MIN_SPAN_MS).toISOString(), to: histogram.end });
+      }
       if (destroyed || seq !== chartSeq) return;
       chart.update({ histogram, noun: NOUN[mode][1] });
     } catch (err) {
