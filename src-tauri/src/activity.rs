@@ -43,3 +43,86 @@ pub fn activity_histogram(
 ) -> Result<Histogram> {
     histogram_of::<ActivityEvent>(state, query, request)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::{RowRef, activity_event};
+    use hookd_core::ledger::histogram::SeriesBy;
+    use hookd_testkit::{Event, GitRepo, TestEnv, record};
+
+    #[test]
+    fn pages_summarise_payloads_and_one_event_is_read_whole() {
+        let env = TestEnv::new();
+        let repo = GitRepo::new();
+        record(
+            &env,
+            &repo,
+            &[
+                Event::prompt("2026-11-20T10:00:00.000Z"),
+                Event::write("a.txt", "2026-11-20T10:01:00.000Z"),
+                Event::write("b.txt", "2026-11-20T10:02:00.000Z"),
+            ],
+        );
+        let state = AppState::new(env.data_dir(), env.socket(), None);
+        let query = TimelineQuery {
+            repo: Some(repo.root().display().to_string()),
+            ..TimelineQuery::default()
+        };
+
+        let page = activity_page(&state, &query, &Anchor::Newest, 2).unwrap();
+        assert_eq!((page.total, page.first, page.rows.len()), (3, 1, 2));
+        assert_eq!(page.rows[0].tool_name.as_deref(), Some("Write"));
+        let oldest = activity_page(&state, &query, &Anchor::Oldest, 1).unwrap();
+        let prompt = &oldest.rows[0];
+        assert_eq!(prompt.hook_type, "user_prompt_submit");
+        assert!(
+            prompt.raw_payload.contains("hello"),
+            "the summary keeps the prompt: {}",
+            prompt.raw_payload
+        );
+
+        // The detail panel reads the event whole, payload and all.
+        let whole = activity_event(
+            &state,
+            &RowRef {
+                repo: Some(repo.root().display().to_string()),
+                id: page.rows[1].id,
+            },
+        )
+        .unwrap();
+        assert_eq!(whole.event_id, page.rows[1].event_id);
+        assert!(
+            whole.raw_payload.contains("\"content\""),
+            "{}",
+            whole.raw_payload
+        );
+        assert!(!page.rows[1].raw_payload.contains("\"content\""));
+        let err = activity_event(
+            &state,
+            &RowRef {
+                repo: Some(repo.root().display().to_string()),
+                id: 999,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, crate::error::ErrorKind::NotFound);
+
+        let chart = activity_histogram(
+            &state,
+            &query,
+            &HistogramRequest {
+                series: SeriesBy::Tool,
+                ..HistogramRequest::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(chart.total, 3);
+        let names: Vec<(&str, u64)> = chart
+            .series
+            .iter()
+            .map(|s| (s.name.as_str(), s.total))
+            .collect();
+        assert_eq!(names, [("Write", 2), ("user_prompt_submit", 1)]);
+    }
+}

@@ -207,6 +207,37 @@ describe('timeline view behaviour', () => {
     expect(stub.calls.get('timeline_page')).toBe(calls! + 1);
   });
 
+  it('keeps the selection on its row when a late row moves every position', async () => {
+    const stub = createStub({ rows: 300, seed: 7 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const picked = visibleRows().at(-3)!;
+    const eventId = picked.dataset.eventId!;
+    const index = Number(picked.dataset.index);
+    picked.click();
+    expect(picked.getAttribute('aria-selected')).toBe('true');
+
+    // A row recorded late: older than every row shown, committed now.
+    const own = stub.rows.filter((r) => r.repo === repo);
+    const oldest = own[0]!;
+    const late: MutationRow = {
+      ...oldest,
+      id: Math.max(...own.map((r) => r.id)) + 1,
+      event_id: 'late-row',
+      event_timestamp: new Date(Date.parse(oldest.event_timestamp) - 60_000).toISOString(),
+    };
+    stub.rows.push(late);
+    stub.emit('ledger-commit', { notices: [{ ledger: `${repo}/.hookd/mutations.db`, events: [], mutations: 1, hook_runs: 0 }] });
+    await vi.waitFor(() => expect(countText()).toBe(`${(own.length + 1).toLocaleString('en-US')} mutations`));
+    await vi.waitFor(() => {
+      const selected = document.querySelector<HTMLElement>('.vrow[aria-selected=true]');
+      expect(selected?.dataset.eventId).toBe(eventId);
+      expect(selected?.dataset.index).toBe(String(index + 1));
+    });
+    expect(document.getElementById('row-detail')!.hidden).toBe(false);
+  });
+
   it('does not follow when the user scrolled up', async () => {
     const stub = createStub({ rows: 2000, seed: 6 });
     const { list } = mount(stub, { repo, all: false });

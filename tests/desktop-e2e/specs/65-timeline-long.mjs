@@ -44,7 +44,11 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
     }
   };
   const count = () => browser.$('#timeline-count').getText();
-  const received = async () => Number(await browser.$('#timeline-list').getAttribute('data-rows-received'));
+  const received = async () => {
+    const value = await browser.$('#timeline-list').getAttribute('data-rows-received');
+    assert.ok(value !== null, 'the list says how many rows it has received');
+    return Number(value);
+  };
 
   await test('a long timeline pages: the middle paints rows from the middle, a live burst is appended', async () => {
     const started = Date.now();
@@ -77,6 +81,7 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
     assert.ok(Math.abs(n - middle) < 2 * PARALLEL, `row ${middle} shows long-${n}.txt, a row from the middle`);
     const held = Number(await browser.$('#timeline-list').getAttribute('data-rows-held'));
     assert.ok(held < ROWS / 2, `the list holds pages, not the history: ${held} rows held`);
+    console.log(`  at the middle: ${held} rows held, ${await received()} received in all`);
     await shot(browser, 'timeline-long-middle');
 
     // Back at the end, a burst of five: appended, nothing read again.
