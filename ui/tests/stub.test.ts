@@ -53,9 +53,8 @@ describe('stub backend', () => {
     const combined = await timeline(stub, q({ repo, all: false, file, agent: 'codex-cli', branch: 'main' }));
     expect(combined.every((r) => r.file_path === file && r.agent_id === 'codex-cli' && r.branch === 'main')).toBe(true);
     const all = await timeline(stub, q());
-    const last5 = await timeline(stub, q({ limit: 5 }));
-    expect(last5.map((r) => r.event_id)).toEqual(all.slice(-5).map((r) => r.event_id));
-    // Not interpreted: the answer is the same as without them.
+    // Not interpreted (a limit is the window's, as with the core's pages): the answer is the same as without them.
+    expect(await timeline(stub, q({ limit: 5 }))).toHaveLength(all.length);
     const ignored = await timeline(stub, q({ since: '1d', until: 'soon', event_type: 'PreToolUse' }));
     expect(ignored).toHaveLength(all.length);
   });

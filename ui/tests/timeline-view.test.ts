@@ -238,6 +238,20 @@ describe('timeline view behaviour', () => {
     expect(document.getElementById('row-detail')!.hidden).toBe(false);
   });
 
+  it('shows the newest N of a limited view, and only those', async () => {
+    const stub = createStub({ rows: 600, seed: 13 });
+    const { list } = mount(stub, { repo, all: false, limit: 250 });
+    const own = stub.rows.filter((r) => r.repo === repo);
+    expect(own.length).toBeGreaterThan(250);
+    await vi.waitFor(() => expect(countText()).toBe('250 mutations (newest 250)'));
+    expect((list.firstElementChild as HTMLElement).style.height).toBe(`${250 * ROW_HEIGHT}px`);
+    list.scrollTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    await vi.waitFor(() =>
+      expect(document.querySelector<HTMLElement>('[data-testid=timeline-row][data-index="0"]')?.dataset.eventId).toBe(own[own.length - 250]!.event_id),
+    );
+  });
+
   it('does not follow when the user scrolled up', async () => {
     const stub = createStub({ rows: 2000, seed: 6 });
     const { list } = mount(stub, { repo, all: false });

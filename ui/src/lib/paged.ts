@@ -186,9 +186,18 @@ export class PagedRows<T> {
     return { rows: page.rows, how: 'shift', more };
   }
 
-  /** Re-reads the chunks of the range on screen (their rows changed in place). */
+  /**
+   * Re-reads the chunks of the range on screen (their rows changed in
+   * place: an event gained hook runs); they stay shown until the new ones
+   * arrive, and the chunks elsewhere are forgotten.
+   */
   refresh(): void {
-    this.shift(this.total);
+    this.generation++;
+    this.inflight.clear();
+    const size = this.opts.pageSize;
+    const [start, end] = this.range;
+    for (const c of [...this.chunks.keys()]) if ((c + 1) * size <= start || c * size >= end) this.chunks.delete(c);
+    for (let c = Math.floor(start / size); c * size < end; c++) void this.load(c);
   }
 
   /** Positions may have moved: forget every chunk, keep the total, refetch the range. */

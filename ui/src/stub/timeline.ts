@@ -4,7 +4,8 @@
 //
 // Canned answers and lookups only. A query narrows the sample by exact
 // equality of the fields the stub stores (project, file, agent, session,
-// branch, tool) and keeps the newest `limit`; `since`, `until` and
+// branch, tool); `limit` is the window's to apply, as with the core's
+// pages, which count every matching row; `since`, `until` and
 // `event_type` are not interpreted (parsing times and event names is the
 // core's, tested in Rust), so the stub ignores them. `previous_content`
 // answers what was canned with the row (`setPrevious` cans another answer).
@@ -355,7 +356,7 @@ export function createTimelineStub(
     q: TimelineQuery,
     repo: string | null,
   ): T[] {
-    let out = all.filter(
+    const out = all.filter(
       (r) =>
         (repo === null || r.repo === repo) &&
         (q.agent === null || r.agent_id === q.agent) &&
@@ -363,7 +364,6 @@ export function createTimelineStub(
         (q.branch === null || r.branch === q.branch) &&
         (q.tool === null || r.tool_name === q.tool),
     );
-    if (q.limit !== null && out.length > q.limit) out = out.slice(out.length - q.limit);
     return out;
   }
 

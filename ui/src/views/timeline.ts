@@ -498,8 +498,16 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     emptyState.textContent = message ?? '';
   }
 
+  /**
+   * Rows before the list's first one: the pages count every matching row,
+   * and a `limit` (the newest N) shows only the last N of them.
+   */
+  function skipped(): number {
+    return paged !== null && filter.limit !== null ? Math.max(0, paged.total - filter.limit) : 0;
+  }
+
   function updateCount(): void {
-    const total = paged?.total ?? 0;
+    const total = (paged?.total ?? 0) - skipped();
     const [one, many] = NOUN[filter.mode];
     const note = filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : '';
     count.textContent = `${formatCount(total)} ${total === 1 ? one : many}${note}`;
@@ -614,9 +622,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const active = list.at(list.activeIndex);
       activeKey = active === undefined ? null : rowKey(active);
     }
-    const found = activeKey === null ? -1 : rows.indexOf(activeKey);
-    const selectedIndex = selectedKey === null ? -1 : rows.indexOf(selectedKey);
-    list.setSource(rows.total, (i) => rows.get(i), {
+    const skip = skipped();
+    const found = activeKey === null ? -1 : rows.indexOf(activeKey) - skip;
+    const selectedIndex = selectedKey === null ? -1 : Math.max(-1, rows.indexOf(selectedKey) - skip);
+    list.setSource(rows.total - skip, (i) => rows.get(i + skip), {
       follow: true,
       selected: selectedIndex,
       active: found >= 0 ? found : list.activeIndex,
@@ -627,7 +636,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     list.el.dataset.total = String(rows.total);
     if (selectedIndex >= 0 && filter.mode === 'activity') {
       // The event may have gained hook runs since it was opened.
-      const row = rows.get(selectedIndex)!;
+      const row = rows.get(selectedIndex + skip)!;
       if (!isMutation(row) && row.hook_runs.length > (activityDetail.current()?.hook_runs.length ?? 0)) showEvent(row);
     }
     setEmpty(rows.loaded && rows.total === 0 ? emptyMessage() : null);
@@ -635,7 +644,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   /** Asks for the pages of the rendered range once scrolling pauses. */
-  const loadRange = debounce(() => paged?.ensure(range[0], range[1]), SCROLL_DEBOUNCE_MS);
+  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS);
 
   // ---- live ----
   let liveBusy = false;
