@@ -252,6 +252,23 @@ describe('timeline view behaviour', () => {
     );
   });
 
+  it('pins a relative since to a time when the view opens, for pages, live reads and the chart alike', async () => {
+    const stub = createStub({ rows: 100, seed: 14 });
+    const before = Date.now();
+    mount(stub, { repo, all: false, since: '2d' });
+    await vi.waitFor(() => expect(stub.calls.get('timeline_histogram')).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const page = (stub.lastArgs.get('timeline_page') as { query: TimelineQuery }).query;
+    const chart = (stub.lastArgs.get('timeline_histogram') as { query: TimelineQuery }).query;
+    const since = Date.parse(page.since!);
+    expect(since).toBeGreaterThanOrEqual(before - 2 * 86_400_000);
+    expect(since).toBeLessThanOrEqual(Date.now() - 2 * 86_400_000);
+    expect(chart.since).toBe(page.since);
+    stub.addMutations(1, repo);
+    await vi.waitFor(() => expect((stub.lastArgs.get('timeline_page') as { anchor: { at: string } }).anchor.at).toBe('newer_than'));
+    expect((stub.lastArgs.get('timeline_page') as { query: TimelineQuery }).query.since).toBe(page.since);
+  });
+
   it('does not follow when the user scrolled up', async () => {
     const stub = createStub({ rows: 2000, seed: 6 });
     const { list } = mount(stub, { repo, all: false });

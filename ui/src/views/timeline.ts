@@ -238,7 +238,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   async function countChart(): Promise<void> {
     const seq = ++chartSeq;
     chartAt = Date.now();
-    const query = toQuery(filter);
+    const query = viewQuery;
     const mode = filter.mode;
     const count = (request: HistogramRequest): Promise<Histogram> =>
       mode === 'activity' ? api.activity_histogram({ query, request }) : api.timeline_histogram({ query, request });
@@ -567,10 +567,31 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       : (anchor, limit) => api.timeline_page({ query, anchor, limit });
   }
 
+  /**
+   * The backend query of the filter with its relative times (`since=1h`)
+   * resolved now: the pages, live reads and chart of one view then count
+   * the same rows, rather than a window sliding with the clock that would
+   * move every position at each read.
+   */
+  function pinnedQuery(): TimelineQuery {
+    const query = toQuery(filter);
+    const now = Date.now();
+    for (const key of ['since', 'until'] as const) {
+      const value = query[key];
+      const at = value === null ? null : parseWhen(value, now);
+      // A time that does not parse goes as it is: the backend names it.
+      if (at !== null) query[key] = new Date(at).toISOString();
+    }
+    return query;
+  }
+
+  /** The query of the view shown (see `pinnedQuery`). */
+  let viewQuery: TimelineQuery = pinnedQuery();
+
   /** Shows the current filter from its newest page. */
   async function open(): Promise<void> {
     const seq = ++fetchSeq;
-    const query = toQuery(filter);
+    const query = (viewQuery = pinnedQuery());
     const mode = filter.mode;
     const startedAt = performance.now();
     paged?.cancel();
