@@ -1,5 +1,6 @@
 //! Looking back from one timeline row: the row whole, payload included
-//! (`mutation_row`; the list is sent without payloads), what its file held
+//! (`mutation_row`, `activity_event`: the pages are sent without
+//! payloads), what its file held
 //! before a Write (`previous_content`), and every file its hook event changed
 //! (`event_mutations`, the files one Bash command touched). All read the
 //! ledger the row came from; the logic is `hookd_core::ledger::previous` and the
@@ -7,9 +8,9 @@
 
 use std::path::PathBuf;
 
-use hookd_core::ledger::Ledger;
 use hookd_core::ledger::previous::{self, PreviousContent};
 use hookd_core::ledger::query::{OUTSIDE_GIT, resolve_repo_root};
+use hookd_core::ledger::{ActivityEvent, Ledger};
 use hookd_core::record::MutationRow;
 use serde::Deserialize;
 use ts_rs::TS;
@@ -17,7 +18,8 @@ use ts_rs::TS;
 use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
 
-/// One timeline row, by the ledger it lives in and its row id.
+/// One timeline row (a mutation, or a hook event in activity mode), by the
+/// ledger it lives in and its row id.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
 pub struct RowRef {
     /// A directory inside the row's repository (a row's `repo`, or the
@@ -89,6 +91,17 @@ fn find(ledger: &Ledger, row: &RowRef) -> Result<MutationRow> {
 pub fn mutation_row(state: &AppState, row: &RowRef) -> Result<MutationRow> {
     let (ledger, _) = open(state, row.repo.as_deref())?;
     find(&ledger, row)
+}
+
+/// The hook event `row` (by its row `id`), whole: its payload and its hook runs.
+pub fn activity_event(state: &AppState, row: &RowRef) -> Result<ActivityEvent> {
+    let (ledger, _) = open(state, row.repo.as_deref())?;
+    ledger.event(row.id)?.ok_or_else(|| {
+        AppError::new(
+            ErrorKind::NotFound,
+            format!("no event {} in {}", row.id, ledger.path().display()),
+        )
+    })
 }
 
 /// What the file of the Write `row` held before it: the newest earlier

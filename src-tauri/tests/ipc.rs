@@ -78,22 +78,24 @@ fn commands_answer_through_ipc_with_the_contract_shapes() {
         json!([{"path": "/definitely/not/here", "reason": "does not exist"}])
     );
 
-    let rows = invoke(
+    let page = invoke(
         &window,
-        "timeline",
+        "timeline_page",
         json!({"query": {
             "repo": repo.root(), "all": false, "since": null, "until": null,
             "file": "a.txt", "agent": null, "branch": null, "tool": "write", "limit": 10
-        }}),
+        }, "anchor": {"at": "newest"}, "limit": 200}),
     )
     .unwrap();
-    assert_eq!(rows.as_array().unwrap().len(), 1);
-    assert_eq!(rows[0]["file_path"], "a.txt");
+    assert_eq!(page["total"], 1);
+    assert_eq!(page["first"], 0);
+    assert_eq!(page["rows"].as_array().unwrap().len(), 1);
+    assert_eq!(page["rows"][0]["file_path"], "a.txt");
 
     let err = invoke(
         &window,
-        "timeline",
-        json!({"query": {"all": true, "since": "whenever"}}),
+        "timeline_page",
+        json!({"query": {"all": true, "since": "whenever"}, "anchor": {"at": "oldest"}, "limit": 10}),
     )
     .unwrap_err();
     assert_eq!(err["kind"], "invalid_input");

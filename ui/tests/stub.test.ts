@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../src/lib/bindings/commands';
-import type { LedgerCommit, MutationRow, TimelineQuery } from '../src/lib/types';
+import type { LedgerCommit, MutationRow, Page, TimelineQuery } from '../src/lib/types';
 import { REFUSED_PATHS, createStub, type StubCommands } from '../src/stub';
 import type { StubPart } from '../src/stub/types';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const q = (over: Partial<TimelineQuery> = {}): TimelineQuery => ({
-  repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, omit_payload: false, ...over,
+  repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, limit: null, ...over,
 });
 const make = (rows = 500) => createStub({ rows, now: () => NOW, seed: 7 });
+/** Every matching row, as one page from the oldest. */
 const timeline = async (stub: ReturnType<typeof make>, query: TimelineQuery) =>
-  (await stub.invoke('timeline', { query })) as MutationRow[];
+  ((await stub.invoke('timeline_page', { query, anchor: { at: 'oldest' }, limit: 10_000 })) as Page<MutationRow>).rows;
 
 describe('stub backend', () => {
   it('is deterministic for a seed', async () => {
@@ -52,16 +53,15 @@ describe('stub backend', () => {
     const combined = await timeline(stub, q({ repo, all: false, file, agent: 'codex-cli', branch: 'main' }));
     expect(combined.every((r) => r.file_path === file && r.agent_id === 'codex-cli' && r.branch === 'main')).toBe(true);
     const all = await timeline(stub, q());
-    const last5 = await timeline(stub, q({ limit: 5 }));
-    expect(last5.map((r) => r.event_id)).toEqual(all.slice(-5).map((r) => r.event_id));
-    // Not interpreted: the answer is the same as without them.
+    // Not interpreted (a limit is the window's, as with the core's pages): the answer is the same as without them.
+    expect(await timeline(stub, q({ limit: 5 }))).toHaveLength(all.length);
     const ignored = await timeline(stub, q({ since: '1d', until: 'soon', event_type: 'PreToolUse' }));
     expect(ignored).toHaveLength(all.length);
   });
 
   it('rejects with the backend\'s error kinds, and as Tauri does for an unknown command', async () => {
     const stub = make();
-    await expect(stub.invoke('timeline', { query: q({ repo: '/nowhere', all: false }) })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(stub.invoke('timeline_page', { anchor: { at: 'newest' }, limit: 10, query: q({ repo: '/nowhere', all: false }) })).rejects.toMatchObject({ kind: 'not_found' });
     // A project without a ledger has an empty timeline, as in the app.
     await expect(timeline(stub, q({ repo: '/home/dev/scratch/notes', all: false }))).resolves.toEqual([]);
     await expect(stub.invoke('nope')).rejects.toBe('command nope not found');

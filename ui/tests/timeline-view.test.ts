@@ -6,8 +6,9 @@ import { loadCatalogue, resetCatalogue } from '../src/lib/catalogue';
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
-import { FIRST_PAGE, ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
-import type { MutationRow, TimelineQuery } from '../src/lib/types';
+import { ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
+import { MAX_PAGES, PAGE_SIZE } from '../src/lib/paged';
+import type { MutationRow, Page, TimelineQuery } from '../src/lib/types';
 import type { View } from '../src/views/view';
 
 /** The element `selector` finds, once it is there (a row's detail loads its payload first). */
@@ -135,28 +136,43 @@ describe('timeline view behaviour', () => {
     expect(visibleRows()[0]!.children).toHaveLength(7);
   });
 
-  it('paints the newest page first, then the whole history, and says so meanwhile', async () => {
+  it('reads the newest page first and then only the pages scrolled to, placeholders meanwhile', async () => {
     const stub = createStub({ rows: 5000, seed: 9 });
-    const seen: (number | null)[] = [];
+    const anchors: string[] = [];
     const invoke = stub.invoke.bind(stub);
-    // The whole history waits until the test has seen the first page.
     let release = (): void => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    let held: Promise<void> | null = null;
     stub.invoke = async (cmd, args) => {
-      if (cmd === 'timeline') {
-        const limit = (args as { query: { limit: number | null } }).query.limit;
-        seen.push(limit);
-        if (limit === null) await held;
+      if (cmd === 'timeline_page') {
+        const { anchor } = args as { anchor: { at: string; position?: number } };
+        anchors.push(anchor.at === 'position' ? `position ${anchor.position}` : anchor.at);
+        if (held) await held;
       }
       return invoke(cmd, args);
     };
-    mount(stub, { repo, all: false });
+    const { list } = mount(stub, { repo, all: false });
     const total = stub.rows.filter((r) => r.repo === repo).length;
-    expect(total).toBeGreaterThan(FIRST_PAGE);
-    await vi.waitFor(() => expect(countText()).toBe(`${FIRST_PAGE.toLocaleString('en-US')} mutations (newest; loading all…)`));
-    release();
+    expect(total).toBeGreaterThan(PAGE_SIZE * 4);
     await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} mutations`));
-    expect(seen.slice(0, 2)).toEqual([FIRST_PAGE, null]);
+    expect(anchors).toEqual(['newest']);
+    expect(list.dataset.rowsHeld).toBe(String(PAGE_SIZE));
+
+    // Scroll to the middle: placeholders until its page arrives.
+    held = new Promise<void>((resolve) => (release = resolve));
+    const middle = Math.floor(total / 2);
+    list.scrollTop = middle * ROW_HEIGHT;
+    list.dispatchEvent(new Event('scroll'));
+    await vi.waitFor(() => expect(document.querySelector(`[data-testid=timeline-placeholder][data-index="${middle}"]`)).not.toBeNull());
+    await vi.waitFor(() => expect(anchors.length).toBeGreaterThan(1));
+    release();
+    held = null;
+    const own = stub.rows.filter((r) => r.repo === repo);
+    await vi.waitFor(() =>
+      expect(document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-index="${middle}"]`)?.dataset.eventId).toBe(own[middle]!.event_id),
+    );
+    const first = Math.floor(middle / PAGE_SIZE) * PAGE_SIZE;
+    expect(anchors).toContain(`position ${first}`);
+    expect(Number(list.dataset.rowsHeld)).toBeLessThanOrEqual(PAGE_SIZE * MAX_PAGES);
   });
 
   it('appears live: new rows are fetched after a commit, highlighted, and followed', async () => {
@@ -185,10 +201,72 @@ describe('timeline view behaviour', () => {
     mount(stub);
     await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
-    const calls = stub.calls.get('timeline');
+    const calls = stub.calls.get('timeline_page');
     for (let i = 0; i < 5; i++) stub.addMutations(1);
     await vi.waitFor(() => expect(countText()).toBe('105 mutations'));
-    expect(stub.calls.get('timeline')).toBe(calls! + 1);
+    expect(stub.calls.get('timeline_page')).toBe(calls! + 1);
+  });
+
+  it('keeps the selection on its row when a late row moves every position', async () => {
+    const stub = createStub({ rows: 300, seed: 7 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const picked = visibleRows().at(-3)!;
+    const eventId = picked.dataset.eventId!;
+    const index = Number(picked.dataset.index);
+    picked.click();
+    expect(picked.getAttribute('aria-selected')).toBe('true');
+
+    // A row recorded late: older than every row shown, committed now.
+    const own = stub.rows.filter((r) => r.repo === repo);
+    const oldest = own[0]!;
+    const late: MutationRow = {
+      ...oldest,
+      id: Math.max(...own.map((r) => r.id)) + 1,
+      event_id: 'late-row',
+      event_timestamp: new Date(Date.parse(oldest.event_timestamp) - 60_000).toISOString(),
+    };
+    stub.rows.push(late);
+    stub.emit('ledger-commit', { notices: [{ ledger: `${repo}/.hookd/mutations.db`, events: [], mutations: 1, hook_runs: 0 }] });
+    await vi.waitFor(() => expect(countText()).toBe(`${(own.length + 1).toLocaleString('en-US')} mutations`));
+    await vi.waitFor(() => {
+      const selected = document.querySelector<HTMLElement>('.vrow[aria-selected=true]');
+      expect(selected?.dataset.eventId).toBe(eventId);
+      expect(selected?.dataset.index).toBe(String(index + 1));
+    });
+    expect(document.getElementById('row-detail')!.hidden).toBe(false);
+  });
+
+  it('shows the newest N of a limited view, and only those', async () => {
+    const stub = createStub({ rows: 600, seed: 13 });
+    const { list } = mount(stub, { repo, all: false, limit: 250 });
+    const own = stub.rows.filter((r) => r.repo === repo);
+    expect(own.length).toBeGreaterThan(250);
+    await vi.waitFor(() => expect(countText()).toBe('250 mutations (newest 250)'));
+    expect((list.firstElementChild as HTMLElement).style.height).toBe(`${250 * ROW_HEIGHT}px`);
+    list.scrollTop = 0;
+    list.dispatchEvent(new Event('scroll'));
+    await vi.waitFor(() =>
+      expect(document.querySelector<HTMLElement>('[data-testid=timeline-row][data-index="0"]')?.dataset.eventId).toBe(own[own.length - 250]!.event_id),
+    );
+  });
+
+  it('pins a relative since to a time when the view opens, for pages, live reads and the chart alike', async () => {
+    const stub = createStub({ rows: 100, seed: 14 });
+    const before = Date.now();
+    mount(stub, { repo, all: false, since: '2d' });
+    await vi.waitFor(() => expect(stub.calls.get('timeline_histogram')).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const page = (stub.lastArgs.get('timeline_page') as { query: TimelineQuery }).query;
+    const chart = (stub.lastArgs.get('timeline_histogram') as { query: TimelineQuery }).query;
+    const since = Date.parse(page.since!);
+    expect(since).toBeGreaterThanOrEqual(before - 2 * 86_400_000);
+    expect(since).toBeLessThanOrEqual(Date.now() - 2 * 86_400_000);
+    expect(chart.since).toBe(page.since);
+    stub.addMutations(1, repo);
+    await vi.waitFor(() => expect((stub.lastArgs.get('timeline_page') as { anchor: { at: string } }).anchor.at).toBe('newer_than'));
+    expect((stub.lastArgs.get('timeline_page') as { query: TimelineQuery }).query.since).toBe(page.since);
   });
 
   it('does not follow when the user scrolled up', async () => {
@@ -212,10 +290,10 @@ describe('timeline view behaviour', () => {
     mount(stub, { repo, all: false });
     await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
-    const calls = stub.calls.get('timeline');
+    const calls = stub.calls.get('timeline_page');
     stub.addMutations(1, '/home/dev/src/webshop');
     await new Promise((r) => setTimeout(r, 250));
-    expect(stub.calls.get('timeline')).toBe(calls);
+    expect(stub.calls.get('timeline_page')).toBe(calls);
   });
 
   it('opens the detail of a row with Enter, and of an Edit with its diff on click', async () => {
@@ -279,7 +357,7 @@ describe('timeline view behaviour', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     stub.invoke = async (cmd, args) => {
       const value = await invoke(cmd, args);
-      if (cmd === 'timeline') answers.push(value as MutationRow[]);
+      if (cmd === 'timeline_page') answers.push((value as Page<MutationRow>).rows);
       if (cmd === 'mutation_row') await held;
       return value;
     };
@@ -351,7 +429,7 @@ describe('timeline view behaviour', () => {
     await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
     const shown = visibleRows().length;
 
-    stub.failNext('timeline', { kind: 'ledger_busy', message: 'database is locked' });
+    stub.failNext('timeline_page', { kind: 'ledger_busy', message: 'database is locked' });
     stub.addMutations(1, repo);
     await vi.waitFor(() => expect(errors.current()).toEqual({ kind: 'ledger_busy', message: 'database is locked' }));
     expect(visibleRows().length).toBe(shown);
@@ -359,7 +437,7 @@ describe('timeline view behaviour', () => {
     expect(document.getElementById('error-banner')!.dataset.kind).toBe('ledger_busy');
 
     errors.clear();
-    stub.failNext('timeline', { kind: 'invalid_time', message: 'bad time' });
+    stub.failNext('timeline_page', { kind: 'invalid_time', message: 'bad time' });
     view!.update({ view: 'timeline', filter: { ...emptyFilter(), repo, all: false, tool: 'Edit' } });
     await vi.waitFor(() => expect(errors.current()?.kind).toBe('invalid_time'));
     expect(visibleRows()).toHaveLength(0);
@@ -440,7 +518,7 @@ describe('session and event-type filters', () => {
     // The event type narrows in the backend (the stub does not interpret event names): the query carries it.
     view!.update({ view: 'timeline', filter: { ...emptyFilter(), session, event_type: 'PreToolUse' } });
     await vi.waitFor(() =>
-      expect((stub.lastArgs.get('timeline') as { query: TimelineQuery }).query).toMatchObject({ all: true, session, event_type: 'PreToolUse' }),
+      expect((stub.lastArgs.get('timeline_page') as { query: TimelineQuery }).query).toMatchObject({ all: true, session, event_type: 'PreToolUse' }),
     );
   });
 });
@@ -539,7 +617,7 @@ describe('activity mode', () => {
 describe('activity chart', () => {
   const repo = '/home/dev/src/hookd';
 
-  it('bins the loaded rows by agent or tool, and a bar narrows the time range', async () => {
+  it('draws the counts SQL made, by agent or tool, and a bar narrows the time range', async () => {
     const stub = createStub({ rows: 400, seed: 25 });
     mount(stub, { repo, all: false });
     const chart = document.getElementById('timeline-chart')!;
@@ -557,7 +635,8 @@ describe('activity chart', () => {
     document.getElementById('chart-group-tool')!.click();
     expect(chart.dataset.group).toBe('tool');
     expect(document.getElementById('chart-group-tool')!.getAttribute('aria-pressed')).toBe('true');
-    expect(new Set(legend())).toEqual(new Set(own.map((r) => r.tool_name)));
+    await vi.waitFor(() => expect(new Set(legend())).toEqual(new Set(own.map((r) => r.tool_name))));
+    expect((stub.lastArgs.get('timeline_histogram') as { request: { series: string } }).request.series).toBe('tool');
 
     // Click the busiest bar (redrawn by the toggle): the timeline narrows to its time range.
     const redrawn = [...chart.querySelectorAll<SVGElement>('[data-testid=chart-bin]')];
@@ -576,6 +655,19 @@ describe('activity chart', () => {
     expect(document.getElementById('timeline-chart-readout')!.textContent).toMatch(/\d\d:\d\d–\d\d:\d\d: /);
     svg.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     expect(navigated.at(-1)).not.toBe(hash);
+  });
+
+  it('is counted again once for a burst of live commits', async () => {
+    const stub = createStub({ rows: 200, seed: 26 });
+    mount(stub, { repo, all: false });
+    const chart = document.getElementById('timeline-chart')!;
+    const own = (): number => stub.rows.filter((r) => r.repo === repo).length;
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    await vi.waitFor(() => expect(chart.dataset.total).toBe(String(own())));
+    const before = stub.calls.get('timeline_histogram')!;
+    for (let i = 0; i < 4; i++) stub.addMutations(1, repo);
+    await vi.waitFor(() => expect(chart.dataset.total).toBe(String(own())), { timeout: 3000 });
+    expect(stub.calls.get('timeline_histogram')! - before).toBe(1);
   });
 });
 

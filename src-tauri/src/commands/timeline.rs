@@ -1,8 +1,10 @@
-//! The Timeline screen's commands: the mutation rows, the activity mode,
-//! and a row's detail (the whole row, a Write's previous content, the
-//! files of one Bash command).
+//! The Timeline screen's commands: pages of the mutation rows and of the
+//! activity mode, their charts, and a row's detail (the whole row, a
+//! Write's previous content, the files of one Bash command).
 
 use hookd_core::ledger::ActivityEvent;
+use hookd_core::ledger::histogram::{Histogram, HistogramRequest};
+use hookd_core::ledger::page::{Anchor, Page};
 use hookd_core::ledger::previous::PreviousContent;
 use hookd_core::record::MutationRow;
 use tauri::{AppHandle, Runtime};
@@ -15,22 +17,56 @@ use crate::history::{self, EventRef, RowRef};
 use crate::timeline::TimelineQuery;
 
 command! {
-    /// The mutation rows matching the query, oldest first.
-    pub(crate) async fn timeline<R: Runtime>[app: AppHandle<R>](
+    /// The page of mutations matching the query at `anchor` (at most
+    /// `limit` rows, oldest first, without payloads), where it sits among
+    /// all matching rows and how many there are.
+    pub(crate) async fn timeline_page<R: Runtime>[app: AppHandle<R>](
         query: TimelineQuery,
-    ) -> Result<Vec<MutationRow>> {
-        // `timeline` here is this command's signature module.
-        blocking(&app, move |state| crate::timeline::timeline(state, &query)).await
+        anchor: Anchor,
+        limit: u32,
+    ) -> Result<Page<MutationRow>> {
+        blocking(&app, move |state| crate::timeline::timeline_page(state, &query, &anchor, limit)).await
     }
 }
 
 command! {
-    /// Every hook event matching the timeline's filters, with its hook runs,
-    /// oldest first.
-    pub(crate) async fn agent_activity<R: Runtime>[app: AppHandle<R>](
+    /// The page of hook events matching the query at `anchor`, each with
+    /// its hook runs (payloads summarised).
+    pub(crate) async fn activity_page<R: Runtime>[app: AppHandle<R>](
         query: TimelineQuery,
-    ) -> Result<Vec<ActivityEvent>> {
-        blocking(&app, move |state| activity::agent_activity(state, &query)).await
+        anchor: Anchor,
+        limit: u32,
+    ) -> Result<Page<ActivityEvent>> {
+        blocking(&app, move |state| activity::activity_page(state, &query, &anchor, limit)).await
+    }
+}
+
+command! {
+    /// The chart of the mutations matching the query, counted by SQL.
+    pub(crate) async fn timeline_histogram<R: Runtime>[app: AppHandle<R>](
+        query: TimelineQuery,
+        request: HistogramRequest,
+    ) -> Result<Histogram> {
+        blocking(&app, move |state| crate::timeline::timeline_histogram(state, &query, &request)).await
+    }
+}
+
+command! {
+    /// The chart of the hook events matching the query, counted by SQL.
+    pub(crate) async fn activity_histogram<R: Runtime>[app: AppHandle<R>](
+        query: TimelineQuery,
+        request: HistogramRequest,
+    ) -> Result<Histogram> {
+        blocking(&app, move |state| activity::activity_histogram(state, &query, &request)).await
+    }
+}
+
+command! {
+    /// One hook event whole: its payload and its hook runs.
+    pub(crate) async fn activity_event<R: Runtime>[app: AppHandle<R>](
+        row: RowRef,
+    ) -> Result<ActivityEvent> {
+        blocking(&app, move |state| history::activity_event(state, &row)).await
     }
 }
 

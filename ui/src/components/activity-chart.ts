@@ -1,12 +1,14 @@
 // The timeline's activity chart: rows per time bin over the filtered range,
 // stacked by agent or by tool, drawn as SVG above the list.
 //
-// Binning (lib/chart.ts) runs once per data change, never per frame. The
+// The counts are the backend's (a `Histogram`, counted by SQL); the chart
+// asks its owner for them again when the grouping changes. The
 // chart is one tab stop: ←/→ move a cursor over the bins (its counts are
 // read out in the caption), Enter or a click narrows the timeline to that
 // bin's time range. The full description is the SVG's aria-label.
 
-import { binLabel, binRange, binRows, describeChart, OTHER, type ChartBins, type ChartGroup } from '../lib/chart';
+import { binLabel, binRange, describeChart, fromHistogram, OTHER, type ChartBins, type ChartGroup } from '../lib/chart';
+import type { Histogram } from '../lib/types';
 import { formatCount, h } from './dom';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -16,23 +18,18 @@ const HEIGHT = 56;
 /** Tools with their own colour (the same as in the list). */
 const TOOL_COLORS = new Set(['Edit', 'Write', 'MultiEdit', 'Bash', 'NotebookEdit']);
 
-/** What the chart counts, with accessors so it works for mutations and events alike. */
-export interface ChartInput<T> {
-  rows: readonly T[];
-  time(row: T): string;
-  agent(row: T): string;
-  tool(row: T): string;
-  /** The filter's range, ms (null: the rows' own range). */
-  since: number | null;
-  until: number | null;
+/** What the chart draws. */
+export interface ChartInput {
+  /** The counts, grouped as `group()` asked. */
+  histogram: Histogram;
   /** What a row is, plural ("mutations", "events"). */
   noun: string;
 }
 
 export interface ActivityChart {
   el: HTMLElement;
-  /** New rows: bins them once and redraws. */
-  update<T>(input: ChartInput<T>): void;
+  /** New counts: redraws. */
+  update(input: ChartInput): void;
   /** The current bins (tests). */
   bins(): ChartBins | null;
   /** Grouping shown. */
@@ -51,9 +48,13 @@ function clock(ms: number, withDate: boolean): string {
   return withDate ? `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${hm}` : hm;
 }
 
-export function createActivityChart(onSelectRange: (from: number, to: number) => void): ActivityChart {
+/**
+ * The chart; `onSelectRange` narrows the timeline to a bin, `onGroup` asks
+ * for the counts grouped anew (then `update` brings them).
+ */
+export function createActivityChart(onSelectRange: (from: number, to: number) => void, onGroup: (group: ChartGroup) => void): ActivityChart {
   let group: ChartGroup = 'agent';
-  let input: ChartInput<unknown> | null = null;
+  let input: ChartInput | null = null;
   let chart: ChartBins | null = null;
   let cursor = -1;
 
@@ -68,7 +69,8 @@ export function createActivityChart(onSelectRange: (from: number, to: number) =>
           if (group === g) return;
           group = g;
           for (const b of buttons) b.setAttribute('aria-pressed', String(b.id === `chart-group-${g}`));
-          rebin();
+          el.dataset.group = group;
+          onGroup(group);
         },
       },
     }),
@@ -87,7 +89,7 @@ export function createActivityChart(onSelectRange: (from: number, to: number) =>
     readout,
   );
 
-  // Until the first rows are binned, say so rather than show an empty box.
+  // Until the first counts arrive, say so rather than show an empty box.
   title.textContent = 'Activity per minute';
   readout.textContent = 'Counting…';
 
@@ -217,19 +219,12 @@ export function createActivityChart(onSelectRange: (from: number, to: number) =>
     read(-1);
   }
 
-  function rebin(): void {
-    if (!input) return;
-    const i = input;
-    const key = group === 'agent' ? i.agent : i.tool;
-    chart = binRows(i.rows, i.time, key, { since: i.since, until: i.until });
-    draw();
-  }
-
   return {
     el,
-    update<T>(next: ChartInput<T>) {
-      input = next as ChartInput<unknown>;
-      rebin();
+    update(next: ChartInput) {
+      input = next;
+      chart = fromHistogram(next.histogram);
+      draw();
     },
     bins: () => chart,
     group: () => group,

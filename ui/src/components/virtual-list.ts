@@ -6,6 +6,11 @@
 // whether the list has 10 rows or 100,000, and scrolling by one row rewrites
 // one row instead of the whole window.
 //
+// The items need not all be there: `setSource` gives a length and a lookup,
+// and a position whose item is not loaded yet is painted as a placeholder
+// (`renderPlaceholder`); `onRange` tells the owner which positions are on
+// screen, so it can load them.
+//
 // Keyboard: the container is the single tab stop (role=listbox). Arrow keys,
 // Page Up/Down and Home/End move the active row (aria-activedescendant) and
 // keep it in view; Enter or Space activates it, as a click does.
@@ -24,6 +29,10 @@ export interface VirtualListOptions<T> {
   overscan?: number;
   /** Fills a pooled row element for an item (called only when the row's item or state changed). */
   renderRow(el: HTMLElement, item: T, index: number): void;
+  /** Fills a pooled row element for a position whose item is not loaded. */
+  renderPlaceholder?(el: HTMLElement, index: number): void;
+  /** The positions rendered (viewport plus overscan), after each render. */
+  onRange?(start: number, end: number): void;
   /** Enter, Space or click on a row. */
   onActivate?(index: number, item: T): void;
   /** Called when the list starts or stops being scrolled to the end. */
@@ -39,7 +48,8 @@ export class VirtualList<T> {
   readonly el: HTMLDivElement;
   private readonly spacer: HTMLDivElement;
   private readonly opts: Required<Pick<VirtualListOptions<T>, 'overscan' | 'fallbackViewport'>> & VirtualListOptions<T>;
-  private items: readonly T[] = [];
+  private count = 0;
+  private item: (index: number) => T | undefined = () => undefined;
   /** Rendered rows by item index. */
   private readonly live = new Map<number, HTMLElement>();
   /** Pooled rows not in use (hidden). */
@@ -77,7 +87,7 @@ export class VirtualList<T> {
 
   /** Number of items. */
   get length(): number {
-    return this.items.length;
+    return this.count;
   }
 
   /** Index of the active (keyboard cursor) row, -1 for none. */
@@ -96,14 +106,39 @@ export class VirtualList<T> {
    * position is kept.
    */
   setItems(items: readonly T[], opts: { follow?: boolean; active?: number; selected?: number } = {}): void {
+    this.setSource(items.length, (i) => items[i], opts);
+  }
+
+  /**
+   * Like `setItems` for `count` items of which `item` gives those loaded
+   * (undefined: a placeholder until it is).
+   */
+  setSource(count: number, item: (index: number) => T | undefined, opts: { follow?: boolean; active?: number; selected?: number } = {}): void {
     const wasAtBottom = this.atBottom();
-    this.items = items;
-    this.active = opts.active ?? Math.min(this.active, items.length - 1);
+    this.count = count;
+    this.item = item;
+    this.active = opts.active ?? Math.min(this.active, count - 1);
     this.selected = opts.selected ?? -1;
     this.generation++;
-    this.spacer.style.height = `${items.length * this.opts.rowHeight}px`;
+    this.spacer.style.height = `${count * this.opts.rowHeight}px`;
     if (opts.follow && wasAtBottom) this.scrollToEnd();
     else this.render();
+  }
+
+  /** The item at `index`, if loaded. */
+  at(index: number): T | undefined {
+    return index >= 0 && index < this.count ? this.item(index) : undefined;
+  }
+
+  /** Selected row, -1 for none. */
+  get selectedIndex(): number {
+    return this.selected;
+  }
+
+  /** Scrolls so that row `index` is at the top of the viewport. */
+  scrollToIndex(index: number): void {
+    this.el.scrollTop = Math.max(0, index * this.opts.rowHeight);
+    this.render();
   }
 
   /** Re-fills the rendered rows (after their items' display state changed). */
@@ -120,12 +155,12 @@ export class VirtualList<T> {
 
   /** Moves the keyboard cursor, scrolling it into view. */
   setActive(index: number, reveal = true): void {
-    if (this.items.length === 0) {
+    if (this.count === 0) {
       this.active = -1;
       this.refresh();
       return;
     }
-    this.active = Math.max(0, Math.min(this.items.length - 1, index));
+    this.active = Math.max(0, Math.min(this.count - 1, index));
     if (reveal) {
       const top = scrollToReveal(this.active, this.el.scrollTop, this.viewport(), this.opts.rowHeight);
       if (top !== this.el.scrollTop) this.el.scrollTop = top;
@@ -135,13 +170,13 @@ export class VirtualList<T> {
 
   /** Scrolls to the last row. */
   scrollToEnd(): void {
-    this.el.scrollTop = Math.max(0, this.items.length * this.opts.rowHeight - this.viewport());
+    this.el.scrollTop = Math.max(0, this.count * this.opts.rowHeight - this.viewport());
     this.render();
   }
 
   /** Whether the list is scrolled to its end (so it follows new rows). */
   atBottom(): boolean {
-    const total = this.items.length * this.opts.rowHeight;
+    const total = this.count * this.opts.rowHeight;
     return total <= this.viewport() || isAtBottom(this.el.scrollTop, this.viewport(), total, 4);
   }
 
@@ -171,7 +206,7 @@ export class VirtualList<T> {
       scrollTop: this.el.scrollTop,
       viewportHeight: viewport,
       rowHeight,
-      total: this.items.length,
+      total: this.count,
       overscan,
     });
     for (const [index, el] of this.live) {
@@ -196,25 +231,31 @@ export class VirtualList<T> {
         el.hidden = false;
         this.live.set(i, el);
       }
-      if (el.dataset.index !== String(i) || el.dataset.gen !== gen) {
+      const item = this.item(i);
+      const state = item === undefined ? `${gen}p` : gen;
+      if (el.dataset.index !== String(i) || el.dataset.gen !== state) {
         el.dataset.index = String(i);
-        el.dataset.gen = gen;
+        el.dataset.gen = state;
         el.style.transform = `translateY(${i * rowHeight}px)`;
         const isActive = i === this.active;
         const isSelected = i === this.selected;
         el.classList.toggle('active', isActive);
         el.setAttribute('aria-selected', String(isSelected));
         el.setAttribute('aria-posinset', String(i + 1));
-        el.setAttribute('aria-setsize', String(this.items.length));
+        el.setAttribute('aria-setsize', String(this.count));
         if (isActive) el.id = activeId;
         else el.removeAttribute('id');
-        this.opts.renderRow(el, this.items[i]!, i);
+        el.classList.toggle('placeholder', item === undefined);
+        if (item !== undefined) this.opts.renderRow(el, item, i);
+        else if (this.opts.renderPlaceholder) this.opts.renderPlaceholder(el, i);
+        else el.replaceChildren();
       }
       if (i === this.active) activeRendered = true;
     }
     if (activeRendered) this.el.setAttribute('aria-activedescendant', activeId);
     else this.el.removeAttribute('aria-activedescendant');
 
+    this.opts.onRange?.(win.start, win.end);
     const following = this.atBottom();
     if (following !== this.following) {
       this.following = following;
@@ -235,12 +276,13 @@ export class VirtualList<T> {
     const index = Number(row.dataset.index);
     this.setActive(index, false);
     this.el.focus({ preventScroll: true });
-    this.opts.onActivate?.(index, this.items[index]!);
+    const item = this.at(index);
+    if (item !== undefined) this.opts.onActivate?.(index, item);
   }
 
   private onKey(ev: KeyboardEvent): void {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const n = this.items.length;
+    const n = this.count;
     if (n === 0) return;
     const page = Math.max(1, Math.floor(this.viewport() / this.opts.rowHeight) - 1);
     const from = this.active >= 0 ? this.active : this.firstVisible();
@@ -268,7 +310,10 @@ export class VirtualList<T> {
       case ' ':
         ev.preventDefault();
         if (this.active < 0) this.setActive(from);
-        this.opts.onActivate?.(this.active, this.items[this.active]!);
+        {
+          const item = this.at(this.active);
+          if (item !== undefined) this.opts.onActivate?.(this.active, item);
+        }
         return;
       default:
         return;
@@ -278,8 +323,8 @@ export class VirtualList<T> {
   }
 
   private firstVisible(): number {
-    if (this.atBottom()) return this.items.length - 1;
-    return Math.min(this.items.length - 1, Math.ceil(this.el.scrollTop / this.opts.rowHeight));
+    if (this.atBottom()) return this.count - 1;
+    return Math.min(this.count - 1, Math.ceil(this.el.scrollTop / this.opts.rowHeight));
   }
 }
 

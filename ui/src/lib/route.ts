@@ -17,24 +17,19 @@ import type { TimelineQuery } from './types';
 export type TimelineMode = 'mutations' | 'activity';
 
 /**
- * The timeline's filters: the `timeline` / `agent_activity` commands' query,
- * plus which of the two lists is shown (`mode=activity` in the hash).
- * `omit_payload` is no filter: the list always leaves payloads out.
+ * The timeline's filters: the page and chart commands' query, plus which
+ * of the two lists is shown (`mode=activity` in the hash).
  */
-export type TimelineFilter = Omit<TimelineQuery, 'omit_payload'> & { mode: TimelineMode };
+export type TimelineFilter = TimelineQuery & { mode: TimelineMode };
 
 /** The text filters, in the order they appear in the hash and the filter bar. */
 export const TEXT_FILTERS = ['file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
 
-/**
- * The backend query of a filter (without the UI-only `mode`). The list
- * shows no payloads, so none are sent (most of the bytes of a long
- * history); the detail panel reads its row whole with `mutation_row`.
- */
+/** The backend query of a filter (without the UI-only `mode`). */
 export function toQuery(filter: TimelineFilter): TimelineQuery {
   const { mode: _mode, ...query } = filter;
-  return { ...query, omit_payload: true };
+  return query;
 }
 
 /** The Hook editor's tabs: one per settings file (kind-scope), the effective view and the templates. */
@@ -71,7 +66,7 @@ export function emptyFilter(): TimelineFilter {
  * `repo`/`all` is set (no repo means every project, as the app has no
  * current directory for `hookd query`'s default).
  */
-export function normalizeFilter(f: Omit<TimelineQuery, 'omit_payload'> & { mode?: TimelineMode }): TimelineFilter {
+export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): TimelineFilter {
   const clean = (v: string | null | undefined): string | null => {
     const t = v?.trim();
     return t ? t : null;

@@ -42,6 +42,19 @@ export type { PreviousContent } from './bindings/PreviousContent';
 export type { PreviousSource } from './bindings/PreviousSource';
 export type { RowRef } from './bindings/RowRef';
 
+// Pages and charts of the timeline (hookd_core::ledger::{page, histogram}).
+export type { Anchor } from './bindings/Anchor';
+export type { Cursor } from './bindings/Cursor';
+export type { Page } from './bindings/Page';
+export type { Bin } from './bindings/Bin';
+export type { Histogram } from './bindings/Histogram';
+export type { HistogramRequest } from './bindings/HistogramRequest';
+export type { Series } from './bindings/Series';
+export type { SeriesBy } from './bindings/SeriesBy';
+import type { Page } from './bindings/Page';
+/** The newest row id read from each ledger: what a live list has seen. */
+export type Watermark = Page<unknown>['seen'];
+
 // The Hook editor (src-tauri/src/editor/, settings_watch.rs).
 export type { DisabledEntry } from './bindings/DisabledEntry';
 export type { EffectiveEntry } from './bindings/EffectiveEntry';

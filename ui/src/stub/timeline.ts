@@ -4,16 +4,185 @@
 //
 // Canned answers and lookups only. A query narrows the sample by exact
 // equality of the fields the stub stores (project, file, agent, session,
-// branch, tool) and keeps the newest `limit`; `since`, `until` and
+// branch, tool); `limit` is the window's to apply, as with the core's
+// pages, which count every matching row; `since`, `until` and
 // `event_type` are not interpreted (parsing times and event names is the
 // core's, tested in Rust), so the stub ignores them. `previous_content`
 // answers what was canned with the row (`setPrevious` cans another answer).
+//
+// Pages follow the core's semantics over the narrowed rows: the order is
+// time, then repository, then id; a page says the position of its first row
+// and the total; the watermark is the newest id per ledger (`""` for a
+// one-project read) and `newer_than` answers the matching rows above it.
+// Histograms count per minute, hour or day over the filter's range.
 
-import type { ActivityEvent, HookRunRecord, LedgerCommit, MutationRow, PreviousContent, ProjectInfo, TimelineQuery } from '../lib/types';
+import type {
+  ActivityEvent,
+  Anchor,
+  Cursor,
+  Histogram,
+  HistogramRequest,
+  HookRunRecord,
+  LedgerCommit,
+  MutationRow,
+  Page,
+  PreviousContent,
+  ProjectInfo,
+  TimelineQuery,
+  Watermark,
+} from '../lib/types';
 import { rowKey } from './sample';
 import { fail, type StubPart } from './types';
 
-export type TimelineCommands = 'timeline' | 'agent_activity' | 'mutation_row' | 'previous_content' | 'event_mutations';
+export type TimelineCommands =
+  | 'timeline_page'
+  | 'activity_page'
+  | 'timeline_histogram'
+  | 'activity_histogram'
+  | 'activity_event'
+  | 'mutation_row'
+  | 'previous_content'
+  | 'event_mutations';
+
+/** What pages and charts read of a row. */
+interface Timed {
+  id: number;
+  event_timestamp: string;
+  agent_id: string;
+  tool_name: string | null;
+  hook_type: string;
+  repo?: string | null;
+}
+
+/** The timeline's order: time, then repository, then id. */
+function compare(a: Cursor, b: Cursor): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+  const ra = a.repo ?? '';
+  const rb = b.repo ?? '';
+  if (ra !== rb) return ra < rb ? -1 : 1;
+  return a.id - b.id;
+}
+
+const cursorOf = (r: Timed): Cursor => ({ timestamp: r.event_timestamp, id: r.id, repo: r.repo ?? undefined });
+
+/**
+ * The page of `sorted` (matching rows, in the timeline's order) at `anchor`;
+ * `ledger` is every row of the scope (for the watermark), `key` a row's ledger key.
+ */
+export function pageOf<T extends Timed>(sorted: T[], ledger: Timed[], anchor: Anchor, limit: number, key: (r: Timed) => string): Page<T> {
+  limit = Math.max(1, Math.min(10_000, Math.floor(limit)));
+  const seen: Watermark = {};
+  for (const r of ledger) seen[key(r)] = Math.max(seen[key(r)] ?? 0, r.id);
+  const total = sorted.length;
+  const firstAfter = (c: Cursor): number => {
+    const i = sorted.findIndex((r) => compare(cursorOf(r), c) > 0);
+    return i < 0 ? total : i;
+  };
+  let start: number;
+  let end: number;
+  let rows: T[] | null = null;
+  switch (anchor.at) {
+    case 'newest':
+      end = total;
+      start = Math.max(0, end - limit);
+      break;
+    case 'oldest':
+      start = 0;
+      end = Math.min(total, limit);
+      break;
+    case 'after':
+      start = firstAfter(anchor.cursor);
+      end = Math.min(total, start + limit);
+      break;
+    case 'before': {
+      const i = sorted.findIndex((r) => compare(cursorOf(r), anchor.cursor) >= 0);
+      end = i < 0 ? total : i;
+      start = Math.max(0, end - limit);
+      break;
+    }
+    case 'position':
+      start = total === 0 ? 0 : Math.min(anchor.position, total - 1);
+      end = Math.min(total, start + limit);
+      break;
+    case 'time': {
+      const i = sorted.findIndex((r) => r.event_timestamp >= anchor.time);
+      start = i < 0 ? total : i;
+      end = Math.min(total, start + limit);
+      break;
+    }
+    case 'newer_than': {
+      const before = anchor.seen;
+      const found = sorted.filter((r) => r.id > (before[key(r)] ?? 0));
+      // The oldest ids first, as the core reads them, then in the timeline's order.
+      found.sort((a, b) => a.id - b.id);
+      rows = found.slice(0, limit);
+      if (found.length > limit) {
+        // More are waiting: each ledger's watermark stops at what was returned.
+        for (const r of found.slice(limit)) seen[key(r)] = before[key(r)] ?? 0;
+        for (const r of rows) seen[key(r)] = Math.max(before[key(r)] ?? 0, ...rows.filter((x) => key(x) === key(r)).map((x) => x.id));
+      }
+      rows.sort((a, b) => compare(cursorOf(a), cursorOf(b)));
+      start = rows.length > 0 ? sorted.indexOf(rows[0]!) : total;
+      end = start;
+      break;
+    }
+  }
+  rows ??= sorted.slice(start, end);
+  return { rows, first: rows.length === 0 && anchor.at === 'oldest' ? 0 : start, total, seen };
+}
+
+const BIN_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** The chart of `rows` (matching, any order), as the core counts it. */
+export function histogramOf(rows: Timed[], request: HistogramRequest, seen: Watermark, seriesOf: (r: Timed) => string): Histogram {
+  const times = rows.map((r) => Date.parse(r.event_timestamp)).filter((t) => !Number.isNaN(t));
+  const lo = times.length > 0 ? Math.min(...times) : Date.now();
+  const hi = times.length > 0 ? Math.max(...times) + 1 : Date.now();
+  const from = request.from ? Date.parse(request.from) : lo;
+  const to = Math.max(request.to ? Date.parse(request.to) : hi, from + 60_000);
+  const maxBins = Math.max(1, request.max_bins ?? 240);
+  const span = to - from;
+  const bin = span <= maxBins * BIN_MS.minute ? 'minute' : span <= maxBins * BIN_MS.hour ? 'hour' : 'day';
+  const width = BIN_MS[bin];
+  const start = Math.floor(from / width) * width;
+  const bins = Math.max(1, Math.ceil((to - start) / width));
+  const counts = new Map<string, number[]>();
+  for (const r of rows) {
+    const t = Date.parse(r.event_timestamp);
+    if (Number.isNaN(t) || t < from || t >= to) continue;
+    const b = Math.floor((t - start) / width);
+    if (b < 0 || b >= bins) continue;
+    const name = seriesOf(r);
+    let c = counts.get(name);
+    if (!c) counts.set(name, (c = new Array<number>(bins).fill(0)));
+    c[b]!++;
+  }
+  let series = [...counts.entries()].map(([name, c]) => ({ name, counts: c, total: c.reduce((n, x) => n + x, 0) }));
+  series.sort((a, b) => b.total - a.total || (a.name < b.name ? -1 : 1));
+  const maxSeries = Math.max(1, request.max_series ?? 6);
+  if (series.length > maxSeries) {
+    const rest = series.slice(maxSeries - 1);
+    series = series.slice(0, maxSeries - 1);
+    const other = { name: 'other', counts: new Array<number>(bins).fill(0), total: 0 };
+    for (const s of rest) {
+      s.counts.forEach((n, i) => (other.counts[i]! += n));
+      other.total += s.total;
+    }
+    series.push(other);
+  }
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  return {
+    bin,
+    start: iso(start),
+    end: iso(start + bins * width),
+    bins,
+    series,
+    total: series.reduce((n, s) => n + s.total, 0),
+    first: times.length > 0 ? iso(lo) : null,
+    last: times.length > 0 ? iso(hi - 1) : null,
+    seen,
+  };
+}
 
 /** The Timeline's part of the stub, with its controls. */
 export interface TimelineStub {
@@ -187,7 +356,7 @@ export function createTimelineStub(
     q: TimelineQuery,
     repo: string | null,
   ): T[] {
-    let out = all.filter(
+    const out = all.filter(
       (r) =>
         (repo === null || r.repo === repo) &&
         (q.agent === null || r.agent_id === q.agent) &&
@@ -195,26 +364,67 @@ export function createTimelineStub(
         (q.branch === null || r.branch === q.branch) &&
         (q.tool === null || r.tool_name === q.tool),
     );
-    if (q.limit !== null && out.length > q.limit) out = out.slice(out.length - q.limit);
     return out;
   }
 
-  const commands: StubPart<TimelineCommands> = {
-    timeline: ({ query: q }) => {
-      const repo = q.all ? null : project(q.repo).root;
-      if (repo !== null && !project(repo).has_ledger) return [];
-      const own = q.file === null ? rows : rows.filter((r) => r.file_path === q.file);
-      return narrow(own, q, repo).map((r) => {
-        const copy = { ...r };
+  /** The mutations of a query, narrowed and in the timeline's order, and every row of its scope. */
+  function mutationsOf(q: TimelineQuery): { matching: MutationRow[]; scope: MutationRow[] } {
+    const repo = q.all ? null : project(q.repo).root;
+    if (repo !== null && !project(repo).has_ledger) return { matching: [], scope: [] };
+    const scope = repo === null ? rows : rows.filter((r) => r.repo === repo);
+    const own = q.file === null ? rows : rows.filter((r) => r.file_path === q.file);
+    const matching = narrow(own, q, repo)
+      .map((r) => {
+        const copy = { ...r, raw_payload: '' };
         if (!q.all) delete copy.repo;
-        if (q.omit_payload) copy.raw_payload = '';
         return copy;
-      });
+      })
+      .sort((a, b) => compare(cursorOf(a), cursorOf(b)));
+    return { matching, scope };
+  }
+
+  /** The hook events of a query, likewise. */
+  function eventsOf(q: TimelineQuery): { matching: ActivityEvent[]; scope: ActivityEvent[] } {
+    const repo = q.all ? null : project(q.repo).root;
+    const scope = repo === null ? events() : events().filter((e) => e.repo === repo);
+    const matching = narrow(events(), q, repo)
+      .map((e) => {
+        const copy = { ...e };
+        if (!q.all) delete copy.repo;
+        return copy;
+      })
+      .sort((a, b) => compare(cursorOf(a), cursorOf(b)));
+    return { matching, scope };
+  }
+
+  /** A row's ledger in a watermark: its repository for every project, `""` for one. */
+  const ledgerKey = (q: TimelineQuery) => (r: Timed): string => (q.all ? (r.repo ?? '') : '');
+
+  const commands: StubPart<TimelineCommands> = {
+    timeline_page: ({ query: q, anchor, limit }) => {
+      const { matching, scope } = mutationsOf(q);
+      return pageOf(matching, scope, anchor, limit, ledgerKey(q));
     },
-    agent_activity: ({ query: q }) => {
-      const repo = q.all ? null : project(q.repo).root;
-      const out = narrow(events(), q, repo);
-      return q.all ? out : out.map(({ repo: _repo, ...rest }) => rest);
+    activity_page: ({ query: q, anchor, limit }) => {
+      const { matching, scope } = eventsOf(q);
+      return pageOf(matching, scope, anchor, limit, ledgerKey(q));
+    },
+    timeline_histogram: ({ query: q, request }) => {
+      const { matching, scope } = mutationsOf(q);
+      const seen = pageOf(matching, scope, { at: 'oldest' }, 1, ledgerKey(q)).seen;
+      return histogramOf(matching, request, seen, (r) => (request.series === 'tool' ? (r.tool_name ?? r.hook_type) : r.agent_id));
+    },
+    activity_histogram: ({ query: q, request }) => {
+      const { matching, scope } = eventsOf(q);
+      const seen = pageOf(matching, scope, { at: 'oldest' }, 1, ledgerKey(q)).seen;
+      return histogramOf(matching, request, seen, (r) => (request.series === 'tool' ? (r.tool_name ?? r.hook_type) : r.agent_id));
+    },
+    activity_event: ({ row: ref }) => {
+      const root = project(ref.repo).root;
+      const found = events().find((e) => e.repo === root && e.id === ref.id);
+      if (!found) throw fail('not_found', `no event ${ref.id} in ${root}/.hookd/mutations.db`);
+      const { repo: _repo, ...whole } = found;
+      return whole;
     },
     mutation_row: ({ row: ref }) => {
       const root = project(ref.repo).root;

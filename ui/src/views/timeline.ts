@@ -3,12 +3,18 @@
 // the ledger commits them. In activity mode (`mode=activity`) the same list
 // shows every hook event instead (prompts, tool calls, stops), each with the
 // managed hook runs that answered it: an agent's whole activity. A chart of
-// the loaded rows per minute (or coarser) sits above the list.
+// the matching rows per minute, hour or day sits above the list.
+//
+// Nothing here holds the whole history: the list is sized by the exact
+// count the backend gives and holds only the pages around the viewport
+// (lib/paged.ts), painting placeholders where a page is still on its way;
+// the chart's counts come from SQL. Opening a view reads the newest page.
 //
 // The filters live in the URL hash: the form only navigates, and the router
 // calls `update` with the parsed filter, so reopening or sharing a hash gives
-// the same view. A ledger-commit triggers a debounced refetch of the same
-// query; rows whose key was not there before are highlighted for a moment.
+// the same view. A ledger-commit (debounced, one read in flight) reads what
+// was committed since the last read and appends it, highlighted for a
+// moment; rows that sort before rows already shown refetch the viewport.
 //
 // Failures never leave a half-updated screen: a failed new query clears the
 // list and says why (the rows on screen would not match the filters), a
@@ -22,9 +28,10 @@ import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
 import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
 import { eventLabel, knownTools, loadCatalogue, recordedEventNames, storedEventName } from '../lib/catalogue';
-import { afterPaint, markPainted } from '../lib/perf';
+import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
+import { PagedRows } from '../lib/paged';
 import {
   TEXT_FILTERS,
   formatHash,
@@ -37,24 +44,22 @@ import {
   type TimelineMode,
 } from '../lib/route';
 import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
-import type { ActivityEvent, LedgerCommit, MutationRow, ProjectInfo } from '../lib/types';
+import type { ChartGroup } from '../lib/chart';
+import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
 export const ROW_HEIGHT = 28;
-/** Delay between a ledger-commit and the refetch, so bursts cost one query. */
+/** Delay between a ledger-commit and the live read, so bursts cost one query. */
 export const LIVE_DEBOUNCE_MS = 100;
-/**
- * Rows asked for first when a file-changes view opens: the newest ones paint
- * at once, and the whole history follows in the background (with 100,000
- * rows, moving all of them through the IPC takes seconds).
- */
-export const FIRST_PAGE = 1000;
+/** Delay between the last scroll and the pages it needs being asked for. */
+export const SCROLL_DEBOUNCE_MS = 50;
+/** The chart is counted again at most this often while commits arrive. */
+export const CHART_INTERVAL_MS = 1000;
+/** The shortest range the chart shows when the filter gives no start. */
+export const CHART_MIN_SPAN_MS = 30 * 60_000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
-
-/** The chart is drawn after the rows are painted, or after this long at the latest. */
-const CHART_FALLBACK_MS = 300;
 
 
 const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
@@ -126,10 +131,12 @@ const NOUN: Record<TimelineMode, [string, string]> = { mutations: ['mutation', '
 
 export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): View {
   let filter = normalizeFilter(initial);
-  let rows: Row[] = [];
-  let keys = new Set<string>();
+  /** The rows of the current filter, a page at a time; null before the first read. */
+  let paged: PagedRows<Row> | null = null;
   const fresh = new Map<string, number>(); // key → highlight expiry
   let selectedKey: string | null = null;
+  /** The keyboard cursor's row, kept by key across page loads. */
+  let activeKey: string | null = null;
   let fetchSeq = 0;
   let destroyed = false;
   let paused = false;
@@ -213,38 +220,52 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   );
 
   // ---- chart ----
-  const chart = createActivityChart((from, to) => {
-    const next = normalizeFilter({ ...filter, since: new Date(from).toISOString(), until: new Date(to).toISOString() });
-    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
-  });
-  let chartGeneration = 0;
-  /**
-   * Bins the rows for the chart once per data change, after the list has
-   * been painted: binning 100,000 rows must not delay the first rows.
-   */
-  function scheduleChart(): void {
-    const generation = ++chartGeneration;
-    let drawn = false;
-    const draw = (): void => {
-      if (drawn || destroyed || generation !== chartGeneration) return;
-      drawn = true;
-      const now = Date.now();
-      const since = filter.since !== null ? parseWhen(filter.since, now) : null;
-      const until = filter.until !== null ? parseWhen(filter.until, now) : since !== null ? now : null;
-      chart.update<Row>({
-        rows,
-        time: (r) => r.event_timestamp,
-        agent: (r) => r.agent_id,
-        tool: (r) => r.tool_name ?? (isMutation(r) ? '' : eventLabel(r.hook_type)),
-        since,
-        until,
-        noun: NOUN[filter.mode][1],
-      });
-    };
-    // After the next painted frame; a webview that is not producing frames
-    // (hidden, throttled) still gets its chart a moment later.
-    if (typeof requestAnimationFrame === 'function') afterPaint(() => setTimeout(draw, 0));
-    setTimeout(draw, CHART_FALLBACK_MS);
+  const chart = createActivityChart(
+    (from, to) => {
+      const next = normalizeFilter({ ...filter, since: new Date(from).toISOString(), until: new Date(to).toISOString() });
+      ctx.navigate(formatHash({ view: 'timeline', filter: next }));
+    },
+    (group) => {
+      chartGroup = group;
+      void countChart();
+    },
+  );
+  let chartGroup: ChartGroup = 'agent';
+  let chartSeq = 0;
+  let chartAt = 0;
+  let chartTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Asks the backend for the chart of the current filter; an older answer is dropped. */
+  async function countChart(): Promise<void> {
+    const seq = ++chartSeq;
+    chartAt = Date.now();
+    const query = viewQuery;
+    const mode = filter.mode;
+    const count = (request: HistogramRequest): Promise<Histogram> =>
+      mode === 'activity' ? api.activity_histogram({ query, request }) : api.timeline_histogram({ query, request });
+    try {
+      let histogram = await count({ series: chartGroup });
+      // Without a start in the filter the range is the rows' own: show at
+      // least CHART_MIN_SPAN_MS of it, so a burst of a minute is a bar at
+      // the right, not one bar across the chart.
+      const end = Date.parse(histogram.end);
+      if (filter.since === null && histogram.last !== null && end - Date.parse(histogram.start) < CHART_MIN_SPAN_MS) {
+        if (destroyed || seq !== chartSeq) return;
+        histogram = await count({ series: chartGroup, from: new Date(end - CHART_MIN_SPAN_MS).toISOString(), to: histogram.end });
+      }
+      if (destroyed || seq !== chartSeq) return;
+      chart.update({ histogram, noun: NOUN[mode][1] });
+    } catch (err) {
+      if (destroyed || seq !== chartSeq) return;
+      console.warn('hookd: cannot count the chart', err);
+    }
+  }
+  /** Counts the chart again after live commits, at most once per CHART_INTERVAL_MS. */
+  function chartLater(): void {
+    if (chartTimer !== null) return;
+    chartTimer = setTimeout(() => {
+      chartTimer = null;
+      if (!destroyed) void countChart();
+    }, Math.max(0, chartAt + CHART_INTERVAL_MS - Date.now()));
   }
 
   // ---- list ----
@@ -254,6 +275,11 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     rowHeight: ROW_HEIGHT,
     overscan: 8,
     renderRow: (el, row) => renderRow(el, row),
+    renderPlaceholder: (el) => renderPlaceholder(el),
+    onRange: (start, end) => {
+      range = [start, end];
+      loadRange();
+    },
     onActivate: (index, row) => select(row, index),
     onFollowChange: (following) => {
       jump.hidden = following;
@@ -267,7 +293,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }
     // "A": the active row's agent, all of its activity (what clicking the agent id does).
     if ((ev.key === 'a' || ev.key === 'A') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
-      const row = rows[list.activeIndex];
+      const row = list.at(list.activeIndex);
       if (row === undefined) return;
       ev.preventDefault();
       showActivity(row.agent_id);
@@ -378,7 +404,23 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     c.title = `${agent}: click (or press A on the row) to see all of its activity`;
   }
 
+  /** A position whose page is still on its way. */
+  function renderPlaceholder(el: HTMLElement): void {
+    el.classList.add('tl-cols');
+    el.classList.remove('row-new', 'selected');
+    el.dataset.testid = 'timeline-placeholder';
+    delete el.dataset.eventId;
+    delete el.dataset.mutationSeq;
+    delete el.dataset.tool;
+    delete el.dataset.hookType;
+    delete el.dataset.verdict;
+    el.setAttribute('aria-label', 'Loading…');
+    el.replaceChildren(h('span', { class: 'col col-loading muted', text: 'Loading…' }));
+  }
+
   function renderRow(el: HTMLElement, row: Row): void {
+    const placeholder = el.querySelector(':scope > .col-loading');
+    if (placeholder) placeholder.remove();
     const key = rowKey(row);
     el.classList.add('tl-cols');
     el.classList.toggle('row-new', fresh.has(key));
@@ -456,11 +498,19 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     emptyState.textContent = message ?? '';
   }
 
+  /**
+   * Rows before the list's first one: the pages count every matching row,
+   * and a `limit` (the newest N) shows only the last N of them.
+   */
+  function skipped(): number {
+    return paged !== null && filter.limit !== null ? Math.max(0, paged.total - filter.limit) : 0;
+  }
+
   function updateCount(): void {
-    const n = formatCount(rows.length);
+    const total = (paged?.total ?? 0) - skipped();
     const [one, many] = NOUN[filter.mode];
-    const note = partial ? ' (newest; loading all…)' : filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : '';
-    count.textContent = `${n} ${rows.length === 1 ? one : many}${note}`;
+    const note = filter.limit !== null ? ` (newest ${formatCount(filter.limit)})` : '';
+    count.textContent = `${formatCount(total)} ${total === 1 ? one : many}${note}`;
   }
 
   function fillForm(): void {
@@ -479,7 +529,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     for (const key of TEXT_FILTERS) inputs[key].removeAttribute('aria-invalid');
   }
 
-  /** Suggestions for the text filters, from the rows shown. */
+  /** Suggestions for the text filters, from the rows held. */
   function fillSuggestions(): void {
     const sets: Partial<Record<TextFilter, Set<string>>> = {
       agent: new Set(),
@@ -489,7 +539,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       tool: new Set(knownTools()),
       file: new Set(),
     };
-    for (const r of rows) {
+    for (const r of paged?.rows() ?? []) {
       sets.agent!.add(r.agent_id);
       if (r.session_id !== null && sets.session!.size < 500) sets.session!.add(r.session_id);
       sets.event_type!.add(eventLabel(r.hook_type));
@@ -505,90 +555,163 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   // ---- data ----
   /** Whether the first rows were reported painted (`ui_mark`, once per view). */
   let painted = false;
+  /** The positions the list renders (viewport plus overscan). */
+  let range: [number, number] = [0, 0];
+  /** The active index the last sync left (to tell when the user moved it). */
+  let syncedActive = -1;
 
-  /** Only the first page is shown; the rest is on its way. */
-  let partial = false;
+  /** The page reader of `query` in `mode`. */
+  function reader(query: TimelineQuery, mode: TimelineMode): (anchor: Anchor, limit: number) => Promise<Page<Row>> {
+    return mode === 'activity'
+      ? (anchor, limit) => api.activity_page({ query, anchor, limit })
+      : (anchor, limit) => api.timeline_page({ query, anchor, limit });
+  }
 
-  async function fetchRows(reason: 'filter' | 'live'): Promise<void> {
-    const seq = ++fetchSeq;
+  /**
+   * The backend query of the filter with its relative times (`since=1h`)
+   * resolved now: the pages, live reads and chart of one view then count
+   * the same rows, rather than a window sliding with the clock that would
+   * move every position at each read.
+   */
+  function pinnedQuery(): TimelineQuery {
     const query = toQuery(filter);
+    const now = Date.now();
+    for (const key of ['since', 'until'] as const) {
+      const value = query[key];
+      const at = value === null ? null : parseWhen(value, now);
+      // A time that does not parse goes as it is: the backend names it.
+      if (at !== null) query[key] = new Date(at).toISOString();
+    }
+    return query;
+  }
+
+  /** The query of the view shown (see `pinnedQuery`). */
+  let viewQuery: TimelineQuery = pinnedQuery();
+
+  /** Shows the current filter from its newest page. */
+  async function open(): Promise<void> {
+    const seq = ++fetchSeq;
+    const query = (viewQuery = pinnedQuery());
     const mode = filter.mode;
     const startedAt = performance.now();
-    // A new view of file changes starts with the newest page; see FIRST_PAGE.
-    const progressive = reason === 'filter' && mode !== 'activity' && query.limit === null;
+    paged?.cancel();
+    const rows: PagedRows<Row> = new PagedRows<Row>({
+      fetch: reader(query, mode),
+      key: rowKey,
+      onChange: () => {
+        if (paged === rows) sync();
+      },
+      onError: (err) => {
+        if (paged === rows) ctx.errors.show(err, 'Could not load these rows');
+      },
+    });
+    paged = rows;
     list.el.setAttribute('aria-busy', 'true');
     try {
-      const result: Row[] =
-        mode === 'activity'
-          ? await api.agent_activity({ query })
-          : await api.timeline({ query: progressive ? { ...query, limit: FIRST_PAGE } : query });
+      await rows.open();
       if (destroyed || seq !== fetchSeq) return;
-      partial = progressive && result.length >= FIRST_PAGE;
-      show(result, reason, mode);
+      list.scrollToEnd();
+      fillSuggestions();
       if (!painted) {
         painted = true;
-        markPainted('timeline', startedAt, rows.length);
-      }
-      if (partial) {
-        const all = await api.timeline({ query });
-        if (destroyed || seq !== fetchSeq) return;
-        partial = false;
-        show(all, 'rest', mode);
-        markPainted('timeline-all', startedAt, rows.length);
+        markPainted('timeline', startedAt, rows.held);
+        // The whole list (sized by the total, any position a page away) is
+        // there at its first paint: what `timeline-all` used to wait for
+        // when the history was read whole. The desktop benchmark reads both.
+        markPainted('timeline-all', startedAt, rows.total);
       }
     } catch (err) {
       if (destroyed || seq !== fetchSeq) return;
-      partial = false;
       const e = normalizeError(err);
-      if (reason === 'filter') {
-        rows = [];
-        keys = new Set();
-        closeDetail(false);
-        list.setItems(rows);
-        setEmpty(`Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}: ${e.message}`, 'error');
-        count.textContent = '';
-        scheduleChart();
-      }
-      ctx.errors.show(e, reason === 'filter' ? `Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}` : 'Could not refresh the timeline');
+      paged = null;
+      closeDetail(false);
+      list.setItems([]);
+      setEmpty(`Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}: ${e.message}`, 'error');
+      count.textContent = '';
+      ctx.errors.show(e, `Could not load the ${mode === 'activity' ? 'activity' : 'timeline'}`);
     } finally {
       if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
     }
   }
 
   /**
-   * Shows `result`: `filter` jumps to the newest row, `live` highlights what
-   * is new and follows the end, `rest` (the history behind the first page)
-   * keeps the selection and follows the end without highlighting.
+   * Gives the list what the cache holds: the total, the rows, and the
+   * selected and active rows found again by key (their positions move when
+   * rows arrive before them).
    */
-  function show(result: Row[], reason: 'filter' | 'live' | 'rest', mode: TimelineMode): void {
-    const previous = keys;
-    const activeKey = list.activeIndex >= 0 && rows[list.activeIndex] ? rowKey(rows[list.activeIndex]!) : null;
-    const nextKeys = new Set<string>();
-    const now = Date.now();
-    let selectedIndex = -1;
-    let activeIndex = -1;
-    for (let i = 0; i < result.length; i++) {
-      const k = rowKey(result[i]!);
-      nextKeys.add(k);
-      if (reason === 'live' && !previous.has(k)) fresh.set(k, now + HIGHLIGHT_MS);
-      if (k === selectedKey) selectedIndex = i;
-      if (k === activeKey) activeIndex = i;
+  function sync(): void {
+    const rows = paged;
+    if (rows === null) return;
+    // The user moved the cursor since the last sync: remember its row.
+    if (list.activeIndex !== syncedActive) {
+      const active = list.at(list.activeIndex);
+      activeKey = active === undefined ? null : rowKey(active);
     }
-    rows = result;
-    keys = nextKeys;
-    if (selectedKey !== null && selectedIndex < 0) closeDetail(false);
-    else if (selectedIndex >= 0 && mode === 'activity') {
+    const skip = skipped();
+    const found = activeKey === null ? -1 : rows.indexOf(activeKey) - skip;
+    const selectedIndex = selectedKey === null ? -1 : Math.max(-1, rows.indexOf(selectedKey) - skip);
+    list.setSource(rows.total - skip, (i) => rows.get(i + skip), {
+      follow: true,
+      selected: selectedIndex,
+      active: found >= 0 ? found : list.activeIndex,
+    });
+    syncedActive = list.activeIndex;
+    list.el.dataset.rowsReceived = String(rows.received);
+    list.el.dataset.rowsHeld = String(rows.held);
+    list.el.dataset.total = String(rows.total);
+    if (selectedIndex >= 0 && filter.mode === 'activity') {
       // The event may have gained hook runs since it was opened.
-      const row = rows[selectedIndex]!;
-      if (!isMutation(row) && row.hook_runs.length !== activityDetail.current()?.hook_runs.length) activityDetail.show(row);
+      const row = rows.get(selectedIndex + skip)!;
+      if (!isMutation(row) && row.hook_runs.length > (activityDetail.current()?.hook_runs.length ?? 0)) showEvent(row);
     }
-    list.setItems(rows, { follow: reason !== 'filter', selected: selectedIndex, active: activeIndex });
-    if (reason === 'filter') list.scrollToEnd();
-    setEmpty(rows.length === 0 ? emptyMessage() : null);
+    setEmpty(rows.loaded && rows.total === 0 ? emptyMessage() : null);
     updateCount();
-    if (reason !== 'live') fillSuggestions();
-    if (fresh.size > 0) scheduleUnhighlight();
-    scheduleChart();
+  }
+
+  /** Asks for the pages of the rendered range once scrolling pauses. */
+  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS);
+
+  // ---- live ----
+  let liveBusy = false;
+  let liveQueued = false;
+  /** A commit stored hook runs: rows already shown may have gained some. */
+  let runsChanged = false;
+
+  /** Reads what was committed since the last read; one read at a time, one more queued at most. */
+  async function readLive(): Promise<void> {
+    if (liveBusy) {
+      liveQueued = true;
+      return;
+    }
+    const rows = paged;
+    if (rows === null || !rows.loaded) return;
+    liveBusy = true;
+    const refreshRuns = runsChanged;
+    runsChanged = false;
+    let more = false;
+    try {
+      const result = await rows.live();
+      if (destroyed || rows !== paged) return;
+      more = result.more;
+      const until = Date.now() + HIGHLIGHT_MS;
+      for (const row of result.rows) fresh.set(rowKey(row), until);
+      if (result.rows.length > 0) {
+        list.refresh();
+        scheduleUnhighlight();
+        chartLater();
+      }
+      if (refreshRuns && result.how !== 'shift') rows.refresh();
+    } catch (err) {
+      if (!destroyed && rows === paged) ctx.errors.show(err, 'Could not refresh the timeline');
+    } finally {
+      liveBusy = false;
+      if (!destroyed && rows === paged && (liveQueued || more)) {
+        liveQueued = false;
+        void readLive();
+      } else {
+        liveQueued = false;
+      }
+    }
   }
 
   function emptyMessage(): string {
@@ -615,12 +738,13 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }, HIGHLIGHT_MS);
   }
 
-  // Hook runs are stored after their event and announced by a notice of
-  // their own (`hook_runs`), so one refetch per commit keeps activity current.
-  const refetchLive = debounce(() => void fetchRows('live'), LIVE_DEBOUNCE_MS);
+  const refetchLive = debounce(() => void readLive(), LIVE_DEBOUNCE_MS);
 
   function onCommit(commit: LedgerCommit): void {
     if (!commitConcerns(commit, filter)) return;
+    // Hook runs are stored after their event and announced by a notice of
+    // their own: the events on screen are read again after the live read.
+    if (filter.mode === 'activity' && commit.notices.some((n) => n.hook_runs > 0)) runsChanged = true;
     if (paused) {
       pending++;
       setLive();
@@ -641,14 +765,28 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   // ---- selection ----
   function select(row: Row, index: number): void {
     selectedKey = rowKey(row);
+    activeKey = selectedKey;
     if (isMutation(row)) {
       activityDetail.hide();
       detail.show(row);
     } else {
       detail.hide();
-      activityDetail.show(row);
+      showEvent(row);
     }
     list.setSelected(index);
+  }
+
+  /** Shows an event in the detail panel, then reads it whole (the page summarised its payload). */
+  function showEvent(row: ActivityEvent): void {
+    activityDetail.show(row);
+    const key = rowKey(row);
+    api.activity_event({ row: { repo: repoOf(row), id: row.id } }).then(
+      (whole) => {
+        if (destroyed || selectedKey !== key) return;
+        activityDetail.show({ ...whole, repo: row.repo });
+      },
+      (err: unknown) => console.warn('hookd: cannot read the event whole', err),
+    );
   }
 
   function closeDetail(focusList = true): void {
@@ -734,7 +872,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   renderHeader();
   fillForm();
   setLive();
-  void fetchRows('filter');
+  void open();
+  void countChart();
   // Event names and tools for the suggestions, and the stored event names
   // live updates are matched by, come from the backend's catalogue.
   loadCatalogue().then(
@@ -751,23 +890,28 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const modeChanged = next.mode !== filter.mode;
       filter = next;
       fresh.clear();
+      activeKey = null;
       closeDetail(false);
       if (modeChanged) {
         // The rows of the other mode must not be rendered with this mode's columns.
-        rows = [];
-        keys = new Set();
-        list.setItems(rows);
+        paged?.cancel();
+        paged = null;
+        list.setItems([]);
       }
       renderHeader();
       fillForm();
       setLive();
-      void fetchRows('filter');
+      void open();
+      void countChart();
     },
     destroy() {
       destroyed = true;
       refetchLive.cancel();
+      loadRange.cancel();
+      paged?.cancel();
       if (unhighlightTimer !== null) clearTimeout(unhighlightTimer);
-      chartGeneration++;
+      if (chartTimer !== null) clearTimeout(chartTimer);
+      chartSeq++;
       list.destroy();
       for (const u of unlisteners.splice(0)) u();
     },
