@@ -1,15 +1,14 @@
 //! Finding a change on the Timeline: the values each filter field can take
-//! (suggested as a user types, with how many rows have them), agents by a
-//! readable name, and naming an agent. The logic is
+//! (suggested as a user types, with how many rows have them) and agents by a
+//! readable name (a label given with `hookd agents label` wins). The logic is
 //! `hookd_core::ledger::{known, agents}`; the values come from the ledgers'
 //! small derived tables, never from their rows.
 
 use hookd_core::ledger::Table;
 use hookd_core::ledger::agents::{self, AgentInfo};
 use hookd_core::ledger::known::{self, Field, Known};
-use hookd_core::ledger::registry::Registry;
 
-use crate::error::{AppError, Result};
+use crate::error::Result;
 use crate::state::AppState;
 use crate::timeline::{TimelineQuery, to_core_query};
 
@@ -49,15 +48,6 @@ pub fn agent_names(
 ) -> Result<Vec<AgentInfo>> {
     let core = to_core_query(state, query)?;
     empty_without_ledger(agents::agents(&core, Some(ids)))
-}
-
-/// Names agent `agent_id` `label` everywhere; an empty label removes the name.
-pub fn set_agent_label(state: &AppState, agent_id: &str, label: &str) -> Result<()> {
-    if agent_id.trim().is_empty() {
-        return Err(AppError::invalid_input("agent_id: empty"));
-    }
-    Registry::open(&state.data_dir)?.set_agent_label(agent_id, label)?;
-    Ok(())
 }
 
 /// A project without a ledger yet has no values.

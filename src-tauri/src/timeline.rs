@@ -49,6 +49,9 @@ pub struct TimelineQuery {
     pub branch: Option<String>,
     /// Only this tool, case-insensitive.
     pub tool: Option<String>,
+    /// Only rows whose file path or shell command (and, in activity mode,
+    /// prompt) has words starting with each word of this text.
+    pub search: Option<String>,
     /// Only the newest N (still returned oldest first).
     pub limit: Option<u64>,
 }
@@ -179,7 +182,7 @@ pub fn to_core_query(state: &AppState, query: &TimelineQuery) -> Result<Query> {
             event_type: non_empty(query.event_type.as_deref()).map(str::to_owned),
             branch: non_empty(query.branch.as_deref()).map(str::to_owned),
             tool: non_empty(query.tool.as_deref()).map(str::to_owned),
-            search: None,
+            search: non_empty(query.search.as_deref()).map(str::to_owned),
             limit: query.limit,
         },
         file_arg: non_empty(query.file.as_deref()).map(PathBuf::from),

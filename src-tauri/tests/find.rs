@@ -5,7 +5,8 @@ mod common;
 
 use common::{DesktopEnv, repo_query};
 use hookd_core::ledger::known::Field;
-use hookd_desktop::find::{agent_names, known_values, set_agent_label};
+use hookd_core::ledger::registry::Registry;
+use hookd_desktop::find::{agent_names, known_values};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
 #[test]
@@ -53,11 +54,13 @@ fn agents_are_named_readably_and_a_label_wins() {
     let ids = ["9c41d2e7-aaaa-4aaa-8aaa-000000000001".to_owned()];
     let names = agent_names(&state, &query, &ids).unwrap();
     assert_eq!(names[0].name, "main 9c41d2e7");
-    set_agent_label(&state, &ids[0], "refactorer").unwrap();
+    // A name given with `hookd agents label` wins.
+    Registry::open(&state.data_dir)
+        .unwrap()
+        .set_agent_label(&ids[0], "refactorer")
+        .unwrap();
     assert_eq!(
         agent_names(&state, &query, &ids).unwrap()[0].name,
         "refactorer"
     );
-    let err = set_agent_label(&state, " ", "x").unwrap_err();
-    assert_eq!(err.kind, hookd_desktop::ErrorKind::InvalidInput);
 }

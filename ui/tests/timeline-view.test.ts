@@ -118,16 +118,51 @@ describe('timeline view behaviour', () => {
     const own = stub.rows.filter((r) => r.repo === repo);
     const last = own[own.length - 1]!;
     const el = document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${last.event_id}"]`)!;
+    // The agent by its readable name (the backend's `agent_names`), its id in the title.
+    await vi.waitFor(() => expect(el.children[1]!.textContent).toBe(`main ${last.agent_id.slice(0, 8)}`));
+    expect((el.children[1] as HTMLElement).title).toContain(last.agent_id);
     const text = [...el.children].map((c) => c.textContent);
     expect(text).toHaveLength(6); // time, agent, tool, file, lines, branch
     expect(text.slice(1)).toEqual([
-      last.agent_id,
+      `main ${last.agent_id.slice(0, 8)}`,
       last.tool_name,
       last.file_path,
       last.lines_changed === null ? '' : String(last.lines_changed),
       last.branch,
     ]);
     expect(document.getElementById('timeline-title')!.textContent).toContain('hookd');
+  });
+
+  it('suggests what the ledger knows as the user types, most rows first', async () => {
+    const stub = createStub({ rows: 300, seed: 5 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const input = document.querySelector<HTMLInputElement>('#filter-file')!;
+    input.value = '.rs';
+    input.dispatchEvent(new Event('input'));
+    const expected = new Map<string, number>();
+    for (const r of stub.rows) {
+      if (r.repo === repo && r.file_path?.includes('.rs')) expected.set(r.file_path, (expected.get(r.file_path) ?? 0) + 1);
+    }
+    const top = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    const options = (): HTMLOptionElement[] => [...document.querySelectorAll<HTMLOptionElement>('#filter-file-options option')];
+    await vi.waitFor(() => expect(options().length).toBe(expected.size));
+    expect(options()[0]!.value).toBe(top[0]);
+    expect(options()[0]!.label).toBe(`${top[1]} ${top[1] === 1 ? 'row' : 'rows'}`);
+  });
+
+  it('searches: the search field narrows the rows and lives in the hash', async () => {
+    const stub = createStub({ rows: 300, seed: 5 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(0));
+    const input = document.querySelector<HTMLInputElement>('#filter-search')!;
+    input.value = 'query';
+    document.querySelector<HTMLFormElement>('#timeline-filters')!.requestSubmit();
+    expect(navigated.at(-1)).toContain('search=query');
+    view!.update({ view: 'timeline', filter: { ...emptyFilter(), repo, all: false, search: 'query' } });
+    const matching = stub.rows.filter((r) => r.repo === repo && `${r.file_path ?? ''} ${r.command ?? ''}`.toLowerCase().includes('query'));
+    expect(matching.length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(countText()).toBe(`${matching.length} mutation${matching.length === 1 ? '' : 's'}`));
   });
 
   it('adds a project column for all projects', async () => {

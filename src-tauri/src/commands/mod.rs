@@ -52,6 +52,8 @@ register! {
     timeline::mutation_row,
     timeline::previous_content,
     timeline::event_mutations,
+    timeline::known_values,
+    timeline::agent_names,
     hooks::hook_events,
     hooks::hook_files,
     hooks::effective_hooks,

@@ -3,7 +3,9 @@
 //! Write's previous content, the files of one Bash command).
 
 use hookd_core::ledger::ActivityEvent;
+use hookd_core::ledger::agents::AgentInfo;
 use hookd_core::ledger::histogram::{Histogram, HistogramRequest};
+use hookd_core::ledger::known::{Field, Known};
 use hookd_core::ledger::page::{Anchor, Page};
 use hookd_core::ledger::previous::PreviousContent;
 use hookd_core::record::MutationRow;
@@ -11,10 +13,10 @@ use tauri::{AppHandle, Runtime};
 
 use super::blocking;
 use super::registry::command;
-use crate::activity;
 use crate::error::Result;
 use crate::history::{self, EventRef, RowRef};
 use crate::timeline::TimelineQuery;
+use crate::{activity, find};
 
 command! {
     /// The page of mutations matching the query at `anchor` (at most
@@ -94,5 +96,28 @@ command! {
         event: EventRef,
     ) -> Result<Vec<MutationRow>> {
         blocking(&app, move |state| history::event_mutations(state, &event)).await
+    }
+}
+
+command! {
+    /// The values a filter field can take in the projects shown, most rows
+    /// first: what the filter bar suggests as the user types `part`.
+    pub(crate) async fn known_values<R: Runtime>[app: AppHandle<R>](
+        query: TimelineQuery,
+        field: Field,
+        part: Option<String>,
+        activity: bool,
+    ) -> Result<Vec<Known>> {
+        blocking(&app, move |state| find::known_values(state, &query, field, part.as_deref(), activity)).await
+    }
+}
+
+command! {
+    /// Readable names of the agents a screen shows.
+    pub(crate) async fn agent_names<R: Runtime>[app: AppHandle<R>](
+        query: TimelineQuery,
+        ids: Vec<String>,
+    ) -> Result<Vec<AgentInfo>> {
+        blocking(&app, move |state| find::agent_names(state, &query, &ids)).await
     }
 }

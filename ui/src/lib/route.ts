@@ -23,7 +23,7 @@ export type TimelineMode = 'mutations' | 'activity';
 export type TimelineFilter = TimelineQuery & { mode: TimelineMode };
 
 /** The text filters, in the order they appear in the hash and the filter bar. */
-export const TEXT_FILTERS = ['file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
+export const TEXT_FILTERS = ['search', 'file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
 
 /** The backend query of a filter (without the UI-only `mode`). */
@@ -56,6 +56,7 @@ export function emptyFilter(): TimelineFilter {
     event_type: null,
     branch: null,
     tool: null,
+    search: null,
     limit: null,
     mode: 'mutations',
   };
@@ -85,6 +86,7 @@ export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): Tim
     event_type: clean(f.event_type),
     branch: clean(f.branch),
     tool: clean(f.tool),
+    search: clean(f.search),
     limit,
     mode: f.mode === 'activity' ? 'activity' : 'mutations',
   };

@@ -43,12 +43,15 @@ export type { PreviousSource } from './bindings/PreviousSource';
 export type { RowRef } from './bindings/RowRef';
 
 // Pages and charts of the timeline (hookd_core::ledger::{page, histogram}).
+export type { AgentInfo } from './bindings/AgentInfo';
 export type { Anchor } from './bindings/Anchor';
 export type { Cursor } from './bindings/Cursor';
 export type { Page } from './bindings/Page';
 export type { Bin } from './bindings/Bin';
+export type { Field } from './bindings/Field';
 export type { Histogram } from './bindings/Histogram';
 export type { HistogramRequest } from './bindings/HistogramRequest';
+export type { Known } from './bindings/Known';
 export type { Series } from './bindings/Series';
 export type { SeriesBy } from './bindings/SeriesBy';
 import type { Page } from './bindings/Page';

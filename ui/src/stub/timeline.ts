@@ -42,7 +42,9 @@ export type TimelineCommands =
   | 'activity_event'
   | 'mutation_row'
   | 'previous_content'
-  | 'event_mutations';
+  | 'event_mutations'
+  | 'known_values'
+  | 'agent_names';
 
 /** What pages and charts read of a row. */
 interface Timed {
@@ -367,6 +369,17 @@ export function createTimelineStub(
     return out;
   }
 
+  /** Whether `text` has every word of the query's search (the stub matches words anywhere, case aside). */
+  function searched(q: TimelineQuery, text: string): boolean {
+    if (q.search === null) return true;
+    const lower = text.toLowerCase();
+    return q.search
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== '')
+      .every((w) => lower.includes(w));
+  }
+
   /** The mutations of a query, narrowed and in the timeline's order, and every row of its scope. */
   function mutationsOf(q: TimelineQuery): { matching: MutationRow[]; scope: MutationRow[] } {
     const repo = q.all ? null : project(q.repo).root;
@@ -374,6 +387,7 @@ export function createTimelineStub(
     const scope = repo === null ? rows : rows.filter((r) => r.repo === repo);
     const own = q.file === null ? rows : rows.filter((r) => r.file_path === q.file);
     const matching = narrow(own, q, repo)
+      .filter((r) => searched(q, `${r.file_path ?? ''} ${r.command ?? ''}`))
       .map((r) => {
         const copy = { ...r, raw_payload: '' };
         if (!q.all) delete copy.repo;
@@ -388,6 +402,7 @@ export function createTimelineStub(
     const repo = q.all ? null : project(q.repo).root;
     const scope = repo === null ? events() : events().filter((e) => e.repo === repo);
     const matching = narrow(events(), q, repo)
+      .filter((e) => searched(q, e.file_path ?? ''))
       .map((e) => {
         const copy = { ...e };
         if (!q.all) delete copy.repo;
@@ -434,6 +449,44 @@ export function createTimelineStub(
       return whole;
     },
     previous_content: ({ row: ref }) => previous.get(rowKey(project(ref.repo).root, ref.id)) ?? NOTHING_BEFORE,
+    known_values: ({ query: q, field, part, activity }) => {
+      const repo = q.all ? null : project(q.repo).root;
+      const all: Array<MutationRow | ActivityEvent> = activity ? events() : rows;
+      const counts = new Map<string, number>();
+      for (const r of all) {
+        if (repo !== null && r.repo !== repo) continue;
+        const value =
+          field === 'file'
+            ? 'mutation_seq' in r
+              ? r.file_path
+              : null
+            : field === 'agent'
+              ? r.agent_id
+              : field === 'session'
+                ? r.session_id
+                : field === 'branch'
+                  ? r.branch
+                  : field === 'tool'
+                    ? r.tool_name
+                    : r.hook_type;
+        if (value === null || value === '') continue;
+        if (part !== null && !value.toLowerCase().includes(part.toLowerCase())) continue;
+        counts.set(value, (counts.get(value) ?? 0) + 1);
+      }
+      return [...counts]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 200)
+        .map(([value, n]) => ({ value, rows: n }));
+    },
+    agent_names: ({ ids }) =>
+      ids.map((id) => ({
+        agent_id: id,
+        agent_type: null,
+        session_id: null,
+        first_seen: '',
+        label: null,
+        name: `main ${id.slice(0, 8)}`,
+      })),
     event_mutations: ({ event: ref }) => {
       const root = project(ref.repo).root;
       return rows

@@ -34,6 +34,7 @@ import { debounce } from '../lib/debounce';
 import { PagedRows } from '../lib/paged';
 import {
   TEXT_FILTERS,
+  emptyFilter,
   formatHash,
   normalizeFilter,
   sameFilter,
@@ -45,7 +46,7 @@ import {
 } from '../lib/route';
 import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
-import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
+import type { ActivityEvent, Anchor, Field, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -63,15 +64,33 @@ const HIGHLIGHT_MS = 2500;
 
 
 const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
-  file: { label: 'File', placeholder: 'any file' },
-  agent: { label: 'Agent', placeholder: 'any' },
-  session: { label: 'Session', placeholder: 'any', hint: "The agent session (the payload's session_id)" },
+  search: {
+    label: 'Search',
+    placeholder: 'words in paths, commands',
+    hint: 'Full-text search: every word must start a word of a file path or a shell command (in All activity, of a prompt too)',
+  },
+  file: { label: 'File', placeholder: 'any file', hint: 'A path, part of one (cart.ts) or a glob (src/**/*.ts)' },
+  agent: { label: 'Agent', placeholder: 'any', hint: 'An agent id, or part of one' },
+  session: { label: 'Session', placeholder: 'any', hint: "The agent session (the payload's session_id), or part of one" },
   event_type: { label: 'Event', placeholder: 'any', hint: 'The hook event: PostToolUse, PreToolUse, UserPromptSubmit, Stop …' },
-  branch: { label: 'Branch', placeholder: 'any' },
-  tool: { label: 'Tool', placeholder: 'any' },
+  branch: { label: 'Branch', placeholder: 'any', hint: 'A branch, part of one, or a glob (feature/*)' },
+  tool: { label: 'Tool', placeholder: 'any', hint: 'A tool (any case), or part of a name' },
   since: { label: 'Since', placeholder: 'e.g. 1h, 2d', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
   until: { label: 'Until', placeholder: 'e.g. 30m', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
 };
+
+/** The filter fields whose values the ledger suggests as the user types. */
+const SUGGESTED: Partial<Record<TextFilter, Field>> = {
+  file: 'file',
+  agent: 'agent',
+  session: 'session',
+  event_type: 'event_type',
+  branch: 'branch',
+  tool: 'tool',
+};
+
+/** Delay between a keystroke in a filter field and asking for its suggestions. */
+export const SUGGEST_DEBOUNCE_MS = 150;
 
 /** A row of either list. */
 type Row = MutationRow | ActivityEvent;
@@ -196,6 +215,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         list: `filter-${key}-options`,
         title: meta.hint ?? null,
       },
+      on: { focus: () => suggest(key), input: () => suggest(key) },
     });
     return h('div', { class: `filter-field filter-${key}` }, h('label', { class: 'field-label', attrs: { for: `filter-${key}` }, text: meta.label }), inputs[key], datalists[key]);
   });
@@ -399,7 +419,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   function agentCell(el: HTMLElement, i: number, agent: string): void {
-    const c = cell(el, i, agent, 'col-agent agent-link');
+    const c = cell(el, i, agentNames.get(agent) ?? agent, 'col-agent agent-link');
     c.dataset.agent = agent;
     c.title = `${agent}: click (or press A on the row) to see all of its activity`;
   }
@@ -529,26 +549,80 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     for (const key of TEXT_FILTERS) inputs[key].removeAttribute('aria-invalid');
   }
 
-  /** Suggestions for the text filters, from the rows held. */
+  /**
+   * Suggestions for the text filters: the values the ledger knows (its
+   * small counts, not the rows held), most rows first, narrowed by what is
+   * typed. Asked for when a field gets focus or a keystroke, debounced; the
+   * answer for an older keystroke is dropped. Event names and tools the
+   * catalogue knows are offered before anything is recorded.
+   */
+  const suggestSeq: Partial<Record<TextFilter, number>> = {};
+  const suggestTimers: Partial<Record<TextFilter, ReturnType<typeof setTimeout>>> = {};
+  function suggest(key: TextFilter): void {
+    const field = SUGGESTED[key];
+    if (field === undefined) return;
+    const timer = suggestTimers[key];
+    if (timer !== undefined) clearTimeout(timer);
+    suggestTimers[key] = setTimeout(() => {
+      delete suggestTimers[key];
+      const seq = (suggestSeq[key] ?? 0) + 1;
+      suggestSeq[key] = seq;
+      const typed = inputs[key].value.trim();
+      const part = typed === '' || (key === 'file' && /[*?[{]/.test(typed)) ? null : key === 'event_type' ? (storedEventName(typed) ?? typed) : typed;
+      api
+        .known_values({ query: scopeQuery(), field, part, activity: filter.mode === 'activity' })
+        .then((known) => {
+          if (destroyed || suggestSeq[key] !== seq) return;
+          const options = known.map((k) => {
+            const value = key === 'event_type' ? eventLabel(k.value) : k.value;
+            return h('option', { attrs: { value, label: `${formatCount(k.rows)} ${k.rows === 1 ? 'row' : 'rows'}` } });
+          });
+          datalists[key].replaceChildren(...options);
+        })
+        .catch((err: unknown) => console.warn(`hookd: no suggestions for ${key}`, err));
+    }, SUGGEST_DEBOUNCE_MS);
+  }
+
+  /** The projects shown, without the row filters: what suggestions and names are read from. */
+  function scopeQuery(): TimelineQuery {
+    return toQuery(normalizeFilter({ ...emptyFilter(), repo: filter.repo }));
+  }
+
+  /**
+   * Readable agent names (`main 3f2a9c1d`, `Explore 77b1e0c2`, or the name
+   * given with `hookd agents label`), asked for the agents of the rows held
+   * that have none yet, one request at a time; the rows repaint when they come.
+   */
+  const agentNames = new Map<string, string>();
+  const namesAsked = new Set<string>();
+  let namesInFlight = false;
+  function nameAgents(): void {
+    if (namesInFlight || paged === null) return;
+    const ids = [...new Set(paged.rows().map((r) => r.agent_id))].filter((id) => !namesAsked.has(id));
+    if (ids.length === 0) return;
+    for (const id of ids) namesAsked.add(id);
+    namesInFlight = true;
+    api
+      .agent_names({ query: scopeQuery(), ids })
+      .then((agents) => {
+        if (destroyed) return;
+        for (const a of agents) agentNames.set(a.agent_id, a.name);
+        list.refresh();
+      })
+      .catch((err: unknown) => console.warn('hookd: agents shown by id', err))
+      .finally(() => {
+        namesInFlight = false;
+        if (!destroyed) nameAgents();
+      });
+  }
+
+  /** What the catalogue offers before the ledger is asked. */
   function fillSuggestions(): void {
-    const sets: Partial<Record<TextFilter, Set<string>>> = {
-      agent: new Set(),
-      session: new Set(),
-      event_type: new Set(recordedEventNames()),
-      branch: new Set(),
-      tool: new Set(knownTools()),
-      file: new Set(),
-    };
-    for (const r of paged?.rows() ?? []) {
-      sets.agent!.add(r.agent_id);
-      if (r.session_id !== null && sets.session!.size < 500) sets.session!.add(r.session_id);
-      sets.event_type!.add(eventLabel(r.hook_type));
-      sets.branch!.add(r.branch);
-      if (r.tool_name !== null) sets.tool!.add(r.tool_name);
-      if (r.file_path !== null && sets.file!.size < 500) sets.file!.add(r.file_path);
+    if (datalists.event_type.childElementCount === 0) {
+      datalists.event_type.replaceChildren(...recordedEventNames().map((v) => h('option', { attrs: { value: v } })));
     }
-    for (const [key, values] of Object.entries(sets) as [TextFilter, Set<string>][]) {
-      datalists[key].replaceChildren(...[...values].sort().slice(0, 500).map((v) => h('option', { attrs: { value: v } })));
+    if (datalists.tool.childElementCount === 0) {
+      datalists.tool.replaceChildren(...knownTools().map((v) => h('option', { attrs: { value: v } })));
     }
   }
 
@@ -656,6 +730,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       active: found >= 0 ? found : list.activeIndex,
     });
     syncedActive = list.activeIndex;
+    nameAgents();
     list.el.dataset.rowsReceived = String(rows.received);
     list.el.dataset.rowsHeld = String(rows.held);
     list.el.dataset.total = String(rows.total);
@@ -905,6 +980,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       void countChart();
     },
     destroy() {
+      for (const timer of Object.values(suggestTimers)) clearTimeout(timer);
       destroyed = true;
       refetchLive.cancel();
       loadRange.cancel();

@@ -111,7 +111,14 @@ pub fn known_values(
     limit: usize,
 ) -> Result<Vec<Known>> {
     let mut rows: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    for source in super::query::sources(query, table)? {
+    // The ledgers only: the query's row filters (a glob being typed) neither
+    // narrow nor fail the suggestions.
+    let ledgers = super::query::Query {
+        filter: super::MutationFilter::default(),
+        file_arg: None,
+        ..query.clone()
+    };
+    for source in super::query::sources(&ledgers, table)? {
         for known in source.ledger.known(table, field, part, limit)? {
             *rows.entry(known.value).or_default() += known.rows;
         }

@@ -46,6 +46,11 @@ branch: string | null,
  */
 tool: string | null, 
 /**
+ * Only rows whose file path or shell command (and, in activity mode,
+ * prompt) has words starting with each word of this text.
+ */
+search: string | null, 
+/**
  * Only the newest N (still returned oldest first).
  */
 limit: number | null, };
