@@ -10,7 +10,7 @@ use hookd_core::ledger::known::{self, Field, Known};
 
 use crate::error::Result;
 use crate::state::AppState;
-use crate::timeline::{TimelineQuery, to_core_query};
+use crate::timeline::{TimelineQuery, or_empty, to_core_query};
 
 /// Suggestions a field offers at most.
 pub const MAX_SUGGESTIONS: usize = 200;
@@ -47,16 +47,5 @@ pub fn agent_names(
     ids: &[String],
 ) -> Result<Vec<AgentInfo>> {
     let core = to_core_query(state, query)?;
-    empty_without_ledger(agents::agents(&core, Some(ids)))
-}
-
-/// A project without a ledger yet has no values.
-fn empty_without_ledger<T>(result: hookd_core::Result<Vec<T>>) -> Result<Vec<T>> {
-    match result {
-        Ok(values) => Ok(values),
-        Err(hookd_core::Error::NoLedger { .. } | hookd_core::Error::NotARepository(_)) => {
-            Ok(Vec::new())
-        }
-        Err(err) => Err(err.into()),
-    }
+    or_empty(agents::agents(&core, Some(ids)), Vec::new)
 }
