@@ -31,13 +31,10 @@ pub fn known_values(
     } else {
         Table::Mutations
     };
-    empty_without_ledger(known::known_values(
-        &core,
-        table,
-        field,
-        part,
-        MAX_SUGGESTIONS,
-    ))
+    or_empty(
+        known::known_values(&core, table, field, part, MAX_SUGGESTIONS),
+        Vec::new,
+    )
 }
 
 /// Readable names of the agents `ids` (those a screen shows).
