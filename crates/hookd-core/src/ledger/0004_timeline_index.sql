@@ -4,8 +4,8 @@
 --    its chart, its per-agent and per-tool counts and the map from a scroll
 --    position to a time are sums over these few thousand rows instead of
 --    scans of the history. They are derived data, kept in the same
---    transaction as the row they count by the triggers below, and rebuilt
---    here from the rows already stored. `session_id` and `tool_name` hold ''
+--    transaction as the rows they count by `Ledger::append` (once per batch,
+--    see `ledger::derived`), and built here from the rows already stored. `session_id` and `tool_name` hold ''
 --    for none (NULLs would never conflict, and the counts would split).
 CREATE TABLE mutation_hours (
     hour       TEXT    NOT NULL, -- substr(event_timestamp, 1, 13): 2026-11-21T10
@@ -36,22 +36,6 @@ FROM mutations GROUP BY 1, 2, 3, 4, 5, 6;
 INSERT INTO event_hours
 SELECT substr(event_timestamp, 1, 13), agent_id, coalesce(session_id, ''), coalesce(tool_name, ''), hook_type, branch, COUNT(*)
 FROM events GROUP BY 1, 2, 3, 4, 5, 6;
-
-CREATE TRIGGER mutations_count_hour AFTER INSERT ON mutations
-BEGIN
-    INSERT INTO mutation_hours
-    VALUES (substr(NEW.event_timestamp, 1, 13), NEW.agent_id, coalesce(NEW.session_id, ''), NEW.tool_name,
-            NEW.hook_type, NEW.branch, 1)
-    ON CONFLICT DO UPDATE SET rows = rows + 1;
-END;
-
-CREATE TRIGGER events_count_hour AFTER INSERT ON events
-BEGIN
-    INSERT INTO event_hours
-    VALUES (substr(NEW.event_timestamp, 1, 13), NEW.agent_id, coalesce(NEW.session_id, ''),
-            coalesce(NEW.tool_name, ''), NEW.hook_type, NEW.branch, 1)
-    ON CONFLICT DO UPDATE SET rows = rows + 1;
-END;
 
 -- 2. Each filter's own index, in time order: a page of one file's, one
 --    agent's or one branch's rows is read from a range of its index, however

@@ -1,5 +1,5 @@
 -- 1. Every file path the mutations name, with its row count and newest time
--- (derived data, kept by the trigger below). A file filter given as part of
+-- (derived data, kept by `Ledger::append`, see `ledger::derived`). A file filter given as part of
 -- a path or as a glob (`cart.ts`, `src/**/*.ts`) is matched against these
 -- paths, and the app suggests them, without a scan of the history.
 CREATE TABLE mutation_files (
@@ -10,12 +10,6 @@ CREATE TABLE mutation_files (
 
 INSERT INTO mutation_files
 SELECT file_path, COUNT(*), max(event_timestamp) FROM mutations WHERE file_path IS NOT NULL GROUP BY file_path;
-
-CREATE TRIGGER mutations_count_file AFTER INSERT ON mutations WHEN NEW.file_path IS NOT NULL
-BEGIN
-    INSERT INTO mutation_files VALUES (NEW.file_path, 1, NEW.event_timestamp)
-    ON CONFLICT DO UPDATE SET rows = rows + 1, newest = max(newest, excluded.newest);
-END;
 
 -- 2. Every agent the events name, with its type (a subagent's payload says
 -- `agent_type`: Explore, Plan, …; the main agent of a session has none),
@@ -34,15 +28,6 @@ SELECT e.agent_id,
        e.session_id, e.event_timestamp
 FROM events e JOIN (SELECT agent_id, min(id) AS id FROM events GROUP BY agent_id) f ON e.id = f.id;
 
-CREATE TRIGGER events_first_of_agent AFTER INSERT ON events
-WHEN NOT EXISTS (SELECT 1 FROM agents WHERE agent_id = NEW.agent_id)
-BEGIN
-    INSERT INTO agents
-    VALUES (NEW.agent_id,
-            CASE WHEN json_valid(NEW.raw_payload) THEN json_extract(NEW.raw_payload, '$.agent_type') END,
-            NEW.session_id, NEW.event_timestamp);
-END;
-
 -- 3. Rows per hour of each table, all agents and tools together: the
 --    timeline's total and scroll map without filters (its usual view, and
 --    every live poll) read one row per hour, not one per hour and agent and
@@ -60,14 +45,3 @@ CREATE TABLE event_totals (
 INSERT INTO mutation_totals SELECT hour, SUM(rows) FROM mutation_hours GROUP BY hour;
 INSERT INTO event_totals SELECT hour, SUM(rows) FROM event_hours GROUP BY hour;
 
-CREATE TRIGGER mutations_count_total AFTER INSERT ON mutations
-BEGIN
-    INSERT INTO mutation_totals VALUES (substr(NEW.event_timestamp, 1, 13), 1)
-    ON CONFLICT DO UPDATE SET rows = rows + 1;
-END;
-
-CREATE TRIGGER events_count_total AFTER INSERT ON events
-BEGIN
-    INSERT INTO event_totals VALUES (substr(NEW.event_timestamp, 1, 13), 1)
-    ON CONFLICT DO UPDATE SET rows = rows + 1;
-END;

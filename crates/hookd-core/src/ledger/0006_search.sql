@@ -1,7 +1,7 @@
 -- Full-text search (FTS5) over what a user remembers of a change: the file
 -- paths, the shell commands, and the prompts. Contentless indexes (the text
--- is in the rows already), keyed by the row's id, kept by the triggers
--- below; words are split at anything but letters and digits, so `cart` finds
+-- is in the rows already), keyed by the row's id, kept by `Ledger::append`
+-- (see `ledger::derived`); words are split at anything but letters and digits, so `cart` finds
 -- `src/cart.ts` and `npm test` finds `npm run test:unit`.
 CREATE VIRTUAL TABLE mutation_search USING fts5(text, content = '');
 CREATE VIRTUAL TABLE event_search USING fts5(text, content = '');
@@ -18,18 +18,3 @@ SELECT id, coalesce(file_path, '') || ' ' || coalesce(
     END, '')
 FROM events;
 
-CREATE TRIGGER mutations_search AFTER INSERT ON mutations
-BEGIN
-    INSERT INTO mutation_search (rowid, text)
-    VALUES (NEW.id, coalesce(NEW.file_path, '') || ' ' || coalesce(NEW.command, ''));
-END;
-
-CREATE TRIGGER events_search AFTER INSERT ON events
-BEGIN
-    INSERT INTO event_search (rowid, text)
-    VALUES (NEW.id, coalesce(NEW.file_path, '') || ' ' || coalesce(
-        CASE WHEN NOT json_valid(NEW.raw_payload) THEN NULL
-             WHEN NEW.hook_type = 'user_prompt_submit' THEN json_extract(NEW.raw_payload, '$.prompt')
-             WHEN NEW.tool_name = 'Bash' THEN json_extract(NEW.raw_payload, '$.tool_input.command')
-        END, ''));
-END;

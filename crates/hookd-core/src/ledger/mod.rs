@@ -15,6 +15,7 @@
 
 mod activity;
 pub mod agents;
+mod derived;
 mod filter;
 pub mod histogram;
 mod history;
@@ -161,6 +162,7 @@ impl Ledger {
         let path = self.path.clone();
         let sqlite = |e| Error::sqlite(&path, e);
         let tx = self.conn.transaction().map_err(sqlite)?;
+        let before = derived::high_water(&tx).map_err(sqlite)?;
         let mut stored = 0;
         {
             let mut insert_event = tx.prepare_cached(INSERT_EVENT).map_err(sqlite)?;
@@ -195,6 +197,7 @@ impl Ledger {
                 }
             }
         }
+        derived::update(&tx, before).map_err(sqlite)?;
         tx.commit().map_err(sqlite)?;
         Ok(stored)
     }

@@ -777,3 +777,56 @@ fn verify_reports_counts_that_disagree_with_the_rows() {
         "{verdict:?}"
     );
 }
+
+#[test]
+fn derived_counts_follow_appends_once_per_row_even_when_a_batch_is_sent_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
+    let batch = |from: usize| -> Vec<LedgerEntry> {
+        (from..from + 50)
+            .map(|i| {
+                let ts = timefmt::format(base() + Duration::minutes(i as i64 * 7));
+                entry(
+                    &format!("e{i}"),
+                    &ts,
+                    &format!("f{}.rs", i % 4),
+                    ["a", "b"][i % 2],
+                    "Write",
+                )
+            })
+            .collect()
+    };
+    assert_eq!(ledger.append(&batch(0)).unwrap(), 50);
+    assert_eq!(
+        ledger.append(&batch(0)).unwrap(),
+        0,
+        "a batch sent again stores nothing"
+    );
+    assert_eq!(ledger.append(&batch(25)).unwrap(), 25, "half of it is new");
+    assert_eq!(ledger.append(&[]).unwrap(), 0);
+    let path = dirs::repo_ledger_path(&root);
+    drop(ledger);
+    assert_eq!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { events: 75 }
+    );
+    let q = query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    let p: Page<MutationRow> = page(&q, &Anchor::Position { position: 60 }, 5).unwrap();
+    assert_eq!((p.total, p.first, p.rows.len()), (75, 60, 5));
+    let files = known::known_values(&q, Table::Mutations, known::Field::File, None, 10).unwrap();
+    assert_eq!(files.iter().map(|k| k.rows).sum::<u64>(), 75);
+    let search = MutationFilter {
+        search: Some("f3".into()),
+        ..MutationFilter::default()
+    };
+    let q = Query {
+        filter: search,
+        ..q
+    };
+    let p: Page<MutationRow> = page(&q, &Anchor::Oldest, 100).unwrap();
+    assert_eq!(p.total, 75 / 4, "each row indexed once");
+}
