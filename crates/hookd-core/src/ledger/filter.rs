@@ -221,23 +221,13 @@ impl Resolved {
             (Field::Tool, &filter.tool, &mut resolved.tool),
         ] {
             let Some(value) = value else { continue };
+            // A value the ledger has stays exact (a tool compares without
+            // case): one look-up, not a list of every known value.
+            if !is_glob(value) && ledger.knows(table, field, value)? {
+                continue;
+            }
             let known = ledger.known(table, field, None, usize::MAX)?;
-            let exact: Vec<String> = known
-                .iter()
-                .filter(|k| {
-                    if field == Field::Tool {
-                        k.value.eq_ignore_ascii_case(value)
-                    } else {
-                        k.value == *value
-                    }
-                })
-                .map(|k| k.value.clone())
-                .collect();
-            *slot = Some(if exact.is_empty() || is_glob(value) {
-                matching(value, &known, false)?
-            } else {
-                exact
-            });
+            *slot = Some(matching(value, &known, false)?);
         }
         Ok(resolved)
     }

@@ -87,6 +87,21 @@ impl Ledger {
         })
     }
 
+    /// Whether a row of `table` has `value` in `field` (a tool: in any case),
+    /// from the per-hour counts; a file from the files mutations name.
+    pub(crate) fn knows(&self, table: Table, field: Field, value: &str) -> Result<bool> {
+        if field == Field::File {
+            return self.knows_file(value);
+        }
+        let collate = if field == Field::Tool { " COLLATE NOCASE" } else { "" };
+        let sql = format!(
+            "SELECT 1 FROM {} WHERE {} = ?{collate} LIMIT 1",
+            table.hours(),
+            field.column()
+        );
+        Ok(!query_rows(self, &sql, &[text(value)], |_| Ok(()))?.is_empty())
+    }
+
     /// Whether a mutation names `path` exactly.
     pub(crate) fn knows_file(&self, path: &str) -> Result<bool> {
         Ok(!query_rows(
