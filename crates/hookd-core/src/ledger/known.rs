@@ -93,7 +93,11 @@ impl Ledger {
         if field == Field::File {
             return self.knows_file(value);
         }
-        let collate = if field == Field::Tool { " COLLATE NOCASE" } else { "" };
+        let collate = if field == Field::Tool {
+            " COLLATE NOCASE"
+        } else {
+            ""
+        };
         let sql = format!(
             "SELECT 1 FROM {} WHERE {} = ?{collate} LIMIT 1",
             table.hours(),
