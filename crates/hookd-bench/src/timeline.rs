@@ -731,14 +731,32 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
         c.query_row("SELECT COUNT(*) FROM mutations", [], |r| r.get::<_, i64>(0))? as u64
     };
     let bytes_before = ledger_bytes(&v3);
-    // A copy kept at the version-3 schema for the ingest series: marked as
-    // the latest version so `Ledger` opens it without migrating it.
+    // A copy kept at the version-3 schema (its indexes) for the ingest
+    // series, with the derived tables `Ledger::append` writes created empty,
+    // and marked as the latest version so `Ledger` opens it without
+    // migrating it: the two differ by the new indexes.
     std::fs::copy(&v3, &v3_schema)?;
-    rusqlite::Connection::open(&v3_schema)?.pragma_update(
-        None,
-        "user_version",
-        hookd_core::ledger::SCHEMA_VERSION,
-    )?;
+    {
+        let c = rusqlite::Connection::open(&v3_schema)?;
+        for sql in [
+            include_str!("../../hookd-core/src/ledger/0004_timeline_index.sql"),
+            include_str!("../../hookd-core/src/ledger/0005_known_values.sql"),
+            include_str!("../../hookd-core/src/ledger/0006_search.sql"),
+        ] {
+            for statement in sql.split(';').map(str::trim) {
+                let create = statement
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("--"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if create.starts_with("CREATE TABLE") || create.starts_with("CREATE VIRTUAL TABLE")
+                {
+                    c.execute_batch(&create)?;
+                }
+            }
+        }
+        c.pragma_update(None, "user_version", hookd_core::ledger::SCHEMA_VERSION)?;
+    }
 
     eprintln!("[{label}] Ledger::open_existing (migrations 0004-0006)");
     let start = Instant::now();
