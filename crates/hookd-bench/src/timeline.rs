@@ -743,15 +743,17 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
             include_str!("../../hookd-core/src/ledger/0005_known_values.sql"),
             include_str!("../../hookd-core/src/ledger/0006_search.sql"),
         ] {
-            for statement in sql.split(';').map(str::trim) {
-                let create = statement
-                    .lines()
-                    .filter(|l| !l.trim_start().starts_with("--"))
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                if create.starts_with("CREATE TABLE") || create.starts_with("CREATE VIRTUAL TABLE")
+            // Comments may hold a `;`: they go before the split.
+            let code: String = sql
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("--"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            for statement in code.split(';').map(str::trim) {
+                if statement.starts_with("CREATE TABLE")
+                    || statement.starts_with("CREATE VIRTUAL TABLE")
                 {
-                    c.execute_batch(&create)?;
+                    c.execute_batch(statement)?;
                 }
             }
         }
