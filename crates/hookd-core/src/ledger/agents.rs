@@ -91,12 +91,7 @@ impl Ledger {
 /// name (a short id).
 pub fn agents(query: &Query, ids: Option<&[String]>) -> Result<Vec<AgentInfo>> {
     let labels = Registry::open(&query.data_dir)?.agent_labels()?;
-    // The ledgers only: the query's row filters do not narrow its agents.
-    let ledgers = Query {
-        filter: super::MutationFilter::default(),
-        file_arg: None,
-        ..query.clone()
-    };
+    let ledgers = query.ledgers_only();
     let mut found: BTreeMap<String, AgentInfo> = BTreeMap::new();
     for source in sources(&ledgers, Table::Events)? {
         for row in source.ledger.agent_rows(ids)? {

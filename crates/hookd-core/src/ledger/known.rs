@@ -130,13 +130,7 @@ pub fn known_values(
     limit: usize,
 ) -> Result<Vec<Known>> {
     let mut rows: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    // The ledgers only: the query's row filters (a glob being typed) neither
-    // narrow nor fail the suggestions.
-    let ledgers = super::query::Query {
-        filter: super::MutationFilter::default(),
-        file_arg: None,
-        ..query.clone()
-    };
+    let ledgers = query.ledgers_only();
     for source in super::query::sources(&ledgers, table)? {
         for known in source.ledger.known(table, field, part, limit)? {
             *rows.entry(known.value).or_default() += known.rows;

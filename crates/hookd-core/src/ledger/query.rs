@@ -44,6 +44,19 @@ pub struct Query {
     pub data_dir: PathBuf,
 }
 
+impl Query {
+    /// The same ledgers without any row filter: what is read of the
+    /// ledgers as a whole (their agents, their known values) is neither
+    /// narrowed nor failed by a filter being typed.
+    pub fn ledgers_only(&self) -> Self {
+        Self {
+            filter: MutationFilter::default(),
+            file_arg: None,
+            ..self.clone()
+        }
+    }
+}
+
 /// The git root of the repository containing `dir`, with clear errors.
 pub fn resolve_repo_root(dir: &Path) -> Result<PathBuf> {
     let canonical = std::fs::canonicalize(dir).map_err(|_| Error::NoSuchPath(dir.to_path_buf()))?;
