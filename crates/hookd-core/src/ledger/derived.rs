@@ -2,71 +2,218 @@
 //! and per file, the agents, the search indexes; migrations 0004–0006),
 //! brought up to date once per appended batch, in the batch's transaction.
 //!
-//! Why not triggers: a trigger runs per row, and per-row upserts and FTS
-//! inserts cut the daemon's ingest rate to a fifth. One set-based statement
-//! per table over the rows the batch added (`id > ` the highest id before
-//! it) upserts each hour, agent and file once per batch instead. The
-//! migrations build the same tables from the rows already stored with the
-//! same expressions, and `hookd ledger verify` checks the counts agree.
+//! Why gathered in memory: the rows of a batch are in hand while they are
+//! inserted, so their counts are summed in hash maps as each insert succeeds
+//! and written as one upsert per hour, file and agent the batch touched.
+//! Per-row triggers cut the daemon's ingest rate to a fifth, and set-based
+//! statements over the batch's rows (`id >` the highest id before it) read
+//! every row back again and sorted it once per table, which cost as much as
+//! inserting the rows. The migrations build the same tables from the rows
+//! already stored, with SQL expressions these functions mirror (`hour` is
+//! `substr(event_timestamp, 1, 13)`; a missing session or tool counts as
+//! ''), and `hookd ledger verify` checks the counts agree with the rows.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 use rusqlite::{Transaction, params};
+use serde::Deserialize;
 
-/// Each statement takes `?1`, the highest `mutations.id` before the batch,
-/// and `?2`, the highest `events.id` before it.
-const UPDATES: [&str; 8] = [
-    "INSERT INTO mutation_hours \
-     SELECT substr(event_timestamp, 1, 13), agent_id, coalesce(session_id, ''), tool_name, hook_type, branch, COUNT(*) \
-     FROM mutations WHERE id > ?1 AND ?2 IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6 \
-     ON CONFLICT DO UPDATE SET rows = rows + excluded.rows",
-    "INSERT INTO event_hours \
-     SELECT substr(event_timestamp, 1, 13), agent_id, coalesce(session_id, ''), coalesce(tool_name, ''), hook_type, branch, COUNT(*) \
-     FROM events WHERE id > ?2 AND ?1 IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6 \
-     ON CONFLICT DO UPDATE SET rows = rows + excluded.rows",
-    "INSERT INTO mutation_totals \
-     SELECT substr(event_timestamp, 1, 13), COUNT(*) FROM mutations WHERE id > ?1 AND ?2 IS NOT NULL GROUP BY 1 \
-     ON CONFLICT DO UPDATE SET rows = rows + excluded.rows",
-    "INSERT INTO event_totals \
-     SELECT substr(event_timestamp, 1, 13), COUNT(*) FROM events WHERE id > ?2 AND ?1 IS NOT NULL GROUP BY 1 \
-     ON CONFLICT DO UPDATE SET rows = rows + excluded.rows",
-    "INSERT INTO mutation_files \
-     SELECT file_path, COUNT(*), max(event_timestamp) FROM mutations \
-     WHERE id > ?1 AND ?2 IS NOT NULL AND file_path IS NOT NULL GROUP BY file_path \
-     ON CONFLICT DO UPDATE SET rows = rows + excluded.rows, newest = max(newest, excluded.newest)",
-    // An agent's type comes from its first event: only that one is parsed.
-    "INSERT OR IGNORE INTO agents \
-     SELECT e.agent_id, CASE WHEN json_valid(e.raw_payload) THEN json_extract(e.raw_payload, '$.agent_type') END, \
-            e.session_id, e.event_timestamp \
-     FROM events e JOIN (SELECT agent_id, min(id) AS id FROM events WHERE id > ?2 AND ?1 IS NOT NULL \
-                         AND agent_id NOT IN (SELECT agent_id FROM agents) GROUP BY agent_id) f ON e.id = f.id",
-    "INSERT INTO mutation_search (rowid, text) \
-     SELECT id, coalesce(file_path, '') || ' ' || coalesce(command, '') FROM mutations WHERE id > ?1 AND ?2 IS NOT NULL",
-    // Only a prompt's and a shell command's payloads are parsed.
-    "INSERT INTO event_search (rowid, text) \
-     SELECT id, coalesce(file_path, '') || ' ' || coalesce( \
-         CASE WHEN hook_type = 'user_prompt_submit' AND json_valid(raw_payload) THEN json_extract(raw_payload, '$.prompt') \
-              WHEN tool_name = 'Bash' AND json_valid(raw_payload) THEN json_extract(raw_payload, '$.tool_input.command') \
-         END, '') \
-     FROM events WHERE id > ?2 AND ?1 IS NOT NULL",
-];
+use crate::record::{HookEvent, MutationRecord, RepoFacts};
 
-/// The highest ids of `mutations` and `events` now: what a batch's rows come after.
-pub(crate) fn high_water(tx: &Transaction<'_>) -> rusqlite::Result<(i64, i64)> {
-    tx.query_row(
-        "SELECT (SELECT coalesce(max(id), 0) FROM mutations), (SELECT coalesce(max(id), 0) FROM events)",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
+/// One row of `mutation_hours` or `event_hours` without its count: hour,
+/// agent, session, tool, hook type, branch.
+type HourKey<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, &'a str);
+
+/// An agent first seen in the batch: its first event there.
+struct FirstSeen<'a> {
+    event: &'a HookEvent,
 }
 
-/// Counts and indexes the rows added after `before` (from [`high_water`]).
-pub(crate) fn update(tx: &Transaction<'_>, before: (i64, i64)) -> rusqlite::Result<()> {
-    let after = high_water(tx)?;
-    if after == before {
-        return Ok(());
+/// What one batch adds to the derived tables, gathered as its rows are
+/// inserted ([`Derived::event`], [`Derived::mutation`]) and written by
+/// [`Derived::write`] before the batch commits.
+#[derive(Default)]
+pub(crate) struct Derived<'a> {
+    mutation_hours: HashMap<HourKey<'a>, i64>,
+    event_hours: HashMap<HourKey<'a>, i64>,
+    mutation_totals: HashMap<&'a str, i64>,
+    event_totals: HashMap<&'a str, i64>,
+    /// Per file: rows, newest timestamp.
+    files: HashMap<&'a str, (i64, &'a str)>,
+    /// Agents in the order they first appear in the batch.
+    agents: Vec<(&'a str, FirstSeen<'a>)>,
+    mutation_search: Vec<(i64, String)>,
+    event_search: Vec<(i64, String)>,
+}
+
+/// The hour a timestamp falls in, as the hour tables key it:
+/// `substr(event_timestamp, 1, 13)` (`2026-11-21T10`), in characters.
+pub(crate) fn hour(timestamp: &str) -> &str {
+    match timestamp.char_indices().nth(13) {
+        Some((end, _)) => &timestamp[..end],
+        None => timestamp,
     }
-    for sql in UPDATES {
-        tx.prepare_cached(sql)?
-            .execute(params![before.0, before.1])?;
+}
+
+impl<'a> Derived<'a> {
+    /// Counts an event the batch stored as row `id`.
+    pub(crate) fn event(&mut self, id: i64, event: &'a HookEvent, repo: &'a RepoFacts) {
+        let hour = hour(&event.event_timestamp);
+        let key = (
+            hour,
+            event.agent_id.as_str(),
+            event.session_id.as_deref().unwrap_or(""),
+            event.tool_name.as_deref().unwrap_or(""),
+            event.hook_type.as_str(),
+            repo.branch.as_str(),
+        );
+        *self.event_hours.entry(key).or_default() += 1;
+        *self.event_totals.entry(hour).or_default() += 1;
+        if !self
+            .agents
+            .iter()
+            .any(|(agent, _)| *agent == event.agent_id)
+        {
+            self.agents
+                .push((event.agent_id.as_str(), FirstSeen { event }));
+        }
+        let path = event
+            .file_path
+            .as_deref()
+            .map(|p| p.to_string_lossy())
+            .unwrap_or_default();
+        let said = event_text(event).unwrap_or_default();
+        self.event_search.push((id, format!("{path} {said}")));
     }
-    Ok(())
+
+    /// Counts a mutation the batch stored as row `id`.
+    pub(crate) fn mutation(&mut self, id: i64, m: &'a MutationRecord) {
+        let hour = hour(&m.event_timestamp);
+        let key = (
+            hour,
+            m.agent_id.as_str(),
+            m.session_id.as_deref().unwrap_or(""),
+            m.tool_name.as_str(),
+            m.hook_type.as_str(),
+            m.branch.as_str(),
+        );
+        *self.mutation_hours.entry(key).or_default() += 1;
+        *self.mutation_totals.entry(hour).or_default() += 1;
+        if let Some(file) = m.file_path.as_deref() {
+            let (rows, newest) = self.files.entry(file).or_insert((0, ""));
+            *rows += 1;
+            if m.event_timestamp.as_str() > *newest {
+                *newest = m.event_timestamp.as_str();
+            }
+        }
+        self.mutation_search.push((
+            id,
+            format!(
+                "{} {}",
+                m.file_path.as_deref().unwrap_or(""),
+                m.command.as_deref().unwrap_or("")
+            ),
+        ));
+    }
+
+    /// Writes what the batch added: one upsert per hour, file and new agent,
+    /// one search-index row per stored row.
+    pub(crate) fn write(self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        for (table, hours) in [
+            ("mutation_hours", &self.mutation_hours),
+            ("event_hours", &self.event_hours),
+        ] {
+            let mut upsert = tx.prepare_cached(&format!(
+                "INSERT INTO {table} VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT DO UPDATE SET rows = rows + excluded.rows"
+            ))?;
+            for ((hour, agent, session, tool, hook_type, branch), rows) in hours {
+                upsert.execute(params![hour, agent, session, tool, hook_type, branch, rows])?;
+            }
+        }
+        for (table, totals) in [
+            ("mutation_totals", &self.mutation_totals),
+            ("event_totals", &self.event_totals),
+        ] {
+            let mut upsert = tx.prepare_cached(&format!(
+                "INSERT INTO {table} VALUES (?1, ?2) \
+                 ON CONFLICT DO UPDATE SET rows = rows + excluded.rows"
+            ))?;
+            for (hour, rows) in totals {
+                upsert.execute(params![hour, rows])?;
+            }
+        }
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO mutation_files VALUES (?1, ?2, ?3) \
+             ON CONFLICT DO UPDATE SET rows = rows + excluded.rows, newest = max(newest, excluded.newest)",
+        )?;
+        for (file, (rows, newest)) in &self.files {
+            upsert.execute(params![file, rows, newest])?;
+        }
+        let mut known = tx.prepare_cached("SELECT 1 FROM agents WHERE agent_id = ?1")?;
+        let mut insert =
+            tx.prepare_cached("INSERT OR IGNORE INTO agents VALUES (?1, ?2, ?3, ?4)")?;
+        for (agent, FirstSeen { event }) in &self.agents {
+            if known.exists([agent])? {
+                continue;
+            }
+            insert.execute(params![
+                agent,
+                agent_type(&event.raw_payload),
+                event.session_id,
+                event.event_timestamp
+            ])?;
+        }
+        for (table, rows) in [
+            ("mutation_search", &self.mutation_search),
+            ("event_search", &self.event_search),
+        ] {
+            let mut insert = tx.prepare_cached(&format!(
+                "INSERT INTO {table} (rowid, text) VALUES (?1, ?2)"
+            ))?;
+            for (id, text) in rows {
+                insert.execute(params![id, text])?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The free text of an event the search index keeps beside its file: a
+/// prompt's text, a shell command (as migration 0006 reads them).
+fn event_text(event: &HookEvent) -> Option<Cow<'_, str>> {
+    if event.hook_type == "user_prompt_submit" {
+        #[derive(Deserialize)]
+        struct Prompt {
+            prompt: Option<serde_json::Value>,
+        }
+        let prompt = serde_json::from_str::<Prompt>(&event.raw_payload)
+            .ok()?
+            .prompt?;
+        return json_text(prompt).map(Cow::Owned);
+    }
+    if event.tool_name.as_deref() == Some("Bash") {
+        return event.command.as_deref().map(Cow::Borrowed);
+    }
+    None
+}
+
+/// The agent type a payload names (`agent_type`), as `json_extract` reads it.
+fn agent_type(payload: &str) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Agent {
+        agent_type: Option<serde_json::Value>,
+    }
+    json_text(serde_json::from_str::<Agent>(payload).ok()?.agent_type?)
+}
+
+/// A JSON value as SQLite's `json_extract` gives it as text: a string
+/// unquoted, null as nothing, anything else as its JSON text.
+fn json_text(value: serde_json::Value) -> Option<String> {
+    match value {
+        serde_json::Value::Null => None,
+        serde_json::Value::String(s) => Some(s),
+        other => Some(other.to_string()),
+    }
 }

@@ -830,3 +830,160 @@ fn derived_counts_follow_appends_once_per_row_even_when_a_batch_is_sent_again() 
     let p: Page<MutationRow> = page(&q, &Anchor::Oldest, 100).unwrap();
     assert_eq!(p.total, 75 / 4, "each row indexed once");
 }
+
+/// Every row of `sql`, as SQLite values.
+fn all_rows(conn: &rusqlite::Connection, sql: &str) -> Vec<Vec<rusqlite::types::Value>> {
+    let mut stmt = conn.prepare(sql).unwrap();
+    let columns = stmt.column_count();
+    stmt.query_map([], |r| {
+        (0..columns)
+            .map(|i| r.get::<_, rusqlite::types::Value>(i))
+            .collect()
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
+#[test]
+fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
+    // Varied rows: sessions and tools missing, several hook types, agents,
+    // branches and files, prompts and shell commands, a file-less event, a
+    // duplicate inside one batch and a batch sent again; one batch large
+    // enough to be written with the larger page cache.
+    let mut rows = Vec::new();
+    for i in 0..700usize {
+        let ts = timefmt::format(base() + Duration::seconds(i as i64 * 97));
+        let mut e = entry(
+            &format!("e{i}"),
+            &ts,
+            &format!("src/f{}.rs", i % 9),
+            ["a", "b", "sub-1", "c"][i % 4],
+            ["Write", "Edit", "Bash", "MultiEdit"][i % 4],
+        );
+        e.repo.branch = ["main", "feature/x"][i % 2].into();
+        if i % 5 == 0 {
+            e.event.session_id = None;
+            for m in &mut e.mutations {
+                m.session_id = None;
+            }
+        }
+        match i % 4 {
+            0 => {
+                e.event.raw_payload = format!(r#"{{"agent_type":"Plan","n":{i}}}"#);
+            }
+            2 => {
+                // As the daemon extracts it from the payload.
+                e.event.command = Some(format!("cargo test shard{i}"));
+                e.event.raw_payload =
+                    format!(r#"{{"tool_input":{{"command":"cargo test shard{i}"}}}}"#);
+                e.mutations[0].command = e.event.command.clone();
+            }
+            _ => {}
+        }
+        if i % 11 == 0 && i % 4 != 0 {
+            e.event.hook_type = "user_prompt_submit".into();
+            e.event.tool_name = None;
+            e.event.raw_payload = format!(r#"{{"prompt":"rename the checkout flow {i}"}}"#);
+            e.mutations.clear();
+        }
+        if i % 13 == 0 {
+            e.event.file_path = Some(PathBuf::from(format!("/r/src/f{}.rs", i % 9)));
+        }
+        rows.push(e);
+    }
+    let mut ledger = Ledger::in_memory().unwrap();
+    let mut first: Vec<LedgerEntry> = rows[..40].to_vec();
+    first.push(rows[3].clone());
+    assert_eq!(
+        ledger.append(&first).unwrap(),
+        40,
+        "a duplicate in one batch is stored once"
+    );
+    assert_eq!(ledger.append(&rows[20..60]).unwrap(), 20);
+    assert_eq!(ledger.append(&rows[60..]).unwrap(), 640);
+    let conn = ledger.connection();
+    let mutation_rows: i64 = conn
+        .query_row("SELECT COUNT(*) FROM mutations", [], |r| r.get(0))
+        .unwrap();
+    assert!(mutation_rows > 600, "{mutation_rows}");
+
+    // What migrations 0004, 0005 and 0007 build from the rows.
+    let expected = [
+        (
+            "SELECT * FROM mutation_hours ORDER BY 1, 2, 3, 4, 5, 6",
+            "SELECT substr(event_timestamp, 1, 13), agent_id, coalesce(session_id, ''), tool_name, hook_type, branch, COUNT(*) \
+             FROM mutations GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6",
+        ),
+        (
+            "SELECT * FROM event_hours ORDER BY 1, 2, 3, 4, 5, 6",
+            "SELECT substr(event_timestamp, 1, 13), agent_id, coalesce(session_id, ''), coalesce(tool_name, ''), hook_type, branch, COUNT(*) \
+             FROM events GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6",
+        ),
+        (
+            "SELECT * FROM mutation_totals ORDER BY 1",
+            "SELECT substr(event_timestamp, 1, 13), COUNT(*) FROM mutations GROUP BY 1 ORDER BY 1",
+        ),
+        (
+            "SELECT * FROM event_totals ORDER BY 1",
+            "SELECT substr(event_timestamp, 1, 13), COUNT(*) FROM events GROUP BY 1 ORDER BY 1",
+        ),
+        (
+            "SELECT * FROM mutation_files ORDER BY 1",
+            "SELECT file_path, COUNT(*), max(event_timestamp) FROM mutations WHERE file_path IS NOT NULL \
+             GROUP BY file_path ORDER BY 1",
+        ),
+        (
+            "SELECT * FROM agents ORDER BY 1",
+            "SELECT e.agent_id, CASE WHEN json_valid(e.raw_payload) THEN json_extract(e.raw_payload, '$.agent_type') END, \
+                    e.session_id, e.event_timestamp \
+             FROM events e JOIN (SELECT agent_id, min(id) AS id FROM events GROUP BY agent_id) f ON e.id = f.id ORDER BY 1",
+        ),
+    ];
+    for (derived, from_rows) in expected {
+        let want = all_rows(conn, from_rows);
+        assert!(!want.is_empty(), "{from_rows}");
+        assert_eq!(all_rows(conn, derived), want, "{derived}");
+    }
+    let agent_types = all_rows(
+        conn,
+        "SELECT agent_type FROM agents WHERE agent_type IS NOT NULL",
+    );
+    assert_eq!(
+        agent_types.len(),
+        1,
+        "agent a's first event names its type: {agent_types:?}"
+    );
+
+    // The search indexes hold each row's words once, as 0007 builds them.
+    for (index, table, text) in [
+        (
+            "mutation_search",
+            "mutations",
+            "coalesce(file_path, '') || ' ' || coalesce(command, '')",
+        ),
+        (
+            "event_search",
+            "events",
+            "coalesce(file_path, '') || ' ' || coalesce(CASE WHEN NOT json_valid(raw_payload) THEN NULL \
+             WHEN hook_type = 'user_prompt_submit' THEN json_extract(raw_payload, '$.prompt') \
+             WHEN tool_name = 'Bash' THEN json_extract(raw_payload, '$.tool_input.command') END, '')",
+        ),
+    ] {
+        for word in [
+            "src", "f4", "cargo", "shard42", "checkout", "flow", "rename",
+        ] {
+            let found = all_rows(
+                conn,
+                &format!(
+                    "SELECT rowid FROM {index} WHERE {index} MATCH '\"{word}\"*' ORDER BY rowid"
+                ),
+            );
+            let want = all_rows(
+                conn,
+                &format!("SELECT id FROM {table} WHERE ({text}) LIKE '%{word}%' ORDER BY id"),
+            );
+            assert_eq!(found, want, "{index} {word}");
+        }
+    }
+}
