@@ -15,6 +15,7 @@
 
 mod activity;
 pub mod agents;
+pub mod checkpoint;
 mod derived;
 mod filter;
 pub mod histogram;

@@ -14,6 +14,9 @@
 //! A ledger is quick-checked when opened here; a damaged one is moved aside
 //! (see [`crate::ledger::integrity`]) and a new one started.
 //!
+//! Checkpoints of the write-ahead logs run on their own thread
+//! ([`crate::ledger::checkpoint`]), not in the writer's commits.
+//!
 //! Shared by the daemon's ingest thread and the AMQP ledger consumer, so
 //! both write exactly the same rows to the same files.
 
@@ -23,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::ErrorChain;
 use crate::ledger::Ledger;
+use crate::ledger::checkpoint::{self, Checkpointer};
 use crate::ledger::integrity::{self, MovedAside};
 use crate::ledger::registry::{Origin, Registry};
 use crate::record::{HookRunRecord, LedgerEntry};
@@ -73,6 +77,8 @@ pub struct LedgerSink {
     registry: Option<Registry>,
     registered: HashSet<PathBuf>,
     moved_aside: Vec<MovedAside>,
+    /// Checkpoints what was written; last, so the ledgers close first.
+    checkpointer: Option<Checkpointer>,
 }
 
 impl LedgerSink {
@@ -92,6 +98,7 @@ impl LedgerSink {
             registry,
             registered: HashSet::new(),
             moved_aside: Vec::new(),
+            checkpointer: Checkpointer::start(),
         }
     }
 
@@ -154,6 +161,9 @@ impl LedgerSink {
             match self.open(path).and_then(&mut write) {
                 Ok(value) => {
                     if self.is_current(path) {
+                        if let Some(checkpointer) = &self.checkpointer {
+                            checkpointer.written(path);
+                        }
                         return Ok(value);
                     }
                     tracing::warn!(ledger = %path.display(), "ledger removed or replaced while writing; writing the batch again into a new one");
@@ -194,6 +204,16 @@ impl LedgerSink {
                 self.ledgers.remove(&oldest);
             }
             let ledger = self.open_checked(path)?;
+            if self.checkpointer.is_some() {
+                // The checkpoint thread keeps the log short; the writer's own
+                // checkpoint is only a backstop.
+                let conn = ledger.connection();
+                conn.pragma_update(None, "wal_autocheckpoint", checkpoint::BACKSTOP_PAGES)
+                    .and_then(|()| {
+                        conn.pragma_update(None, "journal_size_limit", checkpoint::LOG_SIZE_LIMIT)
+                    })
+                    .map_err(|e| Error::sqlite(path, e))?;
+            }
             let identity = Identity::of(path).ok_or_else(|| {
                 Error::io(
                     "ledger removed while it was opened",

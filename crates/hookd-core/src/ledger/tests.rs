@@ -788,3 +788,43 @@ fn verify_never_creates_or_changes_a_ledger() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), b"hello");
 }
+
+#[test]
+fn the_sink_checkpoints_what_it_wrote_on_a_thread_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sink = sink::LedgerSink::new(dir.path().join("data"));
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    // About 200 pages: under SQLite's own threshold (1,000), so without the
+    // checkpoint thread they would stay in the log.
+    let entries: Vec<LedgerEntry> = (0..300)
+        .map(|i| {
+            entry(
+                &format!("e{i}"),
+                "2026-01-01T00:00:00.000Z",
+                &format!("f{i}.rs"),
+                "ag",
+                "Write",
+            )
+        })
+        .collect();
+    assert_eq!(sink.append(&path, &entries).unwrap(), 300);
+    let reader = Connection::open(&path).unwrap();
+    let pragma = |name: &str| -> u64 {
+        let value: i64 = reader
+            .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .unwrap();
+        value.try_into().unwrap()
+    };
+    let (pages, page_size) = (pragma("page_count"), pragma("page_size"));
+    let in_file = || std::fs::metadata(&path).unwrap().len() / page_size;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while in_file() < pages && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        in_file(),
+        pages,
+        "the database file holds every page once checkpointed"
+    );
+    drop(sink);
+}
