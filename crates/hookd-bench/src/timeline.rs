@@ -742,6 +742,7 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
             include_str!("../../hookd-core/src/ledger/0004_timeline_index.sql"),
             include_str!("../../hookd-core/src/ledger/0005_known_values.sql"),
             include_str!("../../hookd-core/src/ledger/0006_search.sql"),
+            include_str!("../../hookd-core/src/ledger/0007_lines.sql"),
         ] {
             // Comments may hold a `;`: they go before the split.
             let code: String = sql
@@ -750,8 +751,10 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
                 .map(|l| format!("{l}\n"))
                 .collect();
             for statement in code.split(';').map(str::trim) {
+                // The columns `Ledger::append` writes too (0007).
                 if statement.starts_with("CREATE TABLE")
                     || statement.starts_with("CREATE VIRTUAL TABLE")
+                    || statement.starts_with("ALTER TABLE")
                 {
                     c.execute_batch(statement)?;
                 }
