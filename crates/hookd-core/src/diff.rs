@@ -287,6 +287,12 @@ fn pairs<'a>(
     None
 }
 
+/// Which file tool's input this is, by its keys (as [`tool_input_diff`]
+/// reads it), or `None` for one that changes no file text.
+pub fn change_kind(tool_input: &Value) -> Option<ChangeKind> {
+    pairs(tool_input, None).map(|(kind, _)| kind)
+}
+
 /// The lines a file tool's input added and removed (see the module doc for
 /// each tool), or `None` for an input that changes no file text (Bash, a
 /// stand-in for an oversized payload). A Write is counted against nothing.
@@ -403,6 +409,29 @@ mod tests {
             .map(|l| l.text.as_str())
             .collect();
         assert_eq!(kept, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn the_cases_the_uis_former_diff_was_tested_on() {
+        assert_eq!(ops_text(&line_diff("a\nb\nc\n", "a\nB\nc\n")), " a|-b|+B| c");
+        assert_eq!(ops_text(&line_diff("a\nc", "a\nb\nc")), " a|+b| c");
+        assert_eq!(ops_text(&line_diff("a\nb\nc", "a\nc")), " a|-b| c");
+        // A minimal alignment in the middle: the common "a b" is kept.
+        assert_eq!(ops_text(&line_diff("x\na\nb\ny", "a\nb\nz")), "-x| a| b|-y|+z");
+        let numbered: Vec<_> = line_diff("a\nb\nc", "a\nx\ny\nc")
+            .into_iter()
+            .map(|l| (l.op, l.old_no, l.new_no))
+            .collect();
+        assert_eq!(
+            numbered,
+            [
+                (DiffOp::Eq, Some(1), Some(1)),
+                (DiffOp::Del, Some(2), None),
+                (DiffOp::Add, None, Some(2)),
+                (DiffOp::Add, None, Some(3)),
+                (DiffOp::Eq, Some(3), Some(4)),
+            ]
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 mod activity;
 pub mod agents;
+pub mod change;
 mod derived;
 mod filter;
 pub mod histogram;

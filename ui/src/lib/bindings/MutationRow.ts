@@ -92,4 +92,4 @@ source_pid: number | null,
 /**
  * What the recorder had to repair or could not place (usually none).
  */
-flags: Array<Flag>, };
+flags: Array<Flag>, lines_added: number | null, lines_removed: number | null, };

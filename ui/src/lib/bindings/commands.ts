@@ -30,6 +30,8 @@ import type { MoveResult } from "./MoveResult";
 import type { MutationRow } from "./MutationRow";
 import type { Page } from "./Page";
 import type { PreviousContent } from "./PreviousContent";
+import type { MutationDiff } from "./MutationDiff";
+import type { ChangeDiff } from "./ChangeDiff";
 import type { ProjectInfo } from "./ProjectInfo";
 import type { RowRef } from "./RowRef";
 import type { SavePreview } from "./SavePreview";
@@ -85,6 +87,8 @@ export type Commands = {
   mutation_row: { args: { row: RowRef }; result: MutationRow };
   /** What a Write's file held before it. */
   previous_content: { args: { row: RowRef }; result: PreviousContent };
+  mutation_diff: { args: { row: RowRef }; result: MutationDiff };
+  payload_diff: { args: { payload: string }; result: ChangeDiff | null };
   /** Every file one hook event changed. */
   event_mutations: { args: { event: EventRef }; result: Array<MutationRow> };
   /**
@@ -199,6 +203,8 @@ export const COMMAND_NAMES = [
   "activity_event",
   "mutation_row",
   "previous_content",
+  "mutation_diff",
+  "payload_diff",
   "event_mutations",
   "known_values",
   "agent_names",

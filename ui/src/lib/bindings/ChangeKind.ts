@@ -1,0 +1,1 @@
+export type ChangeKind = "edit" | "multi_edit" | "write" | "notebook";

@@ -1,0 +1,1 @@
+export type DiffOp = "eq" | "del" | "add";

@@ -1,0 +1,1 @@
+export type LineCounts = { added: number, removed: number, };
