@@ -20,7 +20,7 @@
 //! - MultiEdit: each of `edits` the same way; the counts are summed.
 //! - Write: the previous content when the caller knows it, else nothing
 //!   (every line of `content` is added). The daemon records a Write without
-//!   its previous content (see `docs/ledger.md`).
+//!   its previous content (README, "Ledger").
 //! - NotebookEdit: the payload carries the new cell source only, so its
 //!   lines count as added (a `delete` adds none).
 
