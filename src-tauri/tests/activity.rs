@@ -7,13 +7,13 @@
 mod common;
 
 use common::{DesktopEnv, repo_query};
+use hookd_core::diff::{ChangeKind, DiffOp, LineCounts};
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::page::Anchor;
 use hookd_core::ledger::previous::PreviousSource;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::activity::agent_activity;
-use hookd_core::diff::{ChangeKind, DiffOp, LineCounts};
 use hookd_desktop::history::{
     EventRef, RowRef, event_mutations, mutation_diff, mutation_row, payload_diff, previous_content,
 };
@@ -375,7 +375,12 @@ fn the_diff_a_row_shows_agrees_with_its_stored_line_counts() {
         &env,
         &repo,
         &[
-            Event::edit("src/a.rs", "let a = 1;", "let a = 2;", "2026-11-20T10:00:00.000Z"),
+            Event::edit(
+                "src/a.rs",
+                "let a = 1;",
+                "let a = 2;",
+                "2026-11-20T10:00:00.000Z",
+            ),
             Event::write("new.txt", "2026-11-20T10:01:00.000Z"),
             rewrite,
         ],
@@ -406,7 +411,13 @@ fn the_diff_a_row_shows_agrees_with_its_stored_line_counts() {
     assert_eq!(ops, [DiffOp::Del, DiffOp::Add]);
     assert_eq!(change.counts, counts(1, 1));
     assert_eq!(edit.recorded, Some(counts(1, 1)));
-    assert_eq!((row("src/a.rs").record.lines_added, row("src/a.rs").record.lines_removed), (Some(1), Some(1)));
+    assert_eq!(
+        (
+            row("src/a.rs").record.lines_added,
+            row("src/a.rs").record.lines_removed
+        ),
+        (Some(1), Some(1))
+    );
 
     // A new file: nothing earlier, every line added, as stored.
     let new = diff_of("new.txt");
@@ -416,7 +427,11 @@ fn the_diff_a_row_shows_agrees_with_its_stored_line_counts() {
 
     // A Write over a committed file: shown against git, stored against nothing.
     let over = diff_of("README.md");
-    assert_eq!(over.change.unwrap().counts, counts(3, 1), "hello → one two three");
+    assert_eq!(
+        over.change.unwrap().counts,
+        counts(3, 1),
+        "hello → one two three"
+    );
     assert_eq!(over.recorded, Some(counts(3, 0)));
     let previous = over.previous.unwrap();
     assert!(matches!(previous.source, PreviousSource::Git { .. }));
@@ -426,7 +441,10 @@ fn the_diff_a_row_shows_agrees_with_its_stored_line_counts() {
     let value = serde_json::to_value(diff_of("src/a.rs")).unwrap();
     assert_eq!(value["change"]["kind"], "edit");
     assert_eq!(value["change"]["blocks"][0]["lines"][0]["op"], "del");
-    assert_eq!(value["recorded"], serde_json::json!({"added": 1, "removed": 1}));
+    assert_eq!(
+        value["recorded"],
+        serde_json::json!({"added": 1, "removed": 1})
+    );
 
     // An activity event's payload, by the same rule.
     let payload = r#"{"tool_input": {"old_string": "a", "new_string": "b\nc"}}"#;

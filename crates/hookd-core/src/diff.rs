@@ -247,9 +247,12 @@ pub fn line_counts(old: &str, new: &str) -> LineCounts {
         })
 }
 
+/// Two texts to diff and whether they are an Edit's with `replace_all`.
+type Pair<'a> = (&'a str, &'a str, bool);
+
 /// One Edit or MultiEdit edit: `(old_string, new_string, replace_all)`,
 /// when it has either string.
-fn replacement(edit: &Value) -> Option<(&str, &str, bool)> {
+fn replacement(edit: &Value) -> Option<Pair<'_>> {
     let old = edit.get("old_string").and_then(Value::as_str);
     let new = edit.get("new_string").and_then(Value::as_str);
     if old.is_none() && new.is_none() {
@@ -413,11 +416,17 @@ mod tests {
 
     #[test]
     fn the_cases_the_uis_former_diff_was_tested_on() {
-        assert_eq!(ops_text(&line_diff("a\nb\nc\n", "a\nB\nc\n")), " a|-b|+B| c");
+        assert_eq!(
+            ops_text(&line_diff("a\nb\nc\n", "a\nB\nc\n")),
+            " a|-b|+B| c"
+        );
         assert_eq!(ops_text(&line_diff("a\nc", "a\nb\nc")), " a|+b| c");
         assert_eq!(ops_text(&line_diff("a\nb\nc", "a\nc")), " a|-b| c");
         // A minimal alignment in the middle: the common "a b" is kept.
-        assert_eq!(ops_text(&line_diff("x\na\nb\ny", "a\nb\nz")), "-x| a| b|-y|+z");
+        assert_eq!(
+            ops_text(&line_diff("x\na\nb\ny", "a\nb\nz")),
+            "-x| a| b|-y|+z"
+        );
         let numbered: Vec<_> = line_diff("a\nb\nc", "a\nx\ny\nc")
             .into_iter()
             .map(|l| (l.op, l.old_no, l.new_no))

@@ -50,10 +50,13 @@ pub fn hook_event(
     let hook_type = normalize_hook_type(&envelope.event_type);
     // Diffing costs more than counting newlines: only the events that make
     // a mutation row (see `direct_mutation`) are diffed.
-    let counts = (hook_type == names::POST_TOOL_USE
-        && tool_name.as_deref().is_some_and(is_file_mutating_tool))
-    .then(|| tool_input.and_then(diff::tool_input_counts))
-    .flatten();
+    let makes_mutation = hook_type == names::POST_TOOL_USE
+        && tool_name.as_deref().is_some_and(is_file_mutating_tool);
+    let counts = if makes_mutation {
+        tool_input.and_then(diff::tool_input_counts)
+    } else {
+        None
+    };
     HookEvent {
         event_id,
         hook_type,

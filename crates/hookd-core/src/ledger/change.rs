@@ -74,10 +74,8 @@ pub fn mutation_diff(
         Some(ChangeKind::Write) => Some(previous_content(ledger, git_root, row)?),
         _ => None,
     };
-    let change = diff::tool_input_diff(
-        &input,
-        previous.as_ref().and_then(|p| p.content.as_deref()),
-    );
+    let change =
+        diff::tool_input_diff(&input, previous.as_ref().and_then(|p| p.content.as_deref()));
     if let Some(p) = previous.as_mut() {
         p.content = None;
     }
@@ -106,7 +104,12 @@ mod tests {
             "2026-11-21T10:00:00.000Z",
             None,
         );
-        let event = hook_event(&envelope, id.into(), envelope.timestamp.clone(), "now".into());
+        let event = hook_event(
+            &envelope,
+            id.into(),
+            envelope.timestamp.clone(),
+            "now".into(),
+        );
         let repo = RepoFacts {
             git_root: None,
             branch: "main".into(),
@@ -129,8 +132,16 @@ mod tests {
     fn the_diff_shown_and_the_counts_stored_agree() {
         let mut ledger = Ledger::in_memory().unwrap();
         let cases = [
-            ("Edit", json!({"file_path": "/x/a.rs", "old_string": "a = 1", "new_string": "a = 2"}), (1, 1)),
-            ("Write", json!({"file_path": "/x/n.txt", "content": "1\n2\n3\n"}), (3, 0)),
+            (
+                "Edit",
+                json!({"file_path": "/x/a.rs", "old_string": "a = 1", "new_string": "a = 2"}),
+                (1, 1),
+            ),
+            (
+                "Write",
+                json!({"file_path": "/x/n.txt", "content": "1\n2\n3\n"}),
+                (3, 0),
+            ),
             (
                 "MultiEdit",
                 json!({"file_path": "/x/a.rs", "edits": [
@@ -139,7 +150,11 @@ mod tests {
                 ]}),
                 (3, 1),
             ),
-            ("NotebookEdit", json!({"notebook_path": "/x/n.ipynb", "new_source": "p\nq"}), (2, 0)),
+            (
+                "NotebookEdit",
+                json!({"notebook_path": "/x/n.ipynb", "new_source": "p\nq"}),
+                (2, 0),
+            ),
         ];
         for (i, (tool, input, (added, removed))) in cases.into_iter().enumerate() {
             let row = record(&mut ledger, &format!("e{i}"), tool, input);
@@ -150,26 +165,58 @@ mod tests {
                 .iter()
                 .map(|b| LineCounts::of(&b.lines))
                 .fold(LineCounts::default(), LineCounts::plus);
-            assert_eq!(lines, LineCounts { added, removed }, "{tool}: the lines shown");
+            assert_eq!(
+                lines,
+                LineCounts { added, removed },
+                "{tool}: the lines shown"
+            );
             assert_eq!(shown.recorded, Some(lines), "{tool}: the counts stored");
-            assert_eq!((row.record.lines_added, row.record.lines_removed), (Some(added.into()), Some(removed.into())));
+            assert_eq!(
+                (row.record.lines_added, row.record.lines_removed),
+                (Some(added.into()), Some(removed.into()))
+            );
         }
     }
 
     #[test]
     fn a_write_is_shown_against_the_previous_write_and_says_so() {
         let mut ledger = Ledger::in_memory().unwrap();
-        record(&mut ledger, "w1", "Write", json!({"file_path": "/x/f.txt", "content": "a\nb\nc\n"}));
-        let second = record(&mut ledger, "w2", "Write", json!({"file_path": "/x/f.txt", "content": "a\nB\nc\n"}));
+        record(
+            &mut ledger,
+            "w1",
+            "Write",
+            json!({"file_path": "/x/f.txt", "content": "a\nb\nc\n"}),
+        );
+        let second = record(
+            &mut ledger,
+            "w2",
+            "Write",
+            json!({"file_path": "/x/f.txt", "content": "a\nB\nc\n"}),
+        );
         let shown = mutation_diff(&ledger, None, &second).unwrap();
         let change = shown.change.unwrap();
         assert_eq!(change.kind, ChangeKind::Write);
-        assert_eq!(change.counts, LineCounts { added: 1, removed: 1 });
+        assert_eq!(
+            change.counts,
+            LineCounts {
+                added: 1,
+                removed: 1
+            }
+        );
         let previous = shown.previous.unwrap();
-        assert!(matches!(previous.source, crate::ledger::previous::PreviousSource::Write { .. }));
+        assert!(matches!(
+            previous.source,
+            crate::ledger::previous::PreviousSource::Write { .. }
+        ));
         assert_eq!(previous.content, None, "the diff holds it");
         // Recorded without the previous content: every line added.
-        assert_eq!(shown.recorded, Some(LineCounts { added: 3, removed: 0 }));
+        assert_eq!(
+            shown.recorded,
+            Some(LineCounts {
+                added: 3,
+                removed: 0
+            })
+        );
     }
 
     #[test]
@@ -177,11 +224,18 @@ mod tests {
         let mut ledger = Ledger::in_memory().unwrap();
         let bash = record(&mut ledger, "b", "Write", json!({"file_path": "/x/big"}));
         let shown = mutation_diff(&ledger, None, &bash).unwrap();
-        assert_eq!((shown.change, shown.previous, shown.recorded), (None, None, None));
+        assert_eq!(
+            (shown.change, shown.previous, shown.recorded),
+            (None, None, None)
+        );
         assert_eq!(payload_diff("not json"), None);
         assert_eq!(
-            payload_diff(r#"{"tool_input": {"old_string": "a", "new_string": "b"}}"#).map(|d| d.counts),
-            Some(LineCounts { added: 1, removed: 1 })
+            payload_diff(r#"{"tool_input": {"old_string": "a", "new_string": "b"}}"#)
+                .map(|d| d.counts),
+            Some(LineCounts {
+                added: 1,
+                removed: 1
+            })
         );
     }
 }
