@@ -266,7 +266,7 @@ fn replacement(edit: &Value) -> Option<Pair<'_>> {
 fn pairs<'a>(
     tool_input: &'a Value,
     previous: Option<&'a str>,
-) -> Option<(ChangeKind, Vec<(&'a str, &'a str, bool)>)> {
+) -> Option<(ChangeKind, Vec<Pair<'a>>)> {
     let str_field = |key| tool_input.get(key).and_then(Value::as_str);
     if let Some(edits) = tool_input.get("edits").and_then(Value::as_array) {
         return Some((

@@ -350,7 +350,7 @@ mod tests {
     }
 
     /// `(lines_added, lines_removed)` of the mutation a post_tool_use of `tool` makes.
-    fn counts(tool: &str, input: Value) -> (Option<i64>, Option<i64>) {
+    fn counts(tool: &str, input: &Value) -> (Option<i64>, Option<i64>) {
         let payload = json!({"tool_input": input});
         let e = event(&envelope("post_tool_use", Some(tool), payload));
         let m = direct_mutation(&e, &repo("/repo")).unwrap();
@@ -361,13 +361,13 @@ mod tests {
     fn mutations_count_lines_added_and_removed_by_the_diff_rule() {
         let one_line = json!({"file_path": "/repo/a.rs", "old_string": "let a = 1;", "new_string": "let a = 2;"});
         assert_eq!(
-            counts("Edit", one_line),
+            counts("Edit", &one_line),
             (Some(1), Some(1)),
             "a one-line Edit"
         );
         let new_file = json!({"file_path": "/repo/n.txt", "content": "a\nb\nc\n"});
         assert_eq!(
-            counts("Write", new_file),
+            counts("Write", &new_file),
             (Some(3), Some(0)),
             "a new 3-line file"
         );
@@ -376,12 +376,12 @@ mod tests {
             {"old_string": "c\nd", "new_string": "c\nd\ne\nf"},
         ]});
         assert_eq!(
-            counts("MultiEdit", multi),
+            counts("MultiEdit", &multi),
             (Some(3), Some(1)),
             "MultiEdit sums"
         );
         let cell = json!({"notebook_path": "/repo/n.ipynb", "new_source": "x = 1\ny = 2\n"});
-        assert_eq!(counts("NotebookEdit", cell), (Some(2), Some(0)));
+        assert_eq!(counts("NotebookEdit", &cell), (Some(2), Some(0)));
 
         // Only the events that make a mutation are diffed.
         let pre = event(&envelope(

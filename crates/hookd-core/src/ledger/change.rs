@@ -96,7 +96,7 @@ mod tests {
 
     /// Records a post_tool_use of `tool` with `input` the way the daemon
     /// does (extract, then append) and reads its row back whole.
-    fn record(ledger: &mut Ledger, id: &str, tool: &str, input: serde_json::Value) -> MutationRow {
+    fn record(ledger: &mut Ledger, id: &str, tool: &str, input: &serde_json::Value) -> MutationRow {
         let envelope = crate::Envelope::new(
             "post_tool_use",
             Some(tool.into()),
@@ -157,7 +157,7 @@ mod tests {
             ),
         ];
         for (i, (tool, input, (added, removed))) in cases.into_iter().enumerate() {
-            let row = record(&mut ledger, &format!("e{i}"), tool, input);
+            let row = record(&mut ledger, &format!("e{i}"), tool, &input);
             let shown = mutation_diff(&ledger, None, &row).unwrap();
             let change = shown.change.unwrap();
             let lines = change
@@ -185,13 +185,13 @@ mod tests {
             &mut ledger,
             "w1",
             "Write",
-            json!({"file_path": "/x/f.txt", "content": "a\nb\nc\n"}),
+            &json!({"file_path": "/x/f.txt", "content": "a\nb\nc\n"}),
         );
         let second = record(
             &mut ledger,
             "w2",
             "Write",
-            json!({"file_path": "/x/f.txt", "content": "a\nB\nc\n"}),
+            &json!({"file_path": "/x/f.txt", "content": "a\nB\nc\n"}),
         );
         let shown = mutation_diff(&ledger, None, &second).unwrap();
         let change = shown.change.unwrap();
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn rows_without_file_text_have_no_diff() {
         let mut ledger = Ledger::in_memory().unwrap();
-        let bash = record(&mut ledger, "b", "Write", json!({"file_path": "/x/big"}));
+        let bash = record(&mut ledger, "b", "Write", &json!({"file_path": "/x/big"}));
         let shown = mutation_diff(&ledger, None, &bash).unwrap();
         assert_eq!(
             (shown.change, shown.previous, shown.recorded),
