@@ -139,6 +139,17 @@ fn write_edit_multiedit_and_notebookedit_are_recorded_end_to_end() {
     .map(|(a, b, c, d)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned(), *d))
     .collect();
     assert_eq!(got, expected);
+    // Lines added and removed, by the diff rule (a Write against nothing).
+    let counts: Vec<(i64, i64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["lines_added"].as_i64().unwrap(),
+                r["lines_removed"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(counts, [(3, 0), (2, 1), (3, 2), (1, 0)]);
     for row in &rows {
         assert_eq!(row["hook_type"], "post_tool_use");
         assert_eq!(row["agent_id"], "session-1");
@@ -214,6 +225,12 @@ fn a_bash_command_that_writes_two_files_is_recorded_as_two_mutations() {
         assert_eq!(row["tool_use_id"], "toolu_bash");
         assert_eq!(row["mutation_seq"], seq);
         assert_eq!(row["lines_changed"], Value::Null);
+        assert_eq!(
+            row["lines_added"],
+            Value::Null,
+            "a shell command's lines are not counted"
+        );
+        assert_eq!(row["lines_removed"], Value::Null);
     }
     assert_eq!(rows[1]["file_ext"], "txt");
 }

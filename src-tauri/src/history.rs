@@ -1,13 +1,17 @@
 //! Looking back from one timeline row: the row whole, payload included
 //! (`mutation_row`, `activity_event`: the pages are sent without
 //! payloads), what its file held
-//! before a Write (`previous_content`), and every file its hook event changed
+//! before a Write (`previous_content`), the diff it shows (`mutation_diff`,
+//! computed by `hookd_core::diff`, the rule of its stored line counts), and
+//! every file its hook event changed
 //! (`event_mutations`, the files one Bash command touched). All read the
 //! ledger the row came from; the logic is `hookd_core::ledger::previous` and the
 //! ledger's read API.
 
 use std::path::PathBuf;
 
+use hookd_core::diff::ChangeDiff;
+use hookd_core::ledger::change::{self, MutationDiff};
 use hookd_core::ledger::previous::{self, PreviousContent};
 use hookd_core::ledger::query::{OUTSIDE_GIT, resolve_repo_root};
 use hookd_core::ledger::{ActivityEvent, Ledger};
@@ -114,6 +118,20 @@ pub fn previous_content(state: &AppState, row: &RowRef) -> Result<PreviousConten
         root.as_deref(),
         &found,
     )?)
+}
+
+/// The diff the row `row` shows: its change, a Write's against its
+/// previous content, and the counts stored with it.
+pub fn mutation_diff(state: &AppState, row: &RowRef) -> Result<MutationDiff> {
+    let (ledger, root) = open(state, row.repo.as_deref())?;
+    let found = find(&ledger, row)?;
+    Ok(change::mutation_diff(&ledger, root.as_deref(), &found)?)
+}
+
+/// The diff of the tool input in a hook event's payload (JSON text), a
+/// Write's against no earlier content; `None` when it holds no file text.
+pub fn payload_diff(raw_payload: &str) -> Option<ChangeDiff> {
+    change::payload_diff(raw_payload)
 }
 
 /// Every mutation of one hook event (the files a Bash command changed), in order.

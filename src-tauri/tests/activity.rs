@@ -1,18 +1,22 @@
-//! `agent_activity`, `previous_content` and `event_mutations` against real
-//! ledgers and real git repositories: an agent's every event with its hook
-//! runs, a Write against what its file held before, and the files one Bash
-//! command changed.
+//! `agent_activity`, `previous_content`, `mutation_diff` and
+//! `event_mutations` against real ledgers and real git repositories: an
+//! agent's every event with its hook runs, a Write against what its file
+//! held before, the diff a row shows beside its stored line counts, and the
+//! files one Bash command changed.
 
 mod common;
 
 use common::{DesktopEnv, repo_query};
+use hookd_core::diff::{ChangeKind, DiffOp, LineCounts};
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::page::Anchor;
 use hookd_core::ledger::previous::PreviousSource;
 use hookd_core::record::{HookRunRecord, LedgerEntry, RepoFacts};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::activity::agent_activity;
-use hookd_desktop::history::{EventRef, RowRef, event_mutations, mutation_row, previous_content};
+use hookd_desktop::history::{
+    EventRef, RowRef, event_mutations, mutation_diff, mutation_row, payload_diff, previous_content,
+};
 use hookd_desktop::timeline::{TimelineQuery, timeline, timeline_page};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
@@ -358,4 +362,92 @@ fn every_file_of_a_bash_command_is_listed() {
     )
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound, "{err}");
+}
+
+#[test]
+fn the_diff_a_row_shows_agrees_with_its_stored_line_counts() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new(); // README.md is committed as "hello\n"
+    let mut rewrite = Event::write("README.md", "2026-11-20T10:02:00.000Z");
+    rewrite.content = "one\ntwo\nthree\n";
+    record(
+        &env,
+        &repo,
+        &[
+            Event::edit(
+                "src/a.rs",
+                "let a = 1;",
+                "let a = 2;",
+                "2026-11-20T10:00:00.000Z",
+            ),
+            Event::write("new.txt", "2026-11-20T10:01:00.000Z"),
+            rewrite,
+        ],
+    );
+    let rows = timeline(&state, &repo_query(&repo)).unwrap();
+    let row = |file: &str| {
+        rows.iter()
+            .find(|r| r.record.file_path.as_deref() == Some(file))
+            .unwrap()
+    };
+    let diff_of = |file: &str| {
+        mutation_diff(
+            &state,
+            &RowRef {
+                repo: Some(repo.root().display().to_string()),
+                id: row(file).id,
+            },
+        )
+        .unwrap()
+    };
+    let counts = |added, removed| LineCounts { added, removed };
+
+    // A one-line Edit: +1 −1, stored and shown.
+    let edit = diff_of("src/a.rs");
+    let change = edit.change.unwrap();
+    assert_eq!(change.kind, ChangeKind::Edit);
+    let ops: Vec<DiffOp> = change.blocks[0].lines.iter().map(|l| l.op).collect();
+    assert_eq!(ops, [DiffOp::Del, DiffOp::Add]);
+    assert_eq!(change.counts, counts(1, 1));
+    assert_eq!(edit.recorded, Some(counts(1, 1)));
+    assert_eq!(
+        (
+            row("src/a.rs").record.lines_added,
+            row("src/a.rs").record.lines_removed
+        ),
+        (Some(1), Some(1))
+    );
+
+    // A new file: nothing earlier, every line added, as stored.
+    let new = diff_of("new.txt");
+    assert_eq!(new.change.unwrap().counts, counts(2, 0));
+    assert_eq!(new.recorded, Some(counts(2, 0)));
+    assert_eq!(new.previous.unwrap().source, PreviousSource::None);
+
+    // A Write over a committed file: shown against git, stored against nothing.
+    let over = diff_of("README.md");
+    assert_eq!(
+        over.change.unwrap().counts,
+        counts(3, 1),
+        "hello → one two three"
+    );
+    assert_eq!(over.recorded, Some(counts(3, 0)));
+    let previous = over.previous.unwrap();
+    assert!(matches!(previous.source, PreviousSource::Git { .. }));
+    assert_eq!(previous.content, None, "the diff holds it");
+
+    // The JSON the window receives.
+    let value = serde_json::to_value(diff_of("src/a.rs")).unwrap();
+    assert_eq!(value["change"]["kind"], "edit");
+    assert_eq!(value["change"]["blocks"][0]["lines"][0]["op"], "del");
+    assert_eq!(
+        value["recorded"],
+        serde_json::json!({"added": 1, "removed": 1})
+    );
+
+    // An activity event's payload, by the same rule.
+    let payload = r#"{"tool_input": {"old_string": "a", "new_string": "b\nc"}}"#;
+    assert_eq!(payload_diff(payload).unwrap().counts, counts(2, 1));
+    assert_eq!(payload_diff(r#"{"prompt": "hi"}"#), None);
 }

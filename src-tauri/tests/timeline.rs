@@ -149,6 +149,8 @@ fn rows_are_the_json_hookd_query_prints() {
         "file_path",
         "file_ext",
         "lines_changed",
+        "lines_added",
+        "lines_removed",
         "branch",
         "head_sha",
         "raw_payload",
@@ -167,6 +169,10 @@ fn rows_are_the_json_hookd_query_prints() {
     assert!(!first.contains_key("repo"), "one repository: no repo key");
     assert_eq!(first["event_type"], "tool.mutation.write");
     assert_eq!(first["lines_changed"], 2);
+    assert_eq!(
+        (&first["lines_added"], &first["lines_removed"]),
+        (&2.into(), &0.into())
+    );
     assert_eq!(first["agent_id"], "agent-a");
 
     // `all` reads every registered project and labels rows with their repo.

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createActivityDetail } from '../src/components/activity-detail';
 import { setBackend } from '../src/lib/api';
 import { loadCatalogue } from '../src/lib/catalogue';
@@ -110,6 +110,20 @@ describe('activity detail', () => {
     expect(closed).toBe(1);
     d.hide();
     expect(d.el.hidden).toBe(true);
+  });
+
+  it("shows an Edit's diff as the backend computed it", async () => {
+    const d = createActivityDetail(() => {}, () => {});
+    document.body.appendChild(d.el);
+    const payload = JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: '/r/a.rs', old_string: 'let a = 1;', new_string: 'let a = 2;\nlet b = 3;' } });
+    d.show({ ...denied, tool_name: 'Edit', raw_payload: payload });
+    const change = d.el.querySelector<HTMLElement>('[data-testid=change][data-kind=edit]')!;
+    expect(change.querySelector('[data-testid=change-diff-pending]')).not.toBeNull();
+    await vi.waitFor(() => expect(change.querySelector('[data-testid=change-diff]')).not.toBeNull());
+    const ops = [...change.querySelectorAll<HTMLElement>('.diff-line')].map((l) => l.dataset.op);
+    expect(ops).toEqual(['del', 'add', 'add']);
+    expect(change.querySelector('.diff-stat')!.textContent).toBe('+2 \u22121');
+    d.el.remove();
   });
 
   it('says when no managed hook ran', () => {

@@ -127,7 +127,7 @@ describe('timeline view behaviour', () => {
       `main ${last.agent_id.slice(0, 8)}`,
       last.tool_name,
       last.file_path,
-      last.lines_changed === null ? '' : String(last.lines_changed),
+      last.lines_added === null || last.lines_removed === null ? '\u2014' : `+${last.lines_added} \u2212${last.lines_removed}`,
       last.branch,
     ]);
     expect(document.getElementById('timeline-title')!.textContent).toContain('hookd');
@@ -753,13 +753,57 @@ describe('row detail: Write diff and Bash files', () => {
     await vi.waitFor(() => expect(change.dataset.previous).toBe('git'));
     expect(change.querySelector('figcaption')!.textContent).toContain(`vs. git ${first.head_sha.slice(0, 7)}`);
 
-    stub.failNext('previous_content', { kind: 'not_found', message: 'no ledger' });
+    stub.failNext('mutation_diff', { kind: 'not_found', message: 'no ledger' });
     document.getElementById('row-detail-close')!.click();
     document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-event-id="${first.event_id}"]`)!.click();
     const again = await present('#row-detail [data-testid=change]');
     await vi.waitFor(() => expect(again.dataset.previous).toBe('error'));
-    expect(again.querySelector('[data-testid=change-previous]')!.textContent).toContain('no ledger');
-    expect(again.querySelectorAll('.diff-add').length).toBeGreaterThan(0); // the content alone, all added
+    expect(again.querySelector('[data-testid=change-diff-error]')!.textContent).toContain('no ledger');
+    // The payload's own diff (the backend's payload_diff): the content alone, all added.
+    await vi.waitFor(() => expect(again.querySelectorAll('.diff-add').length).toBeGreaterThan(0));
+    expect(again.querySelectorAll('.diff-del')).toHaveLength(0);
+  });
+
+  it('shows in LINES the add and del lines of the diff it shows, from the backend', async () => {
+    const stub = createStub({ rows: 400, seed: 29 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(visibleRows().length).toBeGreaterThan(5));
+    const seen = new Set<string>();
+    for (const el of visibleRows()) {
+      const tool = el.dataset.tool!;
+      if (seen.has(tool) || tool === 'Bash') continue;
+      seen.add(tool);
+      const lines = el.querySelector<HTMLElement>('.col-lines')!;
+      const m = /^\+(\d+) \u2212(\d+)$/.exec(lines.textContent ?? '');
+      expect(m, `${tool}: ${lines.textContent}`).not.toBeNull();
+      expect(lines.querySelector('.stat-add')!.textContent).toBe(`+${m![1]}`);
+      expect(lines.querySelector('.stat-del')!.textContent).toBe(`\u2212${m![2]}`);
+      el.click();
+      const change = await present(`#row-detail[data-event-id="${el.dataset.eventId}"] [data-testid=change]`);
+      await vi.waitFor(() => expect(change.querySelector('[data-testid=change-diff]')).not.toBeNull());
+      const count = (op: string): number => change.querySelectorAll(`.diff-line[data-op=${op}]`).length;
+      if (tool === 'Write') {
+        // Shown against its previous content; LINES was counted against none, and the panel says so.
+        const note = change.querySelector('[data-testid=write-diff-recorded]');
+        if (note) expect(note.textContent).toContain(`+${m![1]} \u2212${m![2]}`);
+        else expect([count('add'), count('del')]).toEqual([Number(m![1]), Number(m![2])]);
+      } else {
+        expect([count('add'), count('del')], tool).toEqual([Number(m![1]), Number(m![2])]);
+      }
+      document.getElementById('row-detail-close')!.click();
+    }
+    expect([...seen].sort()).toEqual(['Edit', 'MultiEdit', 'NotebookEdit', 'Write']);
+    // Diffed by the backend, not in the page.
+    expect(stub.calls.get('mutation_diff')).toBe(4);
+  });
+
+  it('shows "—" in LINES for a row without counts', async () => {
+    const stub = createStub({ rows: 60, seed: 30 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    const [bash] = stub.timeline.addBash(['gen/x.txt'], repo);
+    const el = await present<HTMLElement>(`[data-testid=timeline-row][data-event-id="${bash!.event_id}"]`);
+    expect(el.querySelector('.col-lines')!.textContent).toBe('\u2014');
   });
 
   it('lists every file a Bash command changed, each opening its history', async () => {

@@ -257,6 +257,8 @@ impl History {
             cwd: Some(self.root.clone()),
             file_path: Some(abs),
             lines_changed: Some(lines),
+            lines_added: None,
+            lines_removed: None,
             command,
             payload_valid: true,
             raw_payload: payload.to_string(),

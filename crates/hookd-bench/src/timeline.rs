@@ -11,7 +11,7 @@
 //! list (`newer_than`); charts over the whole history, three hours and a
 //! week. As whole processes: `hookd query --limit 1000` and with `--file`.
 //! Then the one-time cost users pay, migrating a ledger written before
-//! migrations 0004–0006 (the timeline's counts, indexes and search), and what
+//! migrations 0004–0008 (the timeline's counts, indexes and search), and what
 //! their triggers and indexes cost each append.
 //!
 //! Results are checked where that is cheap: the page at a position against
@@ -48,7 +48,7 @@ const LIMIT: u64 = 1_000;
 /// Rows of the burst a live list catches up with.
 const BURST_ROWS: u64 = 20_000;
 
-/// Rows appended to measure the ingest cost of migrations 0004–0006.
+/// Rows appended to measure the ingest cost of migrations 0004–0008.
 const INGEST_ROWS: u64 = 100_000;
 
 /// The batch sizes of the ingest series: the daemon's largest batch (a
@@ -126,7 +126,7 @@ pub struct MigrationReport {
     pub ingest: Vec<IngestPair>,
 }
 
-/// One batch size's ingest rate, before and after migrations 0004–0006.
+/// One batch size's ingest rate, before and after migrations 0004–0008.
 #[derive(Debug, Clone, Serialize)]
 pub struct IngestPair {
     /// Rows per transaction.
@@ -742,6 +742,8 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
             include_str!("../../hookd-core/src/ledger/0004_timeline_index.sql"),
             include_str!("../../hookd-core/src/ledger/0005_known_values.sql"),
             include_str!("../../hookd-core/src/ledger/0006_search.sql"),
+            include_str!("../../hookd-core/src/ledger/0007_lines.sql"),
+            include_str!("../../hookd-core/src/ledger/0008_search_lean.sql"),
         ] {
             // Comments may hold a `;`: they go before the split.
             let code: String = sql
@@ -750,8 +752,12 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
                 .map(|l| format!("{l}\n"))
                 .collect();
             for statement in code.split(';').map(str::trim) {
+                // The columns `Ledger::append` writes too (0007), and the
+                // search tables as 0008 leaves them.
                 if statement.starts_with("CREATE TABLE")
+                    || statement.starts_with("DROP TABLE")
                     || statement.starts_with("CREATE VIRTUAL TABLE")
+                    || statement.starts_with("ALTER TABLE")
                 {
                     c.execute_batch(statement)?;
                 }
@@ -760,7 +766,7 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
         c.pragma_update(None, "user_version", hookd_core::ledger::SCHEMA_VERSION)?;
     }
 
-    eprintln!("[{label}] Ledger::open_existing (migrations 0004-0006)");
+    eprintln!("[{label}] Ledger::open_existing (migrations 0004-0008)");
     let start = Instant::now();
     let ledger = Ledger::open_existing(&v3)?;
     let migrate_seconds = start.elapsed().as_secs_f64();

@@ -18,6 +18,7 @@
 //!   `amqp`).
 //!
 //! Shared roots: [`error`], [`config`], [`dirs`], [`names`], [`timefmt`],
+//! [`diff`] (the one line-diff rule: lines added and removed),
 //! [`record`] (the records that cross subsystems), [`project`] (what a
 //! project root is, stored paths, version tokens), [`state_dir`] (the
 //! `.hookd/` directory in a repository) and [`fs_atomic`] (atomic writes).
@@ -29,6 +30,7 @@
 pub mod amqp;
 pub mod config;
 pub mod daemon;
+pub mod diff;
 pub mod dirs;
 pub mod error;
 pub mod executor;

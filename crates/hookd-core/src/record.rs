@@ -30,6 +30,13 @@ pub struct HookEvent {
     pub file_path: Option<PathBuf>,
     /// Newlines written by the tool (`content`, `new_string`, summed over `edits`).
     pub lines_changed: Option<i64>,
+    /// Lines the tool added, by [`crate::diff`]'s rule; `None` except for a
+    /// file tool's `post_tool_use` whose payload carries its text.
+    #[serde(default)]
+    pub lines_added: Option<i64>,
+    /// Lines the tool removed, as `lines_added`.
+    #[serde(default)]
+    pub lines_removed: Option<i64>,
     /// The shell command, for Bash.
     pub command: Option<String>,
     /// False when the emitter could not parse the hook's stdin as JSON.
@@ -131,8 +138,18 @@ pub struct MutationRecord {
     pub file_path: Option<String>,
     /// Extension of `file_path` without the dot (`rs`), when it has one.
     pub file_ext: Option<String>,
-    /// Newlines written; `None` where the tool does not say (Bash).
+    /// Newlines written (in `content`, `new_string`, summed over `edits`):
+    /// kept as it always was; the diff's counts are `lines_added` and
+    /// `lines_removed`. `None` where the tool does not say (Bash).
     pub lines_changed: Option<i64>,
+    /// Lines added, by the diff rule of [`crate::diff`] (a Write against
+    /// no earlier content); `None` for Bash, for an oversized payload's
+    /// stand-in and for rows recorded before hookd counted them.
+    #[serde(default)]
+    pub lines_added: Option<i64>,
+    /// Lines removed, as `lines_added`.
+    #[serde(default)]
+    pub lines_removed: Option<i64>,
     /// Branch at the time of the change.
     pub branch: String,
     /// HEAD commit at the time of the change.
@@ -281,6 +298,8 @@ impl MutationRecord {
             file_ext: file_path.as_deref().and_then(file_ext),
             file_path,
             lines_changed,
+            lines_added: None,
+            lines_removed: None,
             branch: repo.branch.clone(),
             head_sha: repo.head_sha.clone(),
             raw_payload: event.raw_payload.clone(),

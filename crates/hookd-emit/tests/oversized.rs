@@ -35,6 +35,9 @@ fn a_9_mib_write_keeps_its_file_and_line_count() {
     assert_eq!(row["tool_name"], "Write");
     assert_eq!(row["file_path"], "big.txt");
     assert_eq!(row["lines_changed"], i64::try_from(lines).unwrap());
+    // The emitter links no diff: a stand-in's lines added and removed are unknown.
+    assert_eq!(row["lines_added"], serde_json::Value::Null);
+    assert_eq!(row["lines_removed"], serde_json::Value::Null);
     assert_eq!(row["tool_use_id"], "toolu_big");
     assert_eq!(row["session_id"], "session-1");
     assert_eq!(row["flags"], json!(["payload_summarised"]));

@@ -7,6 +7,9 @@
 //! written and how many lines. The emitter builds the stand-in and flags the
 //! envelope with `payload_summarised`; the daemon reads the kept fields back
 //! with the same names and counts lines with the same rule ([`lines_changed`]).
+//! It keeps no lines added and removed: they are counted by the daemon's
+//! line diff (`hookd_core::diff`), which the emitter does not link to stay
+//! small, so a stand-in's row has them NULL (shown as "—").
 
 use serde_json::Value;
 

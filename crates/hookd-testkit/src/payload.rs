@@ -52,8 +52,10 @@ pub struct Event<'a> {
     pub tool: &'a str,
     /// The file written, relative to the repository.
     pub file: Option<&'a str>,
-    /// What was written.
+    /// What was written (an Edit's `new_string`).
     pub content: &'a str,
+    /// An Edit's `old_string`: with it the tool input is an Edit's.
+    pub old_string: Option<&'a str>,
     /// The envelope's timestamp.
     pub timestamp: &'a str,
     /// The session, which is also the agent.
@@ -70,9 +72,20 @@ impl<'a> Event<'a> {
             tool: "Write",
             file: Some(file),
             content: "one\ntwo\n",
+            old_string: None,
             timestamp,
             agent: "agent-a",
             branch: "main",
+        }
+    }
+
+    /// A `post_tool_use` Edit of `file` replacing `old` by `new` at `timestamp`.
+    pub fn edit(file: &'a str, old: &'a str, new: &'a str, timestamp: &'a str) -> Self {
+        Self {
+            tool: "Edit",
+            content: new,
+            old_string: Some(old),
+            ..Self::write(file, timestamp)
         }
     }
 
@@ -83,6 +96,7 @@ impl<'a> Event<'a> {
             tool: "",
             file: None,
             content: "",
+            old_string: None,
             timestamp,
             agent: "agent-a",
             branch: "main",
@@ -101,10 +115,15 @@ impl<'a> Event<'a> {
         } else {
             payload["tool_name"] = json!(self.tool);
             payload["tool_use_id"] = json!(format!("toolu-{}", self.timestamp));
-            payload["tool_input"] = json!({
-                "file_path": self.file.map(|f| root.join(f)),
-                "content": self.content,
-            });
+            let file = self.file.map(|f| root.join(f));
+            payload["tool_input"] = match self.old_string {
+                Some(old) => json!({
+                    "file_path": file,
+                    "old_string": old,
+                    "new_string": self.content,
+                }),
+                None => json!({"file_path": file, "content": self.content}),
+            };
         }
         json!({
             "event_type": self.hook,

@@ -51,6 +51,8 @@ register! {
     timeline::activity_event,
     timeline::mutation_row,
     timeline::previous_content,
+    timeline::mutation_diff,
+    timeline::payload_diff,
     timeline::event_mutations,
     timeline::known_values,
     timeline::agent_names,

@@ -1,9 +1,12 @@
 //! The Timeline screen's commands: pages of the mutation rows and of the
 //! activity mode, their charts, and a row's detail (the whole row, a
-//! Write's previous content, the files of one Bash command).
+//! Write's previous content, the diff it shows, the files of one Bash
+//! command).
 
+use hookd_core::diff::ChangeDiff;
 use hookd_core::ledger::ActivityEvent;
 use hookd_core::ledger::agents::AgentInfo;
+use hookd_core::ledger::change::MutationDiff;
 use hookd_core::ledger::histogram::{Histogram, HistogramRequest};
 use hookd_core::ledger::known::{Field, Known};
 use hookd_core::ledger::page::{Anchor, Page};
@@ -87,6 +90,26 @@ command! {
         row: RowRef,
     ) -> Result<PreviousContent> {
         blocking(&app, move |state| history::previous_content(state, &row)).await
+    }
+}
+
+command! {
+    /// The diff a row's detail shows (a Write's against its previous
+    /// content) and the line counts stored with the row.
+    pub(crate) async fn mutation_diff<R: Runtime>[app: AppHandle<R>](
+        row: RowRef,
+    ) -> Result<MutationDiff> {
+        blocking(&app, move |state| history::mutation_diff(state, &row)).await
+    }
+}
+
+command! {
+    /// The diff of the tool input in a hook event's payload (the activity
+    /// detail's), by the same rule; null when it holds no file text.
+    pub(crate) async fn payload_diff<R: Runtime>[app: AppHandle<R>](
+        payload: String,
+    ) -> Result<Option<ChangeDiff>> {
+        blocking(&app, move |_| Ok(history::payload_diff(&payload))).await
     }
 }
 

@@ -22,11 +22,18 @@ export default async function ({ browser, test, shot, emit, env, repo }) {
     const rowText = await browser.execute((el) => el.textContent, row);
     assert.match(rowText, /README\.md/);
     assert.equal(await row.getAttribute('data-tool'), 'Edit');
+    // A one-line Edit: one line added, one removed, as its diff shows.
+    const lines = await browser.execute((el) => el.querySelector('.col-lines').textContent, row);
+    assert.equal(lines, '+1 \u22121');
     await row.click();
     const detail = await browser.$('#row-detail');
     await detail.waitForExist({ timeout: 5000 });
+    const diff = await browser.$('#row-detail [data-testid="change-diff"]');
+    await diff.waitForExist({ timeout: 5000 });
     const text = await browser.execute((el) => el.textContent, detail);
     assert.match(text, /hello, hookd/, 'the new text is shown');
+    const ops = await browser.execute((el) => [...el.querySelectorAll('.diff-line')].map((l) => l.dataset.op), diff);
+    assert.deepEqual(ops, ['del', 'add'], 'the backend diff of the one-line Edit');
     await shot(browser, 'timeline');
   });
 }

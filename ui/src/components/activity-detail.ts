@@ -1,15 +1,16 @@
 // The detail panel of one activity row (a hook event): the managed hook
 // runs that answered it with their decisions, reasons, exit codes and
-// output; the prompt or the change it carried; every column; and the raw
-// payload. The mutation list has its own panel (row-detail.ts); this one
+// output; the prompt or the change it carried (its diff computed by the
+// backend, `payload_diff`); every column; and the raw payload. The mutation list has its own panel (row-detail.ts); this one
 // shares its look.
 
 import { eventSubject, runReason, runVerdict } from '../lib/activity';
+import { api, normalizeError } from '../lib/api';
 import { eventLabel } from '../lib/catalogue';
 import { extractChange, parsePayload, prettyPayload } from '../lib/change';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { ActivityEvent, HookRunRecord } from '../lib/types';
-import { renderChange } from './change-view';
+import { diffFailed, hasDiff, renderChange, showDiff } from './change-view';
 import { append, h } from './dom';
 
 /** Characters of payload shown before "Show all". */
@@ -184,6 +185,7 @@ export function createActivityDetail(
     } else if (ev.tool_name) {
       const change = extractChange(ev.tool_name, ev.raw_payload);
       if (change.kind !== 'none') carried = renderChange(change);
+      if (carried && hasDiff(change)) loadDiff(carried, ev.raw_payload, ev);
     }
 
     const fields = h('dl', { class: 'fields', data: { testid: 'activity-fields' } });
@@ -227,6 +229,18 @@ export function createActivityDetail(
     );
     body.scrollTop = 0;
     el.hidden = false;
+  }
+
+  /** Fills the carried change's diff in from the backend (`payload_diff`), unless another event is shown by then. */
+  function loadDiff(section: HTMLElement, payload: string, ev: ActivityEvent): void {
+    api.payload_diff({ payload }).then(
+      (diff) => {
+        if (shown === ev) showDiff(section, diff);
+      },
+      (err: unknown) => {
+        if (shown === ev) diffFailed(section, normalizeError(err).message);
+      },
+    );
   }
 
   function hide(): void {

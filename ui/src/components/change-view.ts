@@ -1,12 +1,13 @@
 // Renders what a mutation changed: a line diff for Edit and each MultiEdit
-// edit, the written content for Write (as a diff once the previous content
-// is known, see `renderWriteDiff`), the new cell source for NotebookEdit,
-// the command for Bash.
+// edit, a Write against its previous content (see `renderWriteDiff`), the
+// new cell source for NotebookEdit, the command for Bash. The diffs are
+// the backend's (`mutation_diff`, `payload_diff`: hookd_core::diff, the rule
+// the ledger's lines_added/lines_removed are counted with), never computed
+// here, so a diff and the LINES column beside it agree.
 
-import type { Change, EditChange } from '../lib/change';
-import { diffStat, lineDiff, splitLines, type DiffLine } from '../lib/diff';
+import type { Change } from '../lib/change';
 import { formatLocal } from '../lib/time';
-import type { PreviousContent } from '../lib/types';
+import type { ChangeDiff, DiffBlock, DiffLine, LineCounts, PreviousContent } from '../lib/types';
 import { append, h } from './dom';
 
 /** Lines shown before a "show all" button, so a huge Write cannot freeze the panel. */
@@ -14,7 +15,39 @@ const MAX_LINES = 2000;
 
 const SIGN: Record<DiffLine['op'], string> = { eq: ' ', del: '-', add: '+' };
 
-function diffBlock(lines: DiffLine[], label: string): HTMLElement {
+/** `+3 −1`, green and red, as the LINES column shows counts. */
+export function statSpans(counts: LineCounts): HTMLElement {
+  return h('span', { class: 'diff-stat' }, h('span', { class: 'stat-add', text: `+${counts.added}` }), ' ', h('span', { class: 'stat-del', text: `\u2212${counts.removed}` }));
+}
+
+/** What the LINES cell shows of a row: its counts, or `—` when they were not counted. */
+export interface LinesOf {
+  lines_added: number | null;
+  lines_removed: number | null;
+  lines_changed: number | null;
+}
+
+/**
+ * Fills a LINES cell: `+3 −1` (green, red) from the row's stored counts,
+ * the ones its diff shows; `—` when not counted (Bash, an oversized
+ * payload, a row recorded before hookd counted them), the title saying why.
+ */
+export function fillLines(cell: HTMLElement, row: LinesOf): void {
+  if (row.lines_added !== null && row.lines_removed !== null) {
+    const counts = { added: row.lines_added, removed: row.lines_removed };
+    cell.replaceChildren(h('span', { class: 'stat-add', text: `+${counts.added}` }), ' ', h('span', { class: 'stat-del', text: `\u2212${counts.removed}` }));
+    cell.title = `${counts.added} line${counts.added === 1 ? '' : 's'} added, ${counts.removed} removed`;
+    return;
+  }
+  cell.textContent = '\u2014';
+  cell.title =
+    row.lines_changed === null
+      ? 'No lines counted (a shell command)'
+      : `Lines added and removed not counted (recorded before hookd counted them, or a payload too large to keep); newlines written: ${row.lines_changed}`;
+}
+
+function diffBlock(block: DiffBlock, label: string): HTMLElement {
+  const { lines } = block;
   const body = h('div', { class: 'diff-body' });
   const renderLines = (upTo: number): void => {
     const frag = document.createDocumentFragment();
@@ -23,8 +56,8 @@ function diffBlock(lines: DiffLine[], label: string): HTMLElement {
         h(
           'div',
           { class: `diff-line diff-${line.op}`, data: { op: line.op } },
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.oldNo?.toString() ?? '' }),
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.newNo?.toString() ?? '' }),
+          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.old_no?.toString() ?? '' }),
+          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.new_no?.toString() ?? '' }),
           h('span', { class: 'diff-sign', text: SIGN[line.op] }),
           h('span', { class: 'diff-text', text: line.text === '' ? '\u200b' : line.text }),
         ),
@@ -43,26 +76,12 @@ function diffBlock(lines: DiffLine[], label: string): HTMLElement {
     }
   };
   renderLines(MAX_LINES);
-  const stat = diffStat(lines);
   return h(
     'figure',
-    { class: 'diff', data: { testid: 'change-diff' }, attrs: { 'aria-label': label } },
-    h(
-      'figcaption',
-      { class: 'diff-caption' },
-      h('span', { text: label }),
-      h('span', { class: 'diff-stat' }, h('span', { class: 'stat-add', text: `+${stat.added}` }), ' ', h('span', { class: 'stat-del', text: `−${stat.removed}` })),
-    ),
+    { class: 'diff', data: { testid: 'change-diff', added: String(block.counts.added), removed: String(block.counts.removed) }, attrs: { 'aria-label': label } },
+    h('figcaption', { class: 'diff-caption' }, h('span', { text: label }), statSpans(block.counts)),
     body,
   );
-}
-
-function addedOnly(text: string): DiffLine[] {
-  return splitLines(text).map((t, i) => ({ op: 'add', text: t, newNo: i + 1 }));
-}
-
-function editBlock(edit: EditChange, label: string): HTMLElement {
-  return diffBlock(lineDiff(edit.oldString, edit.newString), label + (edit.replaceAll ? ' (replace all)' : ''));
 }
 
 /** What a Write is compared with, in a few words. */
@@ -79,48 +98,58 @@ export function previousLabel(prev: PreviousContent): string {
 }
 
 /**
- * A Write's content against what its file held before: a diff when the
- * previous content is known, else the content as added lines. The caption
- * names the source; a note says when other changes recorded in between
- * are part of the diff, or why a known source could not be compared.
+ * A Write's diff against what its file held before (the backend's, see
+ * `mutation_diff`): the caption names what it was compared with; notes
+ * say when other changes recorded in between are part of the diff, why a
+ * known source could not be compared, and when the row's LINES (counted
+ * when the Write was recorded, against no earlier content) differ.
  */
-export function renderWriteDiff(content: string, prev: PreviousContent): HTMLElement {
+export function renderWriteDiff(block: DiffBlock, prev: PreviousContent, recorded: LineCounts | null): HTMLElement {
   const wrap = h('div', { class: 'write-diff', data: { testid: 'write-diff', source: prev.source.kind } });
   const label = previousLabel(prev);
-  const lines = prev.content !== null ? lineDiff(prev.content, content) : addedOnly(content);
-  wrap.append(diffBlock(lines, prev.content !== null ? label : prev.source.kind === 'none' ? label : `content (${label})`));
-  const notes: string[] = [];
-  if (prev.note) notes.push(`Not compared: ${prev.note}.`);
+  const compared = prev.source.kind !== 'none' && prev.note === null;
+  wrap.append(diffBlock(block, compared || prev.source.kind === 'none' ? label : `content (${label})`));
+  const notes: [string, string][] = [];
+  if (prev.note) notes.push(['write-diff-note', `Not compared: ${prev.note}.`]);
   if (prev.changes_between > 0) {
     const n = prev.changes_between;
-    notes.push(`${n} other change${n === 1 ? ' was' : 's were'} recorded to this file in between; ${n === 1 ? 'it is' : 'they are'} part of this diff.`);
+    notes.push(['write-diff-note', `${n} other change${n === 1 ? ' was' : 's were'} recorded to this file in between; ${n === 1 ? 'it is' : 'they are'} part of this diff.`]);
   }
-  if (prev.content !== null && prev.content === content) notes.push('The Write left the content as it was.');
-  for (const note of notes) wrap.append(h('p', { class: 'muted change-note', data: { testid: 'write-diff-note' }, text: note }));
+  if (compared && block.counts.added === 0 && block.counts.removed === 0) notes.push(['write-diff-note', 'The Write left the content as it was.']);
+  if (recorded && (recorded.added !== block.counts.added || recorded.removed !== block.counts.removed)) {
+    notes.push([
+      'write-diff-recorded',
+      `The LINES column shows +${recorded.added} \u2212${recorded.removed}: a Write is counted when it is recorded, against no earlier content; the previous content is looked up only here.`,
+    ]);
+  }
+  for (const [testid, note] of notes) wrap.append(h('p', { class: 'muted change-note', data: { testid }, text: note }));
   return wrap;
 }
 
-/** The change section of the row detail panel. */
+/** Where a change's diff goes until the backend has computed it. */
+function pending(): HTMLElement {
+  return h('p', { class: 'muted change-status', data: { testid: 'change-diff-pending' }, text: 'Computing the diff…' });
+}
+
+/** The change section of a detail panel; its diff is filled in by `showDiff`. */
 export function renderChange(change: Change): HTMLElement {
   const section = h('section', { class: 'detail-section', data: { testid: 'change', kind: change.kind } });
   const title = (text: string): HTMLElement => h('h3', { class: 'detail-heading', text });
   switch (change.kind) {
     case 'edit':
-      section.append(title('Change'), editBlock(change.edit, 'old_string → new_string'));
+      section.append(title('Change'), pending());
       break;
     case 'multiedit':
-      section.append(title(`Change (${change.edits.length} edits)`));
-      change.edits.forEach((e, i) => section.append(editBlock(e, `Edit ${i + 1} of ${change.edits.length}`)));
-      if (change.edits.length === 0) section.append(h('p', { class: 'muted', text: 'The payload lists no edits.' }));
+      section.append(title(`Change (${change.edits.length} edits)`), pending());
       break;
     case 'write':
-      section.append(title('Written content'), diffBlock(addedOnly(change.content), 'content (new file contents)'));
+      section.append(title('Written content'), pending());
       break;
     case 'notebook':
       section.append(
         title('Notebook cell'),
         h('p', { class: 'muted mono', text: `cell ${change.cellId ?? '(new)'} · ${change.cellType ?? 'cell'} · ${change.editMode}` }),
-        diffBlock(addedOnly(change.newSource), 'new_source'),
+        pending(),
       );
       break;
     case 'bash':
@@ -139,4 +168,54 @@ export function renderChange(change: Change): HTMLElement {
       break;
   }
   return section;
+}
+
+/** Whether a change shows a diff (computed by the backend). */
+export function hasDiff(change: Change): boolean {
+  return change.kind === 'edit' || change.kind === 'multiedit' || change.kind === 'write' || change.kind === 'notebook';
+}
+
+/**
+ * Puts the backend's diff into a section from `renderChange`: one block per
+ * edit, a Write's against `previous` when it was compared with one.
+ * `recorded` is the row's stored counts (its LINES).
+ */
+export function showDiff(section: HTMLElement, diff: ChangeDiff | null, previous: PreviousContent | null = null, recorded: LineCounts | null = null): void {
+  const at = section.querySelector('[data-testid=change-diff-pending]');
+  const parts: HTMLElement[] = [];
+  if (diff === null) {
+    parts.push(h('p', { class: 'muted', text: 'No diff to show: the payload holds no file text.' }));
+  } else {
+    section.dataset.added = String(diff.counts.added);
+    section.dataset.removed = String(diff.counts.removed);
+    const n = diff.blocks.length;
+    diff.blocks.forEach((block, i) => {
+      switch (diff.kind) {
+        case 'edit':
+          parts.push(diffBlock(block, 'old_string \u2192 new_string' + (block.replace_all ? ' (replace all)' : '')));
+          break;
+        case 'multi_edit':
+          parts.push(diffBlock(block, `Edit ${i + 1} of ${n}` + (block.replace_all ? ' (replace all)' : '')));
+          break;
+        case 'write':
+          parts.push(previous ? renderWriteDiff(block, previous, recorded) : diffBlock(block, 'content (new file contents)'));
+          break;
+        case 'notebook':
+          parts.push(diffBlock(block, 'new_source'));
+          break;
+      }
+    });
+    if (diff.kind === 'multi_edit' && n === 0) parts.push(h('p', { class: 'muted', text: 'The payload lists no edits.' }));
+  }
+  if (at) at.replaceWith(...parts);
+  else section.append(...parts);
+}
+
+/** Says in a section from `renderChange` that its diff could not be computed. */
+export function diffFailed(section: HTMLElement, message: string): void {
+  const at = section.querySelector<HTMLElement>('[data-testid=change-diff-pending]');
+  if (!at) return;
+  at.className = 'field-error change-status';
+  at.dataset.testid = 'change-diff-error';
+  at.textContent = `Could not compute the diff: ${message}.`;
 }

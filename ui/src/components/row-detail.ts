@@ -2,17 +2,18 @@
 // from the payload, and the payload itself, pretty-printed.
 //
 // Parts come from the backend after the panel opens: the row's payload
-// (the timeline's list is sent without payloads), a Write's previous
-// content (so it shows as a diff against it) and, for a Bash row, every
-// file the same command changed. Answers for a row that is no longer shown
-// are dropped.
+// (the timeline's list is sent without payloads), the change's diff
+// (`mutation_diff`: computed by the core with the rule of the row's
+// lines_added/lines_removed, a Write's against its previous content) and,
+// for a Bash row, every file the same command changed. Answers for a row
+// that is no longer shown are dropped.
 
 import { api, normalizeError } from '../lib/api';
 import { openInBench } from '../lib/bench-payload';
 import { extractChange, prettyPayload } from '../lib/change';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { MutationRow } from '../lib/types';
-import { renderChange, renderWriteDiff } from './change-view';
+import { diffFailed, hasDiff, renderChange, showDiff } from './change-view';
 import { formatCount, h } from './dom';
 
 /** Characters of payload shown before "Show all" (payloads can reach 8 MiB). */
@@ -26,6 +27,8 @@ const FIELDS: (keyof MutationRow)[] = [
   'agent_id',
   'event_timestamp',
   'received_at',
+  'lines_added',
+  'lines_removed',
   'lines_changed',
   'branch',
   'head_sha',
@@ -55,7 +58,8 @@ export interface RowDetailOptions {
   /**
    * The `repo` of backend lookups for a row: a directory inside its
    * repository, or null for the ledger outside git. Without it the panel
-   * asks nothing (the Write shows as all new, Bash lists no files).
+   * asks only for the payload's diff (a Write shows as all new, Bash lists
+   * no files).
    */
   repoOf?: (row: MutationRow) => string | null;
   /** Shows every hook event of an agent (the timeline's activity mode). */
@@ -229,7 +233,7 @@ export function createRowDetail(
 
     const change = extractChange(row.tool_name, row.raw_payload, row.command);
     const changeSection = renderChange(change);
-    if (change.kind === 'write' && repo !== undefined) loadPrevious(changeSection, row, repo, change.content, seq);
+    if (hasDiff(change)) loadDiff(changeSection, row, repo, seq);
     const bashFiles = change.kind === 'bash' && repo !== undefined ? loadBashFiles(row, repo, seq) : null;
 
     body.replaceChildren(
@@ -242,22 +246,33 @@ export function createRowDetail(
     el.hidden = false;
   }
 
-  /** Replaces the Write's added-only content with a diff against the previous content. */
-  function loadPrevious(section: HTMLElement, row: MutationRow, repo: string | null, content: string, seq: number): void {
-    const status = h('p', { class: 'muted change-status', data: { testid: 'change-previous' }, text: 'Looking for the previous content…' });
-    section.dataset.previous = 'loading';
-    section.querySelector('.detail-heading')?.after(status);
-    api.previous_content({ row: { repo, id: row.id } }).then(
-      (prev) => {
+  /** Fills the change's diff in from the backend: the row's (a Write against its previous content), else its payload's. */
+  function loadDiff(section: HTMLElement, row: MutationRow, repo: string | null | undefined, seq: number): void {
+    const isWrite = section.dataset.kind === 'write';
+    if (isWrite) section.dataset.previous = 'loading';
+    const answer =
+      repo !== undefined
+        ? api.mutation_diff({ row: { repo, id: row.id } })
+        : api.payload_diff({ payload: row.raw_payload }).then((change) => ({ change, previous: null, recorded: null }));
+    answer.then(
+      (d) => {
         if (seq !== generation) return;
-        section.dataset.previous = prev.source.kind;
-        status.remove();
-        section.querySelector('[data-testid=change-diff]')?.replaceWith(renderWriteDiff(content, prev));
+        if (isWrite) section.dataset.previous = d.previous?.source.kind ?? 'none';
+        showDiff(section, d.change, d.previous, d.recorded);
       },
       (err: unknown) => {
         if (seq !== generation) return;
-        section.dataset.previous = 'error';
-        status.textContent = `Could not find the previous content: ${normalizeError(err).message}. Showing the written content alone.`;
+        if (isWrite) section.dataset.previous = 'error';
+        diffFailed(section, normalizeError(err).message);
+        // The payload alone still has a diff (a Write all added).
+        if (repo !== undefined) {
+          api.payload_diff({ payload: row.raw_payload }).then(
+            (change) => {
+              if (seq === generation) showDiff(section, change);
+            },
+            () => {},
+          );
+        }
       },
     );
   }

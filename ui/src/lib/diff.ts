@@ -1,4 +1,8 @@
-// A line diff for showing an Edit's old_string against its new_string.
+// A line diff for showing a settings file before a save (the hook editor,
+// the Connect dialog), and the stub backend's stand-in for the core's diff.
+// A mutation's diff and its LINES count are the core's (hookd_core::diff,
+// sent by the `mutation_diff` and `payload_diff` commands): the timeline
+// never diffs with this.
 //
 // Common leading and trailing lines are matched first (an edit usually
 // touches a few lines of a larger snippet), then the middle is aligned by a

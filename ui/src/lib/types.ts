@@ -20,6 +20,14 @@ export type { JsonValue } from './bindings/serde_json/JsonValue';
 export type { HookRunRecord } from './bindings/HookRunRecord';
 export type { LedgerCommit } from './bindings/LedgerCommit';
 export type { MutationRow } from './bindings/MutationRow';
+// The diff a row shows and the lines it added and removed (hookd_core::diff).
+export type { ChangeDiff } from './bindings/ChangeDiff';
+export type { ChangeKind } from './bindings/ChangeKind';
+export type { DiffBlock } from './bindings/DiffBlock';
+export type { DiffLine } from './bindings/DiffLine';
+export type { DiffOp } from './bindings/DiffOp';
+export type { LineCounts } from './bindings/LineCounts';
+export type { MutationDiff } from './bindings/MutationDiff';
 export type { ProjectInfo } from './bindings/ProjectInfo';
 export type { PublisherStatus } from './bindings/PublisherStatus';
 export type { TimelineQuery } from './bindings/TimelineQuery';

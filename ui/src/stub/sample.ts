@@ -4,6 +4,7 @@
 // canned previous content (what `previous_content` answers for it).
 
 import type { MutationRow, PreviousContent, ProjectInfo } from '../lib/types';
+import { changeDiff } from './diff';
 
 /** Deterministic PRNG (mulberry32). */
 export function prng(seed: number): () => number {
@@ -188,6 +189,8 @@ export function rowMaker(seed: number): RowMaker {
       // Canned: the file as git had it, the Write's content without its first snippet.
       previous.set(rowKey(repo.root, id), { source: { kind: 'git', sha: headSha }, content: written[1], changes_between: 0, note: null });
     }
+    // Counted as the daemon records them: a Write against no earlier content.
+    const counts = changeDiff(toolInput)?.counts ?? null;
     return {
       id,
       event_type: `tool.mutation.${tool.toLowerCase()}`,
@@ -197,6 +200,8 @@ export function rowMaker(seed: number): RowMaker {
       file_path: file,
       file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
       lines_changed: lines,
+      lines_added: counts?.added ?? null,
+      lines_removed: counts?.removed ?? null,
       branch,
       head_sha: headSha,
       raw_payload: JSON.stringify(payload),

@@ -8,7 +8,8 @@
 // pages, which count every matching row; `since`, `until` and
 // `event_type` are not interpreted (parsing times and event names is the
 // core's, tested in Rust), so the stub ignores them. `previous_content`
-// answers what was canned with the row (`setPrevious` cans another answer).
+// answers what was canned with the row (`setPrevious` cans another answer);
+// `mutation_diff` diffs a Write against that answer (see ./diff.ts).
 //
 // Pages follow the core's semantics over the narrowed rows: the order is
 // time, then repository, then id; a page says the position of its first row
@@ -31,6 +32,7 @@ import type {
   TimelineQuery,
   Watermark,
 } from '../lib/types';
+import { changeDiff, toolInputOf } from './diff';
 import { rowKey } from './sample';
 import { fail, type StubPart } from './types';
 
@@ -42,6 +44,8 @@ export type TimelineCommands =
   | 'activity_event'
   | 'mutation_row'
   | 'previous_content'
+  | 'mutation_diff'
+  | 'payload_diff'
   | 'event_mutations'
   | 'known_values'
   | 'agent_names';
@@ -449,6 +453,18 @@ export function createTimelineStub(
       return whole;
     },
     previous_content: ({ row: ref }) => previous.get(rowKey(project(ref.repo).root, ref.id)) ?? NOTHING_BEFORE,
+    mutation_diff: ({ row: ref }) => {
+      const root = project(ref.repo).root;
+      const found = rows.find((r) => r.repo === root && r.id === ref.id);
+      if (!found) throw fail('not_found', `no row ${ref.id} in ${root}/.hookd/mutations.db`);
+      const input = toolInputOf(found.raw_payload);
+      const recorded = found.lines_added !== null && found.lines_removed !== null ? { added: found.lines_added, removed: found.lines_removed } : null;
+      const plain = changeDiff(input);
+      if (plain?.kind !== 'write') return { change: plain, previous: null, recorded };
+      const prev = previous.get(rowKey(root, ref.id)) ?? NOTHING_BEFORE;
+      return { change: changeDiff(input, prev.content), previous: { ...prev, content: null }, recorded };
+    },
+    payload_diff: ({ payload }) => changeDiff(toolInputOf(payload)),
     known_values: ({ query: q, field, part, activity }) => {
       const repo = q.all ? null : project(q.repo).root;
       const all: Array<MutationRow | ActivityEvent> = activity ? events() : rows;
@@ -511,6 +527,8 @@ export function createTimelineStub(
       file_path: file,
       file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
       lines_changed: null,
+      lines_added: null,
+      lines_removed: null,
       branch: 'main',
       head_sha: 'c0ffee'.padEnd(40, '0'),
       raw_payload: JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command, description: 'Generate files' } }),

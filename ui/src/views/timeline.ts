@@ -24,6 +24,7 @@ import '../styles/timeline.css';
 import { createActivityChart } from '../components/activity-chart';
 import { createActivityDetail } from '../components/activity-detail';
 import { formatCount, h } from '../components/dom';
+import { fillLines } from '../components/change-view';
 import { createRowDetail } from '../components/row-detail';
 import { VirtualList } from '../components/virtual-list';
 import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
@@ -460,7 +461,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
       const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
       cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
-      cell(el, i++, row.lines_changed === null ? '' : String(row.lines_changed), 'col-lines mono');
+      fillLines(cell(el, i++, '', 'col-lines mono'), row);
       cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
       el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
     } else {

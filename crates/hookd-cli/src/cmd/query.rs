@@ -370,8 +370,7 @@ impl<W: std::io::Write> Printer<W> {
                     shorten(self.names.get(&r.agent_id).unwrap_or(&r.agent_id), 24),
                     r.tool_name.clone(),
                     r.file_path.clone().unwrap_or_else(|| "-".into()),
-                    r.lines_changed
-                        .map_or_else(|| "-".into(), |n| n.to_string()),
+                    lines_cell(r.lines_added, r.lines_removed),
                     r.branch.clone(),
                 ];
                 if self.with_repo {
@@ -392,10 +391,32 @@ impl<W: std::io::Write> Printer<W> {
     }
 }
 
+/// The LINES cell: `+3 −1` (lines added and removed, as the desktop app's
+/// timeline shows them), `-` when not counted (Bash, an oversized payload,
+/// a row recorded before hookd counted them; `lines_changed` is in the JSON).
+fn lines_cell(added: Option<i64>, removed: Option<i64>) -> String {
+    match (added, removed) {
+        (Some(added), Some(removed)) => format!("+{added} \u{2212}{removed}"),
+        _ => "-".into(),
+    }
+}
+
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
     let kept: String = text.chars().take(max.saturating_sub(1)).collect();
     format!("{kept}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_cell_shows_added_and_removed_or_a_dash() {
+        assert_eq!(lines_cell(Some(3), Some(1)), "+3 \u{2212}1");
+        assert_eq!(lines_cell(Some(0), Some(0)), "+0 \u{2212}0");
+        assert_eq!(lines_cell(None, None), "-");
+    }
 }

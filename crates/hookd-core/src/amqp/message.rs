@@ -6,7 +6,9 @@
 //! rows), so a ledger consumer writes exactly the rows the daemon would have
 //! written itself, and other consumers find the flat fields they expect
 //! (`file_path`, `file_ext`, `lines_changed` of the first mutation) at the
-//! top level.
+//! top level. `lines_added` and `lines_removed` (schema 7 of the ledger)
+//! are optional, left out when unknown: a message without them is read as
+//! before, and an older consumer ignores them.
 
 use std::path::PathBuf;
 
@@ -67,6 +69,13 @@ pub struct ToolMutationEvent {
     pub file_ext: Option<String>,
     /// Newlines written (first mutation).
     pub lines_changed: Option<i64>,
+    /// Lines added (first mutation), by the diff rule of [`crate::diff`];
+    /// left out when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_added: Option<i64>,
+    /// Lines removed (first mutation), as `lines_added`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_removed: Option<i64>,
     /// The hook payload (a JSON string when the emitter could not parse it).
     pub raw_payload: serde_json::Value,
     /// False when the emitter could not parse the hook's stdin.
@@ -112,6 +121,8 @@ impl ToolMutationEvent {
             file_path: first.and_then(|m| m.file_path.clone()),
             file_ext: first.and_then(|m| m.file_ext.clone()),
             lines_changed: first.and_then(|m| m.lines_changed),
+            lines_added: first.and_then(|m| m.lines_added),
+            lines_removed: first.and_then(|m| m.lines_removed),
             raw_payload: serde_json::from_str(&e.raw_payload)
                 .unwrap_or_else(|_| serde_json::Value::String(e.raw_payload.clone())),
             payload_valid: e.payload_valid,
@@ -137,6 +148,8 @@ impl ToolMutationEvent {
             // it only as context, so the first mutation's path stands in.
             file_path: self.file_path.map(PathBuf::from),
             lines_changed: self.lines_changed,
+            lines_added: self.lines_added,
+            lines_removed: self.lines_removed,
             command: self.mutations.first().and_then(|m| m.command.clone()),
             payload_valid: self.payload_valid,
             raw_payload: self.raw_payload.to_string(),
@@ -249,6 +262,10 @@ mod tests {
         assert_eq!(message.event_type, "tool.mutation.write");
         assert_eq!(message.file_path.as_deref(), Some("src/a.rs"));
         assert_eq!(message.lines_changed, Some(2));
+        assert_eq!(
+            (message.lines_added, message.lines_removed),
+            (Some(2), Some(0))
+        );
         let body = serde_json::to_vec(&message).unwrap();
         let back: ToolMutationEvent = serde_json::from_slice(&body).unwrap();
         let restored = back.into_entry();
@@ -256,5 +273,21 @@ mod tests {
         assert_eq!(restored.repo, entry.repo);
         assert_eq!(restored.event.raw_payload, entry.event.raw_payload);
         assert_eq!(restored.event.event_id, "e1");
+        assert_eq!(restored.event.lines_added, Some(2));
+
+        // A message of a hookd that did not count them (no such keys,
+        // at the top level or in its mutations) still reads, as unknown.
+        let mut old: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let top = old.as_object_mut().unwrap();
+        top.remove("lines_added");
+        top.remove("lines_removed");
+        for m in top["mutations"].as_array_mut().unwrap() {
+            let m = m.as_object_mut().unwrap();
+            m.remove("lines_added");
+            m.remove("lines_removed");
+        }
+        let old: ToolMutationEvent = serde_json::from_value(old).unwrap();
+        assert_eq!((old.lines_added, old.lines_removed), (None, None));
+        assert_eq!(old.into_entry().mutations[0].lines_added, None);
     }
 }

@@ -1,5 +1,7 @@
 //! Reading what hookd needs out of an envelope and its free-form payload:
-//! names, agent, session, file touched and lines written.
+//! names, agent, session, file touched, lines written (`lines_changed`,
+//! newlines, the stand-in's rule) and lines added and removed (the diff
+//! rule of [`crate::diff`], counted only where a mutation row is made).
 //!
 //! The payload is whatever the agent sent, so every field is optional and
 //! nothing here can fail: absent or oddly-typed fields give `None`.
@@ -10,10 +12,10 @@ use std::path::{Path, PathBuf};
 use hookd_proto::{standin, surrogates};
 use serde_json::Value;
 
-use crate::Envelope;
 use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
 use crate::project::{clean_path, is_foreign_path, stored_path};
 use crate::record::{Flag, HookEvent, MutationRecord, RepoFacts};
+use crate::{Envelope, diff};
 
 /// Turns a validated envelope into a [`HookEvent`].
 ///
@@ -45,9 +47,19 @@ pub fn hook_event(
         .or(envelope.cwd.as_deref())
         .filter(|c| !c.is_empty())
         .map(PathBuf::from);
+    let hook_type = normalize_hook_type(&envelope.event_type);
+    // Diffing costs more than counting newlines: only the events that make
+    // a mutation row (see `direct_mutation`) are diffed.
+    let makes_mutation = hook_type == names::POST_TOOL_USE
+        && tool_name.as_deref().is_some_and(is_file_mutating_tool);
+    let counts = if makes_mutation {
+        tool_input.and_then(diff::tool_input_counts)
+    } else {
+        None
+    };
     HookEvent {
         event_id,
-        hook_type: normalize_hook_type(&envelope.event_type),
+        hook_type,
         agent_id,
         session_id,
         tool_use_id: str_field(payload, "tool_use_id").map(str::to_owned),
@@ -55,6 +67,8 @@ pub fn hook_event(
             .and_then(file_path)
             .map(|p| absolutize(&p, cwd.as_deref())),
         lines_changed: tool_input.and_then(lines_changed).or(side.kept_lines),
+        lines_added: counts.map(|c| i64::from(c.added)),
+        lines_removed: counts.map(|c| i64::from(c.removed)),
         command: tool_input
             .and_then(|input| str_field(input, "command"))
             .map(str::to_owned),
@@ -139,14 +153,11 @@ pub fn direct_mutation(event: &HookEvent, repo: &RepoFacts) -> Option<MutationRe
         .file_path
         .as_deref()
         .map(|p| stored_path(p, repo.git_root.as_deref()));
-    Some(MutationRecord::for_event(
-        event,
-        repo,
-        tool,
-        0,
-        file_path,
-        event.lines_changed,
-    ))
+    let mut record =
+        MutationRecord::for_event(event, repo, tool, 0, file_path, event.lines_changed);
+    record.lines_added = event.lines_added;
+    record.lines_removed = event.lines_removed;
+    Some(record)
 }
 
 fn file_path(tool_input: &Value) -> Option<PathBuf> {
@@ -338,6 +349,49 @@ mod tests {
         );
     }
 
+    /// `(lines_added, lines_removed)` of the mutation a post_tool_use of `tool` makes.
+    fn counts(tool: &str, input: &Value) -> (Option<i64>, Option<i64>) {
+        let payload = json!({"tool_input": input});
+        let e = event(&envelope("post_tool_use", Some(tool), payload));
+        let m = direct_mutation(&e, &repo("/repo")).unwrap();
+        (m.lines_added, m.lines_removed)
+    }
+
+    #[test]
+    fn mutations_count_lines_added_and_removed_by_the_diff_rule() {
+        let one_line = json!({"file_path": "/repo/a.rs", "old_string": "let a = 1;", "new_string": "let a = 2;"});
+        assert_eq!(
+            counts("Edit", &one_line),
+            (Some(1), Some(1)),
+            "a one-line Edit"
+        );
+        let new_file = json!({"file_path": "/repo/n.txt", "content": "a\nb\nc\n"});
+        assert_eq!(
+            counts("Write", &new_file),
+            (Some(3), Some(0)),
+            "a new 3-line file"
+        );
+        let multi = json!({"file_path": "/repo/a.rs", "edits": [
+            {"old_string": "a", "new_string": "b"},
+            {"old_string": "c\nd", "new_string": "c\nd\ne\nf"},
+        ]});
+        assert_eq!(
+            counts("MultiEdit", &multi),
+            (Some(3), Some(1)),
+            "MultiEdit sums"
+        );
+        let cell = json!({"notebook_path": "/repo/n.ipynb", "new_source": "x = 1\ny = 2\n"});
+        assert_eq!(counts("NotebookEdit", &cell), (Some(2), Some(0)));
+
+        // Only the events that make a mutation are diffed.
+        let pre = event(&envelope(
+            "pre_tool_use",
+            Some("Edit"),
+            json!({"tool_input": {"old_string": "a", "new_string": "b"}}),
+        ));
+        assert_eq!((pre.lines_added, pre.lines_removed), (None, None));
+    }
+
     #[test]
     fn only_successful_file_tools_are_direct_mutations() {
         let input = json!({"tool_input": {"file_path": "/repo/a.rs", "content": ""}});
@@ -370,6 +424,8 @@ mod tests {
         let m = direct_mutation(&e, &repo("/repo")).unwrap();
         assert_eq!(m.file_path.as_deref(), Some("big.txt"));
         assert_eq!(m.lines_changed, Some(42));
+        // The emitter links no diff: a stand-in's added and removed lines are not known.
+        assert_eq!((m.lines_added, m.lines_removed), (None, None));
         assert_eq!(m.flags, [Flag::PayloadSummarised]);
     }
 

@@ -126,6 +126,8 @@ mod tests {
             cwd: Some(PathBuf::from("/nonexistent-hookd/repo")),
             file_path: Some(PathBuf::from(file_path)),
             lines_changed: Some(1),
+            lines_added: None,
+            lines_removed: None,
             command: None,
             payload_valid: true,
             raw_payload: "{}".into(),

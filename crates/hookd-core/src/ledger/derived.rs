@@ -1,5 +1,5 @@
 //! The derived tables the timeline reads (counts per hour, per hour alone
-//! and per file, the agents, the search indexes; migrations 0004–0006),
+//! and per file, the agents, the search indexes; migrations 0004–0006 and 0008),
 //! brought up to date once per appended batch, in the batch's transaction.
 //!
 //! Why gathered in memory: the rows of a batch are in hand while they are

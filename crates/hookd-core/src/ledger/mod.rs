@@ -15,6 +15,7 @@
 
 mod activity;
 pub mod agents;
+pub mod change;
 pub mod checkpoint;
 mod derived;
 mod filter;
@@ -49,7 +50,7 @@ use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
@@ -60,7 +61,8 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0004_timeline_index.sql")),
         M::up(include_str!("0005_known_values.sql")),
         M::up(include_str!("0006_search.sql")),
-        M::up(include_str!("0007_search_lean.sql")),
+        M::up(include_str!("0007_lines.sql")),
+        M::up(include_str!("0008_search_lean.sql")),
     ])
 });
 
@@ -368,6 +370,8 @@ fn insert_mutation_row(
         m.command,
         m.source_pid,
         Flag::to_column(&m.flags),
+        m.lines_added,
+        m.lines_removed,
     ])
 }
 
@@ -393,8 +397,8 @@ const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, t
 
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
-     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
+     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
 
 const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id, hook_type, tool_name, \
      session_id, tool_use_id, scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, \
@@ -404,13 +408,13 @@ const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id
 /// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order.
 pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
      lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
-     session_id, tool_use_id, remote_url, command, source_pid, flags";
+     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed";
 
 /// [`MUTATION_COLUMNS`] without the payload: what a list shows (the
 /// payload is most of a row's bytes, and a list never shows it).
 pub(crate) const MUTATION_LIST_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
      lines_changed, branch, head_sha, '' AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
-     session_id, tool_use_id, remote_url, command, source_pid, flags";
+     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed";
 
 /// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
 pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
@@ -466,6 +470,8 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
             command: row.get(18)?,
             source_pid: row.get(19)?,
             flags: Flag::from_column(row.get::<_, Option<String>>(20)?.as_deref()),
+            lines_added: row.get(21)?,
+            lines_removed: row.get(22)?,
         },
         repo: None,
     })

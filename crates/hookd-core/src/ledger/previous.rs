@@ -189,6 +189,8 @@ mod tests {
             cwd: None,
             file_path: Some(PathBuf::from(file)),
             lines_changed: Some(1),
+            lines_added: None,
+            lines_removed: None,
             command: None,
             payload_valid: true,
             raw_payload: payload.to_string(),

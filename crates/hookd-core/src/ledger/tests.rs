@@ -12,6 +12,8 @@ pub(super) fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> 
         cwd: None,
         file_path: None,
         lines_changed: Some(1),
+        lines_added: None,
+        lines_removed: None,
         command: None,
         payload_valid: true,
         raw_payload: "{}".into(),
@@ -827,4 +829,71 @@ fn the_sink_checkpoints_what_it_wrote_on_a_thread_of_its_own() {
         "the database file holds every page once checkpointed"
     );
     drop(sink);
+}
+
+#[test]
+fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd/mutations.db");
+    let mut ledger = Ledger::open_or_create(&path).unwrap();
+    ledger
+        .append(&[entry(
+            "old",
+            "2026-01-01T00:00:00.000Z",
+            "a.rs",
+            "a",
+            "Edit",
+        )])
+        .unwrap();
+    drop(ledger);
+    // Back to what a hookd of schema 6 left: its rows and derived tables,
+    // without the two columns of migration 0007.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "ALTER TABLE mutations DROP COLUMN lines_added;
+         ALTER TABLE mutations DROP COLUMN lines_removed;
+         PRAGMA user_version = 6;",
+    )
+    .unwrap();
+    drop(conn);
+    assert!(matches!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { .. }
+    ));
+
+    let mut ledger = Ledger::open_existing(&path).unwrap();
+    let version: u32 = ledger
+        .connection()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    let mut new = entry("new", "2026-01-01T00:01:00.000Z", "a.rs", "a", "Edit");
+    new.mutations[0].lines_added = Some(1);
+    new.mutations[0].lines_removed = Some(1);
+    ledger.append(&[new]).unwrap();
+    let rows = ledger.mutations(&MutationFilter::default()).unwrap();
+    let counts: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.record.event_id.as_str(),
+                r.record.lines_changed,
+                r.record.lines_added,
+                r.record.lines_removed,
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("old", Some(1), None, None),
+            ("new", Some(1), Some(1), Some(1))
+        ],
+        "the old row is kept as it was, its counts unknown"
+    );
+    drop(ledger);
+    assert!(matches!(
+        integrity::verify(&path),
+        integrity::Verdict::Ok { events: 2 }
+    ));
 }

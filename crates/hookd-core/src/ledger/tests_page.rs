@@ -908,7 +908,7 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
         .unwrap();
     assert!(mutation_rows > 600, "{mutation_rows}");
 
-    // What migrations 0004, 0005 and 0007 build from the rows.
+    // What migrations 0004, 0005 and 0008 build from the rows.
     let expected = [
         (
             "SELECT * FROM mutation_hours ORDER BY 1, 2, 3, 4, 5, 6",
@@ -955,7 +955,7 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
         "agent a's first event names its type: {agent_types:?}"
     );
 
-    // The search indexes hold each row's words once, as 0007 builds them.
+    // The search indexes hold each row's words once, as 0008 builds them.
     for (index, table, text) in [
         (
             "mutation_search",

@@ -192,6 +192,8 @@ mod tests {
             cwd: None,
             file_path: None,
             lines_changed: Some(1),
+            lines_added: None,
+            lines_removed: None,
             command: None,
             payload_valid: true,
             raw_payload: "{}".into(),

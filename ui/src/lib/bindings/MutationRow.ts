@@ -38,9 +38,21 @@ file_path: string | null,
  */
 file_ext: string | null, 
 /**
- * Newlines written; `None` where the tool does not say (Bash).
+ * Newlines written (in `content`, `new_string`, summed over `edits`):
+ * kept as it always was; the diff's counts are `lines_added` and
+ * `lines_removed`. `None` where the tool does not say (Bash).
  */
 lines_changed: number | null, 
+/**
+ * Lines added, by the diff rule of [`crate::diff`] (a Write against
+ * no earlier content); `None` for Bash, for an oversized payload's
+ * stand-in and for rows recorded before hookd counted them.
+ */
+lines_added: number | null, 
+/**
+ * Lines removed, as `lines_added`.
+ */
+lines_removed: number | null, 
 /**
  * Branch at the time of the change.
  */

@@ -8,6 +8,7 @@ import type { AppInfo } from "./AppInfo";
 import type { BenchCatalog } from "./BenchCatalog";
 import type { BenchMatch } from "./BenchMatch";
 import type { BenchRun } from "./BenchRun";
+import type { ChangeDiff } from "./ChangeDiff";
 import type { ConnectMode } from "./ConnectMode";
 import type { ConnectPreview } from "./ConnectPreview";
 import type { ConnectResult } from "./ConnectResult";
@@ -27,6 +28,7 @@ import type { Known } from "./Known";
 import type { LedgerCommit } from "./LedgerCommit";
 import type { MatcherCheck } from "./MatcherCheck";
 import type { MoveResult } from "./MoveResult";
+import type { MutationDiff } from "./MutationDiff";
 import type { MutationRow } from "./MutationRow";
 import type { Page } from "./Page";
 import type { PreviousContent } from "./PreviousContent";
@@ -85,6 +87,16 @@ export type Commands = {
   mutation_row: { args: { row: RowRef }; result: MutationRow };
   /** What a Write's file held before it. */
   previous_content: { args: { row: RowRef }; result: PreviousContent };
+  /**
+   * The diff a row's detail shows (a Write's against its previous
+   * content) and the line counts stored with the row.
+   */
+  mutation_diff: { args: { row: RowRef }; result: MutationDiff };
+  /**
+   * The diff of the tool input in a hook event's payload (the activity
+   * detail's), by the same rule; null when it holds no file text.
+   */
+  payload_diff: { args: { payload: string }; result: ChangeDiff | null };
   /** Every file one hook event changed. */
   event_mutations: { args: { event: EventRef }; result: Array<MutationRow> };
   /**
@@ -199,6 +211,8 @@ export const COMMAND_NAMES = [
   "activity_event",
   "mutation_row",
   "previous_content",
+  "mutation_diff",
+  "payload_diff",
   "event_mutations",
   "known_values",
   "agent_names",

@@ -1,0 +1,241 @@
+//! The diff one mutation row shows, computed here with the rule its stored
+//! counts were computed with ([`crate::diff`]), so the desktop app renders
+//! the backend's diff lines instead of diffing a second time.
+//!
+//! An Edit, MultiEdit or NotebookEdit is diffed from its payload alone, and
+//! its diff's counts are the row's `lines_added` and `lines_removed`. A
+//! Write is diffed against its previous content ([`super::previous`]),
+//! which the daemon does not look up when it records the Write: its stored
+//! counts are against no earlier content (every line added), and the diff
+//! says what it was compared with.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::Result;
+use crate::diff::{self, ChangeDiff, ChangeKind, LineCounts};
+use crate::ledger::Ledger;
+use crate::ledger::previous::{PreviousContent, previous_content};
+use crate::record::MutationRow;
+
+/// What the row detail shows of a mutation's change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct MutationDiff {
+    /// The diff; `None` when the payload holds no file text (Bash, an
+    /// oversized payload's stand-in, a payload that is not JSON).
+    pub change: Option<ChangeDiff>,
+    /// For a Write: what it was compared with, its `content` left out (the
+    /// diff holds it).
+    pub previous: Option<PreviousContent>,
+    /// The counts stored with the row (what the LINES column shows); `None`
+    /// for a row recorded before hookd counted them, or with nothing to count.
+    pub recorded: Option<LineCounts>,
+}
+
+/// The tool input of a payload's JSON text, when it has one.
+fn tool_input(raw_payload: &str) -> Option<Value> {
+    let mut payload: Value = serde_json::from_str(raw_payload).ok()?;
+    Some(payload.get_mut("tool_input")?.take())
+}
+
+/// The diff of the tool input in a hook payload's JSON text (any hook
+/// event, a Write against no earlier content): what the activity detail
+/// shows of a tool call.
+pub fn payload_diff(raw_payload: &str) -> Option<ChangeDiff> {
+    diff::tool_input_diff(&tool_input(raw_payload)?, None)
+}
+
+/// The diff of `row` (read whole, payload included), a Write's against
+/// its previous content from `ledger` and, inside a repository, from git
+/// at `git_root`.
+pub fn mutation_diff(
+    ledger: &Ledger,
+    git_root: Option<&Path>,
+    row: &MutationRow,
+) -> Result<MutationDiff> {
+    let recorded = match (row.record.lines_added, row.record.lines_removed) {
+        (Some(added), Some(removed)) => Some(LineCounts {
+            added: u32::try_from(added).unwrap_or(u32::MAX),
+            removed: u32::try_from(removed).unwrap_or(u32::MAX),
+        }),
+        _ => None,
+    };
+    let Some(input) = tool_input(&row.record.raw_payload) else {
+        return Ok(MutationDiff {
+            change: None,
+            previous: None,
+            recorded,
+        });
+    };
+    let mut previous = match diff::change_kind(&input) {
+        Some(ChangeKind::Write) => Some(previous_content(ledger, git_root, row)?),
+        _ => None,
+    };
+    let change =
+        diff::tool_input_diff(&input, previous.as_ref().and_then(|p| p.content.as_deref()));
+    if let Some(p) = previous.as_mut() {
+        p.content = None;
+    }
+    Ok(MutationDiff {
+        change,
+        previous,
+        recorded,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::daemon::extract::{direct_mutation, hook_event};
+    use crate::record::{LedgerEntry, RepoFacts};
+
+    /// Records a post_tool_use of `tool` with `input` the way the daemon
+    /// does (extract, then append) and reads its row back whole.
+    fn record(ledger: &mut Ledger, id: &str, tool: &str, input: &serde_json::Value) -> MutationRow {
+        let envelope = crate::Envelope::new(
+            "post_tool_use",
+            Some(tool.into()),
+            json!({"tool_name": tool, "session_id": "s", "tool_input": input}),
+            "2026-11-21T10:00:00.000Z",
+            None,
+        );
+        let event = hook_event(
+            &envelope,
+            id.into(),
+            envelope.timestamp.clone(),
+            "now".into(),
+        );
+        let repo = RepoFacts {
+            git_root: None,
+            branch: "main".into(),
+            head_sha: String::new(),
+            remote_url: None,
+        };
+        let mutations = direct_mutation(&event, &repo).into_iter().collect();
+        ledger
+            .append(&[LedgerEntry {
+                event,
+                repo,
+                mutations,
+            }])
+            .unwrap();
+        let rows = ledger.event_mutations(id).unwrap();
+        ledger.mutation(rows[0].id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn the_diff_shown_and_the_counts_stored_agree() {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let cases = [
+            (
+                "Edit",
+                json!({"file_path": "/x/a.rs", "old_string": "a = 1", "new_string": "a = 2"}),
+                (1, 1),
+            ),
+            (
+                "Write",
+                json!({"file_path": "/x/n.txt", "content": "1\n2\n3\n"}),
+                (3, 0),
+            ),
+            (
+                "MultiEdit",
+                json!({"file_path": "/x/a.rs", "edits": [
+                    {"old_string": "a\nb", "new_string": "a\nc"},
+                    {"old_string": "d", "new_string": "d\ne\nf", "replace_all": true},
+                ]}),
+                (3, 1),
+            ),
+            (
+                "NotebookEdit",
+                json!({"notebook_path": "/x/n.ipynb", "new_source": "p\nq"}),
+                (2, 0),
+            ),
+        ];
+        for (i, (tool, input, (added, removed))) in cases.into_iter().enumerate() {
+            let row = record(&mut ledger, &format!("e{i}"), tool, &input);
+            let shown = mutation_diff(&ledger, None, &row).unwrap();
+            let change = shown.change.unwrap();
+            let lines = change
+                .blocks
+                .iter()
+                .map(|b| LineCounts::of(&b.lines))
+                .fold(LineCounts::default(), LineCounts::plus);
+            assert_eq!(
+                lines,
+                LineCounts { added, removed },
+                "{tool}: the lines shown"
+            );
+            assert_eq!(shown.recorded, Some(lines), "{tool}: the counts stored");
+            assert_eq!(
+                (row.record.lines_added, row.record.lines_removed),
+                (Some(added.into()), Some(removed.into()))
+            );
+        }
+    }
+
+    #[test]
+    fn a_write_is_shown_against_the_previous_write_and_says_so() {
+        let mut ledger = Ledger::in_memory().unwrap();
+        record(
+            &mut ledger,
+            "w1",
+            "Write",
+            &json!({"file_path": "/x/f.txt", "content": "a\nb\nc\n"}),
+        );
+        let second = record(
+            &mut ledger,
+            "w2",
+            "Write",
+            &json!({"file_path": "/x/f.txt", "content": "a\nB\nc\n"}),
+        );
+        let shown = mutation_diff(&ledger, None, &second).unwrap();
+        let change = shown.change.unwrap();
+        assert_eq!(change.kind, ChangeKind::Write);
+        assert_eq!(
+            change.counts,
+            LineCounts {
+                added: 1,
+                removed: 1
+            }
+        );
+        let previous = shown.previous.unwrap();
+        assert!(matches!(
+            previous.source,
+            crate::ledger::previous::PreviousSource::Write { .. }
+        ));
+        assert_eq!(previous.content, None, "the diff holds it");
+        // Recorded without the previous content: every line added.
+        assert_eq!(
+            shown.recorded,
+            Some(LineCounts {
+                added: 3,
+                removed: 0
+            })
+        );
+    }
+
+    #[test]
+    fn rows_without_file_text_have_no_diff() {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let bash = record(&mut ledger, "b", "Write", &json!({"file_path": "/x/big"}));
+        let shown = mutation_diff(&ledger, None, &bash).unwrap();
+        assert_eq!(
+            (shown.change, shown.previous, shown.recorded),
+            (None, None, None)
+        );
+        assert_eq!(payload_diff("not json"), None);
+        assert_eq!(
+            payload_diff(r#"{"tool_input": {"old_string": "a", "new_string": "b"}}"#)
+                .map(|d| d.counts),
+            Some(LineCounts {
+                added: 1,
+                removed: 1
+            })
+        );
+    }
+}
