@@ -9,6 +9,8 @@
 // `event_type` are not interpreted (parsing times and event names is the
 // core's, tested in Rust), so the stub ignores them. `previous_content`
 // answers what was canned with the row (`setPrevious` cans another answer).
+// Agents are named `main` and a short id unless `set_agent_label` gave them
+// a label (kept in memory; an empty one removes it), as the core does.
 //
 // Pages follow the core's semantics over the narrowed rows: the order is
 // time, then repository, then id; a page says the position of its first row
@@ -44,7 +46,8 @@ export type TimelineCommands =
   | 'previous_content'
   | 'event_mutations'
   | 'known_values'
-  | 'agent_names';
+  | 'agent_names'
+  | 'set_agent_label';
 
 /** What pages and charts read of a row. */
 interface Timed {
@@ -249,6 +252,8 @@ export function createTimelineStub(
 ): TimelineStub {
   let built: ActivityEvent[] | null = null;
   let serial = 0;
+  /** The names `set_agent_label` gave, by agent id. */
+  const labels = new Map<string, string>();
 
   function event(row: MutationRow, hook: string, at: number, extra: Partial<ActivityEvent> = {}): ActivityEvent {
     return {
@@ -484,9 +489,15 @@ export function createTimelineStub(
         agent_type: null,
         session_id: null,
         first_seen: '',
-        label: null,
-        name: `main ${id.slice(0, 8)}`,
+        label: labels.get(id) ?? null,
+        name: labels.get(id) ?? `main ${id.slice(0, 8)}`,
       })),
+    set_agent_label: ({ agent, label }) => {
+      const name = label.trim();
+      if (name === '') labels.delete(agent);
+      else labels.set(agent, name);
+      return null;
+    },
     event_mutations: ({ event: ref }) => {
       const root = project(ref.repo).root;
       return rows
