@@ -13,7 +13,7 @@ function source(hook: BenchHook): HTMLElement {
     'div',
     { class: 'bench-source', attrs: { title: `${hook.file}\n${hook.kind === 'agent' ? 'The agent runs this hook itself' : 'hookd\u2019s daemon runs this managed hook'}` } },
     h('span', { class: `badge badge-kind badge-${hook.kind}`, text: `${hook.kind} · ${hook.scope}` }),
-    h('span', { class: 'bench-file mono muted', text: `${who}: ${shortFile(hook.file)}${hook.timeout !== null ? ` · timeout ${hook.timeout} s` : ''}` }),
+    h('span', { class: 'bench-file mono muted', attrs: { title: hook.file } }, ...breakable(`${who}: ${shortFile(hook.file)}${hook.timeout !== null ? ` · timeout ${hook.timeout} s` : ''}`)),
   );
 }
 

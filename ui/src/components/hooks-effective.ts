@@ -43,7 +43,7 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
       'tr',
       { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },
       h('td', { class: 'num', text: `#${e.index + 1}` }),
-      h('td', { class: 'mono hooks-event', text: e.event }),
+      h('td', { class: 'mono hooks-event-name', text: e.event }),
       h('td', { class: 'mono', attrs: { title: e.matcher ?? null } }, ...breakable(e.matcher ?? '')),
       // Wraps between the parts of a path or command; the whole text is its tooltip.
       h(
@@ -59,7 +59,7 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
         'td',
         { class: 'hooks-source', data: { testid: 'effective-source', path: e.path }, attrs: { title: e.path } },
         h('span', { class: 'hooks-source-who', text: `${e.kind === 'agent' ? 'Claude Code' : 'hookd'} · ${SCOPE_TEXT[e.scope]}` }),
-        h('span', { class: 'mono', text: shortPath(e.path, project) }),
+        h('span', { class: 'mono' }, ...breakable(shortPath(e.path, project))),
       ),
     );
   });

@@ -515,9 +515,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   function agentCell(el: HTMLElement, i: number, agent: string): void {
-    const c = cell(el, i, agentNames.get(agent) ?? agent, 'col-agent agent-link');
+    const name = agentNames.get(agent) ?? agent;
+    const c = cell(el, i, name, 'col-agent agent-link');
     c.dataset.agent = agent;
-    c.title = `${agent}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
+    c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
   }
 
   /** A position whose page is still on its way. */
