@@ -227,6 +227,31 @@ describe('focus and reading position while rows arrive', () => {
   });
 });
 
+describe('the chart while rows arrive', () => {
+  it('keeps focus and its keyboard cursor on the same time when live counts redraw it', async () => {
+    const stub = createStub({ rows: 300, seed: 41 });
+    mount(stub, { repo, all: false });
+    await live();
+    const plot = document.getElementById('timeline-chart-svg') as unknown as SVGSVGElement;
+    await vi.waitFor(() => expect(Number(byId('timeline-chart').dataset.bins)).toBeGreaterThan(3));
+    plot.focus();
+    for (let i = 0; i < 3; i++) plot.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
+    expect(plot.querySelector('.chart-cursor')).not.toBeNull();
+    // "14:03–14:04: 5 mutations": the bin's time range, before the counts.
+    const time = (): string | undefined => byId('timeline-chart-readout').textContent?.split(': ')[0];
+    const before = time();
+    expect(before).toMatch(/–/);
+    const counted = stub.calls.get('timeline_histogram')!;
+    stub.addMutations(2, repo);
+    await vi.waitFor(() => expect(stub.calls.get('timeline_histogram')).toBeGreaterThan(counted), { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement).toBe(plot);
+    // The redrawn chart may start a bin later; the cursor stays on its time.
+    expect(plot.querySelector('.chart-cursor')).not.toBeNull();
+    expect(time()).toBe(before);
+  });
+});
+
 describe('renaming an agent', () => {
   it('names the agent from its cell, shows the name in every row, and an empty name clears it', async () => {
     const stub = createStub({ rows: 300, seed: 38 });
