@@ -82,9 +82,15 @@ describe('room to read', () => {
     expect(form.hidden).toBe(false);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
 
+    // Shown, the toolbar sits in the bar beside Apply and Clear; folded, it is the bar's line.
+    expect(form.contains(byId('timeline-toolbar'))).toBe(true);
+    toggle.focus();
     toggle.click();
     expect(form.hidden).toBe(true);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(form.contains(byId('timeline-toolbar'))).toBe(false);
+    expect(byId('timeline-toolbar').nextElementSibling).toBe(form);
+    expect(document.activeElement).toBe(toggle);
     const summary = toggle.querySelector('[data-testid=filter-summary]')!.textContent;
     expect(summary).toContain('Tool Edit');
     expect(summary).toContain('Since 2h');

@@ -271,10 +271,19 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   });
   const toolbar = h('div', { id: 'timeline-toolbar', class: 'tl-toolbar' }, filterToggle, agentChip, agentRename, chartToggle);
 
-  /** Shows or folds the filter bar; `keep` saves the choice (a user's click). */
+  /**
+   * Shows or folds the filter bar; `keep` saves the choice (a user's click).
+   * Folded, the toolbar is the line that stands for the bar; shown, it moves
+   * into the bar beside Apply and Clear, so it costs no line of its own
+   * where that row has room.
+   */
   function showFilters(shown: boolean, keep = true): void {
     layout.filters = shown;
     if (keep) saveLayout(layout);
+    const focused = toolbar.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    if (shown) form.querySelector('.filter-actions')!.after(toolbar);
+    else form.before(toolbar);
+    focused?.focus({ preventScroll: true });
     form.hidden = !shown;
     filterToggle.setAttribute('aria-expanded', String(shown));
     el.classList.toggle('filters-collapsed', !shown);
@@ -301,8 +310,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     if (filter.agent !== null && !agentNames.has(filter.agent)) parts.push(`Agent ${filter.agent}`);
     const shown = layout.filters;
     filterToggle.replaceChildren(
-      h('span', { class: 'filter-toggle-icon', attrs: { 'aria-hidden': 'true' }, text: shown ? '▾' : '▸' }),
-      h('span', { class: 'filter-toggle-label', text: shown ? 'Filters' : 'Filters:' }),
+      h('span', { class: 'filter-toggle-icon', attrs: { 'aria-hidden': 'true' }, text: shown ? '▴' : '▸' }),
+      h('span', { class: 'filter-toggle-label', text: shown ? 'Fold filters' : 'Filters:' }),
       shown ? '' : h('span', { class: 'filter-summary', data: { testid: 'filter-summary' }, text: parts.join(' · ') }),
     );
     filterToggle.title = shown ? 'Fold the filter bar into one line' : `${parts.join(' · ')}: click (or Enter) to show the filters`;
@@ -456,7 +465,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     'section',
     { id: 'view-timeline', class: 'view view-timeline', attrs: { 'aria-labelledby': 'timeline-title' } },
     h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, modeSwitch, count, liveToggle, liveStatus)),
-    toolbar,
     form,
     chart.el,
     h(
