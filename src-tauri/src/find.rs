@@ -2,11 +2,13 @@
 //! (suggested as a user types, with how many rows have them) and agents by a
 //! readable name (a label given with `hookd agents label` wins). The logic is
 //! `hookd_core::ledger::{known, agents}`; the values come from the ledgers'
-//! small derived tables, never from their rows.
+//! small derived tables, never from their rows. Renaming an agent from the
+//! app sets the same label as `hookd agents label`, in the registry.
 
 use hookd_core::ledger::Table;
 use hookd_core::ledger::agents::{self, AgentInfo};
 use hookd_core::ledger::known::{self, Field, Known};
+use hookd_core::ledger::registry::Registry;
 
 use crate::error::Result;
 use crate::state::AppState;
@@ -45,4 +47,12 @@ pub fn agent_names(
 ) -> Result<Vec<AgentInfo>> {
     let core = to_core_query(state, query)?;
     or_empty(agents::agents(&core, Some(ids)), Vec::new)
+}
+
+/// Names agent `agent_id` `label` everywhere it is shown (what `hookd agents
+/// label ID NAME` does); an empty (or blank) label removes the name, so the
+/// agent is shown by its type and short id again.
+pub fn set_agent_label(state: &AppState, agent_id: &str, label: &str) -> Result<()> {
+    Registry::open(&state.data_dir)?.set_agent_label(agent_id, label)?;
+    Ok(())
 }

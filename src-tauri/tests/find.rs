@@ -6,7 +6,7 @@ mod common;
 use common::{DesktopEnv, repo_query};
 use hookd_core::ledger::known::Field;
 use hookd_core::ledger::registry::Registry;
-use hookd_desktop::find::{agent_names, known_values};
+use hookd_desktop::find::{agent_names, known_values, set_agent_label};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
 #[test]
@@ -63,4 +63,33 @@ fn agents_are_named_readably_and_a_label_wins() {
         agent_names(&state, &query, &ids).unwrap()[0].name,
         "refactorer"
     );
+}
+
+#[test]
+fn renaming_an_agent_in_the_app_names_it_and_an_empty_name_clears_it() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let mut write = Event::write("a.txt", "2026-11-20T10:01:00.000Z");
+    write.agent = "77b1e0c2-bbbb-4bbb-8bbb-000000000002";
+    record(&env, &repo, &[write]);
+    let query = repo_query(&repo);
+    let ids = ["77b1e0c2-bbbb-4bbb-8bbb-000000000002".to_owned()];
+    set_agent_label(&state, &ids[0], "  reviewer ").unwrap();
+    let named = &agent_names(&state, &query, &ids).unwrap()[0];
+    assert_eq!(named.name, "reviewer");
+    assert_eq!(named.label.as_deref(), Some("reviewer"));
+    // The registry holds it: what the CLI's `hookd agents` reads too.
+    let labels = Registry::open(&state.data_dir)
+        .unwrap()
+        .agent_labels()
+        .unwrap();
+    assert_eq!(labels.get(&ids[0]).map(String::as_str), Some("reviewer"));
+    // Renaming again replaces the name; an empty one removes it.
+    set_agent_label(&state, &ids[0], "tester").unwrap();
+    assert_eq!(agent_names(&state, &query, &ids).unwrap()[0].name, "tester");
+    set_agent_label(&state, &ids[0], "   ").unwrap();
+    let cleared = &agent_names(&state, &query, &ids).unwrap()[0];
+    assert_eq!(cleared.name, "main 77b1e0c2");
+    assert_eq!(cleared.label, None);
 }

@@ -372,3 +372,19 @@ describe('hooks view', () => {
     expect(stub.hooks.files.get(AGENT_PROJECT)).toBe('{ not json');
   });
 });
+
+describe('breakable text', () => {
+  it('wraps a command between its parts and reads back unchanged', async () => {
+    const { breakable } = await import('../src/components/dom');
+    const text = '/work/main/target/debug/hookd-emit post_tool_use_failure --x=1';
+    const el = document.createElement('code');
+    el.append(...breakable(text));
+    expect(el.textContent).toBe(text);
+    const parts = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent);
+    expect(parts).toEqual(['/', 'work/', 'main/', 'target/', 'debug/', 'hookd', '-emit post_', 'tool_', 'use_', 'failure --x=', '1']);
+    expect(el.querySelectorAll('wbr')).toHaveLength(parts.length - 1);
+    const matcher = document.createElement('td');
+    matcher.append(...breakable('Write|Edit'));
+    expect(matcher.innerHTML).toBe('Write|<wbr>Edit');
+  });
+});

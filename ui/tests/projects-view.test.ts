@@ -165,3 +165,31 @@ describe('sortProjects', () => {
     expect(sorted.map((x) => x.name)).toEqual(['new', 'old', 'a', 'b']);
   });
 });
+
+describe('projects view while the ledgers commit', () => {
+  it('keeps keyboard focus on the same project\'s control when the list refreshes', async () => {
+    const stub: StubBackend = createStub({ rows: 200, seed: 9 });
+    mount(stub);
+    await vi.waitFor(() => expect(items()).toHaveLength(4));
+    const root = '/home/dev/src/infra';
+    const card = (): HTMLElement => items().find((i) => i.dataset.root === root)!;
+    const connect = card().querySelector<HTMLElement>('[data-testid=project-connect]')!;
+    connect.focus();
+    expect(document.activeElement).toBe(connect);
+    const calls = stub.calls.get('list_projects')!;
+    // New events: counts and last activity change, the list is drawn again.
+    stub.addMutations(2, root);
+    await vi.waitFor(() => expect(stub.calls.get('list_projects')).toBe(calls + 1), { timeout: 3000 });
+    await vi.waitFor(() => expect(card().querySelector('[data-testid=project-mutations]')!.textContent).toBe(`${stub.projects.find((p) => p.root === root)!.mutations.toLocaleString('en-US')} mutations`));
+    expect(card().querySelector('[data-testid=project-connect]')).not.toBe(connect);
+    expect(document.activeElement).toBe(card().querySelector('[data-testid=project-connect]'));
+
+    // The project's link too, even when the project moves to the top.
+    const link = card().querySelector<HTMLElement>('[data-testid=project-open]')!;
+    link.focus();
+    stub.addMutations(1, root);
+    await vi.waitFor(() => expect(stub.calls.get('list_projects')).toBe(calls + 2), { timeout: 3000 });
+    await vi.waitFor(() => expect(card().querySelector('[data-testid=project-open]')).not.toBe(link));
+    expect(document.activeElement).toBe(card().querySelector('[data-testid=project-open]'));
+  });
+});

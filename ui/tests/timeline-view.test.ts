@@ -613,7 +613,7 @@ describe('activity mode', () => {
     expect(navigated.at(-1)).toBe(`#/timeline?repo=${repo}&agent=${agent.dataset.agent}&mode=activity`);
     // From the keyboard: "A" on the active row opens its agent's activity.
     const listEl = document.getElementById('timeline-list')!;
-    expect(listEl.getAttribute('aria-keyshortcuts')).toBe('A');
+    expect(listEl.getAttribute('aria-keyshortcuts')).toBe('A R');
     const before = navigated.length;
     listEl.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true }));
     const activeRow = await vi.waitFor(() => {

@@ -56,6 +56,7 @@ register! {
     timeline::event_mutations,
     timeline::known_values,
     timeline::agent_names,
+    timeline::set_agent_label,
     hooks::hook_events,
     hooks::hook_files,
     hooks::effective_hooks,

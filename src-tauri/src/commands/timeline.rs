@@ -144,3 +144,14 @@ command! {
         blocking(&app, move |state| find::agent_names(state, &query, &ids)).await
     }
 }
+
+command! {
+    /// Names an agent (the label `hookd agents label` sets); an empty label
+    /// removes the name.
+    pub(crate) async fn set_agent_label<R: Runtime>[app: AppHandle<R>](
+        agent: String,
+        label: String,
+    ) -> Result<()> {
+        blocking(&app, move |state| find::set_agent_label(state, &agent, &label)).await
+    }
+}

@@ -222,9 +222,20 @@ export function createActivityChart(onSelectRange: (from: number, to: number) =>
   return {
     el,
     update(next: ChartInput) {
+      // The keyboard cursor stays on its time when live counts redraw the chart.
+      const at = chart && cursor >= 0 ? binRange(chart, cursor).from : null;
       input = next;
       chart = fromHistogram(next.histogram);
       draw();
+      if (at !== null && document.activeElement === plot) {
+        const c = chart;
+        const b = c === null ? -1 : Array.from({ length: c.bins }, (_, i) => binRange(c, i).from).indexOf(at);
+        if (b >= 0) {
+          cursor = b;
+          drawCursor();
+          read(b);
+        }
+      }
     },
     bins: () => chart,
     group: () => group,

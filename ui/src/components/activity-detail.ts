@@ -8,6 +8,7 @@ import { eventSubject, runReason, runVerdict } from '../lib/activity';
 import { api, normalizeError } from '../lib/api';
 import { eventLabel } from '../lib/catalogue';
 import { extractChange, parsePayload, prettyPayload } from '../lib/change';
+import { keepFocus } from '../lib/focus';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { ActivityEvent, HookRunRecord } from '../lib/types';
 import { diffFailed, hasDiff, renderChange, showDiff } from './change-view';
@@ -87,9 +88,14 @@ export function renderRun(run: HookRunRecord): HTMLElement {
   return card;
 }
 
+/**
+ * The detail panel of an event. `onRename`, when given, adds a "Rename
+ * agent…" button (the button is passed, for focus to return to).
+ */
 export function createActivityDetail(
   onClose: () => void,
   onFilter: (field: 'agent' | 'session', value: string) => void,
+  onRename?: (agent: string, opener: HTMLElement) => void,
 ): ActivityDetail {
   let shown: ActivityEvent | null = null;
   const heading = h('h2', { id: 'activity-detail-title', class: 'detail-title' });
@@ -126,7 +132,18 @@ export function createActivityDetail(
     body,
   );
 
+  /**
+   * Shows `ev`. The same event shown again (it gained hook runs, or was read
+   * whole) keeps the keyboard focus and the scroll offset where they were.
+   */
   function show(ev: ActivityEvent): void {
+    const again = shown !== null && shown.id === ev.id && shown.repo === ev.repo && !el.hidden;
+    const top = body.scrollTop;
+    keepFocus(el, () => draw(ev));
+    body.scrollTop = again ? top : 0;
+  }
+
+  function draw(ev: ActivityEvent): void {
     shown = ev;
     el.dataset.eventId = ev.event_id;
     const label = eventLabel(ev.hook_type);
@@ -149,6 +166,17 @@ export function createActivityDetail(
         on: { click: () => onFilter('agent', ev.agent_id) },
       }),
     );
+    if (onRename) {
+      actions.append(
+        h('button', {
+          id: 'activity-detail-rename-agent',
+          class: 'button small',
+          attrs: { type: 'button', 'aria-haspopup': 'dialog', title: `Give ${ev.agent_id} a name of your choosing` },
+          text: 'Rename agent…',
+          on: { click: (e) => onRename(ev.agent_id, e.currentTarget as HTMLElement) },
+        }),
+      );
+    }
     if (ev.session_id) {
       const session = ev.session_id;
       actions.append(
@@ -227,7 +255,6 @@ export function createActivityDetail(
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Fields' }), fields),
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Raw payload' }), pre, more),
     );
-    body.scrollTop = 0;
     el.hidden = false;
   }
 

@@ -4,7 +4,7 @@
 
 import { matchCountText, matchTargetText, outcomeLabel } from '../lib/bench-result';
 import type { BenchHook, BenchMatch } from '../lib/types';
-import { basename, h } from './dom';
+import { basename, breakable, h } from './dom';
 
 /** `agent · local` with the file as a tooltip and, shortened, below. */
 function source(hook: BenchHook): HTMLElement {
@@ -13,7 +13,7 @@ function source(hook: BenchHook): HTMLElement {
     'div',
     { class: 'bench-source', attrs: { title: `${hook.file}\n${hook.kind === 'agent' ? 'The agent runs this hook itself' : 'hookd\u2019s daemon runs this managed hook'}` } },
     h('span', { class: `badge badge-kind badge-${hook.kind}`, text: `${hook.kind} · ${hook.scope}` }),
-    h('span', { class: 'bench-file mono muted', text: `${who}: ${shortFile(hook.file)}${hook.timeout !== null ? ` · timeout ${hook.timeout} s` : ''}` }),
+    h('span', { class: 'bench-file mono muted', attrs: { title: hook.file } }, ...breakable(`${who}: ${shortFile(hook.file)}${hook.timeout !== null ? ` · timeout ${hook.timeout} s` : ''}`)),
   );
 }
 
@@ -41,12 +41,12 @@ function row(hook: BenchHook): HTMLElement {
     h(
       'td',
       { class: 'bench-summary' },
-      h('code', { class: 'mono', data: { testid: 'bench-hook-command' }, text: hook.summary }),
+      h('code', { class: 'mono', data: { testid: 'bench-hook-command' }, attrs: { title: hook.summary } }, ...breakable(hook.summary)),
       source(hook),
       hook.handler_type !== 'command' ? h('span', { class: 'badge badge-warn', attrs: { title: 'hookd runs only command hooks; the agent runs this one itself' }, text: `${hook.handler_type}: not run here` }) : null,
       hook.recorder ? h('span', { class: 'badge badge-warn', data: { testid: 'bench-hook-recorder' }, attrs: { title: 'hookd\u2019s own hookd-emit entry: Run leaves it out, or the test would be recorded as a real event' }, text: 'hookd recorder: not run here' }) : null,
     ),
-    h('td', { class: 'mono', data: { testid: 'bench-hook-matcher' }, text: matcher }),
+    h('td', { class: 'mono bench-matcher', data: { testid: 'bench-hook-matcher' }, attrs: { title: matcher } }, ...breakable(matcher)),
     h('td', { class: 'bench-reason', data: { testid: 'bench-hook-reason' }, text: hook.reason }),
   );
 }

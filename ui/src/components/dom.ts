@@ -66,3 +66,34 @@ export function basename(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
   return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed;
 }
+
+/**
+ * `text` as nodes with a line-break opportunity (`<wbr>`) after each `/`,
+ * `|`, `_`, `,` and `=`, and before a `-` or `.` that follows a letter: a long path,
+ * command or matcher then wraps between its parts rather than in the middle
+ * of a word, and copying it still gives `text` unchanged.
+ */
+export function breakable(text: string): Node[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const after = '/|_,='.includes(c);
+    const before = (c === '-' || c === '.') && i > 0 && /\w/.test(text[i - 1]!) && /\w/.test(text[i + 1] ?? '');
+    if (before && i > start) {
+      parts.push(text.slice(start, i));
+      start = i;
+    }
+    if (after && i + 1 < text.length) {
+      parts.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  const nodes: Node[] = [];
+  for (const part of parts) {
+    if (nodes.length > 0) nodes.push(document.createElement('wbr'));
+    nodes.push(document.createTextNode(part));
+  }
+  return nodes;
+}

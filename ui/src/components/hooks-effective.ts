@@ -4,7 +4,7 @@
 // the files that were read or skipped.
 
 import type { EffectiveEntry, EffectiveView, Scope } from '../lib/types';
-import { h } from './dom';
+import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
@@ -43,16 +43,23 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
       'tr',
       { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },
       h('td', { class: 'num', text: `#${e.index + 1}` }),
-      h('td', { class: 'mono', text: e.event }),
-      h('td', { class: 'mono', text: e.matcher ?? '' }),
-      h('td', { class: 'mono hooks-summary' }, e.handler_type !== 'command' ? h('span', { class: 'badge badge-off', text: e.handler_type || 'no type' }) : null, e.handler_type !== 'command' ? ' ' : null, e.summary),
+      h('td', { class: 'mono hooks-event-name', text: e.event }),
+      h('td', { class: 'mono', attrs: { title: e.matcher ?? null } }, ...breakable(e.matcher ?? '')),
+      // Wraps between the parts of a path or command; the whole text is its tooltip.
+      h(
+        'td',
+        { class: 'mono hooks-summary', attrs: { title: e.summary } },
+        e.handler_type !== 'command' ? h('span', { class: 'badge badge-off', text: e.handler_type || 'no type' }) : null,
+        e.handler_type !== 'command' ? ' ' : null,
+        ...breakable(e.summary),
+      ),
       h('td', { class: 'num', text: e.timeout !== null ? `${e.timeout} s` : '' }),
       h('td', {}, h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText })),
       h(
         'td',
         { class: 'hooks-source', data: { testid: 'effective-source', path: e.path }, attrs: { title: e.path } },
         h('span', { class: 'hooks-source-who', text: `${e.kind === 'agent' ? 'Claude Code' : 'hookd'} · ${SCOPE_TEXT[e.scope]}` }),
-        h('span', { class: 'mono', text: shortPath(e.path, project) }),
+        h('span', { class: 'mono' }, ...breakable(shortPath(e.path, project))),
       ),
     );
   });

@@ -10,6 +10,8 @@
 // core's, tested in Rust), so the stub ignores them. `previous_content`
 // answers what was canned with the row (`setPrevious` cans another answer);
 // `mutation_diff` diffs a Write against that answer (see ./diff.ts).
+// Agents are named `main` and a short id unless `set_agent_label` gave them
+// a label (kept in memory; an empty one removes it), as the core does.
 //
 // Pages follow the core's semantics over the narrowed rows: the order is
 // time, then repository, then id; a page says the position of its first row
@@ -48,7 +50,8 @@ export type TimelineCommands =
   | 'payload_diff'
   | 'event_mutations'
   | 'known_values'
-  | 'agent_names';
+  | 'agent_names'
+  | 'set_agent_label';
 
 /** What pages and charts read of a row. */
 interface Timed {
@@ -253,6 +256,8 @@ export function createTimelineStub(
 ): TimelineStub {
   let built: ActivityEvent[] | null = null;
   let serial = 0;
+  /** The names `set_agent_label` gave, by agent id. */
+  const labels = new Map<string, string>();
 
   function event(row: MutationRow, hook: string, at: number, extra: Partial<ActivityEvent> = {}): ActivityEvent {
     return {
@@ -500,9 +505,15 @@ export function createTimelineStub(
         agent_type: null,
         session_id: null,
         first_seen: '',
-        label: null,
-        name: `main ${id.slice(0, 8)}`,
+        label: labels.get(id) ?? null,
+        name: labels.get(id) ?? `main ${id.slice(0, 8)}`,
       })),
+    set_agent_label: ({ agent, label }) => {
+      const name = label.trim();
+      if (name === '') labels.delete(agent);
+      else labels.set(agent, name);
+      return null;
+    },
     event_mutations: ({ event: ref }) => {
       const root = project(ref.repo).root;
       return rows

@@ -1,12 +1,17 @@
 // The Projects screen: every known project with its activity, ledger counts
 // and whether Claude Code's hooks call hookd, plus the ways to add one (drop
 // folders on the window, handled by the backend, or type a path).
+//
+// The list is drawn again whenever the ledgers commit (counts, last
+// activity): the keyboard focus stays on the same link or button of the same
+// project, and the page does not scroll.
 
 import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { basename, formatCount, h } from '../components/dom';
 import { api, listen, pickFolders, type Unlisten } from '../lib/api';
 import { isConnected } from '../lib/connect';
 import { debounce } from '../lib/debounce';
+import { keepFocus, type FocusKeys } from '../lib/focus';
 import { hooksHash, timelineHashForRepo } from '../lib/route';
 import { absoluteTitle, relativeTime } from '../lib/time';
 import type { AddProjectsResult, ProjectInfo } from '../lib/types';
@@ -188,8 +193,22 @@ export function createProjectsView(ctx: ViewContext): View {
     return li;
   }
 
+  /** A focused control is found again by its project and what it is. */
+  const focusKeys: FocusKeys = {
+    key: (el) => {
+      const root = el.closest<HTMLElement>('[data-testid=project]')?.dataset.root;
+      const what = el.dataset.testid ?? (el.matches('[data-testid=project]') ? 'project' : null);
+      return root === undefined || what === null ? null : JSON.stringify([root, what]);
+    },
+    find: (container, key) => {
+      const [root, what] = JSON.parse(key) as [string, string];
+      const card = [...container.querySelectorAll<HTMLElement>('[data-testid=project]')].find((li) => li.dataset.root === root);
+      return what === 'project' ? (card ?? null) : (card?.querySelector<HTMLElement>(`[data-testid="${what}"]`) ?? null);
+    },
+  };
+
   function render(): void {
-    list.replaceChildren(...sortProjects(projects).map(item));
+    keepFocus(list, () => list.replaceChildren(...sortProjects(projects).map(item)), focusKeys);
     list.hidden = projects.length === 0;
     empty.hidden = projects.length !== 0;
     const connected = projects.filter((p) => p.connected.global || p.connected.project || p.connected.local).length;

@@ -19,10 +19,17 @@
 // Failures never leave a half-updated screen: a failed new query clears the
 // list and says why (the rows on screen would not match the filters), a
 // failed live refetch keeps the rows and shows the error banner.
+//
+// Room to read: the filter bar folds into a one-line summary and the chart
+// hides (lib/layout.ts keeps the choice); live rows never take the keyboard
+// focus, the selection or the rows being read away from the user. An agent
+// can be renamed from its cell (right-click, or R on its row), the agent
+// chip of the summary line, or an event's detail.
 
 import '../styles/timeline.css';
 import { createActivityChart } from '../components/activity-chart';
 import { createActivityDetail } from '../components/activity-detail';
+import { openAgentRename, type AgentRenameDialog } from '../components/agent-rename';
 import { formatCount, h } from '../components/dom';
 import { fillLines } from '../components/change-view';
 import { createRowDetail } from '../components/row-detail';
@@ -32,6 +39,7 @@ import { eventLabel, knownTools, loadCatalogue, recordedEventNames, storedEventN
 import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
+import { loadLayout, saveLayout } from '../lib/layout';
 import { PagedRows } from '../lib/paged';
 import {
   TEXT_FILTERS,
@@ -240,6 +248,85 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     filterError,
   );
 
+  // ---- room: the filter bar folds into one line, the chart hides ----
+  const layout = loadLayout();
+  const filterToggle = h('button', {
+    id: 'filter-toggle',
+    class: 'filter-toggle',
+    attrs: { type: 'button', 'aria-controls': 'timeline-filters', 'aria-expanded': 'true' },
+    on: { click: () => showFilters(!layout.filters) },
+  });
+  const agentChip = h('span', { id: 'filter-agent-chip', class: 'agent-chip', attrs: { hidden: true } });
+  const agentRename = h('button', {
+    id: 'agent-rename-open',
+    class: 'button small',
+    attrs: { type: 'button', 'aria-haspopup': 'dialog', hidden: true },
+    text: 'Rename…',
+    on: { click: (ev) => filter.agent !== null && renameAgent(filter.agent, ev.currentTarget as HTMLElement) },
+  });
+  const chartToggle = h('button', {
+    id: 'chart-toggle',
+    class: 'button small chart-show',
+    attrs: { type: 'button', 'aria-controls': 'timeline-chart', 'aria-expanded': 'true' },
+    on: { click: () => showChart(!layout.chart) },
+  });
+  const toolbar = h('div', { id: 'timeline-toolbar', class: 'tl-toolbar' }, filterToggle, agentChip, agentRename, chartToggle);
+
+  /**
+   * Shows or folds the filter bar; `keep` saves the choice (a user's click).
+   * Folded, the toolbar is the line that stands for the bar; shown, it moves
+   * into the bar beside Apply and Clear, so it costs no line of its own
+   * where that row has room.
+   */
+  function showFilters(shown: boolean, keep = true): void {
+    layout.filters = shown;
+    if (keep) saveLayout(layout);
+    const focused = toolbar.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    if (shown) form.querySelector('.filter-actions')!.after(toolbar);
+    else form.before(toolbar);
+    focused?.focus({ preventScroll: true });
+    form.hidden = !shown;
+    filterToggle.setAttribute('aria-expanded', String(shown));
+    el.classList.toggle('filters-collapsed', !shown);
+    renderSummary();
+  }
+
+  /** Shows or hides the chart; a shown chart is counted (a hidden one is not kept up to date). */
+  function showChart(shown: boolean, keep = true): void {
+    const was = layout.chart;
+    layout.chart = shown;
+    if (keep) saveLayout(layout);
+    chart.el.hidden = !shown;
+    chartToggle.setAttribute('aria-expanded', String(shown));
+    chartToggle.textContent = shown ? 'Hide chart' : 'Show chart';
+    chartToggle.title = shown ? 'Hide the chart: more room for the rows' : `Show the chart of the ${NOUN[filter.mode][1]} per minute, hour or day`;
+    if (shown && !was) void countChart();
+  }
+
+  /** The toolbar's line: the filters set (all of them when the bar is folded), and the agent shown. */
+  function renderSummary(): void {
+    const project = filter.all ? 'all projects' : (projects.find((p) => p.root === filter.repo)?.name ?? filter.repo ?? '');
+    const set = TEXT_FILTERS.filter((k) => filter[k] !== null && k !== 'agent').map((k) => `${FILTER_LABELS[k].label} ${filter[k]}`);
+    const parts = [project, ...set];
+    if (filter.agent !== null && !agentNames.has(filter.agent)) parts.push(`Agent ${filter.agent}`);
+    const shown = layout.filters;
+    filterToggle.replaceChildren(
+      h('span', { class: 'filter-toggle-icon', attrs: { 'aria-hidden': 'true' }, text: shown ? '▴' : '▸' }),
+      h('span', { class: 'filter-toggle-label', text: shown ? 'Fold filters' : 'Filters:' }),
+      shown ? '' : h('span', { class: 'filter-summary', data: { testid: 'filter-summary' }, text: parts.join(' · ') }),
+    );
+    filterToggle.title = shown ? 'Fold the filter bar into one line' : `${parts.join(' · ')}: click (or Enter) to show the filters`;
+    // One agent: its readable name, and a way to rename it.
+    const named = filter.agent !== null && agentNames.has(filter.agent);
+    agentChip.hidden = !named;
+    agentRename.hidden = !named;
+    if (named) {
+      agentChip.textContent = `Agent ${agentNames.get(filter.agent!)!}`;
+      agentChip.title = filter.agent!;
+      agentRename.title = `Give ${filter.agent} a name of your choosing`;
+    }
+  }
+
   // ---- chart ----
   const chart = createActivityChart(
     (from, to) => {
@@ -257,6 +344,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   let chartTimer: ReturnType<typeof setTimeout> | null = null;
   /** Asks the backend for the chart of the current filter; an older answer is dropped. */
   async function countChart(): Promise<void> {
+    if (!layout.chart) return;
     const seq = ++chartSeq;
     chartAt = Date.now();
     const query = viewQuery;
@@ -306,7 +394,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       jump.hidden = following;
     },
   });
-  list.el.setAttribute('aria-keyshortcuts', 'A');
+  list.el.setAttribute('aria-keyshortcuts', 'A R');
   list.el.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape' && selectedKey !== null) {
       ev.preventDefault();
@@ -319,6 +407,20 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       ev.preventDefault();
       showActivity(row.agent_id);
     }
+    // "R": rename the active row's agent.
+    if ((ev.key === 'r' || ev.key === 'R') && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+      const row = list.at(list.activeIndex);
+      if (row === undefined) return;
+      ev.preventDefault();
+      renameAgent(row.agent_id, list.el);
+    }
+  });
+  // Right-click on an agent: rename it.
+  list.el.addEventListener('contextmenu', (ev) => {
+    const link = (ev.target as Element).closest<HTMLElement>('.agent-link');
+    if (!link?.dataset.agent) return;
+    ev.preventDefault();
+    renameAgent(link.dataset.agent, list.el);
   });
   // An agent id in a row is a shortcut to that agent's whole activity.
   list.el.addEventListener(
@@ -357,6 +459,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const repo = filter.repo ?? (activityDetail.current()?.repo ?? null);
       ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
     },
+    (agent, opener) => renameAgent(agent, opener),
   );
 
   const el = h(
@@ -392,6 +495,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     title.replaceChildren('Timeline', h('span', { class: 'title-sub', text: ` · ${name}${what ? ` · ${what}` : ''}` }));
     if (!filter.all && filter.repo) title.title = filter.repo;
     else title.removeAttribute('title');
+    renderSummary();
   }
 
   function cell(el: HTMLElement, i: number, text: string, cls: string): HTMLElement {
@@ -420,9 +524,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   function agentCell(el: HTMLElement, i: number, agent: string): void {
-    const c = cell(el, i, agentNames.get(agent) ?? agent, 'col-agent agent-link');
+    const name = agentNames.get(agent) ?? agent;
+    const c = cell(el, i, name, 'col-agent agent-link');
     c.dataset.agent = agent;
-    c.title = `${agent}: click (or press A on the row) to see all of its activity`;
+    c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
   }
 
   /** A position whose page is still on its way. */
@@ -595,6 +700,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
    * that have none yet, one request at a time; the rows repaint when they come.
    */
   const agentNames = new Map<string, string>();
+  /** The names users gave (null: none), by agent id. */
+  const agentLabels = new Map<string, string | null>();
   const namesAsked = new Set<string>();
   let namesInFlight = false;
   function nameAgents(): void {
@@ -607,8 +714,12 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       .agent_names({ query: scopeQuery(), ids })
       .then((agents) => {
         if (destroyed) return;
-        for (const a of agents) agentNames.set(a.agent_id, a.name);
+        for (const a of agents) {
+          agentNames.set(a.agent_id, a.name);
+          agentLabels.set(a.agent_id, a.label);
+        }
         list.refresh();
+        renderSummary();
       })
       .catch((err: unknown) => console.warn('hookd: agents shown by id', err))
       .finally(() => {
@@ -627,6 +738,29 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }
   }
 
+  /** The open Rename dialog. */
+  let renaming: AgentRenameDialog | null = null;
+  /** Opens the Rename dialog of `agent`; saving names it everywhere it is shown here. */
+  function renameAgent(agent: string, opener: HTMLElement): void {
+    renaming?.close();
+    renaming = openAgentRename(el, {
+      agent,
+      name: agentNames.get(agent) ?? agent,
+      label: agentLabels.get(agent) ?? null,
+      returnFocus: opener,
+      onSaved: () => {
+        renaming = null;
+        if (destroyed) return;
+        // Ask again: the backend composes the name (a label, else type and short id).
+        agentNames.delete(agent);
+        agentLabels.delete(agent);
+        namesAsked.delete(agent);
+        nameAgents();
+        if (chartGroup === 'agent') void countChart();
+      },
+    });
+  }
+
   // ---- data ----
   /** Whether the first rows were reported painted (`ui_mark`, once per view). */
   let painted = false;
@@ -634,6 +768,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   let range: [number, number] = [0, 0];
   /** The active index the last sync left (to tell when the user moved it). */
   let syncedActive = -1;
+  /** The row at the top of the viewport (and how far it is scrolled), kept in view as rows arrive before it. */
+  let reading: { key: string; offset: number } | null = null;
+  /** The scroll offset the last sync left (to tell when the user scrolled). */
+  let syncedTop = 0;
 
   /** The page reader of `query` in `mode`. */
   function reader(query: TimelineQuery, mode: TimelineMode): (anchor: Anchor, limit: number) => Promise<Page<Row>> {
@@ -725,11 +863,31 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     const skip = skipped();
     const found = activeKey === null ? -1 : rows.indexOf(activeKey) - skip;
     const selectedIndex = selectedKey === null ? -1 : Math.max(-1, rows.indexOf(selectedKey) - skip);
+    // What the user reads: the top row on screen, unless the list follows
+    // the newest rows. Rows committed before it (a late row, or the oldest
+    // of a "newest N" view dropping out) move it; the scroll follows it,
+    // also when its page is read again first (the row is then found later).
+    if (list.atBottom()) {
+      reading = null;
+    } else if (reading === null || list.el.scrollTop !== syncedTop) {
+      const top = Math.floor(list.el.scrollTop / ROW_HEIGHT);
+      const row = list.at(top);
+      reading = row === undefined ? null : { key: rowKey(row), offset: list.el.scrollTop - top * ROW_HEIGHT };
+    }
     list.setSource(rows.total - skip, (i) => rows.get(i + skip), {
       follow: true,
       selected: selectedIndex,
       active: found >= 0 ? found : list.activeIndex,
     });
+    if (reading !== null) {
+      const now = rows.indexOf(reading.key) - skip;
+      const top = now * ROW_HEIGHT + reading.offset;
+      if (now >= 0 && top !== list.el.scrollTop) {
+        list.el.scrollTop = top;
+        list.render();
+      }
+    }
+    syncedTop = list.el.scrollTop;
     syncedActive = list.activeIndex;
     nameAgents();
     list.el.dataset.rowsReceived = String(rows.received);
@@ -945,6 +1103,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       // timeline itself reports real failures.
     });
 
+  showFilters(layout.filters, false);
+  showChart(layout.chart, false);
   renderHeader();
   fillForm();
   setLive();
@@ -967,6 +1127,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       filter = next;
       fresh.clear();
       activeKey = null;
+      reading = null;
       closeDetail(false);
       if (modeChanged) {
         // The rows of the other mode must not be rendered with this mode's columns.
@@ -983,6 +1144,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     destroy() {
       for (const timer of Object.values(suggestTimers)) clearTimeout(timer);
       destroyed = true;
+      renaming?.close();
       refetchLive.cancel();
       loadRange.cancel();
       paged?.cancel();

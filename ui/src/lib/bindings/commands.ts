@@ -106,6 +106,11 @@ export type Commands = {
   known_values: { args: { query: TimelineQuery; field: Field; part: string | null; activity: boolean }; result: Array<Known> };
   /** Readable names of the agents a screen shows. */
   agent_names: { args: { query: TimelineQuery; ids: Array<string> }; result: Array<AgentInfo> };
+  /**
+   * Names an agent (the label `hookd agents label` sets); an empty label
+   * removes the name.
+   */
+  set_agent_label: { args: { agent: string; label: string }; result: null };
   /** The event catalogue for the editor's picker. */
   hook_events: { args: Record<string, never>; result: Array<HookEventInfo> };
   /** The six settings files of a project, structured. */
@@ -216,6 +221,7 @@ export const COMMAND_NAMES = [
   "event_mutations",
   "known_values",
   "agent_names",
+  "set_agent_label",
   "hook_events",
   "hook_files",
   "effective_hooks",
