@@ -10,6 +10,7 @@
 
 import '../styles/connect.css';
 import { api, normalizeError } from '../lib/api';
+import { trapTab } from '../lib/focus';
 import { h } from './dom';
 
 export interface AgentRenameOptions {
@@ -30,7 +31,6 @@ export interface AgentRenameDialog {
   close(): void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled])';
 
 /** Opens the dialog (appended to `host`). */
 export function openAgentRename(host: HTMLElement, opts: AgentRenameOptions): AgentRenameDialog {
@@ -96,18 +96,7 @@ export function openAgentRename(host: HTMLElement, opts: AgentRenameOptions): Ag
       close();
       return;
     }
-    if (ev.key !== 'Tab') return;
-    const items = [...form.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((e) => !e.hidden);
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (ev.shiftKey && document.activeElement === first) {
-      ev.preventDefault();
-      last.focus();
-    } else if (!ev.shiftKey && document.activeElement === last) {
-      ev.preventDefault();
-      first.focus();
-    }
+    trapTab(form, ev);
   }
 
   let closed = false;

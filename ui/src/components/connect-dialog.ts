@@ -12,6 +12,7 @@ import { api } from '../lib/api';
 import { CONNECT_ACTIONS, CONNECT_SCOPES, defaultScope, foldDiff, previewSummary, type ConnectAction } from '../lib/connect';
 import { diffStat, lineDiff } from '../lib/diff';
 import type { ConnectPreview, ConnectResult, Scope, ProjectInfo } from '../lib/types';
+import { trapTab } from '../lib/focus';
 import { h } from './dom';
 
 export interface ConnectDialogOptions {
@@ -29,7 +30,6 @@ export interface ConnectDialog {
   close(): void;
 }
 
-const FOCUSABLE = 'button:not([disabled]), select:not([disabled]), [href], input:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function renderDiff(p: ConnectPreview): HTMLElement {
   const lines = lineDiff(p.before, p.after);
@@ -193,19 +193,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
       close();
       return;
     }
-    if (ev.key !== 'Tab') return;
-    const items = [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((x) => !x.hidden);
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    const active = document.activeElement;
-    if (ev.shiftKey && (active === first || !dialog.contains(active))) {
-      ev.preventDefault();
-      last.focus();
-    } else if (!ev.shiftKey && (active === last || !dialog.contains(active))) {
-      ev.preventDefault();
-      first.focus();
-    }
+    trapTab(dialog, ev);
   }
 
   function close(): void {

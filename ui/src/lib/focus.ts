@@ -61,3 +61,28 @@ function textSelection(el: HTMLElement): [number, number] | null {
     return null;
   }
 }
+
+/** Elements Tab can move to inside a dialog: enabled controls and links. */
+const TABBABLE =
+  'button:not([disabled]), select:not([disabled]), [href], input:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab and Shift+Tab inside a modal `dialog` (call it from the
+ * dialog's keydown handler): past the last control focus goes to the
+ * first, before the first to the last, and from outside the dialog back in.
+ */
+export function trapTab(dialog: HTMLElement, ev: KeyboardEvent): void {
+  if (ev.key !== 'Tab') return;
+  const items = [...dialog.querySelectorAll<HTMLElement>(TABBABLE)].filter((x) => !x.hidden);
+  if (items.length === 0) return;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  const active = dialog.ownerDocument.activeElement;
+  if (ev.shiftKey && (active === first || !dialog.contains(active))) {
+    ev.preventDefault();
+    last.focus();
+  } else if (!ev.shiftKey && (active === last || !dialog.contains(active))) {
+    ev.preventDefault();
+    first.focus();
+  }
+}
