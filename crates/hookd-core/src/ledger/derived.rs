@@ -14,7 +14,7 @@
 //! ''), and `hookd ledger verify` checks the counts agree with the rows.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Transaction, params};
 use serde::Deserialize;
@@ -43,6 +43,8 @@ pub(crate) struct Derived<'a> {
     files: HashMap<&'a str, (i64, &'a str)>,
     /// Agents in the order they first appear in the batch.
     agents: Vec<(&'a str, FirstSeen<'a>)>,
+    /// The agents of `agents`, to look up.
+    seen: HashSet<&'a str>,
     mutation_search: Vec<(i64, String)>,
     event_search: Vec<(i64, String)>,
 }
@@ -70,11 +72,7 @@ impl<'a> Derived<'a> {
         );
         *self.event_hours.entry(key).or_default() += 1;
         *self.event_totals.entry(hour).or_default() += 1;
-        if !self
-            .agents
-            .iter()
-            .any(|(agent, _)| *agent == event.agent_id)
-        {
+        if self.seen.insert(event.agent_id.as_str()) {
             self.agents
                 .push((event.agent_id.as_str(), FirstSeen { event }));
         }
