@@ -71,3 +71,12 @@ describe('prettyPayload', () => {
     expect(prettyPayload('plain text')).toBe('plain text');
   });
 });
+
+describe('a Write the agent reported the file before', () => {
+  it('is labelled as compared with what the agent reported', async () => {
+    const { previousLabel } = await import('../src/components/change-view');
+    expect(previousLabel({ source: { kind: 'reported' }, content: null, changes_between: 0, note: null })).toBe(
+      'vs. the file before this Write, as the agent reported it',
+    );
+  });
+});

@@ -18,9 +18,11 @@
 //!   happened at every occurrence, which the payload does not count: the
 //!   lines are those of one occurrence, and the block says `replace_all`.
 //! - MultiEdit: each of `edits` the same way; the counts are summed.
-//! - Write: the previous content when the caller knows it, else nothing
-//!   (every line of `content` is added). The daemon records a Write without
-//!   its previous content (README, "Ledger").
+//! - Write: the previous content when it is known, else nothing (every
+//!   line of `content` is added). The payload itself says it when the
+//!   agent reports the file as it was ([`reported_previous`]: Claude Code's
+//!   `tool_response.originalFile`); the daemon counts against that, and the
+//!   desktop app shows the same diff.
 //! - NotebookEdit: the payload carries the new cell source only, so its
 //!   lines count as added (a `delete` adds none).
 
@@ -296,11 +298,18 @@ pub fn change_kind(tool_input: &Value) -> Option<ChangeKind> {
     pairs(tool_input, None).map(|(kind, _)| kind)
 }
 
+/// The file's content before a Write as the agent reported it in the hook
+/// payload (Claude Code's `tool_response.originalFile`), when it did.
+pub fn reported_previous(payload: &Value) -> Option<&str> {
+    payload.get("tool_response")?.get("originalFile")?.as_str()
+}
+
 /// The lines a file tool's input added and removed (see the module doc for
-/// each tool), or `None` for an input that changes no file text (Bash, a
-/// stand-in for an oversized payload). A Write is counted against nothing.
-pub fn tool_input_counts(tool_input: &Value) -> Option<LineCounts> {
-    let (_, pairs) = pairs(tool_input, None)?;
+/// each tool), a Write's against `previous` (else against nothing), or
+/// `None` for an input that changes no file text (Bash, a stand-in for an
+/// oversized payload).
+pub fn tool_input_counts(tool_input: &Value, previous: Option<&str>) -> Option<LineCounts> {
+    let (_, pairs) = pairs(tool_input, previous)?;
     Some(
         pairs
             .into_iter()
@@ -311,7 +320,7 @@ pub fn tool_input_counts(tool_input: &Value) -> Option<LineCounts> {
 
 /// The diff a file tool's input makes, a Write's against `previous` (its
 /// file's content before it, when known); `None` as [`tool_input_counts`].
-/// Without `previous`, its counts are [`tool_input_counts`]'s.
+/// Its counts are [`tool_input_counts`]'s with the same `previous`.
 pub fn tool_input_diff(tool_input: &Value, previous: Option<&str>) -> Option<ChangeDiff> {
     let (kind, pairs) = pairs(tool_input, previous)?;
     let blocks: Vec<DiffBlock> = pairs
@@ -478,7 +487,7 @@ mod tests {
 
     #[test]
     fn edit_counts_per_tool() {
-        let one = |input: Value| tool_input_counts(&input).unwrap();
+        let one = |input: Value| tool_input_counts(&input, None).unwrap();
         assert_eq!(
             one(json!({"old_string": "a = 1", "new_string": "a = 2"})),
             LineCounts {
@@ -518,8 +527,11 @@ mod tests {
             one(json!({"notebook_path": "/r/n.ipynb", "edit_mode": "delete"})),
             LineCounts::default()
         );
-        assert_eq!(tool_input_counts(&json!({"command": "ls"})), None);
-        assert_eq!(tool_input_counts(&json!({"file_path": "/r/big"})), None);
+        assert_eq!(tool_input_counts(&json!({"command": "ls"}), None), None);
+        assert_eq!(
+            tool_input_counts(&json!({"file_path": "/r/big"}), None),
+            None
+        );
     }
 
     #[test]
@@ -531,7 +543,11 @@ mod tests {
             json!({"new_source": "x"}),
         ] {
             let diff = tool_input_diff(&input, None).unwrap();
-            assert_eq!(Some(diff.counts), tool_input_counts(&input), "{input}");
+            assert_eq!(
+                Some(diff.counts),
+                tool_input_counts(&input, None),
+                "{input}"
+            );
             let shown = diff
                 .blocks
                 .iter()
@@ -567,5 +583,25 @@ mod tests {
                 removed: 0
             }
         );
+    }
+
+    #[test]
+    fn a_write_is_counted_against_the_content_the_agent_reported() {
+        let payload = json!({
+            "tool_input": {"file_path": "/x/f.txt", "content": "a\nB\nc\n"},
+            "tool_response": {"type": "update", "originalFile": "a\nb\nc\n"},
+        });
+        let previous = reported_previous(&payload);
+        assert_eq!(previous, Some("a\nb\nc\n"));
+        assert_eq!(
+            tool_input_counts(&payload["tool_input"], previous),
+            Some(LineCounts {
+                added: 1,
+                removed: 1
+            })
+        );
+        let created = json!({"tool_response": {"type": "create", "originalFile": null}});
+        assert_eq!(reported_previous(&created), None);
+        assert_eq!(reported_previous(&json!({"tool_input": {}})), None);
     }
 }

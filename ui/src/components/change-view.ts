@@ -92,6 +92,8 @@ export function previousLabel(prev: PreviousContent): string {
       return `vs. Write at ${formatLocal(src.event_timestamp)} by ${src.agent_id}`;
     case 'git':
       return `vs. git ${src.sha.slice(0, 7)} (HEAD when written)`;
+    case 'reported':
+      return 'vs. the file before this Write, as the agent reported it';
     case 'none':
       return 'no earlier content known: every line is new';
   }

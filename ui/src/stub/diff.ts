@@ -53,6 +53,17 @@ export function changeDiff(input: unknown, previous: string | null = null): Chan
 }
 
 /** The tool input of a payload's JSON text, if any. */
+/** The file before a Write as the payload reports it (`tool_response.originalFile`), as the core reads it. */
+export function reportedPreviousOf(raw: string): string | null {
+  try {
+    const payload = JSON.parse(raw) as unknown;
+    const response = isObj(payload) ? payload.tool_response : undefined;
+    return isObj(response) && typeof response.originalFile === 'string' ? response.originalFile : null;
+  } catch {
+    return null;
+  }
+}
+
 export function toolInputOf(raw: string): unknown {
   try {
     const payload = JSON.parse(raw) as unknown;

@@ -9,7 +9,8 @@
 // `event_type` are not interpreted (parsing times and event names is the
 // core's, tested in Rust), so the stub ignores them. `previous_content`
 // answers what was canned with the row (`setPrevious` cans another answer);
-// `mutation_diff` diffs a Write against that answer (see ./diff.ts).
+// `mutation_diff` diffs a Write against the content its payload reports
+// (`tool_response.originalFile`), else against that answer (see ./diff.ts).
 // Agents are named `main` and a short id unless `set_agent_label` gave them
 // a label (kept in memory; an empty one removes it), as the core does.
 //
@@ -34,7 +35,7 @@ import type {
   TimelineQuery,
   Watermark,
 } from '../lib/types';
-import { changeDiff, toolInputOf } from './diff';
+import { changeDiff, reportedPreviousOf, toolInputOf } from './diff';
 import { rowKey } from './sample';
 import { fail, type StubPart } from './types';
 
@@ -466,10 +467,14 @@ export function createTimelineStub(
       const recorded = found.lines_added !== null && found.lines_removed !== null ? { added: found.lines_added, removed: found.lines_removed } : null;
       const plain = changeDiff(input);
       if (plain?.kind !== 'write') return { change: plain, previous: null, recorded };
+      const reported = reportedPreviousOf(found.raw_payload);
+      if (reported !== null) {
+        return { change: changeDiff(input, reported), previous: { source: { kind: 'reported' }, content: null, changes_between: 0, note: null }, recorded };
+      }
       const prev = previous.get(rowKey(root, ref.id)) ?? NOTHING_BEFORE;
       return { change: changeDiff(input, prev.content), previous: { ...prev, content: null }, recorded };
     },
-    payload_diff: ({ payload }) => changeDiff(toolInputOf(payload)),
+    payload_diff: ({ payload }) => changeDiff(toolInputOf(payload), reportedPreviousOf(payload)),
     known_values: ({ query: q, field, part, activity }) => {
       const repo = q.all ? null : project(q.repo).root;
       const all: Array<MutationRow | ActivityEvent> = activity ? events() : rows;

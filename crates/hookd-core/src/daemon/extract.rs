@@ -53,7 +53,8 @@ pub fn hook_event(
     let makes_mutation = hook_type == names::POST_TOOL_USE
         && tool_name.as_deref().is_some_and(is_file_mutating_tool);
     let counts = if makes_mutation {
-        tool_input.and_then(diff::tool_input_counts)
+        tool_input
+            .and_then(|input| diff::tool_input_counts(input, diff::reported_previous(payload)))
     } else {
         None
     };

@@ -4,10 +4,13 @@
 //!
 //! An Edit, MultiEdit or NotebookEdit is diffed from its payload alone, and
 //! its diff's counts are the row's `lines_added` and `lines_removed`. A
-//! Write is diffed against its previous content ([`super::previous`]),
-//! which the daemon does not look up when it records the Write: its stored
-//! counts are against no earlier content (every line added), and the diff
-//! says what it was compared with.
+//! Write whose payload reports the file as it was (Claude Code's
+//! `tool_response.originalFile`) is diffed against that, as its counts were
+//! when it was recorded. Any other Write is diffed against its previous
+//! content from the ledger or git ([`super::previous`]), which the daemon
+//! does not look up when it records the Write: its stored counts are then
+//! against no earlier content (every line added), and the diff says what
+//! it was compared with.
 
 use std::path::Path;
 
@@ -17,7 +20,7 @@ use serde_json::Value;
 use crate::Result;
 use crate::diff::{self, ChangeDiff, ChangeKind, LineCounts};
 use crate::ledger::Ledger;
-use crate::ledger::previous::{PreviousContent, previous_content};
+use crate::ledger::previous::{PreviousContent, PreviousSource, previous_content};
 use crate::record::MutationRow;
 
 /// What the row detail shows of a mutation's change.
@@ -35,17 +38,18 @@ pub struct MutationDiff {
     pub recorded: Option<LineCounts>,
 }
 
-/// The tool input of a payload's JSON text, when it has one.
-fn tool_input(raw_payload: &str) -> Option<Value> {
-    let mut payload: Value = serde_json::from_str(raw_payload).ok()?;
-    Some(payload.get_mut("tool_input")?.take())
+/// A payload's JSON text, when it is JSON with a tool input.
+fn with_tool_input(raw_payload: &str) -> Option<Value> {
+    let payload: Value = serde_json::from_str(raw_payload).ok()?;
+    payload.get("tool_input").is_some().then_some(payload)
 }
 
 /// The diff of the tool input in a hook payload's JSON text (any hook
-/// event, a Write against no earlier content): what the activity detail
-/// shows of a tool call.
+/// event; a Write against the content the payload reports, else against
+/// none): what the activity detail shows of a tool call.
 pub fn payload_diff(raw_payload: &str) -> Option<ChangeDiff> {
-    diff::tool_input_diff(&tool_input(raw_payload)?, None)
+    let payload = with_tool_input(raw_payload)?;
+    diff::tool_input_diff(&payload["tool_input"], diff::reported_previous(&payload))
 }
 
 /// The diff of `row` (read whole, payload included), a Write's against
@@ -63,19 +67,25 @@ pub fn mutation_diff(
         }),
         _ => None,
     };
-    let Some(input) = tool_input(&row.record.raw_payload) else {
+    let Some(payload) = with_tool_input(&row.record.raw_payload) else {
         return Ok(MutationDiff {
             change: None,
             previous: None,
             recorded,
         });
     };
-    let mut previous = match diff::change_kind(&input) {
-        Some(ChangeKind::Write) => Some(previous_content(ledger, git_root, row)?),
+    let input = &payload["tool_input"];
+    let mut previous = match (diff::change_kind(input), diff::reported_previous(&payload)) {
+        (Some(ChangeKind::Write), Some(reported)) => Some(PreviousContent {
+            source: PreviousSource::Reported,
+            content: Some(reported.to_owned()),
+            changes_between: 0,
+            note: None,
+        }),
+        (Some(ChangeKind::Write), None) => Some(previous_content(ledger, git_root, row)?),
         _ => None,
     };
-    let change =
-        diff::tool_input_diff(&input, previous.as_ref().and_then(|p| p.content.as_deref()));
+    let change = diff::tool_input_diff(input, previous.as_ref().and_then(|p| p.content.as_deref()));
     if let Some(p) = previous.as_mut() {
         p.content = None;
     }
@@ -216,6 +226,68 @@ mod tests {
                 added: 3,
                 removed: 0
             })
+        );
+    }
+
+    #[test]
+    fn a_write_that_reports_the_file_before_it_is_counted_and_shown_against_that() {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let envelope = crate::Envelope::new(
+            "post_tool_use",
+            Some("Write".into()),
+            json!({"tool_name": "Write", "session_id": "s",
+                   "tool_input": {"file_path": "/x/f.txt", "content": "a\nB\nc\nd\n"},
+                   "tool_response": {"type": "update", "filePath": "/x/f.txt",
+                                     "originalFile": "a\nb\nc\n"}}),
+            "2026-11-21T10:00:00.000Z",
+            None,
+        );
+        let event = hook_event(
+            &envelope,
+            "w".into(),
+            envelope.timestamp.clone(),
+            "now".into(),
+        );
+        let repo = RepoFacts {
+            git_root: None,
+            branch: "main".into(),
+            head_sha: String::new(),
+            remote_url: None,
+        };
+        let mutations = direct_mutation(&event, &repo).into_iter().collect();
+        ledger
+            .append(&[LedgerEntry {
+                event,
+                repo,
+                mutations,
+            }])
+            .unwrap();
+        let rows = ledger.event_mutations("w").unwrap();
+        let row = ledger.mutation(rows[0].id).unwrap().unwrap();
+        let want = LineCounts {
+            added: 2,
+            removed: 1,
+        };
+        assert_eq!(
+            (row.record.lines_added, row.record.lines_removed),
+            (Some(2), Some(1)),
+            "counted against the reported content when recorded"
+        );
+        let shown = mutation_diff(&ledger, None, &row).unwrap();
+        let change = shown.change.unwrap();
+        let lines = change
+            .blocks
+            .iter()
+            .map(|b| LineCounts::of(&b.lines))
+            .fold(LineCounts::default(), LineCounts::plus);
+        assert_eq!(
+            (lines, change.counts, shown.recorded),
+            (want, want, Some(want))
+        );
+        assert_eq!(shown.previous.unwrap().source, PreviousSource::Reported);
+        assert_eq!(
+            payload_diff(&row.record.raw_payload).map(|d| d.counts),
+            Some(want)
         );
     }
 

@@ -42,6 +42,10 @@ pub enum PreviousSource {
         /// That commit.
         sha: String,
     },
+    /// The file as the agent reported it with the Write (Claude Code's
+    /// `tool_response.originalFile`): what the row's LINES were counted
+    /// against when it was recorded.
+    Reported,
     /// Nothing earlier is known: a new file, or no ledger or git history of it.
     None,
 }

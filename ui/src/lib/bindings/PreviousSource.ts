@@ -23,4 +23,4 @@ agent_id: string, } | { "kind": "git",
 /**
  * That commit.
  */
-sha: string, } | { "kind": "none" };
+sha: string, } | { "kind": "reported" } | { "kind": "none" };
