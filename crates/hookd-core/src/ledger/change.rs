@@ -107,10 +107,25 @@ mod tests {
     /// Records a post_tool_use of `tool` with `input` the way the daemon
     /// does (extract, then append) and reads its row back whole.
     fn record(ledger: &mut Ledger, id: &str, tool: &str, input: &serde_json::Value) -> MutationRow {
+        record_payload(
+            ledger,
+            id,
+            tool,
+            json!({"tool_name": tool, "session_id": "s", "tool_input": input}),
+        )
+    }
+
+    /// [`record`] with the whole hook payload given.
+    fn record_payload(
+        ledger: &mut Ledger,
+        id: &str,
+        tool: &str,
+        payload: serde_json::Value,
+    ) -> MutationRow {
         let envelope = crate::Envelope::new(
             "post_tool_use",
             Some(tool.into()),
-            json!({"tool_name": tool, "session_id": "s", "tool_input": input}),
+            payload,
             "2026-11-21T10:00:00.000Z",
             None,
         );
@@ -232,38 +247,15 @@ mod tests {
     #[test]
     fn a_write_that_reports_the_file_before_it_is_counted_and_shown_against_that() {
         let mut ledger = Ledger::in_memory().unwrap();
-        let envelope = crate::Envelope::new(
-            "post_tool_use",
-            Some("Write".into()),
+        let row = record_payload(
+            &mut ledger,
+            "w",
+            "Write",
             json!({"tool_name": "Write", "session_id": "s",
                    "tool_input": {"file_path": "/x/f.txt", "content": "a\nB\nc\nd\n"},
                    "tool_response": {"type": "update", "filePath": "/x/f.txt",
                                      "originalFile": "a\nb\nc\n"}}),
-            "2026-11-21T10:00:00.000Z",
-            None,
         );
-        let event = hook_event(
-            &envelope,
-            "w".into(),
-            envelope.timestamp.clone(),
-            "now".into(),
-        );
-        let repo = RepoFacts {
-            git_root: None,
-            branch: "main".into(),
-            head_sha: String::new(),
-            remote_url: None,
-        };
-        let mutations = direct_mutation(&event, &repo).into_iter().collect();
-        ledger
-            .append(&[LedgerEntry {
-                event,
-                repo,
-                mutations,
-            }])
-            .unwrap();
-        let rows = ledger.event_mutations("w").unwrap();
-        let row = ledger.mutation(rows[0].id).unwrap().unwrap();
         let want = LineCounts {
             added: 2,
             removed: 1,
