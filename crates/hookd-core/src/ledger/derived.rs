@@ -25,11 +25,6 @@ use crate::record::{HookEvent, MutationRecord, RepoFacts};
 /// agent, session, tool, hook type, branch.
 type HourKey<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, &'a str);
 
-/// An agent first seen in the batch: its first event there.
-struct FirstSeen<'a> {
-    event: &'a HookEvent,
-}
-
 /// What one batch adds to the derived tables, gathered as its rows are
 /// inserted ([`Derived::event`], [`Derived::mutation`]) and written by
 /// [`Derived::write`] before the batch commits.
@@ -41,8 +36,8 @@ pub(crate) struct Derived<'a> {
     event_totals: HashMap<&'a str, i64>,
     /// Per file: rows, newest timestamp.
     files: HashMap<&'a str, (i64, &'a str)>,
-    /// Agents in the order they first appear in the batch.
-    agents: Vec<(&'a str, FirstSeen<'a>)>,
+    /// The first event of each agent in the batch, in the batch's order.
+    agents: Vec<&'a HookEvent>,
     /// The agents of `agents`, to look up.
     seen: HashSet<&'a str>,
     mutation_search: Vec<(i64, String)>,
@@ -73,8 +68,7 @@ impl<'a> Derived<'a> {
         *self.event_hours.entry(key).or_default() += 1;
         *self.event_totals.entry(hour).or_default() += 1;
         if self.seen.insert(event.agent_id.as_str()) {
-            self.agents
-                .push((event.agent_id.as_str(), FirstSeen { event }));
+            self.agents.push(event);
         }
         let path = event
             .file_path
@@ -152,12 +146,12 @@ impl<'a> Derived<'a> {
         let mut known = tx.prepare_cached("SELECT 1 FROM agents WHERE agent_id = ?1")?;
         let mut insert =
             tx.prepare_cached("INSERT OR IGNORE INTO agents VALUES (?1, ?2, ?3, ?4)")?;
-        for (agent, FirstSeen { event }) in &self.agents {
-            if known.exists([agent])? {
+        for event in &self.agents {
+            if known.exists([&event.agent_id])? {
                 continue;
             }
             insert.execute(params![
-                agent,
+                event.agent_id,
                 agent_type(&event.raw_payload),
                 event.session_id,
                 event.event_timestamp
