@@ -9,8 +9,8 @@ import { COMPACT_HEIGHT, LAYOUT_KEY, defaultLayout, loadLayout } from '../src/li
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/stub';
 import { ROW_HEIGHT, createTimelineView } from '../src/views/timeline';
-import type { MutationRow } from '../src/lib/types';
 import type { View } from '../src/views/view';
+import { commitLateRow } from './kit/late-row';
 
 const VIEWPORT = 600;
 const repo = '/home/dev/src/hookd';
@@ -187,16 +187,8 @@ describe('focus and reading position while rows arrive', () => {
     await vi.waitFor(() => expect(atTop()).toBeDefined());
     const reading = atTop();
 
-    const oldest = own[0]!;
-    const late: MutationRow = {
-      ...oldest,
-      id: Math.max(...own.map((r) => r.id)) + 1,
-      event_id: 'late-row',
-      event_timestamp: new Date(Date.parse(oldest.event_timestamp) - 60_000).toISOString(),
-    };
-    stub.rows.push(late);
-    stub.emit('ledger-commit', { notices: [{ ledger: `${repo}/.hookd/mutations.db`, events: [], mutations: 1, hook_runs: 0 }] });
-    await vi.waitFor(() => expect(countText()).toBe(`${(own.length + 1).toLocaleString('en-US')} mutations`));
+    const before = commitLateRow(stub, repo);
+    await vi.waitFor(() => expect(countText()).toBe(`${(before + 1).toLocaleString('en-US')} mutations`));
     await vi.waitFor(() => expect(atTop()).toBe(reading));
     expect(list.scrollTop).toBe(41 * ROW_HEIGHT);
   });

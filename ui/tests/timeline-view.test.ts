@@ -10,6 +10,7 @@ import { ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/tim
 import { MAX_PAGES, PAGE_SIZE } from '../src/lib/paged';
 import type { MutationRow, Page, TimelineQuery } from '../src/lib/types';
 import type { View } from '../src/views/view';
+import { commitLateRow } from './kit/late-row';
 
 /** The element `selector` finds, once it is there (a row's detail loads its payload first). */
 function present<T extends Element = HTMLElement>(selector: string, root: ParentNode = document): Promise<T> {
@@ -254,17 +255,8 @@ describe('timeline view behaviour', () => {
     expect(picked.getAttribute('aria-selected')).toBe('true');
 
     // A row recorded late: older than every row shown, committed now.
-    const own = stub.rows.filter((r) => r.repo === repo);
-    const oldest = own[0]!;
-    const late: MutationRow = {
-      ...oldest,
-      id: Math.max(...own.map((r) => r.id)) + 1,
-      event_id: 'late-row',
-      event_timestamp: new Date(Date.parse(oldest.event_timestamp) - 60_000).toISOString(),
-    };
-    stub.rows.push(late);
-    stub.emit('ledger-commit', { notices: [{ ledger: `${repo}/.hookd/mutations.db`, events: [], mutations: 1, hook_runs: 0 }] });
-    await vi.waitFor(() => expect(countText()).toBe(`${(own.length + 1).toLocaleString('en-US')} mutations`));
+    const before = commitLateRow(stub, repo);
+    await vi.waitFor(() => expect(countText()).toBe(`${(before + 1).toLocaleString('en-US')} mutations`));
     await vi.waitFor(() => {
       const selected = document.querySelector<HTMLElement>('.vrow[aria-selected=true]');
       expect(selected?.dataset.eventId).toBe(eventId);
