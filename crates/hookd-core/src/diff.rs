@@ -148,6 +148,18 @@ pub struct ChangeDiff {
     pub counts: LineCounts,
 }
 
+#[cfg(test)]
+impl ChangeDiff {
+    /// The added and removed lines its blocks show, counted from the lines
+    /// themselves: what `counts` must agree with.
+    pub(crate) fn lines_shown(&self) -> LineCounts {
+        self.blocks
+            .iter()
+            .map(|b| LineCounts::of(&b.lines))
+            .fold(LineCounts::default(), LineCounts::plus)
+    }
+}
+
 /// Splits text into lines; a final newline does not make an extra empty line.
 pub fn split_lines(text: &str) -> Vec<&str> {
     let mut lines: Vec<&str> = text
@@ -548,11 +560,7 @@ mod tests {
                 tool_input_counts(&input, None),
                 "{input}"
             );
-            let shown = diff
-                .blocks
-                .iter()
-                .map(|b| LineCounts::of(&b.lines))
-                .fold(LineCounts::default(), LineCounts::plus);
+            let shown = diff.lines_shown();
             assert_eq!(shown, diff.counts, "{input}");
         }
         let multi = tool_input_diff(

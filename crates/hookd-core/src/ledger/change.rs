@@ -185,11 +185,7 @@ mod tests {
             let row = record(&mut ledger, &format!("e{i}"), tool, &input);
             let shown = mutation_diff(&ledger, None, &row).unwrap();
             let change = shown.change.unwrap();
-            let lines = change
-                .blocks
-                .iter()
-                .map(|b| LineCounts::of(&b.lines))
-                .fold(LineCounts::default(), LineCounts::plus);
+            let lines = change.lines_shown();
             assert_eq!(
                 lines,
                 LineCounts { added, removed },
@@ -267,11 +263,7 @@ mod tests {
         );
         let shown = mutation_diff(&ledger, None, &row).unwrap();
         let change = shown.change.unwrap();
-        let lines = change
-            .blocks
-            .iter()
-            .map(|b| LineCounts::of(&b.lines))
-            .fold(LineCounts::default(), LineCounts::plus);
+        let lines = change.lines_shown();
         assert_eq!(
             (lines, change.counts, shown.recorded),
             (want, want, Some(want))
