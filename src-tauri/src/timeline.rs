@@ -52,7 +52,9 @@ pub struct TimelineQuery {
     /// Only rows whose file path or shell command (and, in activity mode,
     /// prompt) has words starting with each word of this text.
     pub search: Option<String>,
-    /// Only the newest N (still returned oldest first).
+    /// Only the newest N (still returned oldest first), for a whole read;
+    /// `timeline_page`/`activity_page` take their size as `limit` and the
+    /// chart counts every matching row, so they ignore it.
     pub limit: Option<u64>,
 }
 

@@ -176,16 +176,31 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
         let page = page_with(&query, anchor, limit, payloads)?;
         Ok(page)
     };
-    // The table names agents as `hookd agents` does.
-    let names = |rows: &[MutationRow]| -> anyhow::Result<HashMap<String, String>> {
-        if !table {
-            return Ok(HashMap::new());
-        }
-        let mut ids: Vec<String> = rows.iter().map(|r| r.record.agent_id.clone()).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        Ok(agents::names(&query, &ids)?)
-    };
+    // The table names agents as `hookd agents` does. Names found are kept
+    // for the pages after, so a long stream asks the ledgers only for the
+    // agents it has not named yet (an id without a name stands for itself).
+    let add_names =
+        |rows: &[MutationRow], known: &mut HashMap<String, String>| -> anyhow::Result<()> {
+            if !table {
+                return Ok(());
+            }
+            let mut ids: Vec<String> = rows
+                .iter()
+                .filter(|r| !known.contains_key(&r.record.agent_id))
+                .map(|r| r.record.agent_id.clone())
+                .collect();
+            if ids.is_empty() {
+                return Ok(());
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let found = agents::names(&query, &ids)?;
+            for id in ids {
+                let name = found.get(&id).cloned().unwrap_or_else(|| id.clone());
+                known.insert(id, name);
+            }
+            Ok(())
+        };
     let stdout = std::io::stdout();
     let mut out = Printer::new(stdout.lock(), args.format, args.all);
     let limit = args.limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
@@ -215,7 +230,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
                     break;
                 }
             }
-            out.names = names(&rows)?;
+            add_names(&rows, &mut out.names)?;
             out.rows(&rows)?;
             out.finish()?;
             if older > 0
@@ -252,7 +267,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
                 }
                 printed += page.rows.len();
                 newer = page.total.saturating_sub(page.first + fetched as u64);
-                out.names = names(&page.rows)?;
+                add_names(&page.rows, &mut out.names)?;
                 out.rows(&page.rows)?;
                 if page.rows.len() < fetched || fetched < want {
                     newer = 0;
@@ -295,7 +310,7 @@ struct Printer<W: std::io::Write> {
     written: usize,
     /// The table's column widths so far (they only grow).
     widths: Vec<usize>,
-    /// Readable agent names for the rows being written (table only).
+    /// Readable agent names of the rows written so far (table only).
     names: HashMap<String, String>,
 }
 

@@ -37,7 +37,11 @@ pub struct MutationFilter {
     /// Only rows whose file path, shell command or prompt (events) has
     /// words starting with each word of this text (full-text search).
     pub search: Option<String>,
-    /// Only the newest N (still returned oldest first).
+    /// Only the newest N (still returned oldest first), for a whole read
+    /// ([`super::query::run`], [`Ledger::mutations`]). A page
+    /// ([`super::page::page`]) takes its size as its own argument and a
+    /// chart ([`super::histogram::histogram`]) counts every matching row, so
+    /// both ignore it.
     pub limit: Option<u64>,
 }
 

@@ -189,12 +189,26 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
         SeriesBy::Agent => GroupBy::Agent,
         SeriesBy::Tool => GroupBy::Tool,
     };
-    // The list's filter, narrowed to the range.
+    // The list's filter, narrowed to the range where the range cuts the
+    // matching rows: a bound inside an hour has that hour counted row by
+    // row, which on a history larger than memory is a read from disk, so a
+    // range that holds every matching row (the default) adds none.
+    let (first_at, last_at) = (stored(&first), stored(&last));
+    let narrow_since = first_at.is_none_or(|first| first < from);
+    let narrow_until = last_at.is_none_or(|last| last >= to);
     let mut counts: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for s in &sources {
         let mut filter = s.resolved.clone();
-        filter.since = Some(filter.since.map_or(from, |since| since.max(from)));
-        filter.until = Some(filter.until.map_or(to, |until| until.min(to)));
+        filter.since = match filter.since {
+            Some(since) => Some(since.max(from)),
+            None if narrow_since => Some(from),
+            None => None,
+        };
+        filter.until = match filter.until {
+            Some(until) => Some(until.min(to)),
+            None if narrow_until => Some(to),
+            None => None,
+        };
         for c in bin_counts(s, table, &filter, group, bin)? {
             let Some(index) = bin_index(&c.hour, bin, start) else {
                 continue;

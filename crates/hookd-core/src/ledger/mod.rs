@@ -50,7 +50,11 @@ use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
+
+/// The last migration that rebuilds indexes or counts from every row
+/// (0008, the search indexes); the ones after it take no time.
+const LAST_REBUILDING_MIGRATION: i64 = 8;
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
@@ -63,6 +67,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0006_search.sql")),
         M::up(include_str!("0007_lines.sql")),
         M::up(include_str!("0008_search_lean.sql")),
+        M::up(include_str!("0009_payload_once.sql")),
     ])
 });
 
@@ -132,6 +137,7 @@ impl Ledger {
         // Upgrading a large ledger rebuilds indexes and counts once (about
         // 25 s per million rows): say so rather than seem to hang.
         if let Ok(pending @ 1..) = MIGRATIONS.pending_migrations(&conn)
+            && i64::from(SCHEMA_VERSION) - i64::from(pending) < LAST_REBUILDING_MIGRATION
             && let Ok(rows) = conn.query_row("SELECT coalesce(max(id), 0) FROM events", [], |r| {
                 r.get::<_, i64>(0)
             })
@@ -220,7 +226,17 @@ impl Ledger {
                 }
                 stored += inserted;
                 for m in &entry.mutations {
-                    if insert_mutation_row(&mut insert_mutation, m)? == 1 {
+                    // The event's payload is stored once, in its row
+                    // (migration 0009); the mutation's reads it from there.
+                    let payload = if inserted == 1
+                        && m.event_id == e.event_id
+                        && m.raw_payload == e.raw_payload
+                    {
+                        ""
+                    } else {
+                        m.raw_payload.as_str()
+                    };
+                    if insert_mutation_row(&mut insert_mutation, m, payload)? == 1 {
                         derived.mutation(tx.last_insert_rowid(), m);
                     }
                 }
@@ -345,9 +361,12 @@ pub fn check_paths(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Inserts `m` with `payload` as its stored `raw_payload` ('' when it is
+/// its event's, see [`MUTATION_COLUMNS`]).
 fn insert_mutation_row(
     stmt: &mut rusqlite::CachedStatement<'_>,
     m: &MutationRecord,
+    payload: &str,
 ) -> rusqlite::Result<usize> {
     stmt.execute(params![
         m.event_type,
@@ -359,7 +378,7 @@ fn insert_mutation_row(
         m.lines_changed,
         m.branch,
         m.head_sha,
-        m.raw_payload,
+        payload,
         m.event_timestamp,
         m.received_at,
         m.event_id,
@@ -405,9 +424,14 @@ const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id
      stdout, stderr, output_truncated, error, started_at, skipped) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 
-/// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order.
+/// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order,
+/// from `mutations` (not aliased). A payload stored as '' is the event's
+/// (migration 0009), read from its row through `events`' `event_id` index.
 pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
-     lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
+     lines_changed, branch, head_sha, \
+     CASE WHEN mutations.raw_payload <> '' THEN mutations.raw_payload \
+          ELSE coalesce((SELECT e.raw_payload FROM events e WHERE e.event_id = mutations.event_id), '') \
+     END AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed";
 
 /// [`MUTATION_COLUMNS`] without the payload: what a list shows (the

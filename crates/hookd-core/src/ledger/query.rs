@@ -67,7 +67,6 @@ pub fn resolve_repo_root(dir: &Path) -> Result<PathBuf> {
 pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
     read(
         query,
-        Table::Mutations,
         Ledger::mutations,
         |row| {
             (
@@ -86,7 +85,6 @@ pub fn run(query: &Query) -> Result<Vec<MutationRow>> {
 pub fn activity(query: &Query) -> Result<Vec<ActivityEvent>> {
     read(
         query,
-        Table::Events,
         Ledger::activity,
         |event| {
             (
@@ -106,8 +104,6 @@ pub(crate) struct Source {
     pub label: Option<String>,
     /// The open ledger.
     pub ledger: Ledger,
-    /// The query's filter, its file in this repository's stored form.
-    pub filter: MutationFilter,
     /// The filter as this ledger answers it (its text filters matched
     /// against the values the ledger knows).
     pub resolved: Resolved,
@@ -135,10 +131,17 @@ pub(crate) fn read_snapshots(sources: &[Source]) -> Result<Vec<rusqlite::Transac
         .collect()
 }
 
-/// The ledgers `query` reads, opened, for rows of `table`; ledgers not
-/// created yet are left out of a multi-repository read, and are an error
-/// for one repository.
-pub(crate) fn sources(query: &Query, table: Table) -> Result<Vec<Source>> {
+/// One ledger a query reads, opened, with the query's filter for it (not
+/// yet matched against the values the ledger knows).
+struct Opened {
+    label: Option<String>,
+    ledger: Ledger,
+    filter: MutationFilter,
+}
+
+/// The ledgers `query` reads, opened; ledgers not created yet are left out
+/// of a multi-repository read, and are an error for one repository.
+fn open(query: &Query) -> Result<Vec<Opened>> {
     let ledgers = match &query.scope {
         QueryScope::Repo(dir) => {
             let root = resolve_repo_root(dir)?;
@@ -149,48 +152,57 @@ pub(crate) fn sources(query: &Query, table: Table) -> Result<Vec<Source>> {
                     ledger: ledger_path,
                 });
             }
-            let ledger = Ledger::open_existing(&ledger_path)?;
-            let filter = filter_for(query, Some(&root));
-            return Ok(vec![Source {
+            return Ok(vec![Opened {
                 label: None,
-                resolved: Resolved::new(&ledger, table, &filter)?,
-                ledger,
-                filter,
+                ledger: Ledger::open_existing(&ledger_path)?,
+                filter: filter_for(query, Some(&root)),
             }]);
         }
         QueryScope::All => all_ledgers(&query.data_dir)?,
     };
-    let mut sources = Vec::new();
+    let mut opened = Vec::new();
     for (root, path) in ledgers {
         if !path.exists() {
             continue;
         }
-        let ledger = Ledger::open_existing(&path)?;
-        let filter = filter_for(query, root.as_deref());
-        sources.push(Source {
+        opened.push(Opened {
             label: Some(root.as_deref().map_or_else(
                 || OUTSIDE_GIT.to_owned(),
                 |r| r.to_string_lossy().into_owned(),
             )),
-            resolved: Resolved::new(&ledger, table, &filter)?,
-            ledger,
-            filter,
+            ledger: Ledger::open_existing(&path)?,
+            filter: filter_for(query, root.as_deref()),
         });
     }
-    Ok(sources)
+    Ok(opened)
+}
+
+/// The ledgers `query` reads (see [`open`]), each with its filter resolved
+/// for rows of `table`.
+pub(crate) fn sources(query: &Query, table: Table) -> Result<Vec<Source>> {
+    open(query)?
+        .into_iter()
+        .map(|o| {
+            Ok(Source {
+                resolved: Resolved::new(&o.ledger, table, &o.filter)?,
+                label: o.label,
+                ledger: o.ledger,
+            })
+        })
+        .collect()
 }
 
 /// Reads `query` from its ledger(s) with `read`; across repositories, rows
 /// are labelled with `label`, merged in `key` order and cut to the limit.
 fn read<T>(
     query: &Query,
-    table: Table,
     read: impl Fn(&Ledger, &MutationFilter) -> Result<Vec<T>>,
     key: impl for<'a> Fn(&'a T) -> (&'a str, Option<&'a str>, i64),
     label: impl Fn(&mut T, String),
 ) -> Result<Vec<T>> {
     let mut rows = Vec::new();
-    for source in sources(query, table)? {
+    // Exact filters, as these reads have always matched them: nothing to resolve.
+    for source in open(query)? {
         let mut found = read(&source.ledger, &source.filter)?;
         let Some(repo) = source.label else {
             return Ok(found);

@@ -847,10 +847,11 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
         .unwrap();
     drop(ledger);
     // Back to what a hookd of schema 6 left: its rows and derived tables,
-    // without the two columns of migration 0007.
+    // without the two columns of migration 0007 and the view of 0009.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "ALTER TABLE mutations DROP COLUMN lines_added;
+        "DROP VIEW mutations_with_payload;
+         ALTER TABLE mutations DROP COLUMN lines_added;
          ALTER TABLE mutations DROP COLUMN lines_removed;
          PRAGMA user_version = 6;",
     )
@@ -896,4 +897,113 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
         integrity::verify(&path),
         integrity::Verdict::Ok { events: 2 }
     ));
+}
+
+#[test]
+fn a_mutations_payload_is_stored_once_with_its_event_and_read_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd/mutations.db");
+    let mut ledger = Ledger::open_or_create(&path).unwrap();
+    let with_payload = |id: &str, minute: u32, payload: &str| {
+        let mut e = entry(
+            id,
+            &format!("2026-01-01T00:{minute:02}:00.000Z"),
+            "a.rs",
+            "a",
+            "Write",
+        );
+        e.event.raw_payload = payload.into();
+        e.mutations[0].raw_payload = payload.into();
+        e
+    };
+    // A row of before version 9, which held the payload twice.
+    ledger
+        .append(&[with_payload(
+            "old",
+            0,
+            r#"{"tool_input":{"content":"old"}}"#,
+        )])
+        .unwrap();
+    ledger
+        .connection()
+        .execute_batch(
+            "DROP TRIGGER mutations_no_update;
+             UPDATE mutations SET raw_payload = (SELECT raw_payload FROM events WHERE event_id = 'old');",
+        )
+        .unwrap();
+    let mut own = with_payload("own", 2, r#"{"tool_input":{"content":"event"}}"#);
+    own.mutations[0].raw_payload = r#"{"tool_input":{"content":"its own"}}"#.into();
+    ledger
+        .append(&[
+            with_payload("new", 1, r#"{"tool_input":{"content":"new"}}"#),
+            own,
+        ])
+        .unwrap();
+
+    let stored: Vec<(String, String)> = ledger
+        .connection()
+        .prepare("SELECT event_id, raw_payload FROM mutations ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        stored,
+        [
+            ("old".into(), r#"{"tool_input":{"content":"old"}}"#.into()),
+            ("new".into(), String::new()),
+            (
+                "own".into(),
+                r#"{"tool_input":{"content":"its own"}}"#.into()
+            ),
+        ],
+        "only the new row that repeats its event's payload stores none"
+    );
+    let read = |rows: Vec<MutationRow>| -> Vec<(String, String)> {
+        rows.into_iter()
+            .map(|r| (r.record.event_id, r.record.raw_payload))
+            .collect()
+    };
+    let whole = [
+        (
+            "old".to_owned(),
+            r#"{"tool_input":{"content":"old"}}"#.to_owned(),
+        ),
+        ("new".into(), r#"{"tool_input":{"content":"new"}}"#.into()),
+        (
+            "own".into(),
+            r#"{"tool_input":{"content":"its own"}}"#.into(),
+        ),
+    ];
+    assert_eq!(
+        read(ledger.mutations(&MutationFilter::default()).unwrap()),
+        whole
+    );
+    let by_id = ledger.mutation(stored_id(&ledger, "new")).unwrap().unwrap();
+    assert_eq!(by_id.record.raw_payload, whole[1].1);
+    let view: Vec<String> = ledger
+        .connection()
+        .prepare("SELECT payload FROM mutations_with_payload ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        view,
+        whole.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+        "the view reads them as hookd does"
+    );
+}
+
+fn stored_id(ledger: &Ledger, event_id: &str) -> i64 {
+    ledger
+        .connection()
+        .query_row(
+            "SELECT id FROM mutations WHERE event_id = ?1",
+            [event_id],
+            |r| r.get(0),
+        )
+        .unwrap()
 }

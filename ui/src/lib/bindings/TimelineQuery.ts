@@ -51,6 +51,8 @@ tool: string | null,
  */
 search: string | null, 
 /**
- * Only the newest N (still returned oldest first).
+ * Only the newest N (still returned oldest first), for a whole read;
+ * `timeline_page`/`activity_page` take their size as `limit` and the
+ * chart counts every matching row, so they ignore it.
  */
 limit: number | null, };
