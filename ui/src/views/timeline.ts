@@ -12,7 +12,8 @@
 //
 // The filters live in the URL hash: the form only navigates, and the router
 // calls `update` with the parsed filter, so reopening or sharing a hash gives
-// the same view. A ledger-commit (debounced, one read in flight) reads what
+// the same view. The form is components/filter-bar.ts; a row's cells and the
+// column header are components/timeline-row.ts. A ledger-commit (debounced, one read in flight) reads what
 // was committed since the last read and appends it, highlighted for a
 // moment; rows that sort before rows already shown refetch the viewport.
 //
@@ -31,12 +32,11 @@ import { createActivityChart } from '../components/activity-chart';
 import { createActivityDetail } from '../components/activity-detail';
 import { openAgentRename, type AgentRenameDialog } from '../components/agent-rename';
 import { formatCount, h } from '../components/dom';
-import { fillLines } from '../components/change-view';
 import { createFilterBar } from '../components/filter-bar';
 import { createRowDetail } from '../components/row-detail';
+import { isMutation, renderColumns, renderPlaceholder, renderRow, type Row } from '../components/timeline-row';
 import { VirtualList } from '../components/virtual-list';
-import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
-import { eventLabel, loadCatalogue, storedEventName } from '../lib/catalogue';
+import { loadCatalogue, storedEventName } from '../lib/catalogue';
 import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -53,9 +53,9 @@ import {
   type TimelineFilter,
   type TimelineMode,
 } from '../lib/route';
-import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
+import { parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
-import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
+import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -73,11 +73,6 @@ const HIGHLIGHT_MS = 2500;
 
 // The filter bar's, kept importable from here.
 export { SUGGEST_DEBOUNCE_MS, validateFilter } from '../components/filter-bar';
-
-/** A row of either list. */
-type Row = MutationRow | ActivityEvent;
-
-const isMutation = (row: Row): row is MutationRow => 'mutation_seq' in row;
 
 /** Identifies a row across refetches (ids are per ledger; event ids are not per row). */
 export function rowKey(row: Row): string {
@@ -250,7 +245,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     label: 'Mutations, oldest first',
     rowHeight: ROW_HEIGHT,
     overscan: 8,
-    renderRow: (el, row) => renderRow(el, row),
+    renderRow: (el, row) => {
+      const key = rowKey(row);
+      renderRow(el, row, { all: filter.all, fresh: fresh.has(key), selected: key === selectedKey, names: agentNames });
+    },
     renderPlaceholder: (el) => renderPlaceholder(el),
     onRange: (start, end) => {
       range = [start, end];
@@ -347,10 +345,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   // ---- rendering ----
   function renderHeader(): void {
     const activity = filter.mode === 'activity';
-    const cols = activity
-      ? ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Event', 'Tool', 'Subject', 'Hooks']
-      : ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
-    header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
+    renderColumns(header, activity, filter.all);
     el.classList.toggle('with-repo', filter.all);
     el.classList.toggle('mode-activity', activity);
     el.classList.toggle('one-agent', filter.agent !== null);
@@ -363,98 +358,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     if (!filter.all && filter.repo) title.title = filter.repo;
     else title.removeAttribute('title');
     filterBar.renderSummary();
-  }
-
-  function cell(el: HTMLElement, i: number, text: string, cls: string): HTMLElement {
-    let c = el.children[i] as HTMLElement | undefined;
-    if (!c) {
-      c = h('span', { class: `col ${cls}` });
-      el.appendChild(c);
-    } else if (c.className !== `col ${cls}`) {
-      c.className = `col ${cls}`;
-    }
-    c.textContent = text;
-    return c;
-  }
-
-  /** The time cell: date and time in separate spans, so a narrow list can drop the date. */
-  function timeCell(el: HTMLElement, iso: string): void {
-    let c = el.children[0] as HTMLElement | undefined;
-    if (!c || !c.classList.contains('col-time')) {
-      c = h('span', { class: 'col col-time mono' }, h('span', { class: 'date' }), h('span', { class: 'clock' }));
-      el.prepend(c);
-    }
-    const [date = '', clock = ''] = formatLocal(iso).split(' ');
-    c.children[0]!.textContent = `${date} `;
-    c.children[1]!.textContent = clock;
-    c.title = absoluteTitle(iso);
-  }
-
-  function agentCell(el: HTMLElement, i: number, agent: string): void {
-    const name = agentNames.get(agent) ?? agent;
-    const c = cell(el, i, name, 'col-agent agent-link');
-    c.dataset.agent = agent;
-    c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
-  }
-
-  /** A position whose page is still on its way. */
-  function renderPlaceholder(el: HTMLElement): void {
-    el.classList.add('tl-cols');
-    el.classList.remove('row-new', 'selected');
-    el.dataset.testid = 'timeline-placeholder';
-    delete el.dataset.eventId;
-    delete el.dataset.mutationSeq;
-    delete el.dataset.tool;
-    delete el.dataset.hookType;
-    delete el.dataset.verdict;
-    el.setAttribute('aria-label', 'Loading…');
-    el.replaceChildren(h('span', { class: 'col col-loading muted', text: 'Loading…' }));
-  }
-
-  function renderRow(el: HTMLElement, row: Row): void {
-    const placeholder = el.querySelector(':scope > .col-loading');
-    if (placeholder) placeholder.remove();
-    const key = rowKey(row);
-    el.classList.add('tl-cols');
-    el.classList.toggle('row-new', fresh.has(key));
-    el.classList.toggle('selected', key === selectedKey);
-    el.dataset.eventId = row.event_id;
-    let i = 0;
-    timeCell(el, row.event_timestamp);
-    i++;
-    if (filter.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
-    agentCell(el, i++, row.agent_id);
-    if (isMutation(row)) {
-      el.dataset.testid = 'timeline-row';
-      el.dataset.mutationSeq = String(row.mutation_seq);
-      el.dataset.tool = row.tool_name;
-      delete el.dataset.hookType;
-      delete el.dataset.verdict;
-      cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
-      const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
-      cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
-      fillLines(cell(el, i++, '', 'col-lines mono'), row);
-      cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
-    } else {
-      const event = eventLabel(row.hook_type);
-      const verdict = eventVerdict(row.hook_runs);
-      const subject = eventSubject(row);
-      el.dataset.testid = 'activity-row';
-      el.dataset.hookType = row.hook_type;
-      el.dataset.tool = row.tool_name ?? '';
-      if (verdict) el.dataset.verdict = verdict;
-      else delete el.dataset.verdict;
-      delete el.dataset.mutationSeq;
-      cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
-      cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
-      const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
-      cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
-      const runs = runsSummary(row.hook_runs);
-      cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
-    }
-    while (el.children.length > i) el.lastElementChild?.remove();
   }
 
   function setLive(): void {
