@@ -12,10 +12,11 @@
 //
 // The filters live in the URL hash: the form only navigates, and the router
 // calls `update` with the parsed filter, so reopening or sharing a hash gives
-// the same view. The form is components/filter-bar.ts; a row's cells and the
-// column header are components/timeline-row.ts. A ledger-commit (debounced, one read in flight) reads what
-// was committed since the last read and appends it, highlighted for a
-// moment; rows that sort before rows already shown refetch the viewport.
+// the same view (the form is components/filter-bar.ts; a row's cells and
+// the column header, components/timeline-row.ts). A ledger-commit
+// (debounced, one read in flight) reads what was committed since the last
+// read and appends it, highlighted for a moment; rows that sort before rows
+// already shown refetch the viewport.
 //
 // Failures never leave a half-updated screen: a failed new query clears the
 // list and says why (the rows on screen would not match the filters), a
