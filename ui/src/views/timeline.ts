@@ -12,9 +12,11 @@
 //
 // The filters live in the URL hash: the form only navigates, and the router
 // calls `update` with the parsed filter, so reopening or sharing a hash gives
-// the same view. A ledger-commit (debounced, one read in flight) reads what
-// was committed since the last read and appends it, highlighted for a
-// moment; rows that sort before rows already shown refetch the viewport.
+// the same view (the form is components/filter-bar.ts; a row's cells and
+// the column header, components/timeline-row.ts). A ledger-commit
+// (debounced, one read in flight) reads what was committed since the last
+// read and appends it, highlighted for a moment; rows that sort before rows
+// already shown refetch the viewport.
 //
 // Failures never leave a half-updated screen: a failed new query clears the
 // list and says why (the rows on screen would not match the filters), a
@@ -31,11 +33,11 @@ import { createActivityChart } from '../components/activity-chart';
 import { createActivityDetail } from '../components/activity-detail';
 import { openAgentRename, type AgentRenameDialog } from '../components/agent-rename';
 import { formatCount, h } from '../components/dom';
-import { fillLines } from '../components/change-view';
+import { createFilterBar } from '../components/filter-bar';
 import { createRowDetail } from '../components/row-detail';
+import { isMutation, renderColumns, renderPlaceholder, renderRow, type Row } from '../components/timeline-row';
 import { VirtualList } from '../components/virtual-list';
-import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
-import { eventLabel, knownTools, loadCatalogue, recordedEventNames, storedEventName } from '../lib/catalogue';
+import { loadCatalogue, storedEventName } from '../lib/catalogue';
 import { markPainted } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -49,13 +51,12 @@ import {
   sameFilter,
   toQuery,
   type Route,
-  type TextFilter,
   type TimelineFilter,
   type TimelineMode,
 } from '../lib/route';
-import { absoluteTitle, formatLocal, parseWhen } from '../lib/time';
+import { parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
-import type { ActivityEvent, Anchor, Field, Histogram, HistogramRequest, LedgerCommit, MutationRow, Page, ProjectInfo, TimelineQuery } from '../lib/types';
+import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -71,40 +72,8 @@ export const CHART_MIN_SPAN_MS = 30 * 60_000;
 /** How long a new row stays highlighted. */
 const HIGHLIGHT_MS = 2500;
 
-
-const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hint?: string }> = {
-  search: {
-    label: 'Search',
-    placeholder: 'words in paths, commands',
-    hint: 'Full-text search: every word must start a word of a file path or a shell command (in All activity, of a prompt too)',
-  },
-  file: { label: 'File', placeholder: 'any file', hint: 'A path, part of one (cart.ts) or a glob (src/**/*.ts)' },
-  agent: { label: 'Agent', placeholder: 'any', hint: 'An agent id, or part of one' },
-  session: { label: 'Session', placeholder: 'any', hint: "The agent session (the payload's session_id), or part of one" },
-  event_type: { label: 'Event', placeholder: 'any', hint: 'The hook event: PostToolUse, PreToolUse, UserPromptSubmit, Stop …' },
-  branch: { label: 'Branch', placeholder: 'any', hint: 'A branch, part of one, or a glob (feature/*)' },
-  tool: { label: 'Tool', placeholder: 'any', hint: 'A tool (any case), or part of a name' },
-  since: { label: 'Since', placeholder: 'e.g. 1h, 2d', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
-  until: { label: 'Until', placeholder: 'e.g. 30m', hint: 'A duration back from now (30m, 1h, 2d) or an RFC 3339 time' },
-};
-
-/** The filter fields whose values the ledger suggests as the user types. */
-const SUGGESTED: Partial<Record<TextFilter, Field>> = {
-  file: 'file',
-  agent: 'agent',
-  session: 'session',
-  event_type: 'event_type',
-  branch: 'branch',
-  tool: 'tool',
-};
-
-/** Delay between a keystroke in a filter field and asking for its suggestions. */
-export const SUGGEST_DEBOUNCE_MS = 150;
-
-/** A row of either list. */
-type Row = MutationRow | ActivityEvent;
-
-const isMutation = (row: Row): row is MutationRow => 'mutation_seq' in row;
+// The filter bar's, kept importable from here.
+export { SUGGEST_DEBOUNCE_MS, validateFilter } from '../components/filter-bar';
 
 /** Identifies a row across refetches (ids are per ledger; event ids are not per row). */
 export function rowKey(row: Row): string {
@@ -140,17 +109,6 @@ export function commitConcerns(commit: LedgerCommit, filter: TimelineFilter): bo
     const repo = filter.repo.replace(/\/+$/, '');
     return root === repo || repo.startsWith(`${root}/`) || root.startsWith(`${repo}/`);
   });
-}
-
-/** Validates the since/until fields; the message names the bad field. */
-export function validateFilter(f: TimelineFilter): { field: TextFilter; message: string } | null {
-  for (const field of ['since', 'until'] as const) {
-    const v = f[field];
-    if (v !== null && parseWhen(v) === null) {
-      return { field, message: `${FILTER_LABELS[field].label}: "${v}" is neither a duration (30m, 1h, 2d) nor an RFC 3339 time` };
-    }
-  }
-  return null;
 }
 
 type LiveState = 'connecting' | 'live' | 'paused' | 'offline';
@@ -200,96 +158,25 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   );
   const modeSwitch = h('div', { id: 'timeline-mode', class: 'mode-switch', attrs: { role: 'group', 'aria-label': 'Show' } }, ...modeButtons);
 
-  // ---- filter bar ----
-  const repoSelect = h('select', {
-    id: 'filter-repo',
-    class: 'text-input',
-    attrs: { name: 'repo' },
-    on: { change: () => applyForm() },
-  });
-  const inputs = {} as Record<TextFilter, HTMLInputElement>;
-  const datalists = {} as Record<TextFilter, HTMLDataListElement>;
-  const fields = TEXT_FILTERS.map((key) => {
-    const meta = FILTER_LABELS[key];
-    datalists[key] = h('datalist', { id: `filter-${key}-options` });
-    inputs[key] = h('input', {
-      id: `filter-${key}`,
-      class: `text-input${key === 'file' || key === 'session' ? ' mono' : ''}`,
-      attrs: {
-        type: 'text',
-        name: key,
-        placeholder: meta.placeholder,
-        autocomplete: 'off',
-        spellcheck: 'false',
-        list: `filter-${key}-options`,
-        title: meta.hint ?? null,
-      },
-      on: { focus: () => suggest(key), input: () => suggest(key) },
-    });
-    return h('div', { class: `filter-field filter-${key}` }, h('label', { class: 'field-label', attrs: { for: `filter-${key}` }, text: meta.label }), inputs[key], datalists[key]);
-  });
-  const filterError = h('p', { id: 'filter-error', class: 'field-error', attrs: { role: 'alert', hidden: true } });
-  const form = h(
-    'form',
-    {
-      id: 'timeline-filters',
-      class: 'filter-bar',
-      attrs: { role: 'search', 'aria-label': 'Timeline filters' },
-      on: { submit: (ev) => { ev.preventDefault(); applyForm(); } },
-    },
-    h('div', { class: 'filter-field filter-repo' }, h('label', { class: 'field-label', attrs: { for: 'filter-repo' }, text: 'Project' }), repoSelect),
-    ...fields,
-    h(
-      'div',
-      { class: 'filter-actions' },
-      h('button', { id: 'filter-apply', class: 'button primary', attrs: { type: 'submit' }, text: 'Apply' }),
-      h('button', { id: 'filter-clear', class: 'button', attrs: { type: 'button', title: 'Clear every filter except the project' }, text: 'Clear', on: { click: () => clearFilters() } }),
-    ),
-    filterError,
-  );
-
   // ---- room: the filter bar folds into one line, the chart hides ----
   const layout = loadLayout();
-  const filterToggle = h('button', {
-    id: 'filter-toggle',
-    class: 'filter-toggle',
-    attrs: { type: 'button', 'aria-controls': 'timeline-filters', 'aria-expanded': 'true' },
-    on: { click: () => showFilters(!layout.filters) },
-  });
-  const agentChip = h('span', { id: 'filter-agent-chip', class: 'agent-chip', attrs: { hidden: true } });
-  const agentRename = h('button', {
-    id: 'agent-rename-open',
-    class: 'button small',
-    attrs: { type: 'button', 'aria-haspopup': 'dialog', hidden: true },
-    text: 'Rename…',
-    on: { click: (ev) => filter.agent !== null && renameAgent(filter.agent, ev.currentTarget as HTMLElement) },
-  });
   const chartToggle = h('button', {
     id: 'chart-toggle',
     class: 'button small chart-show',
     attrs: { type: 'button', 'aria-controls': 'timeline-chart', 'aria-expanded': 'true' },
     on: { click: () => showChart(!layout.chart) },
   });
-  const toolbar = h('div', { id: 'timeline-toolbar', class: 'tl-toolbar' }, filterToggle, agentChip, agentRename, chartToggle);
-
-  /**
-   * Shows or folds the filter bar; `keep` saves the choice (a user's click).
-   * Folded, the toolbar is the line that stands for the bar; shown, it moves
-   * into the bar beside Apply and Clear, so it costs no line of its own
-   * where that row has room.
-   */
-  function showFilters(shown: boolean, keep = true): void {
-    layout.filters = shown;
-    if (keep) saveLayout(layout);
-    const focused = toolbar.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
-    if (shown) form.querySelector('.filter-actions')!.after(toolbar);
-    else form.before(toolbar);
-    focused?.focus({ preventScroll: true });
-    form.hidden = !shown;
-    filterToggle.setAttribute('aria-expanded', String(shown));
-    el.classList.toggle('filters-collapsed', !shown);
-    renderSummary();
-  }
+  const filterBar = createFilterBar({
+    filter: () => filter,
+    projects: () => projects,
+    agentName: (agent) => agentNames.get(agent),
+    scope: () => scopeQuery(),
+    layout,
+    tools: [chartToggle],
+    onApply: (next) => ctx.navigate(formatHash({ view: 'timeline', filter: next })),
+    onFold: (shown) => el.classList.toggle('filters-collapsed', !shown),
+    onRename: (agent, opener) => renameAgent(agent, opener),
+  });
 
   /** Shows or hides the chart; a shown chart is counted (a hidden one is not kept up to date). */
   function showChart(shown: boolean, keep = true): void {
@@ -301,30 +188,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     chartToggle.textContent = shown ? 'Hide chart' : 'Show chart';
     chartToggle.title = shown ? 'Hide the chart: more room for the rows' : `Show the chart of the ${NOUN[filter.mode][1]} per minute, hour or day`;
     if (shown && !was) void countChart();
-  }
-
-  /** The toolbar's line: the filters set (all of them when the bar is folded), and the agent shown. */
-  function renderSummary(): void {
-    const project = filter.all ? 'all projects' : (projects.find((p) => p.root === filter.repo)?.name ?? filter.repo ?? '');
-    const set = TEXT_FILTERS.filter((k) => filter[k] !== null && k !== 'agent').map((k) => `${FILTER_LABELS[k].label} ${filter[k]}`);
-    const parts = [project, ...set];
-    if (filter.agent !== null && !agentNames.has(filter.agent)) parts.push(`Agent ${filter.agent}`);
-    const shown = layout.filters;
-    filterToggle.replaceChildren(
-      h('span', { class: 'filter-toggle-icon', attrs: { 'aria-hidden': 'true' }, text: shown ? '▴' : '▸' }),
-      h('span', { class: 'filter-toggle-label', text: shown ? 'Fold filters' : 'Filters:' }),
-      shown ? '' : h('span', { class: 'filter-summary', data: { testid: 'filter-summary' }, text: parts.join(' · ') }),
-    );
-    filterToggle.title = shown ? 'Fold the filter bar into one line' : `${parts.join(' · ')}: click (or Enter) to show the filters`;
-    // One agent: its readable name, and a way to rename it.
-    const named = filter.agent !== null && agentNames.has(filter.agent);
-    agentChip.hidden = !named;
-    agentRename.hidden = !named;
-    if (named) {
-      agentChip.textContent = `Agent ${agentNames.get(filter.agent!)!}`;
-      agentChip.title = filter.agent!;
-      agentRename.title = `Give ${filter.agent} a name of your choosing`;
-    }
   }
 
   // ---- chart ----
@@ -383,7 +246,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     label: 'Mutations, oldest first',
     rowHeight: ROW_HEIGHT,
     overscan: 8,
-    renderRow: (el, row) => renderRow(el, row),
+    renderRow: (el, row) => {
+      const key = rowKey(row);
+      renderRow(el, row, { all: filter.all, fresh: fresh.has(key), selected: key === selectedKey, names: agentNames });
+    },
     renderPlaceholder: (el) => renderPlaceholder(el),
     onRange: (start, end) => {
       range = [start, end];
@@ -466,7 +332,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     'section',
     { id: 'view-timeline', class: 'view view-timeline', attrs: { 'aria-labelledby': 'timeline-title' } },
     h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, modeSwitch, count, liveToggle, liveStatus)),
-    form,
+    filterBar.form,
     chart.el,
     h(
       'div',
@@ -480,10 +346,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   // ---- rendering ----
   function renderHeader(): void {
     const activity = filter.mode === 'activity';
-    const cols = activity
-      ? ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Event', 'Tool', 'Subject', 'Hooks']
-      : ['Time', ...(filter.all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
-    header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
+    renderColumns(header, activity, filter.all);
     el.classList.toggle('with-repo', filter.all);
     el.classList.toggle('mode-activity', activity);
     el.classList.toggle('one-agent', filter.agent !== null);
@@ -495,99 +358,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     title.replaceChildren('Timeline', h('span', { class: 'title-sub', text: ` · ${name}${what ? ` · ${what}` : ''}` }));
     if (!filter.all && filter.repo) title.title = filter.repo;
     else title.removeAttribute('title');
-    renderSummary();
-  }
-
-  function cell(el: HTMLElement, i: number, text: string, cls: string): HTMLElement {
-    let c = el.children[i] as HTMLElement | undefined;
-    if (!c) {
-      c = h('span', { class: `col ${cls}` });
-      el.appendChild(c);
-    } else if (c.className !== `col ${cls}`) {
-      c.className = `col ${cls}`;
-    }
-    c.textContent = text;
-    return c;
-  }
-
-  /** The time cell: date and time in separate spans, so a narrow list can drop the date. */
-  function timeCell(el: HTMLElement, iso: string): void {
-    let c = el.children[0] as HTMLElement | undefined;
-    if (!c || !c.classList.contains('col-time')) {
-      c = h('span', { class: 'col col-time mono' }, h('span', { class: 'date' }), h('span', { class: 'clock' }));
-      el.prepend(c);
-    }
-    const [date = '', clock = ''] = formatLocal(iso).split(' ');
-    c.children[0]!.textContent = `${date} `;
-    c.children[1]!.textContent = clock;
-    c.title = absoluteTitle(iso);
-  }
-
-  function agentCell(el: HTMLElement, i: number, agent: string): void {
-    const name = agentNames.get(agent) ?? agent;
-    const c = cell(el, i, name, 'col-agent agent-link');
-    c.dataset.agent = agent;
-    c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
-  }
-
-  /** A position whose page is still on its way. */
-  function renderPlaceholder(el: HTMLElement): void {
-    el.classList.add('tl-cols');
-    el.classList.remove('row-new', 'selected');
-    el.dataset.testid = 'timeline-placeholder';
-    delete el.dataset.eventId;
-    delete el.dataset.mutationSeq;
-    delete el.dataset.tool;
-    delete el.dataset.hookType;
-    delete el.dataset.verdict;
-    el.setAttribute('aria-label', 'Loading…');
-    el.replaceChildren(h('span', { class: 'col col-loading muted', text: 'Loading…' }));
-  }
-
-  function renderRow(el: HTMLElement, row: Row): void {
-    const placeholder = el.querySelector(':scope > .col-loading');
-    if (placeholder) placeholder.remove();
-    const key = rowKey(row);
-    el.classList.add('tl-cols');
-    el.classList.toggle('row-new', fresh.has(key));
-    el.classList.toggle('selected', key === selectedKey);
-    el.dataset.eventId = row.event_id;
-    let i = 0;
-    timeCell(el, row.event_timestamp);
-    i++;
-    if (filter.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
-    agentCell(el, i++, row.agent_id);
-    if (isMutation(row)) {
-      el.dataset.testid = 'timeline-row';
-      el.dataset.mutationSeq = String(row.mutation_seq);
-      el.dataset.tool = row.tool_name;
-      delete el.dataset.hookType;
-      delete el.dataset.verdict;
-      cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
-      const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
-      cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
-      fillLines(cell(el, i++, '', 'col-lines mono'), row);
-      cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
-    } else {
-      const event = eventLabel(row.hook_type);
-      const verdict = eventVerdict(row.hook_runs);
-      const subject = eventSubject(row);
-      el.dataset.testid = 'activity-row';
-      el.dataset.hookType = row.hook_type;
-      el.dataset.tool = row.tool_name ?? '';
-      if (verdict) el.dataset.verdict = verdict;
-      else delete el.dataset.verdict;
-      delete el.dataset.mutationSeq;
-      cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
-      cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
-      const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
-      cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
-      const runs = runsSummary(row.hook_runs);
-      cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
-    }
-    while (el.children.length > i) el.lastElementChild?.remove();
+    filterBar.renderSummary();
   }
 
   function setLive(): void {
@@ -639,56 +410,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     count.textContent = `${formatCount(total)} ${total === 1 ? one : many}${note}`;
   }
 
-  function fillForm(): void {
-    for (const key of TEXT_FILTERS) inputs[key].value = filter[key] ?? '';
-    const options = [h('option', { attrs: { value: '' }, text: 'All projects' })];
-    for (const p of projects) {
-      const twin = projects.some((o) => o !== p && o.name === p.name);
-      options.push(h('option', { attrs: { value: p.root, title: p.root }, text: twin ? `${p.name} (${p.root})` : p.name }));
-    }
-    if (filter.repo !== null && !projects.some((p) => p.root === filter.repo)) {
-      options.push(h('option', { attrs: { value: filter.repo }, text: filter.repo }));
-    }
-    repoSelect.replaceChildren(...options);
-    repoSelect.value = filter.repo ?? '';
-    filterError.hidden = true;
-    for (const key of TEXT_FILTERS) inputs[key].removeAttribute('aria-invalid');
-  }
-
-  /**
-   * Suggestions for the text filters: the values the ledger knows (its
-   * small counts, not the rows held), most rows first, narrowed by what is
-   * typed. Asked for when a field gets focus or a keystroke, debounced; the
-   * answer for an older keystroke is dropped. Event names and tools the
-   * catalogue knows are offered before anything is recorded.
-   */
-  const suggestSeq: Partial<Record<TextFilter, number>> = {};
-  const suggestTimers: Partial<Record<TextFilter, ReturnType<typeof setTimeout>>> = {};
-  function suggest(key: TextFilter): void {
-    const field = SUGGESTED[key];
-    if (field === undefined) return;
-    const timer = suggestTimers[key];
-    if (timer !== undefined) clearTimeout(timer);
-    suggestTimers[key] = setTimeout(() => {
-      delete suggestTimers[key];
-      const seq = (suggestSeq[key] ?? 0) + 1;
-      suggestSeq[key] = seq;
-      const typed = inputs[key].value.trim();
-      const part = typed === '' || (key === 'file' && /[*?[{]/.test(typed)) ? null : key === 'event_type' ? (storedEventName(typed) ?? typed) : typed;
-      api
-        .known_values({ query: scopeQuery(), field, part, activity: filter.mode === 'activity' })
-        .then((known) => {
-          if (destroyed || suggestSeq[key] !== seq) return;
-          const options = known.map((k) => {
-            const value = key === 'event_type' ? eventLabel(k.value) : k.value;
-            return h('option', { attrs: { value, label: `${formatCount(k.rows)} ${k.rows === 1 ? 'row' : 'rows'}` } });
-          });
-          datalists[key].replaceChildren(...options);
-        })
-        .catch((err: unknown) => console.warn(`hookd: no suggestions for ${key}`, err));
-    }, SUGGEST_DEBOUNCE_MS);
-  }
-
   /** The projects shown, without the row filters: what suggestions and names are read from. */
   function scopeQuery(): TimelineQuery {
     return toQuery(normalizeFilter({ ...emptyFilter(), repo: filter.repo }));
@@ -719,23 +440,13 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
           agentLabels.set(a.agent_id, a.label);
         }
         list.refresh();
-        renderSummary();
+        filterBar.renderSummary();
       })
       .catch((err: unknown) => console.warn('hookd: agents shown by id', err))
       .finally(() => {
         namesInFlight = false;
         if (!destroyed) nameAgents();
       });
-  }
-
-  /** What the catalogue offers before the ledger is asked. */
-  function fillSuggestions(): void {
-    if (datalists.event_type.childElementCount === 0) {
-      datalists.event_type.replaceChildren(...recordedEventNames().map((v) => h('option', { attrs: { value: v } })));
-    }
-    if (datalists.tool.childElementCount === 0) {
-      datalists.tool.replaceChildren(...knownTools().map((v) => h('option', { attrs: { value: v } })));
-    }
   }
 
   /** The open Rename dialog. */
@@ -824,7 +535,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       await rows.open();
       if (destroyed || seq !== fetchSeq) return;
       list.scrollToEnd();
-      fillSuggestions();
+      filterBar.fillSuggestions();
       if (!painted) {
         painted = true;
         markPainted('timeline', startedAt, rows.held);
@@ -1032,31 +743,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   // ---- filters ----
-  function readForm(): TimelineFilter {
-    const f: TimelineFilter = { ...filter, repo: repoSelect.value || null };
-    for (const key of TEXT_FILTERS) f[key] = inputs[key].value;
-    return normalizeFilter(f);
-  }
-
-  function applyForm(): void {
-    const next = readForm();
-    const problem = validateFilter(next);
-    for (const key of TEXT_FILTERS) inputs[key].toggleAttribute('aria-invalid', problem?.field === key);
-    if (problem) {
-      filterError.textContent = problem.message;
-      filterError.hidden = false;
-      inputs[problem.field].focus();
-      return;
-    }
-    filterError.hidden = true;
-    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
-  }
-
-  function clearFilters(): void {
-    const next = normalizeFilter({ ...filter, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, since: null, until: null });
-    ctx.navigate(formatHash({ view: 'timeline', filter: next }));
-  }
-
   function setMode(mode: TimelineMode): void {
     if (mode === filter.mode) return;
     ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, mode }) }));
@@ -1095,7 +781,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     .then((list) => {
       if (destroyed) return;
       projects = list;
-      fillForm();
+      filterBar.fill();
       renderHeader();
     })
     .catch(() => {
@@ -1103,17 +789,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       // timeline itself reports real failures.
     });
 
-  showFilters(layout.filters, false);
+  filterBar.show(layout.filters, false);
   showChart(layout.chart, false);
   renderHeader();
-  fillForm();
+  filterBar.fill();
   setLive();
   void open();
   void countChart();
   // Event names and tools for the suggestions, and the stored event names
   // live updates are matched by, come from the backend's catalogue.
   loadCatalogue().then(
-    () => fillSuggestions(),
+    () => filterBar.fillSuggestions(),
     (err: unknown) => console.warn('hookd: no event catalogue; event filters refetch on every change', err),
   );
 
@@ -1136,13 +822,13 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         list.setItems([]);
       }
       renderHeader();
-      fillForm();
+      filterBar.fill();
       setLive();
       void open();
       void countChart();
     },
     destroy() {
-      for (const timer of Object.values(suggestTimers)) clearTimeout(timer);
+      filterBar.destroy();
       destroyed = true;
       renaming?.close();
       refetchLive.cancel();

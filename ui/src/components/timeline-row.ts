@@ -1,0 +1,134 @@
+// One row of the Timeline's list, and the column header above it: a
+// mutation (time, project, agent, tool, file, lines, branch) or, in activity
+// mode, a hook event (time, project, agent, event, tool, subject, hook runs).
+// The header's columns and a row's cells must agree; both are here.
+//
+// It is apart from the view (views/timeline.ts) because painting a row needs
+// only the row and how it looks (`RowLook`: highlighted, selected, the
+// agents' names), not the view's pages, filter or live updates. The virtual
+// list recycles row elements, so a row is painted over the cells already
+// there: cells are reused by position, and the spare ones removed.
+
+import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
+import { eventLabel } from '../lib/catalogue';
+import { absoluteTitle, formatLocal } from '../lib/time';
+import type { ActivityEvent, MutationRow } from '../lib/types';
+import { fillLines } from './change-view';
+import { h } from './dom';
+
+/** A row of either list. */
+export type Row = MutationRow | ActivityEvent;
+
+export const isMutation = (row: Row): row is MutationRow => 'mutation_seq' in row;
+
+/** How a row is painted besides its own fields. */
+export interface RowLook {
+  /** Every project is shown: a Project column follows the time. */
+  all: boolean;
+  /** Committed a moment ago: highlighted. */
+  fresh: boolean;
+  /** The row whose detail is open. */
+  selected: boolean;
+  /** Agents' readable names by id (an agent without one is shown by its id). */
+  names: ReadonlyMap<string, string>;
+}
+
+/** Fills the column header of the list: the columns of `activity` mode, with Project when `all` projects are shown. */
+export function renderColumns(header: HTMLElement, activity: boolean, all: boolean): void {
+  const cols = activity
+    ? ['Time', ...(all ? ['Project'] : []), 'Agent', 'Event', 'Tool', 'Subject', 'Hooks']
+    : ['Time', ...(all ? ['Project'] : []), 'Agent', 'Tool', 'File', 'Lines', 'Branch'];
+  header.replaceChildren(...cols.map((c) => h('span', { class: `col col-${c.toLowerCase()}`, text: c })));
+}
+
+function cell(el: HTMLElement, i: number, text: string, cls: string): HTMLElement {
+  let c = el.children[i] as HTMLElement | undefined;
+  if (!c) {
+    c = h('span', { class: `col ${cls}` });
+    el.appendChild(c);
+  } else if (c.className !== `col ${cls}`) {
+    c.className = `col ${cls}`;
+  }
+  c.textContent = text;
+  return c;
+}
+
+/** The time cell: date and time in separate spans, so a narrow list can drop the date. */
+function timeCell(el: HTMLElement, iso: string): void {
+  let c = el.children[0] as HTMLElement | undefined;
+  if (!c || !c.classList.contains('col-time')) {
+    c = h('span', { class: 'col col-time mono' }, h('span', { class: 'date' }), h('span', { class: 'clock' }));
+    el.prepend(c);
+  }
+  const [date = '', clock = ''] = formatLocal(iso).split(' ');
+  c.children[0]!.textContent = `${date} `;
+  c.children[1]!.textContent = clock;
+  c.title = absoluteTitle(iso);
+}
+
+function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>): void {
+  const name = names.get(agent) ?? agent;
+  const c = cell(el, i, name, 'col-agent agent-link');
+  c.dataset.agent = agent;
+  c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
+}
+
+/** A position whose page is still on its way. */
+export function renderPlaceholder(el: HTMLElement): void {
+  el.classList.add('tl-cols');
+  el.classList.remove('row-new', 'selected');
+  el.dataset.testid = 'timeline-placeholder';
+  delete el.dataset.eventId;
+  delete el.dataset.mutationSeq;
+  delete el.dataset.tool;
+  delete el.dataset.hookType;
+  delete el.dataset.verdict;
+  el.setAttribute('aria-label', 'Loading…');
+  el.replaceChildren(h('span', { class: 'col col-loading muted', text: 'Loading…' }));
+}
+
+/** Paints `row` into `el`, reusing the cells already there (the list recycles its row elements). */
+export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
+  const placeholder = el.querySelector(':scope > .col-loading');
+  if (placeholder) placeholder.remove();
+  el.classList.add('tl-cols');
+  el.classList.toggle('row-new', look.fresh);
+  el.classList.toggle('selected', look.selected);
+  el.dataset.eventId = row.event_id;
+  let i = 0;
+  timeCell(el, row.event_timestamp);
+  i++;
+  if (look.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
+  agentCell(el, i++, row.agent_id, look.names);
+  if (isMutation(row)) {
+    el.dataset.testid = 'timeline-row';
+    el.dataset.mutationSeq = String(row.mutation_seq);
+    el.dataset.tool = row.tool_name;
+    delete el.dataset.hookType;
+    delete el.dataset.verdict;
+    cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
+    const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
+    cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
+    fillLines(cell(el, i++, '', 'col-lines mono'), row);
+    cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
+    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
+  } else {
+    const event = eventLabel(row.hook_type);
+    const verdict = eventVerdict(row.hook_runs);
+    const subject = eventSubject(row);
+    el.dataset.testid = 'activity-row';
+    el.dataset.hookType = row.hook_type;
+    el.dataset.tool = row.tool_name ?? '';
+    if (verdict) el.dataset.verdict = verdict;
+    else delete el.dataset.verdict;
+    delete el.dataset.mutationSeq;
+    cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
+    cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
+    const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
+    cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
+    const runs = runsSummary(row.hook_runs);
+    cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
+    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
+  }
+  while (el.children.length > i) el.lastElementChild?.remove();
+}
