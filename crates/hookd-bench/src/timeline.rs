@@ -356,25 +356,117 @@ fn measure_size(
         "Before(cursor) ends right before the middle row".to_owned(),
         before.rows.len() == PAGE_ROWS && before.first + PAGE_ROWS as u64 == middle,
     ));
-    let filters = [
+    // What the timeline's finding tools cost: a broad and a narrow search,
+    // a glob over many files and a part of an agent's id, beside the exact
+    // filters. Each page's total is checked against an SQL count.
+    let file_stem = file
+        .rsplit('/')
+        .next()
+        .and_then(|name| name.split('.').next())
+        .unwrap_or(&file)
+        .to_owned();
+    // The end of the id: the bench's ids share their first parts.
+    let agent_part = agent
+        .get(agent.len().saturating_sub(8)..)
+        .unwrap_or(&agent)
+        .to_owned();
+    // Words as the core splits what a user typed: each a required prefix.
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let search_count = |text: &str| -> Result<u64> {
+        let fts: Vec<String> = words(text).iter().map(|w| format!("\"{w}\"*")).collect();
+        count(
+            "SELECT COUNT(*) FROM mutation_search WHERE mutation_search MATCH ?1",
+            &[&fts.join(" ")],
+        )
+    };
+    type Matches<'a> = Box<dyn Fn(&MutationRow) -> bool + 'a>;
+    let path_has = |searched: &str| -> Matches<'_> {
+        let wanted = words(searched);
+        Box::new(move |r: &MutationRow| {
+            let text = format!(
+                "{} {}",
+                r.record.file_path.as_deref().unwrap_or(""),
+                r.record.command.as_deref().unwrap_or("")
+            );
+            let have = words(&text);
+            wanted
+                .iter()
+                .all(|w| have.iter().any(|h| h.starts_with(w.as_str())))
+        })
+    };
+    let filters: Vec<(String, MutationFilter, u64, Matches<'_>)> = vec![
         (
-            "agent",
+            "agent".to_owned(),
             MutationFilter {
                 agent: Some(agent.clone()),
                 ..MutationFilter::default()
             },
             agent_rows,
+            Box::new(|r: &MutationRow| r.record.agent_id == agent),
         ),
         (
-            "file",
+            format!("agent part `{agent_part}`"),
+            MutationFilter {
+                agent: Some(agent_part.clone()),
+                ..MutationFilter::default()
+            },
+            count(
+                "SELECT COUNT(*) FROM mutations WHERE instr(agent_id, ?1) > 0",
+                &[&agent_part],
+            )?,
+            Box::new(|r: &MutationRow| r.record.agent_id.contains(&agent_part)),
+        ),
+        (
+            "file".to_owned(),
             MutationFilter {
                 file: Some(file.clone()),
                 ..MutationFilter::default()
             },
             file_rows,
+            Box::new(|r: &MutationRow| r.record.file_path.as_deref() == Some(file.as_str())),
         ),
         (
-            "tool",
+            "file glob `web/**/*.ts` (many files)".to_owned(),
+            MutationFilter {
+                file: Some("web/**/*.ts".to_owned()),
+                ..MutationFilter::default()
+            },
+            count(
+                "SELECT COUNT(*) FROM mutations WHERE file_path GLOB 'web/*.ts'",
+                &[],
+            )?,
+            Box::new(|r: &MutationRow| {
+                r.record
+                    .file_path
+                    .as_deref()
+                    .is_some_and(|f| f.starts_with("web/") && f.ends_with(".ts"))
+            }),
+        ),
+        (
+            format!("search `{file_stem}` (a file's name)"),
+            MutationFilter {
+                search: Some(file_stem.clone()),
+                ..MutationFilter::default()
+            },
+            search_count(&file_stem)?,
+            path_has(&file_stem),
+        ),
+        (
+            "search `ledger` (a directory: many rows)".to_owned(),
+            MutationFilter {
+                search: Some("ledger".to_owned()),
+                ..MutationFilter::default()
+            },
+            search_count("ledger")?,
+            path_has("ledger"),
+        ),
+        (
+            format!("tool {tool}"),
             MutationFilter {
                 tool: Some(tool.to_owned()),
                 ..MutationFilter::default()
@@ -383,9 +475,10 @@ fn measure_size(
                 "SELECT COUNT(*) FROM mutations WHERE tool_name = ?1",
                 &[&tool],
             )?,
+            Box::new(|r: &MutationRow| r.record.tool_name == tool),
         ),
         (
-            "since 2 d",
+            "since 2 d".to_owned(),
             MutationFilter {
                 since: Some(since),
                 ..MutationFilter::default()
@@ -394,9 +487,12 @@ fn measure_size(
                 "SELECT COUNT(*) FROM mutations WHERE event_timestamp >= ?1",
                 &[&hookd_core::timefmt::format(since)],
             )?,
+            Box::new(|r: &MutationRow| {
+                r.record.event_timestamp >= hookd_core::timefmt::format(since)
+            }),
         ),
     ];
-    for (name, filter, expected) in filters {
+    for (name, filter, expected, matches) in &filters {
         let p = timed_page(
             &format!("`page` Newest, filter {name}, 200 rows"),
             &q(filter.clone()),
@@ -404,20 +500,16 @@ fn measure_size(
             PAGE_ROWS,
             Some(150.0),
         )?;
-        let matches = p.rows.iter().all(|r| match name {
-            "agent" => r.record.agent_id == agent,
-            "file" => r.record.file_path.as_deref() == Some(file.as_str()),
-            "tool" => r.record.tool_name == tool,
-            _ => r.record.event_timestamp >= hookd_core::timefmt::format(since),
-        });
+        let all_match = p.rows.iter().all(matches);
         checks.push((
             format!(
                 "filter {name}: total {} = {expected} by SQL, rows match",
                 p.total
             ),
-            p.total == expected && matches && p.rows.len() == PAGE_ROWS.min(expected as usize),
+            p.total == *expected && all_match && p.rows.len() == PAGE_ROWS.min(*expected as usize),
         ));
     }
+    drop(filters);
 
     // Charts.
     let three_hours = HistogramRequest {

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use globset::GlobBuilder;
 use rusqlite::types::Value;
 
-use super::known::{Field, Known};
+use super::known::Field;
 use super::{Ledger, MUTATION_COLUMNS};
 use crate::names::normalize_hook_type;
 use crate::timefmt;
@@ -215,7 +215,7 @@ impl Resolved {
         if let Some(file) = &filter.file
             && (is_glob(file) || !ledger.knows_file(file)?)
         {
-            let known = ledger.known(table, Field::File, None, usize::MAX)?;
+            let known = ledger.candidates(table, Field::File)?;
             resolved.file = Some(matching(file, &known, true)?);
         }
         for (field, value, slot) in [
@@ -230,7 +230,7 @@ impl Resolved {
             if !is_glob(value) && ledger.knows(table, field, value)? {
                 continue;
             }
-            let known = ledger.known(table, field, None, usize::MAX)?;
+            let known = ledger.candidates(table, field)?;
             *slot = Some(matching(value, &known, false)?);
         }
         Ok(resolved)
@@ -365,7 +365,7 @@ fn push_in(w: &mut Where, column: &str, values: &[String]) {
 /// The known values `pattern` matches: as a glob when it is one (paths:
 /// `*` within a directory, `**` across), else those containing it; both
 /// case-insensitively except a path glob.
-fn matching(pattern: &str, known: &[Known], path: bool) -> Result<Vec<String>> {
+fn matching(pattern: &str, known: &[String], path: bool) -> Result<Vec<String>> {
     if is_glob(pattern) {
         let glob = GlobBuilder::new(pattern)
             .literal_separator(path)
@@ -378,15 +378,15 @@ fn matching(pattern: &str, known: &[Known], path: bool) -> Result<Vec<String>> {
             .compile_matcher();
         return Ok(known
             .iter()
-            .filter(|k| glob.is_match(&k.value))
-            .map(|k| k.value.clone())
+            .filter(|k| glob.is_match(k.as_str()))
+            .cloned()
             .collect());
     }
     let part = pattern.to_lowercase();
     Ok(known
         .iter()
-        .filter(|k| k.value.to_lowercase().contains(&part))
-        .map(|k| k.value.clone())
+        .filter(|k| k.to_lowercase().contains(&part))
+        .cloned()
         .collect())
 }
 

@@ -87,6 +87,24 @@ impl Ledger {
         })
     }
 
+    /// The values a filter given as a part or a glob is matched against:
+    /// [`Ledger::known`]'s values, except agents, which come from the
+    /// `agents` table (one row per agent) rather than from summing the
+    /// per-hour counts (one row per hour, agent, session, tool, hook type and
+    /// branch: a hundred thousand and more in a year). An agent there may
+    /// have events but no mutations; as a value of the filter it matches no
+    /// row then.
+    pub(crate) fn candidates(&self, table: Table, field: Field) -> Result<Vec<String>> {
+        if field == Field::Agent {
+            return query_rows(self, "SELECT agent_id FROM agents", &[], |r| r.get(0));
+        }
+        Ok(self
+            .known(table, field, None, usize::MAX)?
+            .into_iter()
+            .map(|k| k.value)
+            .collect())
+    }
+
     /// Whether a row of `table` has `value` in `field` (a tool: in any case),
     /// from the per-hour counts; a file from the files mutations name.
     pub(crate) fn knows(&self, table: Table, field: Field, value: &str) -> Result<bool> {
