@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../src/lib/api';
-import { markPainted } from '../src/lib/perf';
+import { listenForPerfRequests, markPainted, markRowsPainted } from '../src/lib/perf';
 import { createStub } from '../src/stub';
 
 afterEach(() => setBackend(null));
@@ -38,5 +38,117 @@ describe('paint marks', () => {
     expect(() => markPainted('shell', 0)).not.toThrow();
     await new Promise((r) => setTimeout(r, 5));
     raf.mockRestore();
+  });
+});
+
+/** A list of 28 px rows at `indexes`, `placeholders` among them; the viewport shows rows 10..20. */
+function fakeList(indexes: number[], placeholders: number[] = []): HTMLElement {
+  const list = document.createElement('div');
+  for (const i of indexes) {
+    const row = document.createElement('div');
+    row.className = placeholders.includes(i) ? 'vrow placeholder' : 'vrow';
+    row.dataset.index = String(i);
+    list.append(row);
+  }
+  const rect = (top: number, height: number) => ({ top, bottom: top + height, height, left: 0, right: 100, width: 100, x: 0, y: top, toJSON: () => ({}) }) as DOMRect;
+  vi.spyOn(list, 'getBoundingClientRect').mockReturnValue(rect(280, 280));
+  for (const row of list.querySelectorAll<HTMLElement>('.vrow')) {
+    vi.spyOn(row, 'getBoundingClientRect').mockImplementation(() => rect(Number(row.dataset.index) * 28, 28));
+  }
+  document.body.append(list);
+  return list;
+}
+
+/** Runs animation frames by hand, at the times given. */
+function manualFrames(): { run(now?: number): void; pending(): number; restore(): void } {
+  let frames: FrameRequestCallback[] = [];
+  const raf = vi.spyOn(window, 'requestAnimationFrame').mockImplementation((cb) => {
+    frames.push(cb);
+    return frames.length;
+  });
+  const caf = vi.spyOn(window, 'cancelAnimationFrame').mockImplementation(() => {
+    frames = [];
+  });
+  return {
+    run(now = 0) {
+      const due = frames;
+      frames = [];
+      for (const cb of due) cb(now);
+    },
+    pending: () => frames.length,
+    restore() {
+      raf.mockRestore();
+      caf.mockRestore();
+    },
+  };
+}
+
+describe('rows painted', () => {
+  it('waits for the rows in view to be real rows, then reports the window on screen', async () => {
+    const stub = createStub({ rows: 10 });
+    setBackend(stub);
+    const frames = manualFrames();
+    const list = fakeList([8, 9, 10, 11, 12, 19, 20, 21], [11]);
+    markRowsPainted('timeline-jump', performance.now(), list, 1000);
+    frames.run();
+    frames.run();
+    frames.run();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(stub.marks).toHaveLength(0); // row 11 is a placeholder
+    list.querySelector('[data-index="11"]')!.classList.remove('placeholder');
+    frames.run(); // the check passes
+    frames.run(); // that frame painted
+    await vi.waitFor(() => expect(stub.marks).toHaveLength(3));
+    expect(stub.marks.map((m) => [m.name, m.rows])).toEqual([
+      ['timeline-jump', 1000],
+      ['timeline-jump-first', 10],
+      ['timeline-jump-end', 20],
+    ]);
+    frames.restore();
+    list.remove();
+  });
+});
+
+describe('perf requests', () => {
+  it('answers only the perf requests of the hash: the total, and the frame monitor', async () => {
+    const stub = createStub({ rows: 10 });
+    setBackend(stub);
+    const frames = manualFrames();
+    const list = fakeList([]);
+    list.dataset.total = '42';
+    const stop = listenForPerfRequests(list);
+    // jsdom fires hashchange itself, a task later.
+    const go = async (hash: string) => {
+      window.location.hash = hash;
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    await go('#/timeline?repo=/a&tool=Edit');
+    await go('#/timeline?repo=/a&perf=total&perf_n=1');
+    await vi.waitFor(() => expect(stub.marks).toHaveLength(1));
+    expect(stub.marks[0]).toMatchObject({ name: 'timeline-total', rows: 42 });
+
+    await go('#/timeline?repo=/a&perf=frames-start&perf_n=2');
+    frames.run(1000);
+    frames.run(1016);
+    list.dataset.total = '50';
+    frames.run(1150); // a 134 ms gap, and a new total
+    frames.run(1166);
+    await go('#/timeline?repo=/a&perf=frames-stop&perf_n=3');
+    expect(frames.pending()).toBe(0);
+    await vi.waitFor(() => expect(stub.marks).toHaveLength(5));
+    expect(stub.marks.slice(1).map((m) => [m.name, m.rows])).toEqual([
+      ['timeline-total', 42],
+      ['timeline-total', 50],
+      ['frames', 4],
+      ['frames-long', 1],
+    ]);
+    expect(stub.marks[3]!.ms).toBe(134);
+
+    stop();
+    await go('#/timeline?repo=/a&perf=total&perf_n=4');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(stub.marks).toHaveLength(5);
+    frames.restore();
+    list.remove();
   });
 });

@@ -1,12 +1,26 @@
 // Paint marks: tells the backend when something worth timing has reached
-// the screen, so the app's log (and `hookd-bench --only desktop`) can say how
-// long the window and the timeline took to show.
+// the screen, so the app's log (and `hookd-bench --only desktop` and
+// `desktop-scale`) can say how long the window and the timeline took to show.
 //
 // "Painted" is taken as the second animation frame after the DOM change:
 // the first callback runs before the browser paints that frame, the second
 // after it has been painted.
+//
+// The benchmark can also ask the timeline for a few things through the
+// location hash (`hookd-desktop --open 'timeline?…&perf=ACTION&perf_n=N'`,
+// `perf_n` making each request a new hash); the filter ignores these keys,
+// so the view stays as it is. Nothing here runs unless asked:
+// - `jump:F` scrolls the list to the fraction F of its height (what
+//   dragging the scroll thumb there does) and reports `timeline-jump` once
+//   the rows in view are real rows, not placeholders;
+// - `frames-start` / `frames-stop` run a requestAnimationFrame monitor and
+//   report the longest gap between two frames (`frames`) and how many gaps
+//   were over 100 ms (`frames-long`); while it runs, every change of the
+//   list's total is reported (`timeline-total`, the first at the start);
+// - `total` reports the list's total (`timeline-total`).
 
 import { api } from './api';
+import { parseParams } from './route';
 
 /** Calls `then` once the current DOM state has been painted. */
 export function afterPaint(then: () => void): void {
@@ -19,8 +33,124 @@ export function afterPaint(then: () => void): void {
  * diagnostics, never worth an error banner.
  */
 export function markPainted(name: string, startedAt: number, rows: number | null = null): void {
-  afterPaint(() => {
-    const ms = Math.round((performance.now() - startedAt) * 10) / 10;
-    api.ui_mark({ mark: { name, ms, rows } }).catch(() => {});
-  });
+  afterPaint(() => send(name, elapsed(startedAt), rows));
+}
+
+function elapsed(startedAt: number): number {
+  return Math.round((performance.now() - startedAt) * 10) / 10;
+}
+
+function send(name: string, ms: number, rows: number | null): void {
+  api.ui_mark({ mark: { name, ms, rows } }).catch(() => {});
+}
+
+/** How long `markRowsPainted` waits for real rows before it reports what is there. */
+const ROWS_TIMEOUT_MS = 30_000;
+
+/**
+ * The positions of the virtual list's rows (`.vrow[data-index]`) that are
+ * on screen inside `list`, and whether any of them is still a placeholder.
+ */
+export function rowsInView(list: HTMLElement): { first: number; end: number; placeholders: number } {
+  const box = list.getBoundingClientRect();
+  let first = -1;
+  let end = -1;
+  let placeholders = 0;
+  for (const row of list.querySelectorAll<HTMLElement>('.vrow:not([hidden])')) {
+    const r = row.getBoundingClientRect();
+    if (r.bottom <= box.top || r.top >= box.bottom || r.height === 0) continue;
+    const index = Number(row.dataset.index);
+    if (!Number.isInteger(index)) continue;
+    if (row.classList.contains('placeholder')) placeholders++;
+    if (first < 0 || index < first) first = index;
+    if (index + 1 > end) end = index + 1;
+  }
+  return { first, end, placeholders };
+}
+
+/**
+ * Reports `name` (ms since `startedAt`, rows `total`) once the rows on
+ * screen in `list` are real rows and painted, then `name-first` and
+ * `name-end`: the first position on screen and the one past the last (the
+ * benchmark checks that the window shows what it should). An empty list
+ * (`total` 0) is reported at its next paint.
+ */
+export function markRowsPainted(name: string, startedAt: number, list: HTMLElement, total: number): void {
+  const check = (): void => {
+    const seen = rowsInView(list);
+    const ready = total === 0 || (seen.first >= 0 && seen.placeholders === 0);
+    if (!ready && performance.now() - startedAt < ROWS_TIMEOUT_MS) {
+      requestAnimationFrame(check);
+      return;
+    }
+    // That frame had real rows: report once it is painted.
+    requestAnimationFrame(() => {
+      const ms = elapsed(startedAt);
+      send(name, ms, total);
+      send(`${name}-first`, ms, seen.first);
+      send(`${name}-end`, ms, seen.end);
+    });
+  };
+  requestAnimationFrame(check);
+}
+
+/** Over this, a frame gap counts as long (the issue's bound). */
+const LONG_FRAME_MS = 100;
+
+/**
+ * Follows the `perf=` requests of the location hash for the timeline's
+ * `list` (see the top of this file). Returns the function that stops it.
+ */
+export function listenForPerfRequests(list: HTMLElement): () => void {
+  let frames: { handle: number; last: number; longest: number; count: number; long: number; total: string | undefined } | null = null;
+  const frame = (now: number): void => {
+    if (frames === null) return;
+    if (list.dataset.total !== frames.total) {
+      frames.total = list.dataset.total;
+      send('timeline-total', 0, Number(frames.total ?? -1));
+    }
+    if (frames.count > 0) {
+      const gap = now - frames.last;
+      frames.longest = Math.max(frames.longest, gap);
+      if (gap > LONG_FRAME_MS) frames.long++;
+    }
+    frames.last = now;
+    frames.count++;
+    frames.handle = requestAnimationFrame(frame);
+  };
+  const stopFrames = (): void => {
+    if (frames === null) return;
+    cancelAnimationFrame(frames.handle);
+    send('frames', Math.round(frames.longest * 10) / 10, frames.count);
+    send('frames-long', 0, frames.long);
+    frames = null;
+  };
+  const onHash = (): void => {
+    const h = window.location.hash;
+    const q = h.indexOf('?');
+    const action = q < 0 ? undefined : parseParams(h.slice(q + 1)).get('perf');
+    if (action === undefined) return;
+    if (action === 'frames-start') {
+      if (frames === null) {
+        frames = { handle: 0, last: 0, longest: 0, count: 0, long: 0, total: undefined };
+        frames.handle = requestAnimationFrame(frame);
+      }
+    } else if (action === 'frames-stop') {
+      stopFrames();
+    } else if (action === 'total') {
+      send('timeline-total', 0, Number(list.dataset.total ?? -1));
+    } else if (action.startsWith('jump:')) {
+      const fraction = Number(action.slice('jump:'.length));
+      if (!Number.isFinite(fraction)) return;
+      const startedAt = performance.now();
+      list.scrollTop = Math.round(fraction * Math.max(0, list.scrollHeight - list.clientHeight));
+      markRowsPainted('timeline-jump', startedAt, list, Number(list.dataset.total ?? 0));
+    }
+  };
+  window.addEventListener('hashchange', onHash);
+  return () => {
+    window.removeEventListener('hashchange', onHash);
+    if (frames !== null) cancelAnimationFrame(frames.handle);
+    frames = null;
+  };
 }
