@@ -39,9 +39,9 @@ use crate::query;
 use crate::stats::Summary;
 
 /// How long the app may take to paint the timeline before the launch counts as failed.
-const PAINT_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const PAINT_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long the app sits before its memory is read.
-const IDLE_BEFORE_MEMORY: Duration = Duration::from_secs(5);
+pub(crate) const IDLE_BEFORE_MEMORY: Duration = Duration::from_secs(5);
 
 /// One launch's figures.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -232,7 +232,7 @@ fn series(launches: Vec<Launch>) -> Result<LaunchSeries> {
 }
 
 /// The release app beside this benchmark's binary.
-fn locate_app() -> Result<PathBuf> {
+pub(crate) fn locate_app() -> Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot find the benchmark's own path")?;
     let app = exe.with_file_name("hookd-desktop");
     if !app.is_file() {
@@ -246,13 +246,13 @@ fn locate_app() -> Result<PathBuf> {
 }
 
 /// The X display the app paints on: the caller's, or a private Xvfb.
-struct Display {
+pub(crate) struct Display {
     name: String,
     xvfb: Option<Child>,
 }
 
 impl Display {
-    fn start() -> Result<Self> {
+    pub(crate) fn start() -> Result<Self> {
         if let Ok(name) = std::env::var("DISPLAY")
             && !name.is_empty()
         {
@@ -292,11 +292,15 @@ impl Drop for Display {
 
 /// A paint the app logged.
 #[derive(Debug, Clone, PartialEq)]
-struct PaintMark {
-    name: String,
-    unix_ms: u128,
-    ms: f64,
-    rows: Option<u64>,
+pub(crate) struct PaintMark {
+    /// The mark's name (`shell`, `timeline`, …).
+    pub(crate) name: String,
+    /// When the app logged it, wall clock.
+    pub(crate) unix_ms: u128,
+    /// The window's own time for it.
+    pub(crate) ms: f64,
+    /// Rows, for lists.
+    pub(crate) rows: Option<u64>,
 }
 
 /// What the app logs once it runs in the tray without a window (`--hidden`).
@@ -342,17 +346,17 @@ fn configure(cmd: &mut Command, ws: &Workspace, display: &Display) -> Result<()>
 }
 
 /// The app running in its own D-Bus session, its log read for marks.
-struct Running {
+pub(crate) struct Running {
     session: Child,
-    spawned: Instant,
-    spawned_unix_ms: u128,
+    pub(crate) spawned: Instant,
+    pub(crate) spawned_unix_ms: u128,
     marks: mpsc::Receiver<PaintMark>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Running {
     /// Starts the app with `args` inside `dbus-run-session`.
-    fn start(app: &Path, ws: &Workspace, display: &Display, args: &[&str]) -> Result<Self> {
+    pub(crate) fn start(app: &Path, ws: &Workspace, display: &Display, args: &[&str]) -> Result<Self> {
         let mut cmd = Command::new("dbus-run-session");
         cmd.arg("--").arg(app).args(args);
         configure(&mut cmd, ws, display)?;
@@ -392,7 +396,7 @@ impl Running {
     }
 
     /// The next mark named `name` before `deadline` (others are skipped).
-    fn wait_for(&self, name: &str, deadline: Instant) -> Result<PaintMark> {
+    pub(crate) fn wait_for(&self, name: &str, deadline: Instant) -> Result<PaintMark> {
         loop {
             let mark = self.next_mark(deadline)?;
             if mark.name == name {
@@ -401,14 +405,14 @@ impl Running {
         }
     }
 
-    fn next_mark(&self, deadline: Instant) -> Result<PaintMark> {
+    pub(crate) fn next_mark(&self, deadline: Instant) -> Result<PaintMark> {
         let left = deadline.saturating_duration_since(Instant::now());
         self.marks
             .recv_timeout(left)
             .map_err(|_| anyhow::anyhow!("no paint marks within {PAINT_TIMEOUT:?}"))
     }
 
-    fn memory(&self) -> Result<Memory> {
+    pub(crate) fn memory(&self) -> Result<Memory> {
         Memory::of_tree(self.session.id())
     }
 
@@ -462,7 +466,7 @@ impl Running {
     /// Hands `--open ROUTE` to the running app the way the tray does: a
     /// second launch on the app's session bus, which exits at once. Returns
     /// when it was started (wall clock and monotonic).
-    fn open(
+    pub(crate) fn open(
         &self,
         app: &Path,
         ws: &Workspace,
@@ -498,12 +502,12 @@ impl Drop for Running {
 }
 
 /// The window route of `root`'s timeline, for `--open`.
-fn timeline_route(root: &Path) -> String {
+pub(crate) fn timeline_route(root: &Path) -> String {
     format!("timeline?repo={}", root.display())
 }
 
 /// Wall-clock time from `from` to `unix_ms`.
-fn since(from: u128, unix_ms: u128) -> Duration {
+pub(crate) fn since(from: u128, unix_ms: u128) -> Duration {
     Duration::from_millis(u64::try_from(unix_ms.saturating_sub(from)).unwrap_or(u64::MAX))
 }
 
@@ -656,7 +660,7 @@ impl std::fmt::Display for Memory {
 
 impl Memory {
     /// The median of each figure on its own.
-    fn median(all: &[Memory]) -> Self {
+    pub(crate) fn median(all: &[Memory]) -> Self {
         let median = |f: fn(&Memory) -> f64| {
             let mut values: Vec<f64> = all.iter().map(f).collect();
             values.sort_by(f64::total_cmp);
@@ -755,13 +759,13 @@ fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
-fn unix_ms_now() -> u128 {
+pub(crate) fn unix_ms_now() -> u128 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis())
 }
 
-fn ms(d: Duration) -> f64 {
+pub(crate) fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 

@@ -28,6 +28,14 @@
 //!    the tray and with the window open) and first timeline paint of 100,000
 //!    rows, beside an empty project (targets: < 1 s, RSS < 150 MB, < 300 ms).
 //!
+//! 11. [`desktop_scale`]: the desktop app on the timeline's cached 1M- and
+//!     10M-row ledgers beside an empty project: launch with `--open
+//!     timeline…` → rows painted, filter change and jump to the middle →
+//!     rows painted, memory with the window open, and a 20,000-event burst
+//!     with the timeline open (targets of issue 16: < 1 s, < 150 ms,
+//!     < 100 ms, within 30 MiB of empty, no frame over 100 ms, nothing lost,
+//!     memory back within 10%).
+//!
 //! 10. [`timeline`]: the timeline read at 1,000,000 and 10,000,000 rows,
 //!     pages and charts beside the old whole-history read, `hookd query
 //!     --limit`, migration 0004 and its ingest cost (issue 16; targets:
@@ -46,6 +54,7 @@
 mod broker;
 mod broker_latency;
 mod desktop;
+mod desktop_scale;
 mod emit;
 mod env;
 mod executor;
@@ -108,6 +117,12 @@ struct Args {
     /// Measured launches of the desktop app, on the full and on an empty project each (after one warm-up).
     #[arg(long, value_name = "N", default_value_t = 5)]
     desktop_launches: usize,
+    /// Ledger sizes (rows) `desktop-scale` opens in the app, from the timeline's cache (built by `--only timeline`).
+    #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
+    desktop_ledgers: Vec<u64>,
+    /// Measured rounds of `desktop-scale` on each ledger and an empty project (after one warm-up launch each).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    desktop_scale_rounds: usize,
     /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
     timeline_rows: Vec<u64>,
@@ -132,7 +147,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The ten measurements.
+/// The eleven measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -156,6 +171,8 @@ enum Measurement {
     Desktop,
     /// The timeline at 1M and 10M rows: pages, charts, `hookd query --limit`, migration 0004.
     Timeline,
+    /// The desktop app on the 1M- and 10M-row ledgers: launch, filter, jump, memory, a burst.
+    DesktopScale,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -282,6 +299,7 @@ struct Report {
     broker_latency: Option<broker_latency::BrokerLatencyReport>,
     desktop: Option<desktop::DesktopReport>,
     timeline: Option<timeline::TimelineReport>,
+    desktop_scale: Option<desktop_scale::ScaleReport>,
     errors: Vec<String>,
 }
 
@@ -327,6 +345,7 @@ fn run(args: &Args) -> Result<bool> {
         broker_latency: None,
         desktop: None,
         timeline: None,
+        desktop_scale: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -427,15 +446,15 @@ fn run(args: &Args) -> Result<bool> {
         }
     }
 
+    let cache = match &args.timeline_cache {
+        Some(dir) => dir.clone(),
+        None => std::env::current_exe()
+            .context("cannot find the bench executable")?
+            .parent()
+            .context("the bench executable has no directory")?
+            .join("bench-cache"),
+    };
     if selected(Measurement::Timeline) {
-        let cache = match &args.timeline_cache {
-            Some(dir) => dir.clone(),
-            None => std::env::current_exe()
-                .context("cannot find the bench executable")?
-                .parent()
-                .context("the bench executable has no directory")?
-                .join("bench-cache"),
-        };
         match timeline::run(
             &tools,
             &cache,
@@ -450,6 +469,23 @@ fn run(args: &Args) -> Result<bool> {
             Err(err) => report
                 .errors
                 .push(failed("timeline", err, &mut report.rows)),
+        }
+    }
+
+    if selected(Measurement::DesktopScale) {
+        match desktop_scale::run(&cache, &args.desktop_ledgers, args.desktop_scale_rounds) {
+            Ok(r) => {
+                desktop_scale_rows(&r, &mut report.rows);
+                for f in &r.failures {
+                    report
+                        .errors
+                        .push(format!("desktop-scale: {}: {}", f.project, f.what));
+                }
+                report.desktop_scale = Some(r);
+            }
+            Err(err) => report
+                .errors
+                .push(failed("desktop-scale", err, &mut report.rows)),
         }
     }
 
@@ -645,6 +681,132 @@ fn desktop_rows(r: &desktop::DesktopReport, rows: &mut Vec<Row>) {
         "context",
         Verdict::Info,
     ));
+}
+
+fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
+    let Some(empty) = r.projects.iter().find(|p| p.rows == 0) else {
+        return;
+    };
+    let opt = |s: &Option<Summary>| s.as_ref().map_or_else(|| "-".to_owned(), median_p99);
+    let mib = |m: &Option<desktop::Memory>| {
+        m.as_ref().map_or_else(
+            || "-".to_owned(),
+            |m| format!("{:.0} MiB (PSS {:.0} MiB)", m.rss_total_mib, m.pss_total_mib),
+        )
+    };
+    let judge = |s: &Option<Summary>, under_ms: f64| {
+        Verdict::judge(s.as_ref().is_some_and(|s| s.median_ms < under_ms))
+    };
+    for p in &r.projects {
+        let full = p.rows > 0;
+        let who = if full {
+            format!("{} rows", thousands(p.rows))
+        } else {
+            "empty project".to_owned()
+        };
+        let target = |t: &str| if full { t.to_owned() } else { "baseline".to_owned() };
+        let verdict = |v: Verdict| if full { v } else { Verdict::Info };
+        let n = p.rounds.len();
+        rows.push(Row::new(
+            format!("Desktop {who}: launch with `--open timeline?repo=…` → first rows painted, {n} launches (median / p99)"),
+            opt(&p.cold),
+            target("< 1 s"),
+            verdict(judge(&p.cold, 1000.0)),
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: `--open timeline?repo=…` handed to the running app → rows painted (median / p99)"),
+            opt(&p.handed),
+            "context",
+            Verdict::Info,
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: filter change (tool, agent, file, none) → rows painted, the view's own time (median / p99)"),
+            opt(&p.filter_view),
+            target("< 150 ms"),
+            verdict(judge(&p.filter_view, 150.0)),
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: filter change from `--open` handed over → rows painted, wall clock (median / p99)"),
+            opt(&p.filter_wall),
+            "context",
+            Verdict::Info,
+        ));
+        if full {
+            rows.push(Row::new(
+                format!("Desktop {who}: jump to the middle → its rows painted, the view's own time (median / p99)"),
+                opt(&p.jump_view),
+                "< 100 ms",
+                judge(&p.jump_view, 100.0),
+            ));
+            rows.push(Row::new(
+                format!("Desktop {who}: jump to the middle from `--open` handed over → rows painted, wall clock (median / p99)"),
+                opt(&p.jump_wall),
+                "context",
+                Verdict::Info,
+            ));
+        }
+        let open_diff = match (&p.window_open, &empty.window_open) {
+            (Some(m), Some(e)) => Some(m.rss_total_mib - e.rss_total_mib),
+            _ => None,
+        };
+        rows.push(Row::new(
+            format!("Desktop {who}: RSS with the timeline open, 5 s after it painted: app + WebKit (PSS)"),
+            mib(&p.window_open),
+            if full {
+                format!(
+                    "within 30 MiB of empty ({})",
+                    open_diff.map_or_else(|| "-".to_owned(), |d| format!("{d:+.0} MiB"))
+                )
+            } else {
+                "baseline".to_owned()
+            },
+            verdict(Verdict::judge(open_diff.is_some_and(|d| d < 30.0))),
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: longest frame gap of the page during a {}-event burst, over {n} bursts", thousands(desktop_scale::BURST_EVENTS)),
+            p.longest_frame_ms.map_or_else(|| "-".to_owned(), |f| format!("{f:.0} ms")),
+            "< 100 ms",
+            Verdict::judge(p.longest_frame_ms.is_some_and(|f| f < 100.0)),
+        ));
+        let lost = p
+            .rounds
+            .iter()
+            .filter(|r| r.burst.total_after != r.burst.total_before + r.burst.events)
+            .count();
+        rows.push(Row::new(
+            format!("Desktop {who}: the list's total grew by exactly the burst, {n} bursts"),
+            format!("{} of {n}", n - lost),
+            "all",
+            Verdict::judge(lost == 0 && n > 0),
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: burst's first byte → the list's total showing it whole (median / p99)"),
+            opt(&p.caught_up),
+            "context",
+            Verdict::Info,
+        ));
+        let back = match (&p.before_burst, &p.after_burst) {
+            (Some(b), Some(a)) => Some(a.rss_total_mib / b.rss_total_mib - 1.0),
+            _ => None,
+        };
+        rows.push(Row::new(
+            format!("Desktop {who}: RSS before the burst → 15 s after the list caught up"),
+            format!("{} → {}", mib(&p.before_burst), mib(&p.after_burst)),
+            format!(
+                "within 10% ({})",
+                back.map_or_else(|| "-".to_owned(), |b| format!("{:+.1}%", b * 100.0))
+            ),
+            Verdict::judge(back.is_some_and(|b| b <= 0.10)),
+        ));
+    }
+    for f in &r.failures {
+        rows.push(Row::new(
+            format!("Desktop check failed: {}", f.project),
+            f.what.clone(),
+            "",
+            Verdict::Fail,
+        ));
+    }
 }
 
 fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {

@@ -87,8 +87,9 @@ export function markRowsPainted(name: string, startedAt: number, list: HTMLEleme
     requestAnimationFrame(() => {
       const ms = elapsed(startedAt);
       send(name, ms, total);
-      send(`${name}-first`, ms, seen.first);
-      send(`${name}-end`, ms, seen.end);
+      // No row in view (an empty list) is 0..0: marks carry unsigned rows.
+      send(`${name}-first`, ms, Math.max(0, seen.first));
+      send(`${name}-end`, ms, Math.max(0, seen.end));
     });
   };
   requestAnimationFrame(check);
@@ -107,7 +108,7 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     if (frames === null) return;
     if (list.dataset.total !== frames.total) {
       frames.total = list.dataset.total;
-      send('timeline-total', 0, Number(frames.total ?? -1));
+      send('timeline-total', 0, Number(frames.total ?? 0));
     }
     if (frames.count > 0) {
       const gap = now - frames.last;
@@ -138,7 +139,7 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     } else if (action === 'frames-stop') {
       stopFrames();
     } else if (action === 'total') {
-      send('timeline-total', 0, Number(list.dataset.total ?? -1));
+      send('timeline-total', 0, Number(list.dataset.total ?? 0));
     } else if (action.startsWith('jump:')) {
       const fraction = Number(action.slice('jump:'.length));
       if (!Number.isFinite(fraction)) return;
