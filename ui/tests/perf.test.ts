@@ -135,19 +135,21 @@ describe('perf requests', () => {
     frames.run(1166);
     await go('#/timeline?repo=/a&perf=frames-stop&perf_n=3');
     expect(frames.pending()).toBe(0);
-    await vi.waitFor(() => expect(stub.marks).toHaveLength(5));
+    await vi.waitFor(() => expect(stub.marks).toHaveLength(6));
     expect(stub.marks.slice(1).map((m) => [m.name, m.rows])).toEqual([
       ['timeline-total', 42],
       ['timeline-total', 50],
       ['frames', 4],
+      ['frames-at', null],
       ['frames-long', 1],
     ]);
     expect(stub.marks[3]!.ms).toBe(134);
+    expect(stub.marks[4]!.ms).toBe(150); // the long gap ended 150 ms after the first frame
 
     stop();
     await go('#/timeline?repo=/a&perf=total&perf_n=4');
     await new Promise((r) => setTimeout(r, 5));
-    expect(stub.marks).toHaveLength(5);
+    expect(stub.marks).toHaveLength(6);
     frames.restore();
     list.remove();
   });

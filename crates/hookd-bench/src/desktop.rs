@@ -356,7 +356,12 @@ pub(crate) struct Running {
 
 impl Running {
     /// Starts the app with `args` inside `dbus-run-session`.
-    pub(crate) fn start(app: &Path, ws: &Workspace, display: &Display, args: &[&str]) -> Result<Self> {
+    pub(crate) fn start(
+        app: &Path,
+        ws: &Workspace,
+        display: &Display,
+        args: &[&str],
+    ) -> Result<Self> {
         let mut cmd = Command::new("dbus-run-session");
         cmd.arg("--").arg(app).args(args);
         configure(&mut cmd, ws, display)?;

@@ -56,6 +56,9 @@ pub const BURST_EVENTS: u64 = 20_000;
 const AFTER_BURST: Duration = Duration::from_secs(15);
 /// How long the list may take to show the whole burst.
 const BURST_TIMEOUT: Duration = Duration::from_secs(180);
+/// How long the app's daemon may take to commit its first event to a
+/// ledger (it quick-checks the whole file first: minutes at 10M rows).
+const FIRST_WRITE_TIMEOUT: Duration = Duration::from_secs(900);
 /// A jump's first row on screen may be this far from the exact middle (the
 /// viewport's height in rows, and rounding).
 const JUMP_SLACK_ROWS: u64 = 100;
@@ -87,16 +90,26 @@ pub struct FilterChange {
 /// What the burst did.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Burst {
+    /// One event sent before the burst → committed: the daemon opens (and
+    /// quick-checks) the ledger on its first write after a launch; the burst
+    /// is sent once that is done, so it measures the steady state.
+    pub first_write: Duration,
     /// Events sent.
     pub events: u64,
     /// The list's total when the burst started.
     pub total_before: u64,
     /// The list's total at the end (the last the window reported).
     pub total_after: u64,
+    /// First byte sent → the ledger holding the whole burst (the daemon's
+    /// part; read from SQLite every 50 ms).
+    pub committed: Duration,
     /// First byte sent → the list's total showing the whole burst.
     pub caught_up: Duration,
     /// The longest gap between two animation frames of the page, ms.
     pub longest_frame_ms: f64,
+    /// When that gap ended, ms after the monitor's first frame (the burst's
+    /// first byte is about 500 ms after it).
+    pub longest_frame_at_ms: f64,
     /// Frames the monitor saw.
     pub frames: u64,
     /// Gaps over 100 ms.
@@ -159,6 +172,10 @@ pub struct ProjectSeries {
     pub before_burst: Option<Memory>,
     /// Median memory after it.
     pub after_burst: Option<Memory>,
+    /// The first event after a launch → committed.
+    pub first_write: Option<Summary>,
+    /// First byte of the burst → the ledger holding it whole.
+    pub committed: Option<Summary>,
     /// First byte of the burst → the list showing it whole.
     pub caught_up: Option<Summary>,
 }
@@ -220,12 +237,26 @@ pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> 
                 Some(built) => built.history.root.clone(),
                 None => ws.add_repo(&format!("empty-{i}"))?,
             };
-            let label = format!("{} {}", project.label, if warm_up { "warm-up".to_owned() } else { format!("{i}/{launches}") });
+            let label = format!(
+                "{} {}",
+                project.label,
+                if warm_up {
+                    "warm-up".to_owned()
+                } else {
+                    format!("{i}/{launches}")
+                }
+            );
             if warm_up {
                 // The app's first start, and the ledger's pages, off the clock.
-                let running = Running::start(&app, &ws, &display, &["--open", &timeline_route(&root)])?;
-                rows_painted(&running, "timeline-rows", running.spawned_unix_ms, running.spawned + PAINT_TIMEOUT)
-                    .with_context(|| format!("{label}: the timeline did not paint"))?;
+                let running =
+                    Running::start(&app, &ws, &display, &["--open", &timeline_route(&root)])?;
+                rows_painted(
+                    &running,
+                    "timeline-rows",
+                    running.spawned_unix_ms,
+                    running.spawned + PAINT_TIMEOUT,
+                )
+                .with_context(|| format!("{label}: the timeline did not paint"))?;
                 eprintln!("[desktop-scale] {label}: done");
                 continue;
             }
@@ -262,7 +293,10 @@ fn cached_ledger(cache: &Path, rows: u64) -> Result<history::Built> {
         dir.display()
     );
     let built = history::cached(cache, Shape::heavy_user(rows), "desktop-scale")?;
-    ensure!(!built.built_now, "the {rows}-row ledger was rebuilt, not reused");
+    ensure!(
+        !built.built_now,
+        "the {rows}-row ledger was rebuilt, not reused"
+    );
     Ok(built)
 }
 
@@ -315,8 +349,13 @@ fn round(
     let route = timeline_route(root);
     // 1. Cold launch straight onto the timeline.
     let running = Running::start(app, ws, display, &["--open", &route])?;
-    let cold = rows_painted(&running, "timeline-rows", running.spawned_unix_ms, running.spawned + PAINT_TIMEOUT)
-        .context("cold launch")?;
+    let cold = rows_painted(
+        &running,
+        "timeline-rows",
+        running.spawned_unix_ms,
+        running.spawned + PAINT_TIMEOUT,
+    )
+    .context("cold launch")?;
     check_window(checks, "cold launch", &cold, Some(ledger_rows));
     std::thread::sleep(IDLE_BEFORE_MEMORY);
     let window_open = running.memory()?;
@@ -325,7 +364,8 @@ fn round(
     running.open(app, ws, display, "projects")?;
     std::thread::sleep(Duration::from_secs(1));
     let (at, opened) = running.open(app, ws, display, &route)?;
-    let handed = rows_painted(&running, "timeline-rows", at, opened + PAINT_TIMEOUT).context("handed --open")?;
+    let handed = rows_painted(&running, "timeline-rows", at, opened + PAINT_TIMEOUT)
+        .context("handed --open")?;
     check_window(checks, "--open handed over", &handed, Some(ledger_rows));
 
     // 3. Filter changes.
@@ -336,7 +376,10 @@ fn round(
             .with_context(|| format!("filter {filter:?}"))?;
         let expect = filter.is_empty().then_some(ledger_rows);
         check_window(checks, &format!("filter {filter:?}"), &painted, expect);
-        if project.rows > 0 && !filter.is_empty() && !(painted.total > 0 && painted.total < ledger_rows) {
+        if project.rows > 0
+            && !filter.is_empty()
+            && !(painted.total > 0 && painted.total < ledger_rows)
+        {
             checks.push(format!(
                 "filter {filter:?}: {} rows of {ledger_rows}, expected some but not all",
                 painted.total
@@ -349,11 +392,17 @@ fn round(
     let mut perf_n = 0;
     let mut perf = |action: &str| -> Result<(u128, Instant)> {
         perf_n += 1;
-        running.open(app, ws, display, &route_with(root, &format!("perf={action}&perf_n={round_no}-{perf_n}")))
+        running.open(
+            app,
+            ws,
+            display,
+            &route_with(root, &format!("perf={action}&perf_n={round_no}-{perf_n}")),
+        )
     };
     let (jump_middle, jump_end) = if ledger_rows > 0 {
         let (at, opened) = perf("jump:0.5")?;
-        let middle = rows_painted(&running, "timeline-jump", at, opened + PAINT_TIMEOUT).context("jump to the middle")?;
+        let middle = rows_painted(&running, "timeline-jump", at, opened + PAINT_TIMEOUT)
+            .context("jump to the middle")?;
         let half = middle.total / 2;
         if middle.first.abs_diff(half) > JUMP_SLACK_ROWS || middle.end <= middle.first {
             checks.push(format!(
@@ -362,15 +411,42 @@ fn round(
             ));
         }
         let (at, opened) = perf("jump:1")?;
-        let end = rows_painted(&running, "timeline-jump", at, opened + PAINT_TIMEOUT).context("jump to the end")?;
+        let end = rows_painted(&running, "timeline-jump", at, opened + PAINT_TIMEOUT)
+            .context("jump to the end")?;
         check_window(checks, "jump to the end", &end, None);
         (Some(middle), Some(end))
     } else {
         (None, None)
     };
 
-    // 5. The burst, the frame monitor running.
-    let shares = burst_lines(root, BURST_EVENTS, &format!("{}-{round_no}", unix_ms_now()))?;
+    // 5. The burst, the frame monitor running, once the daemon has the
+    // ledger open (one event first, and the list showing it).
+    let tag = format!("{}-{round_no}", unix_ms_now());
+    let ledger = hookd_core::dirs::repo_ledger_path(root);
+    let baseline = max_mutation_id(&ledger)?;
+    let first_sent = unix_ms_now();
+    ingest::send_all(&ws.socket, burst_lines(root, 1, &format!("{tag}-first"))?)?;
+    let first_write = watch_commits(&ledger, baseline, 1, FIRST_WRITE_TIMEOUT)?
+        .map(|at| since(first_sent, at))
+        .context("the first event after the launch was not committed")?;
+    eprintln!(
+        "[desktop-scale] {}: the first event after the launch committed in {:.0} ms",
+        project.label,
+        ms(first_write)
+    );
+    let deadline = Instant::now() + PAINT_TIMEOUT;
+    loop {
+        let (_, opened) = perf("total")?;
+        let total = running
+            .wait_for("timeline-total", opened + PAINT_TIMEOUT)?
+            .rows
+            .unwrap_or(0);
+        if total > ledger_rows || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let shares = burst_lines(root, BURST_EVENTS, &tag)?;
     std::thread::sleep(IDLE_BEFORE_MEMORY);
     let before = running.memory()?;
     let (_, opened) = perf("frames-start")?;
@@ -379,7 +455,10 @@ fn round(
         .rows
         .context("a total without rows")?;
     std::thread::sleep(Duration::from_millis(500));
+    let baseline = max_mutation_id(&ledger)?;
     let first_byte_unix = unix_ms_now();
+    let committed =
+        std::thread::spawn(move || watch_commits(&ledger, baseline, BURST_EVENTS, BURST_TIMEOUT));
     ingest::send_all(&ws.socket, shares)?;
     let want = total_before + BURST_EVENTS;
     let deadline = Instant::now() + BURST_TIMEOUT;
@@ -400,12 +479,15 @@ fn round(
     std::thread::sleep(Duration::from_secs(1));
     perf("frames-stop")?;
     let stop_deadline = Instant::now() + PAINT_TIMEOUT;
-    let (mut frames, mut long) = (None, None);
-    while frames.is_none() || long.is_none() {
-        let mark = running.next_mark(stop_deadline).context("the frame monitor did not report")?;
+    let (mut frames, mut long, mut at) = (None, None, None);
+    while frames.is_none() || long.is_none() || at.is_none() {
+        let mark = running
+            .next_mark(stop_deadline)
+            .context("the frame monitor did not report")?;
         match mark.name.as_str() {
             "frames" => frames = Some(mark),
             "frames-long" => long = mark.rows,
+            "frames-at" => at = Some(mark.ms),
             "timeline-total" => total_after = mark.rows.unwrap_or(0),
             _ => {}
         }
@@ -416,14 +498,20 @@ fn round(
             "burst: the list's total went {total_before} → {total_after}, expected {want} (+{BURST_EVENTS})"
         ));
     }
+    let committed_unix = committed
+        .join()
+        .map_err(|_| anyhow::anyhow!("the commit watcher panicked"))??;
     std::thread::sleep(AFTER_BURST);
     let after = running.memory()?;
     let burst = Burst {
+        first_write,
         events: BURST_EVENTS,
         total_before,
         total_after,
+        committed: committed_unix.map_or(BURST_TIMEOUT, |at| since(first_byte_unix, at)),
         caught_up: caught_up_unix.map_or(BURST_TIMEOUT, |at| since(first_byte_unix, at)),
         longest_frame_ms: frames.ms,
+        longest_frame_at_ms: at.unwrap_or(0.0),
         frames: frames.rows.unwrap_or(0),
         long_frames: long.unwrap_or(0),
         before,
@@ -444,6 +532,53 @@ fn round(
 
 /// Checks a list's rows painted after opening: its total (when known) and
 /// the newest row at the bottom of the view.
+/// The highest mutation id in the ledger at `path` (0 when it has none yet).
+fn max_mutation_id(path: &Path) -> Result<i64> {
+    if !path.exists() {
+        return Ok(0);
+    }
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    Ok(
+        conn.query_row("SELECT coalesce(max(rowid), 0) FROM mutations", [], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
+/// Polls the ledger at `path` every 50 ms until it holds `events` mutations
+/// past `baseline`; returns when (wall clock, ms), or None after `timeout`.
+fn watch_commits(
+    path: &Path,
+    baseline: i64,
+    events: u64,
+    timeout: Duration,
+) -> Result<Option<u128>> {
+    let deadline = Instant::now() + timeout;
+    let mut conn = None;
+    while Instant::now() < deadline {
+        // The ledger of an empty project appears with the burst's first commit.
+        if conn.is_none() && path.exists() {
+            conn = Some(rusqlite::Connection::open_with_flags(
+                path,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+            )?);
+        }
+        if let Some(conn) = &conn {
+            let n: i64 = conn.query_row(
+                "SELECT count(*) FROM mutations WHERE rowid > ?1",
+                [baseline],
+                |r| r.get(0),
+            )?;
+            if u64::try_from(n).unwrap_or(0) >= events {
+                return Ok(Some(unix_ms_now()));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(None)
+}
+
 fn check_window(checks: &mut Vec<String>, what: &str, p: &Painted, expect_total: Option<u64>) {
     if let Some(total) = expect_total
         && p.total != total
@@ -463,11 +598,18 @@ fn check_window(checks: &mut Vec<String>, what: &str, p: &Painted, expect_total:
 
 /// Waits for `name`, `name-first` and `name-end` (in any order, others
 /// skipped); `from_unix_ms` is when the work was asked for.
-fn rows_painted(running: &Running, name: &str, from_unix_ms: u128, deadline: Instant) -> Result<Painted> {
+fn rows_painted(
+    running: &Running,
+    name: &str,
+    from_unix_ms: u128,
+    deadline: Instant,
+) -> Result<Painted> {
     let (first_name, end_name) = (format!("{name}-first"), format!("{name}-end"));
     let (mut main, mut first, mut end) = (None, None, None);
     while main.is_none() || first.is_none() || end.is_none() {
-        let mark = running.next_mark(deadline).with_context(|| format!("waiting for {name}"))?;
+        let mark = running
+            .next_mark(deadline)
+            .with_context(|| format!("waiting for {name}"))?;
         if mark.name == name {
             main = Some(mark);
         } else if mark.name == first_name {
@@ -493,7 +635,9 @@ fn rows_painted(running: &Running, name: &str, from_unix_ms: u128, deadline: Ins
 /// [`ingest::CLIENTS`] connections.
 fn burst_lines(root: &Path, events: u64, tag: &str) -> Result<Vec<Vec<Vec<u8>>>> {
     let clients = ingest::CLIENTS;
-    let sessions: Vec<String> = (0..clients as u64).map(|n| env::session_id(9_000 + n)).collect();
+    let sessions: Vec<String> = (0..clients as u64)
+        .map(|n| env::session_id(9_000 + n))
+        .collect();
     let mut shares: Vec<Vec<Vec<u8>>> = vec![Vec::new(); clients];
     for i in 0..events {
         let client = (i % clients as u64) as usize;
@@ -501,7 +645,12 @@ fn burst_lines(root: &Path, events: u64, tag: &str) -> Result<Vec<Vec<Vec<u8>>>>
         let envelope = Envelope {
             event_type: env::EVENT_TYPE.into(),
             tool_name: Some("Write".into()),
-            payload: env::write_payload(root, &sessions[client], &format!("toolu_burst_{tag}_{i:05}"), &rel_path),
+            payload: env::write_payload(
+                root,
+                &sessions[client],
+                &format!("toolu_burst_{tag}_{i:05}"),
+                &rel_path,
+            ),
             timestamp: hookd_core::timefmt::now(),
             pid: Some(std::process::id()),
             agent_id: None,
@@ -528,7 +677,11 @@ fn print_round(label: &str, r: &Round) {
         .map(|f| {
             format!(
                 "{} {:.0}/{:.0} ms ({} rows)",
-                if f.filter.is_empty() { "none" } else { &f.filter },
+                if f.filter.is_empty() {
+                    "none"
+                } else {
+                    &f.filter
+                },
                 ms(f.painted.view),
                 ms(f.painted.wall),
                 f.painted.total
@@ -556,12 +709,15 @@ fn print_round(label: &str, r: &Round) {
     }
     let b = &r.burst;
     eprintln!(
-        "[desktop-scale] {label}: burst of {}: total {} → {}, caught up in {:.0} ms; longest frame {:.0} ms over {} frames ({} over 100 ms); memory {} → {}",
+        "[desktop-scale] {label}: first event after the launch committed in {:.0} ms; burst of {}: total {} → {}, committed in {:.0} ms, list caught up in {:.0} ms; longest frame {:.0} ms (ended {:.0} ms into the monitor) over {} frames ({} over 100 ms); memory {} → {}",
+        ms(b.first_write),
         b.events,
         b.total_before,
         b.total_after,
+        ms(b.committed),
         ms(b.caught_up),
         b.longest_frame_ms,
+        b.longest_frame_at_ms,
         b.frames,
         b.long_frames,
         b.before,
@@ -597,6 +753,8 @@ fn series(project: Project) -> ProjectSeries {
         window_open: memory(|r| r.window_open),
         before_burst: memory(|r| r.burst.before),
         after_burst: memory(|r| r.burst.after),
+        first_write: summary(&|r| vec![r.burst.first_write]),
+        committed: summary(&|r| vec![r.burst.committed]),
         caught_up: summary(&|r| vec![r.burst.caught_up]),
         rounds,
     }
@@ -626,7 +784,9 @@ mod tests {
     #[test]
     fn a_ledger_still_being_built_is_not_touched() {
         let cache = tempfile::tempdir().unwrap();
-        let dir = cache.path().join(format!("timeline-1000-v{BUILDER_VERSION}"));
+        let dir = cache
+            .path()
+            .join(format!("timeline-1000-v{BUILDER_VERSION}"));
         std::fs::create_dir_all(dir.join("repo")).unwrap();
         let err = cached_ledger(cache.path(), 1000).unwrap_err();
         assert!(err.to_string().contains("no finished"), "{err}");

@@ -691,7 +691,12 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
     let mib = |m: &Option<desktop::Memory>| {
         m.as_ref().map_or_else(
             || "-".to_owned(),
-            |m| format!("{:.0} MiB (PSS {:.0} MiB)", m.rss_total_mib, m.pss_total_mib),
+            |m| {
+                format!(
+                    "{:.0} MiB (PSS {:.0} MiB)",
+                    m.rss_total_mib, m.pss_total_mib
+                )
+            },
         )
     };
     let judge = |s: &Option<Summary>, under_ms: f64| {
@@ -704,7 +709,13 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
         } else {
             "empty project".to_owned()
         };
-        let target = |t: &str| if full { t.to_owned() } else { "baseline".to_owned() };
+        let target = |t: &str| {
+            if full {
+                t.to_owned()
+            } else {
+                "baseline".to_owned()
+            }
+        };
         let verdict = |v: Verdict| if full { v } else { Verdict::Info };
         let n = p.rounds.len();
         rows.push(Row::new(
@@ -778,6 +789,18 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
             format!("{} of {n}", n - lost),
             "all",
             Verdict::judge(lost == 0 && n > 0),
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: the first event after a launch → committed (the daemon opens and quick-checks the ledger) (median / p99)"),
+            opt(&p.first_write),
+            "context",
+            Verdict::Info,
+        ));
+        rows.push(Row::new(
+            format!("Desktop {who}: burst's first byte → the ledger holding it whole, the daemon's part (median / p99)"),
+            opt(&p.committed),
+            "context",
+            Verdict::Info,
         ));
         rows.push(Row::new(
             format!("Desktop {who}: burst's first byte → the list's total showing it whole (median / p99)"),

@@ -14,8 +14,9 @@
 //   dragging the scroll thumb there does) and reports `timeline-jump` once
 //   the rows in view are real rows, not placeholders;
 // - `frames-start` / `frames-stop` run a requestAnimationFrame monitor and
-//   report the longest gap between two frames (`frames`) and how many gaps
-//   were over 100 ms (`frames-long`); while it runs, every change of the
+//   report the longest gap between two frames (`frames`, with `frames-at`:
+//   when it ended, ms since the start) and how many gaps were over 100 ms
+//   (`frames-long`); while it runs, every change of the
 //   list's total is reported (`timeline-total`, the first at the start);
 // - `total` reports the list's total (`timeline-total`).
 
@@ -103,7 +104,7 @@ const LONG_FRAME_MS = 100;
  * `list` (see the top of this file). Returns the function that stops it.
  */
 export function listenForPerfRequests(list: HTMLElement): () => void {
-  let frames: { handle: number; last: number; longest: number; count: number; long: number; total: string | undefined } | null = null;
+  let frames: { handle: number; start: number; last: number; longest: number; at: number; count: number; long: number; total: string | undefined } | null = null;
   const frame = (now: number): void => {
     if (frames === null) return;
     if (list.dataset.total !== frames.total) {
@@ -112,9 +113,13 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     }
     if (frames.count > 0) {
       const gap = now - frames.last;
-      frames.longest = Math.max(frames.longest, gap);
+      if (gap > frames.longest) {
+        frames.longest = gap;
+        frames.at = now - frames.start;
+      }
       if (gap > LONG_FRAME_MS) frames.long++;
     }
+    if (frames.count === 0) frames.start = now;
     frames.last = now;
     frames.count++;
     frames.handle = requestAnimationFrame(frame);
@@ -123,6 +128,7 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     if (frames === null) return;
     cancelAnimationFrame(frames.handle);
     send('frames', Math.round(frames.longest * 10) / 10, frames.count);
+    send('frames-at', Math.round(frames.at), null);
     send('frames-long', 0, frames.long);
     frames = null;
   };
@@ -133,7 +139,7 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     if (action === undefined) return;
     if (action === 'frames-start') {
       if (frames === null) {
-        frames = { handle: 0, last: 0, longest: 0, count: 0, long: 0, total: undefined };
+        frames = { handle: 0, start: 0, last: 0, longest: 0, at: 0, count: 0, long: 0, total: undefined };
         frames.handle = requestAnimationFrame(frame);
       }
     } else if (action === 'frames-stop') {
