@@ -120,7 +120,8 @@ struct Args {
     /// Ledger sizes (rows) `desktop-scale` opens in the app, from the timeline's cache (built by `--only timeline`).
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
     desktop_ledgers: Vec<u64>,
-    /// Measured rounds of `desktop-scale` on each ledger and an empty project (after one warm-up launch each).
+    /// Measured rounds of `desktop-scale` on each ledger and an empty project (after one warm-up launch each);
+    /// a 10M round takes minutes (the daemon quick-checks the ledger on its first write after a launch).
     #[arg(long, value_name = "N", default_value_t = 3)]
     desktop_scale_rounds: usize,
     /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
