@@ -11,11 +11,27 @@
 // (`renderPlaceholder`); `onRange` tells the owner which positions are on
 // screen, so it can load them.
 //
+// A list taller than a browser lets an element be (WebKit: 2^25 px, 1.2
+// million rows) scrolls an area of at most `MAX_SCROLL_HEIGHT` px mapped onto
+// its rows (`lib/virtual.ts`, `ScrollMap`): `scrollOffset` is the offset into
+// the rows, and the rows on screen are placed relative to the real scroll
+// position. The wheel then moves the rows by its own distance (not the
+// scaled one), and the scroll thumb spans the whole list.
+//
 // Keyboard: the container is the single tab stop (role=listbox). Arrow keys,
 // Page Up/Down and Home/End move the active row (aria-activedescendant) and
 // keep it in view; Enter or Space activates it, as a click does.
 
-import { computeWindow, isAtBottom, maxRenderedRows, scrollToReveal } from '../lib/virtual';
+import {
+  computeWindow,
+  isAtBottom,
+  maxRenderedRows,
+  offsetAt,
+  scrollMap,
+  scrollToReveal,
+  scrollTopFor,
+  type ScrollMap,
+} from '../lib/virtual';
 import { h } from './dom';
 
 export interface VirtualListOptions<T> {
@@ -60,6 +76,10 @@ export class VirtualList<T> {
   private generation = 0;
   private frame = 0;
   private following = true;
+  /** The offset into the rows (see `scrollOffset`). */
+  private offset = 0;
+  /** The real scroll position `offset` was last derived from or set to. */
+  private syncedScrollTop = -1;
   private readonly resizeObserver: ResizeObserver | null = null;
 
   constructor(options: VirtualListOptions<T>) {
@@ -73,6 +93,7 @@ export class VirtualList<T> {
         attrs: { role: 'listbox', tabindex: 0, 'aria-label': options.label },
         on: {
           scroll: () => this.schedule(),
+          wheel: (ev) => this.onWheel(ev),
           keydown: (ev) => this.onKey(ev),
           click: (ev) => this.onClick(ev),
         },
@@ -83,6 +104,29 @@ export class VirtualList<T> {
       this.resizeObserver = new ResizeObserver(() => this.schedule());
       this.resizeObserver.observe(this.el);
     }
+  }
+
+  /**
+   * How far the rows are scrolled, px (row i starts at i * rowHeight): the
+   * scroll position, mapped when the list is taller than its scroll area.
+   */
+  get scrollOffset(): number {
+    const top = this.el.scrollTop;
+    if (top !== this.syncedScrollTop) {
+      // Scrolled by the user (or the browser clamped it): follow.
+      this.offset = offsetAt(this.scrollMap(), top);
+      this.syncedScrollTop = top;
+    }
+    return this.offset;
+  }
+
+  set scrollOffset(value: number) {
+    const map = this.scrollMap();
+    const offset = Math.min(Math.max(0, value), Math.max(0, map.content - this.viewport()));
+    this.el.scrollTop = scrollTopFor(map, offset);
+    this.syncedScrollTop = this.el.scrollTop;
+    // Unscaled, the offset is what the browser kept (it may clamp).
+    this.offset = map.scale === 1 ? this.syncedScrollTop : offset;
   }
 
   /** Number of items. */
@@ -115,14 +159,19 @@ export class VirtualList<T> {
    */
   setSource(count: number, item: (index: number) => T | undefined, opts: { follow?: boolean; active?: number; selected?: number } = {}): void {
     const wasAtBottom = this.atBottom();
+    const offset = this.scrollOffset;
     this.count = count;
     this.item = item;
     this.active = opts.active ?? Math.min(this.active, count - 1);
     this.selected = opts.selected ?? -1;
     this.generation++;
-    this.spacer.style.height = `${count * this.opts.rowHeight}px`;
+    this.spacer.style.height = `${this.scrollMap().area}px`;
     if (opts.follow && wasAtBottom) this.scrollToEnd();
-    else this.render();
+    else {
+      // The same rows stay on screen (a new length rescales a long list).
+      this.scrollOffset = offset;
+      this.render();
+    }
   }
 
   /** The item at `index`, if loaded. */
@@ -137,7 +186,7 @@ export class VirtualList<T> {
 
   /** Scrolls so that row `index` is at the top of the viewport. */
   scrollToIndex(index: number): void {
-    this.el.scrollTop = Math.max(0, index * this.opts.rowHeight);
+    this.scrollOffset = index * this.opts.rowHeight;
     this.render();
   }
 
@@ -162,22 +211,23 @@ export class VirtualList<T> {
     }
     this.active = Math.max(0, Math.min(this.count - 1, index));
     if (reveal) {
-      const top = scrollToReveal(this.active, this.el.scrollTop, this.viewport(), this.opts.rowHeight);
-      if (top !== this.el.scrollTop) this.el.scrollTop = top;
+      const now = this.scrollOffset;
+      const top = scrollToReveal(this.active, now, this.viewport(), this.opts.rowHeight);
+      if (top !== now) this.scrollOffset = top;
     }
     this.refresh();
   }
 
   /** Scrolls to the last row. */
   scrollToEnd(): void {
-    this.el.scrollTop = Math.max(0, this.count * this.opts.rowHeight - this.viewport());
+    this.scrollOffset = this.count * this.opts.rowHeight - this.viewport();
     this.render();
   }
 
   /** Whether the list is scrolled to its end (so it follows new rows). */
   atBottom(): boolean {
     const total = this.count * this.opts.rowHeight;
-    return total <= this.viewport() || isAtBottom(this.el.scrollTop, this.viewport(), total, 4);
+    return total <= this.viewport() || isAtBottom(this.scrollOffset, this.viewport(), total, 4);
   }
 
   /** Stops observing; the element can then be dropped. */
@@ -188,6 +238,19 @@ export class VirtualList<T> {
 
   private viewport(): number {
     return this.el.clientHeight || this.opts.fallbackViewport;
+  }
+
+  private scrollMap(): ScrollMap {
+    return scrollMap(this.count, this.opts.rowHeight, this.viewport());
+  }
+
+  /** A scaled list moves by the wheel's own distance, row for row. */
+  private onWheel(ev: WheelEvent): void {
+    if (ev.ctrlKey || ev.deltaY === 0 || this.scrollMap().scale === 1) return;
+    ev.preventDefault();
+    const unit = ev.deltaMode === 1 ? this.opts.rowHeight : ev.deltaMode === 2 ? this.viewport() : 1;
+    this.scrollOffset = this.scrollOffset + ev.deltaY * unit;
+    this.schedule();
   }
 
   private schedule(): void {
@@ -202,8 +265,12 @@ export class VirtualList<T> {
   render(): void {
     const { rowHeight, overscan } = this.opts;
     const viewport = this.viewport();
+    const offset = this.scrollOffset;
+    // Rows sit where the real scroll position shows them (the same as
+    // i * rowHeight unless the list is scaled).
+    const shift = this.el.scrollTop - offset;
     const win = computeWindow({
-      scrollTop: this.el.scrollTop,
+      scrollTop: offset,
       viewportHeight: viewport,
       rowHeight,
       total: this.count,
@@ -236,7 +303,6 @@ export class VirtualList<T> {
       if (el.dataset.index !== String(i) || el.dataset.gen !== state) {
         el.dataset.index = String(i);
         el.dataset.gen = state;
-        el.style.transform = `translateY(${i * rowHeight}px)`;
         const isActive = i === this.active;
         const isSelected = i === this.selected;
         el.classList.toggle('active', isActive);
@@ -250,6 +316,8 @@ export class VirtualList<T> {
         else if (this.opts.renderPlaceholder) this.opts.renderPlaceholder(el, i);
         else el.replaceChildren();
       }
+      const y = `translateY(${i * rowHeight + shift}px)`;
+      if (el.style.transform !== y) el.style.transform = y;
       if (i === this.active) activeRendered = true;
     }
     if (activeRendered) this.el.setAttribute('aria-activedescendant', activeId);
@@ -324,7 +392,7 @@ export class VirtualList<T> {
 
   private firstVisible(): number {
     if (this.atBottom()) return this.count - 1;
-    return Math.min(this.count - 1, Math.ceil(this.el.scrollTop / this.opts.rowHeight));
+    return Math.min(this.count - 1, Math.ceil(this.scrollOffset / this.opts.rowHeight));
   }
 }
 

@@ -67,3 +67,45 @@ export function scrollToReveal(
   if (bottom > scrollTop + viewportHeight) return Math.max(0, bottom - viewportHeight);
   return scrollTop;
 }
+
+/**
+ * Tallest scroll area the list makes, px. Browsers cap an element's height
+ * (WebKit at 2^25 px: 1.2 million rows of 28 px), so a longer list scrolls a
+ * shorter area and maps it onto its rows (`ScrollMap`); below this the two
+ * are the same.
+ */
+export const MAX_SCROLL_HEIGHT = 1 << 24;
+
+/**
+ * Maps the scroll area's real offset (`scrollTop`) to the offset into the
+ * rows (`offset`, row i at i * rowHeight) and back: the same below
+ * `MAX_SCROLL_HEIGHT`; above it, scaled so that the top of the area is the
+ * first row and the bottom the last.
+ */
+export interface ScrollMap {
+  /** Height of the rows together, px. */
+  content: number;
+  /** Height of the scroll area (the spacer), px. */
+  area: number;
+  /** Row offsets per scroll px (1 when not scaled). */
+  scale: number;
+}
+
+/** The map for `total` rows of `rowHeight` px in a viewport of `viewport` px. */
+export function scrollMap(total: number, rowHeight: number, viewport: number, max = MAX_SCROLL_HEIGHT): ScrollMap {
+  const content = Math.max(0, total) * Math.max(1, rowHeight);
+  const area = Math.min(content, max);
+  const scrollable = area - viewport;
+  const scale = content > max && scrollable > 0 ? (content - viewport) / scrollable : 1;
+  return { content, area, scale };
+}
+
+/** The offset into the rows shown at the real `scrollTop`. */
+export function offsetAt(map: ScrollMap, scrollTop: number): number {
+  return scrollTop * map.scale;
+}
+
+/** The real `scrollTop` that shows the rows from `offset`. */
+export function scrollTopFor(map: ScrollMap, offset: number): number {
+  return Math.round(offset / map.scale);
+}

@@ -582,10 +582,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     // also when its page is read again first (the row is then found later).
     if (list.atBottom()) {
       reading = null;
-    } else if (reading === null || list.el.scrollTop !== syncedTop) {
-      const top = Math.floor(list.el.scrollTop / ROW_HEIGHT);
+    } else if (reading === null || list.scrollOffset !== syncedTop) {
+      const top = Math.floor(list.scrollOffset / ROW_HEIGHT);
       const row = list.at(top);
-      reading = row === undefined ? null : { key: rowKey(row), offset: list.el.scrollTop - top * ROW_HEIGHT };
+      reading = row === undefined ? null : { key: rowKey(row), offset: list.scrollOffset - top * ROW_HEIGHT };
     }
     list.setSource(rows.total - skip, (i) => rows.get(i + skip), {
       follow: true,
@@ -595,12 +595,12 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     if (reading !== null) {
       const now = rows.indexOf(reading.key) - skip;
       const top = now * ROW_HEIGHT + reading.offset;
-      if (now >= 0 && top !== list.el.scrollTop) {
-        list.el.scrollTop = top;
+      if (now >= 0 && top !== list.scrollOffset) {
+        list.scrollOffset = top;
         list.render();
       }
     }
-    syncedTop = list.el.scrollTop;
+    syncedTop = list.scrollOffset;
     syncedActive = list.activeIndex;
     nameAgents();
     list.el.dataset.rowsReceived = String(rows.received);
