@@ -200,7 +200,7 @@ fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) 
 /// Event and mutation counts and the newest event time of one ledger.
 fn ledger_summary(path: &Path) -> Result<(i64, i64, Option<String>)> {
     let ledger = Ledger::open_existing(path)?;
-    let (events, mutations) = ledger.counts()?;
+    let (events, mutations) = ledger.totals()?;
     // Stored timestamps share one RFC 3339 UTC shape, so MAX is the newest.
     let newest: Option<String> = ledger
         .connection()

@@ -1007,3 +1007,26 @@ fn stored_id(ledger: &Ledger, event_id: &str) -> i64 {
         )
         .unwrap()
 }
+
+#[test]
+fn totals_are_the_row_counts_read_from_the_hour_totals() {
+    let mut ledger = Ledger::in_memory().unwrap();
+    assert_eq!(ledger.totals().unwrap(), (0, 0));
+    let mut no_change = entry("c", "2026-01-01T12:00:00.000Z", "c.rs", "b", "Read");
+    no_change.mutations.clear();
+    ledger
+        .append(&[
+            entry("a", "2026-01-01T10:59:59.999Z", "a.rs", "a", "Edit"),
+            entry("b", "2026-01-01T11:00:00.000Z", "b.rs", "a", "Write"),
+            no_change,
+        ])
+        .unwrap();
+    assert_eq!(ledger.totals().unwrap(), (3, 2));
+    assert_eq!(ledger.totals().unwrap(), ledger.counts().unwrap());
+    // Read from the totals, not the rows: a total the ledger keeps is what it says.
+    ledger
+        .connection()
+        .execute_batch("UPDATE mutation_totals SET rows = rows + 40 WHERE hour = '2026-01-01T11'")
+        .unwrap();
+    assert_eq!(ledger.totals().unwrap(), (3, 42));
+}
