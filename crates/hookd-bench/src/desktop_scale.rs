@@ -38,7 +38,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, bail, ensure};
 use hookd_core::ledger::Ledger;
-use hookd_proto::Envelope;
 use serde::Serialize;
 
 use crate::desktop::{
@@ -642,29 +641,12 @@ fn burst_lines(root: &Path, events: u64, tag: &str) -> Result<Vec<Vec<Vec<u8>>>>
     for i in 0..events {
         let client = (i % clients as u64) as usize;
         let rel_path = format!("src/burst/m{:03}/file_{i:05}.rs", i % 100);
-        let envelope = Envelope {
-            event_type: env::EVENT_TYPE.into(),
-            tool_name: Some("Write".into()),
-            payload: env::write_payload(
-                root,
-                &sessions[client],
-                &format!("toolu_burst_{tag}_{i:05}"),
-                &rel_path,
-            ),
-            timestamp: hookd_core::timefmt::now(),
-            pid: Some(std::process::id()),
-            agent_id: None,
-            cwd: None,
-            version: None,
-            payload_invalid: false,
-            project_dir: None,
-            wait: false,
-            payload_repaired: false,
-            payload_summarised: false,
-            event_id: None,
-        };
-        let mut line = serde_json::to_vec(&envelope)?;
-        line.push(b'\n');
+        let line = env::write_line(
+            root,
+            &sessions[client],
+            &format!("toolu_burst_{tag}_{i:05}"),
+            &rel_path,
+        )?;
         shares[client].push(line);
     }
     Ok(shares)
@@ -773,7 +755,7 @@ mod tests {
         let ids: std::collections::HashSet<String> = lines
             .iter()
             .map(|l| {
-                let e: Envelope = serde_json::from_slice(l).unwrap();
+                let e: hookd_proto::Envelope = serde_json::from_slice(l).unwrap();
                 assert_eq!(e.payload["cwd"], "/src/app");
                 e.payload["tool_use_id"].as_str().unwrap().to_owned()
             })

@@ -75,6 +75,36 @@ pub fn write_payload(root: &Path, session_id: &str, tool_use_id: &str, rel_path:
     })
 }
 
+/// One envelope line (newline-terminated) of a `Write` of `rel_path` in
+/// `root`, exactly as an emitter sends it ([`Envelope`] itself, this
+/// process as its sender).
+pub fn write_line(
+    root: &Path,
+    session_id: &str,
+    tool_use_id: &str,
+    rel_path: &str,
+) -> anyhow::Result<Vec<u8>> {
+    let envelope = hookd_proto::Envelope {
+        event_type: EVENT_TYPE.into(),
+        tool_name: Some("Write".into()),
+        payload: write_payload(root, session_id, tool_use_id, rel_path),
+        timestamp: hookd_core::timefmt::now(),
+        pid: Some(std::process::id()),
+        agent_id: None,
+        cwd: None,
+        version: None,
+        payload_invalid: false,
+        project_dir: None,
+        wait: false,
+        payload_repaired: false,
+        payload_summarised: false,
+        event_id: None,
+    };
+    let mut line = serde_json::to_vec(&envelope)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
 /// The file every emit-per-call measurement writes to, so payload size stays constant.
 pub const EMIT_TARGET_FILE: &str = "src/word_counts.rs";
 

@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result, bail, ensure};
 use hookd_core::daemon::stats::StatsSnapshot;
 use hookd_core::ledger::Ledger;
-use hookd_proto::Envelope;
 use serde::Serialize;
 
 use crate::env::{self, RunningDaemon, Workspace};
@@ -150,40 +149,22 @@ fn send(stream: &UnixStream, lines: &[Vec<u8>], start: &Barrier) -> Result<(Inst
 
 /// Every event's envelope line, dealt round-robin into one share per client.
 ///
-/// Built with [`Envelope`] itself so the lines have exactly the wire shape
+/// Built with [`hookd_proto::Envelope`] (`env::write_line`) itself so the lines have exactly the wire shape
 /// emitters send; each has its own `tool_use_id` and its own file.
 pub(crate) fn build_lines(ws: &Workspace, events: u64) -> Result<Vec<Vec<Vec<u8>>>> {
     let sessions: Vec<String> = (0..CLIENTS as u64).map(env::session_id).collect();
-    let pid = std::process::id();
     let mut shares: Vec<Vec<Vec<u8>>> = (0..CLIENTS)
         .map(|_| Vec::with_capacity(events as usize / CLIENTS + 1))
         .collect();
     for i in 0..events {
         let client = (i % CLIENTS as u64) as usize;
         let rel_path = format!("src/gen/m{:03}/file_{i:07}.rs", i % DIRS as u64);
-        let envelope = Envelope {
-            event_type: env::EVENT_TYPE.into(),
-            tool_name: Some("Write".into()),
-            payload: env::write_payload(
-                &ws.root,
-                &sessions[client],
-                &format!("toolu_ingest_{i:07}"),
-                &rel_path,
-            ),
-            timestamp: hookd_core::timefmt::now(),
-            pid: Some(pid),
-            agent_id: None,
-            cwd: None,
-            version: None,
-            payload_invalid: false,
-            project_dir: None,
-            wait: false,
-            payload_repaired: false,
-            payload_summarised: false,
-            event_id: None,
-        };
-        let mut line = serde_json::to_vec(&envelope)?;
-        line.push(b'\n');
+        let line = env::write_line(
+            &ws.root,
+            &sessions[client],
+            &format!("toolu_ingest_{i:07}"),
+            &rel_path,
+        )?;
         shares[client].push(line);
     }
     Ok(shares)

@@ -940,14 +940,10 @@ fn a_mutations_payload_is_stored_once_with_its_event_and_read_back_whole() {
         ])
         .unwrap();
 
-    let stored: Vec<(String, String)> = ledger
-        .connection()
-        .prepare("SELECT event_id, raw_payload FROM mutations ORDER BY id")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
+    let stored: Vec<(String, String)> = pairs(
+        &ledger,
+        "SELECT event_id, raw_payload FROM mutations ORDER BY id",
+    );
     assert_eq!(
         stored,
         [
@@ -1029,4 +1025,19 @@ fn totals_are_the_row_counts_read_from_the_hour_totals() {
         .execute_batch("UPDATE mutation_totals SET rows = rows + 40 WHERE hour = '2026-01-01T11'")
         .unwrap();
     assert_eq!(ledger.totals().unwrap(), (3, 42));
+}
+
+/// The two columns of every row `sql` reads.
+pub(super) fn pairs<A: rusqlite::types::FromSql, B: rusqlite::types::FromSql>(
+    ledger: &Ledger,
+    sql: &str,
+) -> Vec<(A, B)> {
+    ledger
+        .connection()
+        .prepare(sql)
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
 }

@@ -10,7 +10,7 @@ use super::histogram::{Bin, HistogramRequest, SeriesBy, histogram};
 use super::page::{Anchor, Cursor, Page, page};
 use super::query::{Query, QueryScope, run};
 use super::registry::{Origin, Registry};
-use super::tests::{entry, plain_event, run_for};
+use super::tests::{entry, pairs, plain_event, run_for};
 use super::*;
 use crate::{dirs, timefmt};
 
@@ -509,14 +509,10 @@ fn an_existing_ledger_gets_its_hour_counts_when_migrated() {
         found, 3,
         "rows stored before the search index are searchable"
     );
-    let hours: Vec<(String, i64)> = ledger
-        .connection()
-        .prepare("SELECT hour, rows FROM mutation_hours ORDER BY hour")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
+    let hours: Vec<(String, i64)> = pairs(
+        &ledger,
+        "SELECT hour, rows FROM mutation_hours ORDER BY hour",
+    );
     assert_eq!(
         hours,
         [
