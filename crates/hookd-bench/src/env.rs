@@ -76,7 +76,7 @@ pub fn write_payload(root: &Path, session_id: &str, tool_use_id: &str, rel_path:
 }
 
 /// One envelope line (newline-terminated) of a `Write` of `rel_path` in
-/// `root`, exactly as an emitter sends it ([`Envelope`] itself, this
+/// `root`, exactly as an emitter sends it ([`hookd_proto::Envelope`] itself, this
 /// process as its sender).
 pub fn write_line(
     root: &Path,
