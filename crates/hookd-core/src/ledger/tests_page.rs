@@ -983,3 +983,63 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
         }
     }
 }
+
+#[test]
+fn a_chart_counts_only_the_rows_of_its_range_wherever_the_range_cuts_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 400, 0);
+    let q = query(
+        QueryScope::Repo(root.clone()),
+        dir.path(),
+        MutationFilter::default(),
+    );
+    let all = run(&q).unwrap();
+    let at = |minutes: i64, seconds: i64| {
+        base() + Duration::minutes(minutes) + Duration::seconds(seconds)
+    };
+    // Inside the history, both ends inside an hour; past its start; past its end;
+    // around all of it (the app's first look at a short history, then its
+    // thirty minutes before the newest row).
+    for (from, to) in [
+        (at(90, 10), at(150, 5)),
+        (at(-30, 0), at(20, 0)),
+        (at(200, 7), at(400, 0)),
+        (at(-600, 0), at(600, 0)),
+    ] {
+        let h = histogram::<MutationRow>(
+            &q,
+            &HistogramRequest {
+                from: Some(timefmt::format(from)),
+                to: Some(timefmt::format(to)),
+                ..HistogramRequest::default()
+            },
+        )
+        .unwrap();
+        let expected = all
+            .iter()
+            .filter(|r| {
+                let t = DateTime::parse_from_rfc3339(&r.record.event_timestamp).unwrap();
+                t >= from && t < to
+            })
+            .count() as u64;
+        assert_eq!(h.total, expected, "{from} – {to}");
+    }
+    // One row: the whole history is one bar, and so is its half hour.
+    let one = repo_with_rows(dir.path(), "one", 1, 0);
+    let q = query(QueryScope::Repo(one), dir.path(), MutationFilter::default());
+    let whole = histogram::<MutationRow>(&q, &HistogramRequest::default()).unwrap();
+    assert_eq!(whole.total, 1);
+    let end = DateTime::parse_from_rfc3339(&whole.end)
+        .unwrap()
+        .with_timezone(&Utc);
+    let half_hour = histogram::<MutationRow>(
+        &q,
+        &HistogramRequest {
+            from: Some(timefmt::format(end - Duration::minutes(30))),
+            to: Some(whole.end.clone()),
+            ..HistogramRequest::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(half_hour.total, 1);
+}
