@@ -34,6 +34,12 @@ export default async function ({ browser, test, shot, emit, env, repo }) {
     assert.match(text, /hello, hookd/, 'the new text is shown');
     const ops = await browser.execute((el) => [...el.querySelectorAll('.diff-line')].map((l) => l.dataset.op), diff);
     assert.deepEqual(ops, ['del', 'add'], 'the backend diff of the one-line Edit');
+    // The chart counts the live row too (once its throttle lets it count again).
+    const chart = await browser.$('#timeline-chart');
+    await browser.waitUntil(async () => (await chart.getAttribute('data-total')) === '1', {
+      timeout: 5000,
+      timeoutMsg: 'the chart does not count the row that arrived live',
+    });
     await shot(browser, 'timeline');
   });
 }
