@@ -989,7 +989,7 @@ fn a_chart_counts_only_the_rows_of_its_range_wherever_the_range_cuts_the_history
     let dir = tempfile::tempdir().unwrap();
     let root = repo_with_rows(dir.path(), "r", 400, 0);
     let q = query(
-        QueryScope::Repo(root.clone()),
+        QueryScope::Repo(root),
         dir.path(),
         MutationFilter::default(),
     );
@@ -1036,7 +1036,7 @@ fn a_chart_counts_only_the_rows_of_its_range_wherever_the_range_cuts_the_history
         &q,
         &HistogramRequest {
             from: Some(timefmt::format(end - Duration::minutes(30))),
-            to: Some(whole.end.clone()),
+            to: Some(whole.end),
             ..HistogramRequest::default()
         },
     )
