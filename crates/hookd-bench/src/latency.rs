@@ -90,26 +90,7 @@ pub fn run(tools: &Tools, events: usize) -> Result<LatencyReport> {
         .collect();
     let lines = ids
         .iter()
-        .map(|id| {
-            let mut line = serde_json::to_vec(&hookd_proto::Envelope {
-                event_type: env::EVENT_TYPE.into(),
-                tool_name: Some("Write".into()),
-                payload: env::write_payload(&ws.root, &session, id, env::EMIT_TARGET_FILE),
-                timestamp: hookd_core::timefmt::now(),
-                pid: Some(std::process::id()),
-                agent_id: None,
-                cwd: None,
-                version: None,
-                payload_invalid: false,
-                project_dir: None,
-                wait: false,
-                payload_repaired: false,
-                payload_summarised: false,
-                event_id: None,
-            })?;
-            line.push(b'\n');
-            Ok(line)
-        })
+        .map(|id| env::write_line(&ws.root, &session, id, env::EMIT_TARGET_FILE))
         .collect::<Result<Vec<_>>>()?;
     let mut stream = UnixStream::connect(&ws.socket).context("cannot connect to the daemon")?;
     let mut sent = Vec::with_capacity(events);
