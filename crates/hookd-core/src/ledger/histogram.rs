@@ -159,15 +159,16 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
             .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
             .map(|t| t.with_timezone(&Utc))
     };
+    let (first_at, last_at) = (stored(&first), stored(&last));
     let now = Utc::now();
     let from = parse("from", &request.from)?
         .or(query.filter.since)
-        .or_else(|| stored(&first))
+        .or(first_at)
         .unwrap_or(now);
     let to = parse("to", &request.to)?
         .or(query.filter.until)
         .or_else(|| query.filter.since.map(|_| now))
-        .or_else(|| stored(&last).map(|t| t + Duration::milliseconds(1)))
+        .or_else(|| last_at.map(|t| t + Duration::milliseconds(1)))
         .unwrap_or(now)
         .max(from + Duration::minutes(1));
     let max_bins = i64::from(request.max_bins.unwrap_or(240).max(1));
@@ -193,7 +194,6 @@ pub fn histogram<T: TimelineRow>(query: &Query, request: &HistogramRequest) -> R
     // matching rows: a bound inside an hour has that hour counted row by
     // row, which on a history larger than memory is a read from disk, so a
     // range that holds every matching row (the default) adds none.
-    let (first_at, last_at) = (stored(&first), stored(&last));
     let narrow_since = first_at.is_none_or(|first| first < from);
     let narrow_until = last_at.is_none_or(|last| last >= to);
     let mut counts: BTreeMap<String, Vec<u64>> = BTreeMap::new();

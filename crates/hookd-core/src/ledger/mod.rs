@@ -318,16 +318,16 @@ impl Ledger {
     /// what a screen shows, at the same cost for ten rows or ten million.
     pub fn totals(&self) -> Result<(i64, i64)> {
         let sqlite = |e| Error::sqlite(&self.path, e);
-        let sum = |table: &str| -> Result<i64> {
+        let sum = |table: Table| -> Result<i64> {
             self.conn
                 .query_row(
-                    &format!("SELECT coalesce(SUM(rows), 0) FROM {table}"),
+                    &format!("SELECT coalesce(SUM(rows), 0) FROM {}", table.totals()),
                     [],
                     |r| r.get(0),
                 )
                 .map_err(sqlite)
         };
-        Ok((sum("event_totals")?, sum("mutation_totals")?))
+        Ok((sum(Table::Events)?, sum(Table::Mutations)?))
     }
 
     /// Number of rows in `events` and in `mutations`, counted from the
