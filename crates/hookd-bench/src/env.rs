@@ -84,22 +84,13 @@ pub fn write_line(
     tool_use_id: &str,
     rel_path: &str,
 ) -> anyhow::Result<Vec<u8>> {
-    let envelope = hookd_proto::Envelope {
-        event_type: EVENT_TYPE.into(),
-        tool_name: Some("Write".into()),
-        payload: write_payload(root, session_id, tool_use_id, rel_path),
-        timestamp: hookd_core::timefmt::now(),
-        pid: Some(std::process::id()),
-        agent_id: None,
-        cwd: None,
-        version: None,
-        payload_invalid: false,
-        project_dir: None,
-        wait: false,
-        payload_repaired: false,
-        payload_summarised: false,
-        event_id: None,
-    };
+    let envelope = hookd_proto::Envelope::new(
+        EVENT_TYPE,
+        Some("Write".into()),
+        write_payload(root, session_id, tool_use_id, rel_path),
+        hookd_core::timefmt::now(),
+        Some(std::process::id()),
+    );
     let mut line = serde_json::to_vec(&envelope)?;
     line.push(b'\n');
     Ok(line)
