@@ -220,13 +220,13 @@ export class VirtualList<T> {
 
   /** Scrolls to the last row. */
   scrollToEnd(): void {
-    this.scrollOffset = this.count * this.opts.rowHeight - this.viewport();
+    this.scrollOffset = this.scrollMap().content - this.viewport();
     this.render();
   }
 
   /** Whether the list is scrolled to its end (so it follows new rows). */
   atBottom(): boolean {
-    const total = this.count * this.opts.rowHeight;
+    const total = this.scrollMap().content;
     return total <= this.viewport() || isAtBottom(this.scrollOffset, this.viewport(), total, 4);
   }
 
