@@ -121,7 +121,7 @@ struct Args {
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
     desktop_ledgers: Vec<u64>,
     /// Measured rounds of `desktop-scale` on each ledger and an empty project (after one warm-up launch each);
-    /// a 10M round takes minutes (the daemon quick-checks the ledger on its first write after a launch).
+    /// a 10M round takes a few minutes.
     #[arg(long, value_name = "N", default_value_t = 3)]
     desktop_scale_rounds: usize,
     /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
@@ -792,7 +792,7 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
             Verdict::judge(lost == 0 && n > 0),
         ));
         rows.push(Row::new(
-            format!("Desktop {who}: the first event after a launch → committed (the daemon opens and quick-checks the ledger) (median / p99)"),
+            format!("Desktop {who}: the first event after a launch → committed (the daemon opens the ledger) (median / p99)"),
             opt(&p.first_write),
             "context",
             Verdict::Info,

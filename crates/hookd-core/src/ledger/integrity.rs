@@ -1,4 +1,5 @@
-//! Noticing a damaged ledger: a quick check when a writer opens one, moving
+//! Noticing a damaged ledger: a quick check when a writer opens one (on a
+//! thread of its own for a big one: [`crate::ledger::checker`]), moving
 //! a damaged file aside (kept, never deleted) so a new ledger can start, and
 //! the full read-only check `hookd ledger verify` runs.
 //!
@@ -183,6 +184,19 @@ fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
     Ok(problems)
 }
 
+/// Opens the ledger at `path` read-only, never through a symbolic link,
+/// waiting up to [`BUSY_TIMEOUT`](crate::ledger::sqlite::BUSY_TIMEOUT) for a
+/// writer's lock: for checks that must not change what they check.
+pub(crate) fn open_read_only(path: &Path) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NOFOLLOW
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
+    conn.busy_timeout(crate::ledger::sqlite::BUSY_TIMEOUT)
+        .map_err(|e| Error::sqlite(path, e))?;
+    Ok(conn)
+}
+
 /// Checks the ledger at `path` read-only: never creates it, never migrates
 /// it, never writes to it, and never follows a symbolic link to it.
 pub fn verify(path: &Path) -> Verdict {
@@ -193,13 +207,8 @@ pub fn verify(path: &Path) -> Verdict {
     if let Err(err) = check_paths(path) {
         return Verdict::Bad(format!("refused: {}", ErrorChain(&err)));
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-        | OpenFlags::SQLITE_OPEN_NOFOLLOW
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let outcome = (|| -> Result<Verdict> {
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| Error::sqlite(path, e))?;
-        conn.busy_timeout(crate::ledger::sqlite::BUSY_TIMEOUT)
-            .map_err(|e| Error::sqlite(path, e))?;
+        let conn = open_read_only(path)?;
         let problems = check(&conn, path, "integrity_check")?;
         if !problems.is_empty() {
             return Ok(Verdict::Bad(problems.join("; ")));

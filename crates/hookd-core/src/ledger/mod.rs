@@ -16,6 +16,7 @@
 mod activity;
 pub mod agents;
 pub mod change;
+pub mod checker;
 pub mod checkpoint;
 mod derived;
 mod filter;
@@ -524,3 +525,5 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
 mod tests;
 #[cfg(test)]
 mod tests_page;
+#[cfg(test)]
+mod tests_sink_check;

@@ -609,7 +609,7 @@ fn activity_over_100k_events_timing() {
     }
 }
 
-fn one_entry(id: &str) -> Vec<LedgerEntry> {
+pub(super) fn one_entry(id: &str) -> Vec<LedgerEntry> {
     vec![entry(id, "2026-01-01T00:00:00.000Z", "x.rs", "ag", "Write")]
 }
 
