@@ -549,6 +549,36 @@ fn measure_size(
         }
     }
 
+    // The chart of a search: counted per agent from the matching rows.
+    let searched = q(MutationFilter {
+        search: Some("ledger".to_owned()),
+        ..MutationFilter::default()
+    });
+    let what = "`histogram` default range (whole history), search `ledger`";
+    eprintln!("[{label}] {what}");
+    let (time, chart): (Summary, Histogram) = time_runs(runs, || {
+        Ok(histogram::<MutationRow>(
+            &searched,
+            &HistogramRequest::default(),
+        )?)
+    })?;
+    let bin = format!("{:?}", chart.bin).to_lowercase();
+    in_process.push(Figure {
+        what: format!("{what}: {} {bin} bins, {} rows", chart.bins, chart.total),
+        time,
+        rows: chart.total,
+        peak_mib: None,
+        target_ms: None,
+    });
+    let expected = search_count("ledger")?;
+    checks.push((
+        format!(
+            "the chart of search `ledger` counts {} rows = {expected} by SQL",
+            chart.total
+        ),
+        chart.total == expected,
+    ));
+
     // Live: a list that has seen everything asks what is new.
     eprintln!("[{label}] `page` NewerThan, nothing new");
     let seen = newest_page.seen;

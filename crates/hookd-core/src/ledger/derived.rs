@@ -1,5 +1,6 @@
 //! The derived tables the timeline reads (counts per hour, per hour alone
-//! and per file, the agents, the search indexes; migrations 0004–0006 and 0008),
+//! and per file, the agents, the search indexes, the runs of hours;
+//! migrations 0004–0006, 0008 and 0010),
 //! brought up to date once per appended batch, in the batch's transaction.
 //!
 //! Why gathered in memory: the rows of a batch are in hand while they are
@@ -16,7 +17,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension as _, Transaction, params};
 use serde::Deserialize;
 
 use crate::record::{HookEvent, MutationRecord, RepoFacts};
@@ -42,6 +43,17 @@ pub(crate) struct Derived<'a> {
     seen: HashSet<&'a str>,
     mutation_search: Vec<(i64, String)>,
     event_search: Vec<(i64, String)>,
+    /// Where the batch's rows change hour, in id order: (first id, hour).
+    mutation_runs: Vec<(i64, &'a str)>,
+    event_runs: Vec<(i64, &'a str)>,
+}
+
+/// Notes a row `id` of `hour`: a new run when its hour is not the one of
+/// the row before it in the batch.
+fn run<'a>(runs: &mut Vec<(i64, &'a str)>, id: i64, hour: &'a str) {
+    if runs.last().is_none_or(|&(_, last)| last != hour) {
+        runs.push((id, hour));
+    }
 }
 
 /// The hour a timestamp falls in, as the hour tables key it:
@@ -67,6 +79,7 @@ impl<'a> Derived<'a> {
         );
         *self.event_hours.entry(key).or_default() += 1;
         *self.event_totals.entry(hour).or_default() += 1;
+        run(&mut self.event_runs, id, hour);
         if self.seen.insert(event.agent_id.as_str()) {
             self.agents.push(event);
         }
@@ -92,6 +105,7 @@ impl<'a> Derived<'a> {
         );
         *self.mutation_hours.entry(key).or_default() += 1;
         *self.mutation_totals.entry(hour).or_default() += 1;
+        run(&mut self.mutation_runs, id, hour);
         if let Some(file) = m.file_path.as_deref() {
             let (rows, newest) = self.files.entry(file).or_insert((0, ""));
             *rows += 1;
@@ -156,6 +170,26 @@ impl<'a> Derived<'a> {
                 event.session_id,
                 event.event_timestamp
             ])?;
+        }
+        for (table, runs) in [
+            ("mutation_runs", &self.mutation_runs),
+            ("event_runs", &self.event_runs),
+        ] {
+            // The batch's first run continues the stored last one when it is
+            // of the same hour.
+            let last: Option<String> = tx
+                .prepare_cached(&format!(
+                    "SELECT hour FROM {table} ORDER BY first_id DESC LIMIT 1"
+                ))?
+                .query_row([], |r| r.get(0))
+                .optional()?;
+            let mut insert = tx.prepare_cached(&format!("INSERT INTO {table} VALUES (?1, ?2)"))?;
+            for (i, (first_id, hour)) in runs.iter().enumerate() {
+                if i == 0 && last.as_deref() == Some(*hour) {
+                    continue;
+                }
+                insert.execute(params![first_id, hour])?;
+            }
         }
         for (table, rows) in [
             ("mutation_search", &self.mutation_search),

@@ -9,6 +9,8 @@ use globset::GlobBuilder;
 use rusqlite::types::Value;
 
 use super::known::Field;
+use super::runs::IdRange;
+use super::window::hour_of;
 use super::{Ledger, MUTATION_COLUMNS};
 use crate::names::normalize_hook_type;
 use crate::timefmt;
@@ -69,6 +71,22 @@ impl Table {
         match self {
             Self::Mutations => "mutation_hours",
             Self::Events => "event_hours",
+        }
+    }
+
+    /// The table of the runs of hours of its ids (migration 0010).
+    pub fn runs(self) -> &'static str {
+        match self {
+            Self::Mutations => "mutation_runs",
+            Self::Events => "event_runs",
+        }
+    }
+
+    /// Its full-text search index (migrations 0006, 0008).
+    pub fn search_index(self) -> &'static str {
+        match self {
+            Self::Mutations => "mutation_search",
+            Self::Events => "event_search",
         }
     }
 
@@ -174,6 +192,9 @@ pub(crate) struct Resolved {
     event_type: Option<String>,
     /// The full-text query (FTS5 syntax), when searching.
     search: Option<String>,
+    /// When searching with time bounds: the ids the bounds' rows lie in,
+    /// so only the matches among them are read ([`crate::ledger::runs`]).
+    search_ids: IdRange,
 }
 
 /// Whether a filter value is a glob rather than a value or part of one.
@@ -195,7 +216,63 @@ impl Resolved {
             tool: one(&filter.tool),
             event_type: filter.event_type.as_deref().map(normalize_hook_type),
             search: filter.search.as_deref().and_then(fts_query),
+            search_ids: IdRange::default(),
         }
+    }
+
+    /// The full-text query, when it is the whole filter but for time
+    /// bounds.
+    pub(crate) fn search_alone(&self) -> Option<&str> {
+        if self.file.is_some() || self.has_dimensions() {
+            return None;
+        }
+        self.search.as_deref()
+    }
+
+    /// Whether a full-text search is part of the filter.
+    pub(crate) fn searches(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// The ids a search reads its matches among.
+    pub(crate) fn search_ids(&self) -> IdRange {
+        self.search_ids
+    }
+
+    /// The filter narrowed to `[since, until)` as well: its time bounds the
+    /// later start and the earlier end, and when searching, the ids those
+    /// bounds' rows lie in.
+    pub(crate) fn within(
+        &self,
+        ledger: &Ledger,
+        table: Table,
+        since: Option<DateTime<Utc>>,
+        until: Option<DateTime<Utc>>,
+    ) -> Result<Self> {
+        let mut narrowed = self.clone();
+        narrowed.since = self.since.max(since);
+        narrowed.until = match (self.until, until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        narrowed.bound_search(ledger, table)?;
+        Ok(narrowed)
+    }
+
+    /// When searching with time bounds: the ids the bounds' rows lie in.
+    fn bound_search(&mut self, ledger: &Ledger, table: Table) -> Result<()> {
+        if self.search.is_none() || (self.since.is_none() && self.until.is_none()) {
+            self.search_ids = IdRange::default();
+            return Ok(());
+        }
+        let since = self.since.map(timefmt::format);
+        let until = self.until.map(timefmt::format);
+        self.search_ids = ledger.id_range(
+            table,
+            since.as_deref().map(hour_of),
+            until.as_deref().map(hour_of),
+        )?;
+        Ok(())
     }
 
     /// The table as the filter reads it: by row id when searching (the
@@ -233,6 +310,10 @@ impl Resolved {
             let known = ledger.candidates(table, field)?;
             *slot = Some(matching(value, &known, false)?);
         }
+        if let Some(search) = &filter.search {
+            resolved.search = ledger.search_query(table, search)?;
+        }
+        resolved.bound_search(ledger, table)?;
         Ok(resolved)
     }
 
@@ -285,13 +366,18 @@ impl Resolved {
             }
         }
         if let Some(search) = &self.search {
-            let index = match table {
-                Table::Mutations => "mutation_search",
-                Table::Events => "event_search",
-            };
+            let index = table.search_index();
+            let IdRange { low, high } = self.search_ids;
             w.push(
-                format!("id IN (SELECT rowid FROM {index} WHERE {index} MATCH ?)"),
-                [text(search)],
+                format!(
+                    "id IN (SELECT rowid FROM {index} WHERE {index} MATCH ? \
+                     AND rowid >= ? AND rowid <= ?)"
+                ),
+                [
+                    text(search),
+                    Value::Integer(low.unwrap_or(i64::MIN)),
+                    Value::Integer(high.unwrap_or(i64::MAX)),
+                ],
             );
         }
         self.push_counted(&mut w);
@@ -345,6 +431,59 @@ pub(crate) fn fts_query(input: &str) -> Option<String> {
         .map(|w| format!("\"{w}\"*"))
         .collect();
     (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Most words a typed word may start for the search to name them all
+/// instead of asking FTS5 for the prefix.
+const MAX_WORDS_OF_PREFIX: usize = 32;
+
+impl Ledger {
+    /// What the search index of `table` is asked for `input`: each word a
+    /// prefix, as [`fts_query`]; but a word that starts at most
+    /// [`MAX_WORDS_OF_PREFIX`] indexed words is asked as those words
+    /// (`("module" OR "modules")`). Same matches: FTS5 reads a prefix's
+    /// whole list of rows into memory (0.2 s for a word of every row of a
+    /// million) even when a page asks for an hour of them, and reads a
+    /// word's list only where asked. A word the index does not hold
+    /// matches nothing. `None` when `input` has no word.
+    pub(crate) fn search_query(&self, table: Table, input: &str) -> Result<Option<String>> {
+        let sqlite = |e| Error::sqlite(self.path(), e);
+        let mut words_stmt = self
+            .connection()
+            .prepare_cached(&format!(
+                "SELECT term FROM {}_words WHERE term >= ?1 AND term < ?2 LIMIT {}",
+                table.search_index(),
+                MAX_WORDS_OF_PREFIX + 1
+            ))
+            .map_err(sqlite)?;
+        let mut parts = Vec::new();
+        for word in input
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            // The index folds case (and, beyond ASCII, diacritics: those
+            // words stay prefixes).
+            if !word.is_ascii() {
+                parts.push(format!("\"{word}\"*"));
+                continue;
+            }
+            let folded = word.to_ascii_lowercase();
+            let words = words_stmt
+                .query_map([folded.clone(), format!("{folded}\u{10FFFF}")], |r| {
+                    r.get::<_, String>(0)
+                })
+                .map_err(sqlite)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(sqlite)?;
+            if words.is_empty() || words.len() > MAX_WORDS_OF_PREFIX {
+                parts.push(format!("\"{folded}\"*"));
+            } else {
+                let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+                parts.push(format!("({})", quoted.join(" OR ")));
+            }
+        }
+        Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
+    }
 }
 
 /// `column = ?` for one value, `column IN (?, …)` for several, false for none.

@@ -121,7 +121,8 @@ pub enum Verdict {
 }
 
 /// Where the counts the timeline reads (migrations 0004 and 0005: rows per
-/// hour, per hour alone, per file) disagree with the rows they count. A ledger from
+/// hour, per hour alone, per file), and the runs of hours (0010), disagree
+/// with the rows they describe. A ledger from
 /// before them has none to check. Read in one transaction, so a commit in
 /// between cannot make them differ.
 fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
@@ -178,6 +179,28 @@ fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
         if derived != rows {
             problems.push(format!(
                 "{table} counts {derived} {what} but the ledger holds {rows}: the timeline's totals and charts would be wrong"
+            ));
+        }
+    }
+    for (runs, table) in [("mutation_runs", "mutations"), ("event_runs", "events")] {
+        if !has(runs)? {
+            continue;
+        }
+        let from_rows = format!(
+            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
+             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM {table})) \
+             WHERE before IS NULL OR before <> h"
+        );
+        let stored = format!("SELECT first_id, hour FROM {runs}");
+        let missing = count(&format!(
+            "SELECT COUNT(*) FROM ({from_rows} EXCEPT {stored})"
+        ))?;
+        let wrong = count(&format!(
+            "SELECT COUNT(*) FROM ({stored} EXCEPT {from_rows})"
+        ))?;
+        if missing + wrong > 0 {
+            problems.push(format!(
+                "{runs} misses {missing} and wrongly holds {wrong} runs of hours of the {table}: searches would count and page them wrong"
             ));
         }
     }

@@ -28,6 +28,7 @@ pub mod page;
 pub mod previous;
 pub mod query;
 pub mod registry;
+mod runs;
 pub mod sink;
 pub mod sqlite;
 pub mod watch;
@@ -51,11 +52,11 @@ use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
-/// The last migration that rebuilds indexes or counts from every row
-/// (0008, the search indexes); the ones after it take no time.
-const LAST_REBUILDING_MIGRATION: i64 = 8;
+/// The last migration that reads or rebuilds from every row (0010, the
+/// runs of hours); the ones after it take no time.
+const LAST_REBUILDING_MIGRATION: i64 = 10;
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
@@ -69,6 +70,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0007_lines.sql")),
         M::up(include_str!("0008_search_lean.sql")),
         M::up(include_str!("0009_payload_once.sql")),
+        M::up(include_str!("0010_hour_runs.sql")),
     ])
 });
 

@@ -847,10 +847,15 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
         .unwrap();
     drop(ledger);
     // Back to what a hookd of schema 6 left: its rows and derived tables,
-    // without the two columns of migration 0007 and the view of 0009.
+    // without the two columns of migration 0007, the view of 0009 and the
+    // runs of 0010.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
-        "DROP VIEW mutations_with_payload;
+        "DROP TABLE mutation_runs;
+         DROP TABLE event_runs;
+         DROP TABLE mutation_search_words;
+         DROP TABLE event_search_words;
+         DROP VIEW mutations_with_payload;
          ALTER TABLE mutations DROP COLUMN lines_added;
          ALTER TABLE mutations DROP COLUMN lines_removed;
          PRAGMA user_version = 6;",

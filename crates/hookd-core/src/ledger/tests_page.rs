@@ -103,6 +103,16 @@ fn filters() -> Vec<MutationFilter> {
             until: Some(Utc.with_ymd_and_hms(2026, 3, 1, 11, 0, 0).unwrap()),
             ..MutationFilter::default()
         },
+        MutationFilter {
+            search: Some("f3".into()),
+            ..MutationFilter::default()
+        },
+        MutationFilter {
+            since: at(30),
+            until: at(170),
+            search: Some("RS".into()),
+            ..MutationFilter::default()
+        },
     ]
 }
 
@@ -110,8 +120,18 @@ fn filters() -> Vec<MutationFilter> {
 fn every_anchor_reads_the_slice_the_whole_history_has_there() {
     let dir = tempfile::tempdir().unwrap();
     let root = repo_with_rows(dir.path(), "r", 400, 0);
-    for filter in filters() {
-        let q = query(QueryScope::Repo(root.clone()), dir.path(), filter.clone());
+    check_every_anchor(&root, dir.path(), filters());
+}
+
+/// Pages from every kind of anchor, for each filter, against the whole
+/// filtered history read the old way.
+fn check_every_anchor(root: &Path, data_dir: &Path, filters: Vec<MutationFilter>) {
+    for filter in filters {
+        let q = query(
+            QueryScope::Repo(root.to_path_buf()),
+            data_dir,
+            filter.clone(),
+        );
         let all = run(&q).unwrap();
         let total = all.len() as u64;
         assert!(total > 0, "{filter:?}");
@@ -177,6 +197,100 @@ fn every_anchor_reads_the_slice_the_whole_history_has_there() {
             "time {filter:?}"
         );
     }
+}
+
+/// A ledger of `n` mutations about 7 minutes apart (three days for 600),
+/// appended in batches of 25, every fourth batch late: its rows are five
+/// hours older than the batch before it (a replayed journal, a broker's
+/// backlog), so ids and times disagree.
+fn repo_with_late_rows(dir: &Path, name: &str, n: usize) -> PathBuf {
+    let (root, mut ledger) = empty_repo(dir, name);
+    for batch in 0..n.div_ceil(25) {
+        let late = batch % 4 == 3;
+        let entries: Vec<LedgerEntry> = (batch * 25..((batch + 1) * 25).min(n))
+            .map(|i| {
+                let mut at = base() + Duration::seconds(i64::try_from(i).unwrap() * 421);
+                if late {
+                    at -= Duration::hours(5);
+                }
+                let file = ["src/cart/view.ts", "src/ledger/page.rs", "docs/cart.md"][i % 3];
+                entry(
+                    &format!("{name}-{i}"),
+                    &timefmt::format(at),
+                    file,
+                    ["a", "b"][i % 2],
+                    "Write",
+                )
+            })
+            .collect();
+        ledger.append(&entries).unwrap();
+    }
+    root
+}
+
+#[test]
+fn a_search_reads_the_slice_the_whole_history_has_there_even_with_late_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_late_rows(dir.path(), "r", 600);
+    let at = |m: i64| Some(base() + Duration::minutes(m));
+    let search = |text: &str| MutationFilter {
+        search: Some(text.into()),
+        ..MutationFilter::default()
+    };
+    check_every_anchor(
+        &root,
+        dir.path(),
+        vec![
+            search("cart"),
+            search("page"),
+            // Bounds inside hours (rows of late batches on both sides).
+            MutationFilter {
+                since: at(130),
+                until: at(2000),
+                ..search("cart")
+            },
+            MutationFilter {
+                since: Some(Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap()),
+                until: Some(Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()),
+                ..search("ledger")
+            },
+            MutationFilter {
+                agent: Some("b".into()),
+                until: at(3000),
+                ..search("src")
+            },
+        ],
+    );
+}
+
+#[test]
+fn a_word_starting_many_words_is_searched_as_a_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, mut ledger) = empty_repo(dir.path(), "r");
+    let entries: Vec<LedgerEntry> = (0..40)
+        .map(|i| {
+            let ts = timefmt::format(base() + Duration::minutes(i));
+            entry(&format!("e{i}"), &ts, &format!("word{i}.txt"), "a", "Write")
+        })
+        .collect();
+    ledger.append(&entries).unwrap();
+    let search = |text: &str| {
+        let q = query(
+            QueryScope::Repo(root.clone()),
+            dir.path(),
+            MutationFilter {
+                search: Some(text.into()),
+                ..MutationFilter::default()
+            },
+        );
+        page::<MutationRow>(&q, &Anchor::Newest, 100).unwrap().total
+    };
+    // 40 words start with `word` (more than are named one by one), 11 with
+    // `word1`, one with `word39`; none with `words`.
+    assert_eq!(search("word"), 40);
+    assert_eq!(search("WORD1"), 11);
+    assert_eq!(search("word39 txt"), 1);
+    assert_eq!(search("words"), 0);
 }
 
 #[test]
@@ -772,6 +886,19 @@ fn verify_reports_counts_that_disagree_with_the_rows() {
         matches!(&verdict, integrity::Verdict::Bad(why) if why.contains("mutation_hours counts 21 mutations but the ledger holds 20")),
         "{verdict:?}"
     );
+
+    // A run of hours that is not where the rows change hour.
+    let root = repo_with_rows(dir.path(), "s", 20, 0);
+    let path = dirs::repo_ledger_path(&root);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("INSERT INTO event_runs VALUES (7, '2026-03-01T09')", [])
+        .unwrap();
+    drop(conn);
+    let verdict = integrity::verify(&path);
+    assert!(
+        matches!(&verdict, integrity::Verdict::Bad(why) if why.contains("event_runs misses 0 and wrongly holds 1 runs")),
+        "{verdict:?}"
+    );
 }
 
 #[test]
@@ -898,13 +1025,25 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
     );
     assert_eq!(ledger.append(&rows[20..60]).unwrap(), 20);
     assert_eq!(ledger.append(&rows[60..]).unwrap(), 640);
+    // A late batch: rows of the first hours, stored last.
+    let late: Vec<LedgerEntry> = (0..30)
+        .map(|i| {
+            let mut e = rows[i * 3].clone();
+            e.event.event_id = format!("late{i}");
+            for m in &mut e.mutations {
+                m.event_id = format!("late{i}");
+            }
+            e
+        })
+        .collect();
+    assert_eq!(ledger.append(&late).unwrap(), 30);
     let conn = ledger.connection();
     let mutation_rows: i64 = conn
         .query_row("SELECT COUNT(*) FROM mutations", [], |r| r.get(0))
         .unwrap();
     assert!(mutation_rows > 600, "{mutation_rows}");
 
-    // What migrations 0004, 0005 and 0008 build from the rows.
+    // What migrations 0004, 0005, 0008 and 0010 build from the rows.
     let expected = [
         (
             "SELECT * FROM mutation_hours ORDER BY 1, 2, 3, 4, 5, 6",
@@ -928,6 +1067,18 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
             "SELECT * FROM mutation_files ORDER BY 1",
             "SELECT file_path, COUNT(*), max(event_timestamp) FROM mutations WHERE file_path IS NOT NULL \
              GROUP BY file_path ORDER BY 1",
+        ),
+        (
+            "SELECT * FROM mutation_runs ORDER BY 1",
+            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
+             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM mutations)) \
+             WHERE before IS NULL OR before <> h ORDER BY 1",
+        ),
+        (
+            "SELECT * FROM event_runs ORDER BY 1",
+            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
+             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM events)) \
+             WHERE before IS NULL OR before <> h ORDER BY 1",
         ),
         (
             "SELECT * FROM agents ORDER BY 1",

@@ -237,6 +237,11 @@ impl Ledger {
         group: GroupBy,
     ) -> Result<Vec<HourCount>> {
         let series = group.expression();
+        if group == GroupBy::Nothing
+            && let Some(search) = filter.search_alone()
+        {
+            return self.search_hour_counts(table, filter, search);
+        }
         if !filter.counted_by_hour() {
             let w = filter.conditions(table);
             let sql = format!(
@@ -291,7 +296,9 @@ impl Ledger {
             let Some((start, end)) = hour_bounds(hour) else {
                 continue;
             };
-            let mut w = filter.conditions(table);
+            let mut w = filter
+                .within(self, table, parse(&start), parse(&end))?
+                .conditions(table);
             w.push(
                 "event_timestamp >= ? AND event_timestamp < ?",
                 [text(&start), text(&end)],
@@ -350,6 +357,20 @@ impl Ledger {
         limit: usize,
         payloads: Payloads,
     ) -> Result<Vec<T>> {
+        self.through_windows(T::TABLE, filter, from, direction, limit, |filter| {
+            self.rows_in(filter, from, direction, limit, payloads)
+        })
+    }
+
+    /// [`Self::rows_from`] in one statement.
+    fn rows_in<T: TimelineRow>(
+        &self,
+        filter: &Resolved,
+        from: Option<&Key>,
+        direction: Direction,
+        limit: usize,
+        payloads: Payloads,
+    ) -> Result<Vec<T>> {
         let mut w = filter.conditions(T::TABLE);
         push_key(&mut w, from, direction);
         let order = match direction {
@@ -374,10 +395,12 @@ impl Ledger {
         filter: &Resolved,
         key: &Key,
     ) -> Result<u64> {
-        let Some((start, _)) = hour_bounds(hour_of(&key.timestamp)) else {
+        let Some((start, end)) = hour_bounds(hour_of(&key.timestamp)) else {
             return Ok(0);
         };
-        let mut w = filter.conditions(table);
+        let mut w = filter
+            .within(self, table, parse(&start), parse(&end))?
+            .conditions(table);
         w.push("event_timestamp >= ?", [text(&start)]);
         push_key(&mut w, Some(key), Direction::Backward);
         let sql = format!("SELECT COUNT(*) FROM {}{}", filter.from(table), w.sql());
@@ -418,6 +441,22 @@ impl Ledger {
         filter: &Resolved,
         direction: Direction,
     ) -> Result<Option<Key>> {
+        let keys = self.through_windows(table, filter, None, direction, 1, |filter| {
+            Ok(self
+                .end_key_in(table, filter, direction)?
+                .into_iter()
+                .collect())
+        })?;
+        Ok(keys.into_iter().next())
+    }
+
+    /// [`Self::end_key`] in one statement.
+    fn end_key_in(
+        &self,
+        table: Table,
+        filter: &Resolved,
+        direction: Direction,
+    ) -> Result<Option<Key>> {
         let w = filter.conditions(table);
         let order = match direction {
             Direction::Forward => "event_timestamp, id",
@@ -437,6 +476,140 @@ impl Ledger {
             })
             .optional()
             .map_err(|e| Error::sqlite(self.path(), e))
+    }
+}
+
+/// A stored-format timestamp as a time.
+fn parse(timestamp: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(timestamp)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// How many times longer each window of a search's read is than the one
+/// before it.
+const WINDOW_GROWTH: i64 = 8;
+
+impl Ledger {
+    /// Reads `limit` rows (with `read`) from `from` in `direction`: at once
+    /// without a search; with one, through windows of time growing from
+    /// the hour of `from` (or that end of the history), so only the
+    /// matches of the hours a page reaches are read, not every match. The
+    /// rows a window holds come before every row outside it in the
+    /// direction's order, so once it holds `limit` rows they are the page.
+    fn through_windows<R>(
+        &self,
+        table: Table,
+        filter: &Resolved,
+        from: Option<&Key>,
+        direction: Direction,
+        limit: usize,
+        mut read: impl FnMut(&Resolved) -> Result<Vec<R>>,
+    ) -> Result<Vec<R>> {
+        if !filter.searches() {
+            return read(filter);
+        }
+        let Some((oldest, newest)) = self.run_hours(table)? else {
+            return read(filter);
+        };
+        let start_hour = match (from, direction) {
+            (Some(key), _) => hour_of(&key.timestamp),
+            (None, Direction::Backward) => newest.as_str(),
+            (None, Direction::Forward) => oldest.as_str(),
+        };
+        let bounds = |hour: &str| {
+            hour_bounds(hour).and_then(|(start, end)| Some((parse(&start)?, parse(&end)?)))
+        };
+        let (Some((start, end)), Some((first, _)), Some((_, last))) =
+            (bounds(start_hour), bounds(&oldest), bounds(&newest))
+        else {
+            return read(filter);
+        };
+        // The side of `from` bounds every window (and the ids read).
+        let (key_since, key_until) = match (from, direction) {
+            (None, _) => (None, None),
+            (Some(_), Direction::Backward) => (None, Some(end)),
+            (Some(_), Direction::Forward) => (Some(start), None),
+        };
+        let mut hours = 1_i64;
+        loop {
+            let (since, until, whole) = match direction {
+                Direction::Backward => {
+                    let since = end - Duration::hours(hours);
+                    let whole = since <= first || filter.since.is_some_and(|s| s >= since);
+                    (Some(since), key_until, whole)
+                }
+                Direction::Forward => {
+                    let until = start + Duration::hours(hours);
+                    let whole = until >= last || filter.until.is_some_and(|u| u <= until);
+                    (key_since, Some(until), whole)
+                }
+            };
+            if whole {
+                return read(&filter.within(self, table, key_since, key_until)?);
+            }
+            let rows = read(&filter.within(self, table, since, until)?)?;
+            if rows.len() >= limit {
+                return Ok(rows);
+            }
+            hours = hours.saturating_mul(WINDOW_GROWTH);
+        }
+    }
+
+    /// A search's rows per hour, when the search is the whole filter (time
+    /// bounds aside): from the search index and the runs of hours, without
+    /// reading a row, except in the hours the time bounds cut.
+    fn search_hour_counts(
+        &self,
+        table: Table,
+        filter: &Resolved,
+        search: &str,
+    ) -> Result<Vec<HourCount>> {
+        let since = filter.since.map(crate::timefmt::format);
+        let until = filter.until.map(crate::timefmt::format);
+        let mut hours = self.search_hours(table, search, filter.search_ids())?;
+        hours.retain(|hour, _| {
+            since.as_deref().is_none_or(|s| hour.as_str() >= hour_of(s))
+                && until.as_deref().is_none_or(|u| {
+                    if is_hour_start(u) {
+                        hour.as_str() < hour_of(u)
+                    } else {
+                        hour.as_str() <= hour_of(u)
+                    }
+                })
+        });
+        let cut: Vec<String> = [&since, &until]
+            .into_iter()
+            .flatten()
+            .filter(|t| !is_hour_start(t))
+            .map(|t| hour_of(t).to_owned())
+            .filter(|hour| hours.contains_key(hour))
+            .collect();
+        for hour in cut {
+            let Some((start, end)) = hour_bounds(&hour) else {
+                continue;
+            };
+            let w = filter
+                .within(self, table, parse(&start), parse(&end))?
+                .conditions(table);
+            let sql = format!("SELECT COUNT(*) FROM {}{}", filter.from(table), w.sql());
+            let n: i64 = self
+                .connection()
+                .query_row(&sql, params_from_iter(w.values.iter()), |r| r.get(0))
+                .map_err(|e| Error::sqlite(self.path(), e))?;
+            match u64::try_from(n) {
+                Ok(n @ 1..) => hours.insert(hour, n),
+                _ => hours.remove(&hour),
+            };
+        }
+        Ok(hours
+            .into_iter()
+            .map(|(hour, rows)| HourCount {
+                hour,
+                series: String::new(),
+                rows,
+            })
+            .collect())
     }
 }
 
