@@ -36,6 +36,10 @@
 //!     < 100 ms, within 30 MiB of empty, no frame over 100 ms, nothing lost,
 //!     memory back within 10%).
 //!
+//! 12. [`daemon_memory`]: `hookd daemon` alone around 20,000-event bursts:
+//!     its memory before, at the peak and 15 s after (issue 16: memory back
+//!     within 10%).
+//!
 //! 10. [`timeline`]: the timeline read at 1,000,000 and 10,000,000 rows,
 //!     pages and charts beside the old whole-history read, `hookd query
 //!     --limit`, migration 0004 and its ingest cost (issue 16; targets:
@@ -53,6 +57,7 @@
 
 mod broker;
 mod broker_latency;
+mod daemon_memory;
 mod desktop;
 mod desktop_scale;
 mod emit;
@@ -124,6 +129,9 @@ struct Args {
     /// a 10M round takes a few minutes.
     #[arg(long, value_name = "N", default_value_t = 3)]
     desktop_scale_rounds: usize,
+    /// Bursts of 20,000 events sent to one `hookd daemon` whose memory is read around each.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    daemon_memory_rounds: usize,
     /// Ledger sizes (rows) the timeline benchmark measures; the old unlimited read runs at the first only.
     #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [1_000_000, 10_000_000])]
     timeline_rows: Vec<u64>,
@@ -148,7 +156,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The eleven measurements.
+/// The twelve measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -174,6 +182,8 @@ enum Measurement {
     Timeline,
     /// The desktop app on the 1M- and 10M-row ledgers: launch, filter, jump, memory, a burst.
     DesktopScale,
+    /// `hookd daemon` alone: memory before, at the peak of and after 20,000-event bursts.
+    DaemonMemory,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -301,6 +311,7 @@ struct Report {
     desktop: Option<desktop::DesktopReport>,
     timeline: Option<timeline::TimelineReport>,
     desktop_scale: Option<desktop_scale::ScaleReport>,
+    daemon_memory: Option<daemon_memory::DaemonMemoryReport>,
     errors: Vec<String>,
 }
 
@@ -326,7 +337,9 @@ fn run(args: &Args) -> Result<bool> {
     // Fail before minutes of work, not after.
     let tools = env::Tools::locate(
         needs_emit,
-        selected(Measurement::Query) || selected(Measurement::Timeline),
+        selected(Measurement::Query)
+            || selected(Measurement::Timeline)
+            || selected(Measurement::DaemonMemory),
         selected(Measurement::Emit),
     )?;
 
@@ -347,6 +360,7 @@ fn run(args: &Args) -> Result<bool> {
         desktop: None,
         timeline: None,
         desktop_scale: None,
+        daemon_memory: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -487,6 +501,18 @@ fn run(args: &Args) -> Result<bool> {
             Err(err) => report
                 .errors
                 .push(failed("desktop-scale", err, &mut report.rows)),
+        }
+    }
+
+    if selected(Measurement::DaemonMemory) {
+        match daemon_memory::run(&tools, args.daemon_memory_rounds) {
+            Ok(r) => {
+                daemon_memory_rows(&r, &mut report.rows);
+                report.daemon_memory = Some(r);
+            }
+            Err(err) => report
+                .errors
+                .push(failed("daemon-memory", err, &mut report.rows)),
         }
     }
 
@@ -875,6 +901,37 @@ fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {
         ),
         "all",
         Verdict::judge(r.all_delivered()),
+    ));
+}
+
+fn daemon_memory_rows(r: &daemon_memory::DaemonMemoryReport, rows: &mut Vec<Row>) {
+    rows.push(Row::new(
+        "`hookd daemon` after its first event",
+        r.started.to_string(),
+        "baseline",
+        Verdict::Info,
+    ));
+    for (i, b) in r.bursts.iter().enumerate() {
+        rows.push(Row::new(
+            format!(
+                "`hookd daemon`, burst {} of {} events: before → peak → {} s after",
+                i + 1,
+                thousands(r.events),
+                r.after_seconds
+            ),
+            format!(
+                "{} → {} → {} (committed in {:.2} s)",
+                b.before, b.peak, b.after, b.commit_seconds
+            ),
+            "context",
+            Verdict::Info,
+        ));
+    }
+    rows.push(Row::new(
+        "`hookd daemon` RSS after the last burst, over after its first event",
+        format!("{:+.0} %", r.growth_percent()),
+        "context: the app's figure is judged against 10 %",
+        Verdict::Info,
     ));
 }
 

@@ -7,7 +7,8 @@
 //! file changes found by [`bash_tracker`]. [`accepted`] keeps each accepted line until it committed, [`journal`] replays the
 //! lines emitters kept while no daemon took them. [`managed`] answers events that wait
 //! for hookd's managed hooks; [`recording`] pauses the recording; [`stats`]
-//! and [`status`] say what the daemon did.
+//! and [`status`] say what the daemon did; [`memory`] gives a burst's
+//! memory back once the daemon is idle again.
 
 pub mod accepted;
 pub mod bash_tracker;
@@ -17,6 +18,7 @@ pub mod extract;
 pub mod ingest;
 pub mod journal;
 pub mod managed;
+pub mod memory;
 pub mod placement;
 pub mod publish;
 pub mod recording;

@@ -29,6 +29,7 @@ use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
 use crate::daemon::ingest::{self, IngestConfig, IngestItem};
 use crate::daemon::managed::{self, ManagedHooks, WaitRequest};
+use crate::daemon::memory;
 use crate::daemon::publish::{self, PublisherHandle};
 use crate::daemon::recording::RecordingSwitch;
 use crate::daemon::stats::{DaemonStats, Rejection, StatsSnapshot};
@@ -330,6 +331,11 @@ impl Daemon {
             shutdown.clone(),
         ));
 
+        let release_task = tokio::spawn(memory::release_when_idle(
+            Arc::clone(&stats),
+            shutdown.clone(),
+        ));
+
         let tracker = TaskTracker::new();
         let slots = Arc::new(Semaphore::new(config.max_connections));
         accept_until_cancelled(&listener, &shared, &tracker, &slots, &shutdown).await;
@@ -366,6 +372,7 @@ impl Daemon {
         publisher_tasks.close();
         publisher_tasks.wait().await;
         let _ = status_task.await;
+        let _ = release_task.await;
         remove_file_quietly(&status_path);
         remove_file_quietly(&pid_file);
         let totals = stats.snapshot();
