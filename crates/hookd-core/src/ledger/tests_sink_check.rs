@@ -166,3 +166,56 @@ fn a_small_ledger_is_still_checked_before_its_first_write() {
     assert_eq!(sink.take_moved_aside().len(), 1);
     assert_eq!(event_ids(&path), ["new"]);
 }
+
+#[test]
+fn a_write_that_meets_a_damaged_page_moves_the_ledger_aside_and_writes_into_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("repo/.hookd/mutations.db");
+    {
+        let mut ledger = Ledger::open_or_create(&path).unwrap();
+        for i in 0..300 {
+            ledger.append(&one_entry(&format!("old{i}"))).unwrap();
+        }
+    }
+    // The page the next event lands on: the rightmost leaf of `events`.
+    let (page, page_size) = {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        let page: i64 = conn
+            .query_row(
+                "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' \
+                 ORDER BY path DESC LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let page_size: i64 = conn
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap();
+        (page, page_size)
+    };
+    let mut bytes = std::fs::read(&path).unwrap();
+    let start = usize::try_from((page - 1) * page_size).unwrap();
+    // A leaf claiming more cells than a page can hold.
+    bytes[start + 3..start + 5].copy_from_slice(&[0xff, 0xff]);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let mut sink = LedgerSink::new(dir.path().join("data"));
+    // Checked in the background: the write comes first and meets the page.
+    sink.set_check_limits(0, 1 << 20);
+    assert_eq!(sink.append(&path, &one_entry("new")).unwrap(), 1);
+    let moved = sink.take_moved_aside();
+    assert_eq!(moved.len(), 1, "{moved:?}");
+    assert!(moved[0].reason.contains("malformed"), "{moved:?}");
+    assert_eq!(event_ids(&path), ["new"]);
+    assert_eq!(
+        std::fs::read(&moved[0].moved_to).unwrap(),
+        bytes,
+        "kept as it was"
+    );
+    sink.wait_for_checks();
+    assert_eq!(sink.append(&path, &one_entry("next")).unwrap(), 1);
+    assert_eq!(event_ids(&path), ["new", "next"]);
+    assert!(sink.take_moved_aside().is_empty());
+}
