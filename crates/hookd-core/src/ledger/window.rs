@@ -534,15 +534,20 @@ impl Ledger {
         let mut hours = 1_i64;
         loop {
             let (since, until, whole) = match direction {
+                // A window past the range of times covers the history.
                 Direction::Backward => {
-                    let since = end - Duration::hours(hours);
-                    let whole = since <= first || filter.since.is_some_and(|s| s >= since);
-                    (Some(since), key_until, whole)
+                    let since = end.checked_sub_signed(Duration::hours(hours));
+                    let whole = since.is_none_or(|since| {
+                        since <= first || filter.since.is_some_and(|s| s >= since)
+                    });
+                    (since, key_until, whole)
                 }
                 Direction::Forward => {
-                    let until = start + Duration::hours(hours);
-                    let whole = until >= last || filter.until.is_some_and(|u| u <= until);
-                    (key_since, Some(until), whole)
+                    let until = start.checked_add_signed(Duration::hours(hours));
+                    let whole = until.is_none_or(|until| {
+                        until >= last || filter.until.is_some_and(|u| u <= until)
+                    });
+                    (key_since, until, whole)
                 }
             };
             if whole {
