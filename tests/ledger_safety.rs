@@ -288,14 +288,22 @@ fn a_damaged_ledger_is_moved_aside_and_a_new_one_started() {
 
     let daemon = env.start_daemon();
     emit_write(&env, &root, "toolu_after_damage");
+    let moved_aside = || -> Vec<String> {
+        std::fs::read_dir(root.join(".hookd"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("mutations.db.corrupt-"))
+            .collect()
+    };
+    // Until the daemon moves it aside, the damaged ledger is there, and
+    // reading it fails.
+    wait_until(WAIT, "the damaged ledger moved aside", || {
+        !moved_aside().is_empty()
+    });
     wait_until(WAIT, "the event in a fresh ledger", || {
         repo.count("events") == 1
     });
-    let aside: Vec<_> = std::fs::read_dir(root.join(".hookd"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("mutations.db.corrupt-"))
-        .collect();
+    let aside = moved_aside();
     let kept = aside
         .iter()
         .find(|name| !name.ends_with("-wal") && !name.ends_with("-shm"))
