@@ -16,12 +16,7 @@ use super::*;
 /// to, whose only page is then overwritten: `quick_check` finds it, while
 /// appends (which touch other pages) still work.
 fn damaged_off_the_write_path(path: &Path) {
-    {
-        let mut ledger = Ledger::open_or_create(path).unwrap();
-        for i in 0..300 {
-            ledger.append(&one_entry(&format!("old{i}"))).unwrap();
-        }
-    }
+    with_old_rows(path, 300);
     let (root, page_size) = {
         let conn = Connection::open(path).unwrap();
         conn.execute_batch(
@@ -47,6 +42,14 @@ fn damaged_off_the_write_path(path: &Path) {
     bytes[start..start + 64].fill(0x7f);
     std::fs::write(path, &bytes).unwrap();
     assert!(matches!(integrity::verify(path), Verdict::Bad(_)));
+}
+
+/// A ledger at `path` of `n` events (`old0`…), one batch each.
+fn with_old_rows(path: &Path, n: usize) {
+    let mut ledger = Ledger::open_or_create(path).unwrap();
+    for i in 0..n {
+        ledger.append(&one_entry(&format!("old{i}"))).unwrap();
+    }
 }
 
 fn event_ids(path: &Path) -> Vec<String> {
@@ -171,12 +174,7 @@ fn a_small_ledger_is_still_checked_before_its_first_write() {
 fn a_write_that_meets_a_damaged_page_moves_the_ledger_aside_and_writes_into_a_new_one() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("repo/.hookd/mutations.db");
-    {
-        let mut ledger = Ledger::open_or_create(&path).unwrap();
-        for i in 0..300 {
-            ledger.append(&one_entry(&format!("old{i}"))).unwrap();
-        }
-    }
+    with_old_rows(&path, 300);
     // The page the next event lands on: the rightmost leaf of `events`.
     let (page, page_size) = {
         let conn = Connection::open(&path).unwrap();
