@@ -113,10 +113,26 @@ pub struct Burst {
     pub frames: u64,
     /// Gaps over 100 ms.
     pub long_frames: u64,
+    /// The page's own work the monitor timed (`ui/src/lib/perf.ts`,
+    /// `timed`): in the longest gap (`frames-work:NAME`, ms summed) and the
+    /// longest run of each kind over the monitor (`frames-max:NAME`); with
+    /// how many runs.
+    pub work: Vec<Work>,
     /// Memory just before the burst.
     pub before: Memory,
     /// Memory [`AFTER_BURST`] after the list caught up.
     pub after: Memory,
+}
+
+/// A kind of work the page timed during the burst.
+#[derive(Debug, Clone, Serialize)]
+pub struct Work {
+    /// The mark: `frames-work:NAME` or `frames-max:NAME`.
+    pub mark: String,
+    /// Milliseconds.
+    pub ms: f64,
+    /// Runs.
+    pub runs: u64,
 }
 
 /// One round on one project.
@@ -479,6 +495,7 @@ fn round(
     perf("frames-stop")?;
     let stop_deadline = Instant::now() + PAINT_TIMEOUT;
     let (mut frames, mut long, mut at) = (None, None, None);
+    let mut work = Vec::new();
     while frames.is_none() || long.is_none() || at.is_none() {
         let mark = running
             .next_mark(stop_deadline)
@@ -488,6 +505,13 @@ fn round(
             "frames-long" => long = mark.rows,
             "frames-at" => at = Some(mark.ms),
             "timeline-total" => total_after = mark.rows.unwrap_or(0),
+            name if name.starts_with("frames-work:") || name.starts_with("frames-max:") => {
+                work.push(Work {
+                    mark: name.to_owned(),
+                    ms: mark.ms,
+                    runs: mark.rows.unwrap_or(0),
+                });
+            }
             _ => {}
         }
     }
@@ -513,6 +537,7 @@ fn round(
         longest_frame_at_ms: at.unwrap_or(0.0),
         frames: frames.rows.unwrap_or(0),
         long_frames: long.unwrap_or(0),
+        work,
         before,
         after,
     };
@@ -690,6 +715,15 @@ fn print_round(label: &str, r: &Round) {
         );
     }
     let b = &r.burst;
+    let work: Vec<String> = b
+        .work
+        .iter()
+        .map(|w| format!("{} {:.1} ms ×{}", w.mark, w.ms, w.runs))
+        .collect();
+    eprintln!(
+        "[desktop-scale] {label}: the page's work: {}",
+        work.join(", ")
+    );
     eprintln!(
         "[desktop-scale] {label}: first event after the launch committed in {:.0} ms; burst of {}: total {} → {}, committed in {:.0} ms, list caught up in {:.0} ms; longest frame {:.0} ms (ended {:.0} ms into the monitor) over {} frames ({} over 100 ms); memory {} → {}",
         ms(b.first_write),

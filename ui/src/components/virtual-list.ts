@@ -32,6 +32,7 @@ import {
   scrollTopFor,
   type ScrollMap,
 } from '../lib/virtual';
+import { timed } from '../lib/perf';
 import { h } from './dom';
 
 export interface VirtualListOptions<T> {
@@ -263,6 +264,10 @@ export class VirtualList<T> {
 
   /** Renders the rows of the current window, reusing row elements. */
   render(): void {
+    timed('list-render', () => this.renderWindow());
+  }
+
+  private renderWindow(): void {
     const { rowHeight, overscan } = this.opts;
     const viewport = this.viewport();
     const offset = this.scrollOffset;

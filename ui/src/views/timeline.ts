@@ -38,7 +38,7 @@ import { createRowDetail } from '../components/row-detail';
 import { isMutation, renderColumns, renderPlaceholder, renderRow, type Row } from '../components/timeline-row';
 import { VirtualList } from '../components/virtual-list';
 import { loadCatalogue, storedEventName } from '../lib/catalogue';
-import { listenForPerfRequests, markPainted, markRowsPainted } from '../lib/perf';
+import { listenForPerfRequests, markPainted, markRowsPainted, timed } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import { loadLayout, saveLayout } from '../lib/layout';
@@ -225,7 +225,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         histogram = await count({ series: chartGroup, from: new Date(end - CHART_MIN_SPAN_MS).toISOString(), to: histogram.end });
       }
       if (destroyed || seq !== chartSeq) return;
-      chart.update({ histogram, noun: NOUN[mode][1] });
+      const drawn = histogram;
+      timed('chart', () => chart.update({ histogram: drawn, noun: NOUN[mode][1] }));
     } catch (err) {
       if (destroyed || seq !== chartSeq) return;
       console.warn('hookd: cannot count the chart', err);
@@ -433,15 +434,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     namesInFlight = true;
     api
       .agent_names({ query: scopeQuery(), ids })
-      .then((agents) => {
-        if (destroyed) return;
-        for (const a of agents) {
-          agentNames.set(a.agent_id, a.name);
-          agentLabels.set(a.agent_id, a.label);
-        }
-        list.refresh();
-        filterBar.renderSummary();
-      })
+      .then((agents) =>
+        timed('names', () => {
+          if (destroyed) return;
+          for (const a of agents) {
+            agentNames.set(a.agent_id, a.name);
+            agentLabels.set(a.agent_id, a.label);
+          }
+          list.refresh();
+          filterBar.renderSummary();
+        }),
+      )
       .catch((err: unknown) => console.warn('hookd: agents shown by id', err))
       .finally(() => {
         namesInFlight = false;
@@ -523,7 +526,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       fetch: reader(query, mode),
       key: rowKey,
       onChange: () => {
-        if (paged === rows) sync();
+        if (paged === rows) timed('sync', sync);
       },
       onError: (err) => {
         if (paged === rows) ctx.errors.show(err, 'Could not load these rows');
@@ -640,14 +643,16 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const result = await rows.live();
       if (destroyed || rows !== paged) return;
       more = result.more;
-      const until = Date.now() + HIGHLIGHT_MS;
-      for (const row of result.rows) fresh.set(rowKey(row), until);
-      if (result.rows.length > 0) {
-        list.refresh();
-        scheduleUnhighlight();
-        chartLater();
-      }
-      if (refreshRuns && result.how !== 'shift') rows.refresh();
+      timed('live', () => {
+        const until = Date.now() + HIGHLIGHT_MS;
+        for (const row of result.rows) fresh.set(rowKey(row), until);
+        if (result.rows.length > 0) {
+          list.refresh();
+          scheduleUnhighlight();
+          chartLater();
+        }
+        if (refreshRuns && result.how !== 'shift') rows.refresh();
+      });
     } catch (err) {
       if (!destroyed && rows === paged) ctx.errors.show(err, 'Could not refresh the timeline');
     } finally {
@@ -679,8 +684,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     unhighlightTimer = setTimeout(() => {
       unhighlightTimer = null;
       const now = Date.now();
-      for (const [k, expiry] of fresh) if (expiry <= now) fresh.delete(k);
-      list.refresh();
+      timed('unhighlight', () => {
+        for (const [k, expiry] of fresh) if (expiry <= now) fresh.delete(k);
+        list.refresh();
+      });
       if (fresh.size > 0) scheduleUnhighlight();
     }, HIGHLIGHT_MS);
   }
@@ -767,7 +774,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       setLive();
     });
   };
-  sub(listen('ledger-commit', onCommit), () => {
+  sub(listen('ledger-commit', (commit) => timed('commit', () => onCommit(commit))), () => {
     subscribed = true;
     setLive();
   });
