@@ -6,7 +6,7 @@ import { loadCatalogue, resetCatalogue } from '../src/lib/catalogue';
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
-import { ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
+import { ROW_HEIGHT, SCROLL_DEBOUNCE_MS, commitConcerns, createTimelineView } from '../src/views/timeline';
 import { MAX_PAGES, PAGE_SIZE } from '../src/lib/paged';
 import type { MutationRow, Page, TimelineQuery } from '../src/lib/types';
 import type { View } from '../src/views/view';
@@ -209,6 +209,51 @@ describe('timeline view behaviour', () => {
     const first = Math.floor(middle / PAGE_SIZE) * PAGE_SIZE;
     expect(anchors).toContain(`position ${first}`);
     expect(Number(list.dataset.rowsHeld)).toBeLessThanOrEqual(PAGE_SIZE * MAX_PAGES);
+  });
+
+  it('asks for the page of a jump at once, and for the pages of a drag once it pauses', async () => {
+    const stub = createStub({ rows: 5000, seed: 9 });
+    const anchors: string[] = [];
+    const invoke = stub.invoke.bind(stub);
+    stub.invoke = (cmd, args) => {
+      if (cmd === 'timeline_page') {
+        const { anchor } = args as { anchor: { at: string; position?: number } };
+        anchors.push(anchor.at === 'position' ? `position ${anchor.position}` : anchor.at);
+      }
+      return invoke(cmd, args);
+    };
+    const { list } = mount(stub, { repo, all: false });
+    const total = stub.rows.filter((r) => r.repo === repo).length;
+    await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} mutations`));
+    expect(anchors).toEqual(['newest']);
+    const scrollTo = (row: number): void => {
+      list.scrollTop = row * ROW_HEIGHT;
+      list.dispatchEvent(new Event('scroll'));
+    };
+    vi.useFakeTimers();
+    try {
+      // Quiet, then a jump: its page is asked for with the next frame, well
+      // before the scroll debounce would have let it go.
+      await vi.advanceTimersByTimeAsync(SCROLL_DEBOUNCE_MS * 2);
+      scrollTo(PAGE_SIZE * 2 + 10);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(anchors).toEqual(['newest', `position ${PAGE_SIZE * 2}`]);
+
+      // A drag goes on: nothing more is asked for while it moves …
+      for (const row of [PAGE_SIZE * 5 + 10, PAGE_SIZE * 8 + 10, PAGE_SIZE * 11 + 10]) {
+        scrollTo(row);
+        await vi.advanceTimersByTimeAsync(20);
+      }
+      expect(anchors).toHaveLength(2);
+      // … and only where it stopped, once it pauses.
+      await vi.advanceTimersByTimeAsync(SCROLL_DEBOUNCE_MS + 20);
+      expect(anchors).toEqual(['newest', `position ${PAGE_SIZE * 2}`, `position ${PAGE_SIZE * 11}`]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() =>
+      expect(document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-index="${PAGE_SIZE * 11 + 10}"]`)).not.toBeNull(),
+    );
   });
 
   it('appears live: new rows are fetched after a commit, highlighted, and followed', async () => {

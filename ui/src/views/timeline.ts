@@ -63,7 +63,10 @@ import type { View, ViewContext } from './view';
 export const ROW_HEIGHT = 28;
 /** Delay between a ledger-commit and the live read, so bursts cost one query. */
 export const LIVE_DEBOUNCE_MS = 100;
-/** Delay between the last scroll and the pages it needs being asked for. */
+/**
+ * Scrolling asks for the pages it shows at once (a jump, the first move of
+ * a drag), then, while it goes on, only once it pauses this long.
+ */
 export const SCROLL_DEBOUNCE_MS = 50;
 /** The chart is counted again at most this often while commits arrive. */
 export const CHART_INTERVAL_MS = 1000;
@@ -618,8 +621,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     updateCount();
   }
 
-  /** Asks for the pages of the rendered range once scrolling pauses. */
-  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS);
+  /** Asks for the pages of the rendered range: at once, then once scrolling pauses (see SCROLL_DEBOUNCE_MS). */
+  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS, { leading: true });
 
   // ---- live ----
   let liveBusy = false;
