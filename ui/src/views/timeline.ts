@@ -518,7 +518,11 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   /** The query of the view shown (see `pinnedQuery`). */
   let viewQuery: TimelineQuery = pinnedQuery();
 
-  /** Shows the current filter from its newest page. */
+  /**
+   * Shows the current filter from its newest page, then counts its chart:
+   * the rows first, the chart's count (the whole history, by default) not
+   * competing with their page for the backend.
+   */
   async function open(): Promise<void> {
     const seq = ++fetchSeq;
     const query = (viewQuery = pinnedQuery());
@@ -564,6 +568,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     } finally {
       if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
     }
+    if (!destroyed && seq === fetchSeq) void countChart();
   }
 
   /**
@@ -809,7 +814,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   filterBar.fill();
   setLive();
   void open();
-  void countChart();
   // Event names and tools for the suggestions, and the stored event names
   // live updates are matched by, come from the backend's catalogue.
   loadCatalogue().then(
@@ -838,8 +842,9 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       renderHeader();
       filterBar.fill();
       setLive();
+      // The chart of the old filter is not drawn; the new one is counted once the rows are read.
+      chartSeq++;
       void open();
-      void countChart();
     },
     destroy() {
       filterBar.destroy();
