@@ -223,7 +223,8 @@ struct Project {
 }
 
 /// Runs `launches` rounds (after one warm-up launch each) on an empty
-/// project and on each cached ledger of `sizes` rows in `cache`.
+/// project and on each cached ledger of `sizes` rows in `cache` (a size of
+/// 0 is none: `--desktop-ledgers 0` runs the empty project alone).
 pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> {
     ensure!(launches > 0, "--desktop-launches must be at least 1");
     let app = desktop::locate_app()?;
@@ -234,7 +235,7 @@ pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> 
         built: None,
         rounds: Vec::new(),
     }];
-    for &rows in sizes {
+    for &rows in sizes.iter().filter(|&&rows| rows > 0) {
         projects.push(Project {
             label: crate::thousands(rows),
             rows,
