@@ -87,7 +87,7 @@ pub struct FilterChange {
 }
 
 /// What the burst did.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Burst {
     /// One event sent before the burst → committed: the daemon opens (and
     /// quick-checks) the ledger on its first write after a launch; the burst
