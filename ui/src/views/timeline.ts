@@ -535,6 +535,12 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       onChange: () => {
         if (paged === rows) timed('sync', sync);
       },
+      // New rows are highlighted in the repaint that shows them.
+      onLive: (found) => {
+        if (paged !== rows) return;
+        const until = Date.now() + HIGHLIGHT_MS;
+        for (const row of found) fresh.set(rowKey(row), until);
+      },
       onError: (err) => {
         if (paged === rows) ctx.errors.show(err, 'Could not load these rows');
       },
@@ -652,10 +658,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       if (destroyed || rows !== paged) return;
       more = result.more;
       timed('live', () => {
-        const until = Date.now() + HIGHLIGHT_MS;
-        for (const row of result.rows) fresh.set(rowKey(row), until);
+        // The rows were highlighted (onLive) in the repaint that showed them.
         if (result.rows.length > 0) {
-          list.refresh();
           scheduleUnhighlight();
           chartLater();
         }
