@@ -564,11 +564,25 @@ fn max_mutation_id(path: &Path) -> Result<i64> {
     }
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    if !has_mutations_table(&conn)? {
+        return Ok(0);
+    }
     Ok(
         conn.query_row("SELECT coalesce(max(rowid), 0) FROM mutations", [], |r| {
             r.get(0)
         })?,
     )
+}
+
+/// Whether the ledger has its tables yet: the daemon creates an empty
+/// project's file before it migrates it, and the benchmark may look between.
+fn has_mutations_table(conn: &rusqlite::Connection) -> Result<bool> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'mutations'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(n > 0)
 }
 
 /// Polls the ledger at `path` every 50 ms until it holds `events` mutations
@@ -589,7 +603,9 @@ fn watch_commits(
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
             )?);
         }
-        if let Some(conn) = &conn {
+        if let Some(conn) = &conn
+            && has_mutations_table(conn)?
+        {
             let n: i64 = conn.query_row(
                 "SELECT count(*) FROM mutations WHERE rowid > ?1",
                 [baseline],
