@@ -95,6 +95,29 @@ describe('PagedRows', () => {
     expect(paged.get(45)?.id).toBe(46);
   });
 
+  it('tells the rows a live read found before the repaint that shows them', async () => {
+    const l = ledger(30);
+    const told: string[] = [];
+    const paged = new PagedRows<Row>({
+      fetch: l.fetch,
+      key: (r) => String(r.id),
+      onChange: () => told.push(`change: ${paged.total}`),
+      onLive: (rows) => told.push(`live: ${rows.map((r) => r.id).join(',')}`),
+      pageSize: 10,
+      maxPages: 3,
+    });
+    await paged.open();
+    const a = l.add(40);
+    const b = l.add(41);
+    await paged.live();
+    expect(told).toEqual(['change: 30', `live: ${a.id},${b.id}`, 'change: 32']);
+    // A late row (positions shift): told, then the repaint.
+    told.length = 0;
+    const late = l.add(5.5);
+    expect((await paged.live()).how).toBe('shift');
+    expect(told.slice(0, 2)).toEqual([`live: ${late.id}`, 'change: 33']);
+  });
+
   it('appends what was committed after the end without reading anything else', async () => {
     const l = ledger(30);
     const { paged } = cache(l);

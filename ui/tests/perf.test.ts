@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setBackend } from '../src/lib/api';
-import { listenForPerfRequests, markPainted, markRowsPainted } from '../src/lib/perf';
+import { listenForPerfRequests, markPainted, markRowsPainted, timed } from '../src/lib/perf';
 import { createStub } from '../src/stub';
 
 afterEach(() => setBackend(null));
@@ -150,6 +150,57 @@ describe('perf requests', () => {
     await go('#/timeline?repo=/a&perf=total&perf_n=4');
     await new Promise((r) => setTimeout(r, 5));
     expect(stub.marks).toHaveLength(6);
+    frames.restore();
+    list.remove();
+  });
+
+  it('names the work timed in the longest gap, and the longest run of each kind', async () => {
+    const stub = createStub({ rows: 10 });
+    setBackend(stub);
+    const frames = manualFrames();
+    const list = fakeList([]);
+    const stop = listenForPerfRequests(list);
+    const go = async (hash: string) => {
+      window.location.hash = hash;
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    // Work that takes `ms` by the page's clock.
+    let clock = 0;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const work = (name: string, ms: number): void => timed(name, () => void (clock += ms));
+    expect(timed('outside', () => 'done')).toBe('done'); // not monitored: runs, is not noted
+    work('outside', 5);
+    await go('#/timeline?repo=/a&perf=frames-start&perf_n=5');
+    frames.run(1000);
+    work('sync', 3);
+    frames.run(1016);
+    work('sync', 2);
+    work('chart', 90);
+    work('sync', 4);
+    frames.run(1130); // the longest gap: the chart and two syncs in it
+    work('sync', 12);
+    frames.run(1146);
+    await go('#/timeline?repo=/a&perf=frames-stop&perf_n=6');
+    await vi.waitFor(() => expect(stub.marks.map((m) => m.name)).toContain('frames-long'));
+    const marks = stub.marks.map((m) => [m.name, m.ms, m.rows]);
+    expect(marks).toEqual([
+      ['frames-work:sync', 6, 2],
+      ['frames-work:chart', 90, 1],
+      ['frames-max:sync', 12, 4],
+      ['frames-max:chart', 90, 1],
+      ['frames', 114, 4],
+      ['frames-at', 130, null],
+      ['frames-long', 0, 1],
+    ]);
+    // Stopped: timed work is no longer noted, nor reported at the next stop.
+    work('sync', 1);
+    await go('#/timeline?repo=/a&perf=frames-start&perf_n=7');
+    frames.run(2000);
+    await go('#/timeline?repo=/a&perf=frames-stop&perf_n=8');
+    await vi.waitFor(() => expect(stub.marks).toHaveLength(marks.length + 3));
+    expect(stub.marks.slice(marks.length).map((m) => m.name)).toEqual(['frames', 'frames-at', 'frames-long']);
+    now.mockRestore();
+    stop();
     frames.restore();
     list.remove();
   });

@@ -6,7 +6,7 @@ import { loadCatalogue, resetCatalogue } from '../src/lib/catalogue';
 import { emptyFilter, type TimelineFilter } from '../src/lib/route';
 import { createStub, type StubBackend } from '../src/stub';
 import { maxRenderedRows } from '../src/lib/virtual';
-import { ROW_HEIGHT, commitConcerns, createTimelineView } from '../src/views/timeline';
+import { ROW_HEIGHT, SCROLL_DEBOUNCE_MS, commitConcerns, createTimelineView } from '../src/views/timeline';
 import { MAX_PAGES, PAGE_SIZE } from '../src/lib/paged';
 import type { MutationRow, Page, TimelineQuery } from '../src/lib/types';
 import type { View } from '../src/views/view';
@@ -79,6 +79,8 @@ describe('timeline view with 100,000 rows', () => {
     await vi.waitFor(() => expect(countText()).toBe('100,000 mutations'), { timeout: 10_000 });
     const ms = performance.now() - t0;
     console.info(`timeline: 100,000 rows fetched and rendered in jsdom in ${ms.toFixed(0)} ms`);
+    // The chart is counted after the rows (by the stub, in this thread): let it finish.
+    await vi.waitFor(() => expect(document.getElementById('timeline-chart')!.dataset.total).toBe('100000'), { timeout: 10_000 });
 
     const cap = maxRenderedRows(VIEWPORT, ROW_HEIGHT, 8);
     expect(rowsInDom().length).toBeLessThanOrEqual(cap);
@@ -211,6 +213,55 @@ describe('timeline view behaviour', () => {
     expect(Number(list.dataset.rowsHeld)).toBeLessThanOrEqual(PAGE_SIZE * MAX_PAGES);
   });
 
+  it('asks for the page of a jump at once, and for the pages of a drag once it pauses', async () => {
+    const stub = createStub({ rows: 5000, seed: 9 });
+    const anchors: string[] = [];
+    const invoke = stub.invoke.bind(stub);
+    stub.invoke = (cmd, args) => {
+      if (cmd === 'timeline_page') {
+        const { anchor } = args as { anchor: { at: string; position?: number } };
+        anchors.push(anchor.at === 'position' ? `position ${anchor.position}` : anchor.at);
+      }
+      return invoke(cmd, args);
+    };
+    const { list } = mount(stub, { repo, all: false });
+    const total = stub.rows.filter((r) => r.repo === repo).length;
+    await vi.waitFor(() => expect(countText()).toBe(`${total.toLocaleString('en-US')} mutations`));
+    expect(anchors).toEqual(['newest']);
+    // The chart and the agents' names, then a quiet spell: the scroll is the first call of its burst.
+    await vi.waitFor(() => expect(document.getElementById('timeline-chart')!.dataset.total).toBeDefined());
+    await vi.waitFor(() => expect(stub.calls.get('agent_names')).toBeGreaterThan(0));
+    await new Promise((r) => setTimeout(r, SCROLL_DEBOUNCE_MS * 3));
+    const scrollTo = (row: number): void => {
+      list.scrollTop = row * ROW_HEIGHT;
+      list.dispatchEvent(new Event('scroll'));
+    };
+    vi.useFakeTimers();
+    try {
+      // Quiet, then a jump: its page is asked for with the next frame, well
+      // before the scroll debounce would have let it go.
+      await vi.advanceTimersByTimeAsync(SCROLL_DEBOUNCE_MS * 2);
+      scrollTo(PAGE_SIZE * 2 + 10);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(anchors).toEqual(['newest', `position ${PAGE_SIZE * 2}`]);
+
+      // A drag goes on: nothing more is asked for while it moves …
+      for (const row of [PAGE_SIZE * 5 + 10, PAGE_SIZE * 8 + 10, PAGE_SIZE * 11 + 10]) {
+        scrollTo(row);
+        await vi.advanceTimersByTimeAsync(20);
+      }
+      expect(anchors).toHaveLength(2);
+      // … and only where it stopped, once it pauses.
+      await vi.advanceTimersByTimeAsync(SCROLL_DEBOUNCE_MS + 20);
+      expect(anchors).toEqual(['newest', `position ${PAGE_SIZE * 2}`, `position ${PAGE_SIZE * 11}`]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await vi.waitFor(() =>
+      expect(document.querySelector<HTMLElement>(`[data-testid=timeline-row][data-index="${PAGE_SIZE * 11 + 10}"]`)).not.toBeNull(),
+    );
+  });
+
   it('appears live: new rows are fetched after a commit, highlighted, and followed', async () => {
     const stub = createStub({ rows: 2000, seed: 6 });
     const { list } = mount(stub, { repo, all: false });
@@ -277,6 +328,44 @@ describe('timeline view behaviour', () => {
     await vi.waitFor(() =>
       expect(document.querySelector<HTMLElement>('[data-testid=timeline-row][data-index="0"]')?.dataset.eventId).toBe(own[own.length - 250]!.event_id),
     );
+  });
+
+  it('counts the chart once the rows of a filter are read, not beside their page', async () => {
+    const stub = createStub({ rows: 300, seed: 15 });
+    const invoke = stub.invoke.bind(stub);
+    let held: Promise<void> | null = null;
+    let release = (): void => {};
+    const asked: string[] = [];
+    stub.invoke = async (cmd, args) => {
+      if (cmd === 'timeline_page' || cmd === 'timeline_histogram') asked.push(cmd);
+      if (cmd === 'timeline_page' && held) await held;
+      return invoke(cmd, args);
+    };
+    const hold = (): void => {
+      held = new Promise<void>((resolve) => (release = resolve));
+    };
+    hold();
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(asked).toEqual(['timeline_page']));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(['timeline_page']);
+    release();
+    held = null;
+    await vi.waitFor(() => expect(asked).toEqual(['timeline_page', 'timeline_histogram']));
+    await vi.waitFor(() => expect(document.getElementById('timeline-chart')!.dataset.total).toBeDefined());
+
+    // A filter change: the same order.
+    hold();
+    asked.length = 0;
+    view!.update({ view: 'timeline', filter: { ...emptyFilter(), repo, tool: 'Edit' } });
+    await vi.waitFor(() => expect(asked).toEqual(['timeline_page']));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(['timeline_page']);
+    release();
+    held = null;
+    await vi.waitFor(() => expect(asked).toEqual(['timeline_page', 'timeline_histogram']));
+    const chart = (stub.lastArgs.get('timeline_histogram') as { query: TimelineQuery }).query;
+    expect(chart.tool).toBe('Edit');
   });
 
   it('pins a relative since to a time when the view opens, for pages, live reads and the chart alike', async () => {

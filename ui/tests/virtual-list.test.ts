@@ -117,3 +117,60 @@ describe('a short list', () => {
     expect(wheel.defaultPrevented).toBe(false);
   });
 });
+
+describe('layout reads', () => {
+  it('reads the viewport and the scroll position only when they may have changed', () => {
+    // jsdom has no ResizeObserver: one that reports when told to.
+    const observers: (() => void)[] = [];
+    const saved = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      constructor(private readonly cb: ResizeObserverCallback) {
+        observers.push(() => this.cb([], this as unknown as ResizeObserver));
+      }
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      const l = mount(1000);
+      const el = l.el;
+      // Count what forces a layout in a browser: reading the viewport's height or the scroll position.
+      const reads = { height: 0, top: 0 };
+      const height = Object.getOwnPropertyDescriptor(el, 'clientHeight')!;
+      const top = Object.getOwnPropertyDescriptor(el, 'scrollTop')!;
+      Object.defineProperty(el, 'clientHeight', { configurable: true, get: () => (reads.height++, height.get!.call(el)) });
+      Object.defineProperty(el, 'scrollTop', {
+        configurable: true,
+        get: () => (reads.top++, top.get!.call(el)),
+        set: (v: number) => top.set!.call(el, v),
+      });
+      observers[0]!(); // laid out: the viewport is measured once
+      expect(reads.height).toBe(1);
+      l.scrollToEnd();
+
+      // A burst of live rows on a list that follows its end: no height read,
+      // and the scroll position read only right after setting it.
+      reads.height = 0;
+      reads.top = 0;
+      for (let n = 1001; n <= 1010; n++) {
+        l.setSource(n, (i) => i, { follow: true });
+        l.refresh();
+      }
+      expect(reads.height).toBe(0);
+      expect(reads.top).toBe(10);
+      expect(el.scrollTop).toBe(1010 * ROW - VIEWPORT);
+      expect(Math.max(...onScreen(l).keys())).toBe(1009);
+
+      // The user scrolls: the position is read again, once.
+      el.scrollTop = 100 * ROW;
+      el.dispatchEvent(new Event('scroll'));
+      reads.top = 0;
+      l.refresh();
+      l.refresh();
+      expect(reads.top).toBe(1);
+      expect(Math.min(...onScreen(l).keys())).toBe(100);
+    } finally {
+      globalThis.ResizeObserver = saved;
+    }
+  });
+});

@@ -87,7 +87,7 @@ pub struct FilterChange {
 }
 
 /// What the burst did.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Burst {
     /// One event sent before the burst → committed: the daemon opens (and
     /// quick-checks) the ledger on its first write after a launch; the burst
@@ -113,10 +113,26 @@ pub struct Burst {
     pub frames: u64,
     /// Gaps over 100 ms.
     pub long_frames: u64,
+    /// The page's own work the monitor timed (`ui/src/lib/perf.ts`,
+    /// `timed`): in the longest gap (`frames-work:NAME`, ms summed) and the
+    /// longest run of each kind over the monitor (`frames-max:NAME`); with
+    /// how many runs.
+    pub work: Vec<Work>,
     /// Memory just before the burst.
     pub before: Memory,
     /// Memory [`AFTER_BURST`] after the list caught up.
     pub after: Memory,
+}
+
+/// A kind of work the page timed during the burst.
+#[derive(Debug, Clone, Serialize)]
+pub struct Work {
+    /// The mark: `frames-work:NAME` or `frames-max:NAME`.
+    pub mark: String,
+    /// Milliseconds.
+    pub ms: f64,
+    /// Runs.
+    pub runs: u64,
 }
 
 /// One round on one project.
@@ -207,7 +223,8 @@ struct Project {
 }
 
 /// Runs `launches` rounds (after one warm-up launch each) on an empty
-/// project and on each cached ledger of `sizes` rows in `cache`.
+/// project and on each cached ledger of `sizes` rows in `cache` (a size of
+/// 0 is none: `--desktop-ledgers 0` runs the empty project alone).
 pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> {
     ensure!(launches > 0, "--desktop-launches must be at least 1");
     let app = desktop::locate_app()?;
@@ -218,7 +235,7 @@ pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> 
         built: None,
         rounds: Vec::new(),
     }];
-    for &rows in sizes {
+    for &rows in sizes.iter().filter(|&&rows| rows > 0) {
         projects.push(Project {
             label: crate::thousands(rows),
             rows,
@@ -479,6 +496,7 @@ fn round(
     perf("frames-stop")?;
     let stop_deadline = Instant::now() + PAINT_TIMEOUT;
     let (mut frames, mut long, mut at) = (None, None, None);
+    let mut work = Vec::new();
     while frames.is_none() || long.is_none() || at.is_none() {
         let mark = running
             .next_mark(stop_deadline)
@@ -488,6 +506,13 @@ fn round(
             "frames-long" => long = mark.rows,
             "frames-at" => at = Some(mark.ms),
             "timeline-total" => total_after = mark.rows.unwrap_or(0),
+            name if name.starts_with("frames-work:") || name.starts_with("frames-max:") => {
+                work.push(Work {
+                    mark: name.to_owned(),
+                    ms: mark.ms,
+                    runs: mark.rows.unwrap_or(0),
+                });
+            }
             _ => {}
         }
     }
@@ -513,6 +538,7 @@ fn round(
         longest_frame_at_ms: at.unwrap_or(0.0),
         frames: frames.rows.unwrap_or(0),
         long_frames: long.unwrap_or(0),
+        work,
         before,
         after,
     };
@@ -538,11 +564,25 @@ fn max_mutation_id(path: &Path) -> Result<i64> {
     }
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    if !has_mutations_table(&conn)? {
+        return Ok(0);
+    }
     Ok(
         conn.query_row("SELECT coalesce(max(rowid), 0) FROM mutations", [], |r| {
             r.get(0)
         })?,
     )
+}
+
+/// Whether the ledger has its tables yet: the daemon creates an empty
+/// project's file before it migrates it, and the benchmark may look between.
+fn has_mutations_table(conn: &rusqlite::Connection) -> Result<bool> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'mutations'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(n > 0)
 }
 
 /// Polls the ledger at `path` every 50 ms until it holds `events` mutations
@@ -563,7 +603,9 @@ fn watch_commits(
                 rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
             )?);
         }
-        if let Some(conn) = &conn {
+        if let Some(conn) = &conn
+            && has_mutations_table(conn)?
+        {
             let n: i64 = conn.query_row(
                 "SELECT count(*) FROM mutations WHERE rowid > ?1",
                 [baseline],
@@ -690,6 +732,15 @@ fn print_round(label: &str, r: &Round) {
         );
     }
     let b = &r.burst;
+    let work: Vec<String> = b
+        .work
+        .iter()
+        .map(|w| format!("{} {:.1} ms ×{}", w.mark, w.ms, w.runs))
+        .collect();
+    eprintln!(
+        "[desktop-scale] {label}: the page's work: {}",
+        work.join(", ")
+    );
     eprintln!(
         "[desktop-scale] {label}: first event after the launch committed in {:.0} ms; burst of {}: total {} → {}, committed in {:.0} ms, list caught up in {:.0} ms; longest frame {:.0} ms (ended {:.0} ms into the monitor) over {} frames ({} over 100 ms); memory {} → {}",
         ms(b.first_write),

@@ -18,6 +18,13 @@
 // position. The wheel then moves the rows by its own distance (not the
 // scaled one), and the scroll thumb spans the whole list.
 //
+// Layout is read only when it may have changed: the viewport's height when
+// the ResizeObserver says it did, the scroll position after a scroll event
+// (or right after setting it). Reading either forces the browser to lay the
+// page out there and then; a list that read them on every render made a
+// burst of live rows lay the page out several times per update (the
+// timeline's frames during a burst, issue 16).
+//
 // Keyboard: the container is the single tab stop (role=listbox). Arrow keys,
 // Page Up/Down and Home/End move the active row (aria-activedescendant) and
 // keep it in view; Enter or Space activates it, as a click does.
@@ -32,6 +39,7 @@ import {
   scrollTopFor,
   type ScrollMap,
 } from '../lib/virtual';
+import { timed } from '../lib/perf';
 import { h } from './dom';
 
 export interface VirtualListOptions<T> {
@@ -80,6 +88,10 @@ export class VirtualList<T> {
   private offset = 0;
   /** The real scroll position `offset` was last derived from or set to. */
   private syncedScrollTop = -1;
+  /** A scroll event came since `syncedScrollTop` was read: read it again. */
+  private scrolled = true;
+  /** The viewport's height as last observed (0: not observed; read it). */
+  private observedViewport = 0;
   private readonly resizeObserver: ResizeObserver | null = null;
 
   constructor(options: VirtualListOptions<T>) {
@@ -92,7 +104,10 @@ export class VirtualList<T> {
         class: 'vlist',
         attrs: { role: 'listbox', tabindex: 0, 'aria-label': options.label },
         on: {
-          scroll: () => this.schedule(),
+          scroll: () => {
+            this.scrolled = true;
+            this.schedule();
+          },
           wheel: (ev) => this.onWheel(ev),
           keydown: (ev) => this.onKey(ev),
           click: (ev) => this.onClick(ev),
@@ -101,7 +116,11 @@ export class VirtualList<T> {
       this.spacer,
     );
     if (typeof ResizeObserver !== 'undefined') {
-      this.resizeObserver = new ResizeObserver(() => this.schedule());
+      this.resizeObserver = new ResizeObserver(() => {
+        // Laid out just now: reading it here costs nothing.
+        this.observedViewport = this.el.clientHeight;
+        this.schedule();
+      });
       this.resizeObserver.observe(this.el);
     }
   }
@@ -111,6 +130,8 @@ export class VirtualList<T> {
    * scroll position, mapped when the list is taller than its scroll area.
    */
   get scrollOffset(): number {
+    if (!this.scrolled) return this.offset;
+    this.scrolled = false;
     const top = this.el.scrollTop;
     if (top !== this.syncedScrollTop) {
       // Scrolled by the user (or the browser clamped it): follow.
@@ -124,7 +145,9 @@ export class VirtualList<T> {
     const map = this.scrollMap();
     const offset = Math.min(Math.max(0, value), Math.max(0, map.content - this.viewport()));
     this.el.scrollTop = scrollTopFor(map, offset);
+    // Setting it laid the page out: reading it back (clamped) costs nothing.
     this.syncedScrollTop = this.el.scrollTop;
+    this.scrolled = false;
     // Unscaled, the offset is what the browser kept (it may clamp).
     this.offset = map.scale === 1 ? this.syncedScrollTop : offset;
   }
@@ -160,6 +183,8 @@ export class VirtualList<T> {
   setSource(count: number, item: (index: number) => T | undefined, opts: { follow?: boolean; active?: number; selected?: number } = {}): void {
     const wasAtBottom = this.atBottom();
     const offset = this.scrollOffset;
+    // Fewer rows may clamp the scroll position: read it again then.
+    if (count < this.count) this.scrolled = true;
     this.count = count;
     this.item = item;
     this.active = opts.active ?? Math.min(this.active, count - 1);
@@ -237,7 +262,7 @@ export class VirtualList<T> {
   }
 
   private viewport(): number {
-    return this.el.clientHeight || this.opts.fallbackViewport;
+    return this.observedViewport || this.el.clientHeight || this.opts.fallbackViewport;
   }
 
   private scrollMap(): ScrollMap {
@@ -263,12 +288,16 @@ export class VirtualList<T> {
 
   /** Renders the rows of the current window, reusing row elements. */
   render(): void {
+    timed('list-render', () => this.renderWindow());
+  }
+
+  private renderWindow(): void {
     const { rowHeight, overscan } = this.opts;
     const viewport = this.viewport();
     const offset = this.scrollOffset;
     // Rows sit where the real scroll position shows them (the same as
     // i * rowHeight unless the list is scaled).
-    const shift = this.el.scrollTop - offset;
+    const shift = this.syncedScrollTop - offset;
     const win = computeWindow({
       scrollTop: offset,
       viewportHeight: viewport,

@@ -35,6 +35,12 @@ export interface PagedRowsOptions<T> {
   key(row: T): string;
   /** Rows were stored or the total changed: repaint. */
   onChange(): void;
+  /**
+   * A live read found these rows, told before the repaint (`onChange`) that
+   * shows them, so the owner can mark them (highlighted as new) in that one
+   * repaint rather than repaint again after.
+   */
+  onLive?(rows: readonly T[]): void;
   /** A request failed. */
   onError?(err: unknown): void;
   pageSize?: number;
@@ -64,7 +70,7 @@ export class PagedRows<T> {
   private generation = 0;
   /** The range last asked for (the viewport plus overscan). */
   private range: [number, number] = [0, 0];
-  private readonly opts: Required<Omit<PagedRowsOptions<T>, 'onError'>> & Pick<PagedRowsOptions<T>, 'onError'>;
+  private readonly opts: Required<Omit<PagedRowsOptions<T>, 'onError' | 'onLive'>> & Pick<PagedRowsOptions<T>, 'onError' | 'onLive'>;
 
   constructor(options: PagedRowsOptions<T>) {
     this.opts = { pageSize: PAGE_SIZE, maxPages: MAX_PAGES, ...options };
@@ -173,6 +179,7 @@ export class PagedRows<T> {
       this.shift(total);
       return { rows: [], how: 'shift', more };
     }
+    this.opts.onLive?.(page.rows);
     if (first === this.total && total >= first + page.rows.length) {
       // With more waiting, the list grows as they arrive (the next read
       // appends them where these end).

@@ -18,6 +18,11 @@
 //   when it ended, ms since the start) and how many gaps were over 100 ms
 //   (`frames-long`); while it runs, every change of the
 //   list's total is reported (`timeline-total`, the first at the start);
+//   at the stop, the work `timed` saw during the longest gap is reported
+//   first, one `frames-work:NAME` per kind (ms summed, rows: how many), then
+//   the longest single run of each kind over the whole monitor
+//   (`frames-max:NAME`, rows: how many in all): what held the frame, when
+//   it was the page's own script;
 // - `total` reports the list's total (`timeline-total`).
 
 import { api } from './api';
@@ -96,6 +101,34 @@ export function markRowsPainted(name: string, startedAt: number, list: HTMLEleme
   requestAnimationFrame(check);
 }
 
+/** A run of named work, `performance.now()` times. */
+interface Span {
+  name: string;
+  start: number;
+  end: number;
+}
+
+/** The work timed since the last frame, while the frame monitor runs (else null). */
+let spans: Span[] | null = null;
+
+/**
+ * Runs `work`; while the frame monitor runs, notes how long it took under
+ * `name` (see the top of this file). Outside the monitor it costs a test.
+ */
+export function timed<T>(name: string, work: () => T): T {
+  const into = spans;
+  if (into === null) return work();
+  const start = performance.now();
+  try {
+    return work();
+  } finally {
+    into.push({ name, start, end: performance.now() });
+  }
+}
+
+/** Per kind of work: the time summed (or the longest run) and how many runs. */
+type WorkTally = Map<string, { ms: number; n: number }>;
+
 /** Over this, a frame gap counts as long (the issue's bound). */
 const LONG_FRAME_MS = 100;
 
@@ -104,18 +137,46 @@ const LONG_FRAME_MS = 100;
  * `list` (see the top of this file). Returns the function that stops it.
  */
 export function listenForPerfRequests(list: HTMLElement): () => void {
-  let frames: { handle: number; start: number; last: number; longest: number; at: number; count: number; long: number; total: string | undefined } | null = null;
+  let frames: {
+    handle: number;
+    start: number;
+    last: number;
+    longest: number;
+    at: number;
+    count: number;
+    long: number;
+    total: string | undefined;
+    /** The work timed in the longest gap so far. */
+    inLongest: WorkTally;
+    /** The longest run of each kind of work, and how many runs. */
+    max: WorkTally;
+  } | null = null;
   const frame = (now: number): void => {
     if (frames === null) return;
     if (list.dataset.total !== frames.total) {
       frames.total = list.dataset.total;
       send('timeline-total', 0, Number(frames.total ?? 0));
     }
+    const done = spans ?? [];
+    spans = [];
+    for (const s of done) {
+      const m = frames.max.get(s.name) ?? { ms: 0, n: 0 };
+      m.ms = Math.max(m.ms, s.end - s.start);
+      m.n++;
+      frames.max.set(s.name, m);
+    }
     if (frames.count > 0) {
       const gap = now - frames.last;
       if (gap > frames.longest) {
         frames.longest = gap;
         frames.at = now - frames.start;
+        frames.inLongest = new Map();
+        for (const s of done) {
+          const t = frames.inLongest.get(s.name) ?? { ms: 0, n: 0 };
+          t.ms += s.end - s.start;
+          t.n++;
+          frames.inLongest.set(s.name, t);
+        }
       }
       if (gap > LONG_FRAME_MS) frames.long++;
     }
@@ -127,6 +188,10 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
   const stopFrames = (): void => {
     if (frames === null) return;
     cancelAnimationFrame(frames.handle);
+    spans = null;
+    const tenth = (ms: number): number => Math.round(ms * 10) / 10;
+    for (const [name, t] of frames.inLongest) send(`frames-work:${name}`, tenth(t.ms), t.n);
+    for (const [name, t] of frames.max) send(`frames-max:${name}`, tenth(t.ms), t.n);
     send('frames', Math.round(frames.longest * 10) / 10, frames.count);
     send('frames-at', Math.round(frames.at), null);
     send('frames-long', 0, frames.long);
@@ -139,7 +204,8 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     if (action === undefined) return;
     if (action === 'frames-start') {
       if (frames === null) {
-        frames = { handle: 0, start: 0, last: 0, longest: 0, at: 0, count: 0, long: 0, total: undefined };
+        frames = { handle: 0, start: 0, last: 0, longest: 0, at: 0, count: 0, long: 0, total: undefined, inLongest: new Map(), max: new Map() };
+        spans = [];
         frames.handle = requestAnimationFrame(frame);
       }
     } else if (action === 'frames-stop') {
@@ -159,5 +225,6 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     window.removeEventListener('hashchange', onHash);
     if (frames !== null) cancelAnimationFrame(frames.handle);
     frames = null;
+    spans = null;
   };
 }

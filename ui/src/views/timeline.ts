@@ -38,7 +38,7 @@ import { createRowDetail } from '../components/row-detail';
 import { isMutation, renderColumns, renderPlaceholder, renderRow, type Row } from '../components/timeline-row';
 import { VirtualList } from '../components/virtual-list';
 import { loadCatalogue, storedEventName } from '../lib/catalogue';
-import { listenForPerfRequests, markPainted, markRowsPainted } from '../lib/perf';
+import { listenForPerfRequests, markPainted, markRowsPainted, timed } from '../lib/perf';
 import { api, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import { loadLayout, saveLayout } from '../lib/layout';
@@ -63,7 +63,10 @@ import type { View, ViewContext } from './view';
 export const ROW_HEIGHT = 28;
 /** Delay between a ledger-commit and the live read, so bursts cost one query. */
 export const LIVE_DEBOUNCE_MS = 100;
-/** Delay between the last scroll and the pages it needs being asked for. */
+/**
+ * Scrolling asks for the pages it shows at once (a jump, the first move of
+ * a drag), then, while it goes on, only once it pauses this long.
+ */
 export const SCROLL_DEBOUNCE_MS = 50;
 /** The chart is counted again at most this often while commits arrive. */
 export const CHART_INTERVAL_MS = 1000;
@@ -225,7 +228,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         histogram = await count({ series: chartGroup, from: new Date(end - CHART_MIN_SPAN_MS).toISOString(), to: histogram.end });
       }
       if (destroyed || seq !== chartSeq) return;
-      chart.update({ histogram, noun: NOUN[mode][1] });
+      const drawn = histogram;
+      timed('chart', () => chart.update({ histogram: drawn, noun: NOUN[mode][1] }));
     } catch (err) {
       if (destroyed || seq !== chartSeq) return;
       console.warn('hookd: cannot count the chart', err);
@@ -433,15 +437,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     namesInFlight = true;
     api
       .agent_names({ query: scopeQuery(), ids })
-      .then((agents) => {
-        if (destroyed) return;
-        for (const a of agents) {
-          agentNames.set(a.agent_id, a.name);
-          agentLabels.set(a.agent_id, a.label);
-        }
-        list.refresh();
-        filterBar.renderSummary();
-      })
+      .then((agents) =>
+        timed('names', () => {
+          if (destroyed) return;
+          for (const a of agents) {
+            agentNames.set(a.agent_id, a.name);
+            agentLabels.set(a.agent_id, a.label);
+          }
+          list.refresh();
+          filterBar.renderSummary();
+        }),
+      )
       .catch((err: unknown) => console.warn('hookd: agents shown by id', err))
       .finally(() => {
         namesInFlight = false;
@@ -512,7 +518,11 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   /** The query of the view shown (see `pinnedQuery`). */
   let viewQuery: TimelineQuery = pinnedQuery();
 
-  /** Shows the current filter from its newest page. */
+  /**
+   * Shows the current filter from its newest page, then counts its chart:
+   * the rows first, the chart's count (the whole history, by default) not
+   * competing with their page for the backend.
+   */
   async function open(): Promise<void> {
     const seq = ++fetchSeq;
     const query = (viewQuery = pinnedQuery());
@@ -523,7 +533,13 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       fetch: reader(query, mode),
       key: rowKey,
       onChange: () => {
-        if (paged === rows) sync();
+        if (paged === rows) timed('sync', sync);
+      },
+      // New rows are highlighted in the repaint that shows them.
+      onLive: (found) => {
+        if (paged !== rows) return;
+        const until = Date.now() + HIGHLIGHT_MS;
+        for (const row of found) fresh.set(rowKey(row), until);
       },
       onError: (err) => {
         if (paged === rows) ctx.errors.show(err, 'Could not load these rows');
@@ -558,6 +574,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     } finally {
       if (!destroyed && seq === fetchSeq) list.el.setAttribute('aria-busy', 'false');
     }
+    if (!destroyed && seq === fetchSeq) void countChart();
   }
 
   /**
@@ -615,8 +632,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     updateCount();
   }
 
-  /** Asks for the pages of the rendered range once scrolling pauses. */
-  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS);
+  /** Asks for the pages of the rendered range: at once, then once scrolling pauses (see SCROLL_DEBOUNCE_MS). */
+  const loadRange = debounce(() => paged?.ensure(range[0] + skipped(), range[1] + skipped()), SCROLL_DEBOUNCE_MS, { leading: true });
 
   // ---- live ----
   let liveBusy = false;
@@ -640,14 +657,14 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const result = await rows.live();
       if (destroyed || rows !== paged) return;
       more = result.more;
-      const until = Date.now() + HIGHLIGHT_MS;
-      for (const row of result.rows) fresh.set(rowKey(row), until);
-      if (result.rows.length > 0) {
-        list.refresh();
-        scheduleUnhighlight();
-        chartLater();
-      }
-      if (refreshRuns && result.how !== 'shift') rows.refresh();
+      timed('live', () => {
+        // The rows were highlighted (onLive) in the repaint that showed them.
+        if (result.rows.length > 0) {
+          scheduleUnhighlight();
+          chartLater();
+        }
+        if (refreshRuns && result.how !== 'shift') rows.refresh();
+      });
     } catch (err) {
       if (!destroyed && rows === paged) ctx.errors.show(err, 'Could not refresh the timeline');
     } finally {
@@ -679,8 +696,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     unhighlightTimer = setTimeout(() => {
       unhighlightTimer = null;
       const now = Date.now();
-      for (const [k, expiry] of fresh) if (expiry <= now) fresh.delete(k);
-      list.refresh();
+      timed('unhighlight', () => {
+        for (const [k, expiry] of fresh) if (expiry <= now) fresh.delete(k);
+        list.refresh();
+      });
       if (fresh.size > 0) scheduleUnhighlight();
     }, HIGHLIGHT_MS);
   }
@@ -767,7 +786,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       setLive();
     });
   };
-  sub(listen('ledger-commit', onCommit), () => {
+  sub(listen('ledger-commit', (commit) => timed('commit', () => onCommit(commit))), () => {
     subscribed = true;
     setLive();
   });
@@ -799,7 +818,6 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   filterBar.fill();
   setLive();
   void open();
-  void countChart();
   // Event names and tools for the suggestions, and the stored event names
   // live updates are matched by, come from the backend's catalogue.
   loadCatalogue().then(
@@ -828,8 +846,9 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       renderHeader();
       filterBar.fill();
       setLive();
+      // The chart of the old filter is not drawn; the new one is counted once the rows are read.
+      chartSeq++;
       void open();
-      void countChart();
     },
     destroy() {
       filterBar.destroy();
