@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{OptionalExtension as _, Transaction, params};
+use rusqlite::{Transaction, params};
 use serde::Deserialize;
 
 use crate::record::{HookEvent, MutationRecord, RepoFacts};
@@ -176,18 +176,14 @@ impl<'a> Derived<'a> {
             ("event_runs", &self.event_runs),
         ] {
             // The batch's first run continues the stored last one when it is
-            // of the same hour.
-            let last: Option<String> = tx
-                .prepare_cached(&format!(
-                    "SELECT hour FROM {table} ORDER BY first_id DESC LIMIT 1"
-                ))?
-                .query_row([], |r| r.get(0))
-                .optional()?;
-            let mut insert = tx.prepare_cached(&format!("INSERT INTO {table} VALUES (?1, ?2)"))?;
+            // of the same hour; the runs after it differ from the one before.
+            let mut first = tx.prepare_cached(&format!(
+                "INSERT INTO {table} SELECT ?1, ?2 \
+                 WHERE ?2 IS NOT (SELECT hour FROM {table} ORDER BY first_id DESC LIMIT 1)"
+            ))?;
+            let mut rest = tx.prepare_cached(&format!("INSERT INTO {table} VALUES (?1, ?2)"))?;
             for (i, (first_id, hour)) in runs.iter().enumerate() {
-                if i == 0 && last.as_deref() == Some(*hour) {
-                    continue;
-                }
+                let insert = if i == 0 { &mut first } else { &mut rest };
                 insert.execute(params![first_id, hour])?;
             }
         }
