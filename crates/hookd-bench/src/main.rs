@@ -28,6 +28,13 @@
 //!    the tray and with the window open) and first timeline paint of 100,000
 //!    rows, beside an empty project (targets: < 1 s, RSS < 150 MB, < 300 ms).
 //!
+//! 10. [`timeline`]: the timeline read at 1,000,000 and 10,000,000 rows,
+//!     pages and charts beside the old whole-history read, `hookd query
+//!     --limit`, migration 0004 and its ingest cost (issue 16; targets:
+//!     first page and filter change < 150 ms, middle < 100 ms, `hookd query
+//!     --limit 1000` < 50 ms). Its ledgers are built by [`history`] and
+//!     cached.
+//!
 //! 11. [`desktop_scale`]: the desktop app on the timeline's cached 1M- and
 //!     10M-row ledgers beside an empty project: launch with `--open
 //!     timeline…` → rows painted, filter change and jump to the middle →
@@ -39,13 +46,6 @@
 //! 12. [`daemon_memory`]: `hookd daemon` alone around 20,000-event bursts:
 //!     its memory before, at the peak and 15 s after (issue 16: memory back
 //!     within 10%).
-//!
-//! 10. [`timeline`]: the timeline read at 1,000,000 and 10,000,000 rows,
-//!     pages and charts beside the old whole-history read, `hookd query
-//!     --limit`, migration 0004 and its ingest cost (issue 16; targets:
-//!     first page and filter change < 150 ms, middle < 100 ms, `hookd query
-//!     --limit 1000` < 50 ms). Its ledgers are built by [`history`] and
-//!     cached.
 //!
 //! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
 //! run declares its own exchange `hookd.bench.<uuid>` and queues, and

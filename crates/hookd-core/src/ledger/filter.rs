@@ -425,12 +425,16 @@ impl Resolved {
 /// The FTS5 query for what a user typed: every word as a prefix (`"npm"*
 /// "test"*`), all required; `None` when it has no word.
 pub(crate) fn fts_query(input: &str) -> Option<String> {
-    let words: Vec<String> = input
+    let words: Vec<String> = search_words(input).map(|w| format!("\"{w}\"*")).collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// The words of what a user typed into the search: runs of letters and
+/// digits, as the index splits the text it holds.
+fn search_words(input: &str) -> impl Iterator<Item = &str> {
+    input
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(|w| format!("\"{w}\"*"))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// Most words a typed word may start for the search to name them all
@@ -457,10 +461,7 @@ impl Ledger {
             ))
             .map_err(sqlite)?;
         let mut parts = Vec::new();
-        for word in input
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-        {
+        for word in search_words(input) {
             // The index folds case (and, beyond ASCII, diacritics: those
             // words stay prefixes).
             if !word.is_ascii() {

@@ -15,6 +15,8 @@ use rusqlite::{Connection, ErrorCode, OpenFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ErrorChain;
+use crate::ledger::filter::Table;
+use crate::ledger::runs::runs_from_rows;
 use crate::ledger::{SIDE_FILE_SUFFIXES, check_paths, with_suffix};
 use crate::{Error, Result};
 
@@ -182,15 +184,12 @@ fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
             ));
         }
     }
-    for (runs, table) in [("mutation_runs", "mutations"), ("event_runs", "events")] {
+    for table in [Table::Mutations, Table::Events] {
+        let runs = table.runs();
         if !has(runs)? {
             continue;
         }
-        let from_rows = format!(
-            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
-             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM {table})) \
-             WHERE before IS NULL OR before <> h"
-        );
+        let from_rows = runs_from_rows(table);
         let stored = format!("SELECT first_id, hour FROM {runs}");
         let missing = count(&format!(
             "SELECT COUNT(*) FROM ({from_rows} EXCEPT {stored})"
@@ -200,7 +199,8 @@ fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
         ))?;
         if missing + wrong > 0 {
             problems.push(format!(
-                "{runs} misses {missing} and wrongly holds {wrong} runs of hours of the {table}: searches would count and page them wrong"
+                "{runs} misses {missing} and wrongly holds {wrong} runs of hours of the {}: searches would count and page them wrong",
+                table.name()
             ));
         }
     }

@@ -30,6 +30,17 @@ pub(crate) struct IdRange {
     pub high: Option<i64>,
 }
 
+/// The runs of hours of `table` computed from its rows, as migration 0010
+/// builds them: `(first_id, hour)` rows, for checking the stored ones.
+pub(crate) fn runs_from_rows(table: Table) -> String {
+    format!(
+        "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
+         FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM {})) \
+         WHERE before IS NULL OR before <> h",
+        table.name()
+    )
+}
+
 impl Ledger {
     /// The ids the rows of the hours from `first_hour` to `last_hour`
     /// (inclusive; `2026-11-21T10`) can have: from the first run of an hour

@@ -29,6 +29,7 @@
 //! Shared by the daemon's ingest thread and the AMQP ledger consumer, so
 //! both write exactly the same rows to the same files.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
@@ -374,14 +375,10 @@ impl LedgerSink {
             return;
         };
         for outcome in checker.finished() {
-            let kept = match self.unchecked.remove(&outcome.path) {
-                Some(kept) if kept.identity == outcome.identity => kept,
-                Some(other) => {
-                    // A check of a file that was replaced since.
-                    self.unchecked.insert(outcome.path, other);
-                    continue;
-                }
-                None => continue,
+            // A check of a file replaced since is no verdict on this one.
+            let kept = match self.unchecked.entry(outcome.path.clone()) {
+                Entry::Occupied(kept) if kept.get().identity == outcome.identity => kept.remove(),
+                _ => continue,
             };
             let path = outcome.path;
             match outcome.verdict {

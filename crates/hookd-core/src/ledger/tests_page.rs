@@ -6,10 +6,12 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
+use super::filter::Table;
 use super::histogram::{Bin, HistogramRequest, SeriesBy, histogram};
 use super::page::{Anchor, Cursor, Page, page};
 use super::query::{Query, QueryScope, run};
 use super::registry::{Origin, Registry};
+use super::runs::runs_from_rows;
 use super::tests::{entry, pairs, plain_event, run_for};
 use super::*;
 use crate::{dirs, timefmt};
@@ -1069,18 +1071,6 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
              GROUP BY file_path ORDER BY 1",
         ),
         (
-            "SELECT * FROM mutation_runs ORDER BY 1",
-            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
-             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM mutations)) \
-             WHERE before IS NULL OR before <> h ORDER BY 1",
-        ),
-        (
-            "SELECT * FROM event_runs ORDER BY 1",
-            "SELECT id, h FROM (SELECT id, h, lag(h) OVER (ORDER BY id) AS before \
-             FROM (SELECT id, substr(event_timestamp, 1, 13) AS h FROM events)) \
-             WHERE before IS NULL OR before <> h ORDER BY 1",
-        ),
-        (
             "SELECT * FROM agents ORDER BY 1",
             "SELECT e.agent_id, CASE WHEN json_valid(e.raw_payload) THEN json_extract(e.raw_payload, '$.agent_type') END, \
                     e.session_id, e.event_timestamp \
@@ -1091,6 +1081,12 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
         let want = all_rows(conn, from_rows);
         assert!(!want.is_empty(), "{from_rows}");
         assert_eq!(all_rows(conn, derived), want, "{derived}");
+    }
+    for table in [Table::Mutations, Table::Events] {
+        let want = all_rows(conn, &format!("{} ORDER BY 1", runs_from_rows(table)));
+        assert!(want.len() > 1, "{table:?}: {want:?}");
+        let stored = format!("SELECT * FROM {} ORDER BY 1", table.runs());
+        assert_eq!(all_rows(conn, &stored), want, "{stored}");
     }
     let agent_types = all_rows(
         conn,

@@ -255,23 +255,16 @@ impl Ledger {
         let mut w = filter.hour_conditions();
         let since = filter.since.map(crate::timefmt::format);
         let until = filter.until.map(crate::timefmt::format);
-        // The hours the time bounds cut are counted row by row below; an
-        // hour starting exactly at `until` is simply left out.
-        let mut cut: Vec<&str> = Vec::new();
+        // The hours of the bounds (see `in_bounds`); those they cut are
+        // counted row by row below.
         if let Some(since) = &since {
             w.push("hour >= ?", [text(hour_of(since))]);
-            if !is_hour_start(since) {
-                cut.push(hour_of(since));
-            }
         }
         if let Some(until) = &until {
             if is_hour_start(until) {
                 w.push("hour < ?", [text(hour_of(until))]);
             } else {
                 w.push("hour <= ?", [text(hour_of(until))]);
-                if !cut.contains(&hour_of(until)) {
-                    cut.push(hour_of(until));
-                }
             }
         }
         // Without series the counts are read in their key's order (hour
@@ -292,7 +285,22 @@ impl Ledger {
             w.sql()
         );
         let mut counts = self.hour_rows(&sql, &w.values)?;
-        for hour in cut {
+        let cut = cut_hours(since.as_deref(), until.as_deref());
+        self.count_cut_hours(table, filter, group, &cut, &mut counts)?;
+        Ok(counts)
+    }
+
+    /// Replaces the counts of each hour in `cut` (hours the filter's time
+    /// bounds cut) by its rows counted one by one, and sorts `counts`.
+    fn count_cut_hours(
+        &self,
+        table: Table,
+        filter: &Resolved,
+        group: GroupBy,
+        cut: &[&str],
+        counts: &mut Vec<HourCount>,
+    ) -> Result<()> {
+        for &hour in cut {
             let Some((start, end)) = hour_bounds(hour) else {
                 continue;
             };
@@ -304,8 +312,9 @@ impl Ledger {
                 [text(&start), text(&end)],
             );
             let sql = format!(
-                "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
+                "SELECT substr(event_timestamp, 1, 13) AS h, {} AS s, COUNT(*) FROM {}{} \
                  GROUP BY h, s ORDER BY h, s",
+                group.expression(),
                 filter.from(table),
                 w.sql()
             );
@@ -314,7 +323,7 @@ impl Ledger {
             counts.extend(exact);
         }
         counts.sort_by(|a, b| (&a.hour, &a.series).cmp(&(&b.hour, &b.series)));
-        Ok(counts)
+        Ok(())
     }
 
     /// Rows of `table` matching `filter` per minute (and series), counted
@@ -551,7 +560,10 @@ impl Ledger {
                 }
             };
             if whole {
-                return read(&filter.within(self, table, key_since, key_until)?);
+                return match from {
+                    None => read(filter),
+                    Some(_) => read(&filter.within(self, table, key_since, key_until)?),
+                };
             }
             let rows = read(&filter.within(self, table, since, until)?)?;
             if rows.len() >= limit {
@@ -572,50 +584,51 @@ impl Ledger {
     ) -> Result<Vec<HourCount>> {
         let since = filter.since.map(crate::timefmt::format);
         let until = filter.until.map(crate::timefmt::format);
-        let mut hours = self.search_hours(table, search, filter.search_ids())?;
-        hours.retain(|hour, _| {
-            since.as_deref().is_none_or(|s| hour.as_str() >= hour_of(s))
-                && until.as_deref().is_none_or(|u| {
-                    if is_hour_start(u) {
-                        hour.as_str() < hour_of(u)
-                    } else {
-                        hour.as_str() <= hour_of(u)
-                    }
-                })
-        });
-        let cut: Vec<String> = [&since, &until]
+        let (since, until) = (since.as_deref(), until.as_deref());
+        let mut counts: Vec<HourCount> = self
+            .search_hours(table, search, filter.search_ids())?
             .into_iter()
-            .flatten()
-            .filter(|t| !is_hour_start(t))
-            .map(|t| hour_of(t).to_owned())
-            .filter(|hour| hours.contains_key(hour))
-            .collect();
-        for hour in cut {
-            let Some((start, end)) = hour_bounds(&hour) else {
-                continue;
-            };
-            let w = filter
-                .within(self, table, parse(&start), parse(&end))?
-                .conditions(table);
-            let sql = format!("SELECT COUNT(*) FROM {}{}", filter.from(table), w.sql());
-            let n: i64 = self
-                .connection()
-                .query_row(&sql, params_from_iter(w.values.iter()), |r| r.get(0))
-                .map_err(|e| Error::sqlite(self.path(), e))?;
-            match u64::try_from(n) {
-                Ok(n @ 1..) => hours.insert(hour, n),
-                _ => hours.remove(&hour),
-            };
-        }
-        Ok(hours
-            .into_iter()
+            .filter(|(hour, _)| in_bounds(hour, since, until))
             .map(|(hour, rows)| HourCount {
                 hour,
                 series: String::new(),
                 rows,
             })
-            .collect())
+            .collect();
+        // An hour without matches needs no count.
+        let cut: Vec<&str> = cut_hours(since, until)
+            .into_iter()
+            .filter(|&hour| counts.iter().any(|c| c.hour == hour))
+            .collect();
+        self.count_cut_hours(table, filter, GroupBy::Nothing, &cut, &mut counts)?;
+        Ok(counts)
     }
+}
+
+/// The hours `since` and `until` cut, rather than start: only some of
+/// their rows are in the range, so those are counted one by one.
+fn cut_hours<'a>(since: Option<&'a str>, until: Option<&'a str>) -> Vec<&'a str> {
+    let mut cut: Vec<&str> = [since, until]
+        .into_iter()
+        .flatten()
+        .filter(|t| !is_hour_start(t))
+        .map(hour_of)
+        .collect();
+    cut.dedup();
+    cut
+}
+
+/// Whether some of `hour`'s rows can be in `[since, until)`: from the hour
+/// of `since` to that of `until`, which is left out when `until` starts it.
+fn in_bounds(hour: &str, since: Option<&str>, until: Option<&str>) -> bool {
+    since.is_none_or(|s| hour >= hour_of(s))
+        && until.is_none_or(|u| {
+            if is_hour_start(u) {
+                hour < hour_of(u)
+            } else {
+                hour <= hour_of(u)
+            }
+        })
 }
 
 /// Adds "strictly after (or before) `key`" to `w`. The timestamp term alone
