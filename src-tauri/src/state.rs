@@ -171,6 +171,7 @@ mod tests {
             publisher: None,
             recording_paused: false,
             moved_aside_ledgers: Vec::new(),
+            ledgers_being_checked: Vec::new(),
         };
         status::write(&status::status_path(&socket), &written).unwrap();
         let read = state.daemon_status().unwrap().expect("a status");

@@ -96,6 +96,12 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<()> {
             moved.at
         );
     }
+    for ledger in &status.ledgers_being_checked {
+        println!(
+            "  checking:     {} (in the background; events are stored meanwhile, and kept in the journal until it passes)",
+            ledger.display()
+        );
+    }
     if let Some(publisher) = &status.publisher {
         println!(
             "  broker:       {} ({}, exchange {})",

@@ -9,7 +9,8 @@
 //! in its own journal when no acknowledgement comes. Every
 //! [`ROTATE_INTERVAL`] the current segment is closed and a fresh one opened;
 //! a closed segment is deleted once every line written to it has been queued
-//! and an [`IngestItem::Barrier`] behind them answered, i.e. committed. The
+//! and an [`IngestItem::Barrier`] behind them answered, i.e. committed, to
+//! ledgers known sound (else it is held: [`crate::daemon::journal`]). The
 //! segments of a daemon that died are replayed at the next start
 //! (`crate::daemon::journal`), idempotently on the event id.
 
@@ -20,12 +21,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hookd_proto::journal::JournalError;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::daemon::ingest::IngestItem;
-use crate::daemon::journal::ACCEPTED_PREFIX;
+use crate::daemon::ingest::{IngestItem, Settled};
+use crate::daemon::journal::{ACCEPTED_PREFIX, HeldFiles, settle};
 
 /// How often a segment that received lines is closed and a fresh one opened.
 pub const ROTATE_INTERVAL: Duration = Duration::from_secs(1);
@@ -88,10 +89,12 @@ impl AcceptedJournal {
     }
 
     /// Rotates every [`ROTATE_INTERVAL`] until `shutdown`; retiring segments
-    /// are tracked by `retiring`, which the caller waits for.
+    /// are tracked by `retiring`, which the caller waits for, and go to
+    /// `held` when their events went to a ledger still being checked.
     pub async fn rotate_until(
         self: Arc<Self>,
         events: mpsc::Sender<IngestItem>,
+        held: Arc<HeldFiles>,
         retiring: TaskTracker,
         shutdown: CancellationToken,
     ) {
@@ -102,7 +105,7 @@ impl AcceptedJournal {
                 () = shutdown.cancelled() => return,
             }
             if let Some(old) = self.rotate() {
-                retiring.spawn(retire(old, events.clone()));
+                retiring.spawn(retire(old, events.clone(), Arc::clone(&held)));
             }
         }
     }
@@ -141,18 +144,21 @@ impl AcceptedJournal {
 }
 
 /// Waits until every line of `old` is queued, then until it committed, then
-/// deletes the file.
-async fn retire(old: Arc<Segment>, events: mpsc::Sender<IngestItem>) {
+/// deletes the file, or holds it while a ledger is being checked.
+async fn retire(old: Arc<Segment>, events: mpsc::Sender<IngestItem>, held: Arc<HeldFiles>) {
     while Arc::strong_count(&old) > 1 {
         tokio::time::sleep(RETIRE_POLL).await;
     }
-    let (done, committed) = oneshot::channel();
-    if events.send(IngestItem::Barrier(done)).await.is_err() || committed.await.is_err() {
-        tracing::warn!(file = %old.path.display(), "ingest stopped; segment kept for the next start");
-        return;
-    }
-    if let Err(err) = std::fs::remove_file(&old.path) {
-        tracing::warn!(file = %old.path.display(), error = %err, "cannot remove a committed segment");
+    match settle(&events).await {
+        None => {
+            tracing::warn!(file = %old.path.display(), "ingest stopped; segment kept for the next start");
+        }
+        Some(Settled::UnderCheck) => held.hold(old.path.clone()),
+        Some(Settled::Durable) => {
+            if let Err(err) = std::fs::remove_file(&old.path) {
+                tracing::warn!(file = %old.path.display(), error = %err, "cannot remove a committed segment");
+            }
+        }
     }
 }
 

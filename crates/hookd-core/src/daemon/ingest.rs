@@ -52,10 +52,26 @@ pub enum IngestItem {
         runs: Vec<HookRunRecord>,
     },
     /// Answered once everything queued before it is committed (or
-    /// spooled): the journal replay deletes a file only after this.
-    Barrier(tokio::sync::oneshot::Sender<()>),
+    /// spooled), with whether that is for good ([`Settled`]): the journal
+    /// deletes a file only after a [`Settled::Durable`] answer.
+    Barrier(tokio::sync::oneshot::Sender<Settled>),
     /// Retry the spooled events (`Writer::replay_spool`).
     ReplaySpool,
+}
+
+/// How a [`IngestItem::Barrier`] is answered: what became of everything
+/// queued before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    /// Committed (or spooled), to ledgers known sound: a journal file of
+    /// these events may go.
+    Durable,
+    /// Committed, but a ledger is still being checked in the background
+    /// ([`crate::ledger::checker`]): should it prove damaged after a crash,
+    /// what was written to it exists only in the damaged file, so the
+    /// journal files of these events stay until a later barrier answers
+    /// [`Settled::Durable`].
+    UnderCheck,
 }
 
 /// What the ingest thread did before it stopped.
@@ -65,6 +81,9 @@ pub struct IngestReport {
     pub stored: u64,
     /// Events written to the spool.
     pub spooled: u64,
+    /// A ledger was still being checked when the thread stopped: the
+    /// journal files of what was written to it must stay for the next start.
+    pub left_under_check: bool,
 }
 
 /// Everything the ingest thread needs.
@@ -90,8 +109,18 @@ pub fn spawn(
     config: IngestConfig,
     events: mpsc::Receiver<IngestItem>,
 ) -> Result<JoinHandle<IngestReport>> {
+    let sink = LedgerSink::new(config.data_dir.clone());
+    spawn_with_sink(config, events, sink)
+}
+
+/// [`spawn`] with a sink of the caller's (tests set its check limits).
+pub(crate) fn spawn_with_sink(
+    config: IngestConfig,
+    events: mpsc::Receiver<IngestItem>,
+    sink: LedgerSink,
+) -> Result<JoinHandle<IngestReport>> {
     let writer = Writer {
-        sink: LedgerSink::new(config.data_dir.clone()),
+        sink,
         config,
         events,
         enricher: Enricher::new(),
@@ -124,6 +153,7 @@ impl Writer {
             }
             self.process(&mut batch);
         }
+        self.report.left_under_check = self.sink.checks_pending();
         tracing::debug!(
             stored = self.report.stored,
             spooled = self.report.spooled,
@@ -181,15 +211,28 @@ impl Writer {
         for (ledger, runs) in run_groups {
             self.store_hook_runs(&ledger, &runs);
         }
-        for moved in self.sink.take_moved_aside() {
-            self.config.stats.record_moved_aside(moved);
-        }
         if replay_spool {
             self.replay_spool();
         }
+        if !barriers.is_empty() {
+            // Take in the checks that finished, so an idle daemon's journal
+            // files go as soon as their ledgers are known sound.
+            self.sink.settle_checks();
+        }
+        for moved in self.sink.take_moved_aside() {
+            self.config.stats.record_moved_aside(moved);
+        }
+        self.config
+            .stats
+            .set_ledgers_being_checked(self.sink.being_checked());
+        let settled = if self.sink.checks_pending() {
+            Settled::UnderCheck
+        } else {
+            Settled::Durable
+        };
         for done in barriers {
             // Whoever waits may have given up; nothing to do then.
-            let _ = done.send(());
+            let _ = done.send(settled);
         }
     }
 

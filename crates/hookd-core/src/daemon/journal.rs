@@ -18,19 +18,29 @@
 //! they already hold. A line that does not parse goes to `rejected.jsonl`
 //! and never holds up the others. On the same timer the ingest thread is
 //! asked to retry the spool ([`IngestItem::ReplaySpool`]).
+//!
+//! Committed is not always for good: while a big ledger is checked in the
+//! background ([`crate::ledger::checker`]), what is written to it would,
+//! after a crash, exist only in that file, and be lost with it should the
+//! check of the next start find it damaged. So a barrier answered
+//! [`Settled::UnderCheck`] leaves its file in place, [`HeldFiles`], under a
+//! name of this daemon's (a dead daemon's file is renamed, so it is not
+//! replayed again meanwhile); each tick asks again, and the files go once an
+//! answer is [`Settled::Durable`]. A daemon stopped with a check still under
+//! way leaves them for the next start.
 
 use std::io::Read as _;
 use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rustix::fs::{FlockOperation, Mode, OFlags};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use crate::daemon::ingest::IngestItem;
+use crate::daemon::ingest::{IngestItem, Settled};
 use crate::daemon::server::parse_line;
 use crate::daemon::stats::DaemonStats;
 use crate::record::HookEvent;
@@ -47,11 +57,85 @@ const REPLAY_PREFIX: &str = "replay-";
 /// Prefix of a daemon's own accepted-line segments.
 pub const ACCEPTED_PREFIX: &str = "accepted-";
 
-/// Replays at once, then every [`REPLAY_INTERVAL`] until `shutdown`.
+/// Journal files whose events are committed to a ledger still being
+/// checked in the background: kept until the ingest thread answers a
+/// barrier [`Settled::Durable`] (see the module's comment).
+#[derive(Debug, Default)]
+pub struct HeldFiles {
+    files: Mutex<Vec<PathBuf>>,
+}
+
+impl HeldFiles {
+    /// Keeps `path` until its events are known to be stored for good.
+    pub fn hold(&self, path: PathBuf) {
+        self.files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(path);
+    }
+
+    /// How many files are held.
+    pub fn len(&self) -> usize {
+        self.files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether no file is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Asks the ingest thread whether what it committed is stored for good,
+    /// and if so deletes the files held before the question; returns how
+    /// many were deleted.
+    pub async fn release(&self, events: &mpsc::Sender<IngestItem>) -> usize {
+        let asked = self.len();
+        if asked == 0 || settle(events).await != Some(Settled::Durable) {
+            return 0;
+        }
+        let files: Vec<PathBuf> = self
+            .files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..asked)
+            .collect();
+        remove_files(&files);
+        files.len()
+    }
+
+    /// Deletes every held file; call once the ingest thread stopped with no
+    /// check under way.
+    pub fn remove_all(&self) {
+        let files = std::mem::take(&mut *self.files.lock().unwrap_or_else(PoisonError::into_inner));
+        remove_files(&files);
+    }
+}
+
+fn remove_files(files: &[PathBuf]) {
+    for file in files {
+        if let Err(err) = std::fs::remove_file(file) {
+            tracing::warn!(file = %file.display(), error = %err, "cannot remove a journal file whose events are stored");
+        }
+    }
+}
+
+/// Queues a barrier and waits for its answer; `None` when the ingest
+/// thread stopped first.
+pub async fn settle(events: &mpsc::Sender<IngestItem>) -> Option<Settled> {
+    let (done, settled) = oneshot::channel();
+    events.send(IngestItem::Barrier(done)).await.ok()?;
+    settled.await.ok()
+}
+
+/// Replays at once, then every [`REPLAY_INTERVAL`] until `shutdown`; held
+/// files are asked about on the same ticks.
 pub async fn run(
     data_dir: PathBuf,
     events: mpsc::Sender<IngestItem>,
     stats: Arc<DaemonStats>,
+    held: Arc<HeldFiles>,
     shutdown: CancellationToken,
 ) {
     let mut ticks = tokio::time::interval(REPLAY_INTERVAL);
@@ -61,7 +145,8 @@ pub async fn run(
             _ = ticks.tick() => {}
             () = shutdown.cancelled() => return,
         }
-        replay_once(&data_dir, &events, &stats, &mut taken).await;
+        held.release(&events).await;
+        replay_once(&data_dir, &events, &stats, &held, &mut taken).await;
         // The spool is the ingest thread's: it retries it itself.
         if crate::daemon::ingest::spool_path(&data_dir).exists()
             && events.send(IngestItem::ReplaySpool).await.is_err()
@@ -77,6 +162,7 @@ pub async fn replay_once(
     data_dir: &Path,
     events: &mpsc::Sender<IngestItem>,
     stats: &DaemonStats,
+    held: &HeldFiles,
     taken: &mut u64,
 ) -> u64 {
     let dir = hookd_proto::journal::journal_dir(data_dir);
@@ -89,16 +175,9 @@ pub async fn replay_once(
     }
     let mut files = orphans(&dir);
     let pending = hookd_proto::journal::pending_path(data_dir);
-    let own = dir.join(format!(
-        "{REPLAY_PREFIX}{}-{}.jsonl",
-        std::process::id(),
-        *taken
-    ));
+    let own = own_replay_file(&dir, taken);
     match std::fs::rename(&pending, &own) {
-        Ok(()) => {
-            *taken += 1;
-            files.push(own);
-        }
+        Ok(()) => files.push(own),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
         Err(err) => {
             tracing::error!(file = %pending.display(), error = %err, "cannot take the journal over");
@@ -106,9 +185,48 @@ pub async fn replay_once(
     }
     let mut queued = 0;
     for file in files {
-        queued += replay_file(&dir, file, events, stats).await;
+        let Some((count, settled)) = replay_file(&dir, &file, events, stats).await else {
+            continue;
+        };
+        queued += count;
+        if settled == Settled::Durable {
+            remove_files(std::slice::from_ref(&file));
+            continue;
+        }
+        // Kept under a name of this daemon's, so it is not replayed again
+        // while this daemon lives, and is after it.
+        let ours = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(owner_pid)
+            == Some(std::process::id());
+        let keep = if ours {
+            file
+        } else {
+            let renamed = own_replay_file(&dir, taken);
+            match std::fs::rename(&file, &renamed) {
+                Ok(()) => renamed,
+                Err(err) => {
+                    tracing::warn!(file = %file.display(), error = %err, "cannot rename a replayed journal file held while its ledger is checked; it will be replayed again");
+                    continue;
+                }
+            }
+        };
+        tracing::info!(file = %keep.display(), "replayed into a ledger still being checked; the file is kept until the check passes");
+        held.hold(keep);
     }
     queued
+}
+
+/// A fresh `replay-<pid>-<n>.jsonl` path of this daemon's.
+fn own_replay_file(dir: &Path, taken: &mut u64) -> PathBuf {
+    let path = dir.join(format!(
+        "{REPLAY_PREFIX}{}-{}.jsonl",
+        std::process::id(),
+        *taken
+    ));
+    *taken += 1;
+    path
 }
 
 /// Prefix of files a previous holder of this daemon's pid left behind.
@@ -205,48 +323,39 @@ fn alive(pid: u32) -> bool {
     }
 }
 
-/// Replays one file and deletes it once its events committed; returns how
-/// many were queued.
+/// Replays one file; once its events committed, how many were queued and
+/// whether they are stored for good. `None` when the file could not be read
+/// or the ingest thread stopped: the file stays for the next try.
 async fn replay_file(
     dir: &Path,
-    file: PathBuf,
+    file: &Path,
     events: &mpsc::Sender<IngestItem>,
     stats: &DaemonStats,
-) -> u64 {
-    let reading = file.clone();
+) -> Option<(u64, Settled)> {
+    let reading = file.to_path_buf();
     let rejected_to = dir.join(REJECTED_FILE_NAME);
     let read = tokio::task::spawn_blocking(move || read_locked(&reading, &rejected_to)).await;
     let parsed = match read {
         Ok(Ok(parsed)) => parsed,
         Ok(Err(err)) => {
             tracing::error!(file = %file.display(), error = %err, "cannot replay journal file; kept for the next try");
-            return 0;
+            return None;
         }
-        Err(_) => return 0,
+        Err(_) => return None,
     };
     let count = parsed.len() as u64;
     for event in parsed {
-        if events
-            .send(IngestItem::Event(Box::new(event)))
-            .await
-            .is_err()
-        {
-            return 0;
-        }
+        events.send(IngestItem::Event(Box::new(event))).await.ok()?;
     }
-    let (done, committed) = oneshot::channel();
-    if events.send(IngestItem::Barrier(done)).await.is_err() || committed.await.is_err() {
+    let Some(settled) = settle(events).await else {
         tracing::warn!(file = %file.display(), "ingest stopped before the replay committed; file kept");
-        return 0;
-    }
+        return None;
+    };
     stats.events_replayed.fetch_add(count, Ordering::Relaxed);
-    if let Err(err) = std::fs::remove_file(&file) {
-        tracing::warn!(file = %file.display(), error = %err, "cannot remove replayed journal file");
-    }
     if count > 0 {
         tracing::info!(file = %file.display(), events = count, "replayed journaled events");
     }
-    count
+    Some((count, settled))
 }
 
 /// Opens `path` (no symbolic link), waits for appenders still writing,

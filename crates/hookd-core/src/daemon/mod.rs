@@ -25,3 +25,6 @@ pub mod recording;
 pub mod server;
 pub mod stats;
 pub mod status;
+
+#[cfg(test)]
+mod tests_held;

@@ -28,6 +28,7 @@ use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
 use crate::daemon::ingest::{self, IngestConfig, IngestItem};
+use crate::daemon::journal::HeldFiles;
 use crate::daemon::managed::{self, ManagedHooks, WaitRequest};
 use crate::daemon::memory;
 use crate::daemon::publish::{self, PublisherHandle};
@@ -284,9 +285,11 @@ impl Daemon {
         };
         let retiring = TaskTracker::new();
         let replay_stop = CancellationToken::new();
+        let held = Arc::new(HeldFiles::default());
         let rotation = accepted.clone().map(|journal| {
             tokio::spawn(journal.rotate_until(
                 events_tx.clone(),
+                Arc::clone(&held),
                 retiring.clone(),
                 replay_stop.clone(),
             ))
@@ -295,6 +298,7 @@ impl Daemon {
             config.data_dir.clone(),
             events_tx.clone(),
             Arc::clone(&stats),
+            Arc::clone(&held),
             replay_stop.clone(),
         ));
         let shared = Arc::new(Shared {
@@ -324,6 +328,7 @@ impl Daemon {
                 publisher: None,
                 recording_paused: config.recording.is_paused(),
                 moved_aside_ledgers: Vec::new(),
+                ledgers_being_checked: Vec::new(),
             },
             Arc::clone(&stats),
             publisher.clone(),
@@ -364,9 +369,18 @@ impl Daemon {
             .ok()
             .and_then(Result::ok)
             .unwrap_or_default();
-        // Everything accepted is committed (or spooled) now.
-        if let Some(journal) = &accepted {
-            journal.remove_all();
+        // Everything accepted is committed (or spooled) now; for good unless
+        // a ledger was still being checked.
+        if report.left_under_check {
+            tracing::warn!(
+                held = held.len(),
+                "a ledger was still being checked: the journal files of what was written to it stay, and the next start stores them again"
+            );
+        } else {
+            if let Some(journal) = &accepted {
+                journal.remove_all();
+            }
+            held.remove_all();
         }
         publisher_stop.cancel();
         publisher_tasks.close();
@@ -451,6 +465,7 @@ async fn keep_status_file(
         status.updated_at = timefmt::now();
         status.stats = stats.snapshot();
         status.moved_aside_ledgers = stats.moved_aside();
+        status.ledgers_being_checked = stats.ledgers_being_checked();
         status.recording_paused = recording.is_paused();
         status.publisher = publisher.as_ref().map(PublisherHandle::status);
         let (target, snapshot) = (path.clone(), status.clone());

@@ -1,6 +1,7 @@
 //! Counters the daemon keeps about what it accepted, rejected and stored,
 //! shared lock-free between connection tasks and the ingest thread.
 
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -62,6 +63,7 @@ pub struct DaemonStats {
     pub events_replayed: AtomicU64,
     rejected: [AtomicU64; 7],
     moved_aside: Mutex<Vec<MovedAside>>,
+    being_checked: Mutex<Vec<PathBuf>>,
 }
 
 impl DaemonStats {
@@ -93,6 +95,23 @@ impl DaemonStats {
     /// Every damaged ledger moved aside since the daemon started, oldest first.
     pub fn moved_aside(&self) -> Vec<MovedAside> {
         self.moved_aside
+            .lock()
+            .map(|list| list.clone())
+            .unwrap_or_default()
+    }
+
+    /// Sets the ledgers the ingest thread has being checked in the background.
+    pub fn set_ledgers_being_checked(&self, paths: Vec<PathBuf>) {
+        if let Ok(mut list) = self.being_checked.lock()
+            && *list != paths
+        {
+            *list = paths;
+        }
+    }
+
+    /// The ledgers being checked in the background, as of the last batch.
+    pub fn ledgers_being_checked(&self) -> Vec<PathBuf> {
+        self.being_checked
             .lock()
             .map(|list| list.clone())
             .unwrap_or_default()

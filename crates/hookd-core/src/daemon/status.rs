@@ -40,6 +40,11 @@ pub struct DaemonStatus {
     /// ledger was started in each one's place.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moved_aside_ledgers: Vec<MovedAside>,
+    /// Big ledgers being checked in the background (`PRAGMA quick_check`,
+    /// minutes at millions of rows); events are stored meanwhile, and the
+    /// journal keeps them until the check is over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ledgers_being_checked: Vec<PathBuf>,
 }
 
 /// Where the publisher's connection stands.

@@ -69,6 +69,9 @@ struct State {
     /// Interrupts the check under way.
     running: Option<InterruptHandle>,
     stop: bool,
+    /// Queued checks wait (tests: a check still under way, at will).
+    #[cfg(test)]
+    paused: bool,
 }
 
 type Shared = Arc<(Mutex<State>, Condvar)>;
@@ -126,11 +129,42 @@ impl Checker {
         )
     }
 
+    /// What holds this checker's queued checks back at will (tests).
+    #[cfg(test)]
+    pub(crate) fn gate(&self) -> CheckGate {
+        CheckGate(Arc::clone(&self.shared))
+    }
+
     /// Whether a check is queued or under way.
     pub fn busy(&self) -> bool {
         let (state, _) = &*self.shared;
         let state = state.lock().unwrap_or_else(PoisonError::into_inner);
         !state.queue.is_empty() || state.checking
+    }
+}
+
+/// Holds a checker's queued checks back, so that a test finds a check still
+/// under way for as long as it needs.
+#[cfg(test)]
+#[derive(Clone)]
+pub(crate) struct CheckGate(Shared);
+
+#[cfg(test)]
+impl CheckGate {
+    /// Queued checks wait until [`Self::open`].
+    pub(crate) fn close(&self) {
+        self.0
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .paused = true;
+    }
+
+    /// Queued checks run again.
+    pub(crate) fn open(&self) {
+        let (state, wake) = &*self.0;
+        state.lock().unwrap_or_else(PoisonError::into_inner).paused = false;
+        wake.notify_one();
     }
 }
 
@@ -168,7 +202,11 @@ fn run(shared: &Shared) {
                 if guard.stop {
                     return;
                 }
-                if let Some(next) = guard.queue.pop_front() {
+                #[cfg(test)]
+                let paused = guard.paused;
+                #[cfg(not(test))]
+                let paused = false;
+                if !paused && let Some(next) = guard.queue.pop_front() {
                     guard.checking = true;
                     break next;
                 }

@@ -528,4 +528,4 @@ mod tests;
 #[cfg(test)]
 mod tests_page;
 #[cfg(test)]
-mod tests_sink_check;
+pub(crate) mod tests_sink_check;

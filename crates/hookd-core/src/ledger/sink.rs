@@ -19,7 +19,10 @@
 //! own ([`crate::ledger::checker`]) while the writer goes on; what is written
 //! to it meanwhile is kept in memory (up to [`REPLAY_LIMIT_BYTES`]), and if
 //! the check finds damage, the file is moved aside before the next write and
-//! those batches are written again into the new ledger. A write that meets a
+//! those batches are written again into the new ledger. Should the daemon
+//! die before the check is over, the copy in memory is gone, so the daemon's
+//! journal keeps the files of those events until the check has passed
+//! ([`Self::checks_pending`], `crate::daemon::journal`). A write that meets a
 //! damaged page (SQLite reports the file corrupt) moves the file aside at
 //! once and writes the batch into a new ledger.
 //!
@@ -234,6 +237,15 @@ impl LedgerSink {
         }
     }
 
+    /// What holds the background checks back at will (tests).
+    #[cfg(test)]
+    pub(crate) fn check_gate(&self) -> checker::CheckGate {
+        self.checker
+            .as_ref()
+            .map(Checker::gate)
+            .expect("the check thread runs")
+    }
+
     /// How many background checks were started (tests).
     #[cfg(test)]
     pub(crate) fn checks_started(&self) -> usize {
@@ -251,6 +263,19 @@ impl LedgerSink {
     /// Whether the ledger at `path` is being checked in the background.
     pub fn is_being_checked(&self, path: &Path) -> bool {
         self.unchecked.contains_key(path)
+    }
+
+    /// Whether any ledger is being checked in the background (its outcome
+    /// not yet taken in by [`Self::settle_checks`]).
+    pub fn checks_pending(&self) -> bool {
+        !self.unchecked.is_empty()
+    }
+
+    /// The ledgers being checked in the background, sorted.
+    pub fn being_checked(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self.unchecked.keys().cloned().collect();
+        paths.sort();
+        paths
     }
 
     /// Damaged ledgers moved aside since the last call (each was logged).
@@ -369,8 +394,9 @@ impl LedgerSink {
 
     /// Takes in the background checks that finished: a sound ledger is
     /// remembered as checked; a damaged one is closed, moved aside and
-    /// replaced, with what was written to it since it was opened.
-    fn settle_checks(&mut self) {
+    /// replaced, with what was written to it since it was opened. Every
+    /// write does this first; call it also when nothing is written.
+    pub fn settle_checks(&mut self) {
         let Some(checker) = &self.checker else {
             return;
         };

@@ -15,7 +15,7 @@ use super::*;
 /// A ledger of 300 events at `path`, plus a table the sink never writes
 /// to, whose only page is then overwritten: `quick_check` finds it, while
 /// appends (which touch other pages) still work.
-fn damaged_off_the_write_path(path: &Path) {
+pub(crate) fn damaged_off_the_write_path(path: &Path) {
     with_old_rows(path, 300);
     let (root, page_size) = {
         let conn = Connection::open(path).unwrap();
@@ -45,14 +45,14 @@ fn damaged_off_the_write_path(path: &Path) {
 }
 
 /// A ledger at `path` of `n` events (`old0`…), one batch each.
-fn with_old_rows(path: &Path, n: usize) {
+pub(crate) fn with_old_rows(path: &Path, n: usize) {
     let mut ledger = Ledger::open_or_create(path).unwrap();
     for i in 0..n {
         ledger.append(&one_entry(&format!("old{i}"))).unwrap();
     }
 }
 
-fn event_ids(path: &Path) -> Vec<String> {
+pub(crate) fn event_ids(path: &Path) -> Vec<String> {
     let conn = Connection::open(path).unwrap();
     let mut stmt = conn
         .prepare("SELECT event_id FROM events ORDER BY id")

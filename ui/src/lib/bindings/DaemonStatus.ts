@@ -43,4 +43,10 @@ recording_paused: boolean,
  * Damaged ledgers moved aside (kept) since the daemon started; a new
  * ledger was started in each one's place.
  */
-moved_aside_ledgers?: Array<MovedAside>, };
+moved_aside_ledgers?: Array<MovedAside>, 
+/**
+ * Big ledgers being checked in the background (`PRAGMA quick_check`,
+ * minutes at millions of rows); events are stored meanwhile, and the
+ * journal keeps them until the check is over.
+ */
+ledgers_being_checked?: Array<string>, };

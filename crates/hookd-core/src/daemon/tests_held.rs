@@ -1,0 +1,242 @@
+//! Journal files stay while the ledger their events went to is being
+//! checked in the background, so a crash in that time loses nothing even
+//! when the next start's check finds the ledger damaged. A real ingest
+//! thread and sink, real ledger and journal files; the check is held back
+//! (`CheckGate`) so that it is still under way when the test needs it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use hookd_testkit::payload::tool_payload;
+use hookd_testkit::wait::wait_until_async;
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::daemon::accepted::AcceptedJournal;
+use crate::daemon::bash_tracker::BashTracker;
+use crate::daemon::ingest::{self, IngestConfig, IngestItem, IngestReport, Settled};
+use crate::daemon::journal::{self, HeldFiles};
+use crate::daemon::stats::DaemonStats;
+use crate::dirs;
+use crate::ledger::sink::LedgerSink;
+use crate::ledger::tests_sink_check::{damaged_off_the_write_path, event_ids, with_old_rows};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+// Event ids as emitters choose them (UUIDv7; the daemon replaces others).
+const R1: &str = "019ac2d0-0000-7000-8000-000000000001";
+const R2: &str = "019ac2d0-0000-7000-8000-000000000002";
+const C1: &str = "019ac2d0-0000-7000-8000-0000000000c1";
+const C2: &str = "019ac2d0-0000-7000-8000-0000000000c2";
+const C3: &str = "019ac2d0-0000-7000-8000-0000000000c3";
+
+/// A running ingest thread and what talks to it.
+struct Ingest {
+    events: mpsc::Sender<IngestItem>,
+    thread: JoinHandle<IngestReport>,
+    stats: Arc<DaemonStats>,
+}
+
+impl Ingest {
+    fn start(data_dir: &Path, sink: LedgerSink) -> Self {
+        let stats = Arc::new(DaemonStats::default());
+        let (events, receiver) = mpsc::channel(64);
+        let thread = ingest::spawn_with_sink(
+            IngestConfig {
+                data_dir: data_dir.to_path_buf(),
+                stats: Arc::clone(&stats),
+                notices: broadcast::channel(16).0,
+                bash: Arc::new(Mutex::new(BashTracker::new())),
+                writes_locally: true,
+                publish: None,
+            },
+            receiver,
+            sink,
+        )
+        .unwrap();
+        Self {
+            events,
+            thread,
+            stats,
+        }
+    }
+
+    /// Stops the thread (as at shutdown) and returns its report.
+    fn stop(self) -> IngestReport {
+        drop(self.events);
+        self.thread.join().unwrap()
+    }
+}
+
+/// Journal lines of Write events in `cwd` (outside git), with these ids.
+fn journal_lines(cwd: &Path, ids: &[&str]) -> String {
+    ids.iter()
+        .map(|id| {
+            let payload: serde_json::Value = serde_json::from_str(&tool_payload(
+                "PostToolUse",
+                "Write",
+                cwd,
+                id,
+                serde_json::json!({"file_path": cwd.join("a.txt"), "content": id}),
+            ))
+            .unwrap();
+            let mut envelope = hookd_proto::Envelope::new(
+                "post_tool_use",
+                Some("Write".into()),
+                payload,
+                "2026-01-01T00:00:00Z",
+                Some(1),
+            );
+            envelope.event_id = Some((*id).to_owned());
+            envelope.cwd = Some(cwd.display().to_string());
+            format!("{}\n", serde_json::to_string(&envelope).unwrap())
+        })
+        .collect()
+}
+
+/// The journal files of `data_dir` other than `pending.jsonl`, by name.
+fn journal_files(data_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(hookd_proto::journal::journal_dir(data_dir))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    names
+}
+
+fn write_pending(data_dir: &Path, lines: &str) {
+    hookd_proto::journal::prepare_dir(data_dir).unwrap();
+    std::fs::write(hookd_proto::journal::pending_path(data_dir), lines).unwrap();
+}
+
+/// A data dir whose ledger of events outside git already exists (so the
+/// sink checks it), and a working directory outside git.
+fn setup(damaged: bool) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let cwd = dir.path().join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let ledger = dirs::unversioned_ledger_path(&data_dir);
+    std::fs::create_dir_all(ledger.parent().unwrap()).unwrap();
+    if damaged {
+        damaged_off_the_write_path(&ledger);
+    } else {
+        with_old_rows(&ledger, 20);
+    }
+    (dir, data_dir, cwd, ledger)
+}
+
+/// A sink that checks every existing ledger in the background, with its
+/// checks held back.
+fn held_back_sink(data_dir: &Path) -> (LedgerSink, crate::ledger::checker::CheckGate) {
+    let mut sink = LedgerSink::new(data_dir.to_path_buf());
+    sink.set_check_limits(0, 1 << 20);
+    let gate = sink.check_gate();
+    gate.close();
+    (sink, gate)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn journal_files_stay_while_their_ledger_is_checked_and_go_once_it_passed() {
+    let (_dir, data_dir, cwd, ledger) = setup(false);
+    let (sink, gate) = held_back_sink(&data_dir);
+    let ingest = Ingest::start(&data_dir, sink);
+    let held = Arc::new(HeldFiles::default());
+
+    // A replayed file: its events are stored, the file stays (renamed ours).
+    write_pending(&data_dir, &journal_lines(&cwd, &[R1, R2]));
+    let mut taken = 0;
+    let queued =
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(queued, 2);
+    assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
+    let own = format!("replay-{}-0.jsonl", std::process::id());
+    assert_eq!(journal_files(&data_dir), vec![own.clone()]);
+    assert_eq!(held.len(), 1);
+    assert_eq!(ingest.stats.ledgers_being_checked(), vec![ledger.clone()]);
+
+    // An accepted-line segment retired meanwhile is held too.
+    let accepted = Arc::new(AcceptedJournal::open(&data_dir).unwrap());
+    drop(accepted.append(b"{}").unwrap());
+    let stop = CancellationToken::new();
+    let retiring = TaskTracker::new();
+    let rotation = tokio::spawn(Arc::clone(&accepted).rotate_until(
+        ingest.events.clone(),
+        Arc::clone(&held),
+        retiring.clone(),
+        stop.clone(),
+    ));
+    wait_until_async(WAIT, "the segment is held", async || held.len() == 2).await;
+    stop.cancel();
+    rotation.await.unwrap();
+    retiring.close();
+    retiring.wait().await;
+
+    // Asked again while the check is still under way: nothing goes.
+    assert_eq!(held.release(&ingest.events).await, 0);
+    assert_eq!(
+        journal::settle(&ingest.events).await,
+        Some(Settled::UnderCheck)
+    );
+    let segment = format!("accepted-{}-0.jsonl", std::process::id());
+    let kept = journal_files(&data_dir);
+    assert!(kept.contains(&own) && kept.contains(&segment), "{kept:?}");
+
+    // The check passes: the next question lets both files go.
+    gate.open();
+    let mut released = 0;
+    wait_until_async(WAIT, "the held files go", async || {
+        released += held.release(&ingest.events).await;
+        released == 2
+    })
+    .await;
+    let left = journal_files(&data_dir);
+    assert!(!left.contains(&own) && !left.contains(&segment), "{left:?}");
+    assert!(ingest.stats.ledgers_being_checked().is_empty());
+    assert!(!ingest.stop().left_under_check);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damaged() {
+    let (_dir, data_dir, cwd, ledger) = setup(true);
+    let (sink, _gate) = held_back_sink(&data_dir);
+    let ingest = Ingest::start(&data_dir, sink);
+    let held = Arc::new(HeldFiles::default());
+    write_pending(&data_dir, &journal_lines(&cwd, &[C1, C2, C3]));
+    let mut taken = 0;
+    journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    // Stored in the (damaged, not yet checked) ledger; the file stays.
+    assert!(event_ids(&ledger).ends_with(&[C1.to_owned(), C2.to_owned(), C3.to_owned()]));
+    assert_eq!(held.len(), 1);
+
+    // The daemon dies before the check is over; all that is on disk is the
+    // damaged ledger and the held file.
+    assert!(ingest.stop().left_under_check);
+    drop(held);
+
+    // The next start: its check (before the first write, the ledger being
+    // small) finds the damage, moves the ledger aside, and the replay of
+    // the held file stores the events again, in the new ledger.
+    journal::adopt_leftovers(&data_dir);
+    let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
+    let held = HeldFiles::default();
+    let mut taken = 0;
+    let queued =
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(queued, 3);
+    assert_eq!(event_ids(&ledger), [C1, C2, C3]);
+    assert!(held.is_empty());
+    assert!(
+        journal_files(&data_dir).is_empty(),
+        "{:?}",
+        journal_files(&data_dir)
+    );
+    let moved = ingest.stats.moved_aside();
+    assert_eq!(moved.len(), 1, "the damaged ledger was moved aside");
+    assert!(moved[0].moved_to.exists());
+    assert!(!ingest.stop().left_under_check);
+}
