@@ -580,6 +580,30 @@ fn measure_size(
         peak_mib: None,
         target_ms: None,
     });
+    // The same under a filter: its per-hour counts are those a filtered
+    // list's every live read needs.
+    let by_agent = q(MutationFilter {
+        agent: Some(agent.clone()),
+        ..MutationFilter::default()
+    });
+    for (what, query) in [("agent", &by_agent), ("search `ledger`", &searched)] {
+        let what = format!("`page` NewerThan, nothing new, {what}");
+        eprintln!("[{label}] {what}");
+        let (time, p) = time_runs(runs, || {
+            Ok(page::<MutationRow>(
+                query,
+                &Anchor::NewerThan { seen: seen.clone() },
+                MAX_PAGE,
+            )?)
+        })?;
+        in_process.push(Figure {
+            what,
+            time,
+            rows: p.rows.len() as u64,
+            peak_mib: None,
+            target_ms: None,
+        });
+    }
     let pages_peak_mib = status_mib("VmHWM:") - rss_before;
     drop(ledger);
 

@@ -22,6 +22,7 @@ mod derived;
 mod filter;
 pub mod histogram;
 mod history;
+mod hour_cache;
 pub mod integrity;
 pub mod known;
 pub mod page;

@@ -1190,3 +1190,68 @@ fn a_chart_counts_only_the_rows_of_its_range_wherever_the_range_cuts_the_history
     .unwrap();
     assert_eq!(half_hour.total, 1);
 }
+
+#[test]
+fn counts_remembered_between_reads_follow_what_is_appended_late_rows_included() {
+    use super::filter::Resolved;
+    use super::hour_cache::EXTENDED;
+    use super::window::GroupBy;
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_with_rows(dir.path(), "r", 300, 0);
+    let path = dirs::repo_ledger_path(&root);
+    let groups = [GroupBy::Nothing, GroupBy::Agent, GroupBy::Tool];
+    // Each read opens the ledger afresh, as a page does.
+    let check = |filter: &MutationFilter, group: GroupBy| {
+        let ledger = Ledger::open_existing(&path).unwrap();
+        let resolved = Resolved::new(&ledger, Table::Mutations, filter).unwrap();
+        let remembered = ledger
+            .hour_counts(Table::Mutations, &resolved, group)
+            .unwrap();
+        let counted = ledger
+            .count_hours(Table::Mutations, &resolved, group)
+            .unwrap();
+        assert_eq!(remembered, counted, "{filter:?} by {group:?}");
+        assert!(!counted.is_empty(), "{filter:?} by {group:?}");
+    };
+    for filter in filters() {
+        for group in groups {
+            check(&filter, group);
+        }
+    }
+    assert_eq!(EXTENDED.with(std::cell::Cell::get), 0);
+
+    // Rows appended since: late ones (inside the filters' time bounds) and
+    // new ones, matching some of the filters.
+    let mut ledger = Ledger::open_or_create(&path).unwrap();
+    let appended: Vec<LedgerEntry> = (0..12_i64)
+        .map(|i| {
+            let at = if i % 2 == 0 {
+                base() + Duration::minutes(25 + i)
+            } else {
+                base() + Duration::hours(7) + Duration::minutes(i)
+            };
+            entry(
+                &format!("added-{i}"),
+                &timefmt::format(at),
+                if i % 3 == 0 { "f3.rs" } else { "g.rs" },
+                ["a", "b"][usize::try_from(i % 2).unwrap()],
+                if i % 4 == 0 { "Edit" } else { "Write" },
+            )
+        })
+        .collect();
+    ledger.append(&appended).unwrap();
+    drop(ledger);
+    for filter in filters() {
+        for group in groups {
+            let before = EXTENDED.with(std::cell::Cell::get);
+            check(&filter, group);
+            let extended = EXTENDED.with(std::cell::Cell::get) > before;
+            // Each counted only the rows added, from its entry; but a search
+            // with time bounds resolves to the ids its bounds hold, which
+            // the late rows widened: another filter, counted afresh.
+            let widened = filter.search.is_some() && filter.since.is_some();
+            assert_eq!(extended, !widened, "{filter:?} by {group:?}");
+        }
+    }
+}

@@ -192,7 +192,7 @@ pub(crate) enum GroupBy {
 
 impl GroupBy {
     /// The SQL expression of the series, the same over rows and hour counts.
-    fn expression(self) -> &'static str {
+    pub(super) fn expression(self) -> &'static str {
         match self {
             Self::Nothing => "''",
             Self::Agent => "agent_id",
@@ -225,12 +225,13 @@ impl Ledger {
     }
 
     /// Rows of `table` matching `filter` per hour (and series), oldest hour
-    /// first; hours without rows are left out.
+    /// first; hours without rows are left out. Counted afresh: readers ask
+    /// [`Ledger::hour_counts`], which remembers them ([`super::hour_cache`]).
     ///
     /// Read from the per-hour counts, except for what they cannot answer: a
     /// file filter (the rows are counted, through the file's index), and the
     /// hours cut by `since` or `until` (those two hours' rows are counted).
-    pub(crate) fn hour_counts(
+    pub(crate) fn count_hours(
         &self,
         table: Table,
         filter: &Resolved,
@@ -345,7 +346,7 @@ impl Ledger {
         self.hour_rows(&sql, &w.values)
     }
 
-    fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
+    pub(super) fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
         query_rows(self, sql, values, |r| {
             Ok(HourCount {
                 hour: r.get(0)?,
