@@ -583,7 +583,7 @@ fn measure_size(
     // The same under a filter: its per-hour counts are those a filtered
     // list's every live read needs.
     let by_agent = q(MutationFilter {
-        agent: Some(agent.clone()),
+        agent: Some(agent),
         ..MutationFilter::default()
     });
     for (what, query) in [("agent", &by_agent), ("search `ledger`", &searched)] {
