@@ -229,9 +229,26 @@ impl Resolved {
         self.search.as_deref()
     }
 
+    /// The files a file filter stands for (tests).
+    #[cfg(test)]
+    pub(crate) fn files(&self) -> Option<Vec<String>> {
+        self.file.clone()
+    }
+
     /// Whether a full-text search is part of the filter.
     pub(crate) fn searches(&self) -> bool {
         self.search.is_some()
+    }
+
+    /// Whether the rows matching the filter cannot be read in the
+    /// timeline's order from one index, so that a page of them would read
+    /// every match and sort it: a search (its matches come from the search
+    /// index, by id), or several files (a glob, a part of a path: the file
+    /// index holds each file's rows in order, not theirs together). Such a
+    /// filter's pages are read through windows of time
+    /// ([`Ledger::rows_from`]).
+    pub(crate) fn reads_through_windows(&self) -> bool {
+        self.searches() || self.file.as_ref().is_some_and(|files| files.len() > 1)
     }
 
     /// The ids a search reads its matches among.
@@ -505,7 +522,16 @@ fn push_in(w: &mut Where, column: &str, values: &[String]) {
 /// The known values `pattern` matches: as a glob when it is one (paths:
 /// `*` within a directory, `**` across), else those containing it; both
 /// case-insensitively except a path glob.
+/// The values of `known` that `pattern` matches, sorted: a filter resolved
+/// to the same values is the same filter, whatever order they were known in
+/// (the per-hour counts are remembered per filter: `super::hour_cache`).
 fn matching(pattern: &str, known: &[String], path: bool) -> Result<Vec<String>> {
+    let mut found = matching_unsorted(pattern, known, path)?;
+    found.sort_unstable();
+    Ok(found)
+}
+
+fn matching_unsorted(pattern: &str, known: &[String], path: bool) -> Result<Vec<String>> {
     if is_glob(pattern) {
         let glob = GlobBuilder::new(pattern)
             .literal_separator(path)

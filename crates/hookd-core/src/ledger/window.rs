@@ -502,11 +502,13 @@ const WINDOW_GROWTH: i64 = 8;
 
 impl Ledger {
     /// Reads `limit` rows (with `read`) from `from` in `direction`: at once
-    /// without a search; with one, through windows of time growing from
-    /// the hour of `from` (or that end of the history), so only the
-    /// matches of the hours a page reaches are read, not every match. The
-    /// rows a window holds come before every row outside it in the
-    /// direction's order, so once it holds `limit` rows they are the page.
+    /// when one index holds the matches in order; otherwise (a search,
+    /// several files: [`Resolved::reads_through_windows`]) through windows
+    /// of time growing from the hour of `from` (or that end of the
+    /// history), so only the matches of the hours a page reaches are read,
+    /// not every match. The rows a window holds come before every row
+    /// outside it in the direction's order, so once it holds `limit` rows
+    /// they are the page.
     fn through_windows<R>(
         &self,
         table: Table,
@@ -516,7 +518,7 @@ impl Ledger {
         limit: usize,
         mut read: impl FnMut(&Resolved) -> Result<Vec<R>>,
     ) -> Result<Vec<R>> {
-        if !filter.searches() {
+        if !filter.reads_through_windows() {
             return read(filter);
         }
         let Some((oldest, newest)) = self.run_hours(table)? else {
