@@ -10,7 +10,7 @@
 //! [`ROTATE_INTERVAL`] the current segment is closed and a fresh one opened;
 //! a closed segment is deleted once every line written to it has been queued
 //! and an [`IngestItem::Barrier`] behind them answered, i.e. committed, to
-//! ledgers known sound (else it is held: [`crate::daemon::journal`]). The
+//! ledgers known sound (else it is held: [`crate::daemon::held`]). The
 //! segments of a daemon that died are replayed at the next start
 //! (`crate::daemon::journal`), idempotently on the event id.
 
@@ -25,8 +25,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::daemon::held::{HeldFiles, settle};
 use crate::daemon::ingest::{IngestItem, Settled};
-use crate::daemon::journal::{ACCEPTED_PREFIX, HeldFiles, settle};
+use crate::daemon::journal::ACCEPTED_PREFIX;
 
 /// How often a segment that received lines is closed and a fresh one opened.
 pub const ROTATE_INTERVAL: Duration = Duration::from_secs(1);
@@ -153,7 +154,7 @@ async fn retire(old: Arc<Segment>, events: mpsc::Sender<IngestItem>, held: Arc<H
         None => {
             tracing::warn!(file = %old.path.display(), "ingest stopped; segment kept for the next start");
         }
-        Some(Settled::UnderCheck) => held.hold(old.path.clone()),
+        Some(Settled::UnderCheck) => held.hold(&old.path),
         Some(Settled::Durable) => {
             if let Err(err) = std::fs::remove_file(&old.path) {
                 tracing::warn!(file = %old.path.display(), error = %err, "cannot remove a committed segment");

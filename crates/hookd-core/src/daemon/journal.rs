@@ -19,27 +19,22 @@
 //! and never holds up the others. On the same timer the ingest thread is
 //! asked to retry the spool ([`IngestItem::ReplaySpool`]).
 //!
-//! Committed is not always for good: while a big ledger is checked in the
-//! background ([`crate::ledger::checker`]), what is written to it would,
-//! after a crash, exist only in that file, and be lost with it should the
-//! check of the next start find it damaged. So a barrier answered
-//! [`Settled::UnderCheck`] leaves its file in place, [`HeldFiles`], under a
-//! name of this daemon's (a dead daemon's file is renamed, so it is not
-//! replayed again meanwhile); each tick asks again, and the files go once an
-//! answer is [`Settled::Durable`]. A daemon stopped with a check still under
-//! way leaves them for the next start.
+//! Committed is not always for good: a file whose barrier is answered
+//! [`Settled::UnderCheck`] (a ledger is still being checked) is held rather
+//! than deleted ([`crate::daemon::held`]).
 
 use std::io::Read as _;
 use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rustix::fs::{FlockOperation, Mode, OFlags};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::daemon::held::{HeldFiles, settle};
 use crate::daemon::ingest::{IngestItem, Settled};
 use crate::daemon::server::parse_line;
 use crate::daemon::stats::DaemonStats;
@@ -57,80 +52,9 @@ const REPLAY_PREFIX: &str = "replay-";
 /// Prefix of a daemon's own accepted-line segments.
 pub const ACCEPTED_PREFIX: &str = "accepted-";
 
-/// Journal files whose events are committed to a ledger still being
-/// checked in the background: kept until the ingest thread answers a
-/// barrier [`Settled::Durable`] (see the module's comment).
-#[derive(Debug, Default)]
-pub struct HeldFiles {
-    files: Mutex<Vec<PathBuf>>,
-}
-
-impl HeldFiles {
-    /// Keeps `path` until its events are known to be stored for good.
-    pub fn hold(&self, path: PathBuf) {
-        self.files
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(path);
-    }
-
-    /// How many files are held.
-    pub fn len(&self) -> usize {
-        self.files
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len()
-    }
-
-    /// Whether no file is held.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Asks the ingest thread whether what it committed is stored for good,
-    /// and if so deletes the files held before the question; returns how
-    /// many were deleted.
-    pub async fn release(&self, events: &mpsc::Sender<IngestItem>) -> usize {
-        let asked = self.len();
-        if asked == 0 || settle(events).await != Some(Settled::Durable) {
-            return 0;
-        }
-        let files: Vec<PathBuf> = self
-            .files
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .drain(..asked)
-            .collect();
-        remove_files(&files);
-        files.len()
-    }
-
-    /// Deletes every held file; call once the ingest thread stopped with no
-    /// check under way.
-    pub fn remove_all(&self) {
-        let files = std::mem::take(&mut *self.files.lock().unwrap_or_else(PoisonError::into_inner));
-        remove_files(&files);
-    }
-}
-
-fn remove_files(files: &[PathBuf]) {
-    for file in files {
-        if let Err(err) = std::fs::remove_file(file) {
-            tracing::warn!(file = %file.display(), error = %err, "cannot remove a journal file whose events are stored");
-        }
-    }
-}
-
-/// Queues a barrier and waits for its answer; `None` when the ingest
-/// thread stopped first.
-pub async fn settle(events: &mpsc::Sender<IngestItem>) -> Option<Settled> {
-    let (done, settled) = oneshot::channel();
-    events.send(IngestItem::Barrier(done)).await.ok()?;
-    settled.await.ok()
-}
-
 /// Replays at once, then every [`REPLAY_INTERVAL`] until `shutdown`; held
-/// files are asked about on the same ticks.
+/// files are asked about on the same ticks, and replayed when a ledger was
+/// moved aside since the last.
 pub async fn run(
     data_dir: PathBuf,
     events: mpsc::Sender<IngestItem>,
@@ -140,11 +64,13 @@ pub async fn run(
 ) {
     let mut ticks = tokio::time::interval(REPLAY_INTERVAL);
     let mut taken = 0_u64;
+    let mut moved_aside = 0;
     loop {
         tokio::select! {
             _ = ticks.tick() => {}
             () = shutdown.cancelled() => return,
         }
+        replay_held_after_damage(&data_dir, &events, &stats, &held, &mut moved_aside).await;
         held.release(&events).await;
         replay_once(&data_dir, &events, &stats, &held, &mut taken).await;
         // The spool is the ingest thread's: it retries it itself.
@@ -153,6 +79,33 @@ pub async fn run(
         {
             return;
         }
+    }
+}
+
+/// Replays every held file when ledgers were moved aside since `seen`
+/// (how many were then) counted them: their events may have been in one.
+pub async fn replay_held_after_damage(
+    data_dir: &Path,
+    events: &mpsc::Sender<IngestItem>,
+    stats: &DaemonStats,
+    held: &HeldFiles,
+    seen: &mut usize,
+) {
+    let moved = stats.moved_aside().len();
+    if moved == *seen {
+        return;
+    }
+    *seen = moved;
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let files = held.paths();
+    if !files.is_empty() {
+        tracing::warn!(
+            files = files.len(),
+            "a ledger was moved aside: writing again the events of the journal files kept while ledgers were checked"
+        );
+    }
+    for file in files {
+        replay_file(&dir, &file, events, stats).await;
     }
 }
 
@@ -189,31 +142,17 @@ pub async fn replay_once(
             continue;
         };
         queued += count;
-        if settled == Settled::Durable {
-            remove_files(std::slice::from_ref(&file));
-            continue;
-        }
-        // Kept under a name of this daemon's, so it is not replayed again
-        // while this daemon lives, and is after it.
-        let ours = file
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(owner_pid)
-            == Some(std::process::id());
-        let keep = if ours {
-            file
-        } else {
-            let renamed = own_replay_file(&dir, taken);
-            match std::fs::rename(&file, &renamed) {
-                Ok(()) => renamed,
-                Err(err) => {
-                    tracing::warn!(file = %file.display(), error = %err, "cannot rename a replayed journal file held while its ledger is checked; it will be replayed again");
-                    continue;
+        match settled {
+            Settled::Durable => {
+                if let Err(err) = std::fs::remove_file(&file) {
+                    tracing::warn!(file = %file.display(), error = %err, "cannot remove replayed journal file");
                 }
             }
-        };
-        tracing::info!(file = %keep.display(), "replayed into a ledger still being checked; the file is kept until the check passes");
-        held.hold(keep);
+            Settled::UnderCheck => {
+                tracing::info!(file = %file.display(), "replayed into a ledger still being checked; the file is held until the check passes");
+                held.hold(&file);
+            }
+        }
     }
     queued
 }

@@ -15,6 +15,7 @@ pub mod bash_tracker;
 pub mod connection;
 pub mod enrich;
 pub mod extract;
+pub mod held;
 pub mod ingest;
 pub mod journal;
 pub mod managed;

@@ -27,8 +27,8 @@ use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
+use crate::daemon::held::HeldFiles;
 use crate::daemon::ingest::{self, IngestConfig, IngestItem};
-use crate::daemon::journal::HeldFiles;
 use crate::daemon::managed::{self, ManagedHooks, WaitRequest};
 use crate::daemon::memory;
 use crate::daemon::publish::{self, PublisherHandle};
@@ -285,7 +285,10 @@ impl Daemon {
         };
         let retiring = TaskTracker::new();
         let replay_stop = CancellationToken::new();
-        let held = Arc::new(HeldFiles::default());
+        let held = Arc::new(HeldFiles::new(hookd_proto::journal::journal_dir(
+            &config.data_dir,
+        )));
+        held.adopt_leftovers();
         let rotation = accepted.clone().map(|journal| {
             tokio::spawn(journal.rotate_until(
                 events_tx.clone(),

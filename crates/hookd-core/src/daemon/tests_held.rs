@@ -17,8 +17,9 @@ use tokio_util::task::TaskTracker;
 
 use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::BashTracker;
+use crate::daemon::held::{self, HeldFiles};
 use crate::daemon::ingest::{self, IngestConfig, IngestItem, IngestReport, Settled};
-use crate::daemon::journal::{self, HeldFiles};
+use crate::daemon::journal;
 use crate::daemon::stats::DaemonStats;
 use crate::dirs;
 use crate::ledger::sink::LedgerSink;
@@ -32,6 +33,7 @@ const R2: &str = "019ac2d0-0000-7000-8000-000000000002";
 const C1: &str = "019ac2d0-0000-7000-8000-0000000000c1";
 const C2: &str = "019ac2d0-0000-7000-8000-0000000000c2";
 const C3: &str = "019ac2d0-0000-7000-8000-0000000000c3";
+const C4: &str = "019ac2d0-0000-7000-8000-0000000000c4";
 
 /// A running ingest thread and what talks to it.
 struct Ingest {
@@ -130,6 +132,11 @@ fn setup(damaged: bool) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
     (dir, data_dir, cwd, ledger)
 }
 
+/// The held files of `data_dir`'s journal.
+fn held_files(data_dir: &Path) -> HeldFiles {
+    HeldFiles::new(hookd_proto::journal::prepare_dir(data_dir).unwrap())
+}
+
 /// A sink that checks every existing ledger in the background, with its
 /// checks held back.
 fn held_back_sink(data_dir: &Path) -> (LedgerSink, crate::ledger::checker::CheckGate) {
@@ -145,16 +152,16 @@ async fn journal_files_stay_while_their_ledger_is_checked_and_go_once_it_passed(
     let (_dir, data_dir, cwd, ledger) = setup(false);
     let (sink, gate) = held_back_sink(&data_dir);
     let ingest = Ingest::start(&data_dir, sink);
-    let held = Arc::new(HeldFiles::default());
+    let held = Arc::new(held_files(&data_dir));
 
-    // A replayed file: its events are stored, the file stays (renamed ours).
+    // A replayed file: its events are stored, the file is held.
     write_pending(&data_dir, &journal_lines(&cwd, &[R1, R2]));
     let mut taken = 0;
     let queued =
         journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
     assert_eq!(queued, 2);
     assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
-    let own = format!("replay-{}-0.jsonl", std::process::id());
+    let own = format!("held-{}-0.jsonl", std::process::id());
     assert_eq!(journal_files(&data_dir), vec![own.clone()]);
     assert_eq!(held.len(), 1);
     assert_eq!(ingest.stats.ledgers_being_checked(), vec![ledger.clone()]);
@@ -179,10 +186,10 @@ async fn journal_files_stay_while_their_ledger_is_checked_and_go_once_it_passed(
     // Asked again while the check is still under way: nothing goes.
     assert_eq!(held.release(&ingest.events).await, 0);
     assert_eq!(
-        journal::settle(&ingest.events).await,
+        held::settle(&ingest.events).await,
         Some(Settled::UnderCheck)
     );
-    let segment = format!("accepted-{}-0.jsonl", std::process::id());
+    let segment = format!("held-{}-1.jsonl", std::process::id());
     let kept = journal_files(&data_dir);
     assert!(kept.contains(&own) && kept.contains(&segment), "{kept:?}");
 
@@ -205,11 +212,11 @@ async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damage
     let (_dir, data_dir, cwd, ledger) = setup(true);
     let (sink, _gate) = held_back_sink(&data_dir);
     let ingest = Ingest::start(&data_dir, sink);
-    let held = Arc::new(HeldFiles::default());
+    let held = held_files(&data_dir);
     write_pending(&data_dir, &journal_lines(&cwd, &[C1, C2, C3]));
     let mut taken = 0;
     journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
-    // Stored in the (damaged, not yet checked) ledger; the file stays.
+    // Stored in the (damaged, not yet checked) ledger; the file is held.
     assert!(event_ids(&ledger).ends_with(&[C1.to_owned(), C2.to_owned(), C3.to_owned()]));
     assert_eq!(held.len(), 1);
 
@@ -218,25 +225,54 @@ async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damage
     assert!(ingest.stop().left_under_check);
     drop(held);
 
-    // The next start: its check (before the first write, the ledger being
-    // small) finds the damage, moves the ledger aside, and the replay of
-    // the held file stores the events again, in the new ledger.
+    // The next start adopts the held file without replaying it (its events
+    // are stored)...
     journal::adopt_leftovers(&data_dir);
     let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
-    let held = HeldFiles::default();
+    let held = held_files(&data_dir);
+    held.adopt_leftovers();
+    assert_eq!(held.len(), 1);
+    // ...until the ledger is opened again (an event for it), checked before
+    // that write (it is small), found damaged and moved aside: then the held
+    // file is replayed into the new ledger.
+    write_pending(&data_dir, &journal_lines(&cwd, &[C4]));
     let mut taken = 0;
     let queued =
         journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
-    assert_eq!(queued, 3);
-    assert_eq!(event_ids(&ledger), [C1, C2, C3]);
-    assert!(held.is_empty());
+    assert_eq!(queued, 1);
+    assert_eq!(event_ids(&ledger), [C4]);
+    let moved = ingest.stats.moved_aside();
+    assert_eq!(moved.len(), 1, "the damaged ledger was moved aside");
+    assert!(moved[0].moved_to.exists());
+    let mut seen = 0;
+    journal::replay_held_after_damage(&data_dir, &ingest.events, &ingest.stats, &held, &mut seen)
+        .await;
+    assert_eq!(event_ids(&ledger), [C4, C1, C2, C3]);
+    // The new ledger is sound: the held file goes.
+    assert_eq!(held.release(&ingest.events).await, 1);
     assert!(
         journal_files(&data_dir).is_empty(),
         "{:?}",
         journal_files(&data_dir)
     );
-    let moved = ingest.stats.moved_aside();
-    assert_eq!(moved.len(), 1, "the damaged ledger was moved aside");
-    assert!(moved[0].moved_to.exists());
     assert!(!ingest.stop().left_under_check);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_held_is_bounded_the_oldest_going_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal_dir = hookd_proto::journal::prepare_dir(dir.path()).unwrap();
+    let held = HeldFiles::with_limit(journal_dir.clone(), 250);
+    for n in 0..4 {
+        let file = journal_dir.join(format!("accepted-1-{n}.jsonl"));
+        std::fs::write(&file, vec![b'x'; 100]).unwrap();
+        held.hold(&file);
+    }
+    // 400 bytes held against a limit of 250: the two oldest went.
+    let pid = std::process::id();
+    assert_eq!(
+        held.paths(),
+        [2, 3].map(|n| journal_dir.join(format!("held-{pid}-{n}.jsonl")))
+    );
+    assert_eq!(journal_files(dir.path()).len(), 2);
 }

@@ -276,6 +276,19 @@ impl Resolved {
         Ok(narrowed)
     }
 
+    /// The filter narrowed to the rows with an id above `id` (what was
+    /// committed since a reader looked): a search then asks its index for
+    /// those ids only, not for every match in the history (0.8 s for a
+    /// word of 650,000 rows at 10M). The caller adds `id > ?` for the rows.
+    pub(crate) fn above_id(&self, id: i64) -> Self {
+        let mut narrowed = self.clone();
+        if narrowed.search.is_some() {
+            let low = id.saturating_add(1);
+            narrowed.search_ids.low = Some(narrowed.search_ids.low.map_or(low, |l| l.max(low)));
+        }
+        narrowed
+    }
+
     /// When searching with time bounds: the ids the bounds' rows lie in.
     fn bound_search(&mut self, ledger: &Ledger, table: Table) -> Result<()> {
         if self.search.is_none() || (self.since.is_none() && self.until.is_none()) {

@@ -162,7 +162,7 @@ impl Ledger {
         group: GroupBy,
         after: i64,
     ) -> Result<Vec<HourCount>> {
-        let mut w = filter.conditions(table);
+        let mut w = filter.above_id(after).conditions(table);
         w.push("id > ?", [Value::Integer(after)]);
         let sql = format!(
             "SELECT substr(event_timestamp, 1, 13) AS h, {} AS s, COUNT(*) FROM {}{} \

@@ -433,7 +433,7 @@ impl Ledger {
         limit: usize,
         payloads: Payloads,
     ) -> Result<Vec<T>> {
-        let mut w = filter.conditions(T::TABLE);
+        let mut w = filter.above_id(after_id).conditions(T::TABLE);
         w.push("id > ?", [Value::Integer(after_id)]);
         let sql = format!(
             "SELECT {} FROM {} NOT INDEXED{} ORDER BY id LIMIT {limit}",
