@@ -14,9 +14,12 @@
 //! - when a ledger is moved aside, every held file is replayed (its events
 //!   may have been in it; the ledgers ignore ids they already hold);
 //! - a daemon stopped, or killed, with a check under way leaves them; the
-//!   next start adopts them ([`HeldFiles::adopt_leftovers`]) without
-//!   replaying them (their events are stored), so a restart does not write
-//!   them all again, and they go or are replayed as above;
+//!   next start replays them as it replays any journal file a dead daemon
+//!   left ([`crate::daemon::journal`]): that opens their ledgers, so they are
+//!   checked again, and the files are held again until the checks pass (or
+//!   written into the new ledger, should one prove damaged). Replaying them
+//!   is what tells which ledgers they concern; it costs a restart at most
+//!   the limit below;
 //! - at most [`REPLAY_LIMIT_BYTES`] are held, as the sink keeps in memory;
 //!   beyond it the oldest go (logged): should the ledger then prove damaged
 //!   after a crash, their events are only in the file moved aside.
@@ -145,34 +148,6 @@ impl HeldFiles {
             state.files.drain(..).map(|(path, _)| path).collect()
         };
         remove_files(&files);
-    }
-
-    /// Holds the held files earlier daemons left (their events are stored,
-    /// in a ledger that was still being checked): not replayed unless a
-    /// ledger proves damaged. Call at start, before anything is held.
-    pub fn adopt_leftovers(&self) {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
-        };
-        let mut left: Vec<PathBuf> = entries
-            .filter_map(std::result::Result::ok)
-            .map(|entry| entry.path())
-            .filter(|path| {
-                path.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(HELD_PREFIX) && n.ends_with(".jsonl"))
-            })
-            .collect();
-        left.sort();
-        for path in &left {
-            self.hold(path);
-        }
-        if !left.is_empty() {
-            tracing::info!(
-                files = left.len(),
-                "kept the journal files of events stored while a ledger was being checked, until a check passes"
-            );
-        }
     }
 }
 

@@ -34,7 +34,7 @@ use rustix::fs::{FlockOperation, Mode, OFlags};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::daemon::held::{HeldFiles, settle};
+use crate::daemon::held::{HELD_PREFIX, HeldFiles, settle};
 use crate::daemon::ingest::{IngestItem, Settled};
 use crate::daemon::server::parse_line;
 use crate::daemon::stats::DaemonStats;
@@ -195,8 +195,9 @@ pub fn adopt_leftovers(data_dir: &Path) {
     }
 }
 
-/// Files of `dir` left by a daemon that is gone: `replay-<pid>-*` and
-/// `accepted-<pid>-*` whose pid is not alive (and is not ours).
+/// Files of `dir` left by a daemon that is gone: `replay-<pid>-*`,
+/// `accepted-<pid>-*` and `held-<pid>-*` whose pid is not alive (and is
+/// not ours).
 fn orphans(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -237,11 +238,13 @@ pub fn spool_backlog(data_dir: &Path) -> u64 {
     })
 }
 
-/// The daemon pid in a `replay-<pid>-<n>.jsonl` or `accepted-<pid>-<n>.jsonl` name.
+/// The daemon pid in a `replay-<pid>-<n>.jsonl`, `accepted-<pid>-<n>.jsonl`
+/// or `held-<pid>-<n>.jsonl` name.
 pub fn owner_pid(name: &str) -> Option<u32> {
     let rest = name
         .strip_prefix(REPLAY_PREFIX)
-        .or_else(|| name.strip_prefix(ACCEPTED_PREFIX))?
+        .or_else(|| name.strip_prefix(ACCEPTED_PREFIX))
+        .or_else(|| name.strip_prefix(HELD_PREFIX))?
         .strip_suffix(".jsonl")?;
     let (pid, n) = rest.split_once('-')?;
     n.parse::<u64>().ok()?;
@@ -343,9 +346,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn owner_pid_reads_both_kinds_of_name_and_nothing_else() {
+    fn owner_pid_reads_the_three_kinds_of_name_and_nothing_else() {
         assert_eq!(owner_pid("replay-123-0.jsonl"), Some(123));
         assert_eq!(owner_pid("accepted-77-12.jsonl"), Some(77));
+        assert_eq!(owner_pid("held-9-3.jsonl"), Some(9));
         assert_eq!(owner_pid("pending.jsonl"), None);
         assert_eq!(owner_pid("rejected.jsonl"), None);
         assert_eq!(owner_pid("replay-x-0.jsonl"), None);

@@ -288,7 +288,6 @@ impl Daemon {
         let held = Arc::new(HeldFiles::new(hookd_proto::journal::journal_dir(
             &config.data_dir,
         )));
-        held.adopt_leftovers();
         let rotation = accepted.clone().map(|journal| {
             tokio::spawn(journal.rotate_until(
                 events_tx.clone(),

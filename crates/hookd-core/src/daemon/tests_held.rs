@@ -33,7 +33,6 @@ const R2: &str = "019ac2d0-0000-7000-8000-000000000002";
 const C1: &str = "019ac2d0-0000-7000-8000-0000000000c1";
 const C2: &str = "019ac2d0-0000-7000-8000-0000000000c2";
 const C3: &str = "019ac2d0-0000-7000-8000-0000000000c3";
-const C4: &str = "019ac2d0-0000-7000-8000-0000000000c4";
 
 /// A running ingest thread and what talks to it.
 struct Ingest {
@@ -225,37 +224,66 @@ async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damage
     assert!(ingest.stop().left_under_check);
     drop(held);
 
-    // The next start adopts the held file without replaying it (its events
-    // are stored)...
+    // The next start replays the held file as a dead daemon's: that opens
+    // the ledger, checked before this write (it is small), found damaged and
+    // moved aside; the events go into the new ledger, and the file goes.
     journal::adopt_leftovers(&data_dir);
     let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
     let held = held_files(&data_dir);
-    held.adopt_leftovers();
-    assert_eq!(held.len(), 1);
-    // ...until the ledger is opened again (an event for it), checked before
-    // that write (it is small), found damaged and moved aside: then the held
-    // file is replayed into the new ledger.
-    write_pending(&data_dir, &journal_lines(&cwd, &[C4]));
     let mut taken = 0;
     let queued =
         journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
-    assert_eq!(queued, 1);
-    assert_eq!(event_ids(&ledger), [C4]);
+    assert_eq!(queued, 3);
+    assert_eq!(event_ids(&ledger), [C1, C2, C3]);
     let moved = ingest.stats.moved_aside();
     assert_eq!(moved.len(), 1, "the damaged ledger was moved aside");
     assert!(moved[0].moved_to.exists());
-    let mut seen = 0;
-    journal::replay_held_after_damage(&data_dir, &ingest.events, &ingest.stats, &held, &mut seen)
-        .await;
-    assert_eq!(event_ids(&ledger), [C4, C1, C2, C3]);
-    // The new ledger is sound: the held file goes.
-    assert_eq!(held.release(&ingest.events).await, 1);
+    assert!(held.is_empty());
     assert!(
         journal_files(&data_dir).is_empty(),
         "{:?}",
         journal_files(&data_dir)
     );
     assert!(!ingest.stop().left_under_check);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn held_files_are_written_again_when_the_check_finds_damage_beyond_what_memory_kept() {
+    let (_dir, data_dir, cwd, ledger) = setup(true);
+    // The sink keeps nothing in memory (a limit of one byte).
+    let mut sink = LedgerSink::new(data_dir.clone());
+    sink.set_check_limits(0, 1);
+    let gate = sink.check_gate();
+    gate.close();
+    let ingest = Ingest::start(&data_dir, sink);
+    let held = held_files(&data_dir);
+    write_pending(&data_dir, &journal_lines(&cwd, &[C1, C2, C3]));
+    let mut taken = 0;
+    journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(held.len(), 1);
+
+    // The check runs and finds the damage: the ledger is moved aside, with
+    // nothing kept in memory to write again...
+    gate.open();
+    let mut seen = 0;
+    wait_until_async(WAIT, "the damaged ledger moved aside", async || {
+        // A barrier takes the finished check in.
+        held::settle(&ingest.events).await;
+        !ingest.stats.moved_aside().is_empty()
+    })
+    .await;
+    assert!(!std::fs::exists(&ledger).unwrap() || event_ids(&ledger).is_empty());
+    // ...but the held file is: written again, into the new ledger.
+    journal::replay_held_after_damage(&data_dir, &ingest.events, &ingest.stats, &held, &mut seen)
+        .await;
+    assert_eq!(event_ids(&ledger), [C1, C2, C3]);
+    assert_eq!(held.release(&ingest.events).await, 1);
+    assert!(
+        journal_files(&data_dir).is_empty(),
+        "{:?}",
+        journal_files(&data_dir)
+    );
+    ingest.stop();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,7 +22,7 @@
 //! those batches are written again into the new ledger. Should the daemon
 //! die before the check is over, the copy in memory is gone, so the daemon's
 //! journal keeps the files of those events until the check has passed
-//! ([`Self::checks_pending`], `crate::daemon::journal`). A write that meets a
+//! ([`LedgerSink::checks_pending`], `crate::daemon::held`). A write that meets a
 //! damaged page (SQLite reports the file corrupt) moves the file aside at
 //! once and writes the batch into a new ledger.
 //!
@@ -57,8 +57,9 @@ pub const SYNC_CHECK_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Most bytes of batches (their payloads, roughly) kept per ledger while
 /// it is checked in the background, to be written again if it turns out
-/// damaged. Beyond it nothing more is kept, and the events written since
-/// the ledger was opened stay only in the file moved aside (logged).
+/// damaged. Beyond it nothing more is kept here (logged); the daemon's held
+/// journal files, up to as many bytes of the newest events, are written
+/// again instead (`crate::daemon::held`).
 pub const REPLAY_LIMIT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Which file (device, inode) a ledger and its directory are.
