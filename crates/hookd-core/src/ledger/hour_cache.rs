@@ -28,7 +28,7 @@ use rusqlite::types::Value;
 use super::Ledger;
 use super::filter::{Resolved, Table};
 use super::sink::FileIdentity;
-use super::window::{GroupBy, HourCount};
+use super::window::{GroupBy, HOUR, HourCount};
 use crate::{Error, Result};
 
 /// Most entries kept (a window's list and chart, a few recent filters).
@@ -164,14 +164,7 @@ impl Ledger {
     ) -> Result<Vec<HourCount>> {
         let mut w = filter.above_id(after).conditions(table);
         w.push("id > ?", [Value::Integer(after)]);
-        let sql = format!(
-            "SELECT substr(event_timestamp, 1, 13) AS h, {} AS s, COUNT(*) FROM {}{} \
-             GROUP BY h, s ORDER BY h, s",
-            group.expression(),
-            filter.from(table),
-            w.sql()
-        );
-        self.hour_rows(&sql, &w.values)
+        self.count_rows(table, filter, &w, group, HOUR)
     }
 }
 

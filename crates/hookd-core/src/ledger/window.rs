@@ -179,6 +179,11 @@ fn is_hour_start(timestamp: &str) -> bool {
     timestamp.get(13..) == Some(":00:00.000Z")
 }
 
+/// The length of an hour's timestamp prefix (`2026-11-21T10`).
+pub(super) const HOUR: usize = 13;
+/// The length of a minute's timestamp prefix (`2026-11-21T10:05`).
+pub(super) const MINUTE: usize = 16;
+
 /// What to group counts by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum GroupBy {
@@ -192,7 +197,7 @@ pub(crate) enum GroupBy {
 
 impl GroupBy {
     /// The SQL expression of the series, the same over rows and hour counts.
-    pub(super) fn expression(self) -> &'static str {
+    fn expression(self) -> &'static str {
         match self {
             Self::Nothing => "''",
             Self::Agent => "agent_id",
@@ -244,14 +249,7 @@ impl Ledger {
             return self.search_hour_counts(table, filter, search);
         }
         if !filter.counted_by_hour() {
-            let w = filter.conditions(table);
-            let sql = format!(
-                "SELECT substr(event_timestamp, 1, 13) AS h, {series} AS s, COUNT(*) FROM {}{} \
-                 GROUP BY h, s ORDER BY h, s",
-                filter.from(table),
-                w.sql()
-            );
-            return self.hour_rows(&sql, &w.values);
+            return self.count_rows(table, filter, &filter.conditions(table), group, HOUR);
         }
         let mut w = filter.hour_conditions();
         let since = filter.since.map(crate::timefmt::format);
@@ -312,14 +310,7 @@ impl Ledger {
                 "event_timestamp >= ? AND event_timestamp < ?",
                 [text(&start), text(&end)],
             );
-            let sql = format!(
-                "SELECT substr(event_timestamp, 1, 13) AS h, {} AS s, COUNT(*) FROM {}{} \
-                 GROUP BY h, s ORDER BY h, s",
-                group.expression(),
-                filter.from(table),
-                w.sql()
-            );
-            let exact = self.hour_rows(&sql, &w.values)?;
+            let exact = self.count_rows(table, filter, &w, group, HOUR)?;
             counts.retain(|c| c.hour != hour);
             counts.extend(exact);
         }
@@ -335,10 +326,23 @@ impl Ledger {
         filter: &Resolved,
         group: GroupBy,
     ) -> Result<Vec<HourCount>> {
-        let w = filter.conditions(table);
+        self.count_rows(table, filter, &filter.conditions(table), group, MINUTE)
+    }
+
+    /// The rows of `table` that `w` selects (read as `filter` reads the
+    /// table), counted per timestamp prefix of `prefix` characters
+    /// ([`HOUR`], [`MINUTE`]) and series, in that order.
+    pub(super) fn count_rows(
+        &self,
+        table: Table,
+        filter: &Resolved,
+        w: &Where,
+        group: GroupBy,
+        prefix: usize,
+    ) -> Result<Vec<HourCount>> {
         let sql = format!(
-            "SELECT substr(event_timestamp, 1, 16) AS m, {} AS s, COUNT(*) FROM {}{} \
-             GROUP BY m, s ORDER BY m, s",
+            "SELECT substr(event_timestamp, 1, {prefix}) AS h, {} AS s, COUNT(*) FROM {}{} \
+             GROUP BY h, s ORDER BY h, s",
             group.expression(),
             filter.from(table),
             w.sql()
@@ -346,7 +350,7 @@ impl Ledger {
         self.hour_rows(&sql, &w.values)
     }
 
-    pub(super) fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
+    fn hour_rows(&self, sql: &str, values: &[Value]) -> Result<Vec<HourCount>> {
         query_rows(self, sql, values, |r| {
             Ok(HourCount {
                 hour: r.get(0)?,
