@@ -23,7 +23,7 @@
 //! [`Settled::UnderCheck`] (a ledger is still being checked) is held rather
 //! than deleted ([`crate::daemon::held`]).
 
-use std::io::Read as _;
+use std::io::BufRead as _;
 use std::os::fd::AsFd as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -276,19 +276,25 @@ async fn replay_file(
 ) -> Option<(u64, Settled)> {
     let reading = file.to_path_buf();
     let rejected_to = dir.join(REJECTED_FILE_NAME);
-    let read = tokio::task::spawn_blocking(move || read_locked(&reading, &rejected_to)).await;
-    let parsed = match read {
-        Ok(Ok(parsed)) => parsed,
+    // Streamed: a file of any size takes a line's memory at a time (and the
+    // queue's), not the whole file parsed at once.
+    let sender = events.clone();
+    let read = tokio::task::spawn_blocking(move || {
+        read_locked(&reading, &rejected_to, |event| {
+            sender
+                .blocking_send(IngestItem::Event(Box::new(event)))
+                .is_ok()
+        })
+    })
+    .await;
+    let count = match read {
+        Ok(Ok(Some(count))) => count,
+        Ok(Ok(None)) | Err(_) => return None,
         Ok(Err(err)) => {
             tracing::error!(file = %file.display(), error = %err, "cannot replay journal file; kept for the next try");
             return None;
         }
-        Err(_) => return None,
     };
-    let count = parsed.len() as u64;
-    for event in parsed {
-        events.send(IngestItem::Event(Box::new(event))).await.ok()?;
-    }
     let Some(settled) = settle(events).await else {
         tracing::warn!(file = %file.display(), "ingest stopped before the replay committed; file kept");
         return None;
@@ -301,26 +307,42 @@ async fn replay_file(
 }
 
 /// Opens `path` (no symbolic link), waits for appenders still writing,
-/// and parses its lines; lines that do not parse go to `rejected`.
-fn read_locked(path: &Path, rejected: &Path) -> std::io::Result<Vec<HookEvent>> {
+/// and hands each line that parses to `each`, in order; lines that do not
+/// parse go to `rejected`. How many were handed over; `None` when `each`
+/// refused one (the ingest thread stopped).
+fn read_locked(
+    path: &Path,
+    rejected: &Path,
+    mut each: impl FnMut(HookEvent) -> bool,
+) -> std::io::Result<Option<u64>> {
     let fd = rustix::fs::open(
         path,
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
         Mode::empty(),
     )?;
     rustix::fs::flock(fd.as_fd(), FlockOperation::LockExclusive)?;
-    let mut bytes = Vec::new();
-    std::fs::File::from(fd).read_to_end(&mut bytes)?;
-    let mut out = Vec::new();
-    for line in bytes.split(|b| *b == b'\n') {
+    let mut reader = std::io::BufReader::new(std::fs::File::from(fd));
+    let mut line = Vec::new();
+    let mut handed = 0;
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return Ok(Some(handed));
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match parse_line(line) {
-            Ok(parsed) => out.push(parsed.event),
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        match parse_line(text) {
+            Ok(parsed) => {
+                if !each(parsed.event) {
+                    return Ok(None);
+                }
+                handed += 1;
+            }
             Err((why, detail)) => {
                 tracing::warn!(file = %path.display(), reason = why.as_str(), detail = %detail, "journal line rejected; moved to {}", rejected.display());
-                let mut kept = line.to_vec();
+                let mut kept = text.to_vec();
                 kept.push(b'\n');
                 let dir = rejected.parent().unwrap_or(Path::new("."));
                 let appended = hookd_proto::journal::open_append(rejected).and_then(|fd| {
@@ -338,7 +360,6 @@ fn read_locked(path: &Path, rejected: &Path) -> std::io::Result<Vec<HookEvent>> 
             }
         }
     }
-    Ok(out)
 }
 
 #[cfg(test)]
