@@ -337,14 +337,18 @@ impl Writer {
         let outcome = self.sink.append(path, entries);
         let count = entries.len() as u64;
         match outcome {
-            Ok(_) => {
+            Ok(new) => {
                 self.report.stored += count;
                 self.config
                     .stats
                     .events_stored
                     .fetch_add(count, Ordering::Relaxed);
-                tracing::debug!(ledger = %path.display(), events = count, "stored");
-                self.announce(path, entries);
+                tracing::debug!(ledger = %path.display(), events = count, new, "stored");
+                // Events the ledger already held (a replayed journal) change
+                // nothing a window shows: no notice wakes them.
+                if new > 0 {
+                    self.announce(path, entries);
+                }
             }
             Err(err) => {
                 tracing::error!(ledger = %path.display(), error = %ErrorChain(&err), events = count, "cannot store events; spooling them");

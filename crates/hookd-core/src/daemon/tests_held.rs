@@ -43,13 +43,21 @@ struct Ingest {
 
 impl Ingest {
     fn start(data_dir: &Path, sink: LedgerSink) -> Self {
+        Self::start_with_notices(data_dir, sink, broadcast::channel(16).0)
+    }
+
+    fn start_with_notices(
+        data_dir: &Path,
+        sink: LedgerSink,
+        notices: broadcast::Sender<crate::record::CommitNotice>,
+    ) -> Self {
         let stats = Arc::new(DaemonStats::default());
         let (events, receiver) = mpsc::channel(64);
         let thread = ingest::spawn_with_sink(
             IngestConfig {
                 data_dir: data_dir.to_path_buf(),
                 stats: Arc::clone(&stats),
-                notices: broadcast::channel(16).0,
+                notices,
                 bash: Arc::new(Mutex::new(BashTracker::new())),
                 writes_locally: true,
                 publish: None,
@@ -303,4 +311,27 @@ async fn what_is_held_is_bounded_the_oldest_going_first() {
         [2, 3].map(|n| journal_dir.join(format!("held-{pid}-{n}.jsonl")))
     );
     assert_eq!(journal_files(dir.path()).len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replaying_events_the_ledger_already_holds_wakes_no_window() {
+    let (_dir, data_dir, cwd, ledger) = setup(false);
+    let (notices, mut heard) = broadcast::channel(16);
+    let ingest = Ingest::start_with_notices(&data_dir, LedgerSink::new(data_dir.clone()), notices);
+    let held = held_files(&data_dir);
+    let mut taken = 0;
+    let mut announced = Vec::new();
+    for _ in 0..2 {
+        write_pending(&data_dir, &journal_lines(&cwd, &[R1, R2]));
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+        let mut events = 0;
+        while let Ok(notice) = heard.try_recv() {
+            events += notice.events.len();
+        }
+        announced.push(events);
+    }
+    assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
+    // The first replay stored two new events; the second, nothing new.
+    assert_eq!(announced, [2, 0]);
+    ingest.stop();
 }
