@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::daemon::held::{HeldFiles, settle};
-use crate::daemon::ingest::{IngestItem, Settled};
+use crate::daemon::ingest::IngestItem;
 use crate::daemon::journal::ACCEPTED_PREFIX;
 
 /// How often a segment that received lines is closed and a fresh one opened.
@@ -154,12 +154,7 @@ async fn retire(old: Arc<Segment>, events: mpsc::Sender<IngestItem>, held: Arc<H
         None => {
             tracing::warn!(file = %old.path.display(), "ingest stopped; segment kept for the next start");
         }
-        Some(Settled::UnderCheck) => held.hold(&old.path),
-        Some(Settled::Durable) => {
-            if let Err(err) = std::fs::remove_file(&old.path) {
-                tracing::warn!(file = %old.path.display(), error = %err, "cannot remove a committed segment");
-            }
-        }
+        Some(settled) => held.settled(&old.path, settled),
     }
 }
 

@@ -105,6 +105,19 @@ impl HeldFiles {
         }
     }
 
+    /// What to do with a journal file whose events committed, as the
+    /// barrier behind them answered: delete it when they are stored for
+    /// good, hold it while a ledger is being checked.
+    pub fn settled(&self, path: &Path, settled: Settled) {
+        match settled {
+            Settled::Durable => remove_files(&[path.to_path_buf()]),
+            Settled::UnderCheck => {
+                tracing::info!(file = %path.display(), "its events went to a ledger still being checked; the journal file is held until the check passes");
+                self.hold(path);
+            }
+        }
+    }
+
     /// How many files are held.
     pub fn len(&self) -> usize {
         self.state().files.len()

@@ -91,7 +91,7 @@ pub async fn replay_held_after_damage(
     held: &HeldFiles,
     seen: &mut usize,
 ) {
-    let moved = stats.moved_aside().len();
+    let moved = stats.moved_aside_count();
     if moved == *seen {
         return;
     }
@@ -128,9 +128,16 @@ pub async fn replay_once(
     }
     let mut files = orphans(&dir);
     let pending = hookd_proto::journal::pending_path(data_dir);
-    let own = own_replay_file(&dir, taken);
+    let own = dir.join(format!(
+        "{REPLAY_PREFIX}{}-{}.jsonl",
+        std::process::id(),
+        *taken
+    ));
     match std::fs::rename(&pending, &own) {
-        Ok(()) => files.push(own),
+        Ok(()) => {
+            *taken += 1;
+            files.push(own);
+        }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
         Err(err) => {
             tracing::error!(file = %pending.display(), error = %err, "cannot take the journal over");
@@ -142,30 +149,9 @@ pub async fn replay_once(
             continue;
         };
         queued += count;
-        match settled {
-            Settled::Durable => {
-                if let Err(err) = std::fs::remove_file(&file) {
-                    tracing::warn!(file = %file.display(), error = %err, "cannot remove replayed journal file");
-                }
-            }
-            Settled::UnderCheck => {
-                tracing::info!(file = %file.display(), "replayed into a ledger still being checked; the file is held until the check passes");
-                held.hold(&file);
-            }
-        }
+        held.settled(&file, settled);
     }
     queued
-}
-
-/// A fresh `replay-<pid>-<n>.jsonl` path of this daemon's.
-fn own_replay_file(dir: &Path, taken: &mut u64) -> PathBuf {
-    let path = dir.join(format!(
-        "{REPLAY_PREFIX}{}-{}.jsonl",
-        std::process::id(),
-        *taken
-    ));
-    *taken += 1;
-    path
 }
 
 /// Prefix of files a previous holder of this daemon's pid left behind.

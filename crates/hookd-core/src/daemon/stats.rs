@@ -100,11 +100,14 @@ impl DaemonStats {
             .unwrap_or_default()
     }
 
+    /// How many damaged ledgers were moved aside since the daemon started.
+    pub fn moved_aside_count(&self) -> usize {
+        self.moved_aside.lock().map_or(0, |list| list.len())
+    }
+
     /// Sets the ledgers the ingest thread has being checked in the background.
     pub fn set_ledgers_being_checked(&self, paths: Vec<PathBuf>) {
-        if let Ok(mut list) = self.being_checked.lock()
-            && *list != paths
-        {
+        if let Ok(mut list) = self.being_checked.lock() {
             *list = paths;
         }
     }
