@@ -577,12 +577,7 @@ fn max_mutation_id(path: &Path) -> Result<i64> {
 /// Whether the ledger has its tables yet: the daemon creates an empty
 /// project's file before it migrates it, and the benchmark may look between.
 fn has_mutations_table(conn: &rusqlite::Connection) -> Result<bool> {
-    let n: i64 = conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'mutations'",
-        [],
-        |r| r.get(0),
-    )?;
-    Ok(n > 0)
+    Ok(hookd_core::ledger::sqlite::has_table(conn, "mutations")?)
 }
 
 /// Polls the ledger at `path` every 50 ms until it holds `events` mutations

@@ -563,31 +563,19 @@ fn measure_size(
         }
     }
 
-    // Live: a list that has seen everything asks what is new.
-    eprintln!("[{label}] `page` NewerThan, nothing new");
+    // Live: a list that has seen everything asks what is new; also under a
+    // filter, whose per-hour counts a filtered list's every live read needs.
     let seen = newest_page.seen;
-    let (time, p) = time_runs(runs, || {
-        Ok(page::<MutationRow>(
-            &all,
-            &Anchor::NewerThan { seen: seen.clone() },
-            MAX_PAGE,
-        )?)
-    })?;
-    in_process.push(Figure {
-        what: "`page` NewerThan, nothing new".to_owned(),
-        time,
-        rows: p.rows.len() as u64,
-        peak_mib: None,
-        target_ms: None,
-    });
-    // The same under a filter: its per-hour counts are those a filtered
-    // list's every live read needs.
     let by_agent = q(MutationFilter {
         agent: Some(agent),
         ..MutationFilter::default()
     });
-    for (what, query) in [("agent", &by_agent), ("search `ledger`", &searched)] {
-        let what = format!("`page` NewerThan, nothing new, {what}");
+    for (under, query) in [
+        ("", &all),
+        (", agent", &by_agent),
+        (", search `ledger`", &searched),
+    ] {
+        let what = format!("`page` NewerThan, nothing new{under}");
         eprintln!("[{label}] {what}");
         let (time, p) = time_runs(runs, || {
             Ok(page::<MutationRow>(

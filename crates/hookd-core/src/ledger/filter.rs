@@ -534,18 +534,11 @@ fn push_in(w: &mut Where, column: &str, values: &[String]) {
 
 /// The known values `pattern` matches: as a glob when it is one (paths:
 /// `*` within a directory, `**` across), else those containing it; both
-/// case-insensitively except a path glob.
-/// The values of `known` that `pattern` matches, sorted: a filter resolved
-/// to the same values is the same filter, whatever order they were known in
-/// (the per-hour counts are remembered per filter: `super::hour_cache`).
+/// case-insensitively except a path glob. Sorted: a filter resolved to the
+/// same values is the same filter, whatever order they were known in (the
+/// per-hour counts are remembered per filter: `super::hour_cache`).
 fn matching(pattern: &str, known: &[String], path: bool) -> Result<Vec<String>> {
-    let mut found = matching_unsorted(pattern, known, path)?;
-    found.sort_unstable();
-    Ok(found)
-}
-
-fn matching_unsorted(pattern: &str, known: &[String], path: bool) -> Result<Vec<String>> {
-    if is_glob(pattern) {
+    let mut found: Vec<String> = if is_glob(pattern) {
         let glob = GlobBuilder::new(pattern)
             .literal_separator(path)
             .case_insensitive(!path)
@@ -555,18 +548,21 @@ fn matching_unsorted(pattern: &str, known: &[String], path: bool) -> Result<Vec<
                 reason: e.kind().to_string(),
             })?
             .compile_matcher();
-        return Ok(known
+        known
             .iter()
             .filter(|k| glob.is_match(k.as_str()))
             .cloned()
-            .collect());
-    }
-    let part = pattern.to_lowercase();
-    Ok(known
-        .iter()
-        .filter(|k| k.to_lowercase().contains(&part))
-        .cloned()
-        .collect())
+            .collect()
+    } else {
+        let part = pattern.to_lowercase();
+        known
+            .iter()
+            .filter(|k| k.to_lowercase().contains(&part))
+            .cloned()
+            .collect()
+    };
+    found.sort_unstable();
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::page::Watermark;
 use super::query::{Query, Source, read_snapshots, sources};
-use super::window::{Direction, GroupBy, HourCount, TimelineRow};
+use super::window::{Direction, GroupBy, HOUR, HourCount, MINUTE, TimelineRow};
 use crate::timefmt;
 use crate::{Error, Result};
 
@@ -40,8 +40,8 @@ impl Bin {
     /// The length of a bin's stored-timestamp prefix (`2026-11-21T10:05`, …).
     fn prefix(self) -> usize {
         match self {
-            Self::Minute => 16,
-            Self::Hour => 13,
+            Self::Minute => MINUTE,
+            Self::Hour => HOUR,
             Self::Day => 10,
         }
     }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ErrorChain;
 use crate::ledger::filter::Table;
 use crate::ledger::runs::runs_from_rows;
+use crate::ledger::sqlite::has_table;
 use crate::ledger::{SIDE_FILE_SUFFIXES, check_paths, with_suffix};
 use crate::{Error, Result};
 
@@ -130,15 +131,7 @@ pub enum Verdict {
 fn derived_problems(conn: &Connection, path: &Path) -> Result<Vec<String>> {
     let sqlite = |e| Error::sqlite(path, e);
     let tx = conn.unchecked_transaction().map_err(sqlite)?;
-    let has = |table: &str| -> Result<bool> {
-        tx.query_row(
-            "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-            [table],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n > 0)
-        .map_err(sqlite)
-    };
+    let has = |table: &str| has_table(&tx, table).map_err(sqlite);
     let count = |sql: &str| -> Result<i64> { tx.query_row(sql, [], |r| r.get(0)).map_err(sqlite) };
     let mut problems = Vec::new();
     let checks = [

@@ -3,7 +3,7 @@
 //! for what SQLite refuses at once instead of waiting on: switching a new
 //! file to WAL, or two processes creating the same schema at the same moment
 //! (the daemon creating a file while `hookd query`, a consumer or the app
-//! opens it).
+//! opens it). Also what is asked of any of them alike ([`has_table`]).
 
 use std::fmt::Display;
 use std::path::Path;
@@ -46,6 +46,17 @@ pub fn open_wal(path: &Path, flags: OpenFlags, sync: Synchronous) -> rusqlite::R
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", sync.as_str())?;
     Ok(conn)
+}
+
+/// Whether `conn`'s database has a table `name` (a file the daemon created
+/// may not be migrated yet; a ledger from before a migration lacks its tables).
+pub fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+        [name],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
 }
 
 /// Whether SQLite refused because another connection holds a lock.

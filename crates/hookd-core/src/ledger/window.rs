@@ -160,7 +160,7 @@ pub(crate) enum Direction {
 
 /// The hour (`2026-11-21T10`) a stored timestamp falls in.
 pub(crate) fn hour_of(timestamp: &str) -> &str {
-    timestamp.get(..13).unwrap_or(timestamp)
+    timestamp.get(..HOUR).unwrap_or(timestamp)
 }
 
 /// The first instant of `hour` and of the hour after it, stored-format.
@@ -180,9 +180,9 @@ fn is_hour_start(timestamp: &str) -> bool {
 }
 
 /// The length of an hour's timestamp prefix (`2026-11-21T10`).
-pub(super) const HOUR: usize = 13;
+pub(crate) const HOUR: usize = 13;
 /// The length of a minute's timestamp prefix (`2026-11-21T10:05`).
-pub(super) const MINUTE: usize = 16;
+pub(crate) const MINUTE: usize = 16;
 
 /// What to group counts by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
