@@ -344,26 +344,25 @@ describe('timeline view behaviour', () => {
     const hold = (): void => {
       held = new Promise<void>((resolve) => (release = resolve));
     };
+    /** While the page is held, only it was asked for; the chart follows once it is read. */
+    const chartAfterPage = async (): Promise<void> => {
+      await vi.waitFor(() => expect(asked).toEqual(['timeline_page']));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(asked).toEqual(['timeline_page']);
+      release();
+      held = null;
+      await vi.waitFor(() => expect(asked).toEqual(['timeline_page', 'timeline_histogram']));
+    };
     hold();
     mount(stub, { repo, all: false });
-    await vi.waitFor(() => expect(asked).toEqual(['timeline_page']));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(asked).toEqual(['timeline_page']);
-    release();
-    held = null;
-    await vi.waitFor(() => expect(asked).toEqual(['timeline_page', 'timeline_histogram']));
+    await chartAfterPage();
     await vi.waitFor(() => expect(document.getElementById('timeline-chart')!.dataset.total).toBeDefined());
 
     // A filter change: the same order.
     hold();
     asked.length = 0;
     view!.update({ view: 'timeline', filter: { ...emptyFilter(), repo, tool: 'Edit' } });
-    await vi.waitFor(() => expect(asked).toEqual(['timeline_page']));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(asked).toEqual(['timeline_page']);
-    release();
-    held = null;
-    await vi.waitFor(() => expect(asked).toEqual(['timeline_page', 'timeline_histogram']));
+    await chartAfterPage();
     const chart = (stub.lastArgs.get('timeline_histogram') as { query: TimelineQuery }).query;
     expect(chart.tool).toBe('Edit');
   });

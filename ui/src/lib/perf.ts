@@ -192,7 +192,7 @@ export function listenForPerfRequests(list: HTMLElement): () => void {
     const tenth = (ms: number): number => Math.round(ms * 10) / 10;
     for (const [name, t] of frames.inLongest) send(`frames-work:${name}`, tenth(t.ms), t.n);
     for (const [name, t] of frames.max) send(`frames-max:${name}`, tenth(t.ms), t.n);
-    send('frames', Math.round(frames.longest * 10) / 10, frames.count);
+    send('frames', tenth(frames.longest), frames.count);
     send('frames-at', Math.round(frames.at), null);
     send('frames-long', 0, frames.long);
     frames = null;
