@@ -47,6 +47,27 @@ pub fn unversioned_ledger_path(data_dir: &Path) -> PathBuf {
     data_dir.join("outside-git").join(LEDGER_FILE_NAME)
 }
 
+/// Whether `path` names a ledger: the ledger outside git of `data_dir`, or
+/// an absolute `…/.hookd/mutations.db` (a repository's; which repositories
+/// exist is for the caller to find out).
+pub fn is_ledger_path(data_dir: &Path, path: &Path) -> bool {
+    if path == unversioned_ledger_path(data_dir) {
+        return true;
+    }
+    path.is_absolute()
+        && path.file_name() == Some(std::ffi::OsStr::new(LEDGER_FILE_NAME))
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|dir| dir == REPO_STATE_DIR)
+        && path.components().all(|part| {
+            matches!(
+                part,
+                std::path::Component::RootDir | std::path::Component::Normal(_)
+            )
+        })
+}
+
 /// The registry of known repositories.
 pub fn registry_path(data_dir: &Path) -> PathBuf {
     data_dir.join("registry.db")
@@ -54,4 +75,29 @@ pub fn registry_path(data_dir: &Path) -> PathBuf {
 
 fn non_empty_env(name: &str) -> Option<std::ffi::OsString> {
     env::var_os(name).filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ledger_path_is_the_one_outside_git_or_an_absolute_repository_ledger() {
+        let data = Path::new("/data/hookd");
+        assert!(is_ledger_path(data, &unversioned_ledger_path(data)));
+        assert!(is_ledger_path(
+            data,
+            &repo_ledger_path(Path::new("/src/app"))
+        ));
+        for not in [
+            "/etc/passwd",
+            "/src/app/mutations.db",
+            "/src/app/.hookd/other.db",
+            "src/app/.hookd/mutations.db",
+            "/src/app/../x/.hookd/mutations.db",
+            "/data/other/outside-git/mutations.db",
+        ] {
+            assert!(!is_ledger_path(data, Path::new(not)), "{not}");
+        }
+    }
 }

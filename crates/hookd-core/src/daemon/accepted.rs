@@ -154,7 +154,7 @@ async fn retire(old: Arc<Segment>, events: mpsc::Sender<IngestItem>, held: Arc<H
         None => {
             tracing::warn!(file = %old.path.display(), "ingest stopped; segment kept for the next start");
         }
-        Some(settled) => held.settled(&old.path, settled),
+        Some(settled) => held.settled(&old.path, &settled),
     }
 }
 

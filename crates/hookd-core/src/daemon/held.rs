@@ -8,26 +8,35 @@
 //! loses that copy, and the next start's check would find the damage with
 //! nothing left to write again. So a journal file (an accepted-line segment,
 //! a replayed file) whose barrier is answered [`Settled::UnderCheck`] is not
-//! deleted but held, renamed `held-<pid>-<n>.jsonl`:
+//! deleted but held, renamed `held-<pid>-<n>.jsonl`, beside a note of the
+//! ledgers then being checked, `held-<pid>-<n>.ledgers` (a JSON list of
+//! paths):
 //! - each journal tick asks again, and the held files go once an answer is
 //!   [`Settled::Durable`];
 //! - when a ledger is moved aside, every held file is replayed (its events
 //!   may have been in it; the ledgers ignore ids they already hold);
-//! - a daemon stopped, or killed, with a check under way leaves them; the
-//!   next start replays them as it replays any journal file a dead daemon
-//!   left ([`crate::daemon::journal`]): that opens their ledgers, so they are
-//!   checked again, and the files are held again until the checks pass (or
-//!   written into the new ledger, should one prove damaged). Replaying them
-//!   is what tells which ledgers they concern; it costs a restart at most
-//!   the limit below;
+//! - a daemon stopped, or killed, with a check under way leaves them. The
+//!   next start ([`crate::daemon::journal`]) opens the ledgers the note
+//!   names, which has them checked again, and holds the file again until
+//!   the checks pass, without reading it: the events are in those ledgers
+//!   already, and replaying up to the limit below at every start cost a
+//!   launch about 100 MiB and a few hundred ms while a big ledger's check
+//!   never got to finish. The file is replayed instead when it has no note
+//!   (a crash between the rename and the note), when a ledger it names is
+//!   gone, or when one proves damaged;
 //! - at most [`REPLAY_LIMIT_BYTES`] are held, as the sink keeps in memory;
 //!   beyond it the oldest go (logged): should the ledger then prove damaged
 //!   after a crash, their events are only in the file moved aside.
+//!
+//! The note is written before the rename and removed before the file, so a
+//! crash at any step leaves either a held file with its true note, or one
+//! with none (replayed whole), or a note alone (swept).
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
+use rustix::fs::{Mode, OFlags};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::daemon::ingest::{IngestItem, Settled};
@@ -73,8 +82,9 @@ impl HeldFiles {
     }
 
     /// Keeps the journal file at `path` (renamed to a held name of this
-    /// daemon's) until its events are known to be stored for good.
-    pub fn hold(&self, path: &Path) {
+    /// daemon's, beside a note of `ledgers`, those being checked) until its
+    /// events are known to be stored for good.
+    pub fn hold(&self, path: &Path, ledgers: &[PathBuf]) {
         let bytes = std::fs::symlink_metadata(path).map_or(0, |meta| meta.len());
         let mut state = self.state();
         let held = self.dir.join(format!(
@@ -83,10 +93,16 @@ impl HeldFiles {
             state.next
         ));
         state.next += 1;
+        if let Err(err) = write_note(&note_path(&held), ledgers) {
+            // Without a note the file is replayed whole at the next start.
+            tracing::warn!(file = %held.display(), error = %err, "cannot note the ledgers a held journal file waits on");
+        }
         if let Err(err) = std::fs::rename(path, &held) {
             tracing::warn!(file = %path.display(), error = %err, "cannot hold a journal file while its ledger is checked; it stays as it is");
+            remove_quietly(&note_path(&held));
             return;
         }
+        remove_quietly(&note_path(path));
         state.files.push_back((held, bytes));
         state.bytes += bytes;
         while state.bytes > self.limit && state.files.len() > 1 {
@@ -108,12 +124,12 @@ impl HeldFiles {
     /// What to do with a journal file whose events committed, as the
     /// barrier behind them answered: delete it when they are stored for
     /// good, hold it while a ledger is being checked.
-    pub fn settled(&self, path: &Path, settled: Settled) {
+    pub fn settled(&self, path: &Path, settled: &Settled) {
         match settled {
             Settled::Durable => remove_files(&[path.to_path_buf()]),
-            Settled::UnderCheck => {
+            Settled::UnderCheck(ledgers) => {
                 tracing::info!(file = %path.display(), "its events went to a ledger still being checked; the journal file is held until the check passes");
-                self.hold(path);
+                self.hold(path, ledgers);
             }
         }
     }
@@ -164,10 +180,99 @@ impl HeldFiles {
     }
 }
 
+/// Deletes journal files whose events are stored, each after its note.
 fn remove_files(files: &[PathBuf]) {
     for file in files {
+        remove_quietly(&note_path(file));
         if let Err(err) = std::fs::remove_file(file) {
             tracing::warn!(file = %file.display(), error = %err, "cannot remove a journal file whose events are stored");
+        }
+    }
+}
+
+fn remove_quietly(path: &Path) {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => {
+            tracing::warn!(file = %path.display(), error = %err, "cannot remove a held journal file's note");
+        }
+    }
+}
+
+/// Suffix of the note beside a held file.
+const NOTE_SUFFIX: &str = "ledgers";
+
+/// Largest note read: a list of ledger paths, not a file to load whole
+/// whatever its size.
+const NOTE_LIMIT_BYTES: u64 = 1 << 20;
+
+/// The note beside the (held) journal file at `file`.
+pub fn note_path(file: &Path) -> PathBuf {
+    file.with_extension(NOTE_SUFFIX)
+}
+
+/// Writes the note at `path`: a new file (no symbolic link followed, mode
+/// 0600), replacing one a crash left there.
+fn write_note(path: &Path, ledgers: &[PathBuf]) -> std::io::Result<()> {
+    let text = serde_json::to_vec(ledgers).map_err(std::io::Error::other)?;
+    remove_quietly(path);
+    let fd = rustix::fs::open(
+        path,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    )?;
+    std::io::Write::write_all(&mut std::fs::File::from(fd), &text)
+}
+
+/// The ledgers the note beside the held file `file` names; `None` when it
+/// has none, or one that cannot be read (the file is then replayed).
+pub fn noted_ledgers(file: &Path) -> Option<Vec<PathBuf>> {
+    let note = note_path(file);
+    let fd = rustix::fs::open(
+        &note,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::from(fd), NOTE_LIMIT_BYTES + 1),
+        &mut text,
+    )
+    .ok()?;
+    if text.len() as u64 > NOTE_LIMIT_BYTES {
+        tracing::warn!(note = %note.display(), "a held journal file's note is too big to be one; the file is replayed");
+        return None;
+    }
+    match serde_json::from_slice(&text) {
+        Ok(ledgers) => Some(ledgers),
+        Err(err) => {
+            tracing::warn!(note = %note.display(), error = %err, "a held journal file's note does not read; the file is replayed");
+            None
+        }
+    }
+}
+
+/// Removes the notes a dead daemon left without their held file (a crash
+/// between writing one and renaming its file); `dead` tells from a held
+/// file's name whether its daemon is gone.
+pub fn sweep_notes(dir: &Path, dead: impl Fn(&str) -> bool) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(std::result::Result::ok) {
+        let path = entry.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let file = path.with_extension("jsonl");
+        if name.starts_with(HELD_PREFIX)
+            && path.extension().is_some_and(|ext| ext == NOTE_SUFFIX)
+            && file.file_name().and_then(|n| n.to_str()).is_some_and(&dead)
+            && std::fs::symlink_metadata(&file).is_err()
+        {
+            remove_quietly(&path);
         }
     }
 }

@@ -27,6 +27,7 @@ use crate::daemon::extract;
 use crate::daemon::placement;
 use crate::daemon::publish::{Outgoing, PublishTarget};
 use crate::daemon::stats::DaemonStats;
+use crate::dirs;
 use crate::error::ErrorChain;
 use crate::ledger::sink::LedgerSink;
 use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
@@ -57,11 +58,17 @@ pub enum IngestItem {
     Barrier(tokio::sync::oneshot::Sender<Settled>),
     /// Retry the spooled events (`Writer::replay_spool`).
     ReplaySpool,
+    /// Open these existing ledgers, so that they are checked as a write
+    /// would have them checked (`crate::daemon::held`: a dead daemon's held
+    /// journal file names the ledgers it waits on). Paths that are not a
+    /// ledger's ([`crate::dirs::is_ledger_path`]) or no longer exist are
+    /// skipped.
+    Recheck(Vec<PathBuf>),
 }
 
 /// How a [`IngestItem::Barrier`] is answered: what became of everything
 /// queued before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Settled {
     /// Committed (or spooled), to ledgers known sound: a journal file of
     /// these events may go.
@@ -70,8 +77,8 @@ pub enum Settled {
     /// ([`crate::ledger::checker`]): should it prove damaged after a crash,
     /// what was written to it exists only in the damaged file, so the
     /// journal files of these events stay until a later barrier answers
-    /// [`Settled::Durable`].
-    UnderCheck,
+    /// [`Settled::Durable`]. The ledgers being checked, sorted.
+    UnderCheck(Vec<PathBuf>),
 }
 
 /// What the ingest thread did before it stopped.
@@ -198,6 +205,7 @@ impl Writer {
                 }
                 IngestItem::Barrier(done) => barriers.push(done),
                 IngestItem::ReplaySpool => replay_spool = true,
+                IngestItem::Recheck(ledgers) => self.recheck(&ledgers),
             }
         }
         if !outgoing.is_empty() {
@@ -222,17 +230,37 @@ impl Writer {
         for moved in self.sink.take_moved_aside() {
             self.config.stats.record_moved_aside(moved);
         }
+        let being_checked = self.sink.being_checked();
         self.config
             .stats
-            .set_ledgers_being_checked(self.sink.being_checked());
-        let settled = if self.sink.checks_pending() {
-            Settled::UnderCheck
-        } else {
+            .set_ledgers_being_checked(being_checked.clone());
+        let settled = if being_checked.is_empty() {
             Settled::Durable
+        } else {
+            Settled::UnderCheck(being_checked)
         };
         for done in barriers {
             // Whoever waits may have given up; nothing to do then.
-            let _ = done.send(settled);
+            let _ = done.send(settled.clone());
+        }
+    }
+
+    /// Opens each existing ledger of `ledgers`, which has it checked.
+    fn recheck(&mut self, ledgers: &[PathBuf]) {
+        for path in ledgers {
+            if !dirs::is_ledger_path(&self.config.data_dir, path) {
+                tracing::warn!(path = %path.display(), "not a ledger's path; not opened");
+                continue;
+            }
+            match self.sink.open_existing(path) {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::info!(ledger = %path.display(), "the ledger a held journal file waited on is gone");
+                }
+                Err(err) => {
+                    tracing::warn!(ledger = %path.display(), error = %ErrorChain(&err), "cannot open a ledger to have it checked");
+                }
+            }
         }
     }
 

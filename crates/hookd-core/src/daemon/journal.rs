@@ -34,7 +34,7 @@ use rustix::fs::{FlockOperation, Mode, OFlags};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::daemon::held::{HELD_PREFIX, HeldFiles, settle};
+use crate::daemon::held::{self, HELD_PREFIX, HeldFiles, settle};
 use crate::daemon::ingest::{IngestItem, Settled};
 use crate::daemon::server::parse_line;
 use crate::daemon::stats::DaemonStats;
@@ -145,13 +145,74 @@ pub async fn replay_once(
     }
     let mut queued = 0;
     for file in files {
+        match recheck_held(data_dir, &file, events, stats).await {
+            Recheck::Settled(settled) => {
+                held.settled(&file, &settled);
+                continue;
+            }
+            Recheck::Stopped => return queued,
+            Recheck::Replay => {}
+        }
         let Some((count, settled)) = replay_file(&dir, &file, events, stats).await else {
             continue;
         };
         queued += count;
-        held.settled(&file, settled);
+        held.settled(&file, &settled);
     }
+    held::sweep_notes(&dir, |name| owner_pid(name).is_some_and(dead));
     queued
+}
+
+/// What became of a dead daemon's held file at [`recheck_held`].
+enum Recheck {
+    /// Its ledgers were opened again (and are being checked, or passed):
+    /// hold or delete the file as answered, without replaying it.
+    Settled(Settled),
+    /// Replay it: it is not a held file with a note, a ledger it names is
+    /// gone or was moved aside, or the note named something else.
+    Replay,
+    /// The ingest thread stopped; the file stays for the next start.
+    Stopped,
+}
+
+/// A held file of a dead daemon is not replayed when its note
+/// ([`crate::daemon::held`]) names the ledgers its events went to, all
+/// still there: they are opened, which has them checked again, and the
+/// file waits on those checks as before the restart.
+async fn recheck_held(
+    data_dir: &Path,
+    file: &Path,
+    events: &mpsc::Sender<IngestItem>,
+    stats: &DaemonStats,
+) -> Recheck {
+    let is_held = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| name.starts_with(HELD_PREFIX));
+    let Some(ledgers) = is_held.then(|| held::noted_ledgers(file)).flatten() else {
+        return Recheck::Replay;
+    };
+    let all_there = ledgers.iter().all(|ledger| {
+        crate::dirs::is_ledger_path(data_dir, ledger)
+            && std::fs::symlink_metadata(ledger).is_ok_and(|meta| meta.is_file())
+    });
+    if !all_there {
+        return Recheck::Replay;
+    }
+    let moved_aside = stats.moved_aside_count();
+    if events.send(IngestItem::Recheck(ledgers)).await.is_err() {
+        return Recheck::Stopped;
+    }
+    let Some(settled) = settle(events).await else {
+        return Recheck::Stopped;
+    };
+    if stats.moved_aside_count() != moved_aside {
+        // A ledger proved damaged when opened: the file's events may have
+        // been in it only.
+        return Recheck::Replay;
+    }
+    tracing::info!(file = %file.display(), "a held journal file of an earlier daemon: its ledgers are checked again; not replayed");
+    Recheck::Settled(settled)
 }
 
 /// Prefix of files a previous holder of this daemon's pid left behind.
@@ -169,6 +230,14 @@ pub fn adopt_leftovers(data_dir: &Path) {
     let me = std::process::id();
     for entry in entries.filter_map(std::result::Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".ledgers")
+            && owner_pid(&format!("{stem}.jsonl")) == Some(me)
+        {
+            // The note of a held file set aside below: such a file is
+            // replayed whole.
+            let _ = std::fs::remove_file(entry.path());
+            continue;
+        }
         if owner_pid(&name) == Some(me) {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -196,7 +265,7 @@ fn orphans(dir: &Path) -> Vec<PathBuf> {
                 return false;
             };
             name.starts_with(STALE_PREFIX) && name.ends_with(".jsonl")
-                || owner_pid(name).is_some_and(|pid| pid != std::process::id() && !alive(pid))
+                || owner_pid(name).is_some_and(dead)
         })
         .collect();
     out.sort();
@@ -235,6 +304,11 @@ pub fn owner_pid(name: &str) -> Option<u32> {
     let (pid, n) = rest.split_once('-')?;
     n.parse::<u64>().ok()?;
     pid.parse().ok()
+}
+
+/// Whether `pid` is a daemon that is gone: not alive, and not ours.
+fn dead(pid: u32) -> bool {
+    pid != std::process::id() && !alive(pid)
 }
 
 /// Whether a process with this pid exists (of any user).

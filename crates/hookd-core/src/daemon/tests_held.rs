@@ -194,7 +194,7 @@ async fn journal_files_stay_while_their_ledger_is_checked_and_go_once_it_passed(
     assert_eq!(held.release(&ingest.events).await, 0);
     assert_eq!(
         held::settle(&ingest.events).await,
-        Some(Settled::UnderCheck)
+        Some(Settled::UnderCheck(vec![ledger.clone()]))
     );
     let segment = format!("held-{}-1.jsonl", std::process::id());
     let kept = journal_files(&data_dir);
@@ -302,7 +302,7 @@ async fn what_is_held_is_bounded_the_oldest_going_first() {
     for n in 0..4 {
         let file = journal_dir.join(format!("accepted-1-{n}.jsonl"));
         std::fs::write(&file, vec![b'x'; 100]).unwrap();
-        held.hold(&file);
+        held.hold(&file, &[]);
     }
     // 400 bytes held against a limit of 250: the two oldest went.
     let pid = std::process::id();
@@ -333,5 +333,150 @@ async fn replaying_events_the_ledger_already_holds_wakes_no_window() {
     assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
     // The first replay stored two new events; the second, nothing new.
     assert_eq!(announced, [2, 0]);
+    ingest.stop();
+}
+
+/// A pid no process has (above Linux's largest `pid_max`).
+const DEAD_PID: u32 = 2_000_000_000;
+
+/// Renames this process's held files and their notes as a dead daemon's,
+/// as a killed daemon leaves them for the next start.
+fn as_dead_daemons(data_dir: &Path) {
+    let dir = hookd_proto::journal::journal_dir(data_dir);
+    let own = format!("held-{}-", std::process::id());
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(rest) = name.strip_prefix(&own) {
+            std::fs::rename(dir.join(&name), dir.join(format!("held-{DEAD_PID}-{rest}"))).unwrap();
+        }
+    }
+}
+
+/// Stores `ids` through a daemon whose check of the (existing) ledger is
+/// held back, then stops it with the check under way: what a daemon killed
+/// during the check leaves. The held file's name as a dead daemon's.
+async fn killed_during_the_check(data_dir: &Path, cwd: &Path, ids: &[&str]) -> PathBuf {
+    let (sink, _gate) = held_back_sink(data_dir);
+    let ingest = Ingest::start(data_dir, sink);
+    let held = held_files(data_dir);
+    write_pending(data_dir, &journal_lines(cwd, ids));
+    let mut taken = 0;
+    journal::replay_once(data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(held.len(), 1);
+    assert!(ingest.stop().left_under_check);
+    as_dead_daemons(data_dir);
+    hookd_proto::journal::journal_dir(data_dir).join(format!("held-{DEAD_PID}-0.jsonl"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_daemons_held_file_waits_on_its_ledgers_check_without_being_replayed() {
+    let (_dir, data_dir, cwd, ledger) = setup(false);
+    let left = killed_during_the_check(&data_dir, &cwd, &[R1, R2]).await;
+    assert_eq!(held::noted_ledgers(&left), Some(vec![ledger.clone()]));
+
+    // The next start: the note names the ledger, which is there. It is
+    // opened (so checked again), and the file held again, unread.
+    let (sink, gate) = held_back_sink(&data_dir);
+    let ingest = Ingest::start(&data_dir, sink);
+    let held = held_files(&data_dir);
+    let mut taken = 0;
+    let queued =
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(queued, 0, "the held file was not replayed");
+    assert_eq!(
+        ingest
+            .stats
+            .events_replayed
+            .load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
+    assert_eq!(ingest.stats.ledgers_being_checked(), vec![ledger.clone()]);
+    let own = format!("held-{}-0", std::process::id());
+    assert_eq!(journal_files(&data_dir), vec![format!("{own}.jsonl")]);
+    assert_eq!(
+        held::noted_ledgers(&held.paths()[0]),
+        Some(vec![ledger.clone()])
+    );
+    assert!(
+        !held::note_path(&left).exists(),
+        "the old note went with the rename"
+    );
+
+    // The check passes: the file and its note go.
+    gate.open();
+    wait_until_async(WAIT, "the held file goes", async || {
+        held.release(&ingest.events).await == 1
+    })
+    .await;
+    let dir = hookd_proto::journal::journal_dir(&data_dir);
+    assert!(journal_files(&data_dir).is_empty());
+    assert!(!dir.join(format!("{own}.ledgers")).exists());
+    assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
+    ingest.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_daemons_held_file_is_replayed_when_its_ledger_proves_damaged_at_the_restart() {
+    let (_dir, data_dir, cwd, ledger) = setup(true);
+    let left = killed_during_the_check(&data_dir, &cwd, &[C1, C2, C3]).await;
+    assert!(held::noted_ledgers(&left).is_some());
+
+    // The next start opens the (small) ledger, checks it before anything
+    // else, finds it damaged and moves it aside: the file is replayed into
+    // the new ledger, then goes.
+    let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
+    let held = held_files(&data_dir);
+    let mut taken = 0;
+    let queued =
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(queued, 3);
+    assert_eq!(ingest.stats.moved_aside().len(), 1);
+    assert_eq!(event_ids(&ledger), [C1, C2, C3]);
+    assert!(held.is_empty());
+    let dir = hookd_proto::journal::journal_dir(&data_dir);
+    let left_over: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("held-"))
+        .collect();
+    assert!(left_over.is_empty(), "{left_over:?}");
+    ingest.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_note_that_names_no_ledger_or_a_gone_one_has_the_file_replayed() {
+    let (_dir, data_dir, cwd, ledger) = setup(false);
+    let dir = hookd_proto::journal::prepare_dir(&data_dir).unwrap();
+    let elsewhere = cwd.join("not-a-ledger.db");
+    std::fs::write(&elsewhere, b"someone's file").unwrap();
+    let gone = cwd.join("gone").join(".hookd").join("mutations.db");
+    for (n, named) in [elsewhere.clone(), gone].into_iter().enumerate() {
+        let file = dir.join(format!("held-{DEAD_PID}-{n}.jsonl"));
+        let ids = if n == 0 { [R1] } else { [R2] };
+        std::fs::write(&file, journal_lines(&cwd, &ids)).unwrap();
+        std::fs::write(
+            held::note_path(&file),
+            serde_json::to_vec(&[named]).unwrap(),
+        )
+        .unwrap();
+    }
+    // A note left without its file (a crash between the two) is swept.
+    let lone = dir.join(format!("held-{DEAD_PID}-7.ledgers"));
+    std::fs::write(&lone, b"[]").unwrap();
+
+    let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
+    let held = held_files(&data_dir);
+    let mut taken = 0;
+    let queued =
+        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    assert_eq!(queued, 2, "both files were replayed");
+    assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
+    assert_eq!(std::fs::read(&elsewhere).unwrap(), b"someone's file");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("held-"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
     ingest.stop();
 }

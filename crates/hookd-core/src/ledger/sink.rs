@@ -301,6 +301,17 @@ impl LedgerSink {
         }
     }
 
+    /// Opens the ledger at `path` if it exists as a file (never creating
+    /// one), which has it checked as before a write: now when small, in the
+    /// background when big. Whether it was there.
+    pub fn open_existing(&mut self, path: &Path) -> Result<bool> {
+        if !std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file()) {
+            return Ok(false);
+        }
+        self.settle_checks();
+        self.open(path).map(|_| true)
+    }
+
     /// Appends entries to the ledger at `path` in one transaction (idempotent on event ids).
     pub fn append(&mut self, path: &Path, entries: &[LedgerEntry]) -> Result<usize> {
         self.with_ledger(path, Batch::Entries(entries))
