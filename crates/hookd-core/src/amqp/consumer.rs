@@ -19,6 +19,8 @@
 //!   full, permissions, a lock): those messages are requeued after a backoff.
 //! - A lost broker connection is retried with exponential backoff; whatever
 //!   was delivered but not acked comes back from the broker.
+//! - A delivery stored in a ledger that is still being checked in the
+//!   background is acked only once the check passed ([`super::held_acks`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -36,6 +38,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::AmqpError;
+use super::held_acks::{HeldAcks, Release};
 use super::message::{DEFAULT_EXCHANGE, SCHEMA_VERSION, ToolMutationEvent};
 use super::topology::{check_url, connect, declare_exchange, redact, short_string};
 use crate::ledger::sink::LedgerSink;
@@ -53,6 +56,10 @@ pub const BATCH_IDLE_GAP: Duration = Duration::from_millis(2);
 
 /// Default wait for more deliveries after the first of a batch.
 pub const DEFAULT_BATCH_WAIT: Duration = Duration::from_millis(20);
+
+/// How often an idle consumer holding acks asks whether the checks of
+/// their ledgers are over.
+const HELD_RECHECK: Duration = Duration::from_millis(250);
 
 /// The ledger keeps every hook event, not only tool mutations, so the queue
 /// takes every routing key.
@@ -270,7 +277,27 @@ pub async fn run(
     ] {
         short_string(what, &name)?;
     }
+    run_worker(Worker::new(config), shutdown).await
+}
+
+/// [`run`] writing through `sink` (tests: a sink whose checks are held back).
+#[cfg(test)]
+pub(crate) async fn run_with_sink(
+    config: ConsumerConfig,
+    sink: LedgerSink,
+    shutdown: CancellationToken,
+) -> ConsumerReport {
     let mut worker = Worker::new(config);
+    worker.sink = Some(sink);
+    run_worker(worker, shutdown)
+        .await
+        .expect("the consumer runs")
+}
+
+async fn run_worker(
+    mut worker: Worker,
+    shutdown: CancellationToken,
+) -> Result<ConsumerReport, AmqpError> {
     let mut reconnect = Backoff::new(RECONNECT_MIN, RECONNECT_MAX);
     while !shutdown.is_cancelled() {
         match worker.session(&shutdown).await {
@@ -347,6 +374,8 @@ struct Worker {
     sink: Option<LedgerSink>,
     report: ConsumerReport,
     write_retry: Backoff,
+    /// Deliveries stored in a ledger under check, not yet acked.
+    held: HeldAcks<Acker>,
 }
 
 /// What one blocking write of a batch did.
@@ -355,6 +384,32 @@ struct WriteOutcome {
     groups: Vec<GroupOutcome>,
     /// Batch positions whose repository root does not exist on this host.
     missing_roots: Vec<(usize, PathBuf)>,
+    /// What the sink says of its background checks after the writes.
+    checks: Checks,
+}
+
+/// The sink's background checks at one moment.
+#[derive(Debug, Default)]
+struct Checks {
+    /// The ledgers being checked.
+    checking: Vec<PathBuf>,
+    /// The ledgers moved aside (found damaged) since the last look.
+    moved_aside: Vec<PathBuf>,
+}
+
+impl Checks {
+    /// Takes in the finished checks of `sink` and reads what is left.
+    fn of(sink: &mut LedgerSink) -> Self {
+        sink.settle_checks();
+        Self {
+            checking: sink.being_checked(),
+            moved_aside: sink
+                .take_moved_aside()
+                .into_iter()
+                .map(|moved| moved.ledger)
+                .collect(),
+        }
+    }
 }
 
 /// One ledger's share of a batch.
@@ -373,6 +428,7 @@ impl Worker {
             sink: None,
             report: ConsumerReport::default(),
             write_retry: Backoff::new(WRITE_RETRY_MIN, WRITE_RETRY_MAX),
+            held: HeldAcks::default(),
         }
     }
 
@@ -400,7 +456,10 @@ impl Worker {
             prefetch = self.config.prefetch,
             "ledger consumer consuming"
         );
-        match self.consume(&mut session, shutdown).await {
+        let consumed = self.consume(&mut session, shutdown).await;
+        // The channel closes with them unacked: the broker delivers them again.
+        self.held.forget();
+        match consumed {
             Ok(()) => {
                 close(&session).await;
                 SessionEnd::Shutdown
@@ -432,6 +491,10 @@ impl Worker {
                     return Ok(());
                 }
                 next = session.deliveries.recv() => delivery(next)?,
+                () = tokio::time::sleep(HELD_RECHECK), if !self.held.is_empty() => {
+                    self.recheck_held().await?;
+                    continue;
+                }
             };
             let deadline = Instant::now() + self.config.batch_wait;
             let mut batch = vec![first];
@@ -507,6 +570,7 @@ impl Worker {
             self.dead_letter(&ackers[*position]).await?;
         }
         let mut written = Vec::with_capacity(ackers.len());
+        let mut under_check = Vec::new();
         let mut failed = Vec::new();
         for group in outcome.groups {
             match group.result {
@@ -514,7 +578,16 @@ impl Worker {
                     let stored = stored.min(group.positions.len());
                     self.report.stored += stored as u64;
                     self.report.duplicates += (group.positions.len() - stored) as u64;
-                    written.extend(group.positions);
+                    if outcome.checks.checking.contains(&group.ledger) {
+                        under_check.extend(
+                            group
+                                .positions
+                                .into_iter()
+                                .map(|p| (p, group.ledger.clone())),
+                        );
+                    } else {
+                        written.extend(group.positions);
+                    }
                 }
                 Err(err) => {
                     tracing::warn!(
@@ -529,8 +602,23 @@ impl Worker {
         }
         written.sort_unstable();
         failed.sort_unstable();
+        self.release_held(&outcome.checks).await?;
+        if !under_check.is_empty() {
+            let was = self.held.len();
+            for (position, ledger) in under_check {
+                self.held.hold(&ledger, ackers[position].clone());
+            }
+            let prefetch = usize::from(self.config.prefetch.max(1));
+            if was < prefetch && self.held.len() >= prefetch {
+                tracing::info!(
+                    held = self.held.len(),
+                    checking = ?outcome.checks.checking,
+                    "every delivery the broker sends at once is stored in a ledger still being checked; more events wait in the queue until the check ends"
+                );
+            }
+        }
 
-        if failed.is_empty() {
+        if failed.is_empty() && self.held.is_empty() {
             self.write_retry.reset();
             // Every earlier delivery on this channel is settled, and this
             // batch's rejects went out first, so one "multiple" ack up to the
@@ -545,6 +633,53 @@ impl Worker {
         }
         let failed: Vec<Acker> = failed.into_iter().map(|p| ackers[p].clone()).collect();
         self.requeue(&failed, shutdown).await
+    }
+
+    /// Acks the held deliveries whose ledger's check passed and requeues
+    /// those of a ledger moved aside.
+    async fn release_held(&mut self, checks: &Checks) -> Result<(), AmqpError> {
+        for (acker, release) in self.held.settle(&checks.checking, &checks.moved_aside) {
+            match release {
+                Release::Ack => ack(&acker, false).await?,
+                Release::Requeue => {
+                    let options = BasicNackOptions {
+                        requeue: true,
+                        ..BasicNackOptions::default()
+                    };
+                    let sent = acker
+                        .nack(options)
+                        .await
+                        .map_err(|e| AmqpError::broker("requeueing a message", e))?;
+                    settled(sent)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks the sink, on the blocking pool, whether the checks of the held
+    /// deliveries' ledgers are over, and releases what it can.
+    async fn recheck_held(&mut self) -> Result<(), AmqpError> {
+        let sink = self.sink.take();
+        let data_dir = self.config.data_dir.clone();
+        let looked = tokio::task::spawn_blocking(move || {
+            let mut sink = sink.unwrap_or_else(|| LedgerSink::new(data_dir));
+            let checks = Checks::of(&mut sink);
+            (sink, checks)
+        })
+        .await;
+        match looked {
+            Ok((sink, checks)) => {
+                self.sink = Some(sink);
+                self.release_held(&checks).await
+            }
+            Err(err) => {
+                // A new sink checks the ledgers again; the held deliveries
+                // wait for that.
+                tracing::error!(error = %err, "looking at the ledger checks failed");
+                Ok(())
+            }
+        }
     }
 
     /// Writes entries grouped by ledger, one transaction each, on the blocking
@@ -695,6 +830,7 @@ fn write_groups(sink: &mut LedgerSink, entries: Vec<LedgerEntry>) -> WriteOutcom
     WriteOutcome {
         groups,
         missing_roots,
+        checks: Checks::of(sink),
     }
 }
 

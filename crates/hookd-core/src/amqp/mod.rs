@@ -10,9 +10,12 @@
 
 pub mod consumer;
 pub mod error;
+mod held_acks;
 pub mod message;
 pub mod outbox;
 pub mod publisher;
+#[cfg(test)]
+mod tests_held_acks;
 pub mod topology;
 
 pub use error::AmqpError;
