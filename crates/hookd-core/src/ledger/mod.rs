@@ -18,6 +18,7 @@ pub mod agents;
 pub mod change;
 pub mod checker;
 pub mod checkpoint;
+pub mod content_store;
 mod derived;
 mod filter;
 pub mod histogram;
