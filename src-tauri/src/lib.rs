@@ -147,6 +147,15 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
         ));
     }
     started.handle.spawn(quit_on_signal(handle.clone()));
+    // What the window's reads freed goes back to the system once they stop
+    // (the daemon does the same for its own work, which ends earlier).
+    let reads = handle.clone();
+    started
+        .handle
+        .spawn(hookd_core::daemon::memory::release_after_work(
+            move || reads.state::<AppState>().window_reads(),
+            started.handle.shutdown_token(),
+        ));
     app.manage(started.handle);
     let emitter = handle.clone();
     app.manage(settings_watch::SettingsWatch::new(

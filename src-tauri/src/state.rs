@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use hookd_core::daemon::recording::RecordingSwitch;
 use hookd_core::daemon::status::{self, DaemonStatus};
@@ -53,6 +54,10 @@ pub struct AppState {
     pub recording: RecordingSwitch,
     /// The test bench's runs in flight, for its Cancel button.
     pub bench_runs: crate::bench_runs::BenchRuns,
+    /// Rows (and charts) the window has read since the app started: the
+    /// work whose freed memory is given back once it stops
+    /// ([`hookd_core::daemon::memory::release_after_work`]).
+    window_reads: AtomicU64,
 }
 
 impl AppState {
@@ -70,7 +75,19 @@ impl AppState {
             daemon: RwLock::new(daemon),
             recording: RecordingSwitch::new(),
             bench_runs: crate::bench_runs::BenchRuns::default(),
+            window_reads: AtomicU64::new(0),
         }
+    }
+
+    /// Counts `rows` read for the window (a chart counts as one).
+    pub fn count_window_reads(&self, rows: usize) {
+        self.window_reads
+            .fetch_add(u64::try_from(rows).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Rows (and charts) read for the window so far.
+    pub fn window_reads(&self) -> u64 {
+        self.window_reads.load(Ordering::Relaxed)
     }
 
     /// State from the environment, resolved exactly as `hookd daemon` does:

@@ -95,12 +95,14 @@ pub(crate) fn page_of<T: TimelineRow>(
 ) -> Result<Page<T>> {
     let core = to_core_query(state, query)?;
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    or_empty(page::page(&core, anchor, limit), || Page {
+    let page = or_empty(page::page(&core, anchor, limit), || Page {
         rows: Vec::new(),
         first: 0,
         total: 0,
         seen: Watermark::new(),
-    })
+    })?;
+    state.count_window_reads(page.rows.len().max(1));
+    Ok(page)
 }
 
 /// The chart of `query`'s rows (mutations or hook events, as `T`).
@@ -110,6 +112,7 @@ pub(crate) fn histogram_of<T: TimelineRow>(
     request: &HistogramRequest,
 ) -> Result<Histogram> {
     let core = to_core_query(state, query)?;
+    state.count_window_reads(1);
     or_empty(histogram::histogram::<T>(&core, request), || {
         let start = chrono::Utc::now();
         Histogram {

@@ -136,6 +136,27 @@ describe('PagedRows', () => {
     expect(paged.received).toBe(12);
   });
 
+  it('keeps only the chunks near the range on screen while live rows stream in', async () => {
+    const l = ledger(30);
+    const { paged } = cache(l, 10, 25);
+    await paged.open();
+    // A burst, read a page at a time, the list following the end.
+    for (let n = 0; n < 30; n++) {
+      for (let i = 0; i < 10; i++) l.add(100 + n * 10 + i);
+      expect((await paged.live()).how).toBe('append');
+      paged.ensure(paged.total - 8, paged.total);
+    }
+    expect(paged.total).toBe(330);
+    // The chunk on screen and at most two on either side, not the 25 the cap allows.
+    expect(paged.pages).toBeLessThanOrEqual(5);
+    expect(paged.get(329)?.id).toBe(330);
+    expect(paged.get(100)).toBeUndefined();
+    // Scrolled back, what went is read again.
+    paged.ensure(100, 105);
+    await settle();
+    expect(paged.get(100)?.id).toBe(101);
+  });
+
   it('refetches the range on screen when a late row sorts before rows held', async () => {
     const l = ledger(30);
     const { paged } = cache(l);

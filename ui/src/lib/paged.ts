@@ -25,6 +25,14 @@ import type { Anchor, Page, Watermark } from './types';
 export const PAGE_SIZE = 200;
 /** Chunks held at most; the farthest from the viewport go first. */
 export const MAX_PAGES = 25;
+/**
+ * Chunks kept on each side of the range on screen when live rows are
+ * appended: a burst streams through the end of the list, and what it
+ * scrolled past is read again if scrolled back to, rather than kept (a
+ * 20,000-row burst otherwise left the list holding `MAX_PAGES` chunks of
+ * it, where it held one or two before).
+ */
+export const LIVE_MARGIN_PAGES = 2;
 
 /** Reads one page of rows. */
 export type PageFetch<T> = (anchor: Anchor, limit: number) => Promise<Page<T>>;
@@ -45,6 +53,7 @@ export interface PagedRowsOptions<T> {
   onError?(err: unknown): void;
   pageSize?: number;
   maxPages?: number;
+  liveMarginPages?: number;
 }
 
 /** What a live read found. */
@@ -73,7 +82,7 @@ export class PagedRows<T> {
   private readonly opts: Required<Omit<PagedRowsOptions<T>, 'onError' | 'onLive'>> & Pick<PagedRowsOptions<T>, 'onError' | 'onLive'>;
 
   constructor(options: PagedRowsOptions<T>) {
-    this.opts = { pageSize: PAGE_SIZE, maxPages: MAX_PAGES, ...options };
+    this.opts = { pageSize: PAGE_SIZE, maxPages: MAX_PAGES, liveMarginPages: LIVE_MARGIN_PAGES, ...options };
   }
 
   /** The row at `position`, or undefined while it is not held. */
@@ -185,7 +194,7 @@ export class PagedRows<T> {
       // appends them where these end).
       this.total = more ? first + page.rows.length : total;
       this.store(first, page.rows);
-      this.evict();
+      this.evict(this.opts.liveMarginPages);
       this.opts.onChange();
       return { rows: page.rows, how: 'append', more };
     }
@@ -257,11 +266,19 @@ export class PagedRows<T> {
     }
   }
 
-  /** Drops the chunks farthest from the range on screen beyond the cap. */
-  private evict(): void {
+  /**
+   * Drops the chunks farthest from the range on screen beyond the cap and,
+   * given a `margin`, every chunk more than that many chunks away from it.
+   */
+  private evict(margin?: number): void {
+    const size = this.opts.pageSize;
+    if (margin !== undefined) {
+      const low = Math.floor(this.range[0] / size) - margin;
+      const high = Math.floor(Math.max(this.range[0], this.range[1] - 1) / size) + margin;
+      for (const c of [...this.chunks.keys()]) if (c < low || c > high) this.chunks.delete(c);
+    }
     const excess = this.chunks.size - this.opts.maxPages;
     if (excess <= 0) return;
-    const size = this.opts.pageSize;
     const middle = (this.range[0] + this.range[1]) / 2 / size;
     const far = [...this.chunks.keys()].sort((a, b) => Math.abs(b - middle) - Math.abs(a - middle));
     for (const c of far.slice(0, excess)) this.chunks.delete(c);
