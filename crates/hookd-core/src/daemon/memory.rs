@@ -73,13 +73,17 @@ impl IdleRelease {
 }
 
 /// Everything the daemon counts as work: connections, lines accepted or
-/// rejected, events committed or replayed.
+/// rejected, events committed or replayed, and a background check that
+/// ended, which counts as [`MIN_WORK`]: it frees the copy of what was
+/// written meanwhile (up to 64 MiB, [`crate::ledger::sink`]), and the burst
+/// that filled it may have been released long before.
 fn activity(stats: &DaemonStats) -> u64 {
     stats.connections.load(Ordering::Relaxed)
         + stats.lines_accepted.load(Ordering::Relaxed)
         + stats.rejected_total()
         + stats.events_stored.load(Ordering::Relaxed)
         + stats.events_replayed.load(Ordering::Relaxed)
+        + stats.checks_ended.load(Ordering::Relaxed) * MIN_WORK
 }
 
 /// Checks every [`IDLE_CHECK`] until `shutdown` and releases the free
@@ -168,6 +172,27 @@ mod tests {
         activity += 100;
         assert!(!idle.observe(activity));
         assert!(idle.observe(activity), "{activity} of work, then idle");
+    }
+
+    #[test]
+    fn a_check_that_ends_is_enough_work_for_a_release() {
+        let stats = DaemonStats::default();
+        let (a, b) = (
+            std::path::PathBuf::from("/a"),
+            std::path::PathBuf::from("/b"),
+        );
+        stats.set_ledgers_being_checked(vec![a.clone(), b.clone()]);
+        let mut idle = IdleRelease::default();
+        assert!(!idle.observe(activity(&stats)));
+        // b's check ended (the daemon otherwise idle): released once.
+        stats.set_ledgers_being_checked(vec![a]);
+        assert_eq!(stats.checks_ended.load(Ordering::Relaxed), 1);
+        assert!(!idle.observe(activity(&stats)));
+        assert!(idle.observe(activity(&stats)));
+        assert!(!idle.observe(activity(&stats)));
+        // The same list again is not another ended check.
+        stats.set_ledgers_being_checked(vec![std::path::PathBuf::from("/a")]);
+        assert_eq!(stats.checks_ended.load(Ordering::Relaxed), 1);
     }
 
     /// Resident anonymous memory of this process, in bytes.

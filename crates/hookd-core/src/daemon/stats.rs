@@ -61,6 +61,9 @@ pub struct DaemonStats {
     pub hooks_skipped_untrusted: AtomicU64,
     /// Events replayed from the journal (`crate::daemon::journal`).
     pub events_replayed: AtomicU64,
+    /// Background checks of ledgers that ended (passed or not): each frees
+    /// what the sink kept in memory while it ran.
+    pub checks_ended: AtomicU64,
     rejected: [AtomicU64; 7],
     moved_aside: Mutex<Vec<MovedAside>>,
     being_checked: Mutex<Vec<PathBuf>>,
@@ -106,8 +109,12 @@ impl DaemonStats {
     }
 
     /// Sets the ledgers the ingest thread has being checked in the background.
+    /// A ledger that was on the list and is no longer counts as a check
+    /// that ended ([`Self::checks_ended`]).
     pub fn set_ledgers_being_checked(&self, paths: Vec<PathBuf>) {
         if let Ok(mut list) = self.being_checked.lock() {
+            let ended = list.iter().filter(|path| !paths.contains(path)).count();
+            self.checks_ended.fetch_add(ended as u64, Ordering::Relaxed);
             *list = paths;
         }
     }
