@@ -108,7 +108,10 @@ mod tests {
         assert!(held.settle(&[a.clone(), b.clone()], &[]).is_empty());
         assert_eq!(held.len(), 3);
         // b's check passed; a is still checked.
-        assert_eq!(held.settle(std::slice::from_ref(&a), &[]), vec![(2, Release::Ack)]);
+        assert_eq!(
+            held.settle(std::slice::from_ref(&a), &[]),
+            vec![(2, Release::Ack)]
+        );
         // a proved damaged and was moved aside.
         assert_eq!(
             held.settle(&[], std::slice::from_ref(&a)),

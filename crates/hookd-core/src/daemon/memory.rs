@@ -181,7 +181,7 @@ mod tests {
             std::path::PathBuf::from("/a"),
             std::path::PathBuf::from("/b"),
         );
-        stats.set_ledgers_being_checked(vec![a.clone(), b.clone()]);
+        stats.set_ledgers_being_checked(vec![a.clone(), b]);
         let mut idle = IdleRelease::default();
         assert!(!idle.observe(activity(&stats)));
         // b's check ended (the daemon otherwise idle): released once.
