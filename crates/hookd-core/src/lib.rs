@@ -1,7 +1,7 @@
 //! hookd's core: everything the daemon, the CLI and the desktop app share,
 //! with no GUI dependency so all of it is tested headless.
 //!
-//! Five subsystems, each a folder:
+//! Six subsystems, each a folder:
 //! - [`daemon`]: the socket server and the event path. An emitter writes an
 //!   [`Envelope`] line → [`daemon::server`] frames and validates it →
 //!   [`daemon::ingest`] normalises, enriches and batches it → the ledger.
@@ -16,6 +16,8 @@
 //!   them on a payload, and sample payloads.
 //! - [`amqp`]: publishing to and consuming from RabbitMQ (cargo feature
 //!   `amqp`).
+//! - [`rewind`]: giving back what the ledger recorded (being built: the
+//!   per-file revert merge so far).
 //!
 //! Shared roots: [`error`], [`config`], [`dirs`], [`names`], [`timefmt`],
 //! [`diff`] (the one line-diff rule: lines added and removed),
@@ -39,6 +41,7 @@ pub mod ledger;
 pub mod names;
 pub mod project;
 pub mod record;
+pub mod rewind;
 pub mod settings;
 pub mod state_dir;
 pub mod timefmt;
