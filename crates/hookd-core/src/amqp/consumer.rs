@@ -641,17 +641,7 @@ impl Worker {
         for (acker, release) in self.held.settle(&checks.checking, &checks.moved_aside) {
             match release {
                 Release::Ack => ack(&acker, false).await?,
-                Release::Requeue => {
-                    let options = BasicNackOptions {
-                        requeue: true,
-                        ..BasicNackOptions::default()
-                    };
-                    let sent = acker
-                        .nack(options)
-                        .await
-                        .map_err(|e| AmqpError::broker("requeueing a message", e))?;
-                    settled(sent)?;
-                }
+                Release::Requeue => requeue_now(&acker).await?,
             }
         }
         Ok(())
@@ -719,15 +709,7 @@ impl Worker {
             () = tokio::time::sleep(delay) => {}
         }
         for acker in ackers {
-            let options = BasicNackOptions {
-                requeue: true,
-                ..BasicNackOptions::default()
-            };
-            let sent = acker
-                .nack(options)
-                .await
-                .map_err(|e| AmqpError::broker("requeueing a message", e))?;
-            settled(sent)?;
+            requeue_now(acker).await?;
         }
         Ok(())
     }
@@ -875,6 +857,19 @@ fn delivery(next: Option<DeliveryResult>) -> Result<Delivery, AmqpError> {
         // session redeclares the queue and consumes again.
         Some(Ok(None)) | None => Err(AmqpError::ConsumerCancelled),
     }
+}
+
+/// Gives one delivery back to the queue, now.
+async fn requeue_now(acker: &Acker) -> Result<(), AmqpError> {
+    let options = BasicNackOptions {
+        requeue: true,
+        ..BasicNackOptions::default()
+    };
+    let sent = acker
+        .nack(options)
+        .await
+        .map_err(|e| AmqpError::broker("requeueing a message", e))?;
+    settled(sent)
 }
 
 async fn ack(acker: &Acker, multiple: bool) -> Result<(), AmqpError> {

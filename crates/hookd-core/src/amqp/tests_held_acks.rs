@@ -7,8 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use lapin::options::{BasicPublishOptions, QueueDeclareOptions};
-use lapin::types::FieldTable;
+use lapin::options::BasicPublishOptions;
 use lapin::{BasicProperties, Channel, Connection, ConnectionProperties};
 use tokio_util::sync::CancellationToken;
 
@@ -52,20 +51,13 @@ async fn publish(channel: &Channel, topology: &Topology, repo: &GitRepo) {
     }
 }
 
-/// Ready messages in the queue (not delivered, or delivered and given back).
-async fn ready(channel: &Channel, queue: &str) -> u32 {
-    channel
-        .queue_declare(
-            queue.into(),
-            QueueDeclareOptions {
-                passive: true,
-                ..QueueDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
+/// Ready messages in the queue (not delivered, or delivered and given
+/// back), as `hookd amqp declare` counts them.
+async fn ready(topology: &Topology) -> u32 {
+    consumer::declare_topology(&broker_url(), &topology.exchange, &topology.queue)
         .await
         .unwrap()
-        .message_count()
+        .ready
 }
 
 /// Deliveries of `queue` the broker waits to have acked (management
@@ -136,11 +128,11 @@ async fn deliveries_stay_unacked_until_their_ledgers_check_passes() {
         ledger_count(&ledger, "events") == 20 + i64::from(EVENTS)
     })
     .await;
-    assert_eq!(ready(&channel, &topology.queue).await, 0, "all delivered");
+    assert_eq!(ready(&topology).await, 0, "all delivered");
     tokio::time::sleep(Duration::from_millis(300)).await;
     let report = running.stop().await;
     assert_eq!(report.stored, u64::from(EVENTS));
-    assert_eq!(ready(&channel, &topology.queue).await, EVENTS);
+    assert_eq!(ready(&topology).await, EVENTS);
     gate.open();
 
     // The next consumer stores nothing new, and acks them once the check
@@ -148,7 +140,7 @@ async fn deliveries_stay_unacked_until_their_ledgers_check_passes() {
     let (held_sink, gate) = sink(data.path(), true);
     let running = Running::start(&topology, data.path(), held_sink);
     wait_until_async(LONG, "delivered again", async || {
-        ready(&channel, &topology.queue).await == 0
+        ready(&topology).await == 0
     })
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -162,7 +154,7 @@ async fn deliveries_stay_unacked_until_their_ledgers_check_passes() {
     assert_eq!(report.duplicates, u64::from(EVENTS));
     assert_eq!(ledger_count(&ledger, "events"), 20 + i64::from(EVENTS));
     // Acked once the check passed; nothing comes back after the stop.
-    assert_eq!(ready(&channel, &topology.queue).await, 0);
+    assert_eq!(ready(&topology).await, 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -180,10 +172,7 @@ async fn a_ledger_found_damaged_after_a_stop_gets_its_events_again() {
     // stops (or dies) before the check ends.
     let (held_sink, gate) = sink(data.path(), true);
     let running = Running::start(&topology, data.path(), held_sink);
-    wait_until_async(LONG, "all delivered", async || {
-        ready(&channel, &topology.queue).await == 0
-    })
-    .await;
+    wait_until_async(LONG, "all delivered", async || ready(&topology).await == 0).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     running.stop().await;
     gate.open();
@@ -203,11 +192,8 @@ async fn a_ledger_found_damaged_after_a_stop_gets_its_events_again() {
             && ledger_count(&ledger, "events") == i64::from(EVENTS)
     })
     .await;
-    wait_until_async(LONG, "acked", async || {
-        ready(&channel, &topology.queue).await == 0
-    })
-    .await;
+    wait_until_async(LONG, "acked", async || ready(&topology).await == 0).await;
     running.stop().await;
-    assert_eq!(ready(&channel, &topology.queue).await, 0);
+    assert_eq!(ready(&topology).await, 0);
     assert_eq!(ledger_count(&ledger, "events"), i64::from(EVENTS));
 }

@@ -139,6 +139,15 @@ fn setup(damaged: bool) -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
     (dir, data_dir, cwd, ledger)
 }
 
+/// The names of the held files and notes in the journal directory `dir`.
+fn held_names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("held-"))
+        .collect()
+}
+
 /// The held files of `data_dir`'s journal.
 fn held_files(data_dir: &Path) -> HeldFiles {
     HeldFiles::new(hookd_proto::journal::prepare_dir(data_dir).unwrap())
@@ -433,12 +442,7 @@ async fn a_dead_daemons_held_file_is_replayed_when_its_ledger_proves_damaged_at_
     assert_eq!(ingest.stats.moved_aside().len(), 1);
     assert_eq!(event_ids(&ledger), [C1, C2, C3]);
     assert!(held.is_empty());
-    let dir = hookd_proto::journal::journal_dir(&data_dir);
-    let left_over: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("held-"))
-        .collect();
+    let left_over = held_names(&hookd_proto::journal::journal_dir(&data_dir));
     assert!(left_over.is_empty(), "{left_over:?}");
     ingest.stop();
 }
@@ -472,11 +476,7 @@ async fn a_note_that_names_no_ledger_or_a_gone_one_has_the_file_replayed() {
     assert_eq!(queued, 2, "both files were replayed");
     assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
     assert_eq!(std::fs::read(&elsewhere).unwrap(), b"someone's file");
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with("held-"))
-        .collect();
+    let names = held_names(&dir);
     assert!(names.is_empty(), "{names:?}");
     ingest.stop();
 }
