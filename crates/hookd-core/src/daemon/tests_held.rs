@@ -73,6 +73,13 @@ impl Ingest {
         }
     }
 
+    /// Replays `data_dir`'s journal once, as a daemon's journal tick does;
+    /// how many events were queued.
+    async fn replay_once(&self, data_dir: &Path, held: &HeldFiles) -> u64 {
+        let mut taken = 0;
+        journal::replay_once(data_dir, &self.events, &self.stats, held, &mut taken).await
+    }
+
     /// Stops the thread (as at shutdown) and returns its report.
     fn stop(self) -> IngestReport {
         drop(self.events);
@@ -172,9 +179,7 @@ async fn journal_files_stay_while_their_ledger_is_checked_and_go_once_it_passed(
 
     // A replayed file: its events are stored, the file is held.
     write_pending(&data_dir, &journal_lines(&cwd, &[R1, R2]));
-    let mut taken = 0;
-    let queued =
-        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    let queued = ingest.replay_once(&data_dir, &held).await;
     assert_eq!(queued, 2);
     assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
     let own = format!("held-{}-0.jsonl", std::process::id());
@@ -230,8 +235,7 @@ async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damage
     let ingest = Ingest::start(&data_dir, sink);
     let held = held_files(&data_dir);
     write_pending(&data_dir, &journal_lines(&cwd, &[C1, C2, C3]));
-    let mut taken = 0;
-    journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    ingest.replay_once(&data_dir, &held).await;
     // Stored in the (damaged, not yet checked) ledger; the file is held.
     assert!(event_ids(&ledger).ends_with(&[C1.to_owned(), C2.to_owned(), C3.to_owned()]));
     assert_eq!(held.len(), 1);
@@ -247,9 +251,7 @@ async fn a_crash_while_the_ledger_is_checked_loses_nothing_when_it_proves_damage
     journal::adopt_leftovers(&data_dir);
     let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
     let held = held_files(&data_dir);
-    let mut taken = 0;
-    let queued =
-        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    let queued = ingest.replay_once(&data_dir, &held).await;
     assert_eq!(queued, 3);
     assert_eq!(event_ids(&ledger), [C1, C2, C3]);
     let moved = ingest.stats.moved_aside();
@@ -275,8 +277,7 @@ async fn held_files_are_written_again_when_the_check_finds_damage_beyond_what_me
     let ingest = Ingest::start(&data_dir, sink);
     let held = held_files(&data_dir);
     write_pending(&data_dir, &journal_lines(&cwd, &[C1, C2, C3]));
-    let mut taken = 0;
-    journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    ingest.replay_once(&data_dir, &held).await;
     assert_eq!(held.len(), 1);
 
     // The check runs and finds the damage: the ledger is moved aside, with
@@ -369,8 +370,7 @@ async fn killed_during_the_check(data_dir: &Path, cwd: &Path, ids: &[&str]) -> P
     let ingest = Ingest::start(data_dir, sink);
     let held = held_files(data_dir);
     write_pending(data_dir, &journal_lines(cwd, ids));
-    let mut taken = 0;
-    journal::replay_once(data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    ingest.replay_once(data_dir, &held).await;
     assert_eq!(held.len(), 1);
     assert!(ingest.stop().left_under_check);
     as_dead_daemons(data_dir);
@@ -388,9 +388,7 @@ async fn a_dead_daemons_held_file_waits_on_its_ledgers_check_without_being_repla
     let (sink, gate) = held_back_sink(&data_dir);
     let ingest = Ingest::start(&data_dir, sink);
     let held = held_files(&data_dir);
-    let mut taken = 0;
-    let queued =
-        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    let queued = ingest.replay_once(&data_dir, &held).await;
     assert_eq!(queued, 0, "the held file was not replayed");
     assert_eq!(
         ingest
@@ -435,9 +433,7 @@ async fn a_dead_daemons_held_file_is_replayed_when_its_ledger_proves_damaged_at_
     // the new ledger, then goes.
     let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
     let held = held_files(&data_dir);
-    let mut taken = 0;
-    let queued =
-        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    let queued = ingest.replay_once(&data_dir, &held).await;
     assert_eq!(queued, 3);
     assert_eq!(ingest.stats.moved_aside().len(), 1);
     assert_eq!(event_ids(&ledger), [C1, C2, C3]);
@@ -470,9 +466,7 @@ async fn a_note_that_names_no_ledger_or_a_gone_one_has_the_file_replayed() {
 
     let ingest = Ingest::start(&data_dir, LedgerSink::new(data_dir.clone()));
     let held = held_files(&data_dir);
-    let mut taken = 0;
-    let queued =
-        journal::replay_once(&data_dir, &ingest.events, &ingest.stats, &held, &mut taken).await;
+    let queued = ingest.replay_once(&data_dir, &held).await;
     assert_eq!(queued, 2, "both files were replayed");
     assert!(event_ids(&ledger).ends_with(&[R1.to_owned(), R2.to_owned()]));
     assert_eq!(std::fs::read(&elsewhere).unwrap(), b"someone's file");
