@@ -20,7 +20,7 @@
 //! - A lost broker connection is retried with exponential backoff; whatever
 //!   was delivered but not acked comes back from the broker.
 //! - A delivery stored in a ledger that is still being checked in the
-//!   background is acked only once the check passed ([`super::held_acks`]).
+//!   background is acked only once the check passed (`held_acks.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
