@@ -647,26 +647,15 @@ impl Worker {
         Ok(())
     }
 
-    /// Asks the sink, on the blocking pool, whether the checks of the held
-    /// deliveries' ledgers are over, and releases what it can.
+    /// Asks the sink whether the checks of the held deliveries' ledgers are
+    /// over, and releases what it can.
     async fn recheck_held(&mut self) -> Result<(), AmqpError> {
-        let sink = self.sink.take();
-        let data_dir = self.config.data_dir.clone();
-        let looked = tokio::task::spawn_blocking(move || {
-            let mut sink = sink.unwrap_or_else(|| LedgerSink::new(data_dir));
-            let checks = Checks::of(&mut sink);
-            (sink, checks)
-        })
-        .await;
-        match looked {
-            Ok((sink, checks)) => {
-                self.sink = Some(sink);
-                self.release_held(&checks).await
-            }
-            Err(err) => {
+        match self.on_sink(Checks::of).await {
+            Some(checks) => self.release_held(&checks).await,
+            None => {
                 // A new sink checks the ledgers again; the held deliveries
                 // wait for that.
-                tracing::error!(error = %err, "looking at the ledger checks failed");
+                tracing::error!("looking at the ledger checks failed");
                 Ok(())
             }
         }
@@ -675,21 +664,35 @@ impl Worker {
     /// Writes entries grouped by ledger, one transaction each, on the blocking
     /// pool; `None` if that thread panicked.
     async fn write(&mut self, entries: Vec<LedgerEntry>) -> Option<WriteOutcome> {
+        let outcome = self.on_sink(move |sink| write_groups(sink, entries)).await;
+        if outcome.is_none() {
+            tracing::error!("ledger writer failed; the batch goes back to the queue");
+        }
+        outcome
+    }
+
+    /// Runs `work` on the sink on the blocking pool (SQLite never runs on
+    /// the async workers); `None` if it panicked, and the sink is made anew
+    /// at its next use.
+    async fn on_sink<T: Send + 'static>(
+        &mut self,
+        work: impl FnOnce(&mut LedgerSink) -> T + Send + 'static,
+    ) -> Option<T> {
         let sink = self.sink.take();
         let data_dir = self.config.data_dir.clone();
-        let written = tokio::task::spawn_blocking(move || {
+        let done = tokio::task::spawn_blocking(move || {
             let mut sink = sink.unwrap_or_else(|| LedgerSink::new(data_dir));
-            let outcome = write_groups(&mut sink, entries);
-            (sink, outcome)
+            let result = work(&mut sink);
+            (sink, result)
         })
         .await;
-        match written {
-            Ok((sink, outcome)) => {
+        match done {
+            Ok((sink, result)) => {
                 self.sink = Some(sink);
-                Some(outcome)
+                Some(result)
             }
             Err(err) => {
-                tracing::error!(error = %err, "ledger writer failed; the batch goes back to the queue");
+                tracing::error!(error = %err, "the ledger sink's blocking task failed");
                 None
             }
         }
