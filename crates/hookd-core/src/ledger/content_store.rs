@@ -228,35 +228,34 @@ impl ContentStore {
             {
                 // Another writer stored the same content first: same bytes.
                 Ok(()) | Err(Errno::EXIST) => Ok(()),
-                Err(errno) => Err(ContentError::Io {
-                    action: "rename into place",
-                    path: fan_path.join(&name),
-                    source: errno.into(),
-                }),
+                Err(errno) => Err(io_error("rename into place", &fan_path.join(&name))(errno)),
             }
         });
         // Gone after a rename; after a failure, or a lost race, it goes.
         let _ = rustix::fs::unlinkat(&fan_fd, &temp, AtFlags::empty());
         renamed?;
         // The object's name is durable once its directory is.
-        rustix::fs::fsync(&fan_fd).map_err(|errno| ContentError::Io {
-            action: "sync",
-            path: fan_path.clone(),
-            source: errno.into(),
-        })?;
+        rustix::fs::fsync(&fan_fd).map_err(io_error("sync", &fan_path))?;
         Ok(Stored::Kept { hash, size })
     }
 
     /// Whether the object `hash` is stored (not whether it is intact).
     pub fn contains(&self, hash: &ContentHash) -> Result<bool> {
         let (fan, name) = hash.object_name();
-        let fan_path = self.dir.join(fan);
-        match open_dir(&self.fd, fan, &fan_path) {
-            Ok(fan_fd) => exists(&fan_fd, &name, &fan_path.join(&name)),
+        match self.open_fan(fan)? {
+            Some(fan_fd) => exists(&fan_fd, &name, &self.dir.join(fan).join(&name)),
+            None => Ok(false),
+        }
+    }
+
+    /// The fan-out directory `fan` ([`open_dir`]), `None` when there is none.
+    fn open_fan(&self, fan: &str) -> Result<Option<OwnedFd>> {
+        match open_dir(&self.fd, fan, &self.dir.join(fan)) {
+            Ok(fd) => Ok(Some(fd)),
             Err(ContentError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
-                Ok(false)
+                Ok(None)
             }
             Err(err) => Err(err),
         }
@@ -270,15 +269,7 @@ impl ContentStore {
             hash: hash.clone(),
             dir: self.dir.clone(),
         };
-        let fan_fd = match open_dir(&self.fd, fan, &self.dir.join(fan)) {
-            Ok(fd) => fd,
-            Err(ContentError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                return Err(missing());
-            }
-            Err(err) => return Err(err),
-        };
+        let fan_fd = self.open_fan(fan)?.ok_or_else(missing)?;
         let fd = match rustix::fs::openat(
             &fan_fd,
             name.as_str(),
@@ -307,11 +298,7 @@ impl ContentStore {
             dir: self.dir.clone(),
             why,
         };
-        let stat = rustix::fs::fstat(&fd).map_err(|errno| ContentError::Io {
-            action: "inspect",
-            path: path.clone(),
-            source: errno.into(),
-        })?;
+        let stat = rustix::fs::fstat(&fd).map_err(io_error("inspect", &path))?;
         if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
             return Err(damaged("not a regular file".to_owned()));
         }
@@ -339,6 +326,15 @@ impl ContentStore {
     }
 }
 
+/// The error of a failed call on `path`, for `map_err`.
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(Errno) -> ContentError + 'a {
+    move |errno| ContentError::Io {
+        action,
+        path: path.to_path_buf(),
+        source: errno.into(),
+    }
+}
+
 /// Lowercase hex of `bytes`.
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
@@ -363,23 +359,11 @@ fn open_dir<Fd: AsFd>(parent: Fd, name: impl rustix::path::Arg, path: &Path) -> 
         // O_NOFOLLOW on a link, or a file where a directory should be.
         Errno::LOOP | Errno::NOTDIR => match state_dir::check_state_dir(path) {
             Err(unsafe_path) => ContentError::Unsafe(unsafe_path),
-            Ok(()) => ContentError::Io {
-                action: "open",
-                path: path.to_path_buf(),
-                source: errno.into(),
-            },
+            Ok(()) => io_error("open", path)(errno),
         },
-        _ => ContentError::Io {
-            action: "open",
-            path: path.to_path_buf(),
-            source: errno.into(),
-        },
+        _ => io_error("open", path)(errno),
     })?;
-    let stat = rustix::fs::fstat(&fd).map_err(|errno| ContentError::Io {
-        action: "inspect",
-        path: path.to_path_buf(),
-        source: errno.into(),
-    })?;
+    let stat = rustix::fs::fstat(&fd).map_err(io_error("inspect", path))?;
     let uid = rustix::process::geteuid().as_raw();
     if stat.st_uid != uid {
         return Err(UnsafePath::ForeignOwner {
@@ -397,21 +381,13 @@ fn open_or_make_dir(parent: &OwnedFd, name: &str, path: &Path) -> Result<OwnedFd
     match rustix::fs::mkdirat(parent, name, Mode::RWXU) {
         Ok(()) | Err(Errno::EXIST) => {}
         Err(errno) => {
-            return Err(ContentError::Io {
-                action: "create directory",
-                path: path.to_path_buf(),
-                source: errno.into(),
-            });
+            return Err(io_error("create directory", path)(errno));
         }
     }
     let fd = open_dir(parent, name, path)?;
     // mkdirat honours the umask, which may only take bits away; a directory
     // made by an older tool may have more.
-    rustix::fs::fchmod(&fd, Mode::RWXU).map_err(|errno| ContentError::Io {
-        action: "set the mode of",
-        path: path.to_path_buf(),
-        source: errno.into(),
-    })?;
+    rustix::fs::fchmod(&fd, Mode::RWXU).map_err(io_error("set the mode of", path))?;
     Ok(fd)
 }
 
@@ -421,11 +397,7 @@ fn exists(dir: &OwnedFd, name: &str, path: &Path) -> Result<bool> {
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(_) => Ok(true),
         Err(Errno::NOENT) => Ok(false),
-        Err(errno) => Err(ContentError::Io {
-            action: "inspect",
-            path: path.to_path_buf(),
-            source: errno.into(),
-        }),
+        Err(errno) => Err(io_error("inspect", path)(errno)),
     }
 }
 
@@ -445,11 +417,7 @@ fn create_temp(dir: &OwnedFd, dir_path: &Path) -> Result<(String, std::fs::File)
             // A leftover of an earlier process with this pid.
             Err(Errno::EXIST) => {}
             Err(errno) => {
-                return Err(ContentError::Io {
-                    action: "create a file in",
-                    path: dir_path.to_path_buf(),
-                    source: errno.into(),
-                });
+                return Err(io_error("create a file in", dir_path)(errno));
             }
         }
     }
