@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::document::read_if_exists;
 use super::effective;
@@ -32,6 +31,7 @@ use super::format;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
 use super::store;
 use super::validate::validate;
+use crate::ledger::content_store::ContentHash;
 
 /// File name of the store in hookd's home.
 pub const TRUST_FILE_NAME: &str = "trust.json";
@@ -91,13 +91,7 @@ pub fn needs_trust(location: &SettingsLocation) -> bool {
 
 /// The digest the store keeps: `sha256:<hex>` of the exact bytes.
 pub fn digest(bytes: &[u8]) -> String {
-    let hash = Sha256::digest(bytes);
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in hash {
-        text.push_str(&format!("{byte:02x}"));
-    }
-    text
+    format!("sha256:{}", ContentHash::of(bytes))
 }
 
 /// One approval.
