@@ -15,10 +15,11 @@ pub const POST_TOOL_USE_FAILURE: &str = "post_tool_use_failure";
 pub const PRE_TOOL_USE: &str = "pre_tool_use";
 
 /// Tools whose successful use changes exactly the file named in their input.
-pub const FILE_MUTATING_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+/// The same list `hookd-emit` waits on ([`hookd_proto::snapshot`]).
+pub const FILE_MUTATING_TOOLS: [&str; 4] = hookd_proto::snapshot::FILE_TOOLS;
 
 /// The Bash tool, whose file changes hookd finds by comparing git status.
-pub const BASH_TOOL: &str = "Bash";
+pub const BASH_TOOL: &str = hookd_proto::snapshot::SHELL_TOOL;
 
 /// Tools with a canonical spelling, used to repair lower-cased names and
 /// to show which tools a matcher would match.

@@ -177,6 +177,75 @@ pub struct MutationRecord {
     /// What the recorder had to repair or could not place (usually none).
     #[serde(default)]
     pub flags: Vec<Flag>,
+    /// The file's content before the change, as the content store keeps it
+    /// (`before_content`); `None` on rows recorded before hookd kept
+    /// contents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub before: Option<ContentRef>,
+    /// The file's content after the change (`after_content`), as `before`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub after: Option<ContentRef>,
+}
+
+/// What a mutation row knows of its file's content at one moment, before
+/// or after the change: what a rewind can give back.
+///
+/// Stored as compact JSON in the `before_content` and `after_content`
+/// columns (`{"state":"kept","hash":"…","size":120}`), so a consumer can
+/// read it with SQLite's `json_extract`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ContentRef {
+    /// The bytes are in the repository's content store
+    /// ([`crate::ledger::content_store`]) under `hash`.
+    Kept {
+        /// SHA-256 of the content, lower-case hex.
+        hash: String,
+        /// Its length in bytes.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        size: u64,
+    },
+    /// No file was there.
+    Absent,
+    /// The file was bigger than the store keeps: recorded, not restorable.
+    TooLarge {
+        /// Its length in bytes.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        size: u64,
+    },
+    /// Not known, and why (no `PreToolUse` was seen, the path is a symbolic
+    /// link, the file could not be read): a rewind never guesses it.
+    Unknown {
+        /// Why, in words.
+        why: String,
+    },
+}
+
+impl ContentRef {
+    /// An unknown content, for `why`.
+    pub fn unknown(why: impl Into<String>) -> Self {
+        Self::Unknown { why: why.into() }
+    }
+
+    /// The column text (compact JSON).
+    pub fn to_column(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a column written by [`ContentRef::to_column`]; `None` for
+    /// NULL. Text that does not parse reads as unknown, saying so, never
+    /// as something restorable.
+    pub fn from_column(text: Option<&str>) -> Option<Self> {
+        let text = text?;
+        Some(serde_json::from_str(text).unwrap_or_else(|_| {
+            Self::unknown(format!(
+                "the ledger holds an unreadable content reference: {text}"
+            ))
+        }))
+    }
 }
 
 /// A mutation read back from a ledger, with its row id.
@@ -313,6 +382,8 @@ impl MutationRecord {
             command: event.command.clone(),
             source_pid: event.source_pid,
             flags: event.flags.clone(),
+            before: None,
+            after: None,
         }
     }
 }

@@ -88,9 +88,10 @@ pub struct BuiltLine {
     pub bytes: Vec<u8>,
     /// What happened to the payload on the way.
     pub outcome: PayloadOutcome,
-    /// True for a Bash `pre_tool_use`: the daemon records the repository's
-    /// state before it closes the connection, and the agent must not start
-    /// the command before that, so delivery waits (bounded) for the close.
+    /// True where the daemon takes a snapshot before it closes the
+    /// connection (before a Bash command, before and after a file tool:
+    /// [`hookd_proto::snapshot`]); the agent must not act before that, so
+    /// delivery waits (bounded) for the close.
     pub wait_for_daemon: bool,
 }
 
@@ -108,19 +109,15 @@ pub fn build_line(
     build_line_with_limit(event_type, tool_name, stdin, context, MAX_LINE_BYTES)
 }
 
-/// Whether this call is a Bash `pre_tool_use`, with the daemon's rule for the
-/// tool: the payload's `tool_name` wins over the argument.
-fn is_bash_pre_tool_use(event_type: &str, tool_arg: Option<&str>, payload: &Value) -> bool {
-    let event: String = event_type
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect();
+/// Whether the daemon takes a snapshot for this call before it closes the
+/// connection ([`hookd_proto::snapshot::moment`]), with the daemon's rule
+/// for the tool: the payload's `tool_name` wins over the argument.
+fn waits_for_snapshot(event_type: &str, tool_arg: Option<&str>, payload: &Value) -> bool {
     let tool = payload
         .get("tool_name")
         .and_then(Value::as_str)
         .or(tool_arg);
-    event == "pretooluse" && tool.is_some_and(|t| t.eq_ignore_ascii_case("bash"))
+    tool.is_some_and(|tool| hookd_proto::snapshot::moment(event_type, tool).is_some())
 }
 
 /// [`build_line`] with the line limit as a parameter, so tests need not
@@ -135,7 +132,7 @@ fn build_line_with_limit(
     // Parsed once (twice only when it held lone surrogates): the Value both
     // supplies tool_name and is re-serialised.
     let (payload, payload_invalid, payload_repaired) = parse_payload(stdin);
-    let wait_for_daemon = is_bash_pre_tool_use(&event_type, tool_name.as_deref(), &payload);
+    let wait_for_daemon = waits_for_snapshot(&event_type, tool_name.as_deref(), &payload);
     let tool_name = tool_name.or_else(|| {
         payload
             .get("tool_name")
@@ -243,9 +240,9 @@ mod tests {
     }
 
     #[test]
-    fn only_bash_pre_tool_use_waits_for_the_daemon() {
+    fn bash_before_and_file_tools_around_wait_for_the_daemon() {
         let waits = |event: &str, arg: Option<&str>, payload: Value| {
-            is_bash_pre_tool_use(event, arg, &payload)
+            waits_for_snapshot(event, arg, &payload)
         };
         assert!(waits(
             "PreToolUse",
@@ -263,10 +260,18 @@ mod tests {
             None,
             serde_json::json!({"tool_name": "Bash"})
         ));
-        assert!(!waits(
+        // A file tool waits before and after: the daemon reads its file.
+        assert!(waits(
             "PreToolUse",
             Some("bash"),
             serde_json::json!({"tool_name": "Write"})
+        ));
+        assert!(waits("PostToolUse", Some("Edit"), serde_json::json!({})));
+        assert!(!waits("PostToolUse", Some("Read"), serde_json::json!({})));
+        assert!(!waits(
+            "UserPromptSubmit",
+            Some("Write"),
+            serde_json::json!({})
         ));
         assert!(!waits(
             "PreToolUse",

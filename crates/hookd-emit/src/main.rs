@@ -75,9 +75,10 @@ const TIMEOUTS: Timeouts = Timeouts {
 /// too, and the event id keeps it from being stored twice.
 const ACK_WAIT: Duration = Duration::from_millis(500);
 
-/// How long a Bash `pre_tool_use` waits for the daemon to record the
-/// repository's state (git status of a large work tree can take a while);
-/// past it the command simply starts and its changes may be missed.
+/// How long a call the daemon takes a snapshot for
+/// ([`hookd_proto::snapshot`]) waits for the daemon to take it (git status
+/// of a large work tree can take a while); past it the agent simply goes on
+/// and that change may not be restorable.
 const SNAPSHOT_WAIT: Duration = Duration::from_millis(500);
 
 /// Added to the event's hook timeout when waiting for the daemon's answer,
@@ -180,7 +181,7 @@ fn record(args: EmitArgs, debug: bool) -> Result<(), EmitError> {
         && debug
     {
         say(&format!(
-            "hookd-emit: Bash may start before the daemon recorded the repository state: {err}"
+            "hookd-emit: the tool may run before the daemon recorded what it changes: {err}"
         ));
     }
     Ok(())

@@ -1,6 +1,7 @@
-//! A Bash `pre_tool_use` must not return before the daemon has handled it
-//! (the daemon records the repository's state first, then closes the
-//! connection), yet must never hang on a daemon that does not close.
+//! A Bash `pre_tool_use`, and a file tool's pre and post, must not return
+//! before the daemon has handled them (the daemon records the repository's
+//! state, or reads the file, first, then closes the connection), yet must
+//! never hang on a daemon that does not close.
 
 mod common;
 
@@ -35,26 +36,38 @@ fn daemon_that_holds(listener: UnixListener, hold: Duration) -> mpsc::Receiver<I
 }
 
 #[test]
-fn bash_pre_tool_use_returns_only_after_the_daemon_closed() {
-    let FakeDaemon {
-        dir: _dir,
-        path,
-        listener,
-    } = FakeDaemon::start();
-    let closed = daemon_that_holds(listener, Duration::from_millis(200));
-    let result = run(
-        emitter(EMIT, &path, &["PreToolUse"]),
-        br#"{"tool_name":"Bash","tool_use_id":"t","tool_input":{"command":"make"}}"#,
-    );
-    let returned = Instant::now();
-    result.assert_exit_0_silent_stdout();
-    let closed_at = closed
-        .recv_timeout(Duration::from_secs(5))
-        .expect("daemon closed");
-    assert!(
-        closed_at <= returned,
-        "hookd-emit returned before the daemon closed the connection"
-    );
+fn snapshot_calls_return_only_after_the_daemon_closed() {
+    for (event, payload) in [
+        (
+            "PreToolUse",
+            r#"{"tool_name":"Bash","tool_use_id":"t","tool_input":{"command":"make"}}"#,
+        ),
+        (
+            "PreToolUse",
+            r#"{"tool_name":"Write","tool_use_id":"t","tool_input":{"file_path":"/r/a"}}"#,
+        ),
+        (
+            "PostToolUse",
+            r#"{"tool_name":"Edit","tool_use_id":"t","tool_input":{"file_path":"/r/a"}}"#,
+        ),
+    ] {
+        let FakeDaemon {
+            dir: _dir,
+            path,
+            listener,
+        } = FakeDaemon::start();
+        let closed = daemon_that_holds(listener, Duration::from_millis(200));
+        let result = run(emitter(EMIT, &path, &[event]), payload.as_bytes());
+        let returned = Instant::now();
+        result.assert_exit_0_silent_stdout();
+        let closed_at = closed
+            .recv_timeout(Duration::from_secs(5))
+            .expect("daemon closed");
+        assert!(
+            closed_at <= returned,
+            "{event} {payload}: hookd-emit returned before the daemon closed the connection"
+        );
+    }
 }
 
 #[test]
@@ -86,7 +99,8 @@ fn a_daemon_that_never_closes_costs_a_bounded_wait_and_is_reported() {
 fn other_events_do_not_wait_for_the_daemon() {
     for (event, payload) in [
         ("PostToolUse", r#"{"tool_name":"Bash"}"#),
-        ("PreToolUse", r#"{"tool_name":"Write"}"#),
+        ("PreToolUse", r#"{"tool_name":"Read"}"#),
+        ("PostToolUseFailure", r#"{"tool_name":"Write"}"#),
     ] {
         let FakeDaemon {
             dir: _dir,

@@ -12,6 +12,7 @@
 pub mod envelope;
 pub mod journal;
 pub mod paths;
+pub mod snapshot;
 pub mod standin;
 pub mod surrogates;
 pub mod trust;

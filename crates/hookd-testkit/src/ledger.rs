@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use hookd_core::daemon::extract;
 use hookd_core::ledger::Ledger;
+use hookd_core::ledger::content_store::{ContentHash, ContentStore};
 use hookd_core::ledger::registry::{Origin, Registry};
 use hookd_core::record::{HookEvent, LedgerEntry, RepoFacts};
 use rusqlite::{Connection, OpenFlags};
@@ -52,6 +53,23 @@ impl GitRepo {
     /// Row count of a ledger table, 0 while the ledger does not exist yet.
     pub fn count(&self, table: &str) -> i64 {
         ledger_count(&self.ledger_path(), table)
+    }
+
+    /// The content the repository's content store keeps for a row's
+    /// `before` or `after` (`{"state":"kept","hash":…}`), read and checked
+    /// by the store itself; panics when the reference is not a kept one.
+    pub fn stored_content(&self, content: &serde_json::Value) -> Vec<u8> {
+        assert_eq!(content["state"], "kept", "not a kept content: {content}");
+        let hash =
+            ContentHash::parse(content["hash"].as_str().expect("hash")).expect("a content hash");
+        let state_dir = self
+            .ledger_path()
+            .parent()
+            .expect("state dir")
+            .to_path_buf();
+        ContentStore::open(&state_dir)
+            .and_then(|store| store.get(&hash))
+            .unwrap_or_else(|err| panic!("content {hash}: {err}"))
     }
 
     /// Number of distinct values of `column` in the `mutations` table.

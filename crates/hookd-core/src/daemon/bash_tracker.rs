@@ -8,6 +8,12 @@
 //! content of that moment's HEAD, so a command that commits its own change
 //! is not mistaken for one that changed files it only committed.
 //!
+//! For a rewind, the contents go into the repository's content store
+//! ([`crate::ledger::content_store`]) too: at the pre snapshot, every
+//! changed or untracked file's (a clean file's is in HEAD's tree, read from
+//! git when it turns out to have changed); at the post, each changed
+//! file's ([`contents`]).
+//!
 //! The pre snapshot is taken as soon as the daemon reads the pre event, and
 //! `hookd-emit` waits (bounded) for that before it returns, so the agent does
 //! not start the command first. Files ignored by git and files outside the
@@ -19,6 +25,10 @@ use std::time::{Duration, Instant};
 
 use git2::{ObjectType, Oid, Repository, Status, StatusOptions};
 
+use crate::daemon::capture;
+use crate::ledger::content_store::ContentStore;
+use crate::record::ContentRef;
+
 /// How long a pre snapshot waits for its post event before it is dropped.
 const PENDING_TTL: Duration = Duration::from_secs(6 * 60 * 60);
 
@@ -28,6 +38,9 @@ pub struct Snapshot {
     head_tree: Option<Oid>,
     /// Path (relative to the root) → blob id of the work-tree file, `None` if deleted.
     dirty: BTreeMap<String, Option<Oid>>,
+    /// What the content store keeps of each dirty path, when the snapshot
+    /// was taken with one ([`snapshot_keeping`]).
+    kept: BTreeMap<String, ContentRef>,
 }
 
 /// Pairs Bash pre/post events: holds the pre snapshots until their post event.
@@ -88,8 +101,64 @@ pub fn changes_since(
     Ok(changed_paths(repo, before, &after))
 }
 
+/// What `path` (one of [`changes_since`]'s) held before and after the
+/// command, kept in `store`: before, what the pre snapshot kept (a path
+/// clean then, from HEAD's tree of that moment); after, the file as it is
+/// now.
+pub fn contents(
+    repo: &Repository,
+    root: &Path,
+    before: &Snapshot,
+    path: &str,
+    store: &ContentStore,
+) -> (ContentRef, ContentRef) {
+    (
+        content_before(repo, before, path, store),
+        capture::read_into(store, &root.join(path)),
+    )
+}
+
+fn content_before(
+    repo: &Repository,
+    before: &Snapshot,
+    path: &str,
+    store: &ContentStore,
+) -> ContentRef {
+    if let Some(kept) = before.kept.get(path) {
+        return kept.clone();
+    }
+    match before.dirty.get(path) {
+        Some(None) => return ContentRef::Absent,
+        Some(Some(_)) => {
+            return ContentRef::unknown("the file's content was not kept when the command started");
+        }
+        None => {}
+    }
+    let Some(tree) = before.head_tree.and_then(|id| repo.find_tree(id).ok()) else {
+        // No commit yet: a path that is not dirty does not exist.
+        return ContentRef::Absent;
+    };
+    let Ok(entry) = tree.get_path(Path::new(path)) else {
+        return ContentRef::Absent;
+    };
+    match repo.find_blob(entry.id()) {
+        Ok(blob) => capture::keep(store, blob.content()),
+        Err(err) => ContentRef::unknown(format!("cannot read the committed file from git: {err}")),
+    }
+}
+
 /// Takes a snapshot of every changed or untracked (not ignored) path.
 pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error> {
+    snapshot_keeping(repo, root, None)
+}
+
+/// [`snapshot`], keeping each changed or untracked file's content in
+/// `store` as well: a clean file's is in git, theirs exist nowhere else.
+pub fn snapshot_keeping(
+    repo: &Repository,
+    root: &Path,
+    store: Option<&ContentStore>,
+) -> Result<Snapshot, git2::Error> {
     let mut options = StatusOptions::new();
     options
         .include_untracked(true)
@@ -98,6 +167,7 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
         .exclude_submodules(true);
     let statuses = repo.statuses(Some(&mut options))?;
     let mut dirty = BTreeMap::new();
+    let mut kept = BTreeMap::new();
     for entry in statuses.iter() {
         if entry.status() == Status::CURRENT || entry.status().contains(Status::IGNORED) {
             continue;
@@ -108,10 +178,22 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
             continue;
         }
         let full = root.join(path);
-        let content = if full.is_file() {
-            Oid::hash_file(ObjectType::Blob, &full).ok()
-        } else {
-            None
+        let read = store.map(|store| capture::read_file(&full, store.limit()));
+        let content = match (read, store) {
+            (Some(Ok(bytes)), Some(store)) => {
+                kept.insert(path.to_owned(), capture::keep(store, &bytes));
+                Oid::hash_object(ObjectType::Blob, &bytes).ok()
+            }
+            (read, _) => {
+                if let Some(Err(recorded)) = read {
+                    kept.insert(path.to_owned(), recorded);
+                }
+                if full.is_file() {
+                    Oid::hash_file(ObjectType::Blob, &full).ok()
+                } else {
+                    None
+                }
+            }
         };
         dirty.insert(path.to_owned(), content);
     }
@@ -120,17 +202,26 @@ pub fn snapshot(repo: &Repository, root: &Path) -> Result<Snapshot, git2::Error>
         .ok()
         .and_then(|h| h.peel_to_tree().ok())
         .map(|t| t.id());
-    Ok(Snapshot { head_tree, dirty })
+    Ok(Snapshot {
+        head_tree,
+        dirty,
+        kept,
+    })
 }
 
-/// True for files hookd itself writes inside `.hookd/`: the ledger's
-/// database files, the `.gitignore` created with them (a command that
+/// True for files hookd itself writes inside `.hookd/`: the content store's
+/// objects, the ledger's database files, the `.gitignore` created with them (a command that
 /// edits that `.gitignore` is not reported; settings files are), and the
 /// short-lived temp file an atomic write of that `.gitignore` goes through
 /// (`..gitignore.XXXXXX.tmp`, seen when a snapshot races the ledger's first
 /// write).
 fn is_hookd_ledger_file(path: &str) -> bool {
     let path = Path::new(path);
+    // The content store, at any depth (objects and their temporary files).
+    let state = Path::new(crate::dirs::REPO_STATE_DIR);
+    if path.starts_with(state.join(crate::ledger::content_store::CONTENT_DIR)) {
+        return true;
+    }
     path.parent()
         .and_then(Path::file_name)
         .is_some_and(|d| d == crate::dirs::REPO_STATE_DIR)
@@ -215,6 +306,57 @@ mod tests {
         assert_eq!(
             changed,
             vec!["already-dirty.txt".to_owned(), "tracked.txt".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_change_keeps_its_before_from_the_snapshot_or_git_and_its_after_from_disk() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        let state = tempfile::tempdir().unwrap();
+        let store = ContentStore::open(state.path()).unwrap();
+        let get = |content: &ContentRef| {
+            let ContentRef::Kept { hash, .. } = content else {
+                panic!("not kept: {content:?}");
+            };
+            let hash = crate::ledger::content_store::ContentHash::parse(hash).unwrap();
+            String::from_utf8(store.get(&hash).unwrap()).unwrap()
+        };
+        let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
+        // The command: a committed file changed, a dirty one changed again,
+        // one created; and the committed file then deleted by a second command.
+        fs::write(root.join("tracked.txt"), "v2\n").unwrap();
+        fs::write(root.join("already-dirty.txt"), "dirty again\n").unwrap();
+        fs::write(root.join("made.txt"), "made\n").unwrap();
+        let paths = changes_since(&repo, root, &before).unwrap();
+        assert_eq!(paths, ["already-dirty.txt", "made.txt", "tracked.txt"]);
+        let (b, a) = contents(&repo, root, &before, "tracked.txt", &store);
+        assert_eq!((get(&b), get(&a)), ("v1\n".into(), "v2\n".into()));
+        let (b, a) = contents(&repo, root, &before, "already-dirty.txt", &store);
+        assert_eq!(
+            (get(&b), get(&a)),
+            ("dirty before\n".into(), "dirty again\n".into())
+        );
+        let (b, a) = contents(&repo, root, &before, "made.txt", &store);
+        assert_eq!((b, get(&a)), (ContentRef::Absent, "made\n".into()));
+
+        let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
+        fs::remove_file(root.join("tracked.txt")).unwrap();
+        let (b, a) = contents(&repo, root, &before, "tracked.txt", &store);
+        assert_eq!((get(&b), a), ("v2\n".into(), ContentRef::Absent));
+    }
+
+    #[test]
+    fn the_content_store_is_never_a_change() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        let before = snapshot(&repo, root).unwrap();
+        fs::create_dir_all(root.join(".hookd/content/ab")).unwrap();
+        fs::write(root.join(".hookd/content/ab/cdef.zst"), "object").unwrap();
+        fs::write(root.join(".hookd/content/ab/.tmp-1"), "temp").unwrap();
+        assert_eq!(
+            changes_since(&repo, root, &before).unwrap(),
+            Vec::<String>::new()
         );
     }
 

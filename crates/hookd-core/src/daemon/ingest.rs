@@ -22,6 +22,7 @@ use std::thread::JoinHandle;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::daemon::bash_tracker::{self, BashTracker};
+use crate::daemon::capture::{self, ContentTracker};
 use crate::daemon::enrich::Enricher;
 use crate::daemon::extract;
 use crate::daemon::placement;
@@ -30,9 +31,10 @@ use crate::daemon::stats::DaemonStats;
 use crate::dirs;
 use crate::error::ErrorChain;
 use crate::ledger::sink::LedgerSink;
-use crate::names::{BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
+use crate::names::{self, BASH_TOOL, POST_TOOL_USE, POST_TOOL_USE_FAILURE};
 use crate::record::{
-    CommitNotice, CommittedEvent, HookEvent, HookRunRecord, LedgerEntry, MutationRecord, RepoFacts,
+    CommitNotice, CommittedEvent, ContentRef, HookEvent, HookRunRecord, LedgerEntry,
+    MutationRecord, RepoFacts,
 };
 use crate::{Error, Result};
 
@@ -103,6 +105,9 @@ pub struct IngestConfig {
     pub notices: broadcast::Sender<CommitNotice>,
     /// Bash pre snapshots, filled in by the connection tasks.
     pub bash: Arc<Mutex<BashTracker>>,
+    /// File tools' before and after contents, filled in by the connection
+    /// tasks.
+    pub contents: Arc<Mutex<ContentTracker>>,
     /// Whether events are written to the repositories' ledgers here
     /// (`false` in `amqp` ledger mode: consumers write them).
     pub writes_locally: bool,
@@ -185,9 +190,13 @@ impl Writer {
                     let repo = extract::event_dir(&event)
                         .map(|dir| self.enricher.facts_for_dir(&dir))
                         .unwrap_or_default();
+                    let contents = self.file_contents(&event);
                     let mut placed = placement::place(event, repo, &mut self.enricher);
                     let bash = self.bash_mutations(&placed.own.event, &placed.own.repo);
                     placed.own.mutations.extend(bash);
+                    if let Some((before, after)) = contents {
+                        placed.set_contents(&before, &after);
+                    }
                     if let Some(target) = &self.config.publish {
                         outgoing.push(target.message(&placed.combined()));
                     }
@@ -325,6 +334,24 @@ impl Writer {
         }
     }
 
+    /// The before and after contents of a file tool's change, for its
+    /// mutation row; `None` for an event that makes none.
+    fn file_contents(&self, event: &HookEvent) -> Option<(ContentRef, ContentRef)> {
+        let tool = event.tool_name.as_deref()?;
+        if event.hook_type != POST_TOOL_USE || !names::is_file_mutating_tool(tool) {
+            return None;
+        }
+        let file = event.file_path.as_deref()?;
+        let Some(tool_use_id) = event.tool_use_id.as_deref() else {
+            return Some((
+                ContentRef::unknown(capture::NO_CALL_ID),
+                ContentRef::unknown(capture::NO_CALL_ID),
+            ));
+        };
+        let mut tracker = self.config.contents.lock().ok()?;
+        Some(tracker.take(tool_use_id, file))
+    }
+
     fn bash_mutations(&mut self, event: &HookEvent, repo: &RepoFacts) -> Vec<MutationRecord> {
         let (Some(BASH_TOOL), Some(root), Some(tool_use_id)) = (
             event.tool_name.as_deref(),
@@ -346,12 +373,25 @@ impl Writer {
         let (Some(before), Some(git)) = (before, self.enricher.repository(root)) else {
             return Vec::new();
         };
+        let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
+        let store = capture::open_store(&state_dir).map_err(|err| {
+            tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+            ContentRef::unknown(format!("cannot open the content store: {err}"))
+        });
         match bash_tracker::changes_since(git, root, &before) {
             Ok(paths) => paths
                 .into_iter()
                 .zip(0..)
                 .map(|(path, seq)| {
-                    MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None)
+                    let (before, after) = match &store {
+                        Ok(store) => bash_tracker::contents(git, root, &before, &path, store),
+                        Err(why) => (why.clone(), why.clone()),
+                    };
+                    let mut record =
+                        MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None);
+                    record.before = Some(before);
+                    record.after = Some(after);
+                    record
                 })
                 .collect(),
             Err(err) => {

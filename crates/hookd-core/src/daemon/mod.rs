@@ -12,6 +12,7 @@
 
 pub mod accepted;
 pub mod bash_tracker;
+pub mod capture;
 pub mod connection;
 pub mod enrich;
 pub mod extract;

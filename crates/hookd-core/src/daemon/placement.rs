@@ -17,8 +17,9 @@ use std::path::Path;
 
 use crate::daemon::enrich::Enricher;
 use crate::daemon::extract;
+use crate::names::is_file_mutating_tool;
 use crate::project::is_foreign_path;
-use crate::record::{Flag, HookEvent, LedgerEntry, RepoFacts};
+use crate::record::{ContentRef, Flag, HookEvent, LedgerEntry, RepoFacts};
 
 /// Where an event's rows go.
 #[derive(Debug)]
@@ -45,6 +46,18 @@ impl Placement {
                 .extend(extract::direct_mutation(&entry.event, &entry.repo));
         }
         entry
+    }
+
+    /// Sets the before and after contents of the direct mutation (a file
+    /// tool's one change), wherever it was placed.
+    pub fn set_contents(&mut self, before: &ContentRef, after: &ContentRef) {
+        let entries = std::iter::once(&mut self.own).chain(self.elsewhere.as_mut());
+        for mutation in entries.flat_map(|entry| entry.mutations.iter_mut()) {
+            if is_file_mutating_tool(&mutation.tool_name) {
+                mutation.before = Some(before.clone());
+                mutation.after = Some(after.clone());
+            }
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use hookd_proto::snapshot::Moment;
 use tokio::io::AsyncWriteExt as _;
 use tokio::net::unix::OwnedWriteHalf;
 use tokio::net::{UnixListener, UnixStream};
@@ -25,6 +26,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::{HookdConfig, LedgerMode};
 use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
+use crate::daemon::capture::{self, ContentTracker};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
 use crate::daemon::held::HeldFiles;
@@ -35,9 +37,8 @@ use crate::daemon::publish::{self, PublisherHandle};
 use crate::daemon::recording::RecordingSwitch;
 use crate::daemon::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::daemon::status::{self, DaemonStatus};
-use crate::names::{BASH_TOOL, PRE_TOOL_USE};
-use crate::record::CommitNotice;
-use crate::record::HookEvent;
+use crate::names::BASH_TOOL;
+use crate::record::{CommitNotice, ContentRef, HookEvent};
 use crate::settings::SettingsRoots;
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, timefmt};
 
@@ -147,6 +148,8 @@ struct Shared {
     idle_timeout: Duration,
     first_byte_timeout: Duration,
     bash: Arc<Mutex<BashTracker>>,
+    /// File tools' before and after contents, filled in here.
+    contents: Arc<Mutex<ContentTracker>>,
     managed: Option<ManagedHooks>,
     recording: RecordingSwitch,
     /// hookd's data directory (the registry of projects lives there).
@@ -258,6 +261,7 @@ impl Daemon {
         } = self;
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
+        let contents = Arc::new(Mutex::new(ContentTracker::new()));
         // The publisher outlives the connections: it stops only after the
         // ingest thread has put the last events in the outbox.
         let publisher_stop = CancellationToken::new();
@@ -270,6 +274,7 @@ impl Daemon {
                 stats: Arc::clone(&stats),
                 notices,
                 bash: Arc::clone(&bash),
+                contents: Arc::clone(&contents),
                 writes_locally: config.ledger_mode.writes_locally(),
                 publish,
             },
@@ -310,6 +315,7 @@ impl Daemon {
             idle_timeout: config.idle_timeout,
             first_byte_timeout: config.first_byte_timeout.min(config.idle_timeout),
             bash,
+            contents,
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
             data_dir: config.data_dir.clone(),
@@ -664,8 +670,12 @@ async fn accept_line(
                 if wants_ack && journaled.is_some() {
                     acknowledge(writer).await;
                 }
-                if is_bash_pre(&event) {
-                    snapshot_before_bash(&event, shared).await;
+                match snapshot_moment(&event) {
+                    Some(Moment::Before) if event.tool_name.as_deref() == Some(BASH_TOOL) => {
+                        snapshot_before_bash(&event, shared).await;
+                    }
+                    Some(moment) => read_file_content(&event, moment, shared).await,
+                    None => {}
                 }
                 // Recorded first, whatever the managed hooks do.
                 if shared
@@ -720,10 +730,49 @@ async fn acknowledge(writer: &mut OwnedWriteHalf) {
     }
 }
 
-fn is_bash_pre(event: &HookEvent) -> bool {
-    event.hook_type == PRE_TOOL_USE
-        && event.tool_name.as_deref() == Some(BASH_TOOL)
-        && event.tool_use_id.is_some()
+/// The snapshot this event calls for ([`hookd_proto::snapshot`]), when it
+/// names its call (a snapshot is paired with its row by `tool_use_id`).
+fn snapshot_moment(event: &HookEvent) -> Option<Moment> {
+    event.tool_use_id.as_ref()?;
+    hookd_proto::snapshot::moment(&event.hook_type, event.tool_name.as_deref()?)
+}
+
+/// Reads the file a file tool is about to change (`Before`) or has just
+/// changed (`After`) into its repository's content store
+/// ([`crate::daemon::capture`]). Done here, as the line arrives, for the
+/// reason [`snapshot_before_bash`] gives.
+async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
+    let (Some(file), Some(tool_use_id)) = (event.file_path.clone(), event.tool_use_id.clone())
+    else {
+        return;
+    };
+    if !file.is_absolute() {
+        return;
+    }
+    let dir = extract::event_dir(event);
+    let data_dir = shared.data_dir.clone();
+    let tracker = Arc::clone(&shared.contents);
+    let read = tokio::task::spawn_blocking(move || {
+        let event_root = dir.as_deref().and_then(crate::project::discover_root);
+        let state_dir = capture::state_dir_for(&file, event_root.as_deref(), &data_dir);
+        let content = match capture::open_store(&state_dir) {
+            Ok(store) => capture::read_into(&store, &file),
+            Err(err) => {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store");
+                ContentRef::unknown(format!("cannot open the content store: {err}"))
+            }
+        };
+        if let Ok(mut tracker) = tracker.lock() {
+            match moment {
+                Moment::Before => tracker.before(&tool_use_id, &file, content),
+                Moment::After => tracker.after(&tool_use_id, &file, content),
+            }
+        }
+    })
+    .await;
+    if read.is_err() {
+        tracing::error!("file content task failed");
+    }
 }
 
 /// Records the repository's state before a Bash command runs. Done here, as
@@ -736,10 +785,17 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
         return;
     };
     let tracker = Arc::clone(&shared.bash);
+    let data_dir = shared.data_dir.clone();
     let taken = tokio::task::spawn_blocking(move || {
         let root = crate::project::discover_root(&dir)?;
         let repo = git2::Repository::open(&root).ok()?;
-        match bash_tracker::snapshot(&repo, &root) {
+        let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
+        let store = capture::open_store(&state_dir)
+            .inspect_err(|err| {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+            })
+            .ok();
+        match bash_tracker::snapshot_keeping(&repo, &root, store.as_ref()) {
             Ok(snapshot) => {
                 if let Ok(mut tracker) = tracker.lock() {
                     tracker.before(&tool_use_id, &root, snapshot);

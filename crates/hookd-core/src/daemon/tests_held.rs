@@ -59,6 +59,7 @@ impl Ingest {
                 stats: Arc::clone(&stats),
                 notices,
                 bash: Arc::new(Mutex::new(BashTracker::new())),
+                contents: Arc::new(Mutex::new(crate::daemon::capture::ContentTracker::new())),
                 writes_locally: true,
                 publish: None,
             },

@@ -193,6 +193,11 @@ impl ContentStore {
         self
     }
 
+    /// The largest content it keeps, in bytes.
+    pub fn limit(&self) -> u64 {
+        self.max_bytes
+    }
+
     /// The store's directory.
     pub fn dir(&self) -> &Path {
         &self.dir

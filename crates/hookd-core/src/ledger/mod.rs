@@ -33,6 +33,7 @@ pub mod registry;
 mod runs;
 pub mod sink;
 pub mod sqlite;
+pub mod versions;
 pub mod watch;
 mod window;
 
@@ -47,18 +48,18 @@ pub use filter::{MutationFilter, Table};
 pub use history::PreviousWrite;
 pub use window::TimelineRow;
 
-use crate::record::{Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
+use crate::record::{ContentRef, Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
 use derived::Derived;
 use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
-/// The last migration that reads or rebuilds from every row (0010, the
-/// runs of hours); the ones after it take no time.
-const LAST_REBUILDING_MIGRATION: i64 = 10;
+/// The last migration that reads or rebuilds from every row (0011, the
+/// index of tool calls); the ones after it take no time.
+const LAST_REBUILDING_MIGRATION: i64 = 11;
 
 /// Numbered, embedded schema migrations; never edit one that has landed.
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
@@ -73,6 +74,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0008_search_lean.sql")),
         M::up(include_str!("0009_payload_once.sql")),
         M::up(include_str!("0010_hour_runs.sql")),
+        M::up(include_str!("0011_contents.sql")),
     ])
 });
 
@@ -415,6 +417,8 @@ fn insert_mutation_row(
         Flag::to_column(&m.flags),
         m.lines_added,
         m.lines_removed,
+        m.before.as_ref().map(ContentRef::to_column),
+        m.after.as_ref().map(ContentRef::to_column),
     ])
 }
 
@@ -440,8 +444,9 @@ const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, t
 
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
-     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+     mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
+     before_content, after_content) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
 
 const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id, hook_type, tool_name, \
      session_id, tool_use_id, scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, \
@@ -456,13 +461,15 @@ pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name,
      CASE WHEN mutations.raw_payload <> '' THEN mutations.raw_payload \
           ELSE coalesce((SELECT e.raw_payload FROM events e WHERE e.event_id = mutations.event_id), '') \
      END AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
-     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed";
+     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
+     before_content, after_content";
 
 /// [`MUTATION_COLUMNS`] without the payload: what a list shows (the
 /// payload is most of a row's bytes, and a list never shows it).
 pub(crate) const MUTATION_LIST_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
      lines_changed, branch, head_sha, '' AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
-     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed";
+     session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
+     before_content, after_content";
 
 /// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
 pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
@@ -520,6 +527,8 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
             flags: Flag::from_column(row.get::<_, Option<String>>(20)?.as_deref()),
             lines_added: row.get(21)?,
             lines_removed: row.get(22)?,
+            before: ContentRef::from_column(row.get::<_, Option<String>>(23)?.as_deref()),
+            after: ContentRef::from_column(row.get::<_, Option<String>>(24)?.as_deref()),
         },
         repo: None,
     })

@@ -856,6 +856,9 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
          DROP TABLE mutation_search_words;
          DROP TABLE event_search_words;
          DROP VIEW mutations_with_payload;
+         DROP INDEX mutations_tool_use_id;
+         ALTER TABLE mutations DROP COLUMN before_content;
+         ALTER TABLE mutations DROP COLUMN after_content;
          ALTER TABLE mutations DROP COLUMN lines_added;
          ALTER TABLE mutations DROP COLUMN lines_removed;
          PRAGMA user_version = 6;",

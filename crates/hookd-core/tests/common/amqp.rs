@@ -99,6 +99,8 @@ pub fn entry(i: usize, hook_type: &str, tool: Option<&str>) -> LedgerEntry {
             command: event.command.clone(),
             source_pid: Some(4242),
             flags: Vec::new(),
+            before: None,
+            after: None,
         }],
         None => Vec::new(),
     };

@@ -1,0 +1,62 @@
+//! Which hook calls the daemon takes a snapshot for before it lets the
+//! emitter go, so the agent cannot act first.
+//!
+//! A rewind needs what a file held before and after each change. The daemon
+//! reads it as the hook call arrives: before a Bash command runs (the
+//! repository's state) and before and after a file tool (Write, Edit,
+//! MultiEdit, NotebookEdit) writes its file. `hookd-emit` waits, bounded,
+//! until the daemon closes the connection for exactly these calls; both
+//! sides take the rule from here, so they cannot disagree.
+
+/// Tools whose one file the daemon reads before and after they run.
+pub const FILE_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+/// The tool whose repository state the daemon records before it runs.
+pub const SHELL_TOOL: &str = "Bash";
+
+/// When in a tool call the daemon takes its snapshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// Before the tool runs (`PreToolUse`).
+    Before,
+    /// After it ran (`PostToolUse`).
+    After,
+}
+
+/// The snapshot the daemon takes for a call of `tool` at `event_type`, if
+/// any. `event_type` may be spelled as agents send it (`PreToolUse`) or as
+/// hookd stores it (`pre_tool_use`); tool names match case-insensitively,
+/// as the daemon repairs a lower-cased name.
+pub fn moment(event_type: &str, tool: &str) -> Option<Moment> {
+    let event: String = event_type
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let file_tool = FILE_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(tool));
+    match event.as_str() {
+        "pretooluse" if file_tool || tool.eq_ignore_ascii_case(SHELL_TOOL) => Some(Moment::Before),
+        "posttooluse" if file_tool => Some(Moment::After),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snapshots_are_taken_before_bash_and_around_file_tools_only() {
+        assert_eq!(moment("PreToolUse", "Bash"), Some(Moment::Before));
+        assert_eq!(moment("pre_tool_use", "bash"), Some(Moment::Before));
+        assert_eq!(moment("PreToolUse", "Write"), Some(Moment::Before));
+        assert_eq!(moment("pre-tool-use", "multiedit"), Some(Moment::Before));
+        assert_eq!(moment("PostToolUse", "Edit"), Some(Moment::After));
+        assert_eq!(moment("post_tool_use", "NotebookEdit"), Some(Moment::After));
+        // Bash's after is compared by the ingest thread; nothing to wait for.
+        assert_eq!(moment("PostToolUse", "Bash"), None);
+        assert_eq!(moment("PostToolUseFailure", "Write"), None);
+        assert_eq!(moment("PreToolUse", "Read"), None);
+        assert_eq!(moment("UserPromptSubmit", "Write"), None);
+    }
+}
