@@ -43,6 +43,11 @@ enum Command {
     Ledger(cmd::ledger::LedgerArgs),
     /// Set up hookd's exchange and queues on RabbitMQ (`hookd amqp declare`).
     Amqp(cmd::amqp::AmqpArgs),
+    /// Undo recorded agent changes (a tool call, a session, an agent's, since a time, or a
+    /// file back to a point), keeping later changes; a dry run unless --apply.
+    Rewind(cmd::rewind::RewindArgs),
+    /// Print a file as it was at a recorded point (a time or a tool call).
+    Show(cmd::rewind::ShowArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -59,6 +64,8 @@ fn main() -> std::process::ExitCode {
         Command::Templates(args) => cmd::templates::run(&args),
         Command::Ledger(args) => cmd::ledger::run(&args),
         Command::Amqp(args) => cmd::amqp::run(&args),
+        Command::Rewind(args) => cmd::rewind::run(&args),
+        Command::Show(args) => cmd::rewind::show(&args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

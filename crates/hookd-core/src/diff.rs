@@ -245,6 +245,20 @@ pub fn line_diff(old: &str, new: &str) -> Vec<DiffLine> {
     out
 }
 
+/// The unified diff (`diff -u`, three lines of context) from `old` to
+/// `new`, headed `--- old_label` / `+++ new_label`; empty when they are
+/// equal. What `hookd rewind --dry-run` prints per file.
+pub fn unified(old: &str, new: &str, old_label: &str, new_label: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(old_label, new_label)
+        .to_string()
+}
+
 /// Lines added and removed from `old` to `new`: the counts of
 /// [`line_diff`]'s lines, without building them.
 pub fn line_counts(old: &str, new: &str) -> LineCounts {

@@ -7,6 +7,7 @@ pub mod daemon;
 pub mod hooks;
 pub mod ledger;
 pub mod query;
+pub mod rewind;
 pub mod status;
 pub mod target;
 pub mod templates;

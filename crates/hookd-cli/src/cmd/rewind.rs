@@ -1,0 +1,314 @@
+//! `hookd rewind`: undo recorded agent changes (one tool call, a session,
+//! an agent's, everything since a time, or one file back to a point),
+//! keeping every later change, and `hookd show`: a file as it was at a
+//! recorded point. The rules are hookd-core's (`hookd_core::rewind`); this
+//! module parses flags and prints.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, ValueEnum};
+use hookd_core::daemon::enrich::Enricher;
+use hookd_core::ledger::Ledger;
+use hookd_core::ledger::content_store::ContentStore;
+use hookd_core::ledger::query::resolve_repo_root;
+use hookd_core::ledger::versions::{self, RecordedChange, Selection};
+use hookd_core::project::stored_path;
+use hookd_core::rewind::plan::{REWIND_ID_PREFIX, load};
+use hookd_core::rewind::{self, OnConflict, Outcome, Plan, Target};
+use hookd_core::{dirs, timefmt};
+
+/// `hookd rewind`.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["call", "prompt", "session", "agent", "since", "file", "undo"])))]
+pub struct RewindArgs {
+    /// The repository (any directory inside it).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub repo: PathBuf,
+    /// Undo one tool call's changes (its `tool_use_id`).
+    #[arg(long, value_name = "TOOL_USE_ID")]
+    pub call: Option<String>,
+    /// Undo one prompt's changes: from its UserPromptSubmit to the session's next
+    /// (the event's id, or the payload's `prompt_id`).
+    #[arg(long, value_name = "ID")]
+    pub prompt: Option<String>,
+    /// Undo everything one session changed.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Undo everything one agent changed.
+    #[arg(long, value_name = "ID")]
+    pub agent: Option<String>,
+    /// Undo everything changed since a time (RFC 3339, or a duration ago: `2h`).
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Put one file back as it was at `--to`.
+    #[arg(long, value_name = "PATH", requires = "to")]
+    pub file: Option<PathBuf>,
+    /// With `--file`: a time (RFC 3339 or `2h`), or a tool call id (the file as that call left it).
+    #[arg(long, value_name = "WHEN|TOOL_USE_ID")]
+    pub to: Option<String>,
+    /// Undo a rewind (its id, printed when it was applied; the newest by default).
+    #[arg(long, value_name = "REWIND_ID", num_args = 0..=1, default_missing_value = "")]
+    pub undo: Option<String>,
+    /// Write the changes (without it, the plan is only printed: a dry run).
+    #[arg(long)]
+    pub apply: bool,
+    /// What to do with a file whose revert overlaps later changes.
+    #[arg(long, value_enum, default_value_t = Conflicts::Refuse)]
+    pub conflicts: Conflicts,
+}
+
+/// `--conflicts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Conflicts {
+    /// Write nothing at all while a file conflicts.
+    Refuse,
+    /// Leave conflicting files as they are; write the others.
+    Skip,
+    /// Write conflicting files with git's conflict markers, to resolve by hand.
+    Markers,
+}
+
+/// `hookd show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The file.
+    pub file: PathBuf,
+    /// A time (RFC 3339 or `2h`), or a tool call id (the file as that call left it).
+    #[arg(long, value_name = "WHEN|TOOL_USE_ID")]
+    pub at: String,
+    /// The repository (any directory inside it); by default the file's.
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+}
+
+/// A repository's ledger and content store.
+struct Repo {
+    root: PathBuf,
+    ledger: Ledger,
+    store: ContentStore,
+}
+
+impl Repo {
+    fn open(dir: &Path) -> Result<Self> {
+        let root = resolve_repo_root(dir)?;
+        let path = dirs::repo_ledger_path(&root);
+        if !path.exists() {
+            bail!(
+                "no ledger in {}: hookd has recorded nothing there",
+                root.display()
+            );
+        }
+        let ledger = Ledger::open_existing(&path)?;
+        let state_dir = path.parent().context("ledger path has no directory")?;
+        let store = ContentStore::open(state_dir)?;
+        Ok(Self {
+            root,
+            ledger,
+            store,
+        })
+    }
+
+    /// `file` as stored in the ledger (relative to the root when inside it).
+    fn stored(&self, file: &Path) -> Result<String> {
+        let full = if file.is_absolute() {
+            file.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .context("cannot read the current directory")?
+                .join(file)
+        };
+        let full = hookd_core::project::clean_path(&full);
+        // The root is canonical; so is the file's directory, when it exists.
+        let full = match (
+            full.parent().and_then(|d| d.canonicalize().ok()),
+            full.file_name(),
+        ) {
+            (Some(dir), Some(name)) => dir.join(name),
+            _ => full,
+        };
+        Ok(stored_path(&full, Some(&self.root)))
+    }
+
+    /// The last recorded change of `file` at `point` (a time or a tool call id).
+    fn change_at(&self, file: &str, point: &str) -> Result<Option<RecordedChange>> {
+        let history =
+            versions::changes(self.ledger.connection(), &Selection::File(file.to_owned()))?;
+        if let Ok(time) = timefmt::parse_time_bound(point, chrono::Utc::now()) {
+            let time = timefmt::format(time);
+            return Ok(history
+                .into_iter()
+                .rev()
+                .find(|c| c.event_timestamp <= time));
+        }
+        let found = history
+            .into_iter()
+            .rev()
+            .find(|c| c.tool_use_id.as_deref() == Some(point));
+        match found {
+            Some(change) => Ok(Some(change)),
+            None => bail!(
+                "{point:?} is neither a time (RFC 3339, or a duration ago such as 2h) nor a tool call that changed {file}"
+            ),
+        }
+    }
+}
+
+/// Runs `hookd rewind`.
+pub fn run(args: &RewindArgs) -> Result<()> {
+    crate::cmd::init_logging("warn");
+    let mut repo = Repo::open(&args.repo)?;
+    let target = target(args, &repo)?;
+    let plan = rewind::plan(repo.ledger.connection(), &repo.store, &repo.root, &target)?;
+    let mut out = std::io::stdout().lock();
+    print_plan(&mut out, &plan)?;
+    if !args.apply {
+        writeln!(
+            out,
+            "\nDry run: nothing was written. Run again with --apply to write these changes."
+        )?;
+        return Ok(());
+    }
+    let facts = Enricher::new().facts_for_dir(&repo.root);
+    let on_conflict = match args.conflicts {
+        Conflicts::Refuse => OnConflict::Refuse,
+        Conflicts::Skip => OnConflict::Skip,
+        Conflicts::Markers => OnConflict::Markers,
+    };
+    let applied = rewind::apply(&plan, &mut repo.ledger, &repo.store, &facts, on_conflict)?;
+    writeln!(
+        out,
+        "\nApplied: {} written, {} deleted, {} with conflict markers, {} skipped.",
+        applied.written.len(),
+        applied.deleted.len(),
+        applied.marked.len(),
+        applied.skipped.len()
+    )?;
+    writeln!(
+        out,
+        "Recorded as {}; `hookd rewind --undo {}` puts back what it replaced.",
+        applied.rewind_id, applied.rewind_id
+    )?;
+    Ok(())
+}
+
+fn target(args: &RewindArgs, repo: &Repo) -> Result<Target> {
+    if let Some(call) = &args.call {
+        return Ok(Target::Call(call.clone()));
+    }
+    if let Some(prompt) = &args.prompt {
+        return Ok(Target::Prompt(prompt.clone()));
+    }
+    if let Some(session) = &args.session {
+        return Ok(Target::Session(session.clone()));
+    }
+    if let Some(agent) = &args.agent {
+        return Ok(Target::Agent(agent.clone()));
+    }
+    if let Some(since) = &args.since {
+        let time = timefmt::parse_time_bound(since, chrono::Utc::now()).context("--since")?;
+        return Ok(Target::Since(timefmt::format(time)));
+    }
+    if let (Some(file), Some(to)) = (&args.file, &args.to) {
+        let path = repo.stored(file)?;
+        let after_id = repo.change_at(&path, to)?.map_or(0, |c| c.id);
+        return Ok(Target::File { path, after_id });
+    }
+    if let Some(undo) = &args.undo {
+        let id = if undo.is_empty() {
+            versions::newest_call_with_prefix(repo.ledger.connection(), REWIND_ID_PREFIX)?
+                .context("no rewind is recorded in this repository")?
+        } else {
+            undo.clone()
+        };
+        return Ok(Target::Call(id));
+    }
+    bail!(
+        "say what to rewind: --call, --prompt, --session, --agent, --since, --file with --to, or --undo"
+    )
+}
+
+fn print_plan(out: &mut impl std::io::Write, plan: &Plan) -> Result<()> {
+    writeln!(
+        out,
+        "Rewind of {} change(s) in {} file(s), {}:",
+        plan.reverted().len(),
+        plan.files.len(),
+        plan.root.display()
+    )?;
+    for file in &plan.files {
+        let changes = file.changes.len();
+        let now = file.now.as_deref().map(String::from_utf8_lossy);
+        match &file.outcome {
+            Outcome::Unchanged => writeln!(out, "  = {} (already as it would be)", file.path)?,
+            Outcome::Write(new) => {
+                let verb = if file.now.is_some() { "M" } else { "A" };
+                let note = if file.now.is_some() {
+                    ""
+                } else {
+                    ", restored: the reverted changes deleted it"
+                };
+                writeln!(out, "  {verb} {} ({changes} change(s){note})", file.path)?;
+                let diff = hookd_core::diff::unified(
+                    now.as_deref().unwrap_or(""),
+                    &String::from_utf8_lossy(new),
+                    &format!("a/{} (now)", file.path),
+                    &format!("b/{} (after the rewind)", file.path),
+                );
+                for line in diff.lines() {
+                    writeln!(out, "    {line}")?;
+                }
+            }
+            Outcome::Delete => writeln!(
+                out,
+                "  D {} (deleted: the reverted changes created it)",
+                file.path
+            )?,
+            Outcome::Conflict { why, .. } => {
+                writeln!(out, "  ! {} conflict: {why}", file.path)?;
+            }
+            Outcome::NotRestorable { why } => {
+                writeln!(out, "  ? {} not restorable: {why}", file.path)?;
+            }
+        }
+        for how in &file.derived {
+            writeln!(out, "    (derived {how})")?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `hookd show`.
+pub fn show(args: &ShowArgs) -> Result<()> {
+    crate::cmd::init_logging("warn");
+    let dir = match &args.repo {
+        Some(dir) => dir.clone(),
+        None => args
+            .file
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    let repo = Repo::open(&dir)?;
+    let path = repo.stored(&args.file)?;
+    let content = match repo.change_at(&path, &args.at)? {
+        Some(change) => load(&repo.store, change.after.as_ref(), "after")
+            .map_err(|why| anyhow::anyhow!("{path} at {}: {why}", args.at))?,
+        None => {
+            // Before its first recorded change: that change's before.
+            let first =
+                versions::changes(repo.ledger.connection(), &Selection::File(path.clone()))?
+                    .into_iter()
+                    .next()
+                    .with_context(|| format!("the ledger holds no change of {path}"))?;
+            load(&repo.store, first.before.as_ref(), "before")
+                .map_err(|why| anyhow::anyhow!("{path} at {}: {why}", args.at))?
+        }
+    };
+    match content {
+        Some(bytes) => std::io::stdout().lock().write_all(&bytes)?,
+        None => bail!("{path} did not exist at {}", args.at),
+    }
+    Ok(())
+}

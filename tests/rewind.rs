@@ -1,0 +1,424 @@
+//! Rewind, end to end through the real binaries in real git repositories:
+//! what a change held before and after is kept by the daemon as the hook
+//! calls arrive (hookd-emit → daemon → content store and ledger).
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+
+use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use serde_json::{Value, json};
+
+fn emit_ok(env: &TestEnv, hook: &str, tool: &str, root: &Path, call: &str, input: &Value) {
+    let out = env.emit(
+        &[hook],
+        &tool_payload(hook, tool, root, call, input.clone()),
+        root,
+    );
+    assert!(out.status.success(), "hookd-emit failed: {out:?}");
+}
+
+/// One file tool call as an agent makes it: the PreToolUse hook, the write
+/// (right away: the agent runs the tool as soon as the hook returns), the
+/// PostToolUse hook.
+fn tool_call(env: &TestEnv, root: &Path, tool: &str, call: &str, file: &str, content: &str) {
+    let path = root.join(file);
+    let input = json!({"file_path": path, "content": content});
+    emit_ok(env, "PreToolUse", tool, root, call, &input);
+    std::fs::write(&path, content).unwrap();
+    emit_ok(env, "PostToolUse", tool, root, call, &input);
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+#[test]
+fn a_file_tools_before_and_after_are_kept_privately_and_once() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    repo.commit_all("a.rs");
+    let _daemon = env.start_daemon();
+
+    tool_call(&env, &root, "Write", "toolu_1", "a.rs", "new\n");
+    tool_call(&env, &root, "Edit", "toolu_2", "a.rs", "newer\n");
+    tool_call(&env, &root, "Write", "toolu_3", "b.txt", "created\n");
+    wait_for_count(&repo, "mutations", 3);
+
+    let mut rows = env.query_json(&[], &root);
+    rows.sort_by_key(|r| r["tool_use_id"].as_str().unwrap().to_owned());
+    let calls: Vec<&str> = rows
+        .iter()
+        .map(|r| r["tool_use_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(calls, ["toolu_1", "toolu_2", "toolu_3"]);
+    assert_eq!(repo.stored_content(&rows[0]["before"]), b"old\n");
+    assert_eq!(repo.stored_content(&rows[0]["after"]), b"new\n");
+    assert_eq!(rows[0]["after"]["size"], 4);
+    assert_eq!(repo.stored_content(&rows[1]["before"]), b"new\n");
+    assert_eq!(repo.stored_content(&rows[1]["after"]), b"newer\n");
+    // The after of one change is the before of the next: one object.
+    assert_eq!(rows[0]["after"], rows[1]["before"]);
+    assert_eq!(rows[2]["before"], json!({"state": "absent"}));
+    assert_eq!(repo.stored_content(&rows[2]["after"]), b"created\n");
+
+    // Four distinct contents, each stored once, private.
+    let store = root.join(".hookd/content");
+    assert_eq!(mode(&store), 0o700);
+    let mut objects = Vec::new();
+    for fan in std::fs::read_dir(&store).unwrap() {
+        let fan = fan.unwrap().path();
+        assert_eq!(mode(&fan), 0o700, "{}", fan.display());
+        for object in std::fs::read_dir(&fan).unwrap() {
+            let object = object.unwrap().path();
+            assert_eq!(mode(&object), 0o600, "{}", object.display());
+            objects.push(object);
+        }
+    }
+    assert_eq!(objects.len(), 4, "{objects:?}");
+}
+
+#[test]
+fn a_change_whose_pre_tool_use_was_not_seen_has_an_unknown_before() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    let _daemon = env.start_daemon();
+    let input = json!({"file_path": root.join("a.rs"), "content": "new\n"});
+    std::fs::write(root.join("a.rs"), "new\n").unwrap();
+    emit_ok(&env, "PostToolUse", "Write", &root, "toolu_1", &input);
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows[0]["before"]["state"], "unknown");
+    let why = rows[0]["before"]["why"].as_str().unwrap();
+    assert!(why.contains("no PreToolUse"), "{why}");
+    assert_eq!(repo.stored_content(&rows[0]["after"]), b"new\n");
+}
+
+#[test]
+fn a_file_reached_through_a_symbolic_link_is_not_read_through_it() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("secret.txt");
+    std::fs::write(&target, "not the repository's\n").unwrap();
+    std::os::unix::fs::symlink(&target, root.join("link.txt")).unwrap();
+    let _daemon = env.start_daemon();
+
+    let input = json!({"file_path": root.join("link.txt"), "content": "x\n"});
+    emit_ok(&env, "PreToolUse", "Write", &root, "toolu_1", &input);
+    emit_ok(&env, "PostToolUse", "Write", &root, "toolu_1", &input);
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    for side in ["before", "after"] {
+        assert_eq!(rows[0][side]["state"], "unknown", "{side}");
+        let why = rows[0][side]["why"].as_str().unwrap();
+        assert!(why.contains("symbolic link"), "{side}: {why}");
+    }
+}
+
+/// The session's payload fields and `extra` on top: what Claude Code sends.
+fn payload(root: &Path, session: &str, hook: &str, extra: &Value) -> String {
+    let mut payload = json!({
+        "session_id": session,
+        "transcript_path": "/tmp/transcript.jsonl",
+        "cwd": root,
+        "hook_event_name": hook,
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        payload[key] = value.clone();
+    }
+    payload.to_string()
+}
+
+fn emit_payload(env: &TestEnv, root: &Path, hook: &str, payload: &str) {
+    let out = env.emit(&[hook], payload, root);
+    assert!(out.status.success(), "hookd-emit failed: {out:?}");
+}
+
+/// A session's agent, as the tests drive it.
+struct Agent<'a> {
+    env: &'a TestEnv,
+    root: &'a Path,
+    session: &'a str,
+    calls: std::cell::Cell<u32>,
+}
+
+impl Agent<'_> {
+    fn call_id(&self) -> String {
+        self.calls.set(self.calls.get() + 1);
+        format!("{}-call-{}", self.session, self.calls.get())
+    }
+
+    fn prompt(&self, prompt_id: &str) {
+        let extra = json!({"prompt": format!("prompt {prompt_id}"), "prompt_id": prompt_id});
+        let payload = payload(self.root, self.session, "UserPromptSubmit", &extra);
+        emit_payload(self.env, self.root, "UserPromptSubmit", &payload);
+    }
+
+    /// A file tool call that leaves `file` holding `content`.
+    fn tool(&self, tool: &str, file: &str, content: &str, input: &Value, agent: Option<&str>) {
+        let call = self.call_id();
+        let mut extra = json!({"tool_name": tool, "tool_use_id": call, "tool_input": input});
+        if let Some(agent) = agent {
+            extra["agent_id"] = json!(agent);
+        }
+        let pre = payload(self.root, self.session, "PreToolUse", &extra);
+        emit_payload(self.env, self.root, "PreToolUse", &pre);
+        std::fs::write(self.root.join(file), content).unwrap();
+        extra["tool_response"] = json!({"success": true});
+        let post = payload(self.root, self.session, "PostToolUse", &extra);
+        emit_payload(self.env, self.root, "PostToolUse", &post);
+    }
+
+    fn write(&self, file: &str, content: &str) {
+        let input = json!({"file_path": self.root.join(file), "content": content});
+        self.tool("Write", file, content, &input, None);
+    }
+
+    /// An Edit replacing `old` by `new` in `file` (once).
+    fn edit_as(&self, file: &str, old: &str, new: &str, agent: Option<&str>) {
+        let text = std::fs::read_to_string(self.root.join(file)).unwrap();
+        assert_eq!(text.matches(old).count(), 1, "{old:?} in {text:?}");
+        let input =
+            json!({"file_path": self.root.join(file), "old_string": old, "new_string": new});
+        self.tool("Edit", file, &text.replacen(old, new, 1), &input, agent);
+    }
+
+    fn edit(&self, file: &str, old: &str, new: &str) {
+        self.edit_as(file, old, new, None);
+    }
+
+    fn bash(&self, command: &str) {
+        let call = self.call_id();
+        let extra =
+            json!({"tool_name": "Bash", "tool_use_id": call, "tool_input": {"command": command}});
+        let pre = payload(self.root, self.session, "PreToolUse", &extra);
+        emit_payload(self.env, self.root, "PreToolUse", &pre);
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .current_dir(self.root)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{command}");
+        let post = payload(self.root, self.session, "PostToolUse", &extra);
+        emit_payload(self.env, self.root, "PostToolUse", &post);
+    }
+}
+
+fn agent<'a>(env: &'a TestEnv, root: &'a Path, session: &'a str) -> Agent<'a> {
+    Agent {
+        env,
+        root,
+        session,
+        calls: std::cell::Cell::new(0),
+    }
+}
+
+/// Nine numbered lines: far enough apart for changes to separate lines to
+/// merge cleanly.
+fn numbered() -> String {
+    (1..=9).map(|n| format!("line {n}\n")).collect()
+}
+
+fn read(root: &Path, file: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(file)).ok()
+}
+
+fn rewind(env: &TestEnv, root: &Path, args: &[&str]) -> hookd_testkit::run::Run {
+    let mut all = vec!["rewind"];
+    all.extend_from_slice(args);
+    env.hookd(root, &all)
+}
+
+#[test]
+fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_every_byte() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("c.md"), "# c\n").unwrap();
+    std::fs::write(root.join("d.rs"), "fn d() {}\n").unwrap();
+    repo.commit_all("c and d");
+    let _daemon = env.start_daemon();
+    let session = agent(&env, &root, "session-1");
+
+    session.prompt("p1");
+    session.write("a.rs", &numbered());
+    session.prompt("p2");
+    session.edit("a.rs", "line 2\n", "line 2, prompt 2\n");
+    session.bash("echo made by prompt 2 > b.txt");
+    session.bash("rm c.md");
+    session.edit_as(
+        "d.rs",
+        "fn d() {}",
+        "fn d() { subagent(); }",
+        Some("subagent-1"),
+    );
+    session.prompt("p3");
+    session.edit("a.rs", "line 8\n", "line 8, prompt 3\n");
+    wait_for_count(&repo, "mutations", 6);
+    wait_for_count(&repo, "events", 15);
+    // The user's own edit, which no hook sees.
+    let a = read(&root, "a.rs")
+        .unwrap()
+        .replace("line 5\n", "line 5, by hand\n");
+    std::fs::write(root.join("a.rs"), &a).unwrap();
+
+    let dry = rewind(&env, &root, &["--prompt", "p2"]);
+    assert!(dry.status.success(), "{dry:?}");
+    assert!(dry.stdout.contains("M a.rs"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("-line 2, prompt 2"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("D b.txt"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("A c.md"), "{}", dry.stdout);
+    assert!(dry.stdout.contains("M d.rs"), "{}", dry.stdout);
+    assert!(
+        dry.stdout.contains("Dry run: nothing was written"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(read(&root, "a.rs").unwrap(), a, "a dry run writes nothing");
+    assert!(root.join("b.txt").exists());
+
+    let files = ["a.rs", "b.txt", "c.md", "d.rs"];
+    let before_rewind: Vec<Option<String>> = files.iter().map(|f| read(&root, f)).collect();
+    let applied = rewind(&env, &root, &["--prompt", "p2", "--apply"]);
+    assert!(applied.status.success(), "{applied:?}");
+    let expected = numbered()
+        .replace("line 5\n", "line 5, by hand\n")
+        .replace("line 8\n", "line 8, prompt 3\n");
+    assert_eq!(read(&root, "a.rs").unwrap(), expected);
+    assert_eq!(read(&root, "b.txt"), None);
+    assert_eq!(read(&root, "c.md").unwrap(), "# c\n");
+    assert_eq!(read(&root, "d.rs").unwrap(), "fn d() {}\n");
+    // The rewind is recorded, as tool hookd.rewind.
+    let rewinds = env.query_json(&["--tool", "hookd.rewind"], &root);
+    assert_eq!(rewinds.len(), 4, "{rewinds:?}");
+
+    let undone = rewind(&env, &root, &["--undo", "--apply"]);
+    assert!(undone.status.success(), "{undone:?}");
+    let after_undo: Vec<Option<String>> = files.iter().map(|f| read(&root, f)).collect();
+    assert_eq!(after_undo, before_rewind);
+}
+
+#[test]
+fn a_hand_edit_on_the_same_lines_is_a_conflict_and_nothing_is_written_unless_asked() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let session = agent(&env, &root, "session-1");
+    session.write("a.rs", &numbered());
+    session.edit("a.rs", "line 2\n", "line 2, agent\n");
+    wait_for_count(&repo, "mutations", 2);
+    let hand = numbered().replace("line 2\n", "line 2, by hand\n");
+    std::fs::write(root.join("a.rs"), &hand).unwrap();
+
+    let dry = rewind(&env, &root, &["--call", "session-1-call-2"]);
+    assert!(dry.status.success(), "{dry:?}");
+    assert!(dry.stdout.contains("! a.rs conflict"), "{}", dry.stdout);
+    let refused = rewind(&env, &root, &["--call", "session-1-call-2", "--apply"]);
+    assert!(!refused.status.success(), "{refused:?}");
+    assert!(refused.stderr.contains("a.rs"), "{}", refused.stderr);
+    assert_eq!(read(&root, "a.rs").unwrap(), hand);
+
+    let marked = rewind(
+        &env,
+        &root,
+        &[
+            "--call",
+            "session-1-call-2",
+            "--apply",
+            "--conflicts",
+            "markers",
+        ],
+    );
+    assert!(marked.status.success(), "{marked:?}");
+    let text = read(&root, "a.rs").unwrap();
+    assert!(text.contains("<<<<<<< now\nline 2, by hand\n"), "{text}");
+    assert!(text.contains(">>>>>>> before the change"), "{text}");
+}
+
+#[test]
+fn a_change_whose_before_was_never_seen_is_not_restorable_never_guessed() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    let _daemon = env.start_daemon();
+    // Only the PostToolUse: the file was written without hookd reading it first.
+    std::fs::write(root.join("a.rs"), "new\n").unwrap();
+    let input = json!({"file_path": root.join("a.rs"), "content": "new\n"});
+    emit_ok(&env, "PostToolUse", "Write", &root, "toolu_1", &input);
+    wait_for_count(&repo, "mutations", 1);
+
+    let dry = rewind(&env, &root, &["--call", "toolu_1"]);
+    assert!(dry.status.success(), "{dry:?}");
+    assert!(
+        dry.stdout.contains("? a.rs not restorable"),
+        "{}",
+        dry.stdout
+    );
+    assert!(dry.stdout.contains("no PreToolUse"), "{}", dry.stdout);
+    let refused = rewind(&env, &root, &["--call", "toolu_1", "--apply"]);
+    assert!(!refused.status.success(), "{refused:?}");
+    assert_eq!(read(&root, "a.rs").unwrap(), "new\n");
+}
+
+#[test]
+fn reverting_one_agents_session_leaves_every_line_the_other_agent_wrote() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), numbered()).unwrap();
+    repo.commit_all("a.rs");
+    let _daemon = env.start_daemon();
+    let first = agent(&env, &root, "session-a");
+    let second = agent(&env, &root, "session-b");
+    first.edit("a.rs", "line 1\n", "line 1, agent A\n");
+    second.edit("a.rs", "line 5\n", "line 5, agent B\n");
+    first.edit("a.rs", "line 9\n", "line 9, agent A\n");
+    second.write("b.rs", "agent B's file\n");
+    wait_for_count(&repo, "mutations", 4);
+
+    let applied = rewind(&env, &root, &["--session", "session-a", "--apply"]);
+    assert!(applied.status.success(), "{applied:?}");
+    assert_eq!(
+        read(&root, "a.rs").unwrap(),
+        numbered().replace("line 5\n", "line 5, agent B\n")
+    );
+    assert_eq!(read(&root, "b.rs").unwrap(), "agent B's file\n");
+}
+
+#[test]
+fn show_prints_a_file_as_it_was_at_a_call_or_before_its_first_change() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "first\n").unwrap();
+    let _daemon = env.start_daemon();
+    let session = agent(&env, &root, "session-1");
+    session.edit("a.rs", "first", "second");
+    session.edit("a.rs", "second", "third");
+    wait_for_count(&repo, "mutations", 2);
+    let show = |at: &str| env.hookd(&root, &["show", "a.rs", "--at", at]);
+    assert_eq!(show("session-1-call-1").stdout, "second\n");
+    assert_eq!(show("session-1-call-2").stdout, "third\n");
+    assert_eq!(show("2000-01-01T00:00:00Z").stdout, "first\n");
+    let unknown = show("no-such-call");
+    assert!(!unknown.status.success());
+    assert!(
+        unknown.stderr.contains("neither a time"),
+        "{}",
+        unknown.stderr
+    );
+}
