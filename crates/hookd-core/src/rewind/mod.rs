@@ -73,3 +73,6 @@ pub enum RewindError {
     #[error(transparent)]
     Ledger(#[from] crate::Error),
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! The apply's safety rules, on a real ledger, content store and files.
+
+use std::path::Path;
+
+use super::*;
+use crate::daemon::capture;
+use crate::ledger::Ledger;
+use crate::ledger::content_store::ContentStore;
+use crate::record::{ContentRef, HookEvent, LedgerEntry, MutationRecord, RepoFacts};
+
+struct Repo {
+    dir: tempfile::TempDir,
+    ledger: Ledger,
+    store: ContentStore,
+}
+
+impl Repo {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(".hookd");
+        let ledger = Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+        let store = ContentStore::open(&state).unwrap();
+        Self { dir, ledger, store }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn content(&self, bytes: Option<&str>) -> ContentRef {
+        bytes.map_or(ContentRef::Absent, |b| {
+            capture::keep(&self.store, b.as_bytes())
+        })
+    }
+
+    /// Records that call `call` took `file` from `before` to `after`, and
+    /// leaves the file as `after`.
+    fn change(&mut self, call: &str, file: &str, before: Option<&str>, after: &str) {
+        std::fs::write(self.root().join(file), after).unwrap();
+        let event = HookEvent {
+            event_id: format!("event-{call}-{file}"),
+            hook_type: "post_tool_use".into(),
+            tool_name: Some("Write".into()),
+            agent_id: "agent".into(),
+            session_id: Some("s".into()),
+            tool_use_id: Some(call.into()),
+            cwd: None,
+            file_path: None,
+            lines_changed: None,
+            lines_added: None,
+            lines_removed: None,
+            command: None,
+            payload_valid: true,
+            raw_payload: "{}".into(),
+            event_timestamp: "2026-11-28T00:00:00.000Z".into(),
+            received_at: "2026-11-28T00:00:00.000Z".into(),
+            source_pid: None,
+            flags: Vec::new(),
+        };
+        let repo = facts();
+        let mut mutation =
+            MutationRecord::for_event(&event, &repo, "Write", 0, Some(file.into()), None);
+        mutation.before = Some(self.content(before));
+        mutation.after = Some(self.content(Some(after)));
+        self.ledger
+            .append(&[LedgerEntry {
+                event,
+                repo,
+                mutations: vec![mutation],
+            }])
+            .unwrap();
+    }
+
+    fn plan(&self, call: &str) -> Plan {
+        plan(
+            self.ledger.connection(),
+            &self.store,
+            self.root(),
+            &Target::Call(call.into()),
+        )
+        .unwrap()
+    }
+
+    fn apply(&mut self, plan: &Plan) -> Result<Applied, RewindError> {
+        apply(
+            plan,
+            &mut self.ledger,
+            &self.store,
+            &facts(),
+            OnConflict::Refuse,
+        )
+    }
+
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.root().join(file)).unwrap()
+    }
+}
+
+fn facts() -> RepoFacts {
+    RepoFacts {
+        git_root: None,
+        branch: "main".into(),
+        head_sha: "abc".into(),
+        remote_url: None,
+    }
+}
+
+#[test]
+fn a_file_changed_between_plan_and_apply_is_refused_and_nothing_is_written() {
+    let mut repo = Repo::new();
+    repo.change("t1", "a.txt", Some("a before\n"), "a after\n");
+    repo.change("t1", "b.txt", Some("b before\n"), "b after\n");
+    let plan = repo.plan("t1");
+    assert_eq!(plan.files.len(), 2);
+    std::fs::write(repo.root().join("b.txt"), "b by hand\n").unwrap();
+
+    let err = repo.apply(&plan).unwrap_err();
+    assert!(
+        matches!(&err, RewindError::ChangedSincePlan { path } if path == "b.txt"),
+        "{err}"
+    );
+    assert_eq!(
+        repo.read("a.txt"),
+        "a after\n",
+        "checked before anything is written"
+    );
+    assert_eq!(repo.read("b.txt"), "b by hand\n");
+
+    // Planned again, it goes through and keeps nothing of the old plan.
+    let plan = repo.plan("t1");
+    let err = repo.apply(&plan).unwrap_err();
+    assert!(matches!(err, RewindError::Conflict { .. }), "{err}");
+}
+
+#[test]
+fn a_link_below_the_root_is_never_written_through() {
+    let mut repo = Repo::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.root().join("linked")).unwrap();
+    repo.change("t1", "linked/x.txt", Some("old\n"), "new\n");
+    let plan = repo.plan("t1");
+    assert_eq!(plan.files[0].outcome, Outcome::Write(b"old\n".to_vec()));
+
+    let err = repo.apply(&plan).unwrap_err();
+    assert!(matches!(err, RewindError::Confined(_)), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("x.txt")).unwrap(),
+        "new\n"
+    );
+}
+
+#[test]
+fn an_applied_rewind_is_recorded_and_its_undo_gives_back_what_it_replaced() {
+    let mut repo = Repo::new();
+    repo.change("t1", "a.txt", None, "created\n");
+    repo.change("t2", "b.txt", Some("one\n"), "two\n");
+    let applied = repo.apply(&repo.plan("t1")).unwrap();
+    assert_eq!(applied.deleted, ["a.txt"]);
+    assert!(!repo.root().join("a.txt").exists());
+    assert_eq!(repo.read("b.txt"), "two\n", "another call is left alone");
+
+    let undo = repo.plan(&applied.rewind_id);
+    assert_eq!(undo.files[0].outcome, Outcome::Write(b"created\n".to_vec()));
+    repo.apply(&undo).unwrap();
+    assert_eq!(repo.read("a.txt"), "created\n");
+}
