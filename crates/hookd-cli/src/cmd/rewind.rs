@@ -9,15 +9,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, ValueEnum};
-use hookd_core::daemon::enrich::Enricher;
-use hookd_core::ledger::Ledger;
-use hookd_core::ledger::content_store::ContentStore;
-use hookd_core::ledger::query::resolve_repo_root;
-use hookd_core::ledger::versions::{self, RecordedChange, Selection};
-use hookd_core::project::stored_path;
-use hookd_core::rewind::plan::{REWIND_ID_PREFIX, load};
-use hookd_core::rewind::{self, OnConflict, Outcome, Plan, Target};
-use hookd_core::{dirs, timefmt};
+use hookd_core::rewind::{OnConflict, Outcome, Plan, RewindRepo, Target};
+use hookd_core::timefmt;
 
 /// `hookd rewind`.
 #[derive(Debug, Args)]
@@ -83,84 +76,12 @@ pub struct ShowArgs {
     pub repo: Option<PathBuf>,
 }
 
-/// A repository's ledger and content store.
-struct Repo {
-    root: PathBuf,
-    ledger: Ledger,
-    store: ContentStore,
-}
-
-impl Repo {
-    fn open(dir: &Path) -> Result<Self> {
-        let root = resolve_repo_root(dir)?;
-        let path = dirs::repo_ledger_path(&root);
-        if !path.exists() {
-            bail!(
-                "no ledger in {}: hookd has recorded nothing there",
-                root.display()
-            );
-        }
-        let ledger = Ledger::open_existing(&path)?;
-        let state_dir = path.parent().context("ledger path has no directory")?;
-        let store = ContentStore::open(state_dir)?;
-        Ok(Self {
-            root,
-            ledger,
-            store,
-        })
-    }
-
-    /// `file` as stored in the ledger (relative to the root when inside it).
-    fn stored(&self, file: &Path) -> Result<String> {
-        let full = if file.is_absolute() {
-            file.to_path_buf()
-        } else {
-            std::env::current_dir()
-                .context("cannot read the current directory")?
-                .join(file)
-        };
-        let full = hookd_core::project::clean_path(&full);
-        // The root is canonical; so is the file's directory, when it exists.
-        let full = match (
-            full.parent().and_then(|d| d.canonicalize().ok()),
-            full.file_name(),
-        ) {
-            (Some(dir), Some(name)) => dir.join(name),
-            _ => full,
-        };
-        Ok(stored_path(&full, Some(&self.root)))
-    }
-
-    /// The last recorded change of `file` at `point` (a time or a tool call id).
-    fn change_at(&self, file: &str, point: &str) -> Result<Option<RecordedChange>> {
-        let history =
-            versions::changes(self.ledger.connection(), &Selection::File(file.to_owned()))?;
-        if let Ok(time) = timefmt::parse_time_bound(point, chrono::Utc::now()) {
-            let time = timefmt::format(time);
-            return Ok(history
-                .into_iter()
-                .rev()
-                .find(|c| c.event_timestamp <= time));
-        }
-        let found = history
-            .into_iter()
-            .rev()
-            .find(|c| c.tool_use_id.as_deref() == Some(point));
-        match found {
-            Some(change) => Ok(Some(change)),
-            None => bail!(
-                "{point:?} is neither a time (RFC 3339, or a duration ago such as 2h) nor a tool call that changed {file}"
-            ),
-        }
-    }
-}
-
 /// Runs `hookd rewind`.
 pub fn run(args: &RewindArgs) -> Result<()> {
     crate::cmd::init_logging("warn");
-    let mut repo = Repo::open(&args.repo)?;
+    let mut repo = RewindRepo::open(&args.repo)?;
     let target = target(args, &repo)?;
-    let plan = rewind::plan(repo.ledger.connection(), &repo.store, &repo.root, &target)?;
+    let plan = repo.plan(&target)?;
     let mut out = std::io::stdout().lock();
     print_plan(&mut out, &plan)?;
     if !args.apply {
@@ -170,13 +91,12 @@ pub fn run(args: &RewindArgs) -> Result<()> {
         )?;
         return Ok(());
     }
-    let facts = Enricher::new().facts_for_dir(&repo.root);
     let on_conflict = match args.conflicts {
         Conflicts::Refuse => OnConflict::Refuse,
         Conflicts::Skip => OnConflict::Skip,
         Conflicts::Markers => OnConflict::Markers,
     };
-    let applied = rewind::apply(&plan, &mut repo.ledger, &repo.store, &facts, on_conflict)?;
+    let applied = repo.apply(&plan, on_conflict)?;
     writeln!(
         out,
         "\nApplied: {} written, {} deleted, {} with conflict markers, {} skipped.",
@@ -193,7 +113,7 @@ pub fn run(args: &RewindArgs) -> Result<()> {
     Ok(())
 }
 
-fn target(args: &RewindArgs, repo: &Repo) -> Result<Target> {
+fn target(args: &RewindArgs, repo: &RewindRepo) -> Result<Target> {
     if let Some(call) = &args.call {
         return Ok(Target::Call(call.clone()));
     }
@@ -211,13 +131,12 @@ fn target(args: &RewindArgs, repo: &Repo) -> Result<Target> {
         return Ok(Target::Since(timefmt::format(time)));
     }
     if let (Some(file), Some(to)) = (&args.file, &args.to) {
-        let path = repo.stored(file)?;
-        let after_id = repo.change_at(&path, to)?.map_or(0, |c| c.id);
-        return Ok(Target::File { path, after_id });
+        let path = repo.stored_path(file, &current_dir()?);
+        return Ok(repo.file_target(&path, to)?);
     }
     if let Some(undo) = &args.undo {
         let id = if undo.is_empty() {
-            versions::newest_call_with_prefix(repo.ledger.connection(), REWIND_ID_PREFIX)?
+            repo.last_rewind()?
                 .context("no rewind is recorded in this repository")?
         } else {
             undo.clone()
@@ -227,6 +146,10 @@ fn target(args: &RewindArgs, repo: &Repo) -> Result<Target> {
     bail!(
         "say what to rewind: --call, --prompt, --session, --agent, --since, --file with --to, or --undo"
     )
+}
+
+fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().context("cannot read the current directory")
 }
 
 fn print_plan(out: &mut impl std::io::Write, plan: &Plan) -> Result<()> {
@@ -282,31 +205,17 @@ fn print_plan(out: &mut impl std::io::Write, plan: &Plan) -> Result<()> {
 /// Runs `hookd show`.
 pub fn show(args: &ShowArgs) -> Result<()> {
     crate::cmd::init_logging("warn");
+    let cwd = current_dir()?;
     let dir = match &args.repo {
         Some(dir) => dir.clone(),
-        None => args
-            .file
+        None => cwd
+            .join(&args.file)
             .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+            .map_or_else(|| cwd.clone(), Path::to_path_buf),
     };
-    let repo = Repo::open(&dir)?;
-    let path = repo.stored(&args.file)?;
-    let content = match repo.change_at(&path, &args.at)? {
-        Some(change) => load(&repo.store, change.after.as_ref(), "after")
-            .map_err(|why| anyhow::anyhow!("{path} at {}: {why}", args.at))?,
-        None => {
-            // Before its first recorded change: that change's before.
-            let first =
-                versions::changes(repo.ledger.connection(), &Selection::File(path.clone()))?
-                    .into_iter()
-                    .next()
-                    .with_context(|| format!("the ledger holds no change of {path}"))?;
-            load(&repo.store, first.before.as_ref(), "before")
-                .map_err(|why| anyhow::anyhow!("{path} at {}: {why}", args.at))?
-        }
-    };
-    match content {
+    let repo = RewindRepo::open(&dir)?;
+    let path = repo.stored_path(&args.file, &cwd);
+    match repo.content_at(&path, &args.at)? {
         Some(bytes) => std::io::stdout().lock().write_all(&bytes)?,
         None => bail!("{path} did not exist at {}", args.at),
     }

@@ -7,6 +7,8 @@
 //! - [`apply`](mod@apply): carrying a plan out, atomically per file, refusing files
 //!   that changed since the plan, and recording the rewind so it can be
 //!   undone.
+//! - [`repo`]: one repository's ledger, store and root, and every question
+//!   the command line and the app ask of them.
 //!
 //! The contents come from the repository's content store
 //! ([`crate::ledger::content_store`]), where the daemon keeps each changed
@@ -15,15 +17,36 @@
 pub mod apply;
 pub mod merge;
 pub mod plan;
+pub mod repo;
 
 use std::path::PathBuf;
 
 pub use apply::{Applied, OnConflict, apply};
 pub use plan::{FilePlan, Outcome, Plan, Target, plan};
+pub use repo::RewindRepo;
 
 /// Why a rewind could not be planned or carried out.
 #[derive(Debug, thiserror::Error)]
 pub enum RewindError {
+    /// The repository has no ledger.
+    #[error("no ledger in {root}: hookd has recorded nothing there")]
+    NoLedger {
+        /// The repository's root.
+        root: PathBuf,
+    },
+    /// A `--to` or `--at` names neither a time nor a call that changed the file.
+    #[error(
+        "{point:?} is neither a time (RFC 3339, or a duration ago such as 2h) nor a tool call that changed {file}"
+    )]
+    NoSuchPoint {
+        /// What was given.
+        point: String,
+        /// The file, as stored.
+        file: String,
+    },
+    /// The content store could not be opened.
+    #[error(transparent)]
+    Store(#[from] crate::ledger::content_store::ContentError),
     /// The ledger holds no change for the target.
     #[error("the ledger holds no recorded file change for {target:?}")]
     NothingRecorded {
