@@ -47,6 +47,12 @@
 //!     its memory before, at the peak and 15 s after (issue 16: memory back
 //!     within 10%).
 //!
+//! 13. [`rewind`]: what keeping a file's *before* adds to a Write's
+//!     `PreToolUse` (100 KB file, beside a plain emit), a rewind and its
+//!     undo of a 200-file session, and the bytes of recorded 1 KB Writes
+//!     with their contents kept (issue 17: < 1 ms, < 1 s, at most a third
+//!     of 2.2 GB per million).
+//!
 //! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
 //! run declares its own exchange `hookd.bench.<uuid>` and queues, and
 //! deletes them at the end ([`broker`]).
@@ -68,6 +74,7 @@ mod ingest;
 mod latency;
 mod publish;
 mod query;
+mod rewind;
 mod stats;
 mod timeline;
 mod wait;
@@ -129,6 +136,12 @@ struct Args {
     /// a 10M round takes a few minutes.
     #[arg(long, value_name = "N", default_value_t = 3)]
     desktop_scale_rounds: usize,
+    /// Measured `PreToolUse` calls of each kind in `rewind` (plain, Write of new content, Write of stored content).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    rewind_runs: usize,
+    /// 1 KB Writes recorded, contents kept, for the bytes figure of `rewind`.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    rewind_writes: u64,
     /// Bursts of 20,000 events sent to one `hookd daemon` whose memory is read around each.
     #[arg(long, value_name = "N", default_value_t = 3)]
     daemon_memory_rounds: usize,
@@ -184,6 +197,8 @@ enum Measurement {
     DesktopScale,
     /// `hookd daemon` alone: memory before, at the peak of and after 20,000-event bursts.
     DaemonMemory,
+    /// Rewind: the snapshot a Write's PreToolUse waits for, plan + apply of a 200-file session, bytes kept.
+    Rewind,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -312,6 +327,7 @@ struct Report {
     timeline: Option<timeline::TimelineReport>,
     desktop_scale: Option<desktop_scale::ScaleReport>,
     daemon_memory: Option<daemon_memory::DaemonMemoryReport>,
+    rewind: Option<rewind::RewindReport>,
     errors: Vec<String>,
 }
 
@@ -333,7 +349,8 @@ fn run(args: &Args) -> Result<bool> {
     let needs_emit = selected(Measurement::Emit)
         || selected(Measurement::Latency)
         || selected(Measurement::Wait)
-        || selected(Measurement::BrokerLatency);
+        || selected(Measurement::BrokerLatency)
+        || selected(Measurement::Rewind);
     // Fail before minutes of work, not after.
     let tools = env::Tools::locate(
         needs_emit,
@@ -361,6 +378,7 @@ fn run(args: &Args) -> Result<bool> {
         timeline: None,
         desktop_scale: None,
         daemon_memory: None,
+        rewind: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -513,6 +531,16 @@ fn run(args: &Args) -> Result<bool> {
             Err(err) => report
                 .errors
                 .push(failed("daemon-memory", err, &mut report.rows)),
+        }
+    }
+
+    if selected(Measurement::Rewind) {
+        match rewind::run(&tools, args.rewind_runs, args.rewind_writes) {
+            Ok(r) => {
+                rewind_rows(&r, &mut report.rows);
+                report.rewind = Some(r);
+            }
+            Err(err) => report.errors.push(failed("rewind", err, &mut report.rows)),
         }
     }
 
@@ -901,6 +929,75 @@ fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {
         ),
         "all",
         Verdict::judge(r.all_delivered()),
+    ));
+}
+
+fn rewind_rows(r: &rewind::RewindReport, rows: &mut Vec<Row>) {
+    let n = thousands(r.runs as u64);
+    rows.push(Row::new(
+        format!(
+            "`hookd-emit PreToolUse`, a tool without a snapshot (Read), {n} calls, {} B payload (median / p99)",
+            r.payload_bytes
+        ),
+        median_p99(&r.plain),
+        "baseline",
+        Verdict::Info,
+    ));
+    for (what, s) in [
+        (
+            "a 100 KB file whose content is new each call (compressed, stored)",
+            &r.snapshot_new,
+        ),
+        (
+            "a 100 KB file whose content is already stored (hashed)",
+            &r.snapshot_stored,
+        ),
+    ] {
+        rows.push(Row::new(
+            format!("`hookd-emit PreToolUse` of a Write, {what}, interleaved (median / p99)"),
+            median_p99(s),
+            "context",
+            Verdict::Info,
+        ));
+        let added = s.median_ms - r.plain.median_ms;
+        rows.push(Row::new(
+            format!("Added by the snapshot, {what}: median − plain median"),
+            format!("{} ms", short_ms(added)),
+            "< 1 ms",
+            Verdict::judge(added < 1.0),
+        ));
+    }
+    rows.push(Row::new(
+        format!(
+            "Rewind of a {}-file session and its undo, alternating: open + plan + apply (median / p99)",
+            r.session_files
+        ),
+        median_p99(&r.rewind),
+        "< 1 s",
+        Verdict::judge(r.rewind.p99_ms < 1000.0),
+    ));
+    rows.push(Row::new(
+        "… of which the plan (median / p99)",
+        median_p99(&r.plan),
+        "context",
+        Verdict::Info,
+    ));
+    let per_million = |bytes: u64| bytes as f64 * 1_000_000.0 / r.writes.max(1) as f64 / 1e9;
+    let total = per_million(r.ledger_bytes + r.store_bytes);
+    rows.push(Row::new(
+        format!(
+            "Disk for {} recorded 1 KB Writes with contents kept: ledger + store ({} objects), per million",
+            thousands(r.writes),
+            thousands(r.store_objects)
+        ),
+        format!(
+            "{:.2} GB ({:.2} + {:.2})",
+            total,
+            per_million(r.ledger_bytes),
+            per_million(r.store_bytes)
+        ),
+        "≤ 0.73 GB (a third of 2.2 GB)",
+        Verdict::judge(total <= 2.2 / 3.0),
     ));
 }
 

@@ -1,0 +1,405 @@
+//! Figure 13 (issue 17, rewind): what keeping a file's *before* adds to a
+//! file tool's `PreToolUse`, what a rewind of a 200-file session takes,
+//! and what recorded Writes cost on disk with their contents kept.
+//!
+//! 1. **Snapshot cost.** A real daemon and the released `hookd-emit`. Three
+//!    kinds of call alternate, with the same payload (a 100 KB file's
+//!    content in `tool_input`, as a Write's `PreToolUse` carries): a
+//!    `PreToolUse` of a tool the daemon takes no snapshot for (`Read`: the
+//!    plain emit), a Write's `PreToolUse` of a file whose content is new
+//!    each call (the daemon compresses and stores it), and one of a file
+//!    whose content is already stored (hashed only). The figure is the
+//!    median of each minus the plain median.
+//! 2. **Plan and apply.** In process, through the core's `RewindRepo`: a
+//!    session that wrote then edited 200 files of 100 lines is rewound,
+//!    then the rewind undone, alternately; each round opens the
+//!    repository, plans and applies (as `hookd rewind --apply` does).
+//! 3. **Bytes.** N Writes of 1 KB, each a new file content, recorded as
+//!    the daemon records them (the event, its mutation, the before and
+//!    after in the content store), then the ledger's and the store's size
+//!    on disk (allocated blocks, as `du` counts).
+
+use std::os::unix::fs::MetadataExt as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result, ensure};
+use hookd_core::daemon::capture;
+use hookd_core::ledger::Ledger;
+use hookd_core::ledger::content_store::ContentStore;
+use hookd_core::record::{HookEvent, LedgerEntry, MutationRecord, RepoFacts};
+use hookd_core::rewind::{OnConflict, RewindRepo, Target};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::env::{self, RunningDaemon, Tools, Workspace};
+use crate::stats::{Summary, ms};
+
+/// Size of the file a snapshot reads.
+const SNAPSHOT_FILE_BYTES: usize = 100 * 1024;
+
+/// Unmeasured rounds of each kind of call first.
+const WARMUP_CALLS: usize = 5;
+
+/// Files of the rewound session.
+const SESSION_FILES: usize = 200;
+
+/// Lines per file of the rewound session.
+const SESSION_FILE_LINES: usize = 100;
+
+/// Rounds of rewind and undo (each one plan + apply).
+const SESSION_ROUNDS: usize = 5;
+
+/// Size of each recorded Write's content in the bytes figure.
+const WRITE_BYTES: usize = 1024;
+
+/// Result of the rewind measurement.
+#[derive(Debug, Clone, Serialize)]
+pub struct RewindReport {
+    /// Measured calls of each kind.
+    pub runs: usize,
+    /// The payload's size, bytes.
+    pub payload_bytes: usize,
+    /// `PreToolUse` of a tool without a snapshot (`Read`), same payload.
+    pub plain: Summary,
+    /// A Write's `PreToolUse`, its file's content new each call.
+    pub snapshot_new: Summary,
+    /// A Write's `PreToolUse`, its file's content already stored.
+    pub snapshot_stored: Summary,
+    /// Files in the rewound session.
+    pub session_files: usize,
+    /// Open + plan + apply of the session's rewind, and of its undo.
+    pub rewind: Summary,
+    /// Of which planning alone.
+    pub plan: Summary,
+    /// Writes recorded for the bytes figure.
+    pub writes: u64,
+    /// The ledger's allocated bytes (database and WAL, checkpointed).
+    pub ledger_bytes: u64,
+    /// The content store's allocated bytes.
+    pub store_bytes: u64,
+    /// Objects in the content store.
+    pub store_objects: u64,
+}
+
+/// Runs the three parts.
+pub fn run(tools: &Tools, runs: usize, writes: u64) -> Result<RewindReport> {
+    ensure!(runs > 0, "--rewind-runs must be at least 1");
+    let (payload_bytes, plain, snapshot_new, snapshot_stored) = snapshot_cost(tools, runs)?;
+    let (rewind, plan) = session_rewind()?;
+    let (ledger_bytes, store_bytes, store_objects) = recorded_bytes(writes)?;
+    Ok(RewindReport {
+        runs,
+        payload_bytes,
+        plain,
+        snapshot_new,
+        snapshot_stored,
+        session_files: SESSION_FILES,
+        rewind,
+        plan,
+        writes,
+        ledger_bytes,
+        store_bytes,
+        store_objects,
+    })
+}
+
+fn snapshot_cost(tools: &Tools, runs: usize) -> Result<(usize, Summary, Summary, Summary)> {
+    let ws = Workspace::new()?;
+    let daemon = RunningDaemon::start(&ws, false)?;
+    let new_file = ws.root.join("src/generated.rs");
+    let stored_file = ws.root.join("src/stable.rs");
+    std::fs::create_dir_all(ws.root.join("src"))?;
+    std::fs::write(&stored_file, content(SNAPSHOT_FILE_BYTES, 0))?;
+    let body = content(SNAPSHOT_FILE_BYTES, 1);
+    let payload = |tool: &str, file: &Path, id: &str| -> Result<Vec<u8>> {
+        Ok(serde_json::to_vec(&json!({
+            "session_id": "bench-rewind",
+            "cwd": ws.root,
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_use_id": id,
+            "tool_input": {"file_path": file, "content": body},
+        }))?)
+    };
+    let payload_bytes = payload("Write", &new_file, "toolu_rewind_000000")?.len();
+    eprintln!(
+        "[rewind] {WARMUP_CALLS} warm-up + {runs} measured PreToolUse calls of each kind, alternating ({payload_bytes} B payload)"
+    );
+    let mut plain = Vec::with_capacity(runs);
+    let mut new = Vec::with_capacity(runs);
+    let mut stored = Vec::with_capacity(runs);
+    let mut last_progress = Instant::now();
+    for i in 0..WARMUP_CALLS + runs {
+        // A new content for the file the next Write reads (not timed).
+        std::fs::write(&new_file, content(SNAPSHOT_FILE_BYTES, i + 2))?;
+        let timed = |tool: &str, file: &Path, kind: &str| -> Result<Duration> {
+            let mut cmd = ws.command(&tools.emit);
+            cmd.arg("PreToolUse");
+            env::time_with_stdin(
+                &mut cmd,
+                &payload(tool, file, &format!("toolu_{kind}_{i:06}"))?,
+            )
+        };
+        let times = (
+            timed("Read", &new_file, "plain")?,
+            timed("Write", &new_file, "new")?,
+            timed("Write", &stored_file, "stored")?,
+        );
+        if i >= WARMUP_CALLS {
+            plain.push(times.0);
+            new.push(times.1);
+            stored.push(times.2);
+        }
+        if last_progress.elapsed() > Duration::from_secs(5) {
+            eprintln!("[rewind] {}/{} rounds", i + 1, WARMUP_CALLS + runs);
+            last_progress = Instant::now();
+        }
+    }
+    daemon.stop()?;
+    // Every new content was kept: the snapshots were taken, not skipped.
+    let store = ContentStore::open(&ws.root.join(".hookd"))?;
+    let kept = (0..WARMUP_CALLS + runs)
+        .filter(|i| {
+            let hash = hookd_core::ledger::content_store::ContentHash::of(
+                content(SNAPSHOT_FILE_BYTES, i + 2).as_bytes(),
+            );
+            store.contains(&hash).unwrap_or(false)
+        })
+        .count();
+    ensure!(
+        kept == WARMUP_CALLS + runs,
+        "only {kept} of {} new contents were kept by the daemon",
+        WARMUP_CALLS + runs
+    );
+    Ok((
+        payload_bytes,
+        Summary::of(&plain).context("no plain samples")?,
+        Summary::of(&new).context("no snapshot samples")?,
+        Summary::of(&stored).context("no snapshot samples")?,
+    ))
+}
+
+/// A text of about `bytes` bytes, different for each `seed`.
+fn content(bytes: usize, seed: usize) -> String {
+    let mut text = String::with_capacity(bytes + 80);
+    let mut line = 0;
+    while text.len() < bytes {
+        line += 1;
+        text.push_str(&format!(
+            "    let value_{line} = compute({seed}, {line}); // keeps the line realistic\n"
+        ));
+    }
+    text
+}
+
+fn lines(seed: &str) -> String {
+    (1..=SESSION_FILE_LINES)
+        .map(|n| format!("fn item_{n}() -> u32 {{ {n} }} // {seed}\n"))
+        .collect()
+}
+
+fn session_rewind() -> Result<(Summary, Summary)> {
+    let ws = Workspace::new()?;
+    let state = ws.root.join(".hookd");
+    let mut ledger = Ledger::open_or_create(&ws.ledger_path())?;
+    let store = ContentStore::open(&state)?;
+    let facts = RepoFacts {
+        git_root: Some(ws.root.clone()),
+        branch: "main".into(),
+        head_sha: ws.head_sha.clone(),
+        remote_url: None,
+    };
+    let mut entries = Vec::new();
+    for f in 0..SESSION_FILES {
+        let file = format!("src/module_{f:03}.rs");
+        let original = lines("original");
+        let written = lines("written by the agent");
+        let edited = written.replacen("// written by the agent\n", "// edited\n", 1);
+        std::fs::create_dir_all(ws.root.join("src"))?;
+        std::fs::write(ws.root.join(&file), &edited)?;
+        for (call, before, after) in [(2 * f, &original, &written), (2 * f + 1, &written, &edited)]
+        {
+            entries.push(entry(
+                &store,
+                &facts,
+                &format!("call-{call:04}"),
+                &file,
+                before,
+                after,
+            ));
+        }
+    }
+    ledger.append(&entries)?;
+    drop(ledger);
+
+    eprintln!(
+        "[rewind] {SESSION_ROUNDS} rounds of rewinding a {SESSION_FILES}-file session and undoing it"
+    );
+    let mut total = Vec::new();
+    let mut plans = Vec::new();
+    let mut undo = false;
+    for _ in 0..2 * SESSION_ROUNDS {
+        let start = Instant::now();
+        let mut repo = RewindRepo::open(&ws.root)?;
+        let target = if undo {
+            Target::Call(repo.last_rewind()?.context("no rewind to undo")?)
+        } else {
+            Target::Session("bench-session".into())
+        };
+        let plan = repo.plan(&target)?;
+        let planned = start.elapsed();
+        ensure!(
+            plan.files.len() == SESSION_FILES,
+            "the plan has {} files",
+            plan.files.len()
+        );
+        let applied = repo.apply(&plan, OnConflict::Refuse)?;
+        total.push(start.elapsed());
+        plans.push(planned);
+        ensure!(
+            applied.written.len() == SESSION_FILES,
+            "{} files written",
+            applied.written.len()
+        );
+        undo = !undo;
+    }
+    let first = std::fs::read_to_string(ws.root.join("src/module_000.rs"))?;
+    ensure!(
+        first.contains("// edited"),
+        "after an even number of rewinds the files are as the session left them"
+    );
+    Ok((
+        Summary::of(&total).context("no rewind samples")?,
+        Summary::of(&plans).context("no plan samples")?,
+    ))
+}
+
+fn entry(
+    store: &ContentStore,
+    facts: &RepoFacts,
+    call: &str,
+    file: &str,
+    before: &str,
+    after: &str,
+) -> LedgerEntry {
+    let now = hookd_core::timefmt::now();
+    let payload = json!({
+        "session_id": "bench-session",
+        "tool_name": "Write",
+        "tool_use_id": call,
+        "tool_input": {"file_path": file, "content": after},
+    });
+    let event = HookEvent {
+        event_id: uuid::Uuid::now_v7().to_string(),
+        hook_type: "post_tool_use".into(),
+        tool_name: Some("Write".into()),
+        agent_id: "bench-agent".into(),
+        session_id: Some("bench-session".into()),
+        tool_use_id: Some(call.into()),
+        cwd: Some(facts.git_root.clone().unwrap_or_default()),
+        file_path: None,
+        lines_changed: None,
+        lines_added: None,
+        lines_removed: None,
+        command: None,
+        payload_valid: true,
+        raw_payload: payload.to_string(),
+        event_timestamp: now.clone(),
+        received_at: now,
+        source_pid: None,
+        flags: Vec::new(),
+    };
+    let mut mutation =
+        MutationRecord::for_event(&event, facts, "Write", 0, Some(file.into()), None);
+    mutation.before = Some(capture::keep(store, before.as_bytes()));
+    mutation.after = Some(capture::keep(store, after.as_bytes()));
+    LedgerEntry {
+        event,
+        repo: facts.clone(),
+        mutations: vec![mutation],
+    }
+}
+
+fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
+    let ws = Workspace::new()?;
+    let state = ws.root.join(".hookd");
+    let mut ledger = Ledger::open_or_create(&ws.ledger_path())?;
+    let store = ContentStore::open(&state)?;
+    let facts = RepoFacts {
+        git_root: Some(ws.root.clone()),
+        branch: "main".into(),
+        head_sha: ws.head_sha.clone(),
+        remote_url: None,
+    };
+    eprintln!("[rewind] recording {writes} Writes of {WRITE_BYTES} B with their contents kept");
+    let started = Instant::now();
+    let mut last_progress = Instant::now();
+    let mut previous = content(WRITE_BYTES, 0);
+    let mut batch = Vec::with_capacity(4096);
+    for i in 0..writes {
+        let i = usize::try_from(i)?;
+        let file = format!("src/file_{:05}.rs", i % 10_000);
+        let next = content(WRITE_BYTES, i + 1);
+        batch.push(entry(
+            &store,
+            &facts,
+            &format!("w-{i:08}"),
+            &file,
+            &previous,
+            &next,
+        ));
+        previous = next;
+        if batch.len() == 4096 {
+            ledger.append(&batch)?;
+            batch.clear();
+        }
+        if last_progress.elapsed() > Duration::from_secs(10) {
+            eprintln!(
+                "[rewind] {i}/{writes} Writes, {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+            last_progress = Instant::now();
+        }
+    }
+    ledger.append(&batch)?;
+    ledger
+        .connection()
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .context("checkpoint")?;
+    drop(ledger);
+    let ledger_bytes = ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| {
+            let mut path = ws.ledger_path().into_os_string();
+            path.push(suffix);
+            allocated(Path::new(&path))
+        })
+        .sum();
+    let (store_bytes, store_objects) = tree_size(store.dir())?;
+    eprintln!("[rewind] recorded in {:.0} ms", ms(started.elapsed()));
+    Ok((ledger_bytes, store_bytes, store_objects))
+}
+
+/// Bytes allocated on disk for a file (0 when absent).
+fn allocated(path: &Path) -> u64 {
+    std::fs::symlink_metadata(path).map_or(0, |m| m.blocks() * 512)
+}
+
+/// Bytes allocated and files under `dir`, directories included.
+fn tree_size(dir: &Path) -> Result<(u64, u64)> {
+    let mut bytes = allocated(dir);
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            let (b, f) = tree_size(&path)?;
+            bytes += b;
+            files += f;
+        } else {
+            bytes += allocated(&path);
+            files += 1;
+        }
+    }
+    Ok((bytes, files))
+}
