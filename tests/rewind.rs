@@ -70,17 +70,13 @@ fn a_file_tools_before_and_after_are_kept_privately_and_once() {
     // Four distinct contents, each stored once, private.
     let store = root.join(".hookd/content");
     assert_eq!(mode(&store), 0o700);
-    let mut objects = Vec::new();
-    for fan in std::fs::read_dir(&store).unwrap() {
-        let fan = fan.unwrap().path();
-        assert_eq!(mode(&fan), 0o700, "{}", fan.display());
-        for object in std::fs::read_dir(&fan).unwrap() {
-            let object = object.unwrap().path();
-            assert_eq!(mode(&object), 0o600, "{}", object.display());
-            objects.push(object);
-        }
-    }
-    assert_eq!(objects.len(), 4, "{objects:?}");
+    let database = store.join("contents.db");
+    assert_eq!(mode(&database), 0o600);
+    let conn = rusqlite::Connection::open(&database).unwrap();
+    let stored: i64 = conn
+        .query_row("SELECT count(*) FROM contents", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored, 4);
 }
 
 #[test]
@@ -421,4 +417,47 @@ fn show_prints_a_file_as_it_was_at_a_call_or_before_its_first_change() {
         "{}",
         unknown.stderr
     );
+}
+
+#[test]
+fn diff_shows_a_file_between_two_recorded_points_or_to_now() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), numbered()).unwrap();
+    let _daemon = env.start_daemon();
+    let session = agent(&env, &root, "session-1");
+    session.edit("a.rs", "line 2\n", "line 2, first\n");
+    session.edit("a.rs", "line 8\n", "line 8, second\n");
+    wait_for_count(&repo, "mutations", 2);
+    let between = env.hookd(
+        &root,
+        &[
+            "diff",
+            "a.rs",
+            "--from",
+            "session-1-call-1",
+            "--to",
+            "session-1-call-2",
+        ],
+    );
+    assert!(between.status.success(), "{between:?}");
+    assert!(
+        between.stdout.contains("-line 8\n+line 8, second"),
+        "{}",
+        between.stdout
+    );
+    assert!(
+        !between.stdout.contains("line 2, first\n+"),
+        "{}",
+        between.stdout
+    );
+    std::fs::write(root.join("a.rs"), "replaced by hand\n").unwrap();
+    let to_now = env.hookd(&root, &["diff", "a.rs", "--from", "session-1-call-2"]);
+    assert!(
+        to_now.stdout.contains("+replaced by hand"),
+        "{}",
+        to_now.stdout
+    );
+    assert!(to_now.stdout.contains("(now)"), "{}", to_now.stdout);
 }

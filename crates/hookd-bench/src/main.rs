@@ -986,7 +986,7 @@ fn rewind_rows(r: &rewind::RewindReport, rows: &mut Vec<Row>) {
     let total = per_million(r.ledger_bytes + r.store_bytes);
     rows.push(Row::new(
         format!(
-            "Disk for {} recorded 1 KB Writes with contents kept: ledger + store ({} objects), per million",
+            "Disk for {} recorded 1 KB Writes with contents kept: ledger + store ({} contents), per million",
             thousands(r.writes),
             thousands(r.store_objects)
         ),

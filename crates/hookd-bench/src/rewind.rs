@@ -17,7 +17,8 @@
 //! 3. **Bytes.** N Writes of 1 KB, each a new file content, recorded as
 //!    the daemon records them (the event, its mutation, the before and
 //!    after in the content store), then the ledger's and the store's size
-//!    on disk (allocated blocks, as `du` counts).
+//!    on disk (allocated blocks, as `du` counts), each closed first (its
+//!    write-ahead log checkpointed).
 
 use std::os::unix::fs::MetadataExt as _;
 use std::path::Path;
@@ -78,7 +79,7 @@ pub struct RewindReport {
     pub ledger_bytes: u64,
     /// The content store's allocated bytes.
     pub store_bytes: u64,
-    /// Objects in the content store.
+    /// Contents in the content store.
     pub store_objects: u64,
 }
 
@@ -376,7 +377,13 @@ fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
             allocated(Path::new(&path))
         })
         .sum();
-    let (store_bytes, store_objects) = tree_size(store.dir())?;
+    // Closing the last connection checkpoints the store's WAL into it.
+    let store_dir = store.dir().to_path_buf();
+    drop(store);
+    let (store_bytes, _) = tree_size(&store_dir)?;
+    let store_objects: i64 = rusqlite::Connection::open(store_dir.join("contents.db"))?
+        .query_row("SELECT count(*) FROM contents", [], |r| r.get(0))?;
+    let store_objects = u64::try_from(store_objects)?;
     eprintln!("[rewind] recorded in {:.0} ms", ms(started.elapsed()));
     Ok((ledger_bytes, store_bytes, store_objects))
 }

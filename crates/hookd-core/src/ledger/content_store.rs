@@ -4,36 +4,44 @@
 //! A rewind (giving back what the ledger recorded) needs each changed
 //! file's content before and after the change.
 //! Rows hold only a reference; the bytes live here, in
-//! `<repo>/.hookd/content/`:
-//! - **Content-addressed:** an object is named by the SHA-256 of the bytes
-//!   it holds (`content/ab/cdef….zst`), so the same content written by many
-//!   changes (a file edited back and forth, the after of one change that is
-//!   the before of the next) is stored once.
+//! `<repo>/.hookd/content/contents.db`:
+//! - **Content-addressed:** a content is keyed by the SHA-256 of its bytes,
+//!   so the same content written by many changes (a file edited back and
+//!   forth, the after of one change that is the before of the next) is
+//!   stored once.
 //! - **Compressed** with zstd (source text shrinks to a fifth or less).
-//! - **Private:** the directory is 0700 and every object 0600, whatever the
-//!   umask: a repository's history of file contents is as private as the
-//!   ledger (`.hookd/` is ignored by git, [`crate::state_dir`]).
-//! - **Never beyond a link a repository may ship:** the directories are
-//!   opened without following symbolic links and must be owned by this
-//!   user; objects are created with `O_EXCL | O_NOFOLLOW` under a temporary
-//!   name and renamed into place without replacing anything, so a file or
-//!   link planted at an object's name is never written through, and a
-//!   crash leaves at most a temporary file, never a half-written object.
-//! - **Checked on read:** an object is decompressed and hashed again; bytes
-//!   that do not match their name (a damaged disk, a planted file) are an
+//! - **Packed in one SQLite database**, not a file per content: most
+//!   contents are a few kilobytes, and a file each cost a whole disk block
+//!   (4 KiB for a 500-byte object: more than the ledger itself per change)
+//!   and two fsyncs on the path the agent waits on. The database is in WAL
+//!   mode with `synchronous = NORMAL`, as the ledger is: a commit survives
+//!   the process dying; a power cut may lose the last ones (the rows
+//!   referring to them then say the content is missing, never something
+//!   else).
+//! - **Private:** the directory is 0700 and the database 0600 (created so
+//!   before SQLite opens it; its `-wal` and `-shm` take its mode), whatever
+//!   the umask: a repository's history of file contents is as private as
+//!   the ledger (`.hookd/` is ignored by git, [`crate::state_dir`]).
+//! - **Never beyond a link a repository may ship:** the directory is opened
+//!   without following symbolic links and must be owned by this user; the
+//!   database and its side files must be regular files, never links, and
+//!   are opened with `SQLITE_OPEN_NOFOLLOW`.
+//! - **Checked on read:** a content is decompressed and hashed again; bytes
+//!   that do not match their key (a damaged disk, a planted row) are an
 //!   error, never restored.
 //! - **Bounded:** content over the store's limit is not kept; the caller
 //!   records the change as too large to restore and says so.
 
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension as _};
+use rustix::fs::{FileType, Mode, OFlags};
 use rustix::io::Errno;
 use sha2::{Digest as _, Sha256};
 
+use crate::ledger::sqlite::{self, Synchronous};
 use crate::state_dir::{self, UnsafePath};
 
 /// The store's directory inside a repository's `.hookd/`.
@@ -47,11 +55,19 @@ pub const DEFAULT_MAX_CONTENT_BYTES: u64 = 16 * 1024 * 1024;
 /// zstd level: 3 is zstd's default, fast enough for the write path.
 const ZSTD_LEVEL: i32 = 3;
 
-/// Suffix of an object's file name.
-const OBJECT_SUFFIX: &str = ".zst";
+/// The database's file name inside [`CONTENT_DIR`].
+pub const DATABASE_NAME: &str = "contents.db";
 
-/// Prefix of a temporary file, renamed into place once written.
-const TEMP_PREFIX: &str = ".tmp-";
+/// The files SQLite keeps beside the database.
+const SIDE_FILE_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// The database's one table: a content's key, its size and its bytes,
+/// zstd-compressed.
+const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS contents (
+    hash TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    data BLOB NOT NULL
+) WITHOUT ROWID;";
 
 /// Why the store could not keep or give back a content.
 #[derive(Debug, thiserror::Error)]
@@ -88,6 +104,15 @@ pub enum ContentError {
         /// What is wrong with it.
         why: String,
     },
+    /// The database could not be opened, read or written.
+    #[error("content store {path}")]
+    Sqlite {
+        /// The database.
+        path: PathBuf,
+        /// SQLite's error.
+        #[source]
+        source: rusqlite::Error,
+    },
     /// Text that is not a content hash (64 lowercase hex digits).
     #[error("{0:?} is not a content hash (64 lowercase hex digits)")]
     BadHash(String),
@@ -96,10 +121,10 @@ pub enum ContentError {
 /// The store's results.
 pub type Result<T> = std::result::Result<T, ContentError>;
 
-/// The SHA-256 of a content, as 64 lowercase hex digits: an object's name.
+/// The SHA-256 of a content, as 64 lowercase hex digits: its key in the
+/// store.
 ///
-/// Only ever built from bytes or from text that passed [`Self::parse`], so
-/// it can name a file without escaping the store.
+/// Only ever built from bytes or from text that passed [`Self::parse`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ContentHash(String);
 
@@ -125,11 +150,6 @@ impl ContentHash {
     /// The 64 hex digits.
     pub fn as_str(&self) -> &str {
         &self.0
-    }
-
-    /// The fan-out directory and the file name of its object.
-    fn object_name(&self) -> (&str, String) {
-        (&self.0[..2], format!("{}{OBJECT_SUFFIX}", &self.0[2..]))
     }
 }
 
@@ -158,30 +178,59 @@ pub enum Stored {
     },
 }
 
-/// One repository's content store, `<repo>/.hookd/content/`.
+/// One repository's content store, `<repo>/.hookd/content/contents.db`.
+///
+/// One connection: use it from one thread at a time (it is `Send`), and
+/// open one per thread that needs one.
 #[derive(Debug)]
 pub struct ContentStore {
     dir: PathBuf,
-    fd: OwnedFd,
+    path: PathBuf,
+    conn: Connection,
     max_bytes: u64,
 }
-
-/// Makes temporary names unique within the process.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl ContentStore {
     /// Opens the store inside `state_dir` (a repository's `.hookd/`, which
     /// must exist and be safe, [`state_dir::check_state_dir`]), creating its
-    /// directory 0700 if needed; keeps content up to
+    /// directory 0700 and its database 0600 if needed; keeps content up to
     /// [`DEFAULT_MAX_CONTENT_BYTES`].
     pub fn open(state_dir: &Path) -> Result<Self> {
         state_dir::check_state_dir(state_dir)?;
         let parent = open_dir(rustix::fs::CWD, state_dir, state_dir)?;
         let dir = state_dir.join(CONTENT_DIR);
-        let fd = open_or_make_dir(&parent, CONTENT_DIR, &dir)?;
+        let dir_fd = open_or_make_dir(&parent, CONTENT_DIR, &dir)?;
+        let path = dir.join(DATABASE_NAME);
+        // The database and its side files are hookd's own: never a link,
+        // a directory or a FIFO someone put there.
+        for suffix in SIDE_FILE_SUFFIXES {
+            state_dir::check_file(&dir.join(format!("{DATABASE_NAME}{suffix}")))?;
+        }
+        create_private(&dir_fd, DATABASE_NAME, &path)?;
+        let sqlite_error = |source| ContentError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let conn = sqlite::retry_transient(
+            &path,
+            || {
+                let conn = sqlite::open_wal(
+                    &path,
+                    OpenFlags::SQLITE_OPEN_READ_WRITE
+                        | OpenFlags::SQLITE_OPEN_NOFOLLOW
+                        | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                    Synchronous::Normal,
+                )?;
+                conn.execute_batch(SCHEMA)?;
+                Ok(conn)
+            },
+            sqlite::is_busy,
+        )
+        .map_err(sqlite_error)?;
         Ok(Self {
             dir,
-            fd,
+            path,
+            conn,
             max_bytes: DEFAULT_MAX_CONTENT_BYTES,
         })
     }
@@ -214,109 +263,60 @@ impl ContentStore {
             });
         }
         let hash = ContentHash::of(content);
-        let (fan, name) = hash.object_name();
-        let fan_path = self.dir.join(fan);
-        let fan_fd = open_or_make_dir(&self.fd, fan, &fan_path)?;
-        if exists(&fan_fd, &name, &fan_path.join(&name))? {
+        if self.contains(&hash)? {
             return Ok(Stored::Kept { hash, size });
         }
         let compressed = zstd::bulk::compress(content, ZSTD_LEVEL)
             .map_err(|source| self.io("compress content for", source))?;
-        let (temp, file) = create_temp(&fan_fd, &fan_path)?;
-        let written = write_all_synced(file, &compressed).map_err(|source| ContentError::Io {
-            action: "write",
-            path: fan_path.join(&temp),
-            source,
-        });
-        let renamed = written.and_then(|()| {
-            match rustix::fs::renameat_with(&fan_fd, &temp, &fan_fd, &name, RenameFlags::NOREPLACE)
-            {
-                // Another writer stored the same content first: same bytes.
-                Ok(()) | Err(Errno::EXIST) => Ok(()),
-                Err(errno) => Err(io_error("rename into place", &fan_path.join(&name))(errno)),
-            }
-        });
-        // Gone after a rename; after a failure, or a lost race, it goes.
-        let _ = rustix::fs::unlinkat(&fan_fd, &temp, AtFlags::empty());
-        renamed?;
-        // The object's name is durable once its directory is.
-        rustix::fs::fsync(&fan_fd).map_err(io_error("sync", &fan_path))?;
+        self.conn
+            .prepare_cached("INSERT OR IGNORE INTO contents (hash, size, data) VALUES (?1, ?2, ?3)")
+            .and_then(|mut insert| {
+                insert.execute(rusqlite::params![hash.as_str(), size as i64, compressed])
+            })
+            .map_err(|source| self.sqlite(source))?;
         Ok(Stored::Kept { hash, size })
     }
 
-    /// Whether the object `hash` is stored (not whether it is intact).
+    /// Whether the content `hash` is stored (not whether it is intact).
     pub fn contains(&self, hash: &ContentHash) -> Result<bool> {
-        let (fan, name) = hash.object_name();
-        match self.open_fan(fan)? {
-            Some(fan_fd) => exists(&fan_fd, &name, &self.dir.join(fan).join(&name)),
-            None => Ok(false),
-        }
-    }
-
-    /// The fan-out directory `fan` ([`open_dir`]), `None` when there is none.
-    fn open_fan(&self, fan: &str) -> Result<Option<OwnedFd>> {
-        match open_dir(&self.fd, fan, &self.dir.join(fan)) {
-            Ok(fd) => Ok(Some(fd)),
-            Err(ContentError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                Ok(None)
-            }
-            Err(err) => Err(err),
-        }
+        self.conn
+            .prepare_cached("SELECT 1 FROM contents WHERE hash = ?1")
+            .and_then(|mut select| select.exists([hash.as_str()]))
+            .map_err(|source| self.sqlite(source))
     }
 
     /// The content named `hash`, checked against its name.
     pub fn get(&self, hash: &ContentHash) -> Result<Vec<u8>> {
-        let (fan, name) = hash.object_name();
-        let path = self.dir.join(fan).join(&name);
-        let missing = || ContentError::Missing {
-            hash: hash.clone(),
-            dir: self.dir.clone(),
-        };
-        let fan_fd = self.open_fan(fan)?.ok_or_else(missing)?;
-        let fd = match rustix::fs::openat(
-            &fan_fd,
-            name.as_str(),
-            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK,
-            Mode::empty(),
-        ) {
-            Ok(fd) => fd,
-            Err(Errno::NOENT) => return Err(missing()),
-            Err(Errno::LOOP) => {
-                return Err(ContentError::Damaged {
-                    hash: hash.clone(),
-                    dir: self.dir.clone(),
-                    why: "a symbolic link where the object should be".to_owned(),
-                });
-            }
-            Err(errno) => {
-                return Err(ContentError::Io {
-                    action: "open",
-                    path,
-                    source: errno.into(),
-                });
-            }
+        let row: Option<(i64, Vec<u8>)> = self
+            .conn
+            .prepare_cached("SELECT size, data FROM contents WHERE hash = ?1")
+            .and_then(|mut select| {
+                select
+                    .query_row([hash.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .map_err(|source| self.sqlite(source))?;
+        let Some((size, data)) = row else {
+            return Err(ContentError::Missing {
+                hash: hash.clone(),
+                dir: self.dir.clone(),
+            });
         };
         let damaged = |why: String| ContentError::Damaged {
             hash: hash.clone(),
             dir: self.dir.clone(),
             why,
         };
-        let stat = rustix::fs::fstat(&fd).map_err(io_error("inspect", &path))?;
-        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
-            return Err(damaged("not a regular file".to_owned()));
-        }
-        let mut decoder = zstd::stream::read::Decoder::new(std::fs::File::from(fd))
-            .map_err(|source| self.io("read", source))?;
-        // Read one byte past the limit: an object that inflates beyond what
-        // the store keeps was not written by it.
-        let mut content = Vec::new();
+        let mut decoder = zstd::stream::read::Decoder::new(data.as_slice())
+            .map_err(|err| damaged(format!("cannot decompress: {err}")))?;
+        // Read one byte past the limit: a content that inflates beyond
+        // what the store keeps was not written by it.
+        let mut content = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         (&mut decoder)
             .take(self.max_bytes.max(DEFAULT_MAX_CONTENT_BYTES) + 1)
             .read_to_end(&mut content)
             .map_err(|err| damaged(format!("cannot decompress: {err}")))?;
-        if ContentHash::of(&content) != *hash {
+        if ContentHash::of(&content) != *hash || content.len() as i64 != size {
             return Err(damaged("its bytes do not match its name".to_owned()));
         }
         Ok(content)
@@ -326,6 +326,13 @@ impl ContentStore {
         ContentError::Io {
             action,
             path: self.dir.clone(),
+            source,
+        }
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> ContentError {
+        ContentError::Sqlite {
+            path: self.path.clone(),
             source,
         }
     }
@@ -396,46 +403,35 @@ fn open_or_make_dir(parent: &OwnedFd, name: &str, path: &Path) -> Result<OwnedFd
     Ok(fd)
 }
 
-/// Whether `name` exists under `dir` (a link or anything else counts: it
-/// is never replaced).
-fn exists(dir: &OwnedFd, name: &str, path: &Path) -> Result<bool> {
-    match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(_) => Ok(true),
-        Err(Errno::NOENT) => Ok(false),
-        Err(errno) => Err(io_error("inspect", path)(errno)),
-    }
-}
-
-/// Creates a new 0600 temporary file under `dir`, never opening one that
-/// is there already.
-fn create_temp(dir: &OwnedFd, dir_path: &Path) -> Result<(String, std::fs::File)> {
-    loop {
-        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let name = format!("{TEMP_PREFIX}{}-{n}", std::process::id());
-        match rustix::fs::openat(
-            dir,
-            name.as_str(),
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::RUSR | Mode::WUSR,
-        ) {
-            Ok(fd) => return Ok((name, std::fs::File::from(fd))),
-            // A leftover of an earlier process with this pid.
-            Err(Errno::EXIST) => {}
-            Err(errno) => {
-                return Err(io_error("create a file in", dir_path)(errno));
-            }
+/// Creates `name` under `dir` as an empty 0600 file if it is missing
+/// (never opening a link), and makes an existing one 0600: SQLite creates
+/// its database with the umask's mode, and its side files take the
+/// database's.
+fn create_private(dir: &OwnedFd, name: &str, path: &Path) -> Result<()> {
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        OFlags::RDONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK,
+        Mode::RUSR | Mode::WUSR,
+    )
+    .map_err(|errno| match (errno, state_dir::check_file(path)) {
+        (Errno::LOOP, Err(unsafe_path)) => unsafe_path.into(),
+        _ => io_error("create", path)(errno),
+    })?;
+    let stat = rustix::fs::fstat(&fd).map_err(io_error("inspect", path))?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(UnsafePath::NotAFile {
+            path: path.to_path_buf(),
         }
+        .into());
     }
-}
-
-fn write_all_synced(mut file: std::fs::File, bytes: &[u8]) -> std::io::Result<()> {
-    file.write_all(bytes)?;
-    file.sync_data()
+    rustix::fs::fchmod(&fd, Mode::RUSR | Mode::WUSR).map_err(io_error("set the mode of", path))?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    use std::os::unix::fs::PermissionsExt as _;
 
     use super::*;
 
@@ -454,14 +450,17 @@ mod tests {
         }
     }
 
-    fn objects(store: &ContentStore) -> Vec<PathBuf> {
-        let mut found = Vec::new();
-        for fan in std::fs::read_dir(store.dir()).unwrap() {
-            for object in std::fs::read_dir(fan.unwrap().path()).unwrap() {
-                found.push(object.unwrap().path());
-            }
-        }
-        found
+    /// The rows as stored: key and compressed length.
+    fn rows(store: &ContentStore) -> Vec<(String, i64)> {
+        let conn = Connection::open(store.dir().join(DATABASE_NAME)).unwrap();
+        let mut select = conn
+            .prepare("SELECT hash, length(data) FROM contents ORDER BY hash")
+            .unwrap();
+        select
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
     }
 
     fn mode(path: &Path) -> u32 {
@@ -474,7 +473,10 @@ mod tests {
 
     #[test]
     fn keeps_each_content_once_compressed_private_and_gives_it_back() {
+        // A permissive umask must not make the store readable by others.
+        let old = rustix::process::umask(Mode::empty());
         let (_dir, store) = store();
+        rustix::process::umask(old);
         let content = "fn main() {}\n".repeat(1000);
         let stored = store.put(content.as_bytes()).unwrap();
         let hash = kept(stored.clone());
@@ -489,27 +491,26 @@ mod tests {
         assert_eq!(store.get(&hash).unwrap(), content.as_bytes());
         assert!(store.contains(&hash).unwrap());
 
-        let [object] = objects(&store).try_into().unwrap();
-        assert!(object.ends_with(format!(
-            "{}/{}.zst",
-            &hash.as_str()[..2],
-            &hash.as_str()[2..]
-        )));
-        assert!(std::fs::metadata(&object).unwrap().len() < content.len() as u64 / 10);
+        let [(key, compressed)] = rows(&store).try_into().unwrap();
+        assert_eq!(key, hash.as_str());
+        assert!(compressed < content.len() as i64 / 10, "{compressed} bytes");
         assert_eq!(mode(store.dir()), 0o700);
-        assert_eq!(mode(object.parent().unwrap()), 0o700);
-        assert_eq!(mode(&object), 0o600);
+        for name in [DATABASE_NAME, "contents.db-wal", "contents.db-shm"] {
+            assert_eq!(mode(&store.dir().join(name)), 0o600, "{name}");
+        }
 
-        // The same content again: not written again.
-        let inode = std::fs::metadata(&object).unwrap().ino();
+        // The same content again: not stored again.
         assert_eq!(kept(store.put(content.as_bytes()).unwrap()), hash);
-        assert_eq!(objects(&store), vec![object.clone()]);
-        assert_eq!(std::fs::metadata(&object).unwrap().ino(), inode);
+        assert_eq!(rows(&store).len(), 1);
 
         // The empty file is a content like any other.
         let empty = kept(store.put(b"").unwrap());
         assert_eq!(store.get(&empty).unwrap(), b"");
-        assert_eq!(objects(&store).len(), 2);
+        assert_eq!(rows(&store).len(), 2);
+
+        // A second connection (another thread, another process) sees them.
+        let again = ContentStore::open(store.dir().parent().unwrap()).unwrap();
+        assert_eq!(again.get(&hash).unwrap(), content.as_bytes());
     }
 
     #[test]
@@ -523,7 +524,7 @@ mod tests {
                 limit: 10
             }
         );
-        assert!(objects(&store).is_empty());
+        assert!(rows(&store).is_empty());
         assert!(matches!(
             store.put(&[b'x'; 10]).unwrap(),
             Stored::Kept { size: 10, .. }
@@ -531,16 +532,23 @@ mod tests {
     }
 
     #[test]
-    fn a_damaged_or_missing_object_is_an_error_never_content() {
+    fn a_damaged_or_missing_content_is_an_error_never_content() {
         let (_dir, store) = store();
         let hash = kept(store.put(b"the real content\n").unwrap());
-        let [object] = objects(&store).try_into().unwrap();
-        // Valid zstd of other bytes under this name.
-        std::fs::write(&object, zstd::bulk::compress(b"planted\n", 3).unwrap()).unwrap();
+        let conn = Connection::open(store.dir().join(DATABASE_NAME)).unwrap();
+        let plant = |data: &[u8], size: i64| {
+            conn.execute(
+                "UPDATE contents SET data = ?1, size = ?2 WHERE hash = ?3",
+                rusqlite::params![data, size, hash.as_str()],
+            )
+            .unwrap();
+        };
+        // Valid zstd of other bytes under this key.
+        plant(&zstd::bulk::compress(b"planted\n", 3).unwrap(), 8);
         let err = store.get(&hash).unwrap_err();
         assert!(matches!(err, ContentError::Damaged { .. }), "{err}");
         assert!(err.to_string().contains("do not match its name"), "{err}");
-        std::fs::write(&object, b"not zstd at all").unwrap();
+        plant(b"not zstd at all", 17);
         assert!(matches!(
             store.get(&hash).unwrap_err(),
             ContentError::Damaged { .. }
@@ -569,35 +577,25 @@ mod tests {
             matches!(err, ContentError::Unsafe(UnsafePath::Symlink { .. })),
             "{err}"
         );
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
         std::fs::remove_file(state.join(CONTENT_DIR)).unwrap();
 
-        // A fan-out directory that is a link: refused.
-        let store = ContentStore::open(&state).unwrap();
-        let content = b"secret\n";
-        let hash = ContentHash::of(content);
-        let fan = store.dir().join(&hash.as_str()[..2]);
-        std::os::unix::fs::symlink(&elsewhere, &fan).unwrap();
-        let err = store.put(content).unwrap_err();
-        assert!(
-            matches!(err, ContentError::Unsafe(UnsafePath::Symlink { .. })),
-            "{err}"
-        );
-        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
-        std::fs::remove_file(&fan).unwrap();
-
-        // A link planted at the object's own name: never written through,
-        // and never read as the content.
-        std::fs::create_dir(&fan).unwrap();
+        // The database, or one of its side files, is a link: refused, the
+        // file it points to untouched.
+        std::fs::create_dir(state.join(CONTENT_DIR)).unwrap();
         let target = elsewhere.join("authorized_keys");
         std::fs::write(&target, b"keep me\n").unwrap();
-        let object = fan.join(format!("{}.zst", &hash.as_str()[2..]));
-        std::os::unix::fs::symlink(&target, &object).unwrap();
-        store.put(content).unwrap();
+        for name in [DATABASE_NAME, "contents.db-wal"] {
+            let link = state.join(CONTENT_DIR).join(name);
+            std::os::unix::fs::symlink(&target, &link).unwrap();
+            let err = ContentStore::open(&state).unwrap_err();
+            assert!(
+                matches!(err, ContentError::Unsafe(UnsafePath::Symlink { .. })),
+                "{name}: {err}"
+            );
+            std::fs::remove_file(&link).unwrap();
+        }
         assert_eq!(std::fs::read(&target).unwrap(), b"keep me\n");
-        let err = store.get(&hash).unwrap_err();
-        assert!(matches!(err, ContentError::Damaged { .. }), "{err}");
-        // No temporary file is left behind.
-        assert_eq!(std::fs::read_dir(&fan).unwrap().count(), 1);
 
         // A `.hookd` that is itself a link is refused before anything.
         let linked = dir.path().join("linked");
@@ -609,7 +607,7 @@ mod tests {
     }
 
     #[test]
-    fn only_a_real_hash_names_an_object() {
+    fn only_a_real_hash_names_a_content() {
         let hash = ContentHash::of(b"x");
         assert_eq!(ContentHash::parse(hash.as_str()).unwrap(), hash);
         for bad in [
