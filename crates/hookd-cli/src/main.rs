@@ -48,6 +48,8 @@ enum Command {
     Rewind(cmd::rewind::RewindArgs),
     /// Print a file as it was at a recorded point (a time or a tool call).
     Show(cmd::rewind::ShowArgs),
+    /// The diff of a file between two recorded points (a time or a tool call), or from one to now.
+    Diff(cmd::rewind::DiffArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -66,6 +68,7 @@ fn main() -> std::process::ExitCode {
         Command::Amqp(args) => cmd::amqp::run(&args),
         Command::Rewind(args) => cmd::rewind::run(&args),
         Command::Show(args) => cmd::rewind::show(&args),
+        Command::Diff(args) => cmd::rewind::diff(&args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -76,6 +76,22 @@ pub struct ShowArgs {
     pub repo: Option<PathBuf>,
 }
 
+/// `hookd diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The file.
+    pub file: PathBuf,
+    /// The first point: a time (RFC 3339 or `2h`), or a tool call id (the file as that call left it).
+    #[arg(long, value_name = "WHEN|TOOL_USE_ID")]
+    pub from: String,
+    /// The second point, as `--from`; the file on disk now by default.
+    #[arg(long, value_name = "WHEN|TOOL_USE_ID")]
+    pub to: Option<String>,
+    /// The repository (any directory inside it); by default the file's.
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+}
+
 /// Runs `hookd rewind`.
 pub fn run(args: &RewindArgs) -> Result<()> {
     crate::cmd::init_logging("warn");
@@ -202,19 +218,55 @@ fn print_plan(out: &mut impl std::io::Write, plan: &Plan) -> Result<()> {
     Ok(())
 }
 
-/// Runs `hookd show`.
-pub fn show(args: &ShowArgs) -> Result<()> {
-    crate::cmd::init_logging("warn");
+/// The repository of `file` (or `repo` when given) and `file`'s stored path.
+fn open_for(file: &Path, repo: Option<&Path>) -> Result<(RewindRepo, String)> {
     let cwd = current_dir()?;
-    let dir = match &args.repo {
-        Some(dir) => dir.clone(),
+    let dir = match repo {
+        Some(dir) => dir.to_path_buf(),
         None => cwd
-            .join(&args.file)
+            .join(file)
             .parent()
             .map_or_else(|| cwd.clone(), Path::to_path_buf),
     };
     let repo = RewindRepo::open(&dir)?;
-    let path = repo.stored_path(&args.file, &cwd);
+    let path = repo.stored_path(file, &cwd);
+    Ok((repo, path))
+}
+
+/// Runs `hookd diff`: the unified diff of a file between two recorded
+/// points, or from one to the file now.
+pub fn diff(args: &DiffArgs) -> Result<()> {
+    crate::cmd::init_logging("warn");
+    let (repo, path) = open_for(&args.file, args.repo.as_deref())?;
+    let text = |content: Option<Vec<u8>>| -> String {
+        content
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    };
+    let old = text(repo.content_at(&path, &args.from)?);
+    let (new, label) = match &args.to {
+        Some(to) => (text(repo.content_at(&path, to)?), to.clone()),
+        None => (
+            text(std::fs::read(repo.root().join(&path)).ok()),
+            "now".to_owned(),
+        ),
+    };
+    print!(
+        "{}",
+        hookd_core::diff::unified(
+            &old,
+            &new,
+            &format!("a/{path} ({})", args.from),
+            &format!("b/{path} ({label})"),
+        )
+    );
+    Ok(())
+}
+
+/// Runs `hookd show`.
+pub fn show(args: &ShowArgs) -> Result<()> {
+    crate::cmd::init_logging("warn");
+    let (repo, path) = open_for(&args.file, args.repo.as_deref())?;
     match repo.content_at(&path, &args.at)? {
         Some(bytes) => std::io::stdout().lock().write_all(&bytes)?,
         None => bail!("{path} did not exist at {}", args.at),

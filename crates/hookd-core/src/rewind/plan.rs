@@ -307,13 +307,16 @@ fn derive_before(
     change: &RecordedChange,
     after: Option<&[u8]>,
 ) -> Result<Option<Derived>, RewindError> {
-    if change.tool_name == "Edit"
+    if matches!(change.tool_name.as_str(), "Edit" | "MultiEdit")
         && let Some(after) = after
-        && let Some(before) = reverse_edit(&change.raw_payload, after)
+        && let Some(before) = reverse_edits(&change.raw_payload, after)
     {
         return Ok(Some(Derived {
             before: Some(before),
-            how: format!("row {}: the Edit reversed on its after", change.id),
+            how: format!(
+                "row {}: the {} reversed on its after",
+                change.id, change.tool_name
+            ),
         }));
     }
     let history = versions::changes(conn, &Selection::File(change.file_path.clone()))?;
@@ -332,17 +335,32 @@ fn derive_before(
     Ok(None)
 }
 
-/// The content before an Edit, from its after: `new_string` replaced back
-/// by `old_string`, only where `new_string` occurs exactly once (and the
-/// edit did not replace every occurrence).
-fn reverse_edit(payload: &str, after: &[u8]) -> Option<Vec<u8>> {
+/// The content before an Edit or a MultiEdit, from its after: each edit,
+/// last first, undone by putting `old_string` back where `new_string` is,
+/// only where `new_string` occurs exactly once (and the edit did not
+/// replace every occurrence): then that occurrence is the one the edit
+/// wrote.
+fn reverse_edits(payload: &str, after: &[u8]) -> Option<Vec<u8>> {
     let payload: Value = serde_json::from_str(payload).ok()?;
     let input = payload.get("tool_input")?;
-    if input.get("replace_all").and_then(Value::as_bool) == Some(true) {
+    let edits: Vec<&Value> = match input.get("edits") {
+        Some(edits) => edits.as_array()?.iter().collect(),
+        None => vec![input],
+    };
+    let mut content = after.to_vec();
+    for edit in edits.iter().rev() {
+        content = reverse_edit(edit, &content)?;
+    }
+    Some(content)
+}
+
+/// One edit (`old_string`, `new_string`, `replace_all`) undone on `after`.
+fn reverse_edit(edit: &Value, after: &[u8]) -> Option<Vec<u8>> {
+    if edit.get("replace_all").and_then(Value::as_bool) == Some(true) {
         return None;
     }
-    let old = input.get("old_string")?.as_str()?.as_bytes();
-    let new = input.get("new_string")?.as_str()?.as_bytes();
+    let old = edit.get("old_string")?.as_str()?.as_bytes();
+    let new = edit.get("new_string")?.as_str()?.as_bytes();
     if new.is_empty() {
         return None;
     }
@@ -383,12 +401,29 @@ mod tests {
                 .to_string()
         };
         assert_eq!(
-            reverse_edit(&payload("a", "bb", false), b"x bb y"),
+            reverse_edits(&payload("a", "bb", false), b"x bb y"),
             Some(b"x a y".to_vec())
         );
-        assert_eq!(reverse_edit(&payload("a", "bb", false), b"bb bb"), None);
-        assert_eq!(reverse_edit(&payload("a", "bb", true), b"x bb y"), None);
-        assert_eq!(reverse_edit(&payload("a", "bb", false), b"nothing"), None);
-        assert_eq!(reverse_edit(&payload("a", "", false), b"x"), None);
+        assert_eq!(reverse_edits(&payload("a", "bb", false), b"bb bb"), None);
+        assert_eq!(reverse_edits(&payload("a", "bb", true), b"x bb y"), None);
+        assert_eq!(reverse_edits(&payload("a", "bb", false), b"nothing"), None);
+        assert_eq!(reverse_edits(&payload("a", "", false), b"x"), None);
+    }
+
+    #[test]
+    fn a_multiedit_is_reversed_last_edit_first() {
+        // "one two" → (one→1) "1 two" → (1 two→1 2) "1 2".
+        let payload = serde_json::json!({"tool_input": {"edits": [
+            {"old_string": "one", "new_string": "1"},
+            {"old_string": "1 two", "new_string": "1 2"},
+        ]}})
+        .to_string();
+        assert_eq!(reverse_edits(&payload, b"1 2"), Some(b"one two".to_vec()));
+        // Undone first-edit-first it would not be found: the order matters.
+        let ambiguous = serde_json::json!({"tool_input": {"edits": [
+            {"old_string": "a", "new_string": "b"},
+        ]}})
+        .to_string();
+        assert_eq!(reverse_edits(&ambiguous, b"b b"), None);
     }
 }
