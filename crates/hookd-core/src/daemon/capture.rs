@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::fs::{FileType, Mode, OFlags};
@@ -215,6 +216,109 @@ pub fn keep(store: &ContentStore, content: &[u8]) -> ContentRef {
     }
 }
 
+/// The daemon's open content stores, one per state directory, and the git
+/// root of each directory an event came from.
+///
+/// Opening a store per call cost more than reading the file: the SQLite
+/// open, and on the close of its last connection a checkpoint of the
+/// write-ahead log with an fsync, on the path the agent waits on. A store
+/// stays open for the daemon's life; before each use its database file is
+/// checked to be the one opened (same device and inode), so a `.hookd/`
+/// removed or replaced meanwhile (`git clean -fdx`) gets a new store
+/// rather than writes into a deleted file. Uses of one store take turns.
+#[derive(Default)]
+pub struct StoreCache {
+    stores: Mutex<HashMap<PathBuf, Arc<Mutex<OpenStore>>>>,
+    roots: Mutex<HashMap<PathBuf, (Option<PathBuf>, Instant)>>,
+}
+
+/// Most stores or directories remembered; past it the map starts over.
+const MAX_CACHED: usize = 1024;
+
+/// How long a directory's git root is trusted (a `git init` may make one).
+const ROOT_TTL: Duration = Duration::from_secs(30);
+
+struct OpenStore {
+    store: ContentStore,
+    identity: Option<(u64, u64)>,
+}
+
+impl OpenStore {
+    fn open(state_dir: &Path) -> Result<Self, StoreError> {
+        let store = open_store(state_dir)?;
+        let identity = identity(state_dir);
+        Ok(Self { store, identity })
+    }
+}
+
+/// Device and inode of the store's database in `state_dir`.
+fn identity(state_dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    let path = state_dir
+        .join(crate::ledger::content_store::CONTENT_DIR)
+        .join(crate::ledger::content_store::DATABASE_NAME);
+    std::fs::symlink_metadata(path)
+        .ok()
+        .map(|meta| (meta.dev(), meta.ino()))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl StoreCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs `use_it` on the store of `state_dir`, opening (or reopening) it
+    /// as needed.
+    pub fn with_store<T>(
+        &self,
+        state_dir: &Path,
+        use_it: impl FnOnce(&ContentStore) -> T,
+    ) -> Result<T, StoreError> {
+        let cached = lock(&self.stores).get(state_dir).cloned();
+        let entry = match cached {
+            Some(entry) => entry,
+            None => {
+                let entry = Arc::new(Mutex::new(OpenStore::open(state_dir)?));
+                let mut stores = lock(&self.stores);
+                if stores.len() >= MAX_CACHED {
+                    stores.clear();
+                }
+                stores.insert(state_dir.to_path_buf(), Arc::clone(&entry));
+                entry
+            }
+        };
+        let mut open = lock(&entry);
+        if open.identity.is_none() || identity(state_dir) != open.identity {
+            *open = OpenStore::open(state_dir)?;
+        }
+        Ok(use_it(&open.store))
+    }
+
+    /// The git root of the repository holding `dir`
+    /// ([`crate::project::discover_root`]), remembered for a while.
+    pub fn root_of(&self, dir: &Path) -> Option<PathBuf> {
+        if let Some((root, at)) = lock(&self.roots).get(dir)
+            && at.elapsed() < ROOT_TTL
+        {
+            return root.clone();
+        }
+        let root = crate::project::discover_root(dir);
+        let mut roots = lock(&self.roots);
+        if roots.len() >= MAX_CACHED {
+            roots.clear();
+        }
+        roots.insert(dir.to_path_buf(), (root.clone(), Instant::now()));
+        root
+    }
+}
+
 /// Why the content store of a state directory could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -309,6 +413,28 @@ mod tests {
                 ContentRef::unknown(NO_AFTER)
             )
         );
+    }
+
+    #[test]
+    fn a_cached_store_is_reopened_when_its_directory_is_replaced() {
+        let repo = tempfile::tempdir().unwrap();
+        let state = repo.path().join(".hookd");
+        let cache = StoreCache::new();
+        let file = repo.path().join("a.rs");
+        std::fs::write(&file, "one\n").unwrap();
+        let first = cache
+            .with_store(&state, |store| read_into(store, &file))
+            .unwrap();
+        // `git clean -fdx`: the whole state directory goes.
+        std::fs::remove_dir_all(&state).unwrap();
+        std::fs::write(&file, "two\n").unwrap();
+        let second = cache
+            .with_store(&state, |store| read_into(store, &file))
+            .unwrap();
+        // The new content is in the database on disk, not in a deleted one.
+        let store = ContentStore::open(&state).unwrap();
+        assert_eq!(kept(&store, &second), b"two\n");
+        assert!(matches!(first, ContentRef::Kept { .. }));
     }
 
     #[test]

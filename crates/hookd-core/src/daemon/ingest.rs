@@ -22,7 +22,7 @@ use std::thread::JoinHandle;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::daemon::bash_tracker::{self, BashTracker};
-use crate::daemon::capture::{self, ContentTracker};
+use crate::daemon::capture::{self, ContentTracker, StoreCache};
 use crate::daemon::enrich::Enricher;
 use crate::daemon::extract;
 use crate::daemon::placement;
@@ -108,6 +108,8 @@ pub struct IngestConfig {
     /// File tools' before and after contents, filled in by the connection
     /// tasks.
     pub contents: Arc<Mutex<ContentTracker>>,
+    /// The content stores, open (shared with the connection tasks).
+    pub stores: Arc<StoreCache>,
     /// Whether events are written to the repositories' ledgers here
     /// (`false` in `amqp` ledger mode: consumers write them).
     pub writes_locally: bool,
@@ -374,19 +376,24 @@ impl Writer {
             return Vec::new();
         };
         let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
-        let store = capture::open_store(&state_dir).map_err(|err| {
-            tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
-            ContentRef::unknown(format!("cannot open the content store: {err}"))
-        });
+        let stores = Arc::clone(&self.config.stores);
+        let contents = |path: &str| {
+            stores
+                .with_store(&state_dir, |store| {
+                    bash_tracker::contents(git, root, &before, path, store)
+                })
+                .unwrap_or_else(|err| {
+                    tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+                    let why = ContentRef::unknown(format!("cannot open the content store: {err}"));
+                    (why.clone(), why)
+                })
+        };
         match bash_tracker::changes_since(git, root, &before) {
             Ok(paths) => paths
                 .into_iter()
                 .zip(0..)
                 .map(|(path, seq)| {
-                    let (before, after) = match &store {
-                        Ok(store) => bash_tracker::contents(git, root, &before, &path, store),
-                        Err(why) => (why.clone(), why.clone()),
-                    };
+                    let (before, after) = contents(&path);
                     let mut record =
                         MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None);
                     record.before = Some(before);

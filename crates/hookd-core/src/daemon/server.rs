@@ -26,7 +26,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::{HookdConfig, LedgerMode};
 use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
-use crate::daemon::capture::{self, ContentTracker};
+use crate::daemon::capture::{self, ContentTracker, StoreCache};
 use crate::daemon::connection::{Connection, Frame};
 use crate::daemon::extract;
 use crate::daemon::held::HeldFiles;
@@ -150,6 +150,8 @@ struct Shared {
     bash: Arc<Mutex<BashTracker>>,
     /// File tools' before and after contents, filled in here.
     contents: Arc<Mutex<ContentTracker>>,
+    /// The content stores, open.
+    stores: Arc<StoreCache>,
     managed: Option<ManagedHooks>,
     recording: RecordingSwitch,
     /// hookd's data directory (the registry of projects lives there).
@@ -262,6 +264,7 @@ impl Daemon {
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
         let contents = Arc::new(Mutex::new(ContentTracker::new()));
+        let stores = Arc::new(StoreCache::new());
         // The publisher outlives the connections: it stops only after the
         // ingest thread has put the last events in the outbox.
         let publisher_stop = CancellationToken::new();
@@ -275,6 +278,7 @@ impl Daemon {
                 notices,
                 bash: Arc::clone(&bash),
                 contents: Arc::clone(&contents),
+                stores: Arc::clone(&stores),
                 writes_locally: config.ledger_mode.writes_locally(),
                 publish,
             },
@@ -316,6 +320,7 @@ impl Daemon {
             first_byte_timeout: config.first_byte_timeout.min(config.idle_timeout),
             bash,
             contents,
+            stores,
             managed: config.settings_roots.clone().map(ManagedHooks::new),
             recording: config.recording.clone(),
             data_dir: config.data_dir.clone(),
@@ -752,11 +757,12 @@ async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
     let dir = extract::event_dir(event);
     let data_dir = shared.data_dir.clone();
     let tracker = Arc::clone(&shared.contents);
+    let stores = Arc::clone(&shared.stores);
     let read = tokio::task::spawn_blocking(move || {
-        let event_root = dir.as_deref().and_then(crate::project::discover_root);
+        let event_root = dir.as_deref().and_then(|dir| stores.root_of(dir));
         let state_dir = capture::state_dir_for(&file, event_root.as_deref(), &data_dir);
-        let content = match capture::open_store(&state_dir) {
-            Ok(store) => capture::read_into(&store, &file),
+        let content = match stores.with_store(&state_dir, |store| capture::read_into(store, &file)) {
+            Ok(content) => content,
             Err(err) => {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store");
                 ContentRef::unknown(format!("cannot open the content store: {err}"))
@@ -786,16 +792,20 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
     };
     let tracker = Arc::clone(&shared.bash);
     let data_dir = shared.data_dir.clone();
+    let stores = Arc::clone(&shared.stores);
     let taken = tokio::task::spawn_blocking(move || {
-        let root = crate::project::discover_root(&dir)?;
+        let root = stores.root_of(&dir)?;
         let repo = git2::Repository::open(&root).ok()?;
         let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
-        let store = capture::open_store(&state_dir)
-            .inspect_err(|err| {
-                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+        let snapshot = stores
+            .with_store(&state_dir, |store| {
+                bash_tracker::snapshot_keeping(&repo, &root, Some(store))
             })
-            .ok();
-        match bash_tracker::snapshot_keeping(&repo, &root, store.as_ref()) {
+            .unwrap_or_else(|err| {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+                bash_tracker::snapshot(&repo, &root)
+            });
+        match snapshot {
             Ok(snapshot) => {
                 if let Ok(mut tracker) = tracker.lock() {
                     tracker.before(&tool_use_id, &root, snapshot);
