@@ -6,6 +6,7 @@
 use std::fmt;
 
 use hookd_core::project::ProjectError;
+use hookd_core::rewind::RewindError;
 use hookd_core::settings::SettingsError;
 use hookd_core::settings::connect::AgentConnectError;
 use hookd_core::settings::templates::TemplateError;
@@ -110,24 +111,50 @@ pub fn chain(err: &(dyn std::error::Error + 'static)) -> String {
 
 impl From<hookd_core::Error> for AppError {
     fn from(err: hookd_core::Error) -> Self {
-        use hookd_core::Error as E;
+        Self::new(core_kind(&err), chain(&err))
+    }
+}
+
+/// The kind of a core error.
+fn core_kind(err: &hookd_core::Error) -> ErrorKind {
+    use hookd_core::Error as E;
+    match err {
+        E::Io { source, .. } => io_kind(source),
+        E::Sqlite { source, .. } => sqlite_kind(source),
+        E::Migration { .. } => ErrorKind::Database,
+        E::Git(_) => ErrorKind::Io,
+        E::AlreadyRunning { .. } => ErrorKind::Busy,
+        E::InsecureSocketDir { .. } | E::NotASocket(_) | E::UnsafePath(_) => ErrorKind::Io,
+        E::NotARepository(_) | E::InvalidTime { .. } | E::InvalidPattern { .. } | E::Config(_) => {
+            ErrorKind::InvalidInput
+        }
+        E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
+        E::NoHome => ErrorKind::Unavailable,
+        E::Project(inner) => project_kind(inner),
+        E::AgentConnect(inner) => agent_connect_kind(inner),
+        E::Amqp(_) => ErrorKind::Unavailable,
+        E::Settings(inner) => settings_kind(inner),
+    }
+}
+
+impl From<RewindError> for AppError {
+    fn from(err: RewindError) -> Self {
         let kind = match &err {
-            E::Io { source, .. } => io_kind(source),
-            E::Sqlite { source, .. } => sqlite_kind(source),
-            E::Migration { .. } => ErrorKind::Database,
-            E::Git(_) => ErrorKind::Io,
-            E::AlreadyRunning { .. } => ErrorKind::Busy,
-            E::InsecureSocketDir { .. } | E::NotASocket(_) | E::UnsafePath(_) => ErrorKind::Io,
-            E::NotARepository(_)
-            | E::InvalidTime { .. }
-            | E::InvalidPattern { .. }
-            | E::Config(_) => ErrorKind::InvalidInput,
-            E::NoSuchPath(_) | E::NoLedger { .. } => ErrorKind::NotFound,
-            E::NoHome => ErrorKind::Unavailable,
-            E::Project(inner) => project_kind(inner),
-            E::AgentConnect(inner) => agent_connect_kind(inner),
-            E::Amqp(_) => ErrorKind::Unavailable,
-            E::Settings(inner) => settings_kind(inner),
+            RewindError::NoLedger { .. } | RewindError::NothingRecorded { .. } => {
+                ErrorKind::NotFound
+            }
+            RewindError::NoSuchPoint { .. } | RewindError::NotRestorable { .. } => {
+                ErrorKind::InvalidInput
+            }
+            // Both leave every file as it was; previewing again shows why.
+            RewindError::Conflict { .. } | RewindError::ChangedSincePlan { .. } => {
+                ErrorKind::Conflict
+            }
+            RewindError::Write { source, .. } => io_kind(source),
+            RewindError::Store(_) | RewindError::Confined(_) | RewindError::Atomic(_) => {
+                ErrorKind::Io
+            }
+            RewindError::Ledger(inner) => core_kind(inner),
         };
         Self::new(kind, chain(&err))
     }

@@ -18,6 +18,8 @@
 //! - [`bench`](mod@bench) and [`connect`]: the Test bench (match and run an event's
 //!   hooks) and the Projects screen's Connect button (previewed edits of
 //!   the agent's settings);
+//! - [`rewind`](mod@rewind): the Timeline's Revert actions (`hookd rewind`
+//!   previewed, then applied exactly as previewed, and undone);
 //! - [`window`]: the main window: building it on a route (`--open`),
 //!   opening it again, navigating, closes and dropped folders;
 //! - [`perf`]: paint marks from the window, logged for users and the benchmark;
@@ -51,6 +53,7 @@ pub mod perf;
 pub mod project;
 pub mod projects;
 pub mod render;
+pub mod rewind;
 pub mod settings_watch;
 pub mod state;
 pub mod templates;

@@ -54,6 +54,8 @@ pub struct AppState {
     pub recording: RecordingSwitch,
     /// The test bench's runs in flight, for its Cancel button.
     pub bench_runs: crate::bench_runs::BenchRuns,
+    /// Reverts previewed and not yet applied: what `rewind_apply` carries out.
+    pub rewinds: crate::rewind::Previews,
     /// Rows (and charts) the window has read since the app started: the
     /// work whose freed memory is given back once it stops
     /// ([`hookd_core::daemon::memory::release_after_work`]).
@@ -75,6 +77,7 @@ impl AppState {
             daemon: RwLock::new(daemon),
             recording: RecordingSwitch::new(),
             bench_runs: crate::bench_runs::BenchRuns::default(),
+            rewinds: crate::rewind::Previews::default(),
             window_reads: AtomicU64::new(0),
         }
     }

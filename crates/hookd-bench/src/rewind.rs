@@ -381,8 +381,11 @@ fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
     let store_dir = store.dir().to_path_buf();
     drop(store);
     let (store_bytes, _) = tree_size(&store_dir)?;
-    let store_objects: i64 = rusqlite::Connection::open(store_dir.join("contents.db"))?
-        .query_row("SELECT count(*) FROM contents", [], |r| r.get(0))?;
+    let store_objects: i64 = rusqlite::Connection::open(store_dir.join("contents.db"))?.query_row(
+        "SELECT count(*) FROM contents",
+        [],
+        |r| r.get(0),
+    )?;
     let store_objects = u64::try_from(store_objects)?;
     eprintln!("[rewind] recorded in {:.0} ms", ms(started.elapsed()));
     Ok((ledger_bytes, store_bytes, store_objects))

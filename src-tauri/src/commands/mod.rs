@@ -32,6 +32,7 @@ mod bench;
 mod connect;
 mod hooks;
 mod projects;
+mod rewind;
 mod templates;
 mod timeline;
 mod window;
@@ -57,6 +58,9 @@ register! {
     timeline::known_values,
     timeline::agent_names,
     timeline::set_agent_label,
+    rewind::rewind_preview,
+    rewind::rewind_apply,
+    rewind::rewind_undo,
     hooks::hook_events,
     hooks::hook_files,
     hooks::effective_hooks,

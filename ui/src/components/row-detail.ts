@@ -6,11 +6,16 @@
 // (`mutation_diff`: computed by the core with the rule of the row's
 // lines_added/lines_removed, a Write's against its previous content) and,
 // for a Bash row, every file the same command changed. Answers for a row
-// that is no longer shown are dropped.
+// that is no longer shown are dropped. A row in a repository also offers
+// its reverts (lib/rewind.ts: its tool call, its session, its agent's
+// changes and, in its file's history, "Restore this version"); the view
+// opens the Revert dialog.
 
+import '../styles/rewind.css';
 import { api, normalizeError } from '../lib/api';
 import { openInBench } from '../lib/bench-payload';
 import { extractChange, prettyPayload } from '../lib/change';
+import { revertOffers, type RevertOffer } from '../lib/rewind';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { MutationRow } from '../lib/types';
 import { diffFailed, hasDiff, renderChange, showDiff } from './change-view';
@@ -64,6 +69,13 @@ export interface RowDetailOptions {
   repoOf?: (row: MutationRow) => string | null;
   /** Shows every hook event of an agent (the timeline's activity mode). */
   onAgentActivity?: (agent: string) => void;
+  /**
+   * Opens the Revert dialog for one of the row's reverts; without it no
+   * revert is offered. Rows outside git (no repository) offer none.
+   */
+  onRevert?: (row: MutationRow, offer: RevertOffer, opener: HTMLElement) => void;
+  /** The file whose history the timeline shows (its file filter), if any: its rows offer "Restore this version". */
+  historyOf?: () => string | null;
 }
 
 export function createRowDetail(
@@ -163,6 +175,25 @@ export function createRowDetail(
 
     const fields = fieldList(row);
     const repo = options.repoOf ? options.repoOf(row) : undefined;
+    if (options.onRevert && repo !== undefined && repo !== null) {
+      const revert = options.onRevert;
+      const offers = revertOffers(row, options.historyOf?.() ?? null);
+      actions.append(
+        h(
+          'div',
+          { class: 'detail-reverts', data: { testid: 'row-reverts' }, attrs: { role: 'group', 'aria-label': 'Revert' } },
+          ...offers.map((offer) =>
+            h('button', {
+              id: `row-detail-revert-${offer.action}`,
+              class: 'button small revert-button',
+              attrs: { type: 'button', title: offer.title },
+              text: offer.label,
+              on: { click: (ev) => revert(shown ?? row, offer, ev.currentTarget as HTMLElement) },
+            }),
+          ),
+        ),
+      );
+    }
     if (row.raw_payload === '' && repo !== undefined) {
       // Sent without its payload (see `toQuery`): read the row whole.
       toBench.disabled = true;

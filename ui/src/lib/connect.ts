@@ -58,14 +58,14 @@ export interface DiffGap {
  * keeping `context` lines around every change. A diff without changes
  * stays whole (there is nothing else to show).
  */
-export function foldDiff(lines: DiffLine[], context = 3): (DiffLine | DiffGap)[] {
+export function foldDiff<L extends { op: DiffLine['op'] } = DiffLine>(lines: L[], context = 3): (L | DiffGap)[] {
   if (!lines.some((l) => l.op !== 'eq')) return lines;
   const keep = lines.map(() => false);
   lines.forEach((l, i) => {
     if (l.op === 'eq') return;
     for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) keep[j] = true;
   });
-  const out: (DiffLine | DiffGap)[] = [];
+  const out: (L | DiffGap)[] = [];
   let gap = 0;
   lines.forEach((l, i) => {
     if (keep[i]) {

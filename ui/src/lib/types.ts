@@ -100,6 +100,14 @@ export type { ConnectMode } from './bindings/ConnectMode';
 export type { ConnectPreview } from './bindings/ConnectPreview';
 export type { ConnectResult } from './bindings/ConnectResult';
 
+// The Timeline's Revert actions (src-tauri/src/rewind.rs over hookd_core::rewind).
+export type { RewindApplied } from './bindings/RewindApplied';
+export type { RewindConflicts } from './bindings/RewindConflicts';
+export type { RewindFileKind } from './bindings/RewindFileKind';
+export type { RewindFilePreview } from './bindings/RewindFilePreview';
+export type { RewindPreview } from './bindings/RewindPreview';
+export type { RewindTarget } from './bindings/RewindTarget';
+
 // The Hook editor's Templates tab (src-tauri/src/templates.rs).
 export type { ScriptChange } from './bindings/ScriptChange';
 export type { TemplateChange } from './bindings/TemplateChange';

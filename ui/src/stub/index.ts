@@ -22,6 +22,7 @@ import { createBenchStub } from './bench';
 import { createConnectStub, type ConnectStub } from './connect';
 import { createHooksStub, type HooksStub } from './hooks';
 import { REPOS, rowMaker, sampleProjects, sampleRows } from './sample';
+import { createRewindStub } from './rewind';
 import { createTemplatesStub } from './templates';
 import { createTimelineStub, type TimelineStub } from './timeline';
 import type { StubCommands, StubPart } from './types';
@@ -180,6 +181,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
     ...createTemplatesStub(hooks).commands,
     ...createBenchStub(projects).commands,
     ...connect.commands,
+    ...createRewindStub().commands,
     ...window_,
   };
 

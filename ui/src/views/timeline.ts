@@ -27,6 +27,11 @@
 // focus, the selection or the rows being read away from the user. An agent
 // can be renamed from its cell (right-click, or R on its row), the agent
 // chip of the summary line, or an event's detail.
+//
+// A mutation's detail offers its reverts (its tool call, its session, its
+// agent's changes, and in a file's history "Restore this version"): the
+// Revert dialog previews the core's plan and applies exactly it; a notice
+// then says what was written and offers "Undo revert".
 
 import '../styles/timeline.css';
 import { createActivityChart } from '../components/activity-chart';
@@ -35,6 +40,8 @@ import { openAgentRename, type AgentRenameDialog } from '../components/agent-ren
 import { formatCount, h } from '../components/dom';
 import { createFilterBar } from '../components/filter-bar';
 import { createRowDetail } from '../components/row-detail';
+import { openRewindDialog, type RewindDialog, type RewindRequest } from '../components/rewind-dialog';
+import { createRewindNotice } from '../components/rewind-notice';
 import { isMutation, renderColumns, renderPlaceholder, renderRow, type Row } from '../components/timeline-row';
 import { VirtualList } from '../components/virtual-list';
 import { loadCatalogue, storedEventName } from '../lib/catalogue';
@@ -54,6 +61,7 @@ import {
   type TimelineFilter,
   type TimelineMode,
 } from '../lib/route';
+import { revertTitle } from '../lib/rewind';
 import { parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
 import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, TimelineQuery } from '../lib/types';
@@ -321,8 +329,17 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const repo = filter.repo ?? (detail.current()?.repo ?? null);
       ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
     },
-    { repoOf, onAgentActivity: (agent) => showActivity(agent) },
+    {
+      repoOf,
+      onAgentActivity: (agent) => showActivity(agent),
+      onRevert: (row, offer, opener) => {
+        const repo = repoOf(row);
+        if (repo !== null) openRevert(repo, { kind: 'revert', target: offer.target }, revertTitle(offer.action, row), opener);
+      },
+      historyOf: () => filter.file,
+    },
   );
+  const rewindNotice = createRewindNotice();
   const activityDetail = createActivityDetail(
     () => closeDetail(),
     (field, value) => {
@@ -338,6 +355,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     h('header', { class: 'view-header' }, title, h('div', { class: 'header-actions' }, modeSwitch, count, liveToggle, liveStatus)),
     filterBar.form,
     chart.el,
+    rewindNotice.el,
     h(
       'div',
       { class: 'timeline-body' },
@@ -453,6 +471,31 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
         namesInFlight = false;
         if (!destroyed) nameAgents();
       });
+  }
+
+  /** The open Revert dialog. */
+  let reverting: RewindDialog | null = null;
+  /**
+   * Opens the Revert dialog on `request` in the repository holding `repo`;
+   * once applied, the notice offers its undo and the rows it recorded are read.
+   */
+  function openRevert(repo: string, request: RewindRequest, title: string, opener: HTMLElement): void {
+    reverting?.close();
+    reverting = openRewindDialog(el, {
+      repo,
+      request,
+      title,
+      returnFocus: opener,
+      onApplied: (applied, undo) => {
+        reverting = null;
+        if (destroyed) return;
+        rewindNotice.show(applied, undo, (undoOpener) =>
+          openRevert(repo, { kind: 'undo', rewind: applied.rewind_id }, revertTitle('undo'), undoOpener),
+        );
+        // The revert is recorded in the ledger as rows of its own.
+        if (!paused) refetchLive();
+      },
+    });
   }
 
   /** The open Rename dialog. */
@@ -854,6 +897,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       filterBar.destroy();
       destroyed = true;
       renaming?.close();
+      reverting?.close();
       refetchLive.cancel();
       loadRange.cancel();
       paged?.cancel();

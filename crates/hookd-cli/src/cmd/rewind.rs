@@ -112,7 +112,12 @@ pub fn run(args: &RewindArgs) -> Result<()> {
         Conflicts::Skip => OnConflict::Skip,
         Conflicts::Markers => OnConflict::Markers,
     };
-    let applied = repo.apply(&plan, on_conflict)?;
+    let applied = repo.apply(&plan, on_conflict).map_err(|err| match err {
+        hookd_core::rewind::RewindError::Conflict { .. } => anyhow::Error::new(err).context(
+            "a file conflicts: --conflicts markers writes it with conflict markers, --conflicts skip leaves it",
+        ),
+        other => other.into(),
+    })?;
     writeln!(
         out,
         "\nApplied: {} written, {} deleted, {} with conflict markers, {} skipped.",

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use super::RewindError;
 use super::plan::{Outcome, Plan, REWIND_ID_PREFIX, REWIND_TOOL, inside};
 use crate::daemon::capture;
+use crate::diff::LineCounts;
 use crate::ledger::Ledger;
 use crate::ledger::content_store::ContentStore;
 use crate::record::{ContentRef, HookEvent, LedgerEntry, MutationRecord, RepoFacts};
@@ -168,7 +169,11 @@ pub fn apply(
                 applied.deleted.push((*path).to_owned());
             }
         }
-        records.push(((*path).to_owned(), before, after));
+        // The lines it added and removed, by the timeline's one diff rule.
+        let text =
+            |bytes: Option<&[u8]>| String::from_utf8_lossy(bytes.unwrap_or_default()).into_owned();
+        let counts = crate::diff::line_counts(&text(*now), &text(*new));
+        records.push(((*path).to_owned(), before, after, counts));
     }
     record(ledger, repo, plan, &rewind_id, records)?;
     Ok(applied)
@@ -200,7 +205,7 @@ fn record(
     repo: &RepoFacts,
     plan: &Plan,
     rewind_id: &str,
-    files: Vec<(String, ContentRef, ContentRef)>,
+    files: Vec<(String, ContentRef, ContentRef, LineCounts)>,
 ) -> Result<(), RewindError> {
     let now = crate::timefmt::now();
     let payload = serde_json::json!({
@@ -234,9 +239,11 @@ fn record(
     let mutations = files
         .into_iter()
         .zip(0..)
-        .map(|((path, before, after), seq)| {
+        .map(|((path, before, after, counts), seq)| {
             let mut record =
                 MutationRecord::for_event(&event, repo, REWIND_TOOL, seq, Some(path), None);
+            record.lines_added = Some(i64::from(counts.added));
+            record.lines_removed = Some(i64::from(counts.removed));
             record.before = Some(before);
             record.after = Some(after);
             record

@@ -62,9 +62,7 @@ pub enum RewindError {
         why: String,
     },
     /// A file's revert conflicts with later changes.
-    #[error(
-        "{path}: {why}; nothing was written (--conflicts markers writes it with conflict markers, --conflicts skip leaves it)"
-    )]
+    #[error("{path}: {why}; nothing was written")]
     Conflict {
         /// The file, as stored.
         path: String,

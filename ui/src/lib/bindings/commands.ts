@@ -33,6 +33,10 @@ import type { MutationRow } from "./MutationRow";
 import type { Page } from "./Page";
 import type { PreviousContent } from "./PreviousContent";
 import type { ProjectInfo } from "./ProjectInfo";
+import type { RewindApplied } from "./RewindApplied";
+import type { RewindConflicts } from "./RewindConflicts";
+import type { RewindPreview } from "./RewindPreview";
+import type { RewindTarget } from "./RewindTarget";
 import type { RowRef } from "./RowRef";
 import type { SavePreview } from "./SavePreview";
 import type { SaveResult } from "./SaveResult";
@@ -111,6 +115,24 @@ export type Commands = {
    * removes the name.
    */
   set_agent_label: { args: { agent: string; label: string }; result: null };
+  /**
+   * What reverting `target` in the repository holding `repo` would do,
+   * file by file; writes nothing. Apply it with `rewind_apply` and the
+   * preview's id.
+   */
+  rewind_preview: { args: { repo: string; target: RewindTarget }; result: RewindPreview };
+  /**
+   * Carries out exactly the plan of the preview `preview`, recorded so it
+   * can be undone. Nothing is written when a file is not restorable, when
+   * one conflicts and `conflicts` is `refuse`, or when one changed since
+   * the preview (`conflict`: preview again).
+   */
+  rewind_apply: { args: { preview: string; conflicts: RewindConflicts }; result: RewindApplied };
+  /**
+   * What undoing the revert `rewind` (the newest one recorded in the
+   * repository when null) would do; apply it with `rewind_apply`.
+   */
+  rewind_undo: { args: { repo: string; rewind: string | null }; result: RewindPreview };
   /** The event catalogue for the editor's picker. */
   hook_events: { args: Record<string, never>; result: Array<HookEventInfo> };
   /** The six settings files of a project, structured. */
@@ -222,6 +244,9 @@ export const COMMAND_NAMES = [
   "known_values",
   "agent_names",
   "set_agent_label",
+  "rewind_preview",
+  "rewind_apply",
+  "rewind_undo",
   "hook_events",
   "hook_files",
   "effective_hooks",
