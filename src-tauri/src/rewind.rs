@@ -45,6 +45,12 @@ pub enum RewindTarget {
         /// The prompt.
         id: String,
     },
+    /// The changes of the prompt a row's event belongs to (the session's
+    /// last `UserPromptSubmit` before it, up to its next one).
+    PromptOf {
+        /// The row's `event_id`.
+        event_id: String,
+    },
     /// Everything one session changed.
     Session {
         /// The session id.
@@ -76,6 +82,7 @@ impl RewindTarget {
         Ok(match self {
             Self::Call { id } => Target::Call(id.clone()),
             Self::Prompt { id } => Target::Prompt(id.clone()),
+            Self::PromptOf { event_id } => Target::PromptOf(event_id.clone()),
             Self::Session { id } => Target::Session(id.clone()),
             Self::Agent { id } => Target::Agent(id.clone()),
             Self::Since { time } => {

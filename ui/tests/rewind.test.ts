@@ -77,11 +77,17 @@ afterEach(() => {
 });
 
 describe('the reverts a row offers', () => {
-  it('offers its call, its session and its agent, each with the core target', () => {
+  it('offers its call, its prompt, its session and its agent, each with the core target', () => {
     const offers = revertOffers(row);
-    expect(offers.map((o) => o.label)).toEqual(['Revert this change', 'Revert this session', 'Revert all of this agent\u2019s changes']);
+    expect(offers.map((o) => o.label)).toEqual([
+      'Revert this change',
+      'Revert this prompt',
+      'Revert this session',
+      'Revert all of this agent\u2019s changes',
+    ]);
     expect(offers.map((o) => o.target)).toEqual([
       { kind: 'call', id: 'toolu_1' },
+      { kind: 'prompt_of', event_id: row.event_id },
       { kind: 'session', id: 'sess-1' },
       { kind: 'agent', id: 'agent-a' },
     ]);
@@ -273,7 +279,12 @@ describe('the row detail and the notice', () => {
     scripted({ mutation_diff: () => ({ change: null, previous: null, recorded: null }) });
     detail.show(row);
     const ids = (): string[] => [...detail.el.querySelectorAll('[data-testid=row-reverts] button')].map((b) => b.id);
-    expect(ids()).toEqual(['row-detail-revert-call', 'row-detail-revert-session', 'row-detail-revert-agent']);
+    expect(ids()).toEqual([
+      'row-detail-revert-call',
+      'row-detail-revert-prompt',
+      'row-detail-revert-session',
+      'row-detail-revert-agent',
+    ]);
     $('row-detail-revert-session').click();
     expect(onRevert).toHaveBeenCalledWith(row, expect.objectContaining({ target: { kind: 'session', id: 'sess-1' } }), $('row-detail-revert-session'));
 

@@ -10,7 +10,7 @@
 import type { MutationRow, RewindApplied, RewindConflicts, RewindFileKind, RewindPreview, RewindTarget } from './types';
 
 /** The reverts a row offers. */
-export type RevertAction = 'call' | 'session' | 'agent' | 'version';
+export type RevertAction = 'call' | 'prompt' | 'session' | 'agent' | 'version';
 
 /** One revert a row offers: its button and the core's target. */
 export interface RevertOffer {
@@ -30,7 +30,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /**
  * The reverts a row offers, in the order shown: its tool call, its
- * session, its agent's every change and, when the timeline shows the
+ * prompt, its session, its agent's every change and, when the timeline shows the
  * history of the row's file (`historyOf`), that file back to this row.
  */
 export function revertOffers(row: MutationRow, historyOf: string | null = null): RevertOffer[] {
@@ -44,6 +44,12 @@ export function revertOffers(row: MutationRow, historyOf: string | null = null):
     });
   }
   if (row.session_id !== null) {
+    offers.push({
+      action: 'prompt',
+      label: 'Revert this prompt',
+      title: 'Undo every change made while answering the prompt this change belongs to, keeping every later change',
+      target: { kind: 'prompt_of', event_id: row.event_id },
+    });
     offers.push({
       action: 'session',
       label: 'Revert this session',
@@ -73,6 +79,8 @@ export function revertTitle(action: RevertAction | 'undo', row?: MutationRow): s
   switch (action) {
     case 'call':
       return `Revert ${row ? `${row.tool_name} of ${row.file_path ?? row.command ?? 'this change'}` : 'this change'}`;
+    case 'prompt':
+      return 'Revert the prompt of this change';
     case 'session':
       return `Revert session ${row?.session_id ?? ''}`.trimEnd();
     case 'agent':

@@ -58,6 +58,9 @@ pub enum Selection {
     /// One prompt's: the changes of its session recorded after its
     /// `UserPromptSubmit` event and before the session's next one.
     Prompt(String),
+    /// The prompt an event belongs to (by its `event_id`): the last
+    /// `UserPromptSubmit` of its session recorded before it.
+    PromptOf(String),
 }
 
 /// The hook type of the event that starts a prompt.
@@ -114,6 +117,12 @@ const COLUMNS: &str = "id, event_id, file_path, tool_name, tool_use_id, session_
 
 /// The changes of `selection` with a file, oldest first.
 pub fn changes(conn: &Connection, selection: &Selection) -> Result<Vec<RecordedChange>> {
+    if let Selection::PromptOf(event_id) = selection {
+        return match prompt_of(conn, event_id)? {
+            Some(prompt) => changes(conn, &Selection::Prompt(prompt)),
+            None => Ok(Vec::new()),
+        };
+    }
     if let Selection::Prompt(id) = selection {
         let Some(range) = prompt_range(conn, id)? else {
             return Ok(Vec::new());
@@ -133,7 +142,7 @@ pub fn changes(conn: &Connection, selection: &Selection) -> Result<Vec<RecordedC
         );
     }
     let (condition, value) = match selection {
-        Selection::Prompt(_) => unreachable!("read above"),
+        Selection::Prompt(_) | Selection::PromptOf(_) => unreachable!("read above"),
         Selection::Call(id) => ("tool_use_id = ?1", id),
         Selection::Session(id) => (
             "event_id IN (SELECT event_id FROM events WHERE session_id = ?1)",
@@ -175,6 +184,22 @@ pub fn later_changes(
         ),
         values,
     )
+}
+
+/// The prompt the event `event_id` belongs to: the `event_id` of the last
+/// `UserPromptSubmit` of its session recorded before it (read through the
+/// session index); `None` outside a session or before its first prompt.
+pub fn prompt_of(conn: &Connection, event_id: &str) -> Result<Option<String>> {
+    let path = conn.path().unwrap_or(":memory:").to_owned();
+    conn.query_row(
+        "SELECT p.event_id FROM events e JOIN events p ON p.session_id = e.session_id \
+         WHERE e.event_id = ?1 AND p.hook_type = ?2 AND p.id <= e.id \
+         ORDER BY p.id DESC LIMIT 1",
+        [event_id, PROMPT_HOOK],
+        |row| row.get(0),
+    )
+    .optional()
+    .map_err(|e| Error::sqlite(&path, e))
 }
 
 /// The newest tool call id starting with `prefix` (ids that sort by time,

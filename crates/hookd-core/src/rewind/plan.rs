@@ -39,6 +39,8 @@ pub enum Target {
     /// One prompt: a `UserPromptSubmit` event's id, or the `prompt_id` its
     /// payload carries.
     Prompt(String),
+    /// The prompt an event (by its `event_id`) belongs to.
+    PromptOf(String),
     /// One session.
     Session(String),
     /// Everything an agent did.
@@ -126,6 +128,7 @@ pub fn plan(
     let selected = match target {
         Target::Call(id) => versions::changes(conn, &Selection::Call(id.clone()))?,
         Target::Prompt(id) => versions::changes(conn, &Selection::Prompt(id.clone()))?,
+        Target::PromptOf(id) => versions::changes(conn, &Selection::PromptOf(id.clone()))?,
         Target::Session(id) => versions::changes(conn, &Selection::Session(id.clone()))?,
         Target::Agent(id) => versions::changes(conn, &Selection::Agent(id.clone()))?,
         Target::Since(time) => versions::changes(conn, &Selection::Since(time.clone()))?,

@@ -33,30 +33,26 @@ impl Repo {
         })
     }
 
+    /// Records a `UserPromptSubmit` of session `s` with the event id `id`.
+    fn prompt(&mut self, id: &str) {
+        let mut event = event(id, None);
+        event.hook_type = "user_prompt_submit".into();
+        event.tool_name = None;
+        event.tool_use_id = None;
+        self.ledger
+            .append(&[LedgerEntry {
+                event,
+                repo: facts(),
+                mutations: Vec::new(),
+            }])
+            .unwrap();
+    }
+
     /// Records that call `call` took `file` from `before` to `after`, and
     /// leaves the file as `after`.
     fn change(&mut self, call: &str, file: &str, before: Option<&str>, after: &str) {
         std::fs::write(self.root().join(file), after).unwrap();
-        let event = HookEvent {
-            event_id: format!("event-{call}-{file}"),
-            hook_type: "post_tool_use".into(),
-            tool_name: Some("Write".into()),
-            agent_id: "agent".into(),
-            session_id: Some("s".into()),
-            tool_use_id: Some(call.into()),
-            cwd: None,
-            file_path: None,
-            lines_changed: None,
-            lines_added: None,
-            lines_removed: None,
-            command: None,
-            payload_valid: true,
-            raw_payload: "{}".into(),
-            event_timestamp: "2026-11-28T00:00:00.000Z".into(),
-            received_at: "2026-11-28T00:00:00.000Z".into(),
-            source_pid: None,
-            flags: Vec::new(),
-        };
+        let event = event(&format!("event-{call}-{file}"), Some(call));
         let repo = facts();
         let mut mutation =
             MutationRecord::for_event(&event, &repo, "Write", 0, Some(file.into()), None);
@@ -93,6 +89,30 @@ impl Repo {
 
     fn read(&self, file: &str) -> String {
         std::fs::read_to_string(self.root().join(file)).unwrap()
+    }
+}
+
+/// A Write's event of session `s`.
+fn event(id: &str, call: Option<&str>) -> HookEvent {
+    HookEvent {
+        event_id: id.into(),
+        hook_type: "post_tool_use".into(),
+        tool_name: Some("Write".into()),
+        agent_id: "agent".into(),
+        session_id: Some("s".into()),
+        tool_use_id: call.map(str::to_owned),
+        cwd: None,
+        file_path: None,
+        lines_changed: None,
+        lines_added: None,
+        lines_removed: None,
+        command: None,
+        payload_valid: true,
+        raw_payload: "{}".into(),
+        event_timestamp: "2026-11-28T00:00:00.000Z".into(),
+        received_at: "2026-11-28T00:00:00.000Z".into(),
+        source_pid: None,
+        flags: Vec::new(),
     }
 }
 
@@ -163,4 +183,33 @@ fn an_applied_rewind_is_recorded_and_its_undo_gives_back_what_it_replaced() {
     assert_eq!(undo.files[0].outcome, Outcome::Write(b"created\n".to_vec()));
     repo.apply(&undo).unwrap();
     assert_eq!(repo.read("a.txt"), "created\n");
+}
+
+#[test]
+fn a_row_names_the_prompt_it_belongs_to() {
+    let mut repo = Repo::new();
+    repo.change("t0", "before-any-prompt.txt", None, "x\n");
+    repo.prompt("p1");
+    repo.change("t1", "a.txt", None, "one\n");
+    repo.prompt("p2");
+    repo.change("t2", "b.txt", None, "two\n");
+    repo.change("t3", "c.txt", None, "three\n");
+    let files = |event_id: &str| -> Vec<String> {
+        plan(
+            repo.ledger.connection(),
+            &repo.store,
+            repo.root(),
+            &Target::PromptOf(event_id.into()),
+        )
+        .map(|plan| plan.files.into_iter().map(|f| f.path).collect())
+        .unwrap_or_default()
+    };
+    assert_eq!(files("event-t3-c.txt"), ["b.txt", "c.txt"]);
+    assert_eq!(files("event-t1-a.txt"), ["a.txt"]);
+    assert_eq!(
+        files("p2"),
+        ["b.txt", "c.txt"],
+        "a prompt belongs to itself"
+    );
+    assert!(files("event-t0-before-any-prompt.txt").is_empty());
 }

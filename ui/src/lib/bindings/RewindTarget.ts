@@ -12,7 +12,11 @@ id: string, } | { "kind": "prompt",
 /**
  * The prompt.
  */
-id: string, } | { "kind": "session", 
+id: string, } | { "kind": "prompt_of", 
+/**
+ * The row's `event_id`.
+ */
+event_id: string, } | { "kind": "session", 
 /**
  * The session id.
  */
