@@ -60,8 +60,9 @@ async fn ready(topology: &Topology) -> u32 {
         .ready
 }
 
-/// Deliveries of `queue` the broker waits to have acked (management
-/// statistics, so they lag a few seconds behind).
+/// Deliveries of `queue` the broker waits to have acked, as
+/// `rabbitmqctl list_queues` reads them from the queue itself (current, not
+/// the management plugin's sampled statistics).
 async fn unacked(queue: &str) -> u32 {
     let queue = queue.to_owned();
     tokio::task::spawn_blocking(move || {
