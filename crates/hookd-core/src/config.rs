@@ -21,6 +21,8 @@ pub const AMQP_URL_ENV: &str = "HOOKD_AMQP_URL";
 pub const AMQP_EXCHANGE_ENV: &str = "HOOKD_AMQP_EXCHANGE";
 /// Environment variable with the ledger mode.
 pub const LEDGER_MODE_ENV: &str = "HOOKD_LEDGER_MODE";
+/// Environment variable with the largest file content kept for rewind, in bytes.
+pub const MAX_CONTENT_BYTES_ENV: &str = "HOOKD_MAX_CONTENT_BYTES";
 
 /// Who writes the ledgers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +125,18 @@ pub struct ConfigFile {
     /// Ledger settings.
     #[serde(default)]
     pub ledger: LedgerSection,
+    /// Rewind settings.
+    #[serde(default)]
+    pub rewind: RewindSection,
+}
+
+/// The `[rewind]` table.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RewindSection {
+    /// Largest file content kept for rewind, in bytes; a bigger file's
+    /// change is recorded as too large to restore.
+    pub max_content_bytes: Option<u64>,
 }
 
 /// The effective configuration after every layer.
@@ -134,6 +148,8 @@ pub struct HookdConfig {
     pub amqp_url: Option<String>,
     /// Exchange to publish to.
     pub amqp_exchange: String,
+    /// Largest file content kept for rewind, in bytes.
+    pub max_content_bytes: u64,
     /// The file that was read, if any.
     pub source: Option<PathBuf>,
 }
@@ -203,10 +219,28 @@ impl HookdConfig {
                 "the AMQP exchange name is empty".into(),
             ));
         }
+        let max_content_bytes = match env(MAX_CONTENT_BYTES_ENV) {
+            Some(text) => Some(text.trim().parse::<u64>().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "{MAX_CONTENT_BYTES_ENV}={text:?}: expected a number of bytes"
+                ))
+            })?),
+            None => file.rewind.max_content_bytes,
+        }
+        .unwrap_or(crate::ledger::content_store::DEFAULT_MAX_CONTENT_BYTES);
+        if max_content_bytes == 0
+            || max_content_bytes > crate::ledger::content_store::MAX_CONTENT_BYTES_LIMIT
+        {
+            return Err(ConfigError::Invalid(format!(
+                "max_content_bytes {max_content_bytes}: expected 1 to {} bytes",
+                crate::ledger::content_store::MAX_CONTENT_BYTES_LIMIT
+            )));
+        }
         Ok(Self {
             ledger_mode,
             amqp_url,
             amqp_exchange,
+            max_content_bytes,
             source,
         })
     }
@@ -284,6 +318,26 @@ mod tests {
         assert_eq!(config.amqp_url.as_deref(), Some("amqp://flag"));
         assert_eq!(config.ledger_mode, LedgerMode::Amqp);
         assert!(config.source.is_some());
+    }
+
+    #[test]
+    fn the_content_limit_comes_from_the_file_within_bounds() {
+        let config = load_with("", Overrides::default()).unwrap();
+        assert_eq!(
+            config.max_content_bytes,
+            crate::ledger::content_store::DEFAULT_MAX_CONTENT_BYTES
+        );
+        let config =
+            load_with("[rewind]\nmax_content_bytes = 1000\n", Overrides::default()).unwrap();
+        assert_eq!(config.max_content_bytes, 1000);
+        for bad in ["0", "2000000000000"] {
+            let err = load_with(
+                &format!("[rewind]\nmax_content_bytes = {bad}\n"),
+                Overrides::default(),
+            )
+            .unwrap_err();
+            assert!(err.to_string().contains("max_content_bytes"), "{err}");
+        }
     }
 
     #[test]

@@ -226,10 +226,16 @@ pub fn keep(store: &ContentStore, content: &[u8]) -> ContentRef {
 /// checked to be the one opened (same device and inode), so a `.hookd/`
 /// removed or replaced meanwhile (`git clean -fdx`) gets a new store
 /// rather than writes into a deleted file. Uses of one store take turns.
-#[derive(Default)]
 pub struct StoreCache {
     stores: Mutex<HashMap<PathBuf, Arc<Mutex<OpenStore>>>>,
     roots: Mutex<HashMap<PathBuf, (Option<PathBuf>, Instant)>>,
+    max_bytes: u64,
+}
+
+impl Default for StoreCache {
+    fn default() -> Self {
+        Self::new(crate::ledger::content_store::DEFAULT_MAX_CONTENT_BYTES)
+    }
 }
 
 /// Most stores or directories remembered; past it the map starts over.
@@ -244,8 +250,8 @@ struct OpenStore {
 }
 
 impl OpenStore {
-    fn open(state_dir: &Path) -> Result<Self, StoreError> {
-        let store = open_store(state_dir)?;
+    fn open(state_dir: &Path, max_bytes: u64) -> Result<Self, StoreError> {
+        let store = open_store(state_dir)?.with_limit(max_bytes);
         let identity = identity(state_dir);
         Ok(Self { store, identity })
     }
@@ -269,9 +275,13 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl StoreCache {
-    /// An empty cache.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty cache whose stores keep contents up to `max_bytes`.
+    pub fn new(max_bytes: u64) -> Self {
+        Self {
+            stores: Mutex::default(),
+            roots: Mutex::default(),
+            max_bytes,
+        }
     }
 
     /// Runs `use_it` on the store of `state_dir`, opening (or reopening) it
@@ -285,7 +295,7 @@ impl StoreCache {
         let entry = match cached {
             Some(entry) => entry,
             None => {
-                let entry = Arc::new(Mutex::new(OpenStore::open(state_dir)?));
+                let entry = Arc::new(Mutex::new(OpenStore::open(state_dir, self.max_bytes)?));
                 let mut stores = lock(&self.stores);
                 if stores.len() >= MAX_CACHED {
                     stores.clear();
@@ -296,7 +306,7 @@ impl StoreCache {
         };
         let mut open = lock(&entry);
         if open.identity.is_none() || identity(state_dir) != open.identity {
-            *open = OpenStore::open(state_dir)?;
+            *open = OpenStore::open(state_dir, self.max_bytes)?;
         }
         Ok(use_it(&open.store))
     }
@@ -419,7 +429,7 @@ mod tests {
     fn a_cached_store_is_reopened_when_its_directory_is_replaced() {
         let repo = tempfile::tempdir().unwrap();
         let state = repo.path().join(".hookd");
-        let cache = StoreCache::new();
+        let cache = StoreCache::default();
         let file = repo.path().join("a.rs");
         std::fs::write(&file, "one\n").unwrap();
         let first = cache

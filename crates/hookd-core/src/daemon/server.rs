@@ -67,6 +67,9 @@ pub struct DaemonConfig {
     pub amqp: Option<AmqpTarget>,
     /// Pauses and resumes recording while the daemon runs.
     pub recording: RecordingSwitch,
+    /// Largest file content kept for rewind, in bytes (bigger files are
+    /// recorded as too large to restore).
+    pub max_content_bytes: u64,
 }
 
 /// Where the daemon publishes.
@@ -90,6 +93,7 @@ impl DaemonConfig {
             url,
             exchange: config.amqp_exchange.clone(),
         });
+        out.max_content_bytes = config.max_content_bytes;
         out
     }
 
@@ -106,6 +110,7 @@ impl DaemonConfig {
             ledger_mode: LedgerMode::Local,
             amqp: None,
             recording: RecordingSwitch::new(),
+            max_content_bytes: crate::ledger::content_store::DEFAULT_MAX_CONTENT_BYTES,
         }
     }
 }
@@ -264,7 +269,7 @@ impl Daemon {
         let (events_tx, events_rx) = mpsc::channel(config.queue_capacity);
         let bash = Arc::new(Mutex::new(BashTracker::new()));
         let contents = Arc::new(Mutex::new(ContentTracker::new()));
-        let stores = Arc::new(StoreCache::new());
+        let stores = Arc::new(StoreCache::new(config.max_content_bytes));
         // The publisher outlives the connections: it stops only after the
         // ingest thread has put the last events in the outbox.
         let publisher_stop = CancellationToken::new();

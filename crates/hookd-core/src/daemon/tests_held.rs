@@ -60,7 +60,7 @@ impl Ingest {
                 notices,
                 bash: Arc::new(Mutex::new(BashTracker::new())),
                 contents: Arc::new(Mutex::new(crate::daemon::capture::ContentTracker::new())),
-                stores: Arc::new(crate::daemon::capture::StoreCache::new()),
+                stores: Arc::new(crate::daemon::capture::StoreCache::default()),
                 writes_locally: true,
                 publish: None,
             },

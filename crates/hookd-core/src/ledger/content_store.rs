@@ -52,6 +52,10 @@ pub const CONTENT_DIR: &str = "content";
 /// bundle or a dataset does not fill the disk once per change.
 pub const DEFAULT_MAX_CONTENT_BYTES: u64 = 16 * 1024 * 1024;
 
+/// The most `max_content_bytes` may be set to (1 GiB): a content is held
+/// in memory whole while it is read, compressed and restored.
+pub const MAX_CONTENT_BYTES_LIMIT: u64 = 1024 * 1024 * 1024;
+
 /// zstd level: 3 is zstd's default, fast enough for the write path.
 const ZSTD_LEVEL: i32 = 3;
 
@@ -309,14 +313,19 @@ impl ContentStore {
         };
         let mut decoder = zstd::stream::read::Decoder::new(data.as_slice())
             .map_err(|err| damaged(format!("cannot decompress: {err}")))?;
-        // Read one byte past the limit: a content that inflates beyond
-        // what the store keeps was not written by it.
+        // Read one byte past the size it was stored with (a store set to a
+        // bigger limit may have kept it): a content that inflates beyond
+        // that was not written by the store.
+        let size = u64::try_from(size)
+            .ok()
+            .filter(|&size| size <= MAX_CONTENT_BYTES_LIMIT)
+            .ok_or_else(|| damaged(format!("its recorded size {size} is not one it keeps")))?;
         let mut content = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         (&mut decoder)
-            .take(self.max_bytes.max(DEFAULT_MAX_CONTENT_BYTES) + 1)
+            .take(size + 1)
             .read_to_end(&mut content)
             .map_err(|err| damaged(format!("cannot decompress: {err}")))?;
-        if ContentHash::of(&content) != *hash || content.len() as i64 != size {
+        if ContentHash::of(&content) != *hash || content.len() as u64 != size {
             return Err(damaged("its bytes do not match its name".to_owned()));
         }
         Ok(content)
