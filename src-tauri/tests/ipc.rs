@@ -5,32 +5,11 @@
 
 mod common;
 
-use common::DesktopEnv;
+use common::{DesktopEnv, invoke};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 use serde_json::{Value, json};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
-use tauri::{WebviewWindow, WebviewWindowBuilder};
-
-fn invoke(
-    window: &WebviewWindow<tauri::test::MockRuntime>,
-    cmd: &str,
-    args: Value,
-) -> Result<Value, Value> {
-    get_ipc_response(
-        window,
-        InvokeRequest {
-            cmd: cmd.into(),
-            callback: tauri::ipc::CallbackFn(0),
-            error: tauri::ipc::CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: tauri::ipc::InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        },
-    )
-    .map(|body| body.deserialize::<Value>().unwrap())
-}
+use tauri::WebviewWindowBuilder;
+use tauri::test::{mock_builder, mock_context, noop_assets};
 
 #[test]
 fn commands_answer_through_ipc_with_the_contract_shapes() {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::DesktopEnv;
+use common::{DesktopEnv, invoke};
 use hookd_core::daemon::capture;
 use hookd_core::diff::DiffOp;
 use hookd_core::ledger::Ledger;
@@ -19,9 +19,8 @@ use hookd_desktop::rewind::{
 };
 use hookd_testkit::{Event, GitRepo, TestEnv, ledger_entry};
 use serde_json::{Value, json};
-use tauri::test::{INVOKE_KEY, get_ipc_response, mock_builder, mock_context, noop_assets};
-use tauri::webview::InvokeRequest;
-use tauri::{WebviewWindow, WebviewWindowBuilder};
+use tauri::WebviewWindowBuilder;
+use tauri::test::{mock_builder, mock_context, noop_assets};
 
 /// A repository whose ledger records changes as the daemon would, with
 /// each change's content before and after kept in its content store.
@@ -452,26 +451,6 @@ fn only_the_newest_previews_are_kept() {
     let err = rewind_apply(&state, &first.preview, RewindConflicts::Refuse).unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound, "{err:?}");
     assert_eq!(rec.read("a.txt").as_deref(), Some("x\n"));
-}
-
-fn invoke(
-    window: &WebviewWindow<tauri::test::MockRuntime>,
-    cmd: &str,
-    args: Value,
-) -> Result<Value, Value> {
-    get_ipc_response(
-        window,
-        InvokeRequest {
-            cmd: cmd.into(),
-            callback: tauri::ipc::CallbackFn(0),
-            error: tauri::ipc::CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: tauri::ipc::InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        },
-    )
-    .map(|body| body.deserialize::<Value>().unwrap())
 }
 
 #[test]

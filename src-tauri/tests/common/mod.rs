@@ -48,3 +48,25 @@ pub fn repo_query(repo: &GitRepo) -> TimelineQuery {
         ..TimelineQuery::default()
     }
 }
+
+/// Calls the window's command `cmd` with `args` through Tauri's IPC, as the
+/// webview does; the reply or the error as JSON.
+pub fn invoke(
+    window: &tauri::WebviewWindow<tauri::test::MockRuntime>,
+    cmd: &str,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, serde_json::Value> {
+    tauri::test::get_ipc_response(
+        window,
+        tauri::webview::InvokeRequest {
+            cmd: cmd.into(),
+            callback: tauri::ipc::CallbackFn(0),
+            error: tauri::ipc::CallbackFn(1),
+            url: "tauri://localhost".parse().unwrap(),
+            body: tauri::ipc::InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: tauri::test::INVOKE_KEY.to_string(),
+        },
+    )
+    .map(|body| body.deserialize::<serde_json::Value>().unwrap())
+}

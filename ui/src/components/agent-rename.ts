@@ -10,8 +10,8 @@
 
 import '../styles/connect.css';
 import { api, normalizeError } from '../lib/api';
-import { trapTab } from '../lib/focus';
 import { h } from './dom';
+import { modal } from './modal';
 
 export interface AgentRenameOptions {
   /** The agent's id. */
@@ -65,7 +65,8 @@ export function openAgentRename(host: HTMLElement, opts: AgentRenameOptions): Ag
     problem,
     h('div', { class: 'modal-actions' }, reset, cancel, save),
   );
-  const backdrop = h('div', { class: 'modal-backdrop', on: { mousedown: (ev) => ev.target === backdrop && close() } }, form);
+  const shown = modal(form, opts.returnFocus);
+  const backdrop = shown.backdrop;
 
   let busy = false;
   async function submit(value: string): Promise<void> {
@@ -89,26 +90,10 @@ export function openAgentRename(host: HTMLElement, opts: AgentRenameOptions): Ag
     }
   }
 
-  function onKey(ev: KeyboardEvent): void {
-    if (ev.key === 'Escape') {
-      ev.preventDefault();
-      ev.stopPropagation();
-      close();
-      return;
-    }
-    trapTab(form, ev);
-  }
-
-  let closed = false;
   function close(): void {
-    if (closed) return;
-    closed = true;
-    backdrop.remove();
-    document.removeEventListener('keydown', onKey, true);
-    if (opts.returnFocus?.isConnected) opts.returnFocus.focus({ preventScroll: true });
+    shown.close();
   }
 
-  document.addEventListener('keydown', onKey, true);
   host.append(backdrop);
   input.focus();
   input.select();

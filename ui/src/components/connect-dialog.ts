@@ -12,8 +12,8 @@ import { api } from '../lib/api';
 import { CONNECT_ACTIONS, CONNECT_SCOPES, defaultScope, foldDiff, previewSummary, type ConnectAction } from '../lib/connect';
 import { diffStat, lineDiff } from '../lib/diff';
 import type { ConnectPreview, ConnectResult, Scope, ProjectInfo } from '../lib/types';
-import { trapTab } from '../lib/focus';
 import { h } from './dom';
+import { modal } from './modal';
 
 export interface ConnectDialogOptions {
   project: ProjectInfo;
@@ -71,7 +71,6 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
   let preview: ConnectPreview | null = null;
   let seq = 0;
   let busy = false;
-  let closed = false;
 
   const scope = h(
     'select',
@@ -118,7 +117,8 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     diffHost,
     h('div', { class: 'modal-actions' }, cancel, apply),
   );
-  const backdrop = h('div', { class: 'modal-backdrop', on: { mousedown: (ev) => ev.target === backdrop && close() } }, dialog);
+  const shown = modal(dialog, opts.returnFocus);
+  const backdrop = shown.backdrop;
 
   function describeScope(): void {
     const s = CONNECT_SCOPES.find((x) => x.value === scope.value)!;
@@ -137,7 +137,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     summary.textContent = 'Working out the change…';
     try {
       const next = chosen === 'disconnect' ? await api.disconnect_preview({ project: p.root, scope: sc }) : await api.connect_preview({ project: p.root, scope: sc, mode: chosen });
-      if (closed || mine !== seq) return;
+      if (shown.closed || mine !== seq) return;
       preview = next;
       dialog.dataset.changes = String(next.changes);
       summary.textContent = previewSummary(next, chosen);
@@ -148,13 +148,13 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
       diffHost.replaceChildren(next.changes || next.exists ? renderDiff(next) : h('p', { class: 'muted', text: 'The file does not exist; nothing to show.' }));
       apply.disabled = !next.changes || busy;
     } catch (err) {
-      if (closed || mine !== seq) return;
+      if (shown.closed || mine !== seq) return;
       preview = null;
       const e = err as { message?: string };
       summary.textContent = `Cannot prepare the change: ${e.message ?? String(err)}`;
       diffHost.replaceChildren();
     } finally {
-      if (!closed && mine === seq) diffHost.setAttribute('aria-busy', 'false');
+      if (!shown.closed && mine === seq) diffHost.setAttribute('aria-busy', 'false');
     }
   }
 
@@ -166,11 +166,11 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     apply.disabled = true;
     try {
       const result = chosen === 'disconnect' ? await api.disconnect_apply({ project: p.root, scope: sc, version: preview.version }) : await api.connect_apply({ project: p.root, scope: sc, mode: chosen, version: preview.version });
-      if (closed) return;
+      if (shown.closed) return;
       close();
       opts.onApplied(result, chosen, sc);
     } catch (err) {
-      if (closed) return;
+      if (shown.closed) return;
       const e = err as { kind?: string; message?: string };
       if (e.kind === 'conflict') {
         conflict.textContent = 'The file changed on disk since this preview, so nothing was written. Below is the change as it would be now; press Apply again to write it.';
@@ -186,27 +186,12 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     }
   }
 
-  function onKey(ev: KeyboardEvent): void {
-    if (ev.key === 'Escape') {
-      ev.preventDefault();
-      ev.stopPropagation();
-      close();
-      return;
-    }
-    trapTab(dialog, ev);
-  }
-
   function close(): void {
-    if (closed) return;
-    closed = true;
-    backdrop.remove();
-    document.removeEventListener('keydown', onKey, true);
-    opts.returnFocus?.focus();
+    shown.close();
   }
 
   scope.addEventListener('change', () => void load());
   action.addEventListener('change', () => void load());
-  document.addEventListener('keydown', onKey, true);
   host.append(backdrop);
   scope.focus();
   void load();

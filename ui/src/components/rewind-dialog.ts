@@ -13,11 +13,11 @@ import '../styles/connect.css';
 import '../styles/rewind.css';
 import { api, normalizeError } from '../lib/api';
 import { foldDiff } from '../lib/connect';
-import { trapTab } from '../lib/focus';
 import { applyState, countKinds, KIND_TEXT, plural, previewSummary } from '../lib/rewind';
 import type { ApiError, DiffLine, RewindApplied, RewindConflicts, RewindFilePreview, RewindPreview, RewindTarget } from '../lib/types';
 import { statSpans } from './change-view';
 import { h } from './dom';
+import { modal } from './modal';
 
 /** What the dialog previews: a revert of a target, or the undo of a revert. */
 export type RewindRequest = { kind: 'revert'; target: RewindTarget } | { kind: 'undo'; rewind: string | null };
@@ -129,7 +129,6 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
   let choice: RewindConflicts | null = null;
   let seq = 0;
   let busy = false;
-  let closed = false;
 
   const summary = h('p', { id: 'rewind-summary', class: 'connect-summary', attrs: { 'aria-live': 'polite' }, text: 'Working out the revert\u2026' });
   const error = h('div', { id: 'rewind-error', class: 'connect-conflict rewind-error', attrs: { hidden: true, role: 'alert' } });
@@ -172,7 +171,8 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
     files,
     h('div', { class: 'modal-actions' }, reason, cancel, apply),
   );
-  const backdrop = h('div', { class: 'modal-backdrop', on: { mousedown: (ev) => ev.target === backdrop && close() } }, dialog);
+  const shown = modal(dialog, opts.returnFocus);
+  const backdrop = shown.backdrop;
 
   function showError(err: ApiError, lead: string): void {
     error.replaceChildren(h('span', { class: 'error-kind', text: err.kind }), ' ', `${lead}: ${err.message}`);
@@ -230,7 +230,7 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
         request.kind === 'undo'
           ? await api.rewind_undo({ repo: opts.repo, rewind: request.rewind })
           : await api.rewind_preview({ repo: opts.repo, target: request.target });
-      if (closed || mine !== seq) return;
+      if (shown.closed || mine !== seq) return;
       preview = next;
       dialog.dataset.state = 'ready';
       dialog.dataset.preview = next.preview;
@@ -239,14 +239,14 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
       files.replaceChildren(...next.files.map(renderRewindFile));
       refreshApply();
     } catch (err) {
-      if (closed || mine !== seq) return;
+      if (shown.closed || mine !== seq) return;
       dialog.dataset.state = 'error';
       summary.textContent = undo ? 'The revert cannot be undone.' : 'Nothing can be reverted.';
       showError(normalizeError(err), 'Could not prepare the preview');
       files.replaceChildren();
       choices.hidden = true;
     } finally {
-      if (!closed && mine === seq) files.setAttribute('aria-busy', 'false');
+      if (!shown.closed && mine === seq) files.setAttribute('aria-busy', 'false');
     }
   }
 
@@ -259,11 +259,11 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
     dialog.dataset.state = 'applying';
     try {
       const applied = await api.rewind_apply({ preview: preview.preview, conflicts: state.conflicts });
-      if (closed) return;
+      if (shown.closed) return;
       close();
       opts.onApplied(applied, undo);
     } catch (err) {
-      if (closed) return;
+      if (shown.closed) return;
       const e = normalizeError(err);
       busy = false;
       if (e.kind === 'conflict') {
@@ -281,25 +281,10 @@ export function openRewindDialog(host: HTMLElement, opts: RewindDialogOptions): 
     }
   }
 
-  function onKey(ev: KeyboardEvent): void {
-    if (ev.key === 'Escape') {
-      ev.preventDefault();
-      ev.stopPropagation();
-      close();
-      return;
-    }
-    trapTab(dialog, ev);
-  }
-
   function close(): void {
-    if (closed) return;
-    closed = true;
-    backdrop.remove();
-    document.removeEventListener('keydown', onKey, true);
-    opts.returnFocus?.focus();
+    shown.close();
   }
 
-  document.addEventListener('keydown', onKey, true);
   host.append(backdrop);
   cancel.focus();
   void load();
