@@ -202,15 +202,7 @@ fn lines(seed: &str) -> String {
 
 fn session_rewind() -> Result<(Summary, Summary)> {
     let ws = Workspace::new()?;
-    let state = ws.root.join(".hookd");
-    let mut ledger = Ledger::open_or_create(&ws.ledger_path())?;
-    let store = ContentStore::open(&state)?;
-    let facts = RepoFacts {
-        git_root: Some(ws.root.clone()),
-        branch: "main".into(),
-        head_sha: ws.head_sha.clone(),
-        remote_url: None,
-    };
+    let (mut ledger, store, facts) = recording(&ws)?;
     let mut entries = Vec::new();
     for f in 0..SESSION_FILES {
         let file = format!("src/module_{f:03}.rs");
@@ -276,6 +268,19 @@ fn session_rewind() -> Result<(Summary, Summary)> {
     ))
 }
 
+/// The workspace's ledger and content store, and its repository's facts.
+fn recording(ws: &Workspace) -> Result<(Ledger, ContentStore, RepoFacts)> {
+    let ledger = Ledger::open_or_create(&ws.ledger_path())?;
+    let store = ContentStore::open(&ws.root.join(".hookd"))?;
+    let facts = RepoFacts {
+        git_root: Some(ws.root.clone()),
+        branch: "main".into(),
+        head_sha: ws.head_sha.clone(),
+        remote_url: None,
+    };
+    Ok((ledger, store, facts))
+}
+
 fn entry(
     store: &ContentStore,
     facts: &RepoFacts,
@@ -291,26 +296,16 @@ fn entry(
         "tool_use_id": call,
         "tool_input": {"file_path": file, "content": after},
     });
-    let event = HookEvent {
-        event_id: uuid::Uuid::now_v7().to_string(),
-        hook_type: "post_tool_use".into(),
-        tool_name: Some("Write".into()),
-        agent_id: "bench-agent".into(),
-        session_id: Some("bench-session".into()),
-        tool_use_id: Some(call.into()),
-        cwd: Some(facts.git_root.clone().unwrap_or_default()),
-        file_path: None,
-        lines_changed: None,
-        lines_added: None,
-        lines_removed: None,
-        command: None,
-        payload_valid: true,
-        raw_payload: payload.to_string(),
-        event_timestamp: now.clone(),
-        received_at: now,
-        source_pid: None,
-        flags: Vec::new(),
-    };
+    let mut event = HookEvent::post_tool_use(
+        uuid::Uuid::now_v7().to_string(),
+        "Write",
+        "bench-agent",
+        payload.to_string(),
+        now,
+    );
+    event.session_id = Some("bench-session".into());
+    event.tool_use_id = Some(call.into());
+    event.cwd = facts.git_root.clone();
     let mut mutation =
         MutationRecord::for_event(&event, facts, "Write", 0, Some(file.into()), None);
     mutation.before = Some(capture::keep(store, before.as_bytes()));
@@ -324,15 +319,7 @@ fn entry(
 
 fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
     let ws = Workspace::new()?;
-    let state = ws.root.join(".hookd");
-    let mut ledger = Ledger::open_or_create(&ws.ledger_path())?;
-    let store = ContentStore::open(&state)?;
-    let facts = RepoFacts {
-        git_root: Some(ws.root.clone()),
-        branch: "main".into(),
-        head_sha: ws.head_sha.clone(),
-        remote_url: None,
-    };
+    let (mut ledger, store, facts) = recording(&ws)?;
     eprintln!("[rewind] recording {writes} Writes of {WRITE_BYTES} B with their contents kept");
     let started = Instant::now();
     let mut last_progress = Instant::now();

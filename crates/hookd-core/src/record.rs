@@ -53,6 +53,41 @@ pub struct HookEvent {
     pub flags: Vec<Flag>,
 }
 
+impl HookEvent {
+    /// A `post_tool_use` of `tool` by `agent_id` with its payload, at
+    /// `timestamp` (received then too), and nothing else set: what hookd
+    /// records of its own actions (a rewind), and what tests and benchmarks
+    /// build.
+    pub fn post_tool_use(
+        event_id: String,
+        tool: &str,
+        agent_id: &str,
+        raw_payload: String,
+        timestamp: String,
+    ) -> Self {
+        Self {
+            event_id,
+            hook_type: crate::names::POST_TOOL_USE.to_owned(),
+            tool_name: Some(tool.to_owned()),
+            agent_id: agent_id.to_owned(),
+            session_id: None,
+            tool_use_id: None,
+            cwd: None,
+            file_path: None,
+            lines_changed: None,
+            lines_added: None,
+            lines_removed: None,
+            command: None,
+            payload_valid: true,
+            raw_payload,
+            received_at: timestamp.clone(),
+            event_timestamp: timestamp,
+            source_pid: None,
+            flags: Vec::new(),
+        }
+    }
+}
+
 /// Something the recorder had to repair in an event, or could not place,
 /// kept with the row so a reader knows (`events.flags`, `mutations.flags`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -216,26 +216,16 @@ fn record(
             "reverted": plan.reverted(),
         },
     });
-    let event = HookEvent {
-        event_id: uuid::Uuid::now_v7().to_string(),
-        hook_type: crate::names::POST_TOOL_USE.to_owned(),
-        tool_name: Some(REWIND_TOOL.to_owned()),
-        agent_id: REWIND_AGENT.to_owned(),
-        session_id: None,
-        tool_use_id: Some(rewind_id.to_owned()),
-        cwd: Some(plan.root.clone()),
-        file_path: None,
-        lines_changed: None,
-        lines_added: None,
-        lines_removed: None,
-        command: None,
-        payload_valid: true,
-        raw_payload: payload.to_string(),
-        event_timestamp: now.clone(),
-        received_at: now,
-        source_pid: Some(std::process::id()),
-        flags: Vec::new(),
-    };
+    let mut event = HookEvent::post_tool_use(
+        uuid::Uuid::now_v7().to_string(),
+        REWIND_TOOL,
+        REWIND_AGENT,
+        payload.to_string(),
+        now,
+    );
+    event.tool_use_id = Some(rewind_id.to_owned());
+    event.cwd = Some(plan.root.clone());
+    event.source_pid = Some(std::process::id());
     let mutations = files
         .into_iter()
         .zip(0..)

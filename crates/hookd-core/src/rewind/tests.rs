@@ -94,26 +94,16 @@ impl Repo {
 
 /// A Write's event of session `s`.
 fn event(id: &str, call: Option<&str>) -> HookEvent {
-    HookEvent {
-        event_id: id.into(),
-        hook_type: "post_tool_use".into(),
-        tool_name: Some("Write".into()),
-        agent_id: "agent".into(),
-        session_id: Some("s".into()),
-        tool_use_id: call.map(str::to_owned),
-        cwd: None,
-        file_path: None,
-        lines_changed: None,
-        lines_added: None,
-        lines_removed: None,
-        command: None,
-        payload_valid: true,
-        raw_payload: "{}".into(),
-        event_timestamp: "2026-11-28T00:00:00.000Z".into(),
-        received_at: "2026-11-28T00:00:00.000Z".into(),
-        source_pid: None,
-        flags: Vec::new(),
-    }
+    let mut event = HookEvent::post_tool_use(
+        id.into(),
+        "Write",
+        "agent",
+        "{}".into(),
+        "2026-11-28T00:00:00.000Z".into(),
+    );
+    event.session_id = Some("s".into());
+    event.tool_use_id = call.map(str::to_owned);
+    event
 }
 
 fn facts() -> RepoFacts {
