@@ -60,6 +60,16 @@ fn a_file_tools_before_and_after_are_kept_privately_and_once() {
     assert_eq!(repo.stored_content(&rows[0]["before"]), b"old\n");
     assert_eq!(repo.stored_content(&rows[0]["after"]), b"new\n");
     assert_eq!(rows[0]["after"]["size"], 4);
+    // The Write's lines are counted against the file it replaced, as read.
+    assert_eq!(
+        (&rows[0]["lines_added"], &rows[0]["lines_removed"]),
+        (&json!(1), &json!(1))
+    );
+    // A new file's, against nothing.
+    assert_eq!(
+        (&rows[2]["lines_added"], &rows[2]["lines_removed"]),
+        (&json!(1), &json!(0))
+    );
     assert_eq!(repo.stored_content(&rows[1]["before"]), b"new\n");
     assert_eq!(repo.stored_content(&rows[1]["after"]), b"newer\n");
     // The after of one change is the before of the next: one object.

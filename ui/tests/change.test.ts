@@ -80,3 +80,13 @@ describe('a Write the agent reported the file before', () => {
     );
   });
 });
+
+describe('a Write whose before hookd kept', () => {
+  it('is labelled as compared with the file hookd read, or as a new file', async () => {
+    const { previousLabel } = await import('../src/components/change-view');
+    const kept = (existed: boolean): string =>
+      previousLabel({ source: { kind: 'kept', existed }, content: null, changes_between: 0, note: null });
+    expect(kept(true)).toBe('vs. the file before this Write, as hookd read it');
+    expect(kept(false)).toBe('a new file: there was none before this Write');
+  });
+});

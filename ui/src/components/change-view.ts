@@ -94,6 +94,8 @@ export function previousLabel(prev: PreviousContent): string {
       return `vs. git ${src.sha.slice(0, 7)} (HEAD when written)`;
     case 'reported':
       return 'vs. the file before this Write, as the agent reported it';
+    case 'kept':
+      return src.existed ? 'vs. the file before this Write, as hookd read it' : 'a new file: there was none before this Write';
     case 'none':
       return 'no earlier content known: every line is new';
   }

@@ -198,6 +198,9 @@ impl Writer {
                     placed.own.mutations.extend(bash);
                     if let Some((before, after)) = contents {
                         placed.set_contents(&before, &after);
+                        if let Some(counts) = self.write_counts(&placed.own.event, &before) {
+                            placed.set_counts(counts);
+                        }
                     }
                     if let Some(target) = &self.config.publish {
                         outgoing.push(target.message(&placed.combined()));
@@ -352,6 +355,40 @@ impl Writer {
         };
         let mut tracker = self.config.contents.lock().ok()?;
         Some(tracker.take(tool_use_id, file))
+    }
+
+    /// A Write's lines added and removed against the file it replaced, as
+    /// the daemon read it at the `PreToolUse`: the diff the timeline shows
+    /// of it ([`crate::ledger::change`]), counted by the same rule. `None`
+    /// for other tools, when the agent reported the file itself (counted
+    /// against that already), or when the before is not text in the store.
+    fn write_counts(
+        &self,
+        event: &HookEvent,
+        before: &ContentRef,
+    ) -> Option<crate::diff::LineCounts> {
+        if event.tool_name.as_deref() != Some("Write") {
+            return None;
+        }
+        let ContentRef::Kept { hash, .. } = before else {
+            return None;
+        };
+        let payload: serde_json::Value = serde_json::from_str(&event.raw_payload).ok()?;
+        if crate::diff::reported_previous(&payload).is_some() {
+            return None;
+        }
+        let file = event.file_path.as_deref()?;
+        let root = extract::event_dir(event).and_then(|dir| self.config.stores.root_of(&dir));
+        let state_dir = capture::state_dir_for(file, root.as_deref(), &self.config.data_dir);
+        let hash = crate::ledger::content_store::ContentHash::parse(hash).ok()?;
+        let bytes = self
+            .config
+            .stores
+            .with_store(&state_dir, |store| store.get(&hash))
+            .ok()?
+            .ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        crate::diff::tool_input_counts(payload.get("tool_input")?, Some(&text))
     }
 
     fn bash_mutations(&mut self, event: &HookEvent, repo: &RepoFacts) -> Vec<MutationRecord> {

@@ -48,6 +48,18 @@ impl Placement {
         entry
     }
 
+    /// Sets the lines added and removed of the direct mutation (a file
+    /// tool's one change), wherever it was placed.
+    pub fn set_counts(&mut self, counts: crate::diff::LineCounts) {
+        let entries = std::iter::once(&mut self.own).chain(self.elsewhere.as_mut());
+        for mutation in entries.flat_map(|entry| entry.mutations.iter_mut()) {
+            if is_file_mutating_tool(&mutation.tool_name) {
+                mutation.lines_added = Some(i64::from(counts.added));
+                mutation.lines_removed = Some(i64::from(counts.removed));
+            }
+        }
+    }
+
     /// Sets the before and after contents of the direct mutation (a file
     /// tool's one change), wherever it was placed.
     pub fn set_contents(&mut self, before: &ContentRef, after: &ContentRef) {

@@ -6,7 +6,9 @@
 //! its diff's counts are the row's `lines_added` and `lines_removed`. A
 //! Write whose payload reports the file as it was (Claude Code's
 //! `tool_response.originalFile`) is diffed against that, as its counts were
-//! when it was recorded. Any other Write is diffed against its previous
+//! when it was recorded. A Write whose *before* the daemon kept (it read the
+//! file at the `PreToolUse`, [`crate::daemon::capture`]) is diffed against
+//! exactly that. Any other Write is diffed against its previous
 //! content from the ledger or git ([`super::previous`]), which the daemon
 //! does not look up when it records the Write: its stored counts are then
 //! against no earlier content (every line added), and the diff says what
@@ -20,8 +22,9 @@ use serde_json::Value;
 use crate::Result;
 use crate::diff::{self, ChangeDiff, ChangeKind, LineCounts};
 use crate::ledger::Ledger;
+use crate::ledger::content_store::{ContentHash, ContentStore};
 use crate::ledger::previous::{PreviousContent, PreviousSource, previous_content};
-use crate::record::MutationRow;
+use crate::record::{ContentRef, MutationRow};
 
 /// What the row detail shows of a mutation's change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -82,7 +85,10 @@ pub fn mutation_diff(
             changes_between: 0,
             note: None,
         }),
-        (Some(ChangeKind::Write), None) => Some(previous_content(ledger, git_root, row)?),
+        (Some(ChangeKind::Write), None) => Some(match kept_before(ledger, row) {
+            Some(kept) => kept,
+            None => previous_content(ledger, git_root, row)?,
+        }),
         _ => None,
     };
     let change = diff::tool_input_diff(input, previous.as_ref().and_then(|p| p.content.as_deref()));
@@ -93,6 +99,27 @@ pub fn mutation_diff(
         change,
         previous,
         recorded,
+    })
+}
+
+/// What the row's file held before it, as the content store keeps it
+/// (the daemon read it at the Write's `PreToolUse`); `None` when it was not
+/// kept, cannot be read back or is not text.
+fn kept_before(ledger: &Ledger, row: &MutationRow) -> Option<PreviousContent> {
+    let (content, existed) = match row.record.before.as_ref()? {
+        ContentRef::Absent => (None, false),
+        ContentRef::Kept { hash, .. } => {
+            let store = ContentStore::open(ledger.path().parent()?).ok()?;
+            let bytes = store.get(&ContentHash::parse(hash).ok()?).ok()?;
+            (Some(String::from_utf8(bytes).ok()?), true)
+        }
+        ContentRef::TooLarge { .. } | ContentRef::Unknown { .. } => return None,
+    };
+    Some(PreviousContent {
+        source: PreviousSource::Kept { existed },
+        content,
+        changes_between: 0,
+        note: None,
     })
 }
 
@@ -151,6 +178,56 @@ mod tests {
             .unwrap();
         let rows = ledger.event_mutations(id).unwrap();
         ledger.mutation(rows[0].id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn a_write_whose_before_was_kept_is_diffed_against_exactly_that() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(".hookd");
+        let mut ledger = Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+        let store = ContentStore::open(&state).unwrap();
+        let input = json!({"file_path": "/x/a.txt", "content": "kept\nnew\n"});
+        let payload = json!({"tool_name": "Write", "session_id": "s", "tool_input": input});
+        let envelope = crate::Envelope::new(
+            "post_tool_use",
+            Some("Write".into()),
+            payload,
+            "2026-11-21T10:00:00.000Z",
+            None,
+        );
+        let event = hook_event(
+            &envelope,
+            "w".into(),
+            envelope.timestamp.clone(),
+            "now".into(),
+        );
+        let repo = RepoFacts {
+            git_root: None,
+            branch: "main".into(),
+            head_sha: String::new(),
+            remote_url: None,
+        };
+        let mut mutation = direct_mutation(&event, &repo).unwrap();
+        mutation.before = Some(crate::daemon::capture::keep(&store, b"kept\nold\n"));
+        ledger
+            .append(&[LedgerEntry {
+                event,
+                repo,
+                mutations: vec![mutation],
+            }])
+            .unwrap();
+        let id = ledger.event_mutations("w").unwrap()[0].id;
+        let row = ledger.mutation(id).unwrap().unwrap();
+
+        let shown = mutation_diff(&ledger, None, &row).unwrap();
+        let previous = shown.previous.unwrap();
+        assert_eq!(previous.source, PreviousSource::Kept { existed: true });
+        let counts = shown.change.unwrap().counts;
+        assert_eq!(
+            (counts.added, counts.removed),
+            (1, 1),
+            "only the changed line"
+        );
     }
 
     #[test]

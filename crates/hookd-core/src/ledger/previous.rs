@@ -46,6 +46,13 @@ pub enum PreviousSource {
     /// `tool_response.originalFile`): what the row's LINES were counted
     /// against when it was recorded.
     Reported,
+    /// The file as the daemon read it when the Write's `PreToolUse`
+    /// arrived, from the content store (`existed`: false when there was no
+    /// file): exactly what the Write replaced.
+    Kept {
+        /// Whether there was a file.
+        existed: bool,
+    },
     /// Nothing earlier is known: a new file, or no ledger or git history of it.
     None,
 }

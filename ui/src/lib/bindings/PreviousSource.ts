@@ -23,4 +23,8 @@ agent_id: string, } | { "kind": "git",
 /**
  * That commit.
  */
-sha: string, } | { "kind": "reported" } | { "kind": "none" };
+sha: string, } | { "kind": "reported" } | { "kind": "kept", 
+/**
+ * Whether there was a file.
+ */
+existed: boolean, } | { "kind": "none" };
