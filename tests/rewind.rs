@@ -471,3 +471,50 @@ fn diff_shows_a_file_between_two_recorded_points_or_to_now() {
     );
     assert!(to_now.stdout.contains("(now)"), "{}", to_now.stdout);
 }
+
+#[test]
+fn the_plan_and_what_was_applied_print_as_json_for_scripts() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "first\n").unwrap();
+    let _daemon = env.start_daemon();
+    let session = agent(&env, &root, "session-1");
+    session.edit("a.rs", "first", "second");
+    session.write("new.txt", "made\n");
+    wait_for_count(&repo, "mutations", 2);
+
+    let json = |args: &[&str]| -> Value {
+        let mut all = vec!["--session", "session-1", "--format", "json"];
+        all.extend_from_slice(args);
+        let run = rewind(&env, &root, &all);
+        assert!(run.status.success(), "{run:?}");
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    let plan = json(&[]);
+    let files = plan["files"].as_array().unwrap();
+    assert_eq!(files[0]["path"], "a.rs");
+    assert_eq!(files[0]["action"], "modify");
+    assert!(
+        files[0]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("-second\n+first"),
+        "{plan}"
+    );
+    assert_eq!(files[1]["path"], "new.txt");
+    assert_eq!(files[1]["action"], "delete");
+    assert_eq!(plan["applied"], Value::Null);
+    assert!(root.join("new.txt").exists(), "a dry run writes nothing");
+
+    let applied = json(&["--apply"]);
+    assert_eq!(applied["applied"]["written"], json!(["a.rs"]));
+    assert_eq!(applied["applied"]["deleted"], json!(["new.txt"]));
+    assert!(
+        applied["applied"]["rewind_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("hookd-rewind-")
+    );
+    assert_eq!(read(&root, "a.rs").unwrap(), "first\n");
+}

@@ -50,6 +50,18 @@ pub struct RewindArgs {
     /// What to do with a file whose revert overlaps later changes.
     #[arg(long, value_enum, default_value_t = Conflicts::Refuse)]
     pub conflicts: Conflicts,
+    /// How to print the plan (and what was applied).
+    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    pub format: PlanFormat,
+}
+
+/// `--format` of `hookd rewind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlanFormat {
+    /// Per file, a mark and the unified diff, for people.
+    Text,
+    /// One JSON object: the files (path, action, changes, diff, why) and, with --apply, what was done.
+    Json,
 }
 
 /// `--conflicts`.
@@ -99,6 +111,16 @@ pub fn run(args: &RewindArgs) -> Result<()> {
     let target = target(args, &repo)?;
     let plan = repo.plan(&target)?;
     let mut out = std::io::stdout().lock();
+    if args.format == PlanFormat::Json {
+        let applied = if args.apply {
+            Some(repo.apply(&plan, on_conflict(args.conflicts))?)
+        } else {
+            None
+        };
+        serde_json::to_writer_pretty(&mut out, &plan_json(&plan, applied.as_ref()))?;
+        writeln!(out)?;
+        return Ok(());
+    }
     print_plan(&mut out, &plan)?;
     if !args.apply {
         writeln!(
@@ -107,12 +129,7 @@ pub fn run(args: &RewindArgs) -> Result<()> {
         )?;
         return Ok(());
     }
-    let on_conflict = match args.conflicts {
-        Conflicts::Refuse => OnConflict::Refuse,
-        Conflicts::Skip => OnConflict::Skip,
-        Conflicts::Markers => OnConflict::Markers,
-    };
-    let applied = repo.apply(&plan, on_conflict).map_err(|err| match err {
+    let applied = repo.apply(&plan, on_conflict(args.conflicts)).map_err(|err| match err {
         hookd_core::rewind::RewindError::Conflict { .. } => anyhow::Error::new(err).context(
             "a file conflicts: --conflicts markers writes it with conflict markers, --conflicts skip leaves it",
         ),
@@ -132,6 +149,65 @@ pub fn run(args: &RewindArgs) -> Result<()> {
         applied.rewind_id, applied.rewind_id
     )?;
     Ok(())
+}
+
+fn on_conflict(conflicts: Conflicts) -> OnConflict {
+    match conflicts {
+        Conflicts::Refuse => OnConflict::Refuse,
+        Conflicts::Skip => OnConflict::Skip,
+        Conflicts::Markers => OnConflict::Markers,
+    }
+}
+
+/// The plan as `--format json` prints it.
+fn plan_json(plan: &Plan, applied: Option<&hookd_core::rewind::Applied>) -> serde_json::Value {
+    let files: Vec<serde_json::Value> = plan
+        .files
+        .iter()
+        .map(|file| {
+            let now = file.now.as_deref().map(String::from_utf8_lossy);
+            let (action, diff, why) = match &file.outcome {
+                Outcome::Unchanged => ("unchanged", None, None),
+                Outcome::Write(new) => (
+                    if file.now.is_some() {
+                        "modify"
+                    } else {
+                        "create"
+                    },
+                    Some(hookd_core::diff::unified(
+                        now.as_deref().unwrap_or(""),
+                        &String::from_utf8_lossy(new),
+                        &format!("a/{}", file.path),
+                        &format!("b/{}", file.path),
+                    )),
+                    None,
+                ),
+                Outcome::Delete => ("delete", None, None),
+                Outcome::Conflict { why, .. } => ("conflict", None, Some(why.clone())),
+                Outcome::NotRestorable { why } => ("not_restorable", None, Some(why.clone())),
+            };
+            serde_json::json!({
+                "path": file.path,
+                "action": action,
+                "changes": file.changes,
+                "diff": diff,
+                "why": why,
+                "derived": file.derived,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "root": plan.root,
+        "reverted": plan.reverted(),
+        "files": files,
+        "applied": applied.map(|a| serde_json::json!({
+            "rewind_id": a.rewind_id,
+            "written": a.written,
+            "deleted": a.deleted,
+            "marked": a.marked,
+            "skipped": a.skipped,
+        })),
+    })
 }
 
 fn target(args: &RewindArgs, repo: &RewindRepo) -> Result<Target> {
