@@ -679,6 +679,39 @@ describe('activity mode', () => {
     expect(navigated.at(-1)).toMatch(new RegExp(`^#/timeline\\?repo=${repo}&agent=claude-main&session=[^&]+&mode=activity$`));
   });
 
+  it('shows a prompt as the head of its group, and its detail reverts the prompt', async () => {
+    const stub = createStub({ rows: 600, seed: 22 });
+    mount(stub, { repo, all: false, agent: 'claude-main', mode: 'activity' });
+    const activityRows = (): HTMLElement[] => [...document.querySelectorAll<HTMLElement>('[data-testid=activity-row]')].filter((r) => !r.hidden);
+    await vi.waitFor(() => expect(activityRows().length).toBeGreaterThan(0));
+    const prompt = stub.timeline.addPrompt('rename the config loader\nand keep the old name as an alias', repo, 'claude-main', false);
+    const row = await vi.waitFor(() => {
+      const r = document.querySelector<HTMLElement>(`[data-testid=activity-row][data-event-id="${prompt.event_id}"]`);
+      if (r === null) throw new Error('the prompt is not shown yet');
+      return r;
+    });
+    expect(row.classList.contains('prompt-head')).toBe(true);
+    expect(row.querySelector('.prompt-badge')!.textContent).toBe('Prompt');
+    expect(row.querySelector('.prompt-line')!.textContent).toBe('rename the config loader');
+    // Every row drawn inside a group names a prompt of its own session.
+    const members = activityRows().filter((r) => r.dataset.promptOf);
+    expect(members.length).toBeGreaterThan(0);
+    for (const member of members) {
+      const head = stub.timeline.events().find((e) => e.event_id === member.dataset.promptOf)!;
+      const own = stub.timeline.events().find((e) => e.event_id === member.dataset.eventId)!;
+      expect(head.hook_type).toBe('user_prompt_submit');
+      expect(head.session_id).toBe(own.session_id);
+    }
+    row.click();
+    const button = await vi.waitFor(() => {
+      const b = document.getElementById('activity-detail-revert-prompt');
+      if (b === null) throw new Error('no Revert this prompt');
+      return b;
+    });
+    button.click();
+    await vi.waitFor(() => expect(stub.lastArgs.get('rewind_preview')).toMatchObject({ target: { kind: 'prompt', id: prompt.event_id } }));
+  });
+
   it('is reached from an agent id in the list, the row detail, or the mode switch', async () => {
     const stub = createStub({ rows: 200, seed: 23 });
     mount(stub, { repo, all: false });

@@ -1,12 +1,15 @@
 // The detail panel of one activity row (a hook event): the managed hook
 // runs that answered it with their decisions, reasons, exit codes and
 // output; the prompt or the change it carried (its diff computed by the
-// backend, `payload_diff`); every column; and the raw payload. The mutation list has its own panel (row-detail.ts); this one
+// backend, `payload_diff`); every column; and the raw payload. A prompt
+// (UserPromptSubmit) offers "Revert this prompt" (lib/rewind.ts). The mutation list has its own panel (row-detail.ts); this one
 // shares its look.
 
 import { eventSubject, runReason, runVerdict } from '../lib/activity';
 import { api, normalizeError } from '../lib/api';
 import { eventLabel } from '../lib/catalogue';
+import { PROMPT_HOOK } from '../lib/prompt-groups';
+import { promptRevertOffer, type RevertOffer } from '../lib/rewind';
 import { extractChange, parsePayload, prettyPayload } from '../lib/change';
 import { keepFocus } from '../lib/focus';
 import { absoluteTitle, formatLocal } from '../lib/time';
@@ -90,12 +93,15 @@ export function renderRun(run: HookRunRecord): HTMLElement {
 
 /**
  * The detail panel of an event. `onRename`, when given, adds a "Rename
- * agent…" button (the button is passed, for focus to return to).
+ * agent…" button (the button is passed, for focus to return to);
+ * `onRevert`, when given, adds "Revert this prompt" to a prompt's detail
+ * (the caller leaves it out where no repository is known).
  */
 export function createActivityDetail(
   onClose: () => void,
   onFilter: (field: 'agent' | 'session', value: string) => void,
   onRename?: (agent: string, opener: HTMLElement) => void,
+  onRevert?: (ev: ActivityEvent, offer: RevertOffer, opener: HTMLElement) => void,
 ): ActivityDetail {
   let shown: ActivityEvent | null = null;
   const heading = h('h2', { id: 'activity-detail-title', class: 'detail-title' });
@@ -187,6 +193,23 @@ export function createActivityDetail(
           text: 'Only this session',
           on: { click: () => onFilter('session', session) },
         }),
+      );
+    }
+
+    if (onRevert && ev.hook_type === PROMPT_HOOK) {
+      const offer = promptRevertOffer(ev);
+      actions.append(
+        h(
+          'div',
+          { class: 'detail-reverts', data: { testid: 'row-reverts' }, attrs: { role: 'group', 'aria-label': 'Revert' } },
+          h('button', {
+            id: 'activity-detail-revert-prompt',
+            class: 'button small revert-button',
+            attrs: { type: 'button', 'aria-haspopup': 'dialog', title: offer.title },
+            text: offer.label,
+            on: { click: (e) => onRevert(shown ?? ev, offer, e.currentTarget as HTMLElement) },
+          }),
+        ),
       );
     }
 

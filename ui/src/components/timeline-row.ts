@@ -8,9 +8,14 @@
 // agents' names), not the view's pages, filter or live updates. The virtual
 // list recycles row elements, so a row is painted over the cells already
 // there: cells are reused by position, and the spare ones removed.
+//
+// In activity mode a row also shows its place among the prompts
+// (lib/prompt-groups.ts): a prompt heads a group (its text first, a
+// "Prompt" badge, what followed), and the rows of its answer carry its rule.
 
-import { eventSubject, eventVerdict, runsSummary } from '../lib/activity';
+import { eventSubject, eventVerdict, firstLine, runsSummary } from '../lib/activity';
 import { eventLabel } from '../lib/catalogue';
+import { groupSummary, promptText, type PromptPlace } from '../lib/prompt-groups';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { ActivityEvent, MutationRow } from '../lib/types';
 import { fillLines } from './change-view';
@@ -31,6 +36,20 @@ export interface RowLook {
   selected: boolean;
   /** Agents' readable names by id (an agent without one is shown by its id). */
   names: ReadonlyMap<string, string>;
+  /** An activity row's place among the prompts; none when not given. */
+  prompt?: PromptPlace;
+}
+
+/** Marks `el` as a prompt's head, a row of a prompt's group (with or without its head held), or neither. */
+function promptLook(el: HTMLElement, place: PromptPlace | undefined): void {
+  const role = place?.role ?? 'none';
+  el.classList.toggle('prompt-head', role === 'head');
+  el.classList.toggle('prompt-member', role === 'member');
+  el.classList.toggle('prompt-headless', place?.role === 'member' && place.head === null);
+  if (place?.role === 'member' && place.head !== null) el.dataset.promptOf = place.head;
+  else delete el.dataset.promptOf;
+  if (role === 'none') delete el.dataset.promptRole;
+  else el.dataset.promptRole = role;
 }
 
 /** Fills the column header of the list: the columns of `activity` mode, with Project when `all` projects are shown. */
@@ -83,6 +102,7 @@ export function renderPlaceholder(el: HTMLElement): void {
   delete el.dataset.tool;
   delete el.dataset.hookType;
   delete el.dataset.verdict;
+  promptLook(el, undefined);
   el.setAttribute('aria-label', 'Loading…');
   el.replaceChildren(h('span', { class: 'col col-loading muted', text: 'Loading…' }));
 }
@@ -106,6 +126,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
     el.dataset.tool = row.tool_name;
     delete el.dataset.hookType;
     delete el.dataset.verdict;
+    promptLook(el, undefined);
     cell(el, i++, row.tool_name, `col-tool tool-${row.tool_name.toLowerCase()}`);
     const file = row.file_path ?? (row.command ? `$ ${row.command}` : '—');
     cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
@@ -122,13 +143,32 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
     if (verdict) el.dataset.verdict = verdict;
     else delete el.dataset.verdict;
     delete el.dataset.mutationSeq;
-    cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
-    cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
-    const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
-    cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
+    promptLook(el, look.prompt);
     const runs = runsSummary(row.hook_runs);
-    cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
-    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
+    if (look.prompt?.role === 'head') {
+      // The prompt reads first: its first line, then what followed it.
+      const text = promptText(row);
+      const line = text === null ? subject : firstLine(text);
+      const followed = groupSummary(look.prompt);
+      cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
+      cell(el, i++, '', 'col-tool');
+      const c = cell(el, i++, '', 'col-subject prompt-text');
+      c.append(
+        h('span', { class: 'prompt-badge', text: 'Prompt' }),
+        h('span', { class: 'prompt-line', text: line }),
+        h('span', { class: 'prompt-followed', text: followed }),
+      );
+      c.title = text ?? subject;
+      cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
+      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} Prompt ${line} (${followed}) ${runs}`);
+    } else {
+      cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
+      cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
+      const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
+      cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
+      cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
+      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
+    }
   }
   while (el.children.length > i) el.lastElementChild?.remove();
 }

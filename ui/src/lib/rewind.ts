@@ -7,7 +7,8 @@
 // button can see coming (a file not restorable, conflicts without a choice,
 // markers where the core has none), so the user is told before pressing it.
 
-import type { MutationRow, RewindApplied, RewindConflicts, RewindFileKind, RewindPreview, RewindTarget } from './types';
+import { firstLine } from './activity';
+import type { ActivityEvent, MutationRow, RewindApplied, RewindConflicts, RewindFileKind, RewindPreview, RewindTarget } from './types';
 
 /** The reverts a row offers. */
 export type RevertAction = 'call' | 'prompt' | 'session' | 'agent' | 'version';
@@ -72,6 +73,24 @@ export function revertOffers(row: MutationRow, historyOf: string | null = null):
     });
   }
   return offers;
+}
+
+/**
+ * The revert a prompt row of the activity list offers (a UserPromptSubmit
+ * event): the core resolves the event's id as the prompt's id.
+ */
+export function promptRevertOffer(ev: ActivityEvent): RevertOffer {
+  return {
+    action: 'prompt',
+    label: 'Revert this prompt',
+    title: 'Undo every change made while answering this prompt, keeping every later change',
+    target: { kind: 'prompt', id: ev.event_id },
+  };
+}
+
+/** The dialog's title for reverting the prompt `text` (its first line). */
+export function promptRevertTitle(text: string | null): string {
+  return text === null || text.trim() === '' ? 'Revert this prompt' : `Revert prompt \u201c${firstLine(text, 60)}\u201d`;
 }
 
 /** The dialog's title for a revert. */

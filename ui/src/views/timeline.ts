@@ -31,7 +31,10 @@
 // A mutation's detail offers its reverts (its tool call, its session, its
 // agent's changes, and in a file's history "Restore this version"): the
 // Revert dialog previews the core's plan and applies exactly it; a notice
-// then says what was written and offers "Undo revert".
+// then says what was written and offers "Undo revert". In activity mode a
+// prompt heads the rows its session sent until its next prompt (found in
+// the pages held only, lib/prompt-groups.ts), and its detail offers
+// "Revert this prompt" through the same dialog.
 
 import '../styles/timeline.css';
 import { createActivityChart } from '../components/activity-chart';
@@ -61,7 +64,8 @@ import {
   type TimelineFilter,
   type TimelineMode,
 } from '../lib/route';
-import { revertTitle } from '../lib/rewind';
+import { promptPlace, promptText, type PromptPlace } from '../lib/prompt-groups';
+import { promptRevertTitle, revertTitle } from '../lib/rewind';
 import { parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
 import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, TimelineQuery } from '../lib/types';
@@ -252,15 +256,37 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     }, Math.max(0, chartAt + CHART_INTERVAL_MS - Date.now()));
   }
 
+  /**
+   * The place among the prompts of the row at list position `index`, read
+   * from the pages held only (lib/prompt-groups.ts); the list is oldest first.
+   */
+  function placeOf(index: number): PromptPlace | undefined {
+    const rows = paged;
+    if (rows === null) return undefined;
+    // Positions before a "newest N" view's first row still count: its
+    // prompt may sit just before it.
+    const get = (i: number): ActivityEvent | undefined => {
+      const r = rows.get(i);
+      return r === undefined || isMutation(r) ? undefined : r;
+    };
+    return promptPlace(get, index + skipped(), rows.total, 'oldest');
+  }
+
   // ---- list ----
   const list = new VirtualList<Row>({
     id: 'timeline-list',
     label: 'Mutations, oldest first',
     rowHeight: ROW_HEIGHT,
     overscan: 8,
-    renderRow: (el, row) => {
+    renderRow: (el, row, index) => {
       const key = rowKey(row);
-      renderRow(el, row, { all: filter.all, fresh: fresh.has(key), selected: key === selectedKey, names: agentNames });
+      renderRow(el, row, {
+        all: filter.all,
+        fresh: fresh.has(key),
+        selected: key === selectedKey,
+        names: agentNames,
+        prompt: isMutation(row) ? undefined : placeOf(index),
+      });
     },
     renderPlaceholder: (el) => renderPlaceholder(el),
     onRange: (start, end) => {
@@ -347,6 +373,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       ctx.navigate(formatHash({ view: 'timeline', filter: normalizeFilter({ ...filter, repo, [field]: value }) }));
     },
     (agent, opener) => renameAgent(agent, opener),
+    (ev, offer, opener) => {
+      const repo = filter.repo ?? ev.repo ?? null;
+      if (repo !== null) openRevert(repo, { kind: 'revert', target: offer.target }, promptRevertTitle(promptText(ev)), opener);
+    },
   );
 
   const el = h(
