@@ -46,22 +46,25 @@ export function fillLines(cell: HTMLElement, row: LinesOf): void {
       : `Lines added and removed not counted (recorded before hookd counted them, or a payload too large to keep); newlines written: ${row.lines_changed}`;
 }
 
+/** One line of a diff as every diff in the app draws it: both line numbers, the sign, the text. */
+export function diffLine(line: DiffLine): HTMLElement {
+  return h(
+    'div',
+    { class: `diff-line diff-${line.op}`, data: { op: line.op } },
+    h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.old_no?.toString() ?? '' }),
+    h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.new_no?.toString() ?? '' }),
+    h('span', { class: 'diff-sign', text: SIGN[line.op] }),
+    h('span', { class: 'diff-text', text: line.text === '' ? '\u200b' : line.text }),
+  );
+}
+
 function diffBlock(block: DiffBlock, label: string): HTMLElement {
   const { lines } = block;
   const body = h('div', { class: 'diff-body' });
   const renderLines = (upTo: number): void => {
     const frag = document.createDocumentFragment();
     for (const line of lines.slice(0, upTo)) {
-      frag.appendChild(
-        h(
-          'div',
-          { class: `diff-line diff-${line.op}`, data: { op: line.op } },
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.old_no?.toString() ?? '' }),
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.new_no?.toString() ?? '' }),
-          h('span', { class: 'diff-sign', text: SIGN[line.op] }),
-          h('span', { class: 'diff-text', text: line.text === '' ? '\u200b' : line.text }),
-        ),
-      );
+      frag.appendChild(diffLine(line));
     }
     body.replaceChildren(frag);
     if (lines.length > upTo) {

@@ -14,8 +14,8 @@ import '../styles/rewind.css';
 import { api, normalizeError } from '../lib/api';
 import { foldDiff } from '../lib/connect';
 import { applyState, countKinds, KIND_TEXT, plural, previewSummary } from '../lib/rewind';
-import type { ApiError, DiffLine, RewindApplied, RewindConflicts, RewindFilePreview, RewindPreview, RewindTarget } from '../lib/types';
-import { statSpans } from './change-view';
+import type { ApiError, RewindApplied, RewindConflicts, RewindFilePreview, RewindPreview, RewindTarget } from '../lib/types';
+import { diffLine, statSpans } from './change-view';
 import { h } from './dom';
 import { modal } from './modal';
 
@@ -42,7 +42,6 @@ export interface RewindDialog {
 /** Lines of one file's diff shown before "Show all". */
 const MAX_LINES = 400;
 
-const SIGN: Record<DiffLine['op'], string> = { eq: ' ', del: '-', add: '+' };
 
 /** A file's diff from now to after the revert, unchanged runs folded. */
 export function renderRewindDiff(file: RewindFilePreview, caption: string): HTMLElement {
@@ -55,16 +54,7 @@ export function renderRewindDiff(file: RewindFilePreview, caption: string): HTML
         body.append(h('div', { class: 'diff-line diff-gap', data: { op: 'gap' }, text: `\u22ef ${plural(line.count, 'unchanged line')}` }));
         continue;
       }
-      body.append(
-        h(
-          'div',
-          { class: `diff-line diff-${line.op}`, data: { op: line.op } },
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.old_no?.toString() ?? '' }),
-          h('span', { class: 'diff-no', attrs: { 'aria-hidden': 'true' }, text: line.new_no?.toString() ?? '' }),
-          h('span', { class: 'diff-sign', text: SIGN[line.op] }),
-          h('span', { class: 'diff-text', text: line.text === '' ? '\u200b' : line.text }),
-        ),
-      );
+      body.append(diffLine(line));
     }
     if (folded.length > upTo) {
       body.append(h('button', { class: 'link-button diff-more', attrs: { type: 'button' }, text: `Show all ${folded.length} lines`, on: { click: () => paint(folded.length) } }));

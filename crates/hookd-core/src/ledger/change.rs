@@ -142,13 +142,9 @@ mod tests {
         )
     }
 
-    /// [`record`] with the whole hook payload given.
-    fn record_payload(
-        ledger: &mut Ledger,
-        id: &str,
-        tool: &str,
-        payload: serde_json::Value,
-    ) -> MutationRow {
+    /// The entry the daemon builds for a post_tool_use of `tool` with
+    /// the whole hook `payload` (extract, place).
+    fn entry(id: &str, tool: &str, payload: serde_json::Value) -> LedgerEntry {
         let envelope = crate::Envelope::new(
             "post_tool_use",
             Some(tool.into()),
@@ -169,15 +165,29 @@ mod tests {
             remote_url: None,
         };
         let mutations = direct_mutation(&event, &repo).into_iter().collect();
-        ledger
-            .append(&[LedgerEntry {
-                event,
-                repo,
-                mutations,
-            }])
-            .unwrap();
-        let rows = ledger.event_mutations(id).unwrap();
+        LedgerEntry {
+            event,
+            repo,
+            mutations,
+        }
+    }
+
+    /// Appends `entry` and reads its mutation back whole.
+    fn append(ledger: &mut Ledger, entry: LedgerEntry) -> MutationRow {
+        let id = entry.event.event_id.clone();
+        ledger.append(&[entry]).unwrap();
+        let rows = ledger.event_mutations(&id).unwrap();
         ledger.mutation(rows[0].id).unwrap().unwrap()
+    }
+
+    /// [`record`] with the whole hook payload given.
+    fn record_payload(
+        ledger: &mut Ledger,
+        id: &str,
+        tool: &str,
+        payload: serde_json::Value,
+    ) -> MutationRow {
+        append(ledger, entry(id, tool, payload))
     }
 
     #[test]
@@ -187,37 +197,13 @@ mod tests {
         let mut ledger = Ledger::open_or_create(&state.join("mutations.db")).unwrap();
         let store = ContentStore::open(&state).unwrap();
         let input = json!({"file_path": "/x/a.txt", "content": "kept\nnew\n"});
-        let payload = json!({"tool_name": "Write", "session_id": "s", "tool_input": input});
-        let envelope = crate::Envelope::new(
-            "post_tool_use",
-            Some("Write".into()),
-            payload,
-            "2026-11-21T10:00:00.000Z",
-            None,
+        let mut write = entry(
+            "w",
+            "Write",
+            json!({"tool_name": "Write", "session_id": "s", "tool_input": input}),
         );
-        let event = hook_event(
-            &envelope,
-            "w".into(),
-            envelope.timestamp.clone(),
-            "now".into(),
-        );
-        let repo = RepoFacts {
-            git_root: None,
-            branch: "main".into(),
-            head_sha: String::new(),
-            remote_url: None,
-        };
-        let mut mutation = direct_mutation(&event, &repo).unwrap();
-        mutation.before = Some(crate::daemon::capture::keep(&store, b"kept\nold\n"));
-        ledger
-            .append(&[LedgerEntry {
-                event,
-                repo,
-                mutations: vec![mutation],
-            }])
-            .unwrap();
-        let id = ledger.event_mutations("w").unwrap()[0].id;
-        let row = ledger.mutation(id).unwrap().unwrap();
+        write.mutations[0].before = Some(crate::daemon::capture::keep(&store, b"kept\nold\n"));
+        let row = append(&mut ledger, write);
 
         let shown = mutation_diff(&ledger, None, &row).unwrap();
         let previous = shown.previous.unwrap();
