@@ -3,9 +3,9 @@
 //! calls arrive (hookd-emit → daemon → content store and ledger).
 
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use hookd_testkit::{GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{ChildProcess, GitRepo, TestEnv, tool_payload, wait_for_count};
 use serde_json::{Value, json};
 
 fn emit_ok(env: &TestEnv, hook: &str, tool: &str, root: &Path, call: &str, input: &Value) {
@@ -231,6 +231,40 @@ fn agent<'a>(env: &'a TestEnv, root: &'a Path, session: &'a str) -> Agent<'a> {
     }
 }
 
+/// A git repository holding `files` (committed when there are any) and a
+/// daemon recording it: where each test's agents work.
+struct Scene {
+    env: TestEnv,
+    repo: GitRepo,
+    root: PathBuf,
+    _daemon: ChildProcess,
+}
+
+fn scene(files: &[(&str, &str)]) -> Scene {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    for (file, text) in files {
+        std::fs::write(root.join(file), text).unwrap();
+    }
+    if !files.is_empty() {
+        repo.commit_all("files");
+    }
+    let daemon = env.start_daemon();
+    Scene {
+        env,
+        repo,
+        root,
+        _daemon: daemon,
+    }
+}
+
+impl Scene {
+    fn agent<'a>(&'a self, session: &'a str) -> Agent<'a> {
+        agent(&self.env, &self.root, session)
+    }
+}
+
 /// Nine numbered lines: far enough apart for changes to separate lines to
 /// merge cleanly.
 fn numbered() -> String {
@@ -249,14 +283,9 @@ fn rewind(env: &TestEnv, root: &Path, args: &[&str]) -> hookd_testkit::run::Run 
 
 #[test]
 fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_every_byte() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    std::fs::write(root.join("c.md"), "# c\n").unwrap();
-    std::fs::write(root.join("d.rs"), "fn d() {}\n").unwrap();
-    repo.commit_all("c and d");
-    let _daemon = env.start_daemon();
-    let session = agent(&env, &root, "session-1");
+    let scene = scene(&[("c.md", "# c\n"), ("d.rs", "fn d() {}\n")]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let session = scene.agent("session-1");
 
     session.prompt("p1");
     session.write("a.rs", &numbered());
@@ -272,15 +301,15 @@ fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_
     );
     session.prompt("p3");
     session.edit("a.rs", "line 8\n", "line 8, prompt 3\n");
-    wait_for_count(&repo, "mutations", 6);
-    wait_for_count(&repo, "events", 15);
+    wait_for_count(repo, "mutations", 6);
+    wait_for_count(repo, "events", 15);
     // The user's own edit, which no hook sees.
     let a = read(&root, "a.rs")
         .unwrap()
         .replace("line 5\n", "line 5, by hand\n");
     std::fs::write(root.join("a.rs"), &a).unwrap();
 
-    let dry = rewind(&env, &root, &["--prompt", "p2"]);
+    let dry = rewind(env, &root, &["--prompt", "p2"]);
     assert!(dry.status.success(), "{dry:?}");
     assert!(dry.stdout.contains("M a.rs"), "{}", dry.stdout);
     assert!(dry.stdout.contains("-line 2, prompt 2"), "{}", dry.stdout);
@@ -297,7 +326,7 @@ fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_
 
     let files = ["a.rs", "b.txt", "c.md", "d.rs"];
     let before_rewind: Vec<Option<String>> = files.iter().map(|f| read(&root, f)).collect();
-    let applied = rewind(&env, &root, &["--prompt", "p2", "--apply"]);
+    let applied = rewind(env, &root, &["--prompt", "p2", "--apply"]);
     assert!(applied.status.success(), "{applied:?}");
     let expected = numbered()
         .replace("line 5\n", "line 5, by hand\n")
@@ -310,7 +339,7 @@ fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_
     let rewinds = env.query_json(&["--tool", "hookd.rewind"], &root);
     assert_eq!(rewinds.len(), 4, "{rewinds:?}");
 
-    let undone = rewind(&env, &root, &["--undo", "--apply"]);
+    let undone = rewind(env, &root, &["--undo", "--apply"]);
     assert!(undone.status.success(), "{undone:?}");
     let after_undo: Vec<Option<String>> = files.iter().map(|f| read(&root, f)).collect();
     assert_eq!(after_undo, before_rewind);
@@ -318,27 +347,25 @@ fn reverting_one_prompt_keeps_the_others_and_the_users_edit_and_undo_gives_back_
 
 #[test]
 fn a_hand_edit_on_the_same_lines_is_a_conflict_and_nothing_is_written_unless_asked() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    let _daemon = env.start_daemon();
-    let session = agent(&env, &root, "session-1");
+    let scene = scene(&[]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let session = scene.agent("session-1");
     session.write("a.rs", &numbered());
     session.edit("a.rs", "line 2\n", "line 2, agent\n");
-    wait_for_count(&repo, "mutations", 2);
+    wait_for_count(repo, "mutations", 2);
     let hand = numbered().replace("line 2\n", "line 2, by hand\n");
     std::fs::write(root.join("a.rs"), &hand).unwrap();
 
-    let dry = rewind(&env, &root, &["--call", "session-1-call-2"]);
+    let dry = rewind(env, &root, &["--call", "session-1-call-2"]);
     assert!(dry.status.success(), "{dry:?}");
     assert!(dry.stdout.contains("! a.rs conflict"), "{}", dry.stdout);
-    let refused = rewind(&env, &root, &["--call", "session-1-call-2", "--apply"]);
+    let refused = rewind(env, &root, &["--call", "session-1-call-2", "--apply"]);
     assert!(!refused.status.success(), "{refused:?}");
     assert!(refused.stderr.contains("a.rs"), "{}", refused.stderr);
     assert_eq!(read(&root, "a.rs").unwrap(), hand);
 
     let marked = rewind(
-        &env,
+        env,
         &root,
         &[
             "--call",
@@ -382,21 +409,17 @@ fn a_change_whose_before_was_never_seen_is_not_restorable_never_guessed() {
 
 #[test]
 fn reverting_one_agents_session_leaves_every_line_the_other_agent_wrote() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    std::fs::write(root.join("a.rs"), numbered()).unwrap();
-    repo.commit_all("a.rs");
-    let _daemon = env.start_daemon();
-    let first = agent(&env, &root, "session-a");
-    let second = agent(&env, &root, "session-b");
+    let scene = scene(&[("a.rs", &numbered())]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let first = scene.agent("session-a");
+    let second = scene.agent("session-b");
     first.edit("a.rs", "line 1\n", "line 1, agent A\n");
     second.edit("a.rs", "line 5\n", "line 5, agent B\n");
     first.edit("a.rs", "line 9\n", "line 9, agent A\n");
     second.write("b.rs", "agent B's file\n");
-    wait_for_count(&repo, "mutations", 4);
+    wait_for_count(repo, "mutations", 4);
 
-    let applied = rewind(&env, &root, &["--session", "session-a", "--apply"]);
+    let applied = rewind(env, &root, &["--session", "session-a", "--apply"]);
     assert!(applied.status.success(), "{applied:?}");
     assert_eq!(
         read(&root, "a.rs").unwrap(),
@@ -407,15 +430,12 @@ fn reverting_one_agents_session_leaves_every_line_the_other_agent_wrote() {
 
 #[test]
 fn show_prints_a_file_as_it_was_at_a_call_or_before_its_first_change() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    std::fs::write(root.join("a.rs"), "first\n").unwrap();
-    let _daemon = env.start_daemon();
-    let session = agent(&env, &root, "session-1");
+    let scene = scene(&[("a.rs", "first\n")]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let session = scene.agent("session-1");
     session.edit("a.rs", "first", "second");
     session.edit("a.rs", "second", "third");
-    wait_for_count(&repo, "mutations", 2);
+    wait_for_count(repo, "mutations", 2);
     let show = |at: &str| env.hookd(&root, &["show", "a.rs", "--at", at]);
     assert_eq!(show("session-1-call-1").stdout, "second\n");
     assert_eq!(show("session-1-call-2").stdout, "third\n");
@@ -431,15 +451,12 @@ fn show_prints_a_file_as_it_was_at_a_call_or_before_its_first_change() {
 
 #[test]
 fn diff_shows_a_file_between_two_recorded_points_or_to_now() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    std::fs::write(root.join("a.rs"), numbered()).unwrap();
-    let _daemon = env.start_daemon();
-    let session = agent(&env, &root, "session-1");
+    let scene = scene(&[("a.rs", &numbered())]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let session = scene.agent("session-1");
     session.edit("a.rs", "line 2\n", "line 2, first\n");
     session.edit("a.rs", "line 8\n", "line 8, second\n");
-    wait_for_count(&repo, "mutations", 2);
+    wait_for_count(repo, "mutations", 2);
     let between = env.hookd(
         &root,
         &[
@@ -474,20 +491,17 @@ fn diff_shows_a_file_between_two_recorded_points_or_to_now() {
 
 #[test]
 fn the_plan_and_what_was_applied_print_as_json_for_scripts() {
-    let env = TestEnv::new();
-    let repo = GitRepo::new();
-    let root = repo.root();
-    std::fs::write(root.join("a.rs"), "first\n").unwrap();
-    let _daemon = env.start_daemon();
-    let session = agent(&env, &root, "session-1");
+    let scene = scene(&[("a.rs", "first\n")]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let session = scene.agent("session-1");
     session.edit("a.rs", "first", "second");
     session.write("new.txt", "made\n");
-    wait_for_count(&repo, "mutations", 2);
+    wait_for_count(repo, "mutations", 2);
 
     let json = |args: &[&str]| -> Value {
         let mut all = vec!["--session", "session-1", "--format", "json"];
         all.extend_from_slice(args);
-        let run = rewind(&env, &root, &all);
+        let run = rewind(env, &root, &all);
         assert!(run.status.success(), "{run:?}");
         serde_json::from_str(&run.stdout).unwrap()
     };
