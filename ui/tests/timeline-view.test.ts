@@ -494,7 +494,8 @@ describe('timeline view behaviour', () => {
     release();
     await vi.waitFor(() => expect(document.getElementById('row-detail-payload')?.textContent).toBe(JSON.stringify(JSON.parse(row.raw_payload), null, 2)));
     expect(detail.querySelector('[data-testid=row-detail-loading]')).toBeNull();
-    expect(detail.querySelector('[data-testid=change-diff]')).not.toBeNull();
+    // The diff is asked for once the row is read: it may paint a moment later.
+    await vi.waitFor(() => expect(detail.querySelector('[data-testid=change-diff]')).not.toBeNull());
     expect((document.getElementById('row-detail-open-bench') as HTMLButtonElement).disabled).toBe(false);
   });
 
