@@ -55,5 +55,11 @@ export default async function ({ browser, test, shot, emit, repo }) {
       timeout: 10000,
       timeoutMsg: 'the undo did not put back what the revert replaced',
     });
+    // Dismissed: the notice takes room the later specs measure.
+    await (await browser.$('#rewind-notice-dismiss')).click();
+    await browser.waitUntil(async () => !(await (await browser.$('#rewind-notice')).isDisplayed()), {
+      timeout: 5000,
+      timeoutMsg: 'the notice stays after it was dismissed',
+    });
   });
 }
