@@ -5,11 +5,9 @@
 
 mod common;
 
-use common::{DesktopEnv, invoke};
+use common::{DesktopEnv, invoke, ipc_window};
 use hookd_testkit::{Event, GitRepo, TestEnv, record};
 use serde_json::{Value, json};
-use tauri::WebviewWindowBuilder;
-use tauri::test::{mock_builder, mock_context, noop_assets};
 
 #[test]
 fn commands_answer_through_ipc_with_the_contract_shapes() {
@@ -20,14 +18,7 @@ fn commands_answer_through_ipc_with_the_contract_shapes() {
         &repo,
         &[Event::write("a.txt", "2026-11-20T10:00:00.000Z")],
     );
-    let app = mock_builder()
-        .manage(env.state())
-        .invoke_handler(hookd_desktop::commands::handler())
-        .build(mock_context(noop_assets()))
-        .expect("mock app");
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("mock window");
+    let (_app, window) = ipc_window(env.state());
 
     let info = invoke(&window, "app_info", json!({})).unwrap();
     assert_eq!(info["version"], env!("CARGO_PKG_VERSION"));

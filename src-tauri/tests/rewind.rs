@@ -6,9 +6,8 @@
 
 mod common;
 
-use common::{DesktopEnv, invoke};
+use common::{DesktopEnv, invoke, ipc_window};
 use hookd_core::daemon::capture;
-use hookd_core::diff::DiffOp;
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::content_store::ContentStore;
 use hookd_core::record::{ContentRef, RepoFacts};
@@ -19,8 +18,6 @@ use hookd_desktop::rewind::{
 };
 use hookd_testkit::{Event, GitRepo, TestEnv, ledger_entry};
 use serde_json::{Value, json};
-use tauri::WebviewWindowBuilder;
-use tauri::test::{mock_builder, mock_context, noop_assets};
 
 /// A repository whose ledger records changes as the daemon would, with
 /// each change's content before and after kept in its content store.
@@ -147,14 +144,7 @@ fn file<'p>(preview: &'p RewindPreview, path: &str) -> &'p RewindFilePreview {
 fn lines(file: &RewindFilePreview) -> Vec<String> {
     file.diff
         .iter()
-        .map(|l| {
-            let sign = match l.op {
-                DiffOp::Eq => ' ',
-                DiffOp::Del => '-',
-                DiffOp::Add => '+',
-            };
-            format!("{sign}{}", l.text)
-        })
+        .map(|l| format!("{}{}", l.op.sign(), l.text))
         .collect()
 }
 
@@ -459,14 +449,7 @@ fn the_commands_take_and_give_the_uis_json_through_ipc() {
     let mut rec = Recorded::new();
     std::fs::write(rec.repo.root().join("a.txt"), "one\n").unwrap();
     let id = rec.call(&[Change::write("a.txt", "one\ntwo\n")]);
-    let app = mock_builder()
-        .manage(env.state())
-        .invoke_handler(hookd_desktop::commands::handler())
-        .build(mock_context(noop_assets()))
-        .expect("mock app");
-    let window = WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("mock window");
+    let (_app, window) = ipc_window(env.state());
 
     let preview = invoke(
         &window,

@@ -48,6 +48,17 @@ pub enum DiffOp {
     Add,
 }
 
+impl DiffOp {
+    /// The sign a unified diff puts before such a line: ` `, `-` or `+`.
+    pub fn sign(self) -> char {
+        match self {
+            Self::Eq => ' ',
+            Self::Del => '-',
+            Self::Add => '+',
+        }
+    }
+}
+
 /// One line of a diff, with its 1-based line numbers on each side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -373,14 +384,7 @@ mod tests {
     fn ops_text(lines: &[DiffLine]) -> String {
         lines
             .iter()
-            .map(|l| {
-                let sign = match l.op {
-                    DiffOp::Eq => ' ',
-                    DiffOp::Del => '-',
-                    DiffOp::Add => '+',
-                };
-                format!("{sign}{}", l.text)
-            })
+            .map(|l| format!("{}{}", l.op.sign(), l.text))
             .collect::<Vec<_>>()
             .join("|")
     }

@@ -70,3 +70,23 @@ pub fn invoke(
     )
     .map(|body| body.deserialize::<serde_json::Value>().unwrap())
 }
+
+/// The app with every command, on `state`, and its main window, mocked as
+/// Tauri's test runtime does: what [`invoke`] talks to. Keep the app alive
+/// while the window is used.
+pub fn ipc_window(
+    state: AppState,
+) -> (
+    tauri::App<tauri::test::MockRuntime>,
+    tauri::WebviewWindow<tauri::test::MockRuntime>,
+) {
+    let app = tauri::test::mock_builder()
+        .manage(state)
+        .invoke_handler(hookd_desktop::commands::handler())
+        .build(tauri::test::mock_context(tauri::test::noop_assets()))
+        .expect("mock app");
+    let window = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("mock window");
+    (app, window)
+}
