@@ -430,7 +430,17 @@ fn a_full_disk_is_named_in_the_log() {
     let mut daemon = env.start_daemon();
     emit_write(&env, &root, "toolu_small");
     wait_for_count(&repo, "events", 1);
-    let big = "x".repeat(2 * 1024 * 1024);
+    // Text that does not compress (the content store would keep 2 MiB of
+    // one letter in a few hundred bytes): 4 MiB of pseudo-random hex.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let big: String = (0..4 * 1024 * 1024)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            char::from(b"0123456789abcdef"[usize::try_from(seed >> 60).unwrap()])
+        })
+        .collect();
     let payload = tool_payload(
         "PostToolUse",
         "Write",

@@ -532,3 +532,117 @@ fn the_plan_and_what_was_applied_print_as_json_for_scripts() {
     );
     assert_eq!(read(&root, "a.rs").unwrap(), "first\n");
 }
+
+/// A file of about 3 KB, as an agent writes one.
+fn large_file(seed: &str) -> String {
+    (0..60)
+        .map(|n| format!("pub fn item_{n}() -> &'static str {{ \"{seed}\" }}\n"))
+        .collect()
+}
+
+/// The payloads `hookd query --format json` gives back, by tool call.
+fn payloads(env: &TestEnv, root: &Path) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = env
+        .query_json(&[], root)
+        .into_iter()
+        .map(|r| {
+            (
+                r["event_id"].as_str().unwrap().to_owned(),
+                r["raw_payload"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_writes_content_is_stored_once_and_older_history_compacts_in_place_reading_the_same() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+
+    // Through the daemon: the ledger row refers to the content store for
+    // the file's content, and reads back as it was sent.
+    let content = large_file("new");
+    tool_call(&env, &root, "Write", "toolu_big", "big.rs", &content);
+    wait_for_count(&repo, "mutations", 1);
+    let (stored, refs): (String, Option<i64>) = repo
+        .ledger()
+        .query_row(
+            "SELECT raw_payload, payload_refs FROM events WHERE hook_type = 'post_tool_use'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(refs, Some(1), "{stored}");
+    assert!(!stored.contains("item_1()"), "{stored}");
+    let rows = env.query_json(&[], &root);
+    assert_eq!(
+        rows[0]["raw_payload"]
+            .as_str()
+            .unwrap()
+            .matches("item_1()")
+            .count(),
+        1
+    );
+    let sent: Value = serde_json::from_str(rows[0]["raw_payload"].as_str().unwrap()).unwrap();
+    assert_eq!(sent["tool_input"]["content"], content);
+
+    // History an older hookd wrote (payloads whole), compacted in place.
+    let old: Vec<String> = (0..5).map(|n| large_file(&format!("old {n}"))).collect();
+    let times: Vec<String> = (0..5)
+        .map(|n| format!("2026-01-01T00:0{n}:00.000Z"))
+        .collect();
+    let events: Vec<hookd_testkit::Event<'_>> = (0..5)
+        .map(|n| hookd_testkit::Event {
+            content: &old[n],
+            ..hookd_testkit::Event::write("old.rs", &times[n])
+        })
+        .collect();
+    hookd_testkit::record_as_schema_11(&env, &repo, &events);
+    let before = payloads(&env, &root);
+    assert_eq!(before.len(), 6);
+    let whole: i64 = repo
+        .ledger()
+        .query_row(
+            "SELECT count(*) FROM events WHERE payload_refs IS NULL AND length(raw_payload) > 3000",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(whole, 5);
+
+    let compact = env.hookd(&root, &["ledger", "compact", "--no-vacuum"]);
+    assert!(compact.ok(), "{compact:?}");
+    assert!(
+        compact.stdout.contains("5 event payloads by reference"),
+        "{compact:?}"
+    );
+    assert_eq!(
+        payloads(&env, &root),
+        before,
+        "every payload reads the same"
+    );
+    let whole: i64 = repo
+        .ledger()
+        .query_row(
+            "SELECT count(*) FROM events WHERE length(raw_payload) > 3000",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(whole, 0);
+    let verify = env.hookd(&root, &["ledger", "verify"]);
+    assert!(verify.ok(), "{verify:?}");
+    // Again, with the file rebuilt (the daemon still running): nothing
+    // left to rewrite, and the ledger reads the same.
+    let again = env.hookd(&root, &["ledger", "compact"]);
+    assert!(again.ok(), "{again:?}");
+    assert!(
+        again.stdout.contains("0 event payloads by reference"),
+        "{again:?}"
+    );
+    assert_eq!(payloads(&env, &root), before);
+}

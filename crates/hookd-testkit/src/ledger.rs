@@ -130,6 +130,22 @@ pub fn ledger_entry(event: HookEvent, facts: &RepoFacts) -> LedgerEntry {
 /// (parse, git facts, mutation extraction, one transaction) and registers
 /// the repository in `env`'s data dir with origin `event`.
 pub fn record(env: &TestEnv, repo: &GitRepo, events: &[Event<'_>]) {
+    record_with(env, repo, events, |_| {});
+}
+
+/// [`record`] as a hookd of schema 11 did: every payload stored as
+/// received, none of its strings in the content store by reference (the
+/// history `hookd ledger compact` rewrites).
+pub fn record_as_schema_11(env: &TestEnv, repo: &GitRepo, events: &[Event<'_>]) {
+    record_with(env, repo, events, Ledger::store_payloads_as_received);
+}
+
+fn record_with(
+    env: &TestEnv,
+    repo: &GitRepo,
+    events: &[Event<'_>],
+    prepare: impl FnOnce(&mut Ledger),
+) {
     let root = repo.root();
     let head = repo.head_sha();
     let entries: Vec<LedgerEntry> = events
@@ -148,6 +164,7 @@ pub fn record(env: &TestEnv, repo: &GitRepo, events: &[Event<'_>]) {
         })
         .collect();
     let mut ledger = Ledger::open_or_create(&repo.ledger_path()).expect("ledger");
+    prepare(&mut ledger);
     ledger.append(&entries).expect("append");
     Registry::open(&env.data_dir())
         .expect("registry")

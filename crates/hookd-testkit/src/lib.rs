@@ -36,7 +36,8 @@ pub use fs::{
 };
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
 pub use ledger::{
-    ledger_count, ledger_entry, open_ledger, record, wait_for_count, wait_for_ledger_count,
+    ledger_count, ledger_entry, open_ledger, record, record_as_schema_11, wait_for_count,
+    wait_for_ledger_count,
 };
 pub use listener::{NOBODY, PlantedListener, is_root};
 pub use names::{unique, unique_name};

@@ -7,8 +7,11 @@
 //! `hookd ledger verify`: checks ledgers read-only with SQLite's
 //! `integrity_check` (`hookd_core::ledger::integrity::verify`) and prints
 //! one line per ledger.
+//!
+//! `hookd ledger compact`: stores older history as new rows are stored
+//! (`hookd_core::ledger::compact`), then rebuilds the file smaller.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
@@ -38,6 +41,31 @@ pub enum LedgerCommand {
     /// changes one, never follows a symbolic link): one line per ledger, `ok` or the problem;
     /// exits 1 when any ledger is damaged or refused.
     Verify(VerifyArgs),
+    /// Store older history as hookd stores new rows, in place: a payload's large file
+    /// contents in the repository's content store by reference (`.hookd/content/`), a
+    /// mutation's payload once, with its event. Every payload reads back byte for byte as
+    /// before; the ledger stays append-only. Then the file is rebuilt smaller (VACUUM).
+    Compact(CompactArgs),
+}
+
+/// Flags of `hookd ledger compact`.
+#[derive(Debug, Args)]
+pub struct CompactArgs {
+    /// Repository whose ledger to compact: any directory inside it.
+    #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "all")]
+    pub repo: PathBuf,
+    /// Compact every known repository's ledger and the ledger of events outside git.
+    #[arg(long)]
+    pub all: bool,
+    /// Data directory holding the repository registry and the ledger of events outside git
+    /// [default: $HOOKD_DATA_DIR, else $XDG_DATA_HOME/hookd, else ~/.local/share/hookd].
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Leave the file its size (SQLite reuses the freed pages for new rows) instead of
+    /// rebuilding it, which needs as much free disk as the ledger and the daemon to pause
+    /// its writes.
+    #[arg(long)]
+    pub no_vacuum: bool,
 }
 
 /// Flags of `hookd ledger verify`.
@@ -85,32 +113,107 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<()> {
     match &args.command {
         LedgerCommand::Consume(args) => consume(args),
         LedgerCommand::Verify(args) => verify(args),
+        LedgerCommand::Compact(args) => compact(args),
     }
+}
+
+/// The ledgers `--repo DIR` or `--all` name (with `--all`, only those that exist).
+fn chosen_ledgers(repo: &Path, all: bool, data_dir: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    if all {
+        let data_dir = match data_dir {
+            Some(dir) => dir.to_path_buf(),
+            None => hookd_core::dirs::data_dir()?,
+        };
+        return Ok(hookd_core::ledger::query::all_ledgers(&data_dir)?
+            .into_iter()
+            .map(|(_, path)| path)
+            .collect());
+    }
+    let root = hookd_core::ledger::query::resolve_repo_root(repo)?;
+    let path = hookd_core::dirs::repo_ledger_path(&root);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(hookd_core::Error::NoLedger {
+            repo: root,
+            ledger: path,
+        }
+        .into());
+    }
+    Ok(vec![path])
+}
+
+fn compact(args: &CompactArgs) -> anyhow::Result<()> {
+    use hookd_core::ledger::Ledger;
+    use std::io::IsTerminal as _;
+    let ledgers = chosen_ledgers(&args.repo, args.all, args.data_dir.as_deref())?;
+    let live = std::io::stderr().is_terminal();
+    for path in ledgers {
+        if std::fs::symlink_metadata(&path).is_err() {
+            println!("missing  {} (no ledger yet)", path.display());
+            continue;
+        }
+        // The database and its write-ahead log.
+        let size = || {
+            ["", "-wal"]
+                .iter()
+                .map(|suffix| {
+                    let mut name = path.clone().into_os_string();
+                    name.push(suffix);
+                    std::fs::metadata(name).map_or(0, |m| m.len())
+                })
+                .sum::<u64>()
+        };
+        let before = size();
+        let mut ledger = Ledger::open_existing(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        let mut last = std::time::Instant::now();
+        let report = ledger.compact_history(|p| {
+            if live && last.elapsed() > std::time::Duration::from_millis(200) {
+                let table = if p.step == 1 { "mutations" } else { "events" };
+                eprint!("\r{}: {table} {}/{} rows ", path.display(), p.done, p.total);
+                last = std::time::Instant::now();
+            }
+        })?;
+        if live {
+            eprint!("\r\x1b[K");
+        }
+        if !args.no_vacuum {
+            if live {
+                eprint!("{}: rebuilding the file (VACUUM)…", path.display());
+            }
+            ledger.vacuum().with_context(|| {
+                format!(
+                    "compacted {}, but could not rebuild the file smaller (is the daemon writing to it? \
+                     run again later, or pass --no-vacuum)",
+                    path.display()
+                )
+            })?;
+            if live {
+                eprint!("\r\x1b[K");
+            }
+        }
+        drop(ledger);
+        println!(
+            "compacted {}: {} event payloads by reference ({} contents), {} mutation payloads read from their event, {} left as received; {} → {} MB",
+            path.display(),
+            report.events,
+            report.references,
+            report.mutations,
+            report.kept,
+            mb(before),
+            mb(size()),
+        );
+    }
+    Ok(())
+}
+
+/// `bytes` in megabytes, one decimal.
+fn mb(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1e6)
 }
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
     use hookd_core::ledger::integrity::{self, Verdict};
-    let ledgers: Vec<PathBuf> = if args.all {
-        let data_dir = match &args.data_dir {
-            Some(dir) => dir.clone(),
-            None => hookd_core::dirs::data_dir()?,
-        };
-        hookd_core::ledger::query::all_ledgers(&data_dir)?
-            .into_iter()
-            .map(|(_, path)| path)
-            .collect()
-    } else {
-        let root = hookd_core::ledger::query::resolve_repo_root(&args.repo)?;
-        let path = hookd_core::dirs::repo_ledger_path(&root);
-        if std::fs::symlink_metadata(&path).is_err() {
-            return Err(hookd_core::Error::NoLedger {
-                repo: root,
-                ledger: path,
-            }
-            .into());
-        }
-        vec![path]
-    };
+    let ledgers = chosen_ledgers(&args.repo, args.all, args.data_dir.as_deref())?;
     let mut bad = 0;
     for path in &ledgers {
         match integrity::verify(path) {

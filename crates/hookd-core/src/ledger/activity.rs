@@ -64,7 +64,8 @@ pub struct ActivityEvent {
 
 /// Columns read by [`Ledger::activity`], in [`row_to_event`]'s order.
 pub(crate) const EVENT_COLUMNS: &str = "id, event_id, hook_type, tool_name, agent_id, session_id, tool_use_id, cwd, \
-     file_path, branch, head_sha, remote_url, payload_valid, raw_payload, event_timestamp, received_at, \
+     file_path, branch, head_sha, remote_url, payload_valid, hookd_payload(raw_payload, payload_refs), \
+     event_timestamp, received_at, \
      source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count";
 
 /// [`EVENT_COLUMNS`] for a list: instead of the payload, a small JSON

@@ -281,6 +281,33 @@ impl ContentStore {
         Ok(Stored::Kept { hash, size })
     }
 
+    /// Puts every content committed so far on disk, by whichever
+    /// connection: the write-ahead log (which SQLite does not flush at each
+    /// commit with `synchronous = NORMAL`) is flushed. A ledger calls it
+    /// before it commits rows that refer to contents
+    /// ([`crate::ledger::payload`]), so a power cut never leaves a row
+    /// whose content was lost.
+    pub fn sync(&self) -> Result<()> {
+        let wal = self.dir.join(format!("{DATABASE_NAME}-wal"));
+        let file = match rustix::fs::open(
+            &wal,
+            OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK,
+            Mode::empty(),
+        ) {
+            Ok(file) => file,
+            // No log: every commit is in the database file, which a
+            // checkpoint flushed.
+            Err(Errno::NOENT) => return Ok(()),
+            Err(errno) => return Err(io_error("open the write-ahead log of", &wal)(errno)),
+        };
+        if rustix::fs::fstat(&file).map_or(true, |stat| {
+            FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile
+        }) {
+            return Err(UnsafePath::NotAFile { path: wal }.into());
+        }
+        rustix::fs::fdatasync(&file).map_err(io_error("flush the write-ahead log of", &wal))
+    }
+
     /// Whether the content `hash` is stored (not whether it is intact).
     pub fn contains(&self, hash: &ContentHash) -> Result<bool> {
         self.conn

@@ -18,6 +18,7 @@ pub mod agents;
 pub mod change;
 pub mod checker;
 pub mod checkpoint;
+pub mod compact;
 pub mod content_store;
 mod derived;
 mod filter;
@@ -27,6 +28,7 @@ mod hour_cache;
 pub mod integrity;
 pub mod known;
 pub mod page;
+pub mod payload;
 pub mod previous;
 pub mod query;
 pub mod registry;
@@ -51,11 +53,12 @@ pub use window::TimelineRow;
 use crate::record::{ContentRef, Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
 use derived::Derived;
+use payload::{Compacted, PayloadStore};
 use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 /// The last migration that reads or rebuilds from every row (0011, the
 /// index of tool calls); the ones after it take no time.
@@ -75,6 +78,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0009_payload_once.sql")),
         M::up(include_str!("0010_hour_runs.sql")),
         M::up(include_str!("0011_contents.sql")),
+        M::up(include_str!("0012_payload_refs.sql")),
     ])
 });
 
@@ -92,6 +96,8 @@ fn is_transient(err: &Error) -> bool {
 pub struct Ledger {
     conn: Connection,
     path: PathBuf,
+    payloads: PayloadStore,
+    payloads_by_reference: bool,
 }
 
 impl Ledger {
@@ -121,9 +127,15 @@ impl Ledger {
                 path: ":memory:".into(),
                 source,
             })?;
+        let payloads = PayloadStore::new(None);
+        payloads
+            .register(&conn)
+            .map_err(|e| Error::sqlite(":memory:", e))?;
         Ok(Self {
             conn,
             path: PathBuf::from(":memory:"),
+            payloads,
+            payloads_by_reference: false,
         })
     }
 
@@ -163,10 +175,24 @@ impl Ledger {
                 path: path.to_path_buf(),
                 source,
             })?;
+        let payloads = PayloadStore::new(path.parent().map(Path::to_path_buf));
+        payloads
+            .register(&conn)
+            .map_err(|e| Error::sqlite(path, e))?;
         Ok(Self {
             conn,
             path: path.to_path_buf(),
+            payloads,
+            payloads_by_reference: true,
         })
+    }
+
+    /// Stores every payload appended from now on as received, none of its
+    /// strings by reference in the content store ([`payload`]): what a
+    /// ledger of schema 11 wrote, for comparisons (the benchmark's
+    /// baseline). Payloads stored by reference still read back whole.
+    pub fn store_payloads_as_received(&mut self) {
+        self.payloads_by_reference = false;
     }
 
     /// The database file.
@@ -185,7 +211,15 @@ impl Ledger {
                 .pragma_update(None, "cache_size", -LARGE_BATCH_CACHE_KIB)
                 .map_err(sqlite)?;
         }
-        let appended = Self::append_in(&mut self.conn, entries);
+        // Large strings go to the content store first, flushed there
+        // before the rows that refer to them commit.
+        let compacted = if self.payloads_by_reference {
+            self.payloads
+                .compact_all(entries.iter().map(|e| e.event.raw_payload.as_str()))
+        } else {
+            vec![None; entries.len()]
+        };
+        let appended = Self::append_in(&mut self.conn, entries, &compacted);
         // Back to SQLite's default: frees what the batch needed. The batch
         // is stored either way, so a failure here is only logged.
         if large
@@ -199,16 +233,24 @@ impl Ledger {
     }
 
     /// [`Ledger::append`]'s transaction.
-    fn append_in(conn: &mut Connection, entries: &[LedgerEntry]) -> rusqlite::Result<usize> {
+    fn append_in(
+        conn: &mut Connection,
+        entries: &[LedgerEntry],
+        compacted: &[Option<Compacted>],
+    ) -> rusqlite::Result<usize> {
         let tx = conn.transaction()?;
         let mut derived = Derived::default();
         let mut stored = 0;
         {
             let mut insert_event = tx.prepare_cached(INSERT_EVENT)?;
             let mut insert_mutation = tx.prepare_cached(INSERT_MUTATION)?;
-            for entry in entries {
+            for (entry, compacted) in entries.iter().zip(compacted) {
                 let e = &entry.event;
                 let r = &entry.repo;
+                let (payload, refs) = match compacted {
+                    Some(c) => (c.text.as_str(), Some(c.refs)),
+                    None => (e.raw_payload.as_str(), None),
+                };
                 let inserted = insert_event.execute(params![
                     e.event_id,
                     e.hook_type,
@@ -222,11 +264,12 @@ impl Ledger {
                     r.head_sha,
                     r.remote_url,
                     e.payload_valid,
-                    e.raw_payload,
+                    payload,
                     e.event_timestamp,
                     e.received_at,
                     e.source_pid,
                     Flag::to_column(&e.flags),
+                    refs,
                 ])?;
                 if inserted == 1 {
                     derived.event(tx.last_insert_rowid(), e, r);
@@ -439,8 +482,8 @@ const DEFAULT_CACHE_KIB: i64 = 2000;
 
 const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, tool_name, agent_id, session_id, \
      tool_use_id, cwd, file_path, branch, head_sha, remote_url, payload_valid, raw_payload, \
-     event_timestamp, received_at, source_pid, flags) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+     event_timestamp, received_at, source_pid, flags, payload_refs) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
@@ -453,16 +496,30 @@ const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id
      stdout, stderr, output_truncated, error, started_at, skipped) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 
+/// The SQL of a mutation's payload as received, from `mutations` (not aliased): one
+/// stored as '' is the event's (migration 0009), read from its row through
+/// `events`' `event_id` index, its large strings from the content store
+/// (migration 0012, [`payload`]).
+macro_rules! mutation_payload {
+    () => {
+        "CASE WHEN mutations.raw_payload <> '' THEN mutations.raw_payload \
+          ELSE coalesce((SELECT hookd_payload(e.raw_payload, e.payload_refs) FROM events e \
+                         WHERE e.event_id = mutations.event_id), '') \
+         END"
+    };
+}
+pub(crate) use mutation_payload;
+
 /// Columns read back by [`Ledger::mutations`], in [`row_to_mutation`]'s order,
-/// from `mutations` (not aliased). A payload stored as '' is the event's
-/// (migration 0009), read from its row through `events`' `event_id` index.
-pub(crate) const MUTATION_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
-     lines_changed, branch, head_sha, \
-     CASE WHEN mutations.raw_payload <> '' THEN mutations.raw_payload \
-          ELSE coalesce((SELECT e.raw_payload FROM events e WHERE e.event_id = mutations.event_id), '') \
-     END AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
+/// from `mutations` (not aliased); the payload is [`mutation_payload`]'s.
+pub(crate) const MUTATION_COLUMNS: &str = concat!(
+    "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
+     lines_changed, branch, head_sha, ",
+    mutation_payload!(),
+    " AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
-     before_content, after_content";
+     before_content, after_content"
+);
 
 /// [`MUTATION_COLUMNS`] without the payload: what a list shows (the
 /// payload is most of a row's bytes, and a list never shows it).
@@ -538,5 +595,7 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
 mod tests;
 #[cfg(test)]
 mod tests_page;
+#[cfg(test)]
+mod tests_payload;
 #[cfg(test)]
 pub(crate) mod tests_sink_check;

@@ -847,8 +847,8 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
         .unwrap();
     drop(ledger);
     // Back to what a hookd of schema 6 left: its rows and derived tables,
-    // without the two columns of migration 0007, the view of 0009 and the
-    // runs of 0010.
+    // without the two columns of migration 0007, the view of 0009, the
+    // runs of 0010, the contents of 0011 and the references of 0012.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
         "DROP TABLE mutation_runs;
@@ -861,6 +861,7 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
          ALTER TABLE mutations DROP COLUMN after_content;
          ALTER TABLE mutations DROP COLUMN lines_added;
          ALTER TABLE mutations DROP COLUMN lines_removed;
+         ALTER TABLE events DROP COLUMN payload_refs;
          PRAGMA user_version = 6;",
     )
     .unwrap();

@@ -109,11 +109,11 @@ fn prompt_range(conn: &Connection, id: &str) -> Result<Option<PromptRange>> {
     }))
 }
 
-const COLUMNS: &str = "id, event_id, file_path, tool_name, tool_use_id, session_id, agent_id, \
-     event_timestamp, before_content, after_content, \
-     CASE WHEN mutations.raw_payload <> '' THEN mutations.raw_payload \
-          ELSE coalesce((SELECT e.raw_payload FROM events e WHERE e.event_id = mutations.event_id), '') \
-     END";
+const COLUMNS: &str = concat!(
+    "id, event_id, file_path, tool_name, tool_use_id, session_id, agent_id, \
+     event_timestamp, before_content, after_content, ",
+    crate::ledger::mutation_payload!()
+);
 
 /// The changes of `selection` with a file, oldest first.
 pub fn changes(conn: &Connection, selection: &Selection) -> Result<Vec<RecordedChange>> {

@@ -1,0 +1,22 @@
+-- A payload's large strings kept in the content store by reference.
+--
+-- A Write's payload carries the file's whole new content, and Claude Code's
+-- `tool_response` carries it again with the old one: the very contents the
+-- repository's content store (`.hookd/content/`, migration 0011) keeps as
+-- the change's before and after. From this version on, a string of at least
+-- 512 bytes under `tool_input` or `tool_response` (except the fields the
+-- ledger reads in SQL: command, file_path, notebook_path, path, pattern,
+-- url) is stored in the content store and the row's `raw_payload` holds
+-- the string "\u0000hookd-content:<sha256>" in its place; `payload_refs`
+-- counts those references (NULL: the payload is stored as received). A
+-- payload is only stored so when putting the strings back gives the
+-- received bytes exactly (`ledger::payload`).
+--
+-- hookd reads payloads back through the SQL function
+-- `hookd_payload(raw_payload, payload_refs)`, which exists only in
+-- hookd's own connections; a query by hand (`sqlite3 .hookd/mutations.db`)
+-- sees the references. Rows stored before keep their payloads as they are
+-- (`hookd ledger compact` stores them by reference, in place). The version
+-- number makes an older hookd refuse this ledger rather than show
+-- references as payloads.
+ALTER TABLE events ADD COLUMN payload_refs INTEGER;
