@@ -225,12 +225,13 @@ fn a_bash_command_that_writes_two_files_is_recorded_as_two_mutations() {
         assert_eq!(row["tool_use_id"], "toolu_bash");
         assert_eq!(row["mutation_seq"], seq);
         assert_eq!(row["lines_changed"], Value::Null);
+        // Counted from the contents kept before and after the command:
+        // one line appended to README.md, one line in the new file.
         assert_eq!(
-            row["lines_added"],
-            Value::Null,
-            "a shell command's lines are not counted"
+            (&row["lines_added"], &row["lines_removed"]),
+            (&json!(1), &json!(0)),
+            "{row}"
         );
-        assert_eq!(row["lines_removed"], Value::Null);
     }
     assert_eq!(rows[1]["file_ext"], "txt");
 }

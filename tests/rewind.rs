@@ -646,3 +646,63 @@ fn a_writes_content_is_stored_once_and_older_history_compacts_in_place_reading_t
     );
     assert_eq!(payloads(&env, &root), before);
 }
+
+#[test]
+fn a_deleted_file_comes_back_with_the_mode_it_had() {
+    let scene = scene(&[]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    let chmod = |file: &str, mode: u32| {
+        std::fs::set_permissions(root.join(file), std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    // A committed script (git keeps its executable bit) and a private file
+    // git does not know (its mode is read from disk).
+    std::fs::write(root.join("run.sh"), "#!/bin/sh\necho hi\n").unwrap();
+    chmod("run.sh", 0o755);
+    repo.commit_all("run.sh");
+    std::fs::write(root.join("secret.env"), "TOKEN=1\n").unwrap();
+    chmod("secret.env", 0o600);
+
+    scene.agent("s").bash("rm run.sh secret.env");
+    wait_for_count(repo, "mutations", 2);
+    let out = rewind(env, &root, &["--session", "s", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(
+        read(&root, "run.sh").as_deref(),
+        Some("#!/bin/sh\necho hi\n")
+    );
+    assert_eq!(mode(&root.join("run.sh")), 0o755);
+    assert_eq!(mode(&root.join("secret.env")), 0o600);
+
+    // Undone, and the undo undone: created again from the rewind's own
+    // record, with the same modes.
+    let out = rewind(env, &root, &["--undo", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(read(&root, "run.sh"), None);
+    let out = rewind(env, &root, &["--undo", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(mode(&root.join("run.sh")), 0o755);
+    assert_eq!(mode(&root.join("secret.env")), 0o600);
+}
+
+#[test]
+fn a_bash_change_counts_its_lines_from_the_contents_kept_around_the_command() {
+    let scene = scene(&[("a.txt", "1\n2\n3\n")]);
+    let (env, repo, root) = (&scene.env, &scene.repo, scene.root.clone());
+    scene
+        .agent("s")
+        .bash("sed -i s/2/two/ a.txt && printf 'x\\ny\\n' > n.txt");
+    wait_for_count(repo, "mutations", 2);
+    let mut counts: Vec<(String, i64, i64)> = env
+        .query_json(&[], &root)
+        .iter()
+        .map(|r| {
+            (
+                r["file_path"].as_str().unwrap().to_owned(),
+                r["lines_added"].as_i64().unwrap(),
+                r["lines_removed"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    counts.sort();
+    assert_eq!(counts, [("a.txt".into(), 1, 1), ("n.txt".into(), 2, 0)]);
+}

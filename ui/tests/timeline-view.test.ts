@@ -920,6 +920,35 @@ describe('row detail: Write diff and Bash files', () => {
     expect(el.querySelector('.col-lines')!.textContent).toBe('\u2014');
   });
 
+  it('counts and diffs a file a Bash command changed from the contents kept around it', async () => {
+    const stub = createStub({ rows: 60, seed: 31 });
+    mount(stub, { repo, all: false });
+    await vi.waitFor(() => expect(document.getElementById('live-status')!.dataset.state).toBe('live'));
+    const [edited, made, unknown] = stub.timeline.addBash(['conf/app.toml', 'gen/new.txt', 'gen/blob.bin'], repo, 'claude-main', {
+      'conf/app.toml': ['port = 80\nhost = "a"\n', 'port = 8080\nhost = "a"\n'],
+      'gen/new.txt': [null, 'one\ntwo\n'],
+    });
+    const row = (r: typeof edited) => present<HTMLElement>(`[data-testid=timeline-row][data-event-id="${r!.event_id}"][data-mutation-seq="${r!.mutation_seq}"]`);
+    expect((await row(edited)).querySelector('.col-lines')!.textContent).toBe('+1 \u22121');
+    expect((await row(made)).querySelector('.col-lines')!.textContent).toBe('+2 \u22120');
+    expect((await row(unknown)).querySelector('.col-lines')!.textContent).toBe('\u2014');
+
+    (await row(edited)).click();
+    const section = await present<HTMLElement>('#row-detail [data-testid=shell-change]');
+    await vi.waitFor(() => expect(section.querySelectorAll('.diff-line').length).toBe(3));
+    const lines = [...section.querySelectorAll<HTMLElement>('.diff-line')].map((l) => `${l.dataset.op} ${l.querySelector('.diff-text')!.textContent}`);
+    expect(lines).toEqual(['del port = 80', 'add port = 8080', 'eq host = "a"']);
+    expect(section.dataset.added).toBe('1');
+    expect(section.dataset.removed).toBe('1');
+    // The command and the other files it changed are still shown.
+    expect(document.querySelector('#row-detail [data-testid=change-command]')?.textContent).toBe(edited!.command);
+    document.getElementById('row-detail-close')!.click();
+
+    (await row(unknown)).click();
+    const none = await present<HTMLElement>('#row-detail [data-testid=shell-change] [data-testid=change-no-diff]');
+    expect(none.textContent).toContain('not both kept');
+  });
+
   it('lists every file a Bash command changed, each opening its history', async () => {
     const stub = createStub({ rows: 100, seed: 28 });
     mount(stub, { repo, all: false });

@@ -25,6 +25,8 @@
 //!   desktop app shows the same diff.
 //! - NotebookEdit: the payload carries the new cell source only, so its
 //!   lines count as added (a `delete` adds none).
+//! - A file a shell command changed: its whole content before the command
+//!   against after it, as the daemon kept both ([`whole_file_diff`]).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -121,6 +123,8 @@ pub enum ChangeKind {
     Write,
     /// A cell's `new_source`.
     Notebook,
+    /// A file's whole content before and after a shell command, as kept.
+    Shell,
 }
 
 /// The diff of one replacement (an Edit, one MultiEdit edit) or of a whole
@@ -327,6 +331,17 @@ fn pairs<'a>(
         return Some((ChangeKind::Notebook, vec![("", source, false)]));
     }
     None
+}
+
+/// The diff of a file's whole content from `old` (`None`: no file) to
+/// `new`, as a shell command changed it.
+pub fn whole_file_diff(old: Option<&str>, new: Option<&str>) -> ChangeDiff {
+    let block = DiffBlock::new(old.unwrap_or_default(), new.unwrap_or_default(), false);
+    ChangeDiff {
+        kind: ChangeKind::Shell,
+        counts: block.counts,
+        blocks: vec![block],
+    }
 }
 
 /// Which file tool's input this is, by its keys (as [`tool_input_diff`]

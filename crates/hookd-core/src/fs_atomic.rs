@@ -101,6 +101,18 @@ pub fn backup_path(path: &Path) -> PathBuf {
 /// mode and, when the process may set it, its owner and group; a new file gets
 /// the usual `0666 & !umask`. The parent directory must exist.
 pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteOutcome> {
+    write_atomic_as(path, contents, backup, None)
+}
+
+/// [`write_atomic`], giving a file it creates the permission bits
+/// `new_mode` exactly (whatever the umask) when given: a file restored as
+/// it was (`hookd rewind`). An existing file keeps its own mode.
+pub fn write_atomic_as(
+    path: &Path,
+    contents: &[u8],
+    backup: bool,
+    new_mode: Option<u32>,
+) -> Result<WriteOutcome> {
     let target = resolve_symlinks(path).map_err(|source| FsAtomicError::Read {
         path: path.to_path_buf(),
         source,
@@ -140,11 +152,11 @@ pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteO
         let backup = backup_path(&target);
         // The backup holds the same (possibly secret) settings, so it gets the
         // same mode and owner as the original.
-        replace_file(dir, &backup, &previous, Some(meta))?;
+        replace_file(dir, &backup, &previous, Some(meta), None)?;
         backup_written = Some(backup);
     }
 
-    replace_file(dir, &target, contents, existing.as_ref())?;
+    replace_file(dir, &target, contents, existing.as_ref(), new_mode)?;
 
     File::open(dir)
         .and_then(|d| d.sync_all())
@@ -161,12 +173,14 @@ pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteO
 }
 
 /// Writes `contents` to a fresh temp file in `dir`, syncs it, gives it the
-/// mode and owner of `like` (if any), and renames it over `target`.
+/// mode and owner of `like` (if any, else the mode `new_mode` if given),
+/// and renames it over `target`.
 fn replace_file(
     dir: &Path,
     target: &Path,
     contents: &[u8],
     like: Option<&fs::Metadata>,
+    new_mode: Option<u32>,
 ) -> Result<()> {
     let write_err = |source| FsAtomicError::Write {
         path: target.to_path_buf(),
@@ -194,6 +208,10 @@ fn replace_file(
             }
         }
         file.set_permissions(Permissions::from_mode(meta.mode() & 0o7777))
+            .map_err(write_err)?;
+    } else if let Some(mode) = new_mode {
+        tmp.as_file()
+            .set_permissions(Permissions::from_mode(mode & 0o7777))
             .map_err(write_err)?;
     }
 

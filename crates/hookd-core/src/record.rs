@@ -242,6 +242,13 @@ pub enum ContentRef {
         /// Its length in bytes.
         #[cfg_attr(feature = "ts", ts(type = "number"))]
         size: u64,
+        /// The file's permission bits (`0o644` = 420) when it was read, so
+        /// a rewind that creates the file again gives it that mode. Absent
+        /// on references recorded before hookd kept it, and for contents
+        /// that were never a file on disk.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        mode: Option<u32>,
     },
     /// No file was there.
     Absent,
@@ -260,6 +267,29 @@ pub enum ContentRef {
 }
 
 impl ContentRef {
+    /// The same reference with the file's permission bits `mode` (only
+    /// `0o777`: a rewind never sets setuid, setgid or sticky bits), for a
+    /// kept content; other states are returned as they are.
+    #[must_use]
+    pub fn with_mode(self, mode: u32) -> Self {
+        match self {
+            Self::Kept { hash, size, .. } => Self::Kept {
+                hash,
+                size,
+                mode: Some(mode & 0o777),
+            },
+            other => other,
+        }
+    }
+
+    /// The permission bits recorded with a kept content.
+    pub fn mode(&self) -> Option<u32> {
+        match self {
+            Self::Kept { mode, .. } => *mode,
+            _ => None,
+        }
+    }
+
     /// An unknown content, for `why`.
     pub fn unknown(why: impl Into<String>) -> Self {
         Self::Unknown { why: why.into() }

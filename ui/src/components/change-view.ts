@@ -1,6 +1,8 @@
 // Renders what a mutation changed: a line diff for Edit and each MultiEdit
 // edit, a Write against its previous content (see `renderWriteDiff`), the
-// new cell source for NotebookEdit, the command for Bash. The diffs are
+// new cell source for NotebookEdit, the command for Bash and, for a file a
+// Bash command changed, its whole content before and after the command
+// (`renderShellChange`, from the contents the daemon kept). The diffs are
 // the backend's (`mutation_diff`, `payload_diff`: hookd_core::diff, the rule
 // the ledger's lines_added/lines_removed are counted with), never computed
 // here, so a diff and the LINES column beside it agree.
@@ -42,7 +44,7 @@ export function fillLines(cell: HTMLElement, row: LinesOf): void {
   cell.textContent = '\u2014';
   cell.title =
     row.lines_changed === null
-      ? 'No lines counted (a shell command)'
+      ? "No lines counted (a shell command whose file contents before and after were not both kept as text)"
       : `Lines added and removed not counted (recorded before hookd counted them, or a payload too large to keep); newlines written: ${row.lines_changed}`;
 }
 
@@ -177,6 +179,21 @@ export function renderChange(change: Change): HTMLElement {
   return section;
 }
 
+/**
+ * The section of a file a shell command changed: its whole content before
+ * the command against after it, filled in by `showDiff` from the row's
+ * `mutation_diff` (kind `shell`).
+ */
+export function renderShellChange(file: string): HTMLElement {
+  return h(
+    'section',
+    { class: 'detail-section', data: { testid: 'shell-change', kind: 'shell' } },
+    h('h3', { class: 'detail-heading', text: 'File before and after the command' }),
+    h('p', { class: 'muted mono', text: file }),
+    pending(),
+  );
+}
+
 /** Whether a change shows a diff (computed by the backend). */
 export function hasDiff(change: Change): boolean {
   return change.kind === 'edit' || change.kind === 'multiedit' || change.kind === 'write' || change.kind === 'notebook';
@@ -191,7 +208,11 @@ export function showDiff(section: HTMLElement, diff: ChangeDiff | null, previous
   const at = section.querySelector('[data-testid=change-diff-pending]');
   const parts: HTMLElement[] = [];
   if (diff === null) {
-    parts.push(h('p', { class: 'muted', text: 'No diff to show: the payload holds no file text.' }));
+    const why =
+      section.dataset.kind === 'shell'
+        ? "the file's contents before and after the command were not both kept as text (too large, binary, or recorded before hookd kept them)"
+        : 'the payload holds no file text';
+    parts.push(h('p', { class: 'muted', data: { testid: 'change-no-diff' }, text: `No diff to show: ${why}.` }));
   } else {
     section.dataset.added = String(diff.counts.added);
     section.dataset.removed = String(diff.counts.removed);
@@ -209,6 +230,9 @@ export function showDiff(section: HTMLElement, diff: ChangeDiff | null, previous
           break;
         case 'notebook':
           parts.push(diffBlock(block, 'new_source'));
+          break;
+        case 'shell':
+          parts.push(diffBlock(block, 'before \u2192 after the command'));
           break;
       }
     });

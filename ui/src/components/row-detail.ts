@@ -18,7 +18,7 @@ import { extractChange, prettyPayload } from '../lib/change';
 import { revertOffers, type RevertOffer } from '../lib/rewind';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { MutationRow } from '../lib/types';
-import { diffFailed, hasDiff, renderChange, showDiff } from './change-view';
+import { diffFailed, hasDiff, renderChange, renderShellChange, showDiff } from './change-view';
 import { formatCount, h } from './dom';
 
 /** Characters of payload shown before "Show all" (payloads can reach 8 MiB). */
@@ -266,9 +266,11 @@ export function createRowDetail(
     const changeSection = renderChange(change);
     if (hasDiff(change)) loadDiff(changeSection, row, repo, seq);
     const bashFiles = change.kind === 'bash' && repo !== undefined ? loadBashFiles(row, repo, seq) : null;
+    const shellChange = change.kind === 'bash' && repo !== undefined && row.file_path !== null ? loadShellChange(row, row.file_path, repo, seq) : null;
 
     body.replaceChildren(
       changeSection,
+      ...(shellChange ? [shellChange] : []),
       ...(bashFiles ? [bashFiles] : []),
       fieldsSection(fields),
       h('section', { class: 'detail-section' }, h('h3', { class: 'detail-heading', text: 'Raw payload' }), payload, more),
@@ -309,6 +311,22 @@ export function createRowDetail(
   }
 
   /** Every file the row's Bash command changed, each opening that file's history. */
+  /** The whole-file diff of the file this Bash row changed, from the contents kept around the command. */
+  function loadShellChange(row: MutationRow, file: string, repo: string | null, seq: number): HTMLElement {
+    const section = renderShellChange(file);
+    api.mutation_diff({ row: { repo, id: row.id } }).then(
+      (d) => {
+        if (seq !== generation) return;
+        showDiff(section, d.change, null, d.recorded);
+      },
+      (err: unknown) => {
+        if (seq !== generation) return;
+        diffFailed(section, normalizeError(err).message);
+      },
+    );
+    return section;
+  }
+
   function loadBashFiles(row: MutationRow, repo: string | null, seq: number): HTMLElement {
     const list = h('ul', { class: 'bash-files', attrs: { 'aria-busy': 'true' } });
     const heading = h('h3', { class: 'detail-heading', text: 'Files changed by this command' });

@@ -52,6 +52,12 @@ export function changeDiff(input: unknown, previous: string | null = null): Chan
   return { kind, blocks, counts };
 }
 
+/** A file's whole content before and after a shell command (`null`: no file), as the core diffs a Bash row. */
+export function shellDiff(before: string | null, after: string | null): ChangeDiff {
+  const b = block(before ?? '', after ?? '', false);
+  return { kind: 'shell', blocks: [b], counts: b.counts };
+}
+
 /** The tool input of a payload's JSON text, if any. */
 /** The file before a Write as the payload reports it (`tool_response.originalFile`), as the core reads it. */
 export function reportedPreviousOf(raw: string): string | null {

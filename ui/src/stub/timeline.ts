@@ -28,6 +28,7 @@ import type {
   HistogramRequest,
   HookRunRecord,
   LedgerCommit,
+  LineCounts,
   MutationRow,
   Page,
   PreviousContent,
@@ -35,7 +36,7 @@ import type {
   TimelineQuery,
   Watermark,
 } from '../lib/types';
-import { changeDiff, reportedPreviousOf, toolInputOf } from './diff';
+import { changeDiff, reportedPreviousOf, shellDiff, toolInputOf } from './diff';
 import { rowKey } from './sample';
 import { fail, type StubPart } from './types';
 
@@ -201,8 +202,12 @@ export interface TimelineStub {
   events(): ActivityEvent[];
   /** New mutation rows were added: their events join the activity. */
   rowsAdded(rows: MutationRow[]): ActivityEvent[];
-  /** A Bash command that changed `files` in `repo`: one row per file, one event; emits `ledger-commit`. */
-  addBash(files: string[], repo: string, agent?: string): MutationRow[];
+  /**
+   * A Bash command that changed `files` in `repo`: one row per file, one event; emits `ledger-commit`.
+   * With `contents` (per file, what it held before and after the command, `null`: no file) a row is
+   * counted and diffed as the daemon does from the contents it kept; without, it has neither.
+   */
+  addBash(files: string[], repo: string, agent?: string, contents?: Record<string, [string | null, string | null]>): MutationRow[];
   /** A UserPromptSubmit by `agent`, blocked by a hook when `blocked`; emits `ledger-commit`. */
   addPrompt(prompt: string, repo: string, agent?: string, blocked?: boolean): ActivityEvent;
   /** Cans what `previous_content` answers for row `id` of `repo`. */
@@ -259,6 +264,8 @@ export function createTimelineStub(
   let serial = 0;
   /** The names `set_agent_label` gave, by agent id. */
   const labels = new Map<string, string>();
+  /** What each Bash row's file held before and after its command, where `addBash` was told. */
+  const shellContents = new Map<string, [string | null, string | null]>();
 
   function event(row: MutationRow, hook: string, at: number, extra: Partial<ActivityEvent> = {}): ActivityEvent {
     return {
@@ -465,6 +472,10 @@ export function createTimelineStub(
       if (!found) throw fail('not_found', `no row ${ref.id} in ${root}/.hookd/mutations.db`);
       const input = toolInputOf(found.raw_payload);
       const recorded = found.lines_added !== null && found.lines_removed !== null ? { added: found.lines_added, removed: found.lines_removed } : null;
+      if (found.tool_name === 'Bash') {
+        const kept = shellContents.get(rowKey(root, ref.id));
+        return { change: kept ? shellDiff(kept[0], kept[1]) : null, previous: null, recorded };
+      }
       const plain = changeDiff(input);
       if (plain?.kind !== 'write') return { change: plain, previous: null, recorded };
       const reported = reportedPreviousOf(found.raw_payload);
@@ -528,12 +539,16 @@ export function createTimelineStub(
     },
   };
 
-  function addBash(files: string[], repo: string, agent = 'claude-main'): MutationRow[] {
+  function addBash(files: string[], repo: string, agent = 'claude-main', contents: Record<string, [string | null, string | null]> = {}): MutationRow[] {
     const p = project(repo);
     const at = new Date(now()).toISOString();
     const command = `./scripts/gen ${files.join(' ')}`;
     const eventId = `bash-${++serial}-${Date.now().toString(36)}`;
     const nextId = Math.max(0, ...rows.filter((r) => r.repo === p.root).map((r) => r.id)) + 1;
+    const counts = (file: string): LineCounts | null => {
+      const kept = contents[file];
+      return kept ? shellDiff(kept[0], kept[1]).counts : null;
+    };
     const added = files.map((file, seq): MutationRow => ({
       id: nextId + seq,
       event_type: 'tool.mutation.bash',
@@ -543,8 +558,8 @@ export function createTimelineStub(
       file_path: file,
       file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
       lines_changed: null,
-      lines_added: null,
-      lines_removed: null,
+      lines_added: counts(file)?.added ?? null,
+      lines_removed: counts(file)?.removed ?? null,
       branch: 'main',
       head_sha: 'c0ffee'.padEnd(40, '0'),
       raw_payload: JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command, description: 'Generate files' } }),
@@ -561,6 +576,10 @@ export function createTimelineStub(
       repo: p.root,
     }));
     rows.push(...added);
+    for (const row of added) {
+      const kept = row.file_path !== null ? contents[row.file_path] : undefined;
+      if (kept) shellContents.set(rowKey(p.root, row.id), kept);
+    }
     p.mutations += added.length;
     rowsAdded(added);
     commit(p.root, [{ event_id: eventId, hook_type: 'post_tool_use', tool_name: 'Bash', tool_use_id: added[0]?.tool_use_id ?? null }], added.length);

@@ -141,8 +141,15 @@ fn content_before(
     let Ok(entry) = tree.get_path(Path::new(path)) else {
         return ContentRef::Absent;
     };
+    // Git keeps a file's executable bit, not its other permission bits:
+    // a file restored from the commit gets what a checkout would give it.
+    let mode = if entry.filemode() == i32::from(git2::FileMode::BlobExecutable) {
+        0o755
+    } else {
+        0o644
+    };
     match repo.find_blob(entry.id()) {
-        Ok(blob) => capture::keep(store, blob.content()),
+        Ok(blob) => capture::keep(store, blob.content()).with_mode(mode),
         Err(err) => ContentRef::unknown(format!("cannot read the committed file from git: {err}")),
     }
 }
@@ -180,9 +187,12 @@ pub fn snapshot_keeping(
         let full = root.join(path);
         let read = store.map(|store| capture::read_file(&full, store.limit()));
         let content = match (read, store) {
-            (Some(Ok(bytes)), Some(store)) => {
-                kept.insert(path.to_owned(), capture::keep(store, &bytes));
-                Oid::hash_object(ObjectType::Blob, &bytes).ok()
+            (Some(Ok(read)), Some(store)) => {
+                kept.insert(
+                    path.to_owned(),
+                    capture::keep(store, &read.bytes).with_mode(read.mode),
+                );
+                Oid::hash_object(ObjectType::Blob, &read.bytes).ok()
             }
             (read, _) => {
                 if let Some(Err(recorded)) = read {

@@ -156,17 +156,28 @@ pub fn state_dir_for(file: &Path, event_root: Option<&Path>, data_dir: &Path) ->
         .map_or_else(|| data_dir.to_path_buf(), Path::to_path_buf)
 }
 
-/// Reads `file` into `store`: what it holds now, as a mutation row records it.
+/// Reads `file` into `store`: what it holds now, with its mode, as a
+/// mutation row records it.
 pub fn read_into(store: &ContentStore, file: &Path) -> ContentRef {
     match read_file(file, store.limit()) {
-        Ok(content) => keep(store, &content),
+        Ok(read) => keep(store, &read.bytes).with_mode(read.mode),
         Err(recorded) => recorded,
     }
 }
 
-/// The bytes of `file`, read as [`read_into`] reads them; otherwise what
-/// to record instead (absent, too large over `limit`, or unknown and why).
-pub fn read_file(file: &Path, limit: u64) -> Result<Vec<u8>, ContentRef> {
+/// A regular file as [`read_file`] read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRead {
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its permission bits (`st_mode & 0o7777`).
+    pub mode: u32,
+}
+
+/// The bytes and mode of `file`, read as [`read_into`] reads them;
+/// otherwise what to record instead (absent, too large over `limit`, or
+/// unknown and why).
+pub fn read_file(file: &Path, limit: u64) -> Result<FileRead, ContentRef> {
     let fd = match rustix::fs::open(
         file,
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK,
@@ -201,7 +212,10 @@ pub fn read_file(file: &Path, limit: u64) -> Result<Vec<u8>, ContentRef> {
         .take(limit.saturating_add(1))
         .read_to_end(&mut content)
         .map_err(|err| ContentRef::unknown(format!("cannot read the file: {err}")))?;
-    Ok(content)
+    Ok(FileRead {
+        bytes: content,
+        mode: stat.st_mode & 0o7777,
+    })
 }
 
 /// Keeps `content` in `store`, as a mutation row records it.
@@ -210,6 +224,7 @@ pub fn keep(store: &ContentStore, content: &[u8]) -> ContentRef {
         Ok(Stored::Kept { hash, size }) => ContentRef::Kept {
             hash: hash.as_str().to_owned(),
             size,
+            mode: None,
         },
         Ok(Stored::TooLarge { size, .. }) => ContentRef::TooLarge { size },
         Err(err) => ContentRef::unknown(format!("cannot keep the content: {err}")),

@@ -414,15 +414,26 @@ impl Writer {
         };
         let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
         let stores = Arc::clone(&self.config.stores);
+        // Each changed file's content before and after, and the lines the
+        // command added and removed, by the diff the timeline shows
+        // (`ledger::change`): none when either side is not known text.
         let contents = |path: &str| {
             stores
                 .with_store(&state_dir, |store| {
-                    bash_tracker::contents(git, root, &before, path, store)
+                    let (before, after) = bash_tracker::contents(git, root, &before, path, store);
+                    let text = |content| crate::ledger::change::kept_text(store, content);
+                    let counts = text(&before).zip(text(&after)).map(|(old, new)| {
+                        crate::diff::line_counts(
+                            old.as_deref().unwrap_or_default(),
+                            new.as_deref().unwrap_or_default(),
+                        )
+                    });
+                    (before, after, counts)
                 })
                 .unwrap_or_else(|err| {
                     tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
                     let why = ContentRef::unknown(format!("cannot open the content store: {err}"));
-                    (why.clone(), why)
+                    (why.clone(), why, None)
                 })
         };
         match bash_tracker::changes_since(git, root, &before) {
@@ -430,11 +441,15 @@ impl Writer {
                 .into_iter()
                 .zip(0..)
                 .map(|(path, seq)| {
-                    let (before, after) = contents(&path);
+                    let (before, after, counts) = contents(&path);
                     let mut record =
                         MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None);
                     record.before = Some(before);
                     record.after = Some(after);
+                    if let Some(counts) = counts {
+                        record.lines_added = Some(i64::from(counts.added));
+                        record.lines_removed = Some(i64::from(counts.removed));
+                    }
                     record
                 })
                 .collect(),

@@ -13,6 +13,11 @@
 //! does not look up when it records the Write: its stored counts are then
 //! against no earlier content (every line added), and the diff says what
 //! it was compared with.
+//!
+//! A file a shell command changed (a Bash row) is diffed whole, from the
+//! content the daemon kept before the command to the one after it
+//! ([`kept_text`]); its stored counts were counted the same way when it
+//! was recorded.
 
 use std::path::Path;
 
@@ -70,6 +75,13 @@ pub fn mutation_diff(
         }),
         _ => None,
     };
+    if row.record.tool_name == crate::names::BASH_TOOL {
+        return Ok(MutationDiff {
+            change: shell_diff(ledger, row),
+            previous: None,
+            recorded,
+        });
+    }
     let Some(payload) = with_tool_input(&row.record.raw_payload) else {
         return Ok(MutationDiff {
             change: None,
@@ -102,19 +114,38 @@ pub fn mutation_diff(
     })
 }
 
+/// The text a content reference names: `Some(None)` for no file, `None`
+/// when it was not kept, cannot be read back or is not UTF-8 text.
+pub fn kept_text(store: &ContentStore, content: &ContentRef) -> Option<Option<String>> {
+    match content {
+        ContentRef::Absent => Some(None),
+        ContentRef::Kept { hash, .. } => {
+            let bytes = store.get(&ContentHash::parse(hash).ok()?).ok()?;
+            String::from_utf8(bytes).ok().map(Some)
+        }
+        ContentRef::TooLarge { .. } | ContentRef::Unknown { .. } => None,
+    }
+}
+
+/// A Bash row's whole-file diff, when both of its contents are known text.
+fn shell_diff(ledger: &Ledger, row: &MutationRow) -> Option<ChangeDiff> {
+    let (before, after) = (row.record.before.as_ref()?, row.record.after.as_ref()?);
+    let store = ContentStore::open(ledger.path().parent()?).ok()?;
+    let before = kept_text(&store, before)?;
+    let after = kept_text(&store, after)?;
+    Some(diff::whole_file_diff(before.as_deref(), after.as_deref()))
+}
+
 /// What the row's file held before it, as the content store keeps it
 /// (the daemon read it at the Write's `PreToolUse`); `None` when it was not
 /// kept, cannot be read back or is not text.
 fn kept_before(ledger: &Ledger, row: &MutationRow) -> Option<PreviousContent> {
-    let (content, existed) = match row.record.before.as_ref()? {
-        ContentRef::Absent => (None, false),
-        ContentRef::Kept { hash, .. } => {
-            let store = ContentStore::open(ledger.path().parent()?).ok()?;
-            let bytes = store.get(&ContentHash::parse(hash).ok()?).ok()?;
-            (Some(String::from_utf8(bytes).ok()?), true)
-        }
-        ContentRef::TooLarge { .. } | ContentRef::Unknown { .. } => return None,
+    let before = row.record.before.as_ref()?;
+    let content = match before {
+        ContentRef::Absent => None,
+        _ => kept_text(&ContentStore::open(ledger.path().parent()?).ok()?, before)?,
     };
+    let existed = content.is_some();
     Some(PreviousContent {
         source: PreviousSource::Kept { existed },
         content,
@@ -129,7 +160,7 @@ mod tests {
 
     use super::*;
     use crate::daemon::extract::{direct_mutation, hook_event};
-    use crate::record::{LedgerEntry, RepoFacts};
+    use crate::record::{LedgerEntry, MutationRecord, RepoFacts};
 
     /// Records a post_tool_use of `tool` with `input` the way the daemon
     /// does (extract, then append) and reads its row back whole.
@@ -188,6 +219,60 @@ mod tests {
         payload: serde_json::Value,
     ) -> MutationRow {
         append(ledger, entry(id, tool, payload))
+    }
+
+    #[test]
+    fn a_file_a_shell_command_changed_is_diffed_whole_from_its_kept_contents() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(".hookd");
+        let mut ledger = Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+        let store = ContentStore::open(&state).unwrap();
+        let keep = |text: &str| crate::daemon::capture::keep(&store, text.as_bytes());
+        let mut bash = entry(
+            "b",
+            "Bash",
+            json!({"tool_name": "Bash", "session_id": "s", "tool_input": {"command": "sed -i s/2/two/ a.txt; rm c.txt"}}),
+        );
+        let event = bash.event.clone();
+        let repo = bash.repo.clone();
+        let row = |seq, path: &str, before, after| {
+            let mut m =
+                MutationRecord::for_event(&event, &repo, "Bash", seq, Some(path.into()), None);
+            m.before = Some(before);
+            m.after = Some(after);
+            m
+        };
+        bash.mutations = vec![
+            row(0, "a.txt", keep("1\n2\n3\n"), keep("1\ntwo\n3\n")),
+            row(1, "c.txt", keep("gone\n"), ContentRef::Absent),
+            row(
+                2,
+                "big.bin",
+                ContentRef::TooLarge { size: 1 << 30 },
+                ContentRef::Absent,
+            ),
+        ];
+        ledger.append(&[bash]).unwrap();
+        let rows = ledger.event_mutations("b").unwrap();
+        let shown: Vec<Option<(ChangeKind, u32, u32)>> = rows
+            .iter()
+            .map(|r| {
+                let whole = ledger.mutation(r.id).unwrap().unwrap();
+                mutation_diff(&ledger, None, &whole)
+                    .unwrap()
+                    .change
+                    .map(|c| (c.kind, c.counts.added, c.counts.removed))
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                Some((ChangeKind::Shell, 1, 1)),
+                Some((ChangeKind::Shell, 0, 1)),
+                None
+            ],
+            "a file too large to keep has no diff"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!   repository's root may be a symbolic link
 //!   ([`crate::fs_atomic::confine::no_symlink_below`]).
 //! - **Atomic per file:** a temporary file in the same directory, synced,
-//!   given the old file's mode, renamed over it ([`crate::fs_atomic`]).
+//!   given the old file's mode (a file created again: the mode recorded
+//!   with its content), renamed over it ([`crate::fs_atomic`]).
 //! - **Recorded:** one event of tool [`REWIND_TOOL`] under a new tool call
 //!   id, with one mutation per file written or deleted holding its content
 //!   before and after (both kept in the content store), so `--undo` is a
@@ -35,6 +36,10 @@ struct FileWrite<'a> {
     now: Option<&'a [u8]>,
     /// What it becomes (`None`: deleted).
     new: Option<&'a [u8]>,
+    /// Its mode when the plan read it.
+    now_mode: Option<u32>,
+    /// The mode it gets if it is created.
+    mode: Option<u32>,
 }
 
 /// What to do with a file whose revert conflicts.
@@ -115,6 +120,8 @@ pub fn apply(
             full,
             now: file.now.as_deref(),
             new,
+            now_mode: file.now_mode,
+            mode: file.mode,
         });
     }
     // Everything checked before anything is written.
@@ -124,7 +131,7 @@ pub fn apply(
     {
         crate::fs_atomic::confine::no_symlink_below(&plan.root, full)?;
         let current = match capture::read_file(full, store.limit()) {
-            Ok(bytes) => Some(bytes),
+            Ok(read) => Some(read.bytes),
             Err(ContentRef::Absent) => None,
             Err(_) => {
                 return Err(RewindError::ChangedSincePlan {
@@ -152,13 +159,21 @@ pub fn apply(
         full,
         now,
         new,
+        now_mode,
+        mode,
     } in &writes
     {
-        let before = keep(store, *now);
-        let after = keep(store, *new);
+        let before = with_mode(keep(store, *now), *now_mode);
+        let mut after = keep(store, *new);
         match new {
             Some(bytes) => {
-                write_file(&plan.root, full, bytes)?;
+                write_file(&plan.root, full, bytes, *mode)?;
+                // The mode it has now (kept, or given), so an undo that
+                // deletes and creates it again gives it back.
+                let written = std::fs::symlink_metadata(full)
+                    .ok()
+                    .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()));
+                after = with_mode(after, written);
                 applied.written.push((*path).to_owned());
             }
             None => {
@@ -183,9 +198,22 @@ fn keep(store: &ContentStore, content: Option<&[u8]>) -> ContentRef {
     content.map_or(ContentRef::Absent, |bytes| capture::keep(store, bytes))
 }
 
-/// Writes `bytes` to `full`, creating missing directories (none of them a
-/// link: checked again after they exist).
-fn write_file(root: &Path, full: &Path, bytes: &[u8]) -> Result<(), RewindError> {
+fn with_mode(content: ContentRef, mode: Option<u32>) -> ContentRef {
+    match mode {
+        Some(mode) => content.with_mode(mode),
+        None => content,
+    }
+}
+
+/// Writes `bytes` to `full` (a file it creates gets `mode` when given),
+/// creating missing directories (none of them a link: checked again after
+/// they exist).
+fn write_file(
+    root: &Path,
+    full: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+) -> Result<(), RewindError> {
     if let Some(dir) = full.parent()
         && !dir.exists()
     {
@@ -195,7 +223,7 @@ fn write_file(root: &Path, full: &Path, bytes: &[u8]) -> Result<(), RewindError>
         })?;
         crate::fs_atomic::confine::no_symlink_below(root, full)?;
     }
-    crate::fs_atomic::write_atomic(full, bytes, false)?;
+    crate::fs_atomic::write_atomic_as(full, bytes, false, mode)?;
     Ok(())
 }
 

@@ -77,6 +77,11 @@ pub struct FilePlan {
     pub changes: Vec<i64>,
     /// The file as read when planning (`None`: absent).
     pub now: Option<Vec<u8>>,
+    /// Its permission bits then (`None`: absent).
+    pub now_mode: Option<u32>,
+    /// The permission bits it gets if the rewind creates it: the mode
+    /// recorded with the content it goes back to, when recorded.
+    pub mode: Option<u32>,
     /// What happens.
     pub outcome: Outcome,
     /// Befores that were derived rather than seen, in words (shown).
@@ -173,6 +178,8 @@ fn plan_file(
         path,
         changes: ids,
         now: None,
+        now_mode: None,
+        mode: None,
         outcome: Outcome::Unchanged,
         derived: Vec::new(),
     };
@@ -183,7 +190,10 @@ fn plan_file(
         return Ok(file);
     };
     file.now = match capture::read_file(&full, store.limit()) {
-        Ok(bytes) => Some(bytes),
+        Ok(read) => {
+            file.now_mode = Some(read.mode);
+            Some(read.bytes)
+        }
         Err(ContentRef::Absent) => None,
         Err(ContentRef::TooLarge { size }) => {
             file.outcome = Outcome::NotRestorable {
@@ -220,6 +230,13 @@ fn plan_file(
                 }
             },
         };
+        // The oldest change reverted says what the file held, and with
+        // which mode, where the rewind takes it back to.
+        file.mode = change
+            .before
+            .as_ref()
+            .and_then(ContentRef::mode)
+            .or(file.mode);
         match revert(before.as_deref(), after.as_deref(), content.as_deref()) {
             Revert::Unchanged => {}
             Revert::Write(bytes) => content = Some(bytes),

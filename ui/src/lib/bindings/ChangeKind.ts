@@ -3,4 +3,4 @@
 /**
  * Which tool input a [`ChangeDiff`] was read from.
  */
-export type ChangeKind = "edit" | "multi_edit" | "write" | "notebook";
+export type ChangeKind = "edit" | "multi_edit" | "write" | "notebook" | "shell";

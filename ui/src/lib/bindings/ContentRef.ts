@@ -16,7 +16,14 @@ hash: string,
 /**
  * Its length in bytes.
  */
-size: number, } | { "state": "absent" } | { "state": "too_large", 
+size: number, 
+/**
+ * The file's permission bits (`0o644` = 420) when it was read, so
+ * a rewind that creates the file again gives it that mode. Absent
+ * on references recorded before hookd kept it, and for contents
+ * that were never a file on disk.
+ */
+mode?: number, } | { "state": "absent" } | { "state": "too_large", 
 /**
  * Its length in bytes.
  */
