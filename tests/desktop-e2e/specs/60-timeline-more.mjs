@@ -112,6 +112,19 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
     });
     const files = await browser.$$('#row-detail [data-testid="bash-file"]').map((f) => f.getAttribute('data-file'));
     assert.deepEqual([...files], ['gen/a.txt', 'gen/b.txt']);
+    // The file this row is about, before and after the command, from the
+    // contents the daemon kept; LINES counted the same way.
+    const current = await browser.$('#row-detail [data-testid="bash-file"][aria-current="true"]').getAttribute('data-file');
+    const shell = await browser.$('#row-detail [data-testid="shell-change"]');
+    await browser.waitUntil(async () => (await shell.$$('.diff-line').length) === 1, {
+      timeout: 5000,
+      timeoutMsg: 'the Bash row shows no diff of its file',
+    });
+    const added = await shell.$$('.diff-add .diff-text').map((e) => textOf(e));
+    assert.deepEqual([...added], [current === 'gen/a.txt' ? 'a' : 'b']);
+    const lines = await browser.$$('[data-testid="timeline-row"][data-tool="Bash"]:not([hidden]) .col-lines').map((c) => textOf(c));
+    assert.deepEqual([...lines], ['+1 \u22120', '+1 \u22120']);
+    await shot(browser, 'timeline-bash-diff');
   });
 
   await test('an agent\'s activity: every hook event, with a managed hook\'s decision', async () => {

@@ -11,7 +11,7 @@
 //! `hookd ledger compact`: stores older history as new rows are stored
 //! (`hookd_core::ledger::compact`), then rebuilds the file smaller.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
@@ -51,16 +51,9 @@ pub enum LedgerCommand {
 /// Flags of `hookd ledger compact`.
 #[derive(Debug, Args)]
 pub struct CompactArgs {
-    /// Repository whose ledger to compact: any directory inside it.
-    #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "all")]
-    pub repo: PathBuf,
-    /// Compact every known repository's ledger and the ledger of events outside git.
-    #[arg(long)]
-    pub all: bool,
-    /// Data directory holding the repository registry and the ledger of events outside git
-    /// [default: $HOOKD_DATA_DIR, else $XDG_DATA_HOME/hookd, else ~/.local/share/hookd].
-    #[arg(long, value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
+    /// Which ledgers.
+    #[command(flatten)]
+    pub ledgers: LedgerChoice,
     /// Leave the file its size (SQLite reuses the freed pages for new rows) instead of
     /// rebuilding it, which needs as much free disk as the ledger and the daemon to pause
     /// its writes.
@@ -71,10 +64,18 @@ pub struct CompactArgs {
 /// Flags of `hookd ledger verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Repository whose ledger to check: any directory inside it.
+    /// Which ledgers.
+    #[command(flatten)]
+    pub ledgers: LedgerChoice,
+}
+
+/// The ledgers a `hookd ledger` command works on: one repository's, or all.
+#[derive(Debug, Args)]
+pub struct LedgerChoice {
+    /// Repository whose ledger to use: any directory inside it.
     #[arg(long, value_name = "DIR", default_value = ".", conflicts_with = "all")]
     pub repo: PathBuf,
-    /// Check every known repository's ledger and the ledger of events outside git
+    /// Every known repository's ledger and the ledger of events outside git
     /// (repositories without a ledger are listed as such, not counted as failures).
     #[arg(long)]
     pub all: bool,
@@ -117,11 +118,11 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The ledgers `--repo DIR` or `--all` name (with `--all`, only those that exist).
-fn chosen_ledgers(repo: &Path, all: bool, data_dir: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
-    if all {
-        let data_dir = match data_dir {
-            Some(dir) => dir.to_path_buf(),
+/// The ledgers `--repo DIR` or `--all` name.
+fn chosen_ledgers(choice: &LedgerChoice) -> anyhow::Result<Vec<PathBuf>> {
+    if choice.all {
+        let data_dir = match &choice.data_dir {
+            Some(dir) => dir.clone(),
             None => hookd_core::dirs::data_dir()?,
         };
         return Ok(hookd_core::ledger::query::all_ledgers(&data_dir)?
@@ -129,7 +130,7 @@ fn chosen_ledgers(repo: &Path, all: bool, data_dir: Option<&Path>) -> anyhow::Re
             .map(|(_, path)| path)
             .collect());
     }
-    let root = hookd_core::ledger::query::resolve_repo_root(repo)?;
+    let root = hookd_core::ledger::query::resolve_repo_root(&choice.repo)?;
     let path = hookd_core::dirs::repo_ledger_path(&root);
     if std::fs::symlink_metadata(&path).is_err() {
         return Err(hookd_core::Error::NoLedger {
@@ -144,7 +145,7 @@ fn chosen_ledgers(repo: &Path, all: bool, data_dir: Option<&Path>) -> anyhow::Re
 fn compact(args: &CompactArgs) -> anyhow::Result<()> {
     use hookd_core::ledger::Ledger;
     use std::io::IsTerminal as _;
-    let ledgers = chosen_ledgers(&args.repo, args.all, args.data_dir.as_deref())?;
+    let ledgers = chosen_ledgers(&args.ledgers)?;
     let live = std::io::stderr().is_terminal();
     for path in ledgers {
         if std::fs::symlink_metadata(&path).is_err() {
@@ -213,7 +214,7 @@ fn mb(bytes: u64) -> String {
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<()> {
     use hookd_core::ledger::integrity::{self, Verdict};
-    let ledgers = chosen_ledgers(&args.repo, args.all, args.data_dir.as_deref())?;
+    let ledgers = chosen_ledgers(&args.ledgers)?;
     let mut bad = 0;
     for path in &ledgers {
         match integrity::verify(path) {

@@ -67,6 +67,19 @@ impl Ledger {
         Ok(report)
     }
 
+    /// The newest row id of `table` (0 when empty), and as a count.
+    fn last_id(&self, table: &str) -> Result<(i64, u64)> {
+        let last: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT coalesce(max(id), 0) FROM {table}"),
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| Error::sqlite(&self.path, e))?;
+        Ok((last, u64::try_from(last).unwrap_or(0)))
+    }
+
     fn compact_mutations(
         &mut self,
         report: &mut CompactReport,
@@ -74,13 +87,7 @@ impl Ledger {
     ) -> Result<()> {
         let path = self.path.clone();
         let sqlite = |e| Error::sqlite(&path, e);
-        let last: i64 = self
-            .conn
-            .query_row("SELECT coalesce(max(id), 0) FROM mutations", [], |r| {
-                r.get(0)
-            })
-            .map_err(sqlite)?;
-        let total = u64::try_from(last).unwrap_or(0);
+        let (last, total) = self.last_id("mutations")?;
         let mut after = 0;
         while after < last {
             let until = after + CHUNK_ROWS * 20;
@@ -116,11 +123,7 @@ impl Ledger {
     ) -> Result<()> {
         let path = self.path.clone();
         let sqlite = |e| Error::sqlite(&path, e);
-        let last: i64 = self
-            .conn
-            .query_row("SELECT coalesce(max(id), 0) FROM events", [], |r| r.get(0))
-            .map_err(sqlite)?;
-        let total = u64::try_from(last).unwrap_or(0);
+        let (last, total) = self.last_id("events")?;
         let mut after = 0;
         loop {
             let rows: Vec<(i64, String)> = {

@@ -43,6 +43,21 @@ pub(super) fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> 
     }
 }
 
+/// A Write of `file` by agent `a` at `minute` past midnight on
+/// 2026-01-01, its event and mutation holding `payload`.
+pub(super) fn write_with(id: &str, minute: u32, file: &str, payload: &str) -> LedgerEntry {
+    let mut e = entry(
+        id,
+        &format!("2026-01-01T00:{minute:02}:00.000Z"),
+        file,
+        "a",
+        "Write",
+    );
+    e.event.raw_payload = payload.into();
+    e.mutations[0].raw_payload = payload.into();
+    e
+}
+
 #[test]
 fn append_is_idempotent_on_event_id() {
     let mut ledger = Ledger::in_memory().unwrap();
@@ -913,18 +928,8 @@ fn a_mutations_payload_is_stored_once_with_its_event_and_read_back_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".hookd/mutations.db");
     let mut ledger = Ledger::open_or_create(&path).unwrap();
-    let with_payload = |id: &str, minute: u32, payload: &str| {
-        let mut e = entry(
-            id,
-            &format!("2026-01-01T00:{minute:02}:00.000Z"),
-            "a.rs",
-            "a",
-            "Write",
-        );
-        e.event.raw_payload = payload.into();
-        e.mutations[0].raw_payload = payload.into();
-        e
-    };
+    let with_payload =
+        |id: &str, minute: u32, payload: &str| write_with(id, minute, "a.rs", payload);
     // A row of before version 9, which held the payload twice.
     ledger
         .append(&[with_payload(

@@ -3,7 +3,7 @@
 
 use super::content_store::{CONTENT_DIR, ContentHash};
 use super::payload::MIN_REFERENCED_BYTES;
-use super::tests::{entry, pairs};
+use super::tests::{pairs, write_with};
 use super::*;
 
 /// A file of about 2 KB, text like an agent writes.
@@ -30,16 +30,7 @@ fn write_payload(file: &str, before: &str, after: &str) -> String {
 }
 
 fn write_entry(id: &str, minute: u32, payload: &str) -> LedgerEntry {
-    let mut e = entry(
-        id,
-        &format!("2026-01-01T00:{minute:02}:00.000Z"),
-        "/r/a.rs",
-        "a",
-        "Write",
-    );
-    e.event.raw_payload = payload.into();
-    e.mutations[0].raw_payload = payload.into();
-    e
+    write_with(id, minute, "/r/a.rs", payload)
 }
 
 fn file_ledger() -> (tempfile::TempDir, Ledger) {
