@@ -706,3 +706,30 @@ fn a_bash_change_counts_its_lines_from_the_contents_kept_around_the_command() {
     counts.sort();
     assert_eq!(counts, [("a.txt".into(), 1, 1), ("n.txt".into(), 2, 0)]);
 }
+
+#[test]
+fn a_before_read_by_a_daemon_that_died_is_still_known_to_the_next_one() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    repo.commit_all("a.rs");
+    let input = json!({"file_path": root.join("a.rs"), "content": "new\n"});
+
+    let mut daemon = env.start_daemon();
+    emit_ok(&env, "PreToolUse", "Write", &root, "toolu_across", &input);
+    // Killed between the call's two hooks (no chance to save anything).
+    daemon.kill_hard();
+    std::fs::write(root.join("a.rs"), "new\n").unwrap();
+    let _daemon = env.start_daemon();
+    emit_ok(&env, "PostToolUse", "Write", &root, "toolu_across", &input);
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows[0]["before"]["state"], "kept", "{}", rows[0]);
+    assert_eq!(repo.stored_content(&rows[0]["before"]), b"old\n");
+    assert_eq!(repo.stored_content(&rows[0]["after"]), b"new\n");
+    let out = rewind(&env, &root, &["--call", "toolu_across", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(read(&root, "a.rs").as_deref(), Some("old\n"));
+}

@@ -124,6 +124,7 @@ export default async function ({ browser, test, shot, emit, repo, EMIT }) {
     assert.deepEqual([...added], [current === 'gen/a.txt' ? 'a' : 'b']);
     const lines = await browser.$$('[data-testid="timeline-row"][data-tool="Bash"]:not([hidden]) .col-lines').map((c) => textOf(c));
     assert.deepEqual([...lines], ['+1 \u22120', '+1 \u22120']);
+    await shell.scrollIntoView({ block: 'end' });
     await shot(browser, 'timeline-bash-diff');
   });
 

@@ -353,8 +353,28 @@ impl Writer {
                 ContentRef::unknown(capture::NO_CALL_ID),
             ));
         };
-        let mut tracker = self.config.contents.lock().ok()?;
-        Some(tracker.take(tool_use_id, file))
+        let (before, after) = self.config.contents.lock().ok()?.take(tool_use_id, file);
+        // What the content store remembers (and forgets now): the before
+        // read by a daemon that stopped before this call's PostToolUse.
+        let root = extract::event_dir(event).and_then(|dir| self.config.stores.root_of(&dir));
+        let state_dir = capture::state_dir_for(file, root.as_deref(), &self.config.data_dir);
+        let remembered = self
+            .config
+            .stores
+            .with_store(&state_dir, |store| store.recall_before(tool_use_id, file))
+            .map_err(|err| err.to_string())
+            .and_then(|recalled| recalled.map_err(|err| err.to_string()));
+        let before = match (before, remembered) {
+            (ContentRef::Unknown { why }, Ok(Some(remembered))) if why == capture::NO_BEFORE => {
+                remembered
+            }
+            (before, Err(err)) => {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot read the befores the content store remembers");
+                before
+            }
+            (before, _) => before,
+        };
+        Some((before, after))
     }
 
     /// A Write's lines added and removed against the file it replaced, as

@@ -766,7 +766,15 @@ async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
     let read = tokio::task::spawn_blocking(move || {
         let event_root = dir.as_deref().and_then(|dir| stores.root_of(dir));
         let state_dir = capture::state_dir_for(&file, event_root.as_deref(), &data_dir);
-        let content = match stores.with_store(&state_dir, |store| capture::read_into(store, &file)) {
+        let content = match stores.with_store(&state_dir, |store| {
+            let content = capture::read_into(store, &file);
+            if moment == Moment::Before
+                && let Err(err) = store.remember_before(&tool_use_id, &file, &content)
+            {
+                tracing::warn!(error = %err, "cannot remember a file's before in the content store");
+            }
+            content
+        }) {
             Ok(content) => content,
             Err(err) => {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store");

@@ -123,7 +123,7 @@ impl Ledger {
     ) -> Result<()> {
         let path = self.path.clone();
         let sqlite = |e| Error::sqlite(&path, e);
-        let (last, total) = self.last_id("events")?;
+        let (_, total) = self.last_id("events")?;
         let mut after = 0;
         loop {
             let rows: Vec<(i64, String)> = {

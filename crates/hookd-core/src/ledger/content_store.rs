@@ -42,6 +42,7 @@ use rustix::io::Errno;
 use sha2::{Digest as _, Sha256};
 
 use crate::ledger::sqlite::{self, Synchronous};
+use crate::record::ContentRef;
 use crate::state_dir::{self, UnsafePath};
 
 /// The store's directory inside a repository's `.hookd/`.
@@ -71,7 +72,17 @@ const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS contents (
     hash TEXT PRIMARY KEY,
     size INTEGER NOT NULL,
     data BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS befores (
+    tool_use_id TEXT PRIMARY KEY,
+    path TEXT NOT NULL,
+    content TEXT NOT NULL,
+    at INTEGER NOT NULL
 ) WITHOUT ROWID;";
+
+/// How long a remembered before waits for its call's `PostToolUse`
+/// (as long as the daemon's own memory of it).
+const BEFORE_TTL_SECS: i64 = 6 * 3600;
 
 /// Why the store could not keep or give back a content.
 #[derive(Debug, thiserror::Error)]
@@ -308,6 +319,53 @@ impl ContentStore {
         rustix::fs::fdatasync(&file).map_err(io_error("flush the write-ahead log of", &wal))
     }
 
+    /// Remembers, beside the contents, what `path` held before the call
+    /// `tool_use_id` ran: the daemon keeps it in memory too, but a daemon
+    /// that stops or dies between a call's `PreToolUse` and its
+    /// `PostToolUse` would otherwise record the change as not restorable.
+    pub fn remember_before(
+        &self,
+        tool_use_id: &str,
+        path: &Path,
+        content: &ContentRef,
+    ) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO befores (tool_use_id, path, content, at) \
+                 VALUES (?1, ?2, ?3, unixepoch())",
+            )
+            .and_then(|mut insert| {
+                insert.execute(rusqlite::params![
+                    tool_use_id,
+                    path.to_string_lossy(),
+                    content.to_column()
+                ])
+            })
+            .map_err(|source| self.sqlite(source))?;
+        Ok(())
+    }
+
+    /// The before remembered for the call `tool_use_id` of `path`, if any,
+    /// forgotten as it is read (with any older than six hours).
+    pub fn recall_before(&self, tool_use_id: &str, path: &Path) -> Result<Option<ContentRef>> {
+        let found: Option<(String, String)> = self
+            .conn
+            .prepare_cached("DELETE FROM befores WHERE tool_use_id = ?1 RETURNING path, content")
+            .and_then(|mut delete| {
+                delete
+                    .query_row([tool_use_id], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .map_err(|source| self.sqlite(source))?;
+        self.conn
+            .prepare_cached("DELETE FROM befores WHERE at < unixepoch() - ?1")
+            .and_then(|mut prune| prune.execute([BEFORE_TTL_SECS]))
+            .map_err(|source| self.sqlite(source))?;
+        Ok(found
+            .filter(|(stored, _)| Path::new(stored) == path)
+            .and_then(|(_, content)| ContentRef::from_column(Some(&content))))
+    }
+
     /// Whether the content `hash` is stored (not whether it is intact).
     pub fn contains(&self, hash: &ContentHash) -> Result<bool> {
         self.conn
@@ -505,6 +563,41 @@ mod tests {
             .permissions()
             .mode()
             & 0o7777
+    }
+
+    #[test]
+    fn a_remembered_before_is_recalled_once_for_its_own_path_and_old_ones_are_forgotten() {
+        let (_dir, store) = store();
+        let kept = ContentRef::Kept {
+            hash: ContentHash::of(b"old").to_string(),
+            size: 3,
+            mode: Some(0o644),
+        };
+        let a = Path::new("/r/a.rs");
+        store.remember_before("t1", a, &kept).unwrap();
+        store.remember_before("t2", a, &ContentRef::Absent).unwrap();
+        store.remember_before("t3", a, &ContentRef::Absent).unwrap();
+        assert_eq!(store.recall_before("t1", a).unwrap(), Some(kept));
+        assert_eq!(
+            store.recall_before("t1", a).unwrap(),
+            None,
+            "forgotten once read"
+        );
+        // Another file under the same call id (reused): not its before.
+        assert_eq!(
+            store.recall_before("t2", Path::new("/r/b.rs")).unwrap(),
+            None
+        );
+        // One older than six hours is forgotten by the next recall.
+        store
+            .conn
+            .execute(
+                "UPDATE befores SET at = at - 7 * 3600 WHERE tool_use_id = 't3'",
+                [],
+            )
+            .unwrap();
+        assert_eq!(store.recall_before("t-none", a).unwrap(), None);
+        assert_eq!(store.recall_before("t3", a).unwrap(), None);
     }
 
     #[test]
