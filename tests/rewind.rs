@@ -733,3 +733,48 @@ fn a_before_read_by_a_daemon_that_died_is_still_known_to_the_next_one() {
     assert!(out.ok(), "{out:?}");
     assert_eq!(read(&root, "a.rs").as_deref(), Some("old\n"));
 }
+
+#[test]
+fn a_bash_snapshot_taken_by_a_daemon_that_died_is_still_known_to_the_next_one() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("c.md"), "# c\n").unwrap();
+    repo.commit_all("c.md");
+    std::fs::write(root.join("draft.txt"), "draft, not committed\n").unwrap();
+    let command = "rm c.md && echo more >> draft.txt && echo new > n.txt";
+    let extra = json!({"tool_name": "Bash", "tool_use_id": "toolu_bash_across", "tool_input": {"command": command}});
+
+    let mut daemon = env.start_daemon();
+    emit_payload(
+        &env,
+        &root,
+        "PreToolUse",
+        &payload(&root, "s", "PreToolUse", &extra),
+    );
+    daemon.kill_hard();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let _daemon = env.start_daemon();
+    emit_payload(
+        &env,
+        &root,
+        "PostToolUse",
+        &payload(&root, "s", "PostToolUse", &extra),
+    );
+    wait_for_count(&repo, "mutations", 3);
+
+    let out = rewind(&env, &root, &["--call", "toolu_bash_across", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(read(&root, "c.md").as_deref(), Some("# c\n"));
+    assert_eq!(
+        read(&root, "draft.txt").as_deref(),
+        Some("draft, not committed\n")
+    );
+    assert_eq!(read(&root, "n.txt"), None);
+}

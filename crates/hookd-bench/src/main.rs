@@ -982,23 +982,62 @@ fn rewind_rows(r: &rewind::RewindReport, rows: &mut Vec<Row>) {
         "context",
         Verdict::Info,
     ));
-    let per_million = |bytes: u64| bytes as f64 * 1_000_000.0 / r.writes.max(1) as f64 / 1e9;
-    let total = per_million(r.ledger_bytes + r.store_bytes);
-    rows.push(Row::new(
-        format!(
-            "Disk for {} recorded 1 KB Writes with contents kept: ledger + store ({} contents), per million",
-            thousands(r.writes),
-            thousands(r.store_objects)
-        ),
-        format!(
-            "{:.2} GB ({:.2} + {:.2})",
-            total,
-            per_million(r.ledger_bytes),
-            per_million(r.store_bytes)
-        ),
-        "≤ 0.73 GB (a third of 2.2 GB)",
-        Verdict::judge(total <= 2.2 / 3.0),
-    ));
+    for b in &r.bytes {
+        let per_million = |bytes: u64| bytes as f64 * 1_000_000.0 / b.writes.max(1) as f64 / 1e9;
+        let total = per_million(b.ledger_bytes + b.store_bytes);
+        let (what, target, verdict) = match b.shape {
+            rewind::WriteShape::Inline => (
+                "payloads as received (schema 11)",
+                "baseline",
+                Verdict::Info,
+            ),
+            rewind::WriteShape::ByReference => (
+                "contents by reference in the store",
+                "≤ 0.73 GB (a third of 2.2 GB)",
+                Verdict::judge(total <= 2.2 / 3.0),
+            ),
+            rewind::WriteShape::ClaudeInline => (
+                "Claude Code's real PostToolUse shape (content twice, old content, patch), as received",
+                "baseline",
+                Verdict::Info,
+            ),
+            rewind::WriteShape::ClaudeByReference => (
+                "Claude Code's real shape, by reference",
+                "context",
+                Verdict::Info,
+            ),
+        };
+        rows.push(Row::new(
+            format!(
+                "Disk for {} recorded 1 KB Writes ({} B payload), {what}: ledger + store ({} contents), per million",
+                thousands(b.writes),
+                b.payload_bytes,
+                thousands(b.store_objects)
+            ),
+            format!(
+                "{:.2} GB ({:.2} + {:.2}); recorded in {:.1} s",
+                total,
+                per_million(b.ledger_bytes),
+                per_million(b.store_bytes),
+                b.record_ms / 1000.0
+            ),
+            target,
+            verdict,
+        ));
+        if let Some(c) = &b.compacted {
+            rows.push(Row::new(
+                "… that ledger after `hookd ledger compact` (rewrite in place, then VACUUM)",
+                format!(
+                    "{:.2} GB ledger; rewrite {:.1} s + VACUUM {:.1} s per million",
+                    per_million(c.ledger_bytes),
+                    c.rewrite_ms / 1000.0 * 1_000_000.0 / b.writes.max(1) as f64,
+                    c.vacuum_ms / 1000.0 * 1_000_000.0 / b.writes.max(1) as f64,
+                ),
+                "context",
+                Verdict::Info,
+            ));
+        }
+    }
 }
 
 fn daemon_memory_rows(r: &daemon_memory::DaemonMemoryReport, rows: &mut Vec<Row>) {

@@ -73,14 +73,8 @@ pub struct RewindReport {
     pub rewind: Summary,
     /// Of which planning alone.
     pub plan: Summary,
-    /// Writes recorded for the bytes figure.
-    pub writes: u64,
-    /// The ledger's allocated bytes (database and WAL, checkpointed).
-    pub ledger_bytes: u64,
-    /// The content store's allocated bytes.
-    pub store_bytes: u64,
-    /// Contents in the content store.
-    pub store_objects: u64,
+    /// The same Writes recorded in each [`WriteShape`], in its order.
+    pub bytes: Vec<RecordedBytes>,
 }
 
 /// Runs the three parts.
@@ -88,7 +82,10 @@ pub fn run(tools: &Tools, runs: usize, writes: u64) -> Result<RewindReport> {
     ensure!(runs > 0, "--rewind-runs must be at least 1");
     let (payload_bytes, plain, snapshot_new, snapshot_stored) = snapshot_cost(tools, runs)?;
     let (rewind, plan) = session_rewind()?;
-    let (ledger_bytes, store_bytes, store_objects) = recorded_bytes(writes)?;
+    let bytes = WriteShape::ALL
+        .into_iter()
+        .map(|shape| recorded_bytes(shape, writes))
+        .collect::<Result<Vec<_>>>()?;
     Ok(RewindReport {
         runs,
         payload_bytes,
@@ -98,10 +95,7 @@ pub fn run(tools: &Tools, runs: usize, writes: u64) -> Result<RewindReport> {
         session_files: SESSION_FILES,
         rewind,
         plan,
-        writes,
-        ledger_bytes,
-        store_bytes,
-        store_objects,
+        bytes,
     })
 }
 
@@ -214,6 +208,7 @@ fn session_rewind() -> Result<(Summary, Summary)> {
         for (call, before, after) in [(2 * f, &original, &written), (2 * f + 1, &written, &edited)]
         {
             entries.push(entry(
+                WriteShape::ByReference,
                 &store,
                 &facts,
                 &format!("call-{call:04}"),
@@ -281,7 +276,101 @@ fn recording(ws: &Workspace) -> Result<(Ledger, ContentStore, RepoFacts)> {
     Ok((ledger, store, facts))
 }
 
+/// How the bytes figure's Writes look and are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteShape {
+    /// The figure: the payload names the file and carries the
+    /// content, stored as received (every ledger of schema 11).
+    Inline,
+    /// The same payloads, their content kept in the store by reference.
+    ByReference,
+    /// Claude Code's `PostToolUse` of a Write as it really arrives: the
+    /// content again in `tool_response`, with the old content and a
+    /// patch, stored as received.
+    ClaudeInline,
+    /// The same, by reference.
+    ClaudeByReference,
+}
+
+impl WriteShape {
+    const ALL: [Self; 4] = [
+        Self::Inline,
+        Self::ByReference,
+        Self::ClaudeInline,
+        Self::ClaudeByReference,
+    ];
+
+    fn by_reference(self) -> bool {
+        matches!(self, Self::ByReference | Self::ClaudeByReference)
+    }
+
+    fn payload(self, call: &str, file: &str, before: &str, after: &str) -> serde_json::Value {
+        match self {
+            Self::Inline | Self::ByReference => json!({
+                "session_id": "bench-session",
+                "tool_name": "Write",
+                "tool_use_id": call,
+                "tool_input": {"file_path": file, "content": after},
+            }),
+            Self::ClaudeInline | Self::ClaudeByReference => json!({
+                "session_id": "bench-session",
+                "transcript_path": "/home/user/.claude/projects/-home-user-src-app/bench-session.jsonl",
+                "cwd": "/home/user/src/app",
+                "permission_mode": "acceptEdits",
+                "hook_event_name": "PostToolUse",
+                "tool_name": "Write",
+                "tool_input": {"file_path": file, "content": after},
+                "tool_response": {
+                    "type": "update",
+                    "filePath": file,
+                    "content": after,
+                    "structuredPatch": [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
+                                         "lines": [format!("-{}", before.lines().next().unwrap_or_default()),
+                                                   format!("+{}", after.lines().next().unwrap_or_default())]}],
+                    "originalFile": before,
+                },
+                "tool_use_id": call,
+            }),
+        }
+    }
+}
+
+/// What N Writes of one shape took on disk.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordedBytes {
+    /// The payloads' shape and storage.
+    pub shape: WriteShape,
+    /// Writes recorded.
+    pub writes: u64,
+    /// The payload's size of the last Write, bytes.
+    pub payload_bytes: usize,
+    /// The ledger's allocated bytes (database and WAL, checkpointed).
+    pub ledger_bytes: u64,
+    /// The content store's allocated bytes.
+    pub store_bytes: u64,
+    /// Contents in the content store.
+    pub store_objects: u64,
+    /// Time to build and record them (contents kept, batches of 4,096), ms.
+    pub record_ms: f64,
+    /// For a ledger stored as received: `hookd ledger compact` of it
+    /// afterwards (the rewrite, then the `VACUUM`, ms) and its bytes then.
+    pub compacted: Option<Compacted>,
+}
+
+/// What compacting a ledger stored as received did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Compacted {
+    /// Rewriting the rows in place, ms.
+    pub rewrite_ms: f64,
+    /// The `VACUUM` after it, ms.
+    pub vacuum_ms: f64,
+    /// The ledger's allocated bytes after both.
+    pub ledger_bytes: u64,
+}
+
 fn entry(
+    shape: WriteShape,
     store: &ContentStore,
     facts: &RepoFacts,
     call: &str,
@@ -290,12 +379,7 @@ fn entry(
     after: &str,
 ) -> LedgerEntry {
     let now = hookd_core::timefmt::now();
-    let payload = json!({
-        "session_id": "bench-session",
-        "tool_name": "Write",
-        "tool_use_id": call,
-        "tool_input": {"file_path": file, "content": after},
-    });
+    let payload = shape.payload(call, file, before, after);
     let mut event = HookEvent::post_tool_use(
         uuid::Uuid::now_v7().to_string(),
         "Write",
@@ -317,26 +401,35 @@ fn entry(
     }
 }
 
-fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
+fn recorded_bytes(shape: WriteShape, writes: u64) -> Result<RecordedBytes> {
     let ws = Workspace::new()?;
     let (mut ledger, store, facts) = recording(&ws)?;
-    eprintln!("[rewind] recording {writes} Writes of {WRITE_BYTES} B with their contents kept");
+    if !shape.by_reference() {
+        ledger.store_payloads_as_received();
+    }
+    eprintln!(
+        "[rewind] recording {writes} Writes of {WRITE_BYTES} B with their contents kept ({shape:?})"
+    );
     let started = Instant::now();
     let mut last_progress = Instant::now();
     let mut previous = content(WRITE_BYTES, 0);
     let mut batch = Vec::with_capacity(4096);
+    let mut payload_bytes = 0;
     for i in 0..writes {
         let i = usize::try_from(i)?;
         let file = format!("src/file_{:05}.rs", i % 10_000);
         let next = content(WRITE_BYTES, i + 1);
-        batch.push(entry(
+        let entry = entry(
+            shape,
             &store,
             &facts,
             &format!("w-{i:08}"),
             &file,
             &previous,
             &next,
-        ));
+        );
+        payload_bytes = entry.event.raw_payload.len();
+        batch.push(entry);
         previous = next;
         if batch.len() == 4096 {
             ledger.append(&batch)?;
@@ -351,19 +444,61 @@ fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
         }
     }
     ledger.append(&batch)?;
+    // Every payload reads back as it was received.
+    let newest = ledger.mutations(&hookd_core::ledger::MutationFilter {
+        limit: Some(1),
+        ..Default::default()
+    })?;
+    ensure!(
+        newest.first().map(|m| m.record.raw_payload.len()) == Some(payload_bytes),
+        "the newest Write's payload did not read back whole"
+    );
     ledger
         .connection()
         .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
         .context("checkpoint")?;
     drop(ledger);
-    let ledger_bytes = ["", "-wal", "-shm"]
-        .iter()
-        .map(|suffix| {
-            let mut path = ws.ledger_path().into_os_string();
-            path.push(suffix);
-            allocated(Path::new(&path))
+    let ledger_size = || -> u64 {
+        ["", "-wal", "-shm"]
+            .iter()
+            .map(|suffix| {
+                let mut path = ws.ledger_path().into_os_string();
+                path.push(suffix);
+                allocated(Path::new(&path))
+            })
+            .sum()
+    };
+    let ledger_bytes = ledger_size();
+    // The history an older hookd wrote, brought to the new form in place
+    // as `hookd ledger compact` does.
+    let compacted = if shape == WriteShape::Inline {
+        eprintln!("[rewind] compacting the ledger stored as received");
+        let mut ledger = Ledger::open_existing(&ws.ledger_path())?;
+        let started = Instant::now();
+        let report = ledger.compact_history(|_| {})?;
+        let rewrite_ms = ms(started.elapsed());
+        ensure!(
+            report.events == writes,
+            "compacted {} of {writes} events",
+            report.events
+        );
+        let started = Instant::now();
+        ledger.vacuum()?;
+        let vacuum_ms = ms(started.elapsed());
+        ledger
+            .connection()
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+            .context("checkpoint")?;
+        drop(ledger);
+        eprintln!("[rewind] compacted in {rewrite_ms:.0} ms, vacuumed in {vacuum_ms:.0} ms");
+        Some(Compacted {
+            rewrite_ms,
+            vacuum_ms,
+            ledger_bytes: ledger_size(),
         })
-        .sum();
+    } else {
+        None
+    };
     // Closing the last connection checkpoints the store's WAL into it.
     let store_dir = store.dir().to_path_buf();
     drop(store);
@@ -374,8 +509,18 @@ fn recorded_bytes(writes: u64) -> Result<(u64, u64, u64)> {
         |r| r.get(0),
     )?;
     let store_objects = u64::try_from(store_objects)?;
-    eprintln!("[rewind] recorded in {:.0} ms", ms(started.elapsed()));
-    Ok((ledger_bytes, store_bytes, store_objects))
+    let record_ms = ms(started.elapsed());
+    eprintln!("[rewind] recorded in {record_ms:.0} ms");
+    Ok(RecordedBytes {
+        compacted,
+        record_ms,
+        shape,
+        writes,
+        payload_bytes,
+        ledger_bytes,
+        store_bytes,
+        store_objects,
+    })
 }
 
 /// Bytes allocated on disk for a file (0 when absent).

@@ -16,7 +16,9 @@
 //!
 //! The pre snapshot is taken as soon as the daemon reads the pre event, and
 //! `hookd-emit` waits (bounded) for that before it returns, so the agent does
-//! not start the command first. Files ignored by git and files outside the
+//! not start the command first. It is held in memory and remembered in the
+//! content store as well ([`Snapshot::to_text`]), so a daemon that stops
+//! before the post event leaves it to the next one. Files ignored by git and files outside the
 //! repository are not seen.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -41,6 +43,52 @@ pub struct Snapshot {
     /// What the content store keeps of each dirty path, when the snapshot
     /// was taken with one ([`snapshot_keeping`]).
     kept: BTreeMap<String, ContentRef>,
+}
+
+/// [`Snapshot`] as text, to be remembered in the content store.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredSnapshot {
+    head_tree: Option<String>,
+    dirty: BTreeMap<String, Option<String>>,
+    kept: BTreeMap<String, ContentRef>,
+}
+
+impl Snapshot {
+    /// The snapshot as compact JSON, for [`ContentStore::remember_before`].
+    pub fn to_text(&self) -> String {
+        let stored = StoredSnapshot {
+            head_tree: self.head_tree.map(|id| id.to_string()),
+            dirty: self
+                .dirty
+                .iter()
+                .map(|(path, id)| (path.clone(), id.map(|id| id.to_string())))
+                .collect(),
+            kept: self.kept.clone(),
+        };
+        serde_json::to_string(&stored).unwrap_or_default()
+    }
+
+    /// A snapshot read back from [`Snapshot::to_text`]'s text; `None` when
+    /// it does not parse (never a snapshot of something else).
+    pub fn from_text(text: &str) -> Option<Self> {
+        let stored: StoredSnapshot = serde_json::from_str(text).ok()?;
+        let oid = |hex: &str| Oid::from_str(hex).ok();
+        Some(Self {
+            head_tree: match stored.head_tree {
+                Some(hex) => Some(oid(&hex)?),
+                None => None,
+            },
+            dirty: stored
+                .dirty
+                .into_iter()
+                .map(|(path, id)| match id {
+                    Some(hex) => oid(&hex).map(|id| (path, Some(id))),
+                    None => Some((path, None)),
+                })
+                .collect::<Option<_>>()?,
+            kept: stored.kept,
+        })
+    }
 }
 
 /// Pairs Bash pre/post events: holds the pre snapshots until their post event.
@@ -290,6 +338,31 @@ mod tests {
         commit_all(&repo);
         fs::write(dir.path().join("already-dirty.txt"), "dirty before\n").unwrap();
         (dir, repo)
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_from_its_text_and_bad_text_is_none() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        fs::remove_file(root.join("tracked.txt")).unwrap();
+        fs::write(root.join("untracked.txt"), "u\n").unwrap();
+        let state = root.join(".hookd");
+        fs::create_dir(&state).unwrap();
+        let store = ContentStore::open(&state).unwrap();
+        let taken = snapshot_keeping(&repo, root, Some(&store)).unwrap();
+        assert!(taken.head_tree.is_some());
+        assert_eq!(taken.dirty.len(), 3, "{taken:?}");
+        assert!(
+            taken.dirty.values().any(Option::is_none),
+            "the deleted file"
+        );
+        assert_eq!(taken.kept.len(), 3);
+        assert_eq!(Snapshot::from_text(&taken.to_text()), Some(taken.clone()));
+        assert_eq!(Snapshot::from_text("{}"), None);
+        let bad = taken
+            .to_text()
+            .replace(&taken.head_tree.unwrap().to_string(), "not-an-id");
+        assert_eq!(Snapshot::from_text(&bad), None);
     }
 
     #[test]

@@ -358,15 +358,10 @@ impl Writer {
         // read by a daemon that stopped before this call's PostToolUse.
         let root = extract::event_dir(event).and_then(|dir| self.config.stores.root_of(&dir));
         let state_dir = capture::state_dir_for(file, root.as_deref(), &self.config.data_dir);
-        let remembered = self
-            .config
-            .stores
-            .with_store(&state_dir, |store| store.recall_before(tool_use_id, file))
-            .map_err(|err| err.to_string())
-            .and_then(|recalled| recalled.map_err(|err| err.to_string()));
+        let remembered = self.recall_before(&state_dir, tool_use_id, file);
         let before = match (before, remembered) {
             (ContentRef::Unknown { why }, Ok(Some(remembered))) if why == capture::NO_BEFORE => {
-                remembered
+                ContentRef::from_column(Some(&remembered)).unwrap_or(ContentRef::Unknown { why })
             }
             (before, Err(err)) => {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot read the befores the content store remembers");
@@ -375,6 +370,21 @@ impl Writer {
             (before, _) => before,
         };
         Some((before, after))
+    }
+
+    /// The before the content store in `state_dir` remembers for the call
+    /// `tool_use_id` of `path` (forgotten as it is read).
+    fn recall_before(
+        &self,
+        state_dir: &Path,
+        tool_use_id: &str,
+        path: &Path,
+    ) -> Result<Option<String>, String> {
+        self.config
+            .stores
+            .with_store(state_dir, |store| store.recall_before(tool_use_id, path))
+            .map_err(|err| err.to_string())
+            .and_then(|recalled| recalled.map_err(|err| err.to_string()))
     }
 
     /// A Write's lines added and removed against the file it replaced, as
@@ -425,14 +435,28 @@ impl Writer {
         ) {
             return Vec::new();
         }
-        let before = match self.config.bash.lock() {
+        let held = match self.config.bash.lock() {
             Ok(mut tracker) => tracker.take(tool_use_id, root),
             Err(_) => None,
         };
+        let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
+        // What the content store remembers (and forgets now): the snapshot
+        // taken by a daemon that stopped before this command's PostToolUse.
+        let remembered = match self.recall_before(&state_dir, tool_use_id, root) {
+            Ok(remembered) => remembered,
+            Err(err) => {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot read the Bash snapshots the content store remembers");
+                None
+            }
+        };
+        let before = held.or_else(|| {
+            remembered
+                .as_deref()
+                .and_then(bash_tracker::Snapshot::from_text)
+        });
         let (Some(before), Some(git)) = (before, self.enricher.repository(root)) else {
             return Vec::new();
         };
-        let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
         let stores = Arc::clone(&self.config.stores);
         // Each changed file's content before and after, and the lines the
         // command added and removed, by the diff the timeline shows

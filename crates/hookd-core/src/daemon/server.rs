@@ -769,7 +769,7 @@ async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
         let content = match stores.with_store(&state_dir, |store| {
             let content = capture::read_into(store, &file);
             if moment == Moment::Before
-                && let Err(err) = store.remember_before(&tool_use_id, &file, &content)
+                && let Err(err) = store.remember_before(&tool_use_id, &file, &content.to_column())
             {
                 tracing::warn!(error = %err, "cannot remember a file's before in the content store");
             }
@@ -812,7 +812,15 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
         let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
         let snapshot = stores
             .with_store(&state_dir, |store| {
-                bash_tracker::snapshot_keeping(&repo, &root, Some(store))
+                let snapshot = bash_tracker::snapshot_keeping(&repo, &root, Some(store));
+                // Also beside the contents, for a daemon that stops before
+                // the command's PostToolUse.
+                if let Ok(snapshot) = &snapshot
+                    && let Err(err) = store.remember_before(&tool_use_id, &root, &snapshot.to_text())
+                {
+                    tracing::warn!(error = %err, "cannot remember a Bash snapshot in the content store");
+                }
+                snapshot
             })
             .unwrap_or_else(|err| {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");

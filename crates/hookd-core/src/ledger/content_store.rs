@@ -42,7 +42,6 @@ use rustix::io::Errno;
 use sha2::{Digest as _, Sha256};
 
 use crate::ledger::sqlite::{self, Synchronous};
-use crate::record::ContentRef;
 use crate::state_dir::{self, UnsafePath};
 
 /// The store's directory inside a repository's `.hookd/`.
@@ -320,15 +319,12 @@ impl ContentStore {
     }
 
     /// Remembers, beside the contents, what `path` held before the call
-    /// `tool_use_id` ran: the daemon keeps it in memory too, but a daemon
-    /// that stops or dies between a call's `PreToolUse` and its
-    /// `PostToolUse` would otherwise record the change as not restorable.
-    pub fn remember_before(
-        &self,
-        tool_use_id: &str,
-        path: &Path,
-        content: &ContentRef,
-    ) -> Result<()> {
+    /// `tool_use_id` ran (`before`: a file tool's [`ContentRef`], a Bash
+    /// command's pre snapshot of its repository, as text). The daemon keeps
+    /// it in memory too, but a daemon that stops or dies between a call's
+    /// `PreToolUse` and its `PostToolUse` would otherwise record the change
+    /// as not restorable.
+    pub fn remember_before(&self, tool_use_id: &str, path: &Path, before: &str) -> Result<()> {
         self.conn
             .prepare_cached(
                 "INSERT OR REPLACE INTO befores (tool_use_id, path, content, at) \
@@ -338,7 +334,7 @@ impl ContentStore {
                 insert.execute(rusqlite::params![
                     tool_use_id,
                     path.to_string_lossy(),
-                    content.to_column()
+                    before
                 ])
             })
             .map_err(|source| self.sqlite(source))?;
@@ -347,7 +343,7 @@ impl ContentStore {
 
     /// The before remembered for the call `tool_use_id` of `path`, if any,
     /// forgotten as it is read (with any older than six hours).
-    pub fn recall_before(&self, tool_use_id: &str, path: &Path) -> Result<Option<ContentRef>> {
+    pub fn recall_before(&self, tool_use_id: &str, path: &Path) -> Result<Option<String>> {
         let found: Option<(String, String)> = self
             .conn
             .prepare_cached("DELETE FROM befores WHERE tool_use_id = ?1 RETURNING path, content")
@@ -363,7 +359,7 @@ impl ContentStore {
             .map_err(|source| self.sqlite(source))?;
         Ok(found
             .filter(|(stored, _)| Path::new(stored) == path)
-            .and_then(|(_, content)| ContentRef::from_column(Some(&content))))
+            .map(|(_, before)| before))
     }
 
     /// Whether the content `hash` is stored (not whether it is intact).
@@ -568,16 +564,14 @@ mod tests {
     #[test]
     fn a_remembered_before_is_recalled_once_for_its_own_path_and_old_ones_are_forgotten() {
         let (_dir, store) = store();
-        let kept = ContentRef::Kept {
-            hash: ContentHash::of(b"old").to_string(),
-            size: 3,
-            mode: Some(0o644),
-        };
         let a = Path::new("/r/a.rs");
-        store.remember_before("t1", a, &kept).unwrap();
-        store.remember_before("t2", a, &ContentRef::Absent).unwrap();
-        store.remember_before("t3", a, &ContentRef::Absent).unwrap();
-        assert_eq!(store.recall_before("t1", a).unwrap(), Some(kept));
+        store.remember_before("t1", a, "one").unwrap();
+        store.remember_before("t2", a, "two").unwrap();
+        store.remember_before("t3", a, "three").unwrap();
+        assert_eq!(
+            store.recall_before("t1", a).unwrap().as_deref(),
+            Some("one")
+        );
         assert_eq!(
             store.recall_before("t1", a).unwrap(),
             None,
