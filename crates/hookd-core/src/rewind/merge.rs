@@ -101,33 +101,63 @@ fn merge(before: &[u8], after: &[u8], now: &[u8]) -> Revert {
     {
         return Revert::Conflict(Conflict::Binary);
     }
+    // Markers longer than any marker-like line of the files, as git does
+    // (`conflict-marker-size`): a line of the user's that reads
+    // `<<<<<<< ours` stays theirs, never taken for a marker.
+    let length = marker_length([before, after, now]);
     let mut options = diffy::MergeOptions::new();
     options.set_conflict_style(diffy::ConflictStyle::Diff3);
+    options.set_conflict_marker_length(length);
     match options.merge_bytes(after, now, before) {
         Ok(merged) if merged == now => Revert::Unchanged,
         Ok(merged) => Revert::Write(merged),
         Err(marked) => Revert::Conflict(Conflict::Overlap {
-            marked: label(&marked),
+            marked: label(&marked, length),
         }),
     }
 }
 
-/// Names the sides of diffy's markers (`<<<<<<< ours` …) as a user reads
-/// them: what is there now, the change, what was there before it.
-fn label(marked: &[u8]) -> Vec<u8> {
+/// The shortest conflict marker (7 at least, as git's) longer than every
+/// run of `<`, `|`, `=` or `>` that starts a line of `contents`.
+fn marker_length(contents: [&[u8]; 3]) -> usize {
+    contents
+        .iter()
+        .flat_map(|content| content.split(|&b| b == b'\n'))
+        .filter_map(|line| {
+            let first = *line.first()?;
+            b"<|=>"
+                .contains(&first)
+                .then(|| line.iter().take_while(|&&b| b == first).count() + 1)
+        })
+        .fold(7, usize::max)
+}
+
+/// Names the sides of diffy's markers (`<<<<<<< ours` …, `length` signs)
+/// as a user reads them: what is there now, the change, what was there
+/// before it.
+fn label(marked: &[u8], length: usize) -> Vec<u8> {
+    let marker = |sign: u8, name: &str| {
+        let mut line = vec![sign; length];
+        line.push(b' ');
+        line.extend_from_slice(name.as_bytes());
+        line
+    };
+    let markers = [
+        (marker(b'<', "ours"), NOW, b'<'),
+        (marker(b'|', "original"), AFTER, b'|'),
+        (marker(b'>', "theirs"), BEFORE, b'>'),
+    ];
     let mut out = Vec::with_capacity(marked.len());
     for line in marked.split_inclusive(|&b| b == b'\n') {
-        let relabelled = [
-            (&b"<<<<<<< ours"[..], NOW),
-            (&b"||||||| original"[..], AFTER),
-            (&b">>>>>>> theirs"[..], BEFORE),
-        ]
-        .iter()
-        .find_map(|(marker, label)| {
-            let rest = line.strip_prefix(*marker)?;
+        let relabelled = markers.iter().find_map(|(marker, label, sign)| {
+            let rest = line.strip_prefix(marker.as_slice())?;
             let ending = if rest.ends_with(b"\n") { "\n" } else { "" };
-            (rest.trim_ascii().is_empty())
-                .then(|| format!("{}{label}{ending}", String::from_utf8_lossy(&marker[..8])))
+            (rest.trim_ascii().is_empty()).then(|| {
+                format!(
+                    "{} {label}{ending}",
+                    String::from_utf8_lossy(&vec![*sign; length])
+                )
+            })
         });
         match relabelled {
             Some(line) => out.extend_from_slice(line.as_bytes()),
@@ -208,6 +238,24 @@ mod tests {
         assert_eq!(
             marked,
             "<<<<<<< now\nx = 100\n||||||| after the change\nx = 10\n=======\nx = 1\n>>>>>>> before the change\ny = 2\n"
+        );
+    }
+
+    #[test]
+    fn a_users_line_that_looks_like_a_marker_stays_theirs() {
+        // The user's file holds a line like a conflict marker (a merge they
+        // left unresolved, a doc about merges), and the revert conflicts.
+        let before = text(&["x = 1", "<<<<<<< ours", "y = 2"]);
+        let after = text(&["x = 10", "<<<<<<< ours", "y = 2"]);
+        let now = text(&["x = 100", "<<<<<<< ours", "y = 2"]);
+        let Revert::Conflict(Conflict::Overlap { marked }) =
+            revert(Some(&before), Some(&after), Some(&now))
+        else {
+            panic!("expected a conflict");
+        };
+        assert_eq!(
+            String::from_utf8(marked).unwrap(),
+            "<<<<<<<< now\nx = 100\n|||||||| after the change\nx = 10\n========\nx = 1\n>>>>>>>> before the change\n<<<<<<< ours\ny = 2\n"
         );
     }
 
