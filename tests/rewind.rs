@@ -210,16 +210,21 @@ impl Agent<'_> {
             json!({"tool_name": "Bash", "tool_use_id": call, "tool_input": {"command": command}});
         let pre = payload(self.root, self.session, "PreToolUse", &extra);
         emit_payload(self.env, self.root, "PreToolUse", &pre);
-        let status = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .current_dir(self.root)
-            .status()
-            .unwrap();
-        assert!(status.success(), "{command}");
+        sh(self.root, command);
         let post = payload(self.root, self.session, "PostToolUse", &extra);
         emit_payload(self.env, self.root, "PostToolUse", &post);
     }
+}
+
+/// Runs `command` with `sh -c` in `root`, as an agent's Bash tool does.
+fn sh(root: &Path, command: &str) {
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(root)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{command}");
 }
 
 fn agent<'a>(env: &'a TestEnv, root: &'a Path, session: &'a str) -> Agent<'a> {
@@ -753,13 +758,7 @@ fn a_bash_snapshot_taken_by_a_daemon_that_died_is_still_known_to_the_next_one() 
         &payload(&root, "s", "PreToolUse", &extra),
     );
     daemon.kill_hard();
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    sh(&root, command);
     let _daemon = env.start_daemon();
     emit_payload(
         &env,
