@@ -360,12 +360,8 @@ impl Writer {
         let state_dir = capture::state_dir_for(file, root.as_deref(), &self.config.data_dir);
         let remembered = self.recall_before(&state_dir, tool_use_id, file);
         let before = match (before, remembered) {
-            (ContentRef::Unknown { why }, Ok(Some(remembered))) if why == capture::NO_BEFORE => {
+            (ContentRef::Unknown { why }, Some(remembered)) if why == capture::NO_BEFORE => {
                 ContentRef::from_column(Some(&remembered)).unwrap_or(ContentRef::Unknown { why })
-            }
-            (before, Err(err)) => {
-                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot read the befores the content store remembers");
-                before
             }
             (before, _) => before,
         };
@@ -373,18 +369,27 @@ impl Writer {
     }
 
     /// The before the content store in `state_dir` remembers for the call
-    /// `tool_use_id` of `path` (forgotten as it is read).
-    fn recall_before(
-        &self,
-        state_dir: &Path,
-        tool_use_id: &str,
-        path: &Path,
-    ) -> Result<Option<String>, String> {
-        self.config
+    /// `tool_use_id` of `path` (forgotten as it is read); none, and a log
+    /// line, when the store cannot be read.
+    fn recall_before(&self, state_dir: &Path, tool_use_id: &str, path: &Path) -> Option<String> {
+        let recalled = self
+            .config
             .stores
-            .with_store(state_dir, |store| store.recall_before(tool_use_id, path))
-            .map_err(|err| err.to_string())
-            .and_then(|recalled| recalled.map_err(|err| err.to_string()))
+            .with_store(state_dir, |store| store.recall_before(tool_use_id, path));
+        let failed = |error: &(dyn std::error::Error + 'static)| {
+            tracing::warn!(dir = %state_dir.display(), error = %ErrorChain(error), "cannot read the befores the content store remembers");
+        };
+        match recalled {
+            Ok(Ok(remembered)) => remembered,
+            Ok(Err(err)) => {
+                failed(&err);
+                None
+            }
+            Err(err) => {
+                failed(&err);
+                None
+            }
+        }
     }
 
     /// A Write's lines added and removed against the file it replaced, as
@@ -442,13 +447,7 @@ impl Writer {
         let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
         // What the content store remembers (and forgets now): the snapshot
         // taken by a daemon that stopped before this command's PostToolUse.
-        let remembered = match self.recall_before(&state_dir, tool_use_id, root) {
-            Ok(remembered) => remembered,
-            Err(err) => {
-                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot read the Bash snapshots the content store remembers");
-                None
-            }
-        };
+        let remembered = self.recall_before(&state_dir, tool_use_id, root);
         let before = held.or_else(|| {
             remembered
                 .as_deref()

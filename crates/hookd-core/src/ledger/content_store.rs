@@ -319,7 +319,7 @@ impl ContentStore {
     }
 
     /// Remembers, beside the contents, what `path` held before the call
-    /// `tool_use_id` ran (`before`: a file tool's [`ContentRef`], a Bash
+    /// `tool_use_id` ran (`before`: a file tool's [`ContentRef`](crate::record::ContentRef), a Bash
     /// command's pre snapshot of its repository, as text). The daemon keeps
     /// it in memory too, but a daemon that stops or dies between a call's
     /// `PreToolUse` and its `PostToolUse` would otherwise record the change
