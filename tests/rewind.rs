@@ -712,6 +712,27 @@ fn a_bash_change_counts_its_lines_from_the_contents_kept_around_the_command() {
     assert_eq!(counts, [("a.txt".into(), 1, 1), ("n.txt".into(), 2, 0)]);
 }
 
+/// Waits until the content store of the repository at `root` remembers
+/// the before of the call `call`.
+fn wait_remembered(root: &Path, call: &str) {
+    let db = root.join(".hookd/content/contents.db");
+    hookd_testkit::wait_until(
+        std::time::Duration::from_secs(20),
+        &format!("the before of {call} remembered"),
+        || {
+            rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .and_then(|conn| {
+                    conn.query_row(
+                        "SELECT count(*) FROM befores WHERE tool_use_id = ?1",
+                        [call],
+                        |r| r.get::<_, i64>(0),
+                    )
+                })
+                .is_ok_and(|n| n == 1)
+        },
+    );
+}
+
 #[test]
 fn a_before_read_by_a_daemon_that_died_is_still_known_to_the_next_one() {
     let env = TestEnv::new();
@@ -723,6 +744,9 @@ fn a_before_read_by_a_daemon_that_died_is_still_known_to_the_next_one() {
 
     let mut daemon = env.start_daemon();
     emit_ok(&env, "PreToolUse", "Write", &root, "toolu_across", &input);
+    // hookd-emit waits for the read a bounded time only: on a loaded
+    // machine it may return first. The test is about what happens after.
+    wait_remembered(&root, "toolu_across");
     // Killed between the call's two hooks (no chance to save anything).
     daemon.kill_hard();
     std::fs::write(root.join("a.rs"), "new\n").unwrap();
@@ -757,6 +781,7 @@ fn a_bash_snapshot_taken_by_a_daemon_that_died_is_still_known_to_the_next_one() 
         "PreToolUse",
         &payload(&root, "s", "PreToolUse", &extra),
     );
+    wait_remembered(&root, "toolu_bash_across");
     daemon.kill_hard();
     sh(&root, command);
     let _daemon = env.start_daemon();
