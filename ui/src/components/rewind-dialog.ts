@@ -42,7 +42,6 @@ export interface RewindDialog {
 /** Lines of one file's diff shown before "Show all". */
 const MAX_LINES = 400;
 
-
 /** A file's diff from now to after the revert, unchanged runs folded. */
 export function renderRewindDiff(file: RewindFilePreview, caption: string): HTMLElement {
   const body = h('div', { class: 'diff-body' });

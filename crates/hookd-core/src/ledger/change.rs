@@ -130,9 +130,9 @@ pub fn kept_text(store: &ContentStore, content: &ContentRef) -> Option<Option<St
 /// A Bash row's whole-file diff, when both of its contents are known text.
 fn shell_diff(ledger: &Ledger, row: &MutationRow) -> Option<ChangeDiff> {
     let (before, after) = (row.record.before.as_ref()?, row.record.after.as_ref()?);
-    let store = ContentStore::open(ledger.path().parent()?).ok()?;
-    let before = kept_text(&store, before)?;
-    let after = kept_text(&store, after)?;
+    let (before, after) = ledger.with_content_store(|store| {
+        Some((kept_text(store, before)?, kept_text(store, after)?))
+    })??;
     Some(diff::whole_file_diff(before.as_deref(), after.as_deref()))
 }
 
@@ -143,7 +143,7 @@ fn kept_before(ledger: &Ledger, row: &MutationRow) -> Option<PreviousContent> {
     let before = row.record.before.as_ref()?;
     let content = match before {
         ContentRef::Absent => None,
-        _ => kept_text(&ContentStore::open(ledger.path().parent()?).ok()?, before)?,
+        _ => ledger.with_content_store(|store| kept_text(store, before))??,
     };
     let existed = content.is_some();
     Some(PreviousContent {

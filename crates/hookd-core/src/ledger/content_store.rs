@@ -344,22 +344,25 @@ impl ContentStore {
     /// The before remembered for the call `tool_use_id` of `path`, if any,
     /// forgotten as it is read (with any older than six hours).
     pub fn recall_before(&self, tool_use_id: &str, path: &Path) -> Result<Option<String>> {
-        let found: Option<(String, String)> = self
+        // One statement, one write: this call's row and the expired ones.
+        let deleted: Vec<(String, String, String)> = self
             .conn
-            .prepare_cached("DELETE FROM befores WHERE tool_use_id = ?1 RETURNING path, content")
+            .prepare_cached(
+                "DELETE FROM befores WHERE tool_use_id = ?1 OR at < unixepoch() - ?2 \
+                 RETURNING tool_use_id, path, content",
+            )
             .and_then(|mut delete| {
                 delete
-                    .query_row([tool_use_id], |row| Ok((row.get(0)?, row.get(1)?)))
-                    .optional()
+                    .query_map(rusqlite::params![tool_use_id, BEFORE_TTL_SECS], |row| {
+                        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                    })?
+                    .collect()
             })
             .map_err(|source| self.sqlite(source))?;
-        self.conn
-            .prepare_cached("DELETE FROM befores WHERE at < unixepoch() - ?1")
-            .and_then(|mut prune| prune.execute([BEFORE_TTL_SECS]))
-            .map_err(|source| self.sqlite(source))?;
-        Ok(found
-            .filter(|(stored, _)| Path::new(stored) == path)
-            .map(|(_, before)| before))
+        Ok(deleted
+            .into_iter()
+            .find(|(id, stored, _)| id == tool_use_id && Path::new(stored) == path)
+            .map(|(_, _, before)| before))
     }
 
     /// Whether the content `hash` is stored (not whether it is intact).

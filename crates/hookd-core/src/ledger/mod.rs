@@ -52,6 +52,7 @@ pub use window::TimelineRow;
 
 use crate::record::{ContentRef, Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
+use content_store::ContentStore;
 use derived::Derived;
 use payload::{Compacted, PayloadStore};
 use sqlite::Synchronous;
@@ -193,6 +194,13 @@ impl Ledger {
     /// baseline). Payloads stored by reference still read back whole.
     pub fn store_payloads_as_received(&mut self) {
         self.payloads_by_reference = false;
+    }
+
+    /// Runs `f` with the content store beside this ledger (opened once, on
+    /// first use, and shared with the payload reads); `None` for a ledger in
+    /// memory or a store that cannot be opened.
+    pub fn with_content_store<R>(&self, f: impl FnOnce(&ContentStore) -> R) -> Option<R> {
+        self.payloads.with(|store| Ok(f(store)))?.ok()
     }
 
     /// The database file.

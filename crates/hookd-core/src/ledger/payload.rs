@@ -106,58 +106,48 @@ pub fn compact(raw: &str, mut put: impl FnMut(&str) -> Option<ContentHash>) -> O
         return None;
     }
     let mut value: Value = serde_json::from_str(raw).ok()?;
-    let mut kept = Vec::new();
+    // The check that makes it exact, before anything is kept: `raw` must be
+    // what serde_json writes for its value (not the sender's own spacing,
+    // escapes or numbers). Then the value with its strings put back, which
+    // is what [`inflate`] reads, writes `raw` again byte for byte.
+    if serde_json::to_string(&value).ok()? != raw {
+        return None;
+    }
+    let mut refs = 0;
     if let Value::Object(map) = &mut value {
         for key in ["tool_input", "tool_response"] {
             if let Some(part) = map.get_mut(key) {
-                replace_large(part, &mut put, &mut kept);
+                refs += replace_large(part, &mut put);
             }
         }
     }
-    if kept.is_empty() {
+    if refs == 0 {
         return None;
     }
-    let text = serde_json::to_string(&value).ok()?;
-    // The check that makes it exact: the strings put back must give the
-    // received bytes, whatever the sender's spacing, escapes or numbers.
-    let back = inflate_with(&text, |hash| {
-        kept.iter()
-            .find(|(h, _)| h == hash)
-            .map(|(_, s)| s.clone())
-            .ok_or_else(|| PayloadError::BadReference(hash.to_string()))
-    })
-    .ok()?;
-    (back == raw).then(|| Compacted {
-        text,
-        refs: i64::try_from(kept.len()).unwrap_or(i64::MAX),
+    Some(Compacted {
+        text: serde_json::to_string(&value).ok()?,
+        refs,
     })
 }
 
-fn replace_large(
-    value: &mut Value,
-    put: &mut impl FnMut(&str) -> Option<ContentHash>,
-    kept: &mut Vec<(ContentHash, String)>,
-) {
+/// Replaces the large strings of `value` (outside [`READ_IN_SQL`]) that
+/// `put` keeps by their references; how many.
+fn replace_large(value: &mut Value, put: &mut impl FnMut(&str) -> Option<ContentHash>) -> i64 {
     match value {
-        Value::Object(map) => {
-            for (key, field) in map.iter_mut() {
-                if !READ_IN_SQL.contains(&key.as_str()) {
-                    replace_large(field, put, kept);
-                }
+        Value::Object(map) => map
+            .iter_mut()
+            .filter(|(key, _)| !READ_IN_SQL.contains(&key.as_str()))
+            .map(|(_, field)| replace_large(field, put))
+            .sum(),
+        Value::Array(items) => items.iter_mut().map(|item| replace_large(item, put)).sum(),
+        Value::String(text) if text.len() >= MIN_REFERENCED_BYTES => match put(text) {
+            Some(hash) => {
+                *text = format!("{MARK}{hash}");
+                1
             }
-        }
-        Value::Array(items) => {
-            for item in items {
-                replace_large(item, put, kept);
-            }
-        }
-        Value::String(text) if text.len() >= MIN_REFERENCED_BYTES => {
-            if let Some(hash) = put(text) {
-                let reference = format!("{MARK}{hash}");
-                kept.push((hash, std::mem::replace(text, reference)));
-            }
-        }
-        _ => {}
+            None => 0,
+        },
+        _ => 0,
     }
 }
 
@@ -167,18 +157,11 @@ pub fn inflate(
     text: &str,
     mut get: impl FnMut(&ContentHash) -> Result<Vec<u8>, ContentError>,
 ) -> Result<String, PayloadError> {
-    inflate_with(text, |hash| {
+    let mut value: Value = serde_json::from_str(text)?;
+    put_back(&mut value, &mut |hash: &ContentHash| {
         let bytes = get(hash)?;
         String::from_utf8(bytes).map_err(|_| PayloadError::NotText(hash.clone()))
-    })
-}
-
-fn inflate_with(
-    text: &str,
-    mut get: impl FnMut(&ContentHash) -> Result<String, PayloadError>,
-) -> Result<String, PayloadError> {
-    let mut value: Value = serde_json::from_str(text)?;
-    put_back(&mut value, &mut get)?;
+    })?;
     Ok(serde_json::to_string(&value)?)
 }
 
@@ -227,8 +210,9 @@ impl PayloadStore {
     }
 
     /// Runs `f` with the store, opening it first if needed; `None` for a
-    /// ledger without one.
-    fn with<R>(
+    /// ledger without one. Not from inside a query that reads payloads
+    /// (the SQL function holds the store meanwhile).
+    pub(crate) fn with<R>(
         &self,
         f: impl FnOnce(&ContentStore) -> Result<R, ContentError>,
     ) -> Option<Result<R, ContentError>> {
@@ -373,14 +357,19 @@ mod tests {
     fn a_payload_that_would_not_come_back_exactly_is_kept_as_received() {
         let put = |text: &str| Some(ContentHash::of(text.as_bytes()));
         // Spacing, an escape serde_json writes differently, a number it
-        // writes differently: each one alone makes the payload stay whole.
+        // writes differently: each one alone makes the payload stay whole,
+        // and nothing of it is kept in the store.
         let content = big('x');
         for raw in [
             format!("{{\"tool_input\": {{\"content\": \"{content}\"}}}}"),
             format!("{{\"tool_input\":{{\"content\":\"\\/{content}\"}}}}"),
             format!("{{\"n\":1.0e3,\"tool_input\":{{\"content\":\"{content}\"}}}}"),
         ] {
-            assert_eq!(compact(&raw, put), None, "{raw}");
+            assert_eq!(
+                compact(&raw, |_| panic!("kept a string of {raw}")),
+                None,
+                "{raw}"
+            );
         }
         let plain = format!("{{\"n\":1,\"tool_input\":{{\"content\":\"{content}\"}}}}");
         assert!(compact(&plain, put).is_some());

@@ -143,19 +143,19 @@ fn label(marked: &[u8], length: usize) -> Vec<u8> {
         line
     };
     let markers = [
-        (marker(b'<', "ours"), NOW, b'<'),
-        (marker(b'|', "original"), AFTER, b'|'),
-        (marker(b'>', "theirs"), BEFORE, b'>'),
+        (marker(b'<', "ours"), NOW),
+        (marker(b'|', "original"), AFTER),
+        (marker(b'>', "theirs"), BEFORE),
     ];
     let mut out = Vec::with_capacity(marked.len());
     for line in marked.split_inclusive(|&b| b == b'\n') {
-        let relabelled = markers.iter().find_map(|(marker, label, sign)| {
+        let relabelled = markers.iter().find_map(|(marker, label)| {
             let rest = line.strip_prefix(marker.as_slice())?;
             let ending = if rest.ends_with(b"\n") { "\n" } else { "" };
             (rest.trim_ascii().is_empty()).then(|| {
                 format!(
                     "{} {label}{ending}",
-                    String::from_utf8_lossy(&vec![*sign; length])
+                    String::from_utf8_lossy(&marker[..length])
                 )
             })
         });
