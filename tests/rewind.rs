@@ -802,3 +802,76 @@ fn a_bash_snapshot_taken_by_a_daemon_that_died_is_still_known_to_the_next_one() 
     );
     assert_eq!(read(&root, "n.txt"), None);
 }
+
+/// A `pre_tool_use` line as an emitter that did not wait sends it: the
+/// connection is closed as soon as the line is written.
+fn send_and_go(env: &TestEnv, root: &Path, tool: &str, call: &str, input: &Value) {
+    let payload: Value =
+        serde_json::from_str(&tool_payload("PreToolUse", tool, root, call, input.clone())).unwrap();
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let line = hookd_testkit::envelope_line("pre_tool_use", Some(tool), payload, &now, 1);
+    env.send_raw(line.as_bytes());
+}
+
+#[test]
+fn a_before_read_after_hookd_emit_gave_up_is_unknown_never_the_agents_own_write() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    repo.commit_all("a.rs");
+    let _daemon = env.start_daemon();
+    let input = json!({"file_path": root.join("a.rs"), "content": "new\n"});
+
+    // A slow daemon: hookd-emit stopped waiting and exited, and the agent
+    // wrote the file, before the daemon read it for the PreToolUse.
+    std::fs::write(root.join("a.rs"), "new\n").unwrap();
+    send_and_go(&env, &root, "Write", "toolu_late", &input);
+    // Lines on two connections are handled in any order: the PostToolUse
+    // is sent once the PreToolUse was handled.
+    wait_remembered(&root, "toolu_late");
+    emit_ok(&env, "PostToolUse", "Write", &root, "toolu_late", &input);
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows[0]["before"]["state"], "unknown", "{}", rows[0]);
+    let why = rows[0]["before"]["why"].as_str().unwrap();
+    assert!(why.contains("stopped waiting"), "{why}");
+    // Not restorable, and said: never a revert that silently does nothing.
+    let out = rewind(&env, &root, &["--call", "toolu_late"]);
+    assert!(out.stdout.contains("stopped waiting"), "{out:?}");
+    let out = rewind(&env, &root, &["--call", "toolu_late", "--apply"]);
+    assert!(!out.ok(), "{out:?}");
+    assert_eq!(read(&root, "a.rs").as_deref(), Some("new\n"));
+}
+
+#[test]
+fn a_bash_snapshot_finished_after_hookd_emit_gave_up_keeps_no_befores() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("c.md"), "# c\n").unwrap();
+    repo.commit_all("c.md");
+    let _daemon = env.start_daemon();
+    let command = "echo more >> c.md";
+    let input = json!({"command": command});
+
+    send_and_go(&env, &root, "Bash", "toolu_bash_late", &input);
+    wait_remembered(&root, "toolu_bash_late");
+    sh(&root, command);
+    let extra = json!({"tool_name": "Bash", "tool_use_id": "toolu_bash_late", "tool_input": input});
+    emit_payload(
+        &env,
+        &root,
+        "PostToolUse",
+        &payload(&root, "session-1", "PostToolUse", &extra),
+    );
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows[0]["file_path"], "c.md");
+    assert_eq!(rows[0]["before"]["state"], "unknown", "{}", rows[0]);
+    let why = rows[0]["before"]["why"].as_str().unwrap();
+    assert!(why.contains("stopped waiting"), "{why}");
+    assert_eq!(repo.stored_content(&rows[0]["after"]), b"# c\nmore\n");
+}

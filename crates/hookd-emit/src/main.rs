@@ -77,9 +77,11 @@ const ACK_WAIT: Duration = Duration::from_millis(500);
 
 /// How long a call the daemon takes a snapshot for
 /// ([`hookd_proto::snapshot`]) waits for the daemon to take it (git status
-/// of a large work tree can take a while); past it the agent simply goes on
-/// and that change may not be restorable.
-const SNAPSHOT_WAIT: Duration = Duration::from_millis(500);
+/// of a large work tree can take a while; a file is read in a millisecond
+/// or two); past it the agent simply goes on, and the daemon, which sees
+/// this process gone when its read is done, records that change's before
+/// as unknown rather than what the agent may already have written.
+const SNAPSHOT_WAIT: Duration = Duration::from_secs(2);
 
 /// Added to the event's hook timeout when waiting for the daemon's answer,
 /// so a hook that runs to its own timeout still gets its answer relayed.

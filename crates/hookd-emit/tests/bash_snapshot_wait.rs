@@ -88,8 +88,9 @@ fn a_daemon_that_never_closes_costs_a_bounded_wait_and_is_reported() {
         "{}",
         result.stderr
     );
+    // Its 2 s wait for the snapshot, far short of the daemon's 10 s hold.
     assert!(
-        result.elapsed < Duration::from_secs(2),
+        result.elapsed < Duration::from_secs(5),
         "waited {:?}",
         result.elapsed
     );

@@ -43,6 +43,10 @@ pub struct Snapshot {
     /// What the content store keeps of each dirty path, when the snapshot
     /// was taken with one ([`snapshot_keeping`]).
     kept: BTreeMap<String, ContentRef>,
+    /// Why the snapshot may already hold the command's changes (it was
+    /// finished after `hookd-emit` stopped waiting): then no path's before
+    /// is taken from it ([`Snapshot::distrust`]).
+    distrusted: Option<String>,
 }
 
 /// [`Snapshot`] as text, to be remembered in the content store.
@@ -51,9 +55,17 @@ struct StoredSnapshot {
     head_tree: Option<String>,
     dirty: BTreeMap<String, Option<String>>,
     kept: BTreeMap<String, ContentRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    distrusted: Option<String>,
 }
 
 impl Snapshot {
+    /// Marks the snapshot as possibly taken after the command started:
+    /// every path it reports changed gets an unknown before, saying `why`.
+    pub fn distrust(&mut self, why: &str) {
+        self.distrusted = Some(why.to_owned());
+    }
+
     /// The snapshot as compact JSON, for [`ContentStore::remember_before`].
     pub fn to_text(&self) -> String {
         let stored = StoredSnapshot {
@@ -64,6 +76,7 @@ impl Snapshot {
                 .map(|(path, id)| (path.clone(), id.map(|id| id.to_string())))
                 .collect(),
             kept: self.kept.clone(),
+            distrusted: self.distrusted.clone(),
         };
         serde_json::to_string(&stored).unwrap_or_default()
     }
@@ -87,6 +100,7 @@ impl Snapshot {
                 })
                 .collect::<Option<_>>()?,
             kept: stored.kept,
+            distrusted: stored.distrusted,
         })
     }
 }
@@ -172,6 +186,9 @@ fn content_before(
     path: &str,
     store: &ContentStore,
 ) -> ContentRef {
+    if let Some(why) = &before.distrusted {
+        return ContentRef::unknown(why.clone());
+    }
     if let Some(kept) = before.kept.get(path) {
         return kept.clone();
     }
@@ -264,6 +281,7 @@ pub fn snapshot_keeping(
         head_tree,
         dirty,
         kept,
+        distrusted: None,
     })
 }
 

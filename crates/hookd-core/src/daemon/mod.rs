@@ -14,6 +14,7 @@ pub mod accepted;
 pub mod bash_tracker;
 pub mod capture;
 pub mod connection;
+pub mod emitter;
 pub mod enrich;
 pub mod extract;
 pub mod held;

@@ -28,6 +28,7 @@ use crate::daemon::accepted::AcceptedJournal;
 use crate::daemon::bash_tracker::{self, BashTracker};
 use crate::daemon::capture::{self, ContentTracker, StoreCache};
 use crate::daemon::connection::{Connection, Frame};
+use crate::daemon::emitter::{self, Emitter};
 use crate::daemon::extract;
 use crate::daemon::held::HeldFiles;
 use crate::daemon::ingest::{self, IngestConfig, IngestItem};
@@ -682,9 +683,16 @@ async fn accept_line(
                 }
                 match snapshot_moment(&event) {
                     Some(Moment::Before) if event.tool_name.as_deref() == Some(BASH_TOOL) => {
-                        snapshot_before_bash(&event, shared).await;
+                        let emitter = Emitter::of(writer.as_ref());
+                        snapshot_before_bash(&event, shared, emitter).await;
                     }
-                    Some(moment) => read_file_content(&event, moment, shared).await,
+                    Some(Moment::Before) => {
+                        let emitter = Emitter::of(writer.as_ref());
+                        read_file_content(&event, Moment::Before, shared, emitter).await;
+                    }
+                    Some(Moment::After) => {
+                        read_file_content(&event, Moment::After, shared, None).await;
+                    }
                     None => {}
                 }
                 // Recorded first, whatever the managed hooks do.
@@ -750,8 +758,14 @@ fn snapshot_moment(event: &HookEvent) -> Option<Moment> {
 /// Reads the file a file tool is about to change (`Before`) or has just
 /// changed (`After`) into its repository's content store
 /// ([`crate::daemon::capture`]). Done here, as the line arrives, for the
-/// reason [`snapshot_before_bash`] gives.
-async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
+/// reason [`snapshot_before_bash`] gives. A before read once its `emitter`
+/// stopped waiting is recorded as unknown ([`crate::daemon::emitter`]).
+async fn read_file_content(
+    event: &HookEvent,
+    moment: Moment,
+    shared: &Shared,
+    emitter: Option<Emitter>,
+) {
     let (Some(file), Some(tool_use_id)) = (event.file_path.clone(), event.tool_use_id.clone())
     else {
         return;
@@ -767,7 +781,11 @@ async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
         let event_root = dir.as_deref().and_then(|dir| stores.root_of(dir));
         let state_dir = capture::state_dir_for(&file, event_root.as_deref(), &data_dir);
         let content = match stores.with_store(&state_dir, |store| {
-            let content = capture::read_into(store, &file);
+            let mut content = capture::read_into(store, &file);
+            if moment == Moment::Before && !emitter::still_waiting(emitter.as_ref()) {
+                tracing::warn!(file = %file.display(), "hookd-emit stopped waiting before the file was read; its before is unknown");
+                content = ContentRef::unknown(emitter::GAVE_UP);
+            }
             if moment == Moment::Before
                 && let Err(err) = store.remember_before(&tool_use_id, &file, &content.to_column())
             {
@@ -797,8 +815,10 @@ async fn read_file_content(event: &HookEvent, moment: Moment, shared: &Shared) {
 /// Records the repository's state before a Bash command runs. Done here, as
 /// the line arrives, rather than in the ingest queue: the connection is only
 /// closed afterwards, and `hookd-emit` waits for that close, so the agent
-/// cannot start the command before the snapshot exists.
-async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
+/// cannot start the command before the snapshot exists. A snapshot that
+/// finished once its `emitter` stopped waiting keeps none of the command's
+/// befores ([`crate::daemon::emitter`]).
+async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Option<Emitter>) {
     let (Some(dir), Some(tool_use_id)) = (extract::event_dir(event), event.tool_use_id.clone())
     else {
         return;
@@ -812,7 +832,13 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
         let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
         let snapshot = stores
             .with_store(&state_dir, |store| {
-                let snapshot = bash_tracker::snapshot_keeping(&repo, &root, Some(store));
+                let mut snapshot = bash_tracker::snapshot_keeping(&repo, &root, Some(store));
+                if !emitter::still_waiting(emitter.as_ref())
+                    && let Ok(snapshot) = &mut snapshot
+                {
+                    tracing::warn!(root = %root.display(), "hookd-emit stopped waiting before the repository's state was recorded; the command's befores are unknown");
+                    snapshot.distrust(emitter::GAVE_UP_BASH);
+                }
                 // Also beside the contents, for a daemon that stops before
                 // the command's PostToolUse.
                 if let Ok(snapshot) = &snapshot
@@ -824,7 +850,13 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared) {
             })
             .unwrap_or_else(|err| {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
-                bash_tracker::snapshot(&repo, &root)
+                let mut snapshot = bash_tracker::snapshot(&repo, &root);
+                if !emitter::still_waiting(emitter.as_ref())
+                    && let Ok(snapshot) = &mut snapshot
+                {
+                    snapshot.distrust(emitter::GAVE_UP_BASH);
+                }
+                snapshot
             });
         match snapshot {
             Ok(snapshot) => {
