@@ -161,3 +161,70 @@ fn a_daemon_restarted_while_the_broker_is_unreachable_drains_its_outbox() {
     );
     consumer.stop();
 }
+
+#[test]
+fn the_contents_a_change_refers_to_travel_with_it_to_a_consumer_whose_store_lacks_them() {
+    broker_is_up();
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::write(root.join("a.rs"), "old\n").unwrap();
+    repo.commit_all("a.rs");
+    let mut consumer = Consumer::start(&env);
+    let exchange = consumer.exchange().to_owned();
+    std::thread::sleep(Duration::from_millis(500));
+
+    // Recorded while the broker cannot be reached, so the message waits in
+    // the outbox with what the daemon kept of the file.
+    let mut first = env.start_daemon_with(&[
+        "--amqp",
+        UNREACHABLE_BROKER_URL,
+        "--amqp-exchange",
+        &exchange,
+        "--ledger-mode",
+        "amqp",
+    ]);
+    let input = json!({"file_path": root.join("a.rs"), "content": "new\n"});
+    for hook in ["PreToolUse", "PostToolUse"] {
+        if hook == "PostToolUse" {
+            std::fs::write(root.join("a.rs"), "new\n").unwrap();
+        }
+        let out = env.emit(
+            &[hook],
+            &tool_payload(hook, "Write", &root, "toolu_carried", input.clone()),
+            &root,
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    let mut text = String::new();
+    poll_until(Duration::from_secs(10), || {
+        let out = env.command("hookd").arg("status").output().unwrap();
+        text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.contains("backlog 2").then_some(())
+    })
+    .unwrap_or_else(|| panic!("status never showed the backlog:\n{text}"));
+    assert!(first.terminate().success(), "{}", first.log_text());
+
+    // The consumer's machine has no store of the daemon's: only what the
+    // message carries.
+    let store = root.join(".hookd/content");
+    assert!(store.is_dir(), "the daemon kept the contents");
+    std::fs::remove_dir_all(&store).unwrap();
+    let _second = env.start_daemon_with(&[
+        "--amqp",
+        &broker_url(),
+        "--amqp-exchange",
+        &exchange,
+        "--ledger-mode",
+        "amqp",
+    ]);
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(repo.stored_content(&rows[0]["before"]), b"old\n");
+    assert_eq!(repo.stored_content(&rows[0]["after"]), b"new\n");
+    let out = env.hookd(&root, &["rewind", "--call", "toolu_carried", "--apply"]);
+    assert!(out.ok(), "{out:?}");
+    assert_eq!(std::fs::read_to_string(root.join("a.rs")).unwrap(), "old\n");
+    consumer.stop();
+}

@@ -134,6 +134,8 @@ fn core_kind(err: &hookd_core::Error) -> ErrorKind {
         E::AgentConnect(inner) => agent_connect_kind(inner),
         E::Amqp(_) => ErrorKind::Unavailable,
         E::Settings(inner) => settings_kind(inner),
+        // Same as the rewind's own store errors.
+        E::Content(_) => ErrorKind::Io,
     }
 }
 

@@ -119,6 +119,9 @@ pub enum Error {
     /// Reading, validating or writing hook settings failed.
     #[error(transparent)]
     Settings(#[from] crate::settings::SettingsError),
+    /// A repository's content store could not keep or give a content.
+    #[error(transparent)]
+    Content(#[from] crate::ledger::content_store::ContentError),
 }
 
 impl Error {

@@ -39,7 +39,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::AmqpError;
 use super::held_acks::{HeldAcks, Release};
-use super::message::{DEFAULT_EXCHANGE, SCHEMA_VERSION, ToolMutationEvent};
+use super::message::{CarriedContent, DEFAULT_EXCHANGE, SCHEMA_VERSION, ToolMutationEvent};
 use super::topology::{check_url, connect, declare_exchange, redact, short_string};
 use crate::ledger::sink::LedgerSink;
 use crate::record::LedgerEntry;
@@ -538,9 +538,10 @@ impl Worker {
         let mut entries = Vec::with_capacity(batch.len());
         for delivery in batch {
             match decode(&delivery.data) {
-                Ok(event) => {
+                Ok(mut event) => {
                     ackers.push(delivery.acker);
-                    entries.push(event.into_entry());
+                    let contents = event.take_contents();
+                    entries.push((event.into_entry(), contents));
                 }
                 Err(reason) => {
                     tracing::warn!(
@@ -663,7 +664,10 @@ impl Worker {
 
     /// Writes entries grouped by ledger, one transaction each, on the blocking
     /// pool; `None` if that thread panicked.
-    async fn write(&mut self, entries: Vec<LedgerEntry>) -> Option<WriteOutcome> {
+    async fn write(
+        &mut self,
+        entries: Vec<(LedgerEntry, Vec<CarriedContent>)>,
+    ) -> Option<WriteOutcome> {
         let outcome = self.on_sink(move |sink| write_groups(sink, entries)).await;
         if outcome.is_none() {
             tracing::error!("ledger writer failed; the batch goes back to the queue");
@@ -779,11 +783,18 @@ async fn open_session(config: &ConsumerConfig) -> Result<Session, AmqpError> {
 }
 
 /// Groups entries by ledger and appends each group in one transaction.
-fn write_groups(sink: &mut LedgerSink, entries: Vec<LedgerEntry>) -> WriteOutcome {
-    let mut groups: BTreeMap<PathBuf, (Vec<usize>, Vec<LedgerEntry>)> = BTreeMap::new();
+/// One ledger's part of a batch: the batch positions, their entries and
+/// the contents their messages carried.
+type Group = (Vec<usize>, Vec<LedgerEntry>, Vec<CarriedContent>);
+
+fn write_groups(
+    sink: &mut LedgerSink,
+    entries: Vec<(LedgerEntry, Vec<CarriedContent>)>,
+) -> WriteOutcome {
+    let mut groups: BTreeMap<PathBuf, Group> = BTreeMap::new();
     let mut missing_roots = Vec::new();
     let mut root_exists: HashMap<PathBuf, bool> = HashMap::new();
-    for (position, entry) in entries.into_iter().enumerate() {
+    for (position, (entry, contents)) in entries.into_iter().enumerate() {
         if let Some(root) = entry.repo.git_root.as_deref() {
             // The sink would create `<root>/.hookd` (and every missing parent):
             // an event from a repository that is not on this host must not
@@ -800,10 +811,14 @@ fn write_groups(sink: &mut LedgerSink, entries: Vec<LedgerEntry>) -> WriteOutcom
         let group = groups.entry(ledger).or_default();
         group.0.push(position);
         group.1.push(entry);
+        group.2.extend(contents);
     }
     let groups = groups
         .into_iter()
-        .map(|(ledger, (positions, entries))| {
+        .map(|(ledger, (positions, entries, contents))| {
+            // The contents first, flushed, so the rows never refer to a
+            // content this machine's store lacks.
+            keep_carried(sink, &ledger, &contents);
             let result = sink.append(&ledger, &entries);
             GroupOutcome {
                 ledger,
@@ -816,6 +831,30 @@ fn write_groups(sink: &mut LedgerSink, entries: Vec<LedgerEntry>) -> WriteOutcom
         groups,
         missing_roots,
         checks: Checks::of(sink),
+    }
+}
+
+/// Keeps the contents messages carried in the store beside the ledger at
+/// `ledger`. One that does not match its name, or a store that cannot take
+/// it, is logged and left out: the rows are stored anyway (a rewind then
+/// names the content it lacks), as the daemon stores them when its own
+/// store fails.
+fn keep_carried(sink: &mut LedgerSink, ledger: &Path, contents: &[CarriedContent]) {
+    if contents.is_empty() {
+        return;
+    }
+    let bytes: Vec<(&str, Vec<u8>)> = contents
+        .iter()
+        .filter_map(|content| match content.bytes() {
+            Some(bytes) => Some((content.hash.as_str(), bytes)),
+            None => {
+                tracing::warn!(hash = %content.hash, "a carried content is neither text nor base64; left out");
+                None
+            }
+        })
+        .collect();
+    if let Err(err) = sink.keep_contents(ledger, &bytes) {
+        tracing::warn!(ledger = %ledger.display(), error = %error_chain(&err), "cannot keep the contents the messages carried");
     }
 }
 

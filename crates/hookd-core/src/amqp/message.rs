@@ -9,9 +9,19 @@
 //! top level. `lines_added` and `lines_removed` (schema 7 of the ledger)
 //! are optional, left out when unknown: a message without them is read as
 //! before, and an older consumer ignores them.
+//!
+//! A mutation's before and after are references into the content store of
+//! the machine that recorded them ([`crate::ledger::content_store`]); a
+//! consumer on another machine has no such store. So the message also
+//! carries the contents it refers to (`contents`, optional like the line
+//! counts, up to [`CARRIED_LIMIT`] bytes a message), and the consumer keeps
+//! them in the store beside the ledger it writes before the rows that refer
+//! to them, so a rewind there finds them.
 
 use std::path::PathBuf;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
 use crate::names::normalize_hook_type;
@@ -25,6 +35,67 @@ pub use crate::config::DEFAULT_EXCHANGE;
 
 /// Content type of every message.
 pub const CONTENT_TYPE: &str = "application/json";
+
+/// Most content bytes one message carries: well under RabbitMQ's default
+/// largest message (16 MiB since 4.0) once text is escaped or bytes are
+/// base64. Contents past it are left out (logged); a rewind on the
+/// consumer's machine then says which content its store lacks.
+pub const CARRIED_LIMIT: usize = 8 << 20;
+
+/// One content a mutation's before or after refers to, carried in the
+/// message: text as text, other bytes as base64 (exactly one of the two).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedContent {
+    /// Its SHA-256, as the mutation's reference names it.
+    pub hash: String,
+    /// The content, when it is UTF-8 text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The content in standard base64, when it is not text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base64: Option<String>,
+}
+
+impl CarriedContent {
+    /// Carries `bytes`, named `hash`.
+    pub fn new(hash: &str, bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(text) => Self {
+                hash: hash.to_owned(),
+                text: Some(text),
+                base64: None,
+            },
+            Err(err) => Self {
+                hash: hash.to_owned(),
+                text: None,
+                base64: Some(BASE64.encode(err.as_bytes())),
+            },
+        }
+    }
+
+    /// The bytes carried; `None` when the message holds neither form or
+    /// bad base64 (the consumer then keeps nothing of it).
+    pub fn bytes(&self) -> Option<Vec<u8>> {
+        match (&self.text, &self.base64) {
+            (Some(text), None) => Some(text.as_bytes().to_vec()),
+            (None, Some(encoded)) => BASE64.decode(encoded).ok(),
+            _ => None,
+        }
+    }
+
+    /// Bytes it carries (for [`CARRIED_LIMIT`]).
+    pub fn len(&self) -> usize {
+        self.text
+            .as_ref()
+            .or(self.base64.as_ref())
+            .map_or(0, String::len)
+    }
+
+    /// Whether it carries no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// Git facts of the repository the event happened in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +162,10 @@ pub struct ToolMutationEvent {
     pub flags: Vec<crate::record::Flag>,
     /// Every mutation row derived from the event (a Bash call can change several files).
     pub mutations: Vec<MutationRecord>,
+    /// The contents the mutations' befores and afters refer to (left out
+    /// when none; see the module's doc).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contents: Vec<CarriedContent>,
 }
 
 impl ToolMutationEvent {
@@ -131,7 +206,20 @@ impl ToolMutationEvent {
             source_pid: e.source_pid,
             flags: e.flags.clone(),
             mutations: entry.mutations.clone(),
+            contents: Vec::new(),
         }
+    }
+
+    /// The message carrying `contents` too.
+    #[must_use]
+    pub fn with_contents(mut self, contents: Vec<CarriedContent>) -> Self {
+        self.contents = contents;
+        self
+    }
+
+    /// Takes the carried contents out, for the consumer to keep.
+    pub fn take_contents(&mut self) -> Vec<CarriedContent> {
+        std::mem::take(&mut self.contents)
     }
 
     /// The ledger entry a consumer writes, equal to the one the daemon built.
@@ -226,6 +314,54 @@ mod tests {
         assert_eq!(routing_key("stop", None), "agent.stop");
         assert_eq!(routing_key("cwd_changed", None), "event.cwd_changed");
         assert!(!routing_key("stop", None).starts_with("tool.mutation."));
+    }
+
+    #[test]
+    fn carried_contents_travel_as_text_or_base64_and_come_back_byte_for_byte() {
+        let text = CarriedContent::new("h1", b"fn main() {}\n".to_vec());
+        assert_eq!(text.text.as_deref(), Some("fn main() {}\n"));
+        assert_eq!(text.base64, None);
+        let binary = CarriedContent::new("h2", vec![0xff, 0x00, 0xfe]);
+        assert_eq!(binary.text, None);
+        assert_eq!(binary.base64.as_deref(), Some("/wD+"));
+
+        let message = ToolMutationEvent {
+            contents: vec![text, binary],
+            ..sample()
+        };
+        let body = serde_json::to_vec(&message).unwrap();
+        let mut back: ToolMutationEvent = serde_json::from_slice(&body).unwrap();
+        let carried = back.take_contents();
+        assert_eq!(carried[0].bytes().unwrap(), b"fn main() {}\n");
+        assert_eq!(carried[1].bytes().unwrap(), [0xff, 0x00, 0xfe]);
+        // Neither form, or both, or bad base64: nothing is taken for it.
+        let broken = CarriedContent {
+            hash: "h3".into(),
+            text: None,
+            base64: Some("not base64!".into()),
+        };
+        assert_eq!(broken.bytes(), None);
+        // A message without contents says nothing of them (an older
+        // consumer's shape), and reads back with none.
+        let plain = serde_json::to_value(sample()).unwrap();
+        assert!(plain.get("contents").is_none(), "{plain}");
+        let read: ToolMutationEvent = serde_json::from_value(plain).unwrap();
+        assert!(read.contents.is_empty());
+    }
+
+    fn sample() -> ToolMutationEvent {
+        let entry = LedgerEntry {
+            event: HookEvent::post_tool_use(
+                "e1".into(),
+                "Write",
+                "a",
+                "{}".into(),
+                "2026-11-21T10:00:00.000Z".into(),
+            ),
+            repo: RepoFacts::default(),
+            mutations: Vec::new(),
+        };
+        ToolMutationEvent::from_entry(&entry)
     }
 
     #[test]

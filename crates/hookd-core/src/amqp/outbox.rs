@@ -22,7 +22,7 @@ use rusqlite_migration::{M, Migrations};
 use serde_json::{Map, Value};
 
 use super::AmqpError;
-use super::message::{SCHEMA_VERSION, ToolMutationEvent};
+use super::message::{CarriedContent, SCHEMA_VERSION, ToolMutationEvent};
 use crate::ledger::sqlite::Synchronous;
 use crate::record::LedgerEntry;
 
@@ -76,7 +76,13 @@ pub struct OutboxMessage {
 impl OutboxMessage {
     /// The message for one ledger entry: its `ToolMutationEvent` body, routing key and headers.
     pub fn from_entry(entry: &LedgerEntry) -> Self {
-        let message = ToolMutationEvent::from_entry(entry);
+        Self::carrying(entry, Vec::new())
+    }
+
+    /// [`Self::from_entry`], the body also carrying `contents` (the
+    /// contents its mutations refer to).
+    pub fn carrying(entry: &LedgerEntry, contents: Vec<CarriedContent>) -> Self {
+        let message = ToolMutationEvent::from_entry(entry).with_contents(contents);
         let mut headers = Map::new();
         headers.insert("schema_version".into(), SCHEMA_VERSION.into());
         headers.insert("event_type".into(), message.event_type.clone().into());

@@ -147,8 +147,14 @@ pub fn state_dir_for(file: &Path, event_root: Option<&Path>, data_dir: &Path) ->
         Some(root) if file.starts_with(root) => Some(root.to_path_buf()),
         _ => file.parent().and_then(crate::project::discover_root),
     };
-    let ledger = match root {
-        Some(root) => dirs::repo_ledger_path(&root),
+    store_dir_of(root.as_deref(), data_dir)
+}
+
+/// The directory holding the ledger (and so the content store) of the
+/// repository at `git_root`, or of events outside git.
+pub fn store_dir_of(git_root: Option<&Path>, data_dir: &Path) -> PathBuf {
+    let ledger = match git_root {
+        Some(root) => dirs::repo_ledger_path(root),
         None => dirs::unversioned_ledger_path(data_dir),
     };
     ledger

@@ -203,7 +203,8 @@ impl Writer {
                         }
                     }
                     if let Some(target) = &self.config.publish {
-                        outgoing.push(target.message(&placed.combined()));
+                        let kept = self.kept_contents(&placed);
+                        outgoing.push(target.message(&placed.combined(), kept));
                     }
                     for entry in std::iter::once(placed.own).chain(placed.elsewhere) {
                         let ledger = self.ledger_for(entry.repo.git_root.as_deref());
@@ -337,6 +338,50 @@ impl Writer {
                 self.spool_lines(&lines);
             }
         }
+    }
+
+    /// The contents the mutations of `placed` refer to, each once, read
+    /// from the store beside the ledger each part goes to (where they were
+    /// kept), for the broker's message to carry
+    /// ([`crate::amqp::message`]). A content the store cannot give is left
+    /// out, logged.
+    fn kept_contents(&self, placed: &placement::Placement) -> Vec<(String, Vec<u8>)> {
+        let mut kept: Vec<(String, Vec<u8>)> = Vec::new();
+        for entry in std::iter::once(&placed.own).chain(placed.elsewhere.as_ref()) {
+            let hashes: Vec<&str> = entry
+                .mutations
+                .iter()
+                .flat_map(|m| [m.before.as_ref(), m.after.as_ref()])
+                .filter_map(|content| match content {
+                    Some(ContentRef::Kept { hash, .. }) => Some(hash.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if hashes.is_empty() {
+                continue;
+            }
+            let state_dir =
+                capture::store_dir_of(entry.repo.git_root.as_deref(), &self.config.data_dir);
+            let read = self.config.stores.with_store(&state_dir, |store| {
+                for hash in hashes {
+                    if kept.iter().any(|(k, _)| k == hash) {
+                        continue;
+                    }
+                    let got = crate::ledger::content_store::ContentHash::parse(hash)
+                        .and_then(|parsed| store.get(&parsed));
+                    match got {
+                        Ok(bytes) => kept.push((hash.to_owned(), bytes)),
+                        Err(err) => {
+                            tracing::warn!(hash, error = %ErrorChain(&err), "a content the broker's message should carry cannot be read; left out");
+                        }
+                    }
+                }
+            });
+            if let Err(err) = read {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; the broker's message carries none of its contents");
+            }
+        }
+        kept
     }
 
     /// The before and after contents of a file tool's change, for its

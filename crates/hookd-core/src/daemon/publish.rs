@@ -14,6 +14,7 @@ mod imp {
     use tokio_util::sync::CancellationToken;
     use tokio_util::task::TaskTracker;
 
+    use crate::amqp::message::{CARRIED_LIMIT, CarriedContent};
     use crate::amqp::outbox::{self, Outbox, OutboxMessage};
     use crate::amqp::publisher::{Publisher, PublisherConfig};
     use crate::daemon::server::DaemonConfig;
@@ -77,9 +78,22 @@ mod imp {
             PublisherHandle(self.publisher.clone())
         }
 
-        /// The message for one entry, to be queued with [`Self::push`].
-        pub fn message(&self, entry: &LedgerEntry) -> OutboxMessage {
-            OutboxMessage::from_entry(entry)
+        /// The message for one entry, to be queued with [`Self::push`],
+        /// carrying `kept` (hash, bytes: the contents its mutations refer
+        /// to) up to [`CARRIED_LIMIT`] bytes; the rest is left out, logged.
+        pub fn message(&self, entry: &LedgerEntry, kept: Vec<(String, Vec<u8>)>) -> OutboxMessage {
+            let mut carried = Vec::with_capacity(kept.len());
+            let mut bytes = 0;
+            for (hash, content) in kept {
+                let content = CarriedContent::new(&hash, content);
+                if bytes + content.len() > CARRIED_LIMIT {
+                    tracing::warn!(event_id = %entry.event.event_id, hash, bytes = content.len(), limit = CARRIED_LIMIT, "a content is past what one broker message carries; left out");
+                    continue;
+                }
+                bytes += content.len();
+                carried.push(content);
+            }
+            OutboxMessage::carrying(entry, carried)
         }
 
         /// The outbox file.
@@ -149,7 +163,7 @@ mod imp {
         }
 
         /// Unreachable: no value of this type exists.
-        pub fn message(&self, _entry: &LedgerEntry) -> Message {
+        pub fn message(&self, _entry: &LedgerEntry, _kept: Vec<(String, Vec<u8>)>) -> Message {
             match *self {}
         }
 

@@ -52,7 +52,7 @@ pub use window::TimelineRow;
 
 use crate::record::{ContentRef, Flag, HookRunRecord, LedgerEntry, MutationRecord, MutationRow};
 use crate::{Error, Result};
-use content_store::ContentStore;
+use content_store::{ContentHash, ContentStore};
 use derived::Derived;
 use payload::{Compacted, PayloadStore};
 use sqlite::Synchronous;
@@ -201,6 +201,32 @@ impl Ledger {
     /// memory or a store that cannot be opened.
     pub fn with_content_store<R>(&self, f: impl FnOnce(&ContentStore) -> R) -> Option<R> {
         self.payloads.with(|store| Ok(f(store)))?.ok()
+    }
+
+    /// Keeps `contents` (each named by its hash) in the content store
+    /// beside this ledger, flushed to disk before this returns, so rows
+    /// appended afterwards may refer to them. A content whose bytes do not
+    /// hash to its name is not kept (logged): a reference never leads to
+    /// other bytes. How many were kept (or were there already); none for a
+    /// ledger in memory.
+    pub fn keep_contents(&self, contents: &[(&str, Vec<u8>)]) -> Result<usize> {
+        let kept = self.payloads.with(|store| {
+            let mut kept = 0;
+            for (hash, bytes) in contents {
+                if ContentHash::of(bytes).as_str() != *hash {
+                    tracing::warn!(hash, "a content does not match its name; not kept");
+                    continue;
+                }
+                store.put(bytes)?;
+                kept += 1;
+            }
+            store.sync()?;
+            Ok(kept)
+        });
+        match kept {
+            None => Ok(0),
+            Some(kept) => Ok(kept?),
+        }
     }
 
     /// The database file.

@@ -317,6 +317,14 @@ impl LedgerSink {
         self.with_ledger(path, Batch::Entries(entries))
     }
 
+    /// Keeps `contents` (hash, bytes) in the content store beside the
+    /// ledger at `path` ([`Ledger::keep_contents`]), before rows that refer
+    /// to them are appended.
+    pub fn keep_contents(&mut self, path: &Path, contents: &[(&str, Vec<u8>)]) -> Result<usize> {
+        self.settle_checks();
+        self.open(path)?.keep_contents(contents)
+    }
+
     /// Appends hook runs to the ledger at `path` in one transaction (idempotent on run ids).
     pub fn append_hook_runs(&mut self, path: &Path, runs: &[HookRunRecord]) -> Result<usize> {
         self.with_ledger(path, Batch::HookRuns(runs))
