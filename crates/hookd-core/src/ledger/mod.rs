@@ -110,6 +110,7 @@ impl Ledger {
         if let Some(dir) = path.parent() {
             crate::state_dir::prepare(dir)?;
         }
+        create_private(path)?;
         Self::open_with(path, OpenFlags::default())
     }
 
@@ -438,6 +439,26 @@ impl Ledger {
 
 /// The files SQLite keeps beside a database: `-wal`, `-shm`, `-journal`.
 pub const SIDE_FILE_SUFFIXES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// Creates the ledger file `path` readable by its owner only (0600), when
+/// there is none: a ledger holds the user's prompts and commands. SQLite
+/// gives its `-wal` and `-shm` files the database's mode, so they are
+/// private too. An existing file is left as it is; a symbolic link is never
+/// followed (the open that comes next refuses it and says why).
+fn create_private(path: &Path) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(err) => Err(Error::io("cannot create the ledger", path, err)),
+    }
+}
 
 /// `path` with `suffix` appended to its file name (`mutations.db-wal`).
 pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

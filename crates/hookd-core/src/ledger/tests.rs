@@ -145,6 +145,40 @@ fn filters_combine_and_results_are_chronological() {
 }
 
 #[test]
+fn a_new_ledger_and_its_side_files_are_readable_by_their_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".hookd").join("mutations.db");
+    let mut ledger = Ledger::open_or_create(&path).unwrap();
+    ledger
+        .append(&[entry(
+            "a",
+            "2026-01-01T00:00:00.000Z",
+            "x.rs",
+            "ag",
+            "Write",
+        )])
+        .unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(&with_suffix(&path, "-wal")), 0o600);
+    assert_eq!(mode(&with_suffix(&path, "-shm")), 0o600);
+    drop(ledger);
+
+    // An existing ledger keeps the mode its owner gave it.
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    drop(Ledger::open_or_create(&path).unwrap());
+    assert_eq!(mode(&path), 0o640);
+
+    // A planted link is never followed to create a file.
+    let target = dir.path().join("elsewhere.db");
+    let planted = dir.path().join(".hookd").join("planted.db");
+    std::os::unix::fs::symlink(&target, &planted).unwrap();
+    assert!(Ledger::open_or_create(&planted).is_err());
+    assert!(!target.exists());
+}
+
+#[test]
 fn a_new_repo_state_dir_is_gitignored_and_missing_ledgers_are_not_created() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(".hookd").join("mutations.db");
