@@ -41,6 +41,7 @@ use super::AmqpError;
 use super::held_acks::{HeldAcks, Release};
 use super::message::{CarriedContent, DEFAULT_EXCHANGE, SCHEMA_VERSION, ToolMutationEvent};
 use super::topology::{check_url, connect, declare_exchange, redact, short_string};
+use crate::error::ErrorChain;
 use crate::ledger::sink::LedgerSink;
 use crate::record::LedgerEntry;
 
@@ -315,7 +316,7 @@ async fn run_worker(
                 }
                 let delay = reconnect.next_delay();
                 let broker = redact(&worker.config.url);
-                let error = error_chain(&error);
+                let error = ErrorChain(&error).to_string();
                 if was_consuming {
                     tracing::warn!(%broker, %error, retry_in = ?delay, "ledger consumer lost the broker; reconnecting");
                 } else {
@@ -594,7 +595,7 @@ impl Worker {
                     tracing::warn!(
                         ledger = %group.ledger.display(),
                         events = group.positions.len(),
-                        error = %error_chain(&err),
+                        error = %ErrorChain(&err),
                         "ledger write failed; the events go back to the queue"
                     );
                     failed.extend(group.positions);
@@ -854,7 +855,7 @@ fn keep_carried(sink: &mut LedgerSink, ledger: &Path, contents: &[CarriedContent
         })
         .collect();
     if let Err(err) = sink.keep_contents(ledger, &bytes) {
-        tracing::warn!(ledger = %ledger.display(), error = %error_chain(&err), "cannot keep the contents the messages carried");
+        tracing::warn!(ledger = %ledger.display(), error = %ErrorChain(&err), "cannot keep the contents the messages carried");
     }
 }
 
@@ -982,22 +983,6 @@ fn is_permanent(error: &AmqpError) -> bool {
         AmqpError::InvalidUrl { .. } | AmqpError::NameTooLong { .. } => true,
         _ => false,
     }
-}
-
-/// An error with its sources, for one log line.
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        // Some errors (lapin's) already print their source; say it once.
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 /// Exponential backoff: `min`, doubling, capped at `max`.

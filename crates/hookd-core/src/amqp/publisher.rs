@@ -32,6 +32,7 @@ use super::AmqpError;
 use super::message::{CONTENT_TYPE, DEFAULT_EXCHANGE};
 use super::outbox::{Outbox, OutboxMessage, truncate_utf8};
 use super::topology::{self, redact};
+use crate::error::ErrorChain;
 use crate::timefmt;
 
 /// Messages published per batch (and held in memory at a time) by default.
@@ -459,7 +460,9 @@ impl Task {
     }
 
     fn record_error(&self, err: &AmqpError) {
-        let message = error_chain(err).replace(&self.config.url, &redact(&self.config.url));
+        let message = ErrorChain(err)
+            .to_string()
+            .replace(&self.config.url, &redact(&self.config.url));
         tracing::warn!(broker = %redact(&self.config.url), error = %message, retry_in = ?self.backoff, "RabbitMQ publisher");
         self.shared.update(|s| {
             s.last_error = Some(message);
@@ -470,7 +473,7 @@ impl Task {
     async fn refresh_backlog(&self) {
         match self.with_outbox(|outbox| outbox.len()).await {
             Ok(backlog) => self.shared.update(|s| s.backlog = backlog),
-            Err(err) => tracing::warn!(error = %error_chain(&err), "cannot count the AMQP outbox"),
+            Err(err) => tracing::warn!(error = %ErrorChain(&err), "cannot count the AMQP outbox"),
         }
     }
 
@@ -549,22 +552,6 @@ fn amqp_value(value: &Value) -> AMQPValue {
         )),
         Value::Object(map) => AMQPValue::FieldTable(field_table(map)),
     }
-}
-
-/// An error and its causes on one line (`RabbitMQ: connecting to …: IO error: Connection refused`).
-fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        // thiserror's transparent wrappers repeat their source's message.
-        if !text.ends_with(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]
