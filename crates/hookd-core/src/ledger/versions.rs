@@ -186,6 +186,24 @@ pub fn later_changes(
     )
 }
 
+/// The change of `path` recorded last before row `before_id`, if any:
+/// where a before that was not seen may come from. One row is read, not
+/// the file's history.
+pub fn previous_change(
+    conn: &Connection,
+    path: &str,
+    before_id: i64,
+) -> Result<Option<RecordedChange>> {
+    Ok(read(
+        conn,
+        &format!(
+            "SELECT {COLUMNS} FROM mutations WHERE file_path = ?1 AND id < ?2 ORDER BY id DESC LIMIT 1"
+        ),
+        vec![Value::Text(path.to_owned()), Value::Integer(before_id)],
+    )?
+    .pop())
+}
+
 /// The prompt the event `event_id` belongs to: the `event_id` of the last
 /// `UserPromptSubmit` of its session recorded before it (read through the
 /// session index); `None` outside a session or before its first prompt.

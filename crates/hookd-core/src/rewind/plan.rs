@@ -339,9 +339,8 @@ fn derive_before(
             ),
         }));
     }
-    let history = versions::changes(conn, &Selection::File(change.file_path.clone()))?;
-    let previous = history.iter().rev().find(|c| c.id < change.id);
-    if let Some(previous) = previous
+    let previous = versions::previous_change(conn, &change.file_path, change.id)?;
+    if let Some(previous) = &previous
         && let Ok(content) = load(store, previous.after.as_ref(), "after")
     {
         return Ok(Some(Derived {

@@ -67,6 +67,24 @@ impl Repo {
             .unwrap();
     }
 
+    /// Records that call `call` left `file` as `after`, its before not seen.
+    fn change_unseen(&mut self, call: &str, file: &str, after: &str) {
+        std::fs::write(self.root().join(file), after).unwrap();
+        let event = event(&format!("event-{call}-{file}"), Some(call));
+        let repo = facts();
+        let mut mutation =
+            MutationRecord::for_event(&event, &repo, "Write", 0, Some(file.into()), None);
+        mutation.before = Some(ContentRef::unknown(capture::NO_BEFORE));
+        mutation.after = Some(self.content(Some(after)));
+        self.ledger
+            .append(&[LedgerEntry {
+                event,
+                repo,
+                mutations: vec![mutation],
+            }])
+            .unwrap();
+    }
+
     fn plan(&self, call: &str) -> Plan {
         plan(
             self.ledger.connection(),
@@ -202,4 +220,36 @@ fn a_row_names_the_prompt_it_belongs_to() {
         "a prompt belongs to itself"
     );
     assert!(files("event-t0-before-any-prompt.txt").is_empty());
+}
+
+#[test]
+fn a_before_not_seen_is_the_same_files_last_recorded_after() {
+    let mut repo = Repo::new();
+    repo.change("c1", "a.rs", None, "one\n");
+    repo.change("c2", "a.rs", Some("one\n"), "two\n");
+    // Another file's change in between is not the file's history.
+    repo.change("c3", "b.rs", None, "other\n");
+    repo.change_unseen("c4", "a.rs", "three\n");
+
+    let plan = repo.plan("c4");
+    let file = &plan.files[0];
+    assert_eq!(file.outcome, Outcome::Write(b"two\n".to_vec()), "{file:?}");
+    assert_eq!(file.derived.len(), 1, "{:?}", file.derived);
+    assert!(
+        file.derived[0].contains("the before is row 2's recorded after"),
+        "{:?}",
+        file.derived
+    );
+    repo.apply(&plan).unwrap();
+    assert_eq!(repo.read("a.rs"), "two\n");
+
+    // The file's first change, its before not seen either: nothing to derive from.
+    let mut fresh = Repo::new();
+    fresh.change_unseen("d1", "a.rs", "first\n");
+    let plan = fresh.plan("d1");
+    assert!(
+        matches!(&plan.files[0].outcome, Outcome::NotRestorable { why } if why.contains("no PreToolUse")),
+        "{:?}",
+        plan.files[0].outcome
+    );
 }
