@@ -192,13 +192,7 @@ fn a_bash_command_that_writes_two_files_is_recorded_as_two_mutations() {
     // No waiting here on purpose: the agent runs the command as soon as its
     // PreToolUse hook returns, and hookd-emit returns only once the daemon has
     // recorded the repository's state.
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    hookd_testkit::sh(&root, command);
     let mut post: Value = serde_json::from_str(&tool_payload(
         "PostToolUse",
         "Bash",

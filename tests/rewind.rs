@@ -5,7 +5,7 @@
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use hookd_testkit::{ChildProcess, GitRepo, TestEnv, tool_payload, wait_for_count};
+use hookd_testkit::{ChildProcess, GitRepo, TestEnv, sh, tool_payload, wait_for_count};
 use serde_json::{Value, json};
 
 fn emit_ok(env: &TestEnv, hook: &str, tool: &str, root: &Path, call: &str, input: &Value) {
@@ -217,16 +217,6 @@ impl Agent<'_> {
 }
 
 /// Runs `command` with `sh -c` in `root`, as an agent's Bash tool does.
-fn sh(root: &Path, command: &str) {
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(root)
-        .status()
-        .unwrap();
-    assert!(status.success(), "{command}");
-}
-
 fn agent<'a>(env: &'a TestEnv, root: &'a Path, session: &'a str) -> Agent<'a> {
     Agent {
         env,

@@ -45,6 +45,6 @@ pub use payload::{Event, envelope_line, tool_payload};
 pub use process::{
     ChildProcess, Signal, pgrp, process_gone, raise_open_files_limit, read_pids, rss_kib, signal,
 };
-pub use run::{Run, run, run_with_stdin};
+pub use run::{Run, run, run_with_stdin, sh};
 pub use settings::{SettingsFixture, user_settings};
 pub use wait::{poll_until, poll_until_async, wait_until, wait_until_async};

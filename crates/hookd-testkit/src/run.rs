@@ -121,3 +121,12 @@ pub fn run(command: impl BorrowMut<Command>, stdin: &[u8]) -> Run {
         elapsed: start.elapsed(),
     }
 }
+
+/// Runs `command` with `sh -c` in `dir`, as an agent's Bash tool does, and
+/// fails the test if it does not succeed.
+pub fn sh(dir: &std::path::Path, command: &str) {
+    let mut command_line = Command::new("sh");
+    command_line.arg("-c").arg(command).current_dir(dir);
+    let out = run(command_line, b"");
+    assert!(out.ok(), "sh -c {command:?}: {out:?}");
+}
