@@ -798,9 +798,11 @@ fn parse(location: &SettingsLocation, bytes: Option<Vec<u8>>) -> Result<Settings
 }
 
 fn render(doc: &SettingsDocument) -> Result<Vec<u8>> {
-    format::render(doc.value(), doc.format()).map_err(|source| AgentConnectError::Serialize {
-        path: doc.path().to_path_buf(),
-        source,
+    format::render_over(doc.original_bytes(), doc.value(), doc.format()).map_err(|source| {
+        AgentConnectError::Serialize {
+            path: doc.path().to_path_buf(),
+            source,
+        }
     })
 }
 
@@ -1027,10 +1029,11 @@ mod tests {
         // Value equality ignores key order; check it separately.
         assert_eq!(keys(&after), keys(&original));
         assert_eq!(keys(&after["hooks"]), keys(&original["hooks"]));
-        // Same formatting as well, so the round trip gives back the same bytes.
+        // The round trip gives back the very bytes: inline arrays and
+        // objects, spacing, everything.
         assert_eq!(
             String::from_utf8(fs::read(&path).unwrap()).unwrap(),
-            serde_json::to_string_pretty(&original).unwrap() + "\n"
+            USER_SETTINGS
         );
 
         // Nothing left to remove: not rewritten.

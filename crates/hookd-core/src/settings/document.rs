@@ -171,9 +171,11 @@ impl SettingsDocument {
 
     /// The bytes a save would write.
     pub fn render(&self) -> Result<Vec<u8>> {
-        format::render(&self.value, &self.format).map_err(|e| SettingsError::Parse {
-            path: self.location.path.clone(),
-            message: format!("cannot serialise: {e}"),
+        format::render_over(self.original.as_deref(), &self.value, &self.format).map_err(|e| {
+            SettingsError::Parse {
+                path: self.location.path.clone(),
+                message: format!("cannot serialise: {e}"),
+            }
         })
     }
 

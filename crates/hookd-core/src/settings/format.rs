@@ -82,6 +82,24 @@ pub fn detect_indent(text: &str) -> String {
     Format::default().indent
 }
 
+/// The bytes that save `value` over a file that held `original` (its bytes
+/// as read; `None`: there was no file): the original with only the values
+/// that changed replaced ([`super::patch`]), or, where that cannot be done
+/// exactly, `value` pretty-printed in `format`.
+pub fn render_over(
+    original: Option<&[u8]>,
+    value: &Value,
+    format: &Format,
+) -> Result<Vec<u8>, serde_json::Error> {
+    if let Some(original) = original
+        && let Ok((old, _)) = parse(original)
+        && let Some(bytes) = super::patch::rewrite(original, &old, value)
+    {
+        return Ok(bytes);
+    }
+    render(value, format)
+}
+
 /// Serialises `value` pretty-printed in `format`.
 pub fn render(value: &Value, format: &Format) -> Result<Vec<u8>, serde_json::Error> {
     let mut out = Vec::new();

@@ -32,6 +32,7 @@ pub mod events;
 pub mod format;
 pub mod location;
 pub mod matcher;
+pub mod patch;
 mod store;
 pub mod templates;
 pub mod trust;
