@@ -2,7 +2,8 @@
 //! settings files as people write them (inline arrays, blank lines,
 //! `\u003e` escapes, minified, CRLF, a byte order mark, tabs) keep every
 //! other byte, and adding a hook then removing it gives back the very
-//! bytes the file had.
+//! bytes the file had; and one group whose matcher is no valid pattern
+//! (which the agent loads and never matches) does not lock the file.
 
 use std::path::Path;
 
@@ -92,4 +93,64 @@ fn adding_and_removing_a_hook_keeps_every_other_byte_of_each_style() {
             "{style}: add then remove gives back the file's bytes"
         );
     }
+}
+
+#[test]
+fn a_group_whose_matcher_is_no_pattern_is_flagged_and_the_file_still_edited() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let path = root.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash(*docker*)\", \"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}]}}\n";
+    std::fs::write(&path, text).unwrap();
+
+    let listed = env.hookd(&root, &["hooks", "list"]);
+    assert!(listed.ok(), "{listed:?}");
+    assert!(
+        listed
+            .stdout
+            .contains("Bash(*docker*) (never matches: not a valid pattern)"),
+        "{}",
+        listed.stdout
+    );
+    let checked = env.hookd(&root, &["hooks", "validate", ".claude/settings.json"]);
+    assert!(checked.ok(), "{checked:?}");
+    assert!(checked.stdout.contains("warn"), "{}", checked.stdout);
+    assert!(
+        checked.stdout.contains("never matches this group"),
+        "{}",
+        checked.stdout
+    );
+
+    hooks(&env, &root, "add", "Stop", "notify-send done");
+    let added = String::from_utf8(std::fs::read(&path).unwrap()).unwrap();
+    assert!(added.contains("\"matcher\": \"Bash(*docker*)\""), "{added}");
+    assert!(added.contains("notify-send done"), "{added}");
+
+    // A new one is never written.
+    let refused = env.hookd(
+        &root,
+        &[
+            "hooks",
+            "add",
+            "--kind",
+            "agent",
+            "--scope",
+            "project",
+            "--event",
+            "Stop",
+            "--matcher",
+            "Edit(",
+            "--command",
+            "y",
+        ],
+    );
+    assert!(!refused.ok(), "{refused:?}");
+    assert!(
+        refused.stderr.contains("unclosed group"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), added);
 }

@@ -404,7 +404,7 @@ fn bad_requests_are_refused_with_a_kind() {
     let broken = repo.root().join(".claude/settings.json");
     write_file(
         &broken,
-        "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"(\", \"hooks\": []}]}}",
+        "{\"hooks\": {\"PreToolUse\": [{\"matcher\": 3, \"hooks\": []}]}}",
     );
     let err = bench::bench_match(&state, &project, "PreToolUse", &payload).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);

@@ -450,17 +450,29 @@ fn validate(args: &ValidateArgs) -> Result<()> {
             println!("-      {shown} (does not exist)");
             continue;
         }
-        let errors: Vec<String> = match SettingsDocument::load_file(path) {
-            Ok(doc) => doc.errors().iter().map(ToString::to_string).collect(),
-            Err(SettingsError::Parse { message, .. }) => vec![format!("not valid JSON: {message}")],
+        let (errors, warnings): (Vec<String>, Vec<String>) = match SettingsDocument::load_file(path)
+        {
+            Ok(doc) => (
+                doc.errors().iter().map(ToString::to_string).collect(),
+                doc.warnings().iter().map(ToString::to_string).collect(),
+            ),
+            Err(SettingsError::Parse { message, .. }) => {
+                (vec![format!("not valid JSON: {message}")], Vec::new())
+            }
             Err(SettingsError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
-                vec!["does not exist".to_owned()]
+                (vec!["does not exist".to_owned()], Vec::new())
             }
-            Err(SettingsError::Io { source, .. }) => vec![format!("cannot read: {source}")],
-            Err(other) => vec![other.to_string()],
+            Err(SettingsError::Io { source, .. }) => {
+                (vec![format!("cannot read: {source}")], Vec::new())
+            }
+            Err(other) => (vec![other.to_string()], Vec::new()),
         };
+        // Warnings do not fail the check: the agent accepts the file.
+        for warning in &warnings {
+            println!("warn   {shown}: {warning}");
+        }
         if errors.is_empty() {
             println!("ok     {shown}");
         } else {
@@ -763,6 +775,9 @@ fn matcher_cell(hook: &EffectiveHook) -> String {
         .is_some_and(|s| s.matcher == MatchField::None);
     if ignored && hook.matcher.is_some() {
         format!("{text} (ignored)")
+    } else if settings::matcher::Matcher::parse(hook.matcher.as_deref()).is_err() {
+        // The agent loads the file and never matches the group.
+        format!("{text} (never matches: not a valid pattern)")
     } else {
         text
     }

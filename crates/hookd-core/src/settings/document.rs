@@ -31,7 +31,7 @@ use super::error::{Result, SettingsError};
 use super::format::{self, Format};
 use super::location::{Kind, MANAGED_PROJECT_DIR, Scope, SettingsLocation};
 use super::trust::{self, TrustStore};
-use super::validate::{ValidationError, validate};
+use super::validate::{BadMatcher, ValidationError, bad_matchers, validate};
 
 /// A settings file as loaded: its parsed JSON (key order preserved), the
 /// bytes it came from and its formatting.
@@ -169,6 +169,38 @@ impl SettingsDocument {
         validate(&self.value)
     }
 
+    /// What the agent accepts but a user should know: groups whose matcher
+    /// is not a valid pattern, which never match ([`BadMatcher`]).
+    pub fn warnings(&self) -> Vec<ValidationError> {
+        bad_matchers(&self.value)
+            .iter()
+            .map(BadMatcher::warning)
+            .collect()
+    }
+
+    /// What keeps `value` from being saved in this file: every validation
+    /// error, and each matcher that is no valid pattern and that the file
+    /// as read did not already have (a save never adds one).
+    pub fn refusals(&self, value: &Value) -> Vec<ValidationError> {
+        let mut errors = validate(value);
+        errors.extend(self.new_bad_matchers(value));
+        errors
+    }
+
+    fn new_bad_matchers(&self, value: &Value) -> Vec<ValidationError> {
+        let had: std::collections::HashSet<String> = self
+            .original
+            .as_deref()
+            .and_then(|bytes| format::parse(bytes).ok())
+            .map(|(value, _)| bad_matchers(&value).into_iter().map(|b| b.text).collect())
+            .unwrap_or_default();
+        bad_matchers(value)
+            .iter()
+            .filter(|bad| !had.contains(&bad.text))
+            .map(BadMatcher::refusal)
+            .collect()
+    }
+
     /// The bytes a save would write.
     pub fn render(&self) -> Result<Vec<u8>> {
         format::render_over(self.original.as_deref(), &self.value, &self.format).map_err(|e| {
@@ -204,7 +236,7 @@ impl SettingsDocument {
                 path: self.location.path.clone(),
             });
         }
-        let errors = self.errors();
+        let errors = self.refusals(&self.value);
         if !errors.is_empty() {
             return Err(SettingsError::Invalid {
                 path: self.location.path.clone(),
@@ -480,6 +512,33 @@ mod tests {
         ));
         doc.save(true).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "{}");
+    }
+
+    #[test]
+    fn a_save_keeps_a_bad_matcher_the_file_had_and_never_adds_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.json");
+        let bad = r#"{"hooks": {"Stop": [{"matcher": "Edit(", "hooks": []}]}}"#;
+        fs::write(&path, bad).unwrap();
+        let location = loc(&path, Kind::Agent, Scope::Global);
+
+        let mut doc = SettingsDocument::load(&location).unwrap();
+        assert!(doc.errors().is_empty());
+        assert_eq!(doc.warnings().len(), 1);
+        doc.value_mut()["model"] = "opus".into();
+        doc.save(false).unwrap();
+
+        let mut doc = SettingsDocument::load(&location).unwrap();
+        doc.value_mut()["hooks"]["Stop"][0]["matcher"] = "Bash(*".into();
+        let Err(SettingsError::Invalid { errors, .. }) = doc.save(false) else {
+            panic!("a new bad matcher is refused");
+        };
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].path, "hooks.Stop[0].matcher");
+        assert!(
+            fs::read_to_string(&path).unwrap().contains("\"Edit(\""),
+            "nothing written"
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::settings::matcher::Matcher;
 
 use super::document::SettingsDocument;
 use super::error::{Result, SettingsError};
-use super::validate::{ValidationError, event_path, suggest_event, validate};
+use super::validate::{ValidationError, event_path, suggest_event};
 
 /// Which command handlers an edit targets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -440,7 +440,7 @@ fn check_editable(doc: &SettingsDocument) -> Result<()> {
 /// Replaces the document's content with an edited copy, unless the edit
 /// made it invalid.
 fn commit(doc: &mut SettingsDocument, value: Value) -> Result<()> {
-    let errors = validate(&value);
+    let errors = doc.refusals(&value);
     if !errors.is_empty() {
         return Err(SettingsError::Invalid {
             path: doc.path().to_path_buf(),
@@ -702,7 +702,7 @@ mod tests {
         let (_tmp, mut doc) = doc_with(
             r#"{"model": "opus", "hooks": {"Stop": [{"matcher": "Edit(", "hooks": []}]}, "env": {"A": "1"}}"#,
         );
-        assert!(!doc.errors().is_empty(), "starts invalid: a bad regex");
+        assert!(!doc.warnings().is_empty(), "starts with a bad regex");
         let tree = json!({"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "extra": [1]}]}]});
         replace_hooks(&mut doc, tree.clone()).unwrap();
         assert_eq!(

@@ -54,7 +54,7 @@ pub use error::{Result, SettingsError};
 pub use format::Format;
 pub use location::{Kind, Scope, SettingsLocation, SettingsRoots, hookd_home, location, locations};
 pub use trust::{Trust, TrustStore};
-pub use validate::{ValidationError, validate};
+pub use validate::{BadMatcher, ValidationError, bad_matchers, validate};
 pub use version::version_token;
 
 /// What a save did (re-exported from [`crate::fs_atomic`]).

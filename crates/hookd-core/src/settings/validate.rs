@@ -72,6 +72,64 @@ pub fn validate(value: &Value) -> Vec<ValidationError> {
     errors
 }
 
+/// A group's matcher that is not a valid pattern (e.g. `Bash(*docker*)`).
+/// The agent loads such a file and simply never matches that group, so it
+/// does not make the file invalid: the file is listed and edited as usual,
+/// the group flagged ([`BadMatcher::warning`]). A save never adds a new one
+/// ([`BadMatcher::refusal`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadMatcher {
+    /// Where, e.g. `hooks.PreToolUse[0].matcher`.
+    pub path: String,
+    /// The matcher as written.
+    pub text: String,
+    /// Why it is not a pattern, with the position.
+    pub why: String,
+}
+
+impl BadMatcher {
+    /// As a warning about a file that has it.
+    pub fn warning(&self) -> ValidationError {
+        error(
+            &self.path,
+            format!(
+                "{}; the agent loads the file and never matches this group",
+                self.why
+            ),
+        )
+    }
+
+    /// As the reason a save that would add it is refused.
+    pub fn refusal(&self) -> ValidationError {
+        error(&self.path, self.why.clone())
+    }
+}
+
+/// Every matcher of `value` that is not a valid pattern, in document order.
+pub fn bad_matchers(value: &Value) -> Vec<BadMatcher> {
+    let Some(Value::Object(hooks)) = value.get("hooks") else {
+        return Vec::new();
+    };
+    let mut bad = Vec::new();
+    for (event, groups) in hooks {
+        let Value::Array(groups) = groups else {
+            continue;
+        };
+        for (i, group) in groups.iter().enumerate() {
+            if let Some(Value::String(text)) = group.get("matcher")
+                && let Err(err) = Matcher::parse(Some(text))
+            {
+                bad.push(BadMatcher {
+                    path: format!("{}[{i}].matcher", event_path(event)),
+                    text: text.clone(),
+                    why: err.to_string(),
+                });
+            }
+        }
+    }
+    bad
+}
+
 /// The known event closest to `name`: the same event in another spelling
 /// (`pre_tool_use`, `pretooluse`), else one within a small edit distance.
 pub fn suggest_event(name: &str) -> Option<&'static str> {
@@ -105,14 +163,9 @@ fn validate_group(path: &str, group: &Value, errors: &mut Vec<ValidationError>) 
         ));
         return;
     };
-    match group.get("matcher") {
-        None => {}
-        Some(Value::String(text)) => {
-            if let Err(err) = Matcher::parse(Some(text)) {
-                errors.push(error(&format!("{path}.matcher"), err.to_string()));
-            }
-        }
-        Some(_) => errors.push(error(&format!("{path}.matcher"), "expected a string")),
+    // A matcher that is not a valid pattern is no error: see [`bad_matchers`].
+    if group.get("matcher").is_some_and(|m| !m.is_string()) {
+        errors.push(error(&format!("{path}.matcher"), "expected a string"));
     }
     match group.get("hooks") {
         None => errors.push(error(
@@ -273,7 +326,6 @@ mod tests {
         assert_eq!(
             paths(&doc),
             [
-                "hooks.PreToolUse[1].matcher: invalid regex \"Edit(\" at position 4: unclosed group",
                 "hooks.PreToolUse[1].hooks[0].timeout: expected a positive number (seconds)",
                 "hooks.PreToolUse[2].matcher: expected a string",
                 "hooks.PreToolUse[2].hooks: expected an array of handlers",
@@ -292,6 +344,33 @@ mod tests {
                 "hooks.Notification[0].hooks[5].once: expected true or false",
                 "hooks.Notification[0].hooks[6]: expected a handler object",
             ]
+        );
+    }
+
+    #[test]
+    fn a_matcher_that_is_no_pattern_is_flagged_not_an_error() {
+        let doc = json!({"hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash(*docker*)", "hooks": [{"type": "command", "command": "x"}]},
+                {"matcher": "Edit", "hooks": [{"type": "command", "command": "y"}]}
+            ],
+            "Stop": [{"matcher": "Edit(", "hooks": []}]
+        }});
+        assert_eq!(paths(&doc), Vec::<String>::new());
+        let bad = bad_matchers(&doc);
+        assert_eq!(
+            bad.iter()
+                .map(|b| b.warning().to_string())
+                .collect::<Vec<_>>(),
+            [
+                "hooks.PreToolUse[0].matcher: invalid regex \"Bash(*docker*)\" at position 5: repetition operator missing expression; the agent loads the file and never matches this group",
+                "hooks.Stop[0].matcher: invalid regex \"Edit(\" at position 4: unclosed group; the agent loads the file and never matches this group",
+            ]
+        );
+        assert_eq!(bad[1].text, "Edit(");
+        assert_eq!(
+            bad[1].refusal().to_string(),
+            "hooks.Stop[0].matcher: invalid regex \"Edit(\" at position 4: unclosed group"
         );
     }
 
