@@ -47,7 +47,7 @@ pub fn activity_histogram(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::{RowRef, activity_event};
+    use crate::history::{RowRef, activity_event, prompt_group};
     use hookd_core::ledger::histogram::SeriesBy;
     use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
@@ -124,5 +124,64 @@ mod tests {
             .map(|s| (s.name.as_str(), s.total))
             .collect();
         assert_eq!(names, [("Write", 2), ("user_prompt_submit", 1)]);
+    }
+
+    #[test]
+    fn a_rows_prompt_group_is_read_from_its_ledger_not_the_page() {
+        let env = TestEnv::new();
+        let repo = GitRepo::new();
+        record(
+            &env,
+            &repo,
+            &[
+                Event::prompt("2026-11-20T10:00:00.000Z"),
+                Event::write("a.txt", "2026-11-20T10:01:00.000Z"),
+                Event::write("b.txt", "2026-11-20T10:02:00.000Z"),
+            ],
+        );
+        let state = AppState::new(env.data_dir(), env.socket(), None);
+        let query = TimelineQuery {
+            repo: Some(repo.root().display().to_string()),
+            ..TimelineQuery::default()
+        };
+        // The newest row alone is held: its prompt is not on the page.
+        let page = activity_page(&state, &query, &Anchor::Newest, 1).unwrap();
+        let member = &page.rows[0];
+        let group = prompt_group(
+            &state,
+            &RowRef {
+                repo: query.repo.clone(),
+                id: member.id,
+            },
+        )
+        .unwrap()
+        .expect("the write is in the prompt's group");
+        assert_eq!(group.head.hook_type, "user_prompt_submit");
+        assert!(
+            group.head.raw_payload.contains("hello"),
+            "{}",
+            group.head.raw_payload
+        );
+        assert_eq!((group.calls, group.changes), (2, 2));
+        // The prompt's own group is the same one.
+        let own = prompt_group(
+            &state,
+            &RowRef {
+                repo: query.repo.clone(),
+                id: group.head.id,
+            },
+        )
+        .unwrap();
+        assert_eq!(own, Some(group));
+        // A row that is not there is in no group.
+        let none = prompt_group(
+            &state,
+            &RowRef {
+                repo: query.repo,
+                id: 999,
+            },
+        )
+        .unwrap();
+        assert_eq!(none, None);
     }
 }

@@ -4,7 +4,9 @@
 //! before a Write (`previous_content`), the diff it shows (`mutation_diff`,
 //! computed by `hookd_core::diff`, the rule of its stored line counts), and
 //! every file its hook event changed
-//! (`event_mutations`, the files one Bash command touched). All read the
+//! (`event_mutations`, the files one Bash command touched), and the
+//! prompt's group an event is in (`prompt_group`: the list's rows whose
+//! prompt is not among the pages held). All read the
 //! ledger the row came from; the logic is `hookd_core::ledger::previous` and the
 //! ledger's read API.
 
@@ -13,6 +15,7 @@ use std::path::PathBuf;
 use hookd_core::diff::ChangeDiff;
 use hookd_core::ledger::change::{self, MutationDiff};
 use hookd_core::ledger::previous::{self, PreviousContent};
+use hookd_core::ledger::prompts::PromptGroup;
 use hookd_core::ledger::query::{OUTSIDE_GIT, resolve_repo_root};
 use hookd_core::ledger::{ActivityEvent, Ledger};
 use hookd_core::record::MutationRow;
@@ -106,6 +109,14 @@ pub fn activity_event(state: &AppState, row: &RowRef) -> Result<ActivityEvent> {
             format!("no event {} in {}", row.id, ledger.path().display()),
         )
     })
+}
+
+/// The prompt's group the hook event `row` (by its row `id`) is in, with
+/// its head whole and its exact counts; `None` when the event is in no
+/// group. The rule is the core's ([`Ledger::prompt_group`]).
+pub fn prompt_group(state: &AppState, row: &RowRef) -> Result<Option<PromptGroup>> {
+    let (ledger, _) = open(state, row.repo.as_deref())?;
+    Ok(ledger.prompt_group(row.id)?)
 }
 
 /// What the file of the Write `row` held before it: the newest earlier

@@ -4,9 +4,9 @@ import { createActivityDetail } from '../src/components/activity-detail';
 import { renderRow } from '../src/components/timeline-row';
 import { setBackend } from '../src/lib/api';
 import { loadCatalogue } from '../src/lib/catalogue';
-import { groupSummary, promptPlace, type ListOrder, type PromptPlace } from '../src/lib/prompt-groups';
+import { FetchedGroups, groupSummary, promptPlace, withFetched, type ListOrder, type PromptPlace } from '../src/lib/prompt-groups';
 import { createStub } from '../src/stub';
-import type { ActivityEvent } from '../src/lib/types';
+import type { ActivityEvent, PromptGroup } from '../src/lib/types';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -86,14 +86,15 @@ describe('promptPlace', () => {
     const rows: (ActivityEvent | undefined)[] = chronological();
     rows[0] = undefined; // p1's page was evicted or is on its way
     const ps = places(rows, 'oldest');
-    expect(ps[1]).toEqual({ role: 'member', head: null });
-    expect(ps[5]).toEqual({ role: 'member', head: null });
+    // The run asks the ledger about its first row held (pre), once for both.
+    expect(ps[1]).toEqual({ role: 'member', head: null, from: rows[1] });
+    expect(ps[5]).toEqual({ role: 'member', head: null, from: rows[1] });
     // B's group is untouched.
     expect(ps[4]).toEqual({ role: 'member', head: 'ev-4' });
     // Newest first, the head is at the far end.
     const rev = chronological().reverse() as (ActivityEvent | undefined)[];
     rev[7] = undefined;
-    expect(places(rev, 'newest')[6]).toEqual({ role: 'member', head: null });
+    expect(places(rev, 'newest')[6]).toEqual({ role: 'member', head: null, from: rev[6] });
   });
 
   it('says a head\'s counts are a floor when its group runs past what is held', () => {
@@ -159,5 +160,123 @@ describe('prompt rows', () => {
     // A tool call's detail offers no prompt revert.
     detail.show(rows[1]!);
     expect(detail.el.querySelector('#activity-detail-revert-prompt')).toBeNull();
+  });
+});
+
+/** A promise and its resolver, to answer a question when the test says. */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('groups the ledger answers', () => {
+  it('asks once per run of rows, shares the answer by prompt, and drops an answer from before a reset', async () => {
+    const rows: (ActivityEvent | undefined)[] = chronological();
+    rows[0] = undefined; // p1 is not held
+    const answers: { repo: string | null; id: number; d: ReturnType<typeof deferred<PromptGroup | null>> }[] = [];
+    const ask = vi.fn((repo: string | null, id: number) => {
+      const d = deferred<PromptGroup | null>();
+      answers.push({ repo, id, d });
+      return d.promise;
+    });
+    const repaint = vi.fn();
+    const fetched = new FetchedGroups(ask, repaint);
+    const resolve = (i: number) => withFetched(promptPlace((j) => rows[j], i, rows.length, 'oldest'), rows[i]!, '/repo', fetched);
+
+    // pre, post and a2 are one run: one question, about pre (the first held).
+    expect(resolve(1).place).toEqual({ role: 'member', head: null, from: rows[1] });
+    expect(resolve(2).group).toBeUndefined();
+    expect(resolve(5).group).toBeUndefined();
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(ask).toHaveBeenCalledWith('/repo', rows[1]!.id);
+
+    const p1 = chronological()[0]!;
+    answers[0]!.d.resolve({ head: p1, calls: 2, changes: 3 });
+    await answers[0]!.d.promise;
+    expect(repaint).toHaveBeenCalledTimes(1);
+    for (const i of [1, 2, 5]) {
+      const r = resolve(i);
+      expect(r.place).toEqual({ role: 'member', head: 'ev-1' });
+      expect(r.group?.head).toBe(p1);
+    }
+    // Scrolled away and back: still answered, never asked again.
+    expect(ask).toHaveBeenCalledTimes(1);
+
+    // A head whose group runs past the rows held gets the exact counts.
+    const held: (ActivityEvent | undefined)[] = chronological();
+    held[5] = undefined;
+    const floor = promptPlace((j) => held[j], 0, held.length, 'oldest');
+    expect(floor).toMatchObject({ complete: false });
+    expect(withFetched(floor, held[0]!, '/repo', fetched).place).toEqual(floor);
+    expect(ask).toHaveBeenCalledTimes(2);
+    expect(ask).toHaveBeenLastCalledWith('/repo', held[0]!.id);
+    answers[1]!.d.resolve({ head: held[0]!, calls: 2, changes: 3 });
+    await answers[1]!.d.promise;
+    expect(withFetched(floor, held[0]!, '/repo', fetched).place).toEqual({ role: 'head', calls: 2, changes: 3, complete: true });
+    expect(groupSummary({ role: 'head', calls: 2, changes: 3, complete: true })).toBe('2 tool calls · 3 changes');
+
+    // Another ledger is another question.
+    withFetched(promptPlace((j) => rows[j], 1, rows.length, 'oldest'), rows[1]!, '/other', fetched);
+    expect(ask).toHaveBeenCalledTimes(3);
+
+    // A filter or ledger change: the answer on its way is dropped, the row asked again.
+    fetched.reset();
+    answers[2]!.d.resolve({ head: p1, calls: 9, changes: 9 });
+    await answers[2]!.d.promise;
+    expect(repaint).toHaveBeenCalledTimes(2);
+    expect(resolve(1).group).toBeUndefined();
+    expect(ask).toHaveBeenCalledTimes(4);
+
+    // The ledger says the row is in no group (a session start the filter hid): no rule.
+    answers[3]!.d.resolve(null);
+    await answers[3]!.d.promise;
+    expect(resolve(1).place).toEqual({ role: 'none' });
+  });
+
+  it('answers from the stub backend with the core\'s rule', async () => {
+    const { api } = await import('../src/lib/api');
+    setBackend(createStub());
+    const { emptyFilter, normalizeFilter, toQuery } = await import('../src/lib/route');
+    const query = toQuery(normalizeFilter({ ...emptyFilter(), all: true, mode: 'activity' }));
+    const page = await api.activity_page({ query, anchor: { at: 'oldest' }, limit: 500 });
+    const member = page.rows.find((r, i) => r.hook_type === 'post_tool_use' && page.rows.slice(0, i).some((p) => p.hook_type === 'user_prompt_submit' && p.session_id === r.session_id && p.repo === r.repo));
+    expect(member).toBeDefined();
+    const group = await api.prompt_group({ row: { repo: member!.repo ?? null, id: member!.id } });
+    expect(group?.head.hook_type).toBe('user_prompt_submit');
+    expect(group?.head.session_id).toBe(member!.session_id);
+    expect(group!.calls).toBeGreaterThan(0);
+    const own = await api.prompt_group({ row: { repo: member!.repo ?? null, id: group!.head.id } });
+    expect(own).toEqual(group);
+  });
+
+  it('paints the fetched prompt on a member row and offers its revert from the row\'s detail', () => {
+    const rows = chronological();
+    const look = { all: false, fresh: false, selected: false, names: new Map<string, string>() };
+    const el = document.createElement('div');
+    renderRow(el, rows[1]!, { ...look, prompt: { role: 'member', head: 'ev-1' }, fetchedHead: { head: rows[0]!, caption: true } });
+    expect(el.classList.contains('prompt-member')).toBe(true);
+    expect(el.classList.contains('prompt-headless')).toBe(false);
+    expect(el.classList.contains('prompt-fetched')).toBe(true);
+    expect(el.dataset.promptOf).toBe('ev-1');
+    expect(el.querySelector('[data-testid="prompt-caption"]')?.textContent).toBe('prompt: prompt 1');
+    expect(el.querySelector<HTMLElement>('.col-subject')!.title).toContain('Prompt: prompt 1\nmore lines');
+    // The next row of the run carries the rule and the tooltip, not the caption.
+    renderRow(el, rows[2]!, { ...look, prompt: { role: 'member', head: 'ev-1' }, fetchedHead: { head: rows[0]!, caption: false } });
+    expect(el.querySelector('[data-testid="prompt-caption"]')).toBeNull();
+    // Recycled for a head: no caption, no fetched look.
+    renderRow(el, rows[0]!, { ...look, prompt: { role: 'head', calls: 2, changes: 3, complete: true } });
+    expect(el.classList.contains('prompt-fetched')).toBe(false);
+    expect(el.querySelector('[data-testid="prompt-caption"]')).toBeNull();
+
+    const onRevert = vi.fn();
+    const detail = createActivityDetail(() => {}, () => {}, undefined, onRevert);
+    document.body.append(detail.el);
+    detail.show(rows[5]!, rows[0]!);
+    const button = detail.el.querySelector<HTMLButtonElement>('#activity-detail-revert-prompt');
+    expect(button?.textContent).toBe('Revert this prompt');
+    button!.click();
+    expect(onRevert.mock.calls[0]![0]).toBe(rows[0]);
+    expect(onRevert.mock.calls[0]![1].target).toEqual({ kind: 'prompt', id: 'ev-1' });
   });
 });

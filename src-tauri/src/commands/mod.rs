@@ -50,6 +50,7 @@ register! {
     timeline::timeline_histogram,
     timeline::activity_histogram,
     timeline::activity_event,
+    timeline::prompt_group,
     timeline::mutation_row,
     timeline::previous_content,
     timeline::mutation_diff,

@@ -11,6 +11,7 @@ use hookd_core::ledger::histogram::{Histogram, HistogramRequest};
 use hookd_core::ledger::known::{Field, Known};
 use hookd_core::ledger::page::{Anchor, Page};
 use hookd_core::ledger::previous::PreviousContent;
+use hookd_core::ledger::prompts::PromptGroup;
 use hookd_core::record::MutationRow;
 use tauri::{AppHandle, Runtime};
 
@@ -72,6 +73,18 @@ command! {
         row: RowRef,
     ) -> Result<ActivityEvent> {
         blocking(&app, move |state| history::activity_event(state, &row)).await
+    }
+}
+
+command! {
+    /// The prompt's group a hook event is in (its own when it is a
+    /// prompt): the prompt whole and the group's exact counts, read from
+    /// the ledger, not from the pages the window holds; null when the event
+    /// is in no group.
+    pub(crate) async fn prompt_group<R: Runtime>[app: AppHandle<R>](
+        row: RowRef,
+    ) -> Result<Option<PromptGroup>> {
+        blocking(&app, move |state| history::prompt_group(state, &row)).await
     }
 }
 

@@ -2,7 +2,8 @@
 // runs that answered it with their decisions, reasons, exit codes and
 // output; the prompt or the change it carried (its diff computed by the
 // backend, `payload_diff`); every column; and the raw payload. A prompt
-// (UserPromptSubmit) offers "Revert this prompt" (lib/rewind.ts). The mutation list has its own panel (row-detail.ts); this one
+// (UserPromptSubmit), or a row of its group once its head is known, offers
+// "Revert this prompt" (lib/rewind.ts). The mutation list has its own panel (row-detail.ts); this one
 // shares its look.
 
 import { eventSubject, runReason, runVerdict } from '../lib/activity';
@@ -43,7 +44,8 @@ const FIELDS: (keyof ActivityEvent)[] = [
 
 export interface ActivityDetail {
   el: HTMLElement;
-  show(ev: ActivityEvent): void;
+  /** Shows `ev`; `head`, the prompt heading its group (read from the ledger), adds "Revert this prompt" to a row of the group. */
+  show(ev: ActivityEvent, head?: ActivityEvent): void;
   hide(): void;
   current(): ActivityEvent | null;
 }
@@ -142,14 +144,14 @@ export function createActivityDetail(
    * Shows `ev`. The same event shown again (it gained hook runs, or was read
    * whole) keeps the keyboard focus and the scroll offset where they were.
    */
-  function show(ev: ActivityEvent): void {
+  function show(ev: ActivityEvent, head?: ActivityEvent): void {
     const again = shown !== null && shown.id === ev.id && shown.repo === ev.repo && !el.hidden;
     const top = body.scrollTop;
-    keepFocus(el, () => draw(ev));
+    keepFocus(el, () => draw(ev, head));
     body.scrollTop = again ? top : 0;
   }
 
-  function draw(ev: ActivityEvent): void {
+  function draw(ev: ActivityEvent, head?: ActivityEvent): void {
     shown = ev;
     el.dataset.eventId = ev.event_id;
     const label = eventLabel(ev.hook_type);
@@ -196,8 +198,10 @@ export function createActivityDetail(
       );
     }
 
-    if (onRevert && ev.hook_type === PROMPT_HOOK) {
-      const offer = promptRevertOffer(ev);
+    // The prompt itself, or the prompt heading the row's group.
+    const prompt = ev.hook_type === PROMPT_HOOK ? ev : head?.hook_type === PROMPT_HOOK ? head : undefined;
+    if (onRevert && prompt !== undefined) {
+      const offer = promptRevertOffer(prompt);
       actions.append(
         h(
           'div',
@@ -207,7 +211,7 @@ export function createActivityDetail(
             class: 'button small revert-button',
             attrs: { type: 'button', 'aria-haspopup': 'dialog', title: offer.title },
             text: offer.label,
-            on: { click: (e) => onRevert(shown ?? ev, offer, e.currentTarget as HTMLElement) },
+            on: { click: (e) => onRevert(prompt === ev ? (shown ?? ev) : prompt, offer, e.currentTarget as HTMLElement) },
           }),
         ),
       );

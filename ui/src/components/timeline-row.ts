@@ -12,6 +12,9 @@
 // In activity mode a row also shows its place among the prompts
 // (lib/prompt-groups.ts): a prompt heads a group (its text first, a
 // "Prompt" badge, what followed), and the rows of its answer carry its rule.
+// When the head is not among the rows held, the ledger's answer names it:
+// the rule then carries the prompt's text as its tooltip, and the group's
+// first row held below the gap a "prompt: …" caption.
 
 import { eventSubject, eventVerdict, firstLine, runsSummary } from '../lib/activity';
 import { eventLabel } from '../lib/catalogue';
@@ -38,6 +41,8 @@ export interface RowLook {
   names: ReadonlyMap<string, string>;
   /** An activity row's place among the prompts; none when not given. */
   prompt?: PromptPlace;
+  /** A member's head read from the ledger (not held), and whether this row carries its caption. */
+  fetchedHead?: { head: ActivityEvent; caption: boolean };
 }
 
 /** Marks `el` as a prompt's head, a row of a prompt's group (with or without its head held), or neither. */
@@ -46,6 +51,7 @@ function promptLook(el: HTMLElement, place: PromptPlace | undefined): void {
   el.classList.toggle('prompt-head', role === 'head');
   el.classList.toggle('prompt-member', role === 'member');
   el.classList.toggle('prompt-headless', place?.role === 'member' && place.head === null);
+  if (role !== 'member') el.classList.remove('prompt-fetched');
   if (place?.role === 'member' && place.head !== null) el.dataset.promptOf = place.head;
   else delete el.dataset.promptOf;
   if (role === 'none') delete el.dataset.promptRole;
@@ -146,6 +152,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
     promptLook(el, look.prompt);
     const runs = runsSummary(row.hook_runs);
     if (look.prompt?.role === 'head') {
+      el.classList.remove('prompt-fetched');
       // The prompt reads first: its first line, then what followed it.
       const text = promptText(row);
       const line = text === null ? subject : firstLine(text);
@@ -165,7 +172,16 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
       cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
       cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
       const files = row.mutations > 0 ? `  ✎ ${row.mutations} file${row.mutations === 1 ? '' : 's'}` : '';
-      cell(el, i++, `${subject}${files}`, 'col-subject mono').title = subject;
+      const c = cell(el, i++, `${subject}${files}`, 'col-subject mono');
+      c.title = subject;
+      const fetched = look.prompt?.role === 'member' ? look.fetchedHead : undefined;
+      el.classList.toggle('prompt-fetched', fetched !== undefined);
+      if (fetched) {
+        const text = promptText(fetched.head);
+        const line = text === null ? 'a prompt' : firstLine(text);
+        c.title = `${subject}\nPrompt: ${text ?? line}`;
+        if (fetched.caption) c.prepend(h('span', { class: 'prompt-caption', data: { testid: 'prompt-caption' }, text: `prompt: ${line}` }));
+      }
       cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
       el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
     }

@@ -45,6 +45,8 @@ export type { CommitNotice as LedgerNotice } from './bindings/CommitNotice';
 
 // The Timeline's activity mode and row detail (src-tauri/src/{activity,history}.rs).
 export type { ActivityEvent } from './bindings/ActivityEvent';
+/** A prompt, whole, and its group's exact counts (hookd-core `ledger::prompts`). */
+export type { PromptGroup } from './bindings/PromptGroup';
 export type { EventRef } from './bindings/EventRef';
 export type { PreviousContent } from './bindings/PreviousContent';
 export type { PreviousSource } from './bindings/PreviousSource';

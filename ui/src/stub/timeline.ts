@@ -19,6 +19,8 @@
 // and the total; the watermark is the newest id per ledger (`""` for a
 // one-project read) and `newer_than` answers the matching rows above it.
 // Histograms count per minute, hour or day over the filter's range.
+// `prompt_group` applies the core's rule (hookd-core `ledger::prompts`) to
+// the events of the row's project, in the timeline's order.
 
 import type {
   ActivityEvent,
@@ -46,6 +48,7 @@ export type TimelineCommands =
   | 'timeline_histogram'
   | 'activity_histogram'
   | 'activity_event'
+  | 'prompt_group'
   | 'mutation_row'
   | 'previous_content'
   | 'mutation_diff'
@@ -457,6 +460,37 @@ export function createTimelineStub(
       if (!found) throw fail('not_found', `no event ${ref.id} in ${root}/.hookd/mutations.db`);
       const { repo: _repo, ...whole } = found;
       return whole;
+    },
+    prompt_group: ({ row: ref }) => {
+      const root = project(ref.repo).root;
+      const mine = events()
+        .filter((e) => e.repo === root)
+        .sort((a, b) => compare(cursorOf(a), cursorOf(b)));
+      const at = mine.findIndex((e) => e.id === ref.id);
+      const row = mine[at];
+      if (row === undefined || row.session_id === null || row.hook_type === 'session_start') return null;
+      const bound = (e: ActivityEvent): boolean =>
+        e.session_id === row.session_id && (e.hook_type === 'user_prompt_submit' || e.hook_type === 'session_start');
+      let h = at;
+      if (row.hook_type !== 'user_prompt_submit') {
+        h = at - 1;
+        while (h >= 0 && !bound(mine[h]!)) h--;
+        if (h < 0 || mine[h]!.hook_type !== 'user_prompt_submit') return null;
+      }
+      const calls = new Set<string>();
+      let anonymous = 0;
+      let changes = 0;
+      for (const e of mine.slice(h + 1)) {
+        if (e.session_id !== row.session_id) continue;
+        if (bound(e)) break;
+        if (e.tool_name !== null) {
+          if (e.tool_use_id !== null) calls.add(e.tool_use_id);
+          else if (e.hook_type !== 'pre_tool_use') anonymous++;
+        }
+        changes += e.mutations;
+      }
+      const { repo: _repo, ...head } = mine[h]!;
+      return { head, calls: calls.size + anonymous, changes };
     },
     mutation_row: ({ row: ref }) => {
       const root = project(ref.repo).root;

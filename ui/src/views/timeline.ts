@@ -32,9 +32,11 @@
 // agent's changes, and in a file's history "Restore this version"): the
 // Revert dialog previews the core's plan and applies exactly it; a notice
 // then says what was written and offers "Undo revert". In activity mode a
-// prompt heads the rows its session sent until its next prompt (found in
-// the pages held only, lib/prompt-groups.ts), and its detail offers
-// "Revert this prompt" through the same dialog.
+// prompt heads the rows its session sent until its next prompt
+// (lib/prompt-groups.ts: found among the pages held, else asked of the
+// ledger, once per run of rows, for the rows on screen), and its detail, or
+// the detail of a row of its group, offers "Revert this prompt" through the
+// same dialog.
 
 import '../styles/timeline.css';
 import { createActivityChart } from '../components/activity-chart';
@@ -64,11 +66,11 @@ import {
   type TimelineFilter,
   type TimelineMode,
 } from '../lib/route';
-import { promptPlace, promptText, type PromptPlace } from '../lib/prompt-groups';
+import { FetchedGroups, PROMPT_HOOK, promptPlace, promptText, withFetched, type PromptPlace } from '../lib/prompt-groups';
 import { promptRevertTitle, revertTitle } from '../lib/rewind';
 import { parseWhen } from '../lib/time';
 import type { ChartGroup } from '../lib/chart';
-import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, TimelineQuery } from '../lib/types';
+import type { ActivityEvent, Anchor, Histogram, HistogramRequest, LedgerCommit, Page, ProjectInfo, PromptGroup, TimelineQuery } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 /** Row height in px; `.vrow` in styles.css uses the same value. */
@@ -257,10 +259,23 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
   }
 
   /**
-   * The place among the prompts of the row at list position `index`, read
-   * from the pages held only (lib/prompt-groups.ts); the list is oldest first.
+   * The groups the ledger answered for rows on screen whose head (or whose
+   * head's whole group) is not held; forgotten when the rows change under
+   * them (a new filter, rows committed), an older answer then dropped.
    */
-  function placeOf(index: number): PromptPlace | undefined {
+  const fetchedGroups = new FetchedGroups(
+    (repo, id) => api.prompt_group({ row: { repo, id } }),
+    () => {
+      if (!destroyed) list.refresh();
+    },
+  );
+
+  /**
+   * The place among the prompts of the row at list position `index`, read
+   * from the pages held (lib/prompt-groups.ts; the list is oldest first),
+   * else from the ledger's answer; with the head the ledger named.
+   */
+  function placeOf(index: number, row: ActivityEvent): { place: PromptPlace; group?: PromptGroup; caption: boolean } | undefined {
     const rows = paged;
     if (rows === null) return undefined;
     // Positions before a "newest N" view's first row still count: its
@@ -269,7 +284,10 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       const r = rows.get(i);
       return r === undefined || isMutation(r) ? undefined : r;
     };
-    return promptPlace(get, index + skipped(), rows.total, 'oldest');
+    const held = promptPlace(get, index + skipped(), rows.total, 'oldest');
+    // The row the run asks about is the first of the group below the gap: it carries the caption.
+    const caption = held.role === 'member' && held.head === null && (held.from ?? row).id === row.id;
+    return { ...withFetched(held, row, repoOf(row), fetchedGroups), caption };
   }
 
   // ---- list ----
@@ -280,12 +298,14 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     overscan: 8,
     renderRow: (el, row, index) => {
       const key = rowKey(row);
+      const place = isMutation(row) ? undefined : placeOf(index, row);
       renderRow(el, row, {
         all: filter.all,
         fresh: fresh.has(key),
         selected: key === selectedKey,
         names: agentNames,
-        prompt: isMutation(row) ? undefined : placeOf(index),
+        prompt: place?.place,
+        fetchedHead: place?.group && place.place.role === 'member' ? { head: place.group.head, caption: place.caption } : undefined,
       });
     },
     renderPlaceholder: (el) => renderPlaceholder(el),
@@ -378,6 +398,9 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       if (repo !== null) openRevert(repo, { kind: 'revert', target: offer.target }, promptRevertTitle(promptText(ev)), opener);
     },
   );
+  // The row sent before its prompt was read whole is re-read from the
+  // ledger with its head on its way; the detail waits for the group.
+  let groupAsked = 0;
 
   const el = h(
     'section',
@@ -598,6 +621,7 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
    */
   async function open(): Promise<void> {
     const seq = ++fetchSeq;
+    fetchedGroups.reset();
     const query = (viewQuery = pinnedQuery());
     const mode = filter.mode;
     const startedAt = performance.now();
@@ -733,6 +757,8 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
       timed('live', () => {
         // The rows were highlighted (onLive) in the repaint that showed them.
         if (result.rows.length > 0) {
+          // A group the ledger counted may have grown: ask again for the rows on screen.
+          if (filter.mode === 'activity') fetchedGroups.reset();
           scheduleUnhighlight();
           chartLater();
         }
@@ -815,17 +841,39 @@ export function createTimelineView(ctx: ViewContext, initial: TimelineFilter): V
     list.setSelected(index);
   }
 
-  /** Shows an event in the detail panel, then reads it whole (the page summarised its payload). */
+  /**
+   * Shows an event in the detail panel, then reads it whole (the page
+   * summarised its payload). A row of a prompt's group (its head held or
+   * not) is shown with its head, read from the ledger, so its detail offers
+   * "Revert this prompt" as the head's does.
+   */
   function showEvent(row: ActivityEvent): void {
     activityDetail.show(row);
     const key = rowKey(row);
+    let whole: ActivityEvent | null = null;
+    let head: ActivityEvent | null = null;
+    const draw = (): void => {
+      if (destroyed || selectedKey !== key) return;
+      activityDetail.show(whole ?? row, head ?? undefined);
+    };
     api.activity_event({ row: { repo: repoOf(row), id: row.id } }).then(
-      (whole) => {
-        if (destroyed || selectedKey !== key) return;
-        activityDetail.show({ ...whole, repo: row.repo });
+      (ev) => {
+        whole = { ...ev, repo: row.repo };
+        draw();
       },
       (err: unknown) => console.warn('hookd: cannot read the event whole', err),
     );
+    if (row.hook_type !== PROMPT_HOOK && row.session_id !== null) {
+      const asked = ++groupAsked;
+      api.prompt_group({ row: { repo: repoOf(row), id: row.id } }).then(
+        (group) => {
+          if (asked !== groupAsked || group === null) return;
+          head = { ...group.head, repo: row.repo };
+          draw();
+        },
+        (err: unknown) => console.warn('hookd: cannot read the prompt of the event', err),
+      );
+    }
   }
 
   function closeDetail(focusList = true): void {

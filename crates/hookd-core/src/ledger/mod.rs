@@ -30,6 +30,7 @@ pub mod known;
 pub mod page;
 pub mod payload;
 pub mod previous;
+pub mod prompts;
 pub mod query;
 pub mod registry;
 mod runs;

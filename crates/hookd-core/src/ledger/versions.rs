@@ -63,8 +63,7 @@ pub enum Selection {
     PromptOf(String),
 }
 
-/// The hook type of the event that starts a prompt.
-const PROMPT_HOOK: &str = "user_prompt_submit";
+use crate::ledger::prompts::PROMPT_HOOK;
 
 /// Where one prompt's events lie: its session and the event row ids
 /// between which its events were recorded.
@@ -204,20 +203,33 @@ pub fn previous_change(
     .pop())
 }
 
-/// The prompt the event `event_id` belongs to: the `event_id` of the last
-/// `UserPromptSubmit` of its session recorded before it (read through the
-/// session index); `None` outside a session or before its first prompt.
+/// The prompt the event `event_id` belongs to: the `event_id` of the
+/// `UserPromptSubmit` heading it, by the rule the Timeline's groups use
+/// ([`crate::ledger::prompts::head_of`]); `None` outside a session, before
+/// its first prompt, or after a session start with no prompt since.
 pub fn prompt_of(conn: &Connection, event_id: &str) -> Result<Option<String>> {
     let path = conn.path().unwrap_or(":memory:").to_owned();
-    conn.query_row(
-        "SELECT p.event_id FROM events e JOIN events p ON p.session_id = e.session_id \
-         WHERE e.event_id = ?1 AND p.hook_type = ?2 AND p.id <= e.id \
-         ORDER BY p.id DESC LIMIT 1",
-        [event_id, PROMPT_HOOK],
-        |row| row.get(0),
-    )
+    let sqlite = |e| Error::sqlite(&path, e);
+    let row: Option<i64> = conn
+        .query_row(
+            "SELECT id FROM events WHERE event_id = ?1",
+            [event_id],
+            |row| row.get(0),
+        )
+        .optional()
+        .map_err(sqlite)?;
+    let Some(head) = row
+        .map(|id| crate::ledger::prompts::head_of(conn, id))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    conn.query_row("SELECT event_id FROM events WHERE id = ?1", [head], |row| {
+        row.get(0)
+    })
     .optional()
-    .map_err(|e| Error::sqlite(&path, e))
+    .map_err(sqlite)
 }
 
 /// The newest tool call id starting with `prefix` (ids that sort by time,

@@ -33,6 +33,7 @@ import type { MutationRow } from "./MutationRow";
 import type { Page } from "./Page";
 import type { PreviousContent } from "./PreviousContent";
 import type { ProjectInfo } from "./ProjectInfo";
+import type { PromptGroup } from "./PromptGroup";
 import type { RewindApplied } from "./RewindApplied";
 import type { RewindConflicts } from "./RewindConflicts";
 import type { RewindPreview } from "./RewindPreview";
@@ -87,6 +88,13 @@ export type Commands = {
   activity_histogram: { args: { query: TimelineQuery; request: HistogramRequest }; result: Histogram };
   /** One hook event whole: its payload and its hook runs. */
   activity_event: { args: { row: RowRef }; result: ActivityEvent };
+  /**
+   * The prompt's group a hook event is in (its own when it is a
+   * prompt): the prompt whole and the group's exact counts, read from
+   * the ledger, not from the pages the window holds; null when the event
+   * is in no group.
+   */
+  prompt_group: { args: { row: RowRef }; result: PromptGroup | null };
   /** One timeline row whole, payload included. */
   mutation_row: { args: { row: RowRef }; result: MutationRow };
   /** What a Write's file held before it. */
@@ -236,6 +244,7 @@ export const COMMAND_NAMES = [
   "timeline_histogram",
   "activity_histogram",
   "activity_event",
+  "prompt_group",
   "mutation_row",
   "previous_content",
   "mutation_diff",
