@@ -51,8 +51,9 @@ mod tests {
     use hookd_core::ledger::histogram::SeriesBy;
     use hookd_testkit::{Event, GitRepo, TestEnv, record};
 
-    #[test]
-    fn pages_summarise_payloads_and_one_event_is_read_whole() {
+    /// A ledger of one prompt and the two Writes after it, the app's state
+    /// and a query of its repository.
+    fn a_prompt_and_two_writes() -> (TestEnv, GitRepo, AppState, TimelineQuery) {
         let env = TestEnv::new();
         let repo = GitRepo::new();
         record(
@@ -69,6 +70,12 @@ mod tests {
             repo: Some(repo.root().display().to_string()),
             ..TimelineQuery::default()
         };
+        (env, repo, state, query)
+    }
+
+    #[test]
+    fn pages_summarise_payloads_and_one_event_is_read_whole() {
+        let (_env, repo, state, query) = a_prompt_and_two_writes();
 
         let page = activity_page(&state, &query, &Anchor::Newest, 2).unwrap();
         assert_eq!((page.total, page.first, page.rows.len()), (3, 1, 2));
@@ -128,22 +135,7 @@ mod tests {
 
     #[test]
     fn a_rows_prompt_group_is_read_from_its_ledger_not_the_page() {
-        let env = TestEnv::new();
-        let repo = GitRepo::new();
-        record(
-            &env,
-            &repo,
-            &[
-                Event::prompt("2026-11-20T10:00:00.000Z"),
-                Event::write("a.txt", "2026-11-20T10:01:00.000Z"),
-                Event::write("b.txt", "2026-11-20T10:02:00.000Z"),
-            ],
-        );
-        let state = AppState::new(env.data_dir(), env.socket(), None);
-        let query = TimelineQuery {
-            repo: Some(repo.root().display().to_string()),
-            ..TimelineQuery::default()
-        };
+        let (_env, _repo, state, query) = a_prompt_and_two_writes();
         // The newest row alone is held: its prompt is not on the page.
         let page = activity_page(&state, &query, &Anchor::Newest, 1).unwrap();
         let member = &page.rows[0];
