@@ -783,11 +783,12 @@ async fn open_session(config: &ConsumerConfig) -> Result<Session, AmqpError> {
     })
 }
 
-/// Groups entries by ledger and appends each group in one transaction.
 /// One ledger's part of a batch: the batch positions, their entries and
 /// the contents their messages carried.
 type Group = (Vec<usize>, Vec<LedgerEntry>, Vec<CarriedContent>);
 
+/// Groups entries by ledger and appends each group in one transaction,
+/// after keeping the contents its messages carried.
 fn write_groups(
     sink: &mut LedgerSink,
     entries: Vec<(LedgerEntry, Vec<CarriedContent>)>,

@@ -830,15 +830,21 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
         let root = stores.root_of(&dir)?;
         let repo = git2::Repository::open(&root).ok()?;
         let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
+        // The state now (kept in `store` when there is one), trusted only
+        // while hookd-emit still holds the command back.
+        let take = |store: Option<&crate::ledger::content_store::ContentStore>| {
+            let mut snapshot = bash_tracker::snapshot_keeping(&repo, &root, store);
+            if !emitter::still_waiting(emitter.as_ref())
+                && let Ok(snapshot) = &mut snapshot
+            {
+                tracing::warn!(root = %root.display(), "hookd-emit stopped waiting before the repository's state was recorded; the command's befores are unknown");
+                snapshot.distrust(emitter::GAVE_UP_BASH);
+            }
+            snapshot
+        };
         let snapshot = stores
             .with_store(&state_dir, |store| {
-                let mut snapshot = bash_tracker::snapshot_keeping(&repo, &root, Some(store));
-                if !emitter::still_waiting(emitter.as_ref())
-                    && let Ok(snapshot) = &mut snapshot
-                {
-                    tracing::warn!(root = %root.display(), "hookd-emit stopped waiting before the repository's state was recorded; the command's befores are unknown");
-                    snapshot.distrust(emitter::GAVE_UP_BASH);
-                }
+                let snapshot = take(Some(store));
                 // Also beside the contents, for a daemon that stops before
                 // the command's PostToolUse.
                 if let Ok(snapshot) = &snapshot
@@ -850,13 +856,7 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
             })
             .unwrap_or_else(|err| {
                 tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
-                let mut snapshot = bash_tracker::snapshot(&repo, &root);
-                if !emitter::still_waiting(emitter.as_ref())
-                    && let Ok(snapshot) = &mut snapshot
-                {
-                    snapshot.distrust(emitter::GAVE_UP_BASH);
-                }
-                snapshot
+                take(None)
             });
         match snapshot {
             Ok(snapshot) => {
