@@ -11,7 +11,7 @@ use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::editor::{
     self, FileRef, HookFile, HookRef, check_matcher, effective_hooks, hook_events, hook_files,
-    move_hook, preview_hooks_save, save_hooks, set_hook_enabled,
+    move_hook, preview_hooks_save, preview_move_hook, save_hooks, set_hook_enabled,
 };
 use hookd_testkit::{GitRepo, TestEnv, write_file};
 use serde_json::{Value, json};
@@ -493,16 +493,31 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
         command: "cargo fmt".into(),
     };
 
-    let err = move_hook(&state, &from.file, &from.file, &hook, &from.version).unwrap_err();
+    let err = move_hook(
+        &state,
+        &from.file,
+        &from.file,
+        &hook,
+        &from.version,
+        "absent",
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
-    let err = move_hook(&state, &from.file, &to, &hook, "absent").unwrap_err();
+    let err = preview_move_hook(&state, &from.file, &from.file, &hook, &from.version).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidInput);
+    let err = move_hook(&state, &from.file, &to, &hook, "absent", "absent").unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Conflict);
+    let err = preview_move_hook(&state, &from.file, &to, &hook, "absent").unwrap_err();
     assert_eq!(err.kind, ErrorKind::Conflict);
 
     // A destination that already has it refuses before anything is written.
     let to_path = root.join(".claude/settings.local.json");
     let existing = r#"{"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "cargo fmt"}]}]}}"#;
     write_file(&to_path, existing);
-    let err = move_hook(&state, &from.file, &to, &hook, &from.version).unwrap_err();
+    let err = preview_move_hook(&state, &from.file, &to, &hook, &from.version).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
+    let token = hookd_core::settings::version_token(Some(existing.as_bytes()));
+    let err = move_hook(&state, &from.file, &to, &hook, &from.version, &token).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
     assert!(
         err.message.contains("already has this PostToolUse hook"),
@@ -512,9 +527,39 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     assert_eq!(fs::read_to_string(&to_path).unwrap(), existing);
 
     fs::remove_file(&to_path).unwrap();
-    let moved = move_hook(&state, &from.file, &to, &hook, &from.version).unwrap();
+    let preview = preview_move_hook(&state, &from.file, &to, &hook, &from.version).unwrap();
+    assert_eq!(preview.moved, 1);
+    assert!(preview.to.creates && preview.to.changed && preview.to.before.is_empty());
+    assert_eq!(preview.to_version, "absent");
+    assert!(preview.from.changed && !preview.from.creates);
+    assert_eq!(preview.from.before, PROJECT_FILE);
+    assert_eq!(
+        fs::read_to_string(&from_path).unwrap(),
+        PROJECT_FILE,
+        "a preview writes nothing"
+    );
+    assert!(!to_path.exists(), "a preview creates nothing");
+    let moved = move_hook(
+        &state,
+        &from.file,
+        &to,
+        &hook,
+        &from.version,
+        &preview.to_version,
+    )
+    .unwrap();
     assert_eq!(moved.moved, 1);
     assert_eq!(moved.to, to_path.display().to_string());
+    assert_eq!(
+        fs::read_to_string(&from_path).unwrap(),
+        preview.from.after,
+        "the source is written byte for byte as previewed"
+    );
+    assert_eq!(
+        fs::read_to_string(&to_path).unwrap(),
+        preview.to.after,
+        "the destination is written byte for byte as previewed"
+    );
     let from_value: Value = serde_json::from_str(&fs::read_to_string(&from_path).unwrap()).unwrap();
     assert_eq!(
         from_value["hooks"]["PostToolUse"][0]["hooks"],
@@ -531,14 +576,91 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     // Also across kinds: agent → hookd's managed hooks.
     let files = hook_files(&state, &project_root).unwrap();
     let local = loaded(&files, Kind::Agent, Scope::Local);
+    let managed_path = root.join(".hookd/settings.local.json");
+    let managed_text = "{\n  \"hooks\": {}\n}\n";
+    write_file(&managed_path, managed_text);
     let managed = file(&root, Kind::Managed, Scope::Local);
-    move_hook(&state, &local.file, &managed, &hook, &local.version).unwrap();
-    assert!(
-        fs::read_to_string(root.join(".hookd/settings.local.json"))
-            .unwrap()
-            .contains("cargo fmt")
-    );
+    let preview = preview_move_hook(&state, &local.file, &managed, &hook, &local.version).unwrap();
+    assert_eq!(preview.to.before, managed_text);
+
+    // The destination changed after the review: the move refuses, writing nothing.
+    let changed = "{\n  \"hooks\": {},\n  \"model\": \"x\"\n}\n";
+    write_file(&managed_path, changed);
+    let err = move_hook(
+        &state,
+        &local.file,
+        &managed,
+        &hook,
+        &local.version,
+        &preview.to_version,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Conflict, "{err}");
+    assert_eq!(fs::read_to_string(&managed_path).unwrap(), changed);
+    assert!(fs::read_to_string(&to_path).unwrap().contains("cargo fmt"));
+
+    let preview = preview_move_hook(&state, &local.file, &managed, &hook, &local.version).unwrap();
+    move_hook(
+        &state,
+        &local.file,
+        &managed,
+        &hook,
+        &local.version,
+        &preview.to_version,
+    )
+    .unwrap();
+    assert_eq!(fs::read_to_string(&managed_path).unwrap(), preview.to.after);
+    assert!(preview.to.after.contains("cargo fmt"));
     assert!(!fs::read_to_string(&to_path).unwrap().contains("cargo fmt"));
+}
+
+#[test]
+fn a_group_whose_matcher_is_no_pattern_is_listed_and_the_file_still_saves() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let path = project_path(&root);
+    let text = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash(*docker*)", "hooks": [{"type": "command", "command": "./docker-guard.sh"}]},
+      {"matcher": "Edit", "hooks": [{"type": "command", "command": "./edit-guard.sh"}]}
+    ]
+  }
+}
+"#;
+    write_file(&path, text);
+    let files = hook_files(&state, &root.display().to_string()).unwrap();
+    let project = loaded(&files, Kind::Agent, Scope::Project);
+    assert!(project.editable, "a bad matcher does not lock the file");
+    assert!(project.problems.is_empty(), "{:?}", project.problems);
+    assert_eq!(project.bad_matchers.len(), 1, "{:?}", project.bad_matchers);
+    let bad = &project.bad_matchers[0];
+    assert_eq!(bad.path, "hooks.PreToolUse[0].matcher");
+    assert_eq!(bad.text, "Bash(*docker*)");
+    assert!(bad.why.contains("at position 5"), "{}", bad.why);
+    let value = serde_json::to_value(project).unwrap();
+    assert_eq!(value["bad_matchers"][0]["text"], "Bash(*docker*)");
+
+    // An unrelated edit (the Edit group's hook removed) saves; the flagged group stays.
+    let mut hooks = hooks_of(project);
+    hooks["PreToolUse"].as_array_mut().unwrap().remove(1);
+    save_hooks(&state, &project.file, hooks, &project.version, false).unwrap();
+    let on_disk = fs::read_to_string(&path).unwrap();
+    assert!(
+        on_disk.contains("Bash(*docker*)") && !on_disk.contains("edit-guard"),
+        "{on_disk}"
+    );
+
+    // A new group with a bad matcher is still refused, with its position.
+    let files = hook_files(&state, &root.display().to_string()).unwrap();
+    let project = loaded(&files, Kind::Agent, Scope::Project);
+    let mut hooks = hooks_of(project);
+    hooks["Stop"] = json!([{"matcher": "Edit(", "hooks": [{"type": "command", "command": "x"}]}]);
+    let err = save_hooks(&state, &project.file, hooks, &project.version, false).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
+    assert!(err.message.contains("position 4"), "{err}");
 }
 
 #[test]

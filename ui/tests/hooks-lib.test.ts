@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hunks } from '../src/components/hooks-diff';
-import { describeCheck } from '../src/components/hooks-matcher';
+import { describeCheck, matcherRefusal } from '../src/components/hooks-matcher';
 import { lineDiff } from '../src/lib/diff';
 import { formatHash, hooksHash, parseHash } from '../src/lib/route';
 
@@ -36,5 +36,17 @@ describe('matcher status text', () => {
     expect(describeCheck({ ...base, supported: false }, 'Stop')).toBe('Stop ignores matchers: every group of it runs');
     expect(describeCheck({ ...base, ok: false, kind: null, error: 'invalid regex "a(" at position 2: unclosed group' }, 'PreToolUse')).toContain('position 2');
     expect(describeCheck({ ...base, field: 'source', matches: ['resume', 'clear'], known: 5 }, 'SessionStart')).toBe('exact names; matches 2 of 5 known source: resume, clear');
+  });
+});
+
+describe('matcher refusal', () => {
+  const base = { kind: null, supported: true, field: 'tool_name', matches: [], known: 14 };
+  it('refuses what the backend says is no valid pattern, with its position, and nothing else', () => {
+    expect(matcherRefusal({ ...base, ok: false, error: 'invalid regex "Edit(" at position 4: unclosed group', position: 4 })).toBe(
+      'The matcher is not a valid pattern: invalid regex "Edit(" at position 4: unclosed group. Fix it to add the hook.',
+    );
+    expect(matcherRefusal({ ...base, ok: true, kind: 'exact', error: null, position: null })).toBeNull();
+    // Not checked yet: nothing to refuse (the form asks before it adds).
+    expect(matcherRefusal(null)).toBeNull();
   });
 });

@@ -76,7 +76,7 @@ describe('hooks view', () => {
     expect($('#hooks-add-event-desc').textContent).toContain('Before a tool runs');
     type($<HTMLInputElement>('#hooks-add-matcher'), 'Bash(');
     await vi.waitFor(() => expect($('#hooks-add-matcher-status').dataset.state).toBe('error'));
-    expect($('#hooks-add-matcher-status [data-testid=matcher-caret]').textContent).toBe('Bash(\n     ^');
+    expect($('#hooks-add-matcher-status [data-testid=matcher-caret]').textContent).toBe('Bash(\n    ^');
     type($<HTMLInputElement>('#hooks-add-matcher'), 'Bash');
     await vi.waitFor(() => expect($('#hooks-add-matcher-status').textContent).toBe('exact names; matches 1 of 14 known tools: Bash'));
     type($<HTMLInputElement>('#hooks-add-command'), './scripts/guard.sh');
@@ -200,16 +200,165 @@ describe('hooks view', () => {
     expect(all('[data-testid=disabled-hook]')).toHaveLength(0);
   });
 
-  it('moves a hook to another file', async () => {
+  it('refuses a matcher that is no valid pattern in the add form, naming the position', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    const submit = $<HTMLButtonElement>('#hooks-add-submit');
+    const form = $<HTMLFormElement>('#hooks-add');
+    const matcher = $<HTMLInputElement>('#hooks-add-matcher');
+    type($<HTMLInputElement>('#hooks-add-command'), './scripts/guard.sh');
+    type(matcher, 'Bash(');
+    await vi.waitFor(() => expect(submit.disabled).toBe(true));
+    expect($('#hooks-add-error').textContent).toBe('The matcher is not a valid pattern: invalid regex "Bash(" at position 4: unclosed group. Fix it to add the hook.');
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect($('[data-testid=hook-event][data-event=PreToolUse]')).toBeNull();
+    expect($('#hooks-dirty').dataset.dirty).toBe('false');
+
+    // Fixed: the button comes back and the refusal goes.
+    type(matcher, 'Bash');
+    await vi.waitFor(() => expect($('#hooks-add-matcher-status').dataset.state).toBe('ok'));
+    expect(submit.disabled).toBe(false);
+    expect($('#hooks-add-error').textContent).toBe('');
+
+    // Typed and submitted before the live check answered: the form asks the backend first.
+    type(matcher, 'Bash(');
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect($('#hooks-add-error').textContent).toContain('at position 4'));
+    expect($('[data-testid=hook-event][data-event=PreToolUse]')).toBeNull();
+    expect(document.activeElement).toBe(matcher);
+
+    // An event without matchers ignores the field: nothing to refuse.
+    const event = $<HTMLSelectElement>('#hooks-add-event');
+    event.value = 'Stop';
+    event.dispatchEvent(new Event('change'));
+    expect(submit.disabled).toBe(false);
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(all('[data-testid=hook-event][data-event=Stop] [data-testid=hook-handler]')).toHaveLength(2));
+  });
+
+  it('flags a group whose matcher is no valid pattern, and the file still saves an unrelated edit', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    await vi.waitFor(() => expect(stub.listenerCount('settings-changed')).toBe(1));
+    const text = {
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash(*docker*)', hooks: [{ type: 'command', command: './docker-guard.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+      },
+    };
+    stub.hooks.writeFile(AGENT_PROJECT, `${JSON.stringify(text, null, 2)}\n`);
+    stub.emit('settings-changed', { path: AGENT_PROJECT });
+    await vi.waitFor(() => expect($('#hooks-bad-matchers')).not.toBeNull());
+    expect($('#hooks-bad-matchers').textContent).toContain('Claude Code ignores it');
+    const item = $('[data-testid=bad-matcher]');
+    expect(item.dataset.path).toBe('hooks.PreToolUse[0].matcher');
+    expect(item.textContent).toContain('at position 5');
+    const group = $('[data-testid=hook-event][data-event=PreToolUse] [data-testid=hook-group]');
+    expect(group.dataset.badMatcher).toBe('true');
+    expect(group.querySelector('[data-testid=group-bad-matcher]')!.textContent).toBe('Never matches: not a valid pattern — Claude Code ignores this group. Fix the matcher or delete the group.');
+    expect($('[data-testid=hook-event][data-event=Stop] [data-testid=hook-group]').dataset.badMatcher).toBe('false');
+    expect($('#hooks-tab-agent-project .hooks-tab-problem')).not.toBeNull();
+
+    // An unrelated edit: delete the Stop hook, review, save; the flagged group is kept.
+    $<HTMLButtonElement>('[data-testid=hook-event][data-event=Stop] [data-testid=handler-delete]').click();
+    await vi.waitFor(() => expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(false));
+    $('#hooks-review').click();
+    await vi.waitFor(() => expect($('#hooks-save')).not.toBeNull());
+    $('#hooks-save').click();
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toContain('Saved'));
+    const saved = JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!);
+    expect(saved.hooks).toEqual({ PreToolUse: text.hooks.PreToolUse });
+
+    // Fixing the matcher clears the group's flag.
+    await vi.waitFor(() => expect($('[data-testid=group-matcher]')).not.toBeNull());
+    type($<HTMLInputElement>('[data-testid=group-matcher]'), 'Bash');
+    await vi.waitFor(() => expect($('[data-testid=hook-group]').dataset.badMatcher).toBe('false'));
+    expect($<HTMLElement>('[data-testid=group-bad-matcher]').hidden).toBe(true);
+  });
+
+  it('keeps the save bar in the scrolling pane, marked when there are unsaved changes', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));
+    const bar = $('#hooks-save-bar');
+    expect(bar.classList.contains('hooks-save-bar')).toBe(true);
+    expect(bar.parentElement!.classList.contains('hooks-file')).toBe(true);
+    expect(bar.parentElement!.lastElementChild).toBe(bar);
+    expect(bar.querySelector('#hooks-review')).not.toBeNull();
+    expect(bar.dataset.dirty).toBe('false');
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '90');
+    expect(bar.dataset.dirty).toBe('true');
+    expect(bar.classList.contains('dirty')).toBe(true);
+  });
+
+  it('moves a hook only after a review of both files and a confirmation', async () => {
     mount();
     await vi.waitFor(() => expect(all('[data-testid=handler-move]').length).toBeGreaterThan(0));
-    const move = $<HTMLSelectElement>('[data-testid=hook-event][data-event=Stop] [data-testid=handler-move]');
-    const local = [...move.options].find((o) => o.text.startsWith('Claude Code · Local'))!;
-    move.value = local.value;
-    move.dispatchEvent(new Event('change'));
+    const local = `${ROOT}/.claude/settings.local.json`;
+    const sourceBefore = stub.hooks.files.get(AGENT_PROJECT);
+    const open = (): void => $('[data-testid=hook-event][data-event=Stop] [data-testid=handler-move]').click();
+    const pick = (label: string): void => {
+      const radio = all('[data-testid=move-target]').find((r) => r.parentElement!.textContent!.includes(label)) as HTMLInputElement;
+      radio.checked = true;
+      radio.dispatchEvent(new Event('change'));
+    };
+
+    // Choosing a file (as an arrow key in the list does) writes nothing, nor does cancelling.
+    open();
+    await vi.waitFor(() => expect($('#hooks-move-dialog')).not.toBeNull());
+    expect($<HTMLButtonElement>('#hooks-move-review').disabled).toBe(true);
+    expect(all('[data-testid=move-target]').map((r) => r.parentElement!.textContent!.trim())).not.toContain('Claude Code · Project (.claude/settings.json)');
+    pick('Claude Code · Global');
+    pick('Claude Code · Local');
+    expect($<HTMLButtonElement>('#hooks-move-review').disabled).toBe(false);
+    expect(stub.hooks.files.has(local)).toBe(false);
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe(sourceBefore);
+    $('#hooks-move-cancel').click();
+    expect($('#hooks-move-dialog')).toBeNull();
+
+    // Review: the diff of both files; still nothing written.
+    open();
+    pick('Claude Code · Local');
+    $('#hooks-move-review').click();
+    await vi.waitFor(() => expect($('#hooks-move-dialog').dataset.step).toBe('review'));
+    const from = $('[data-testid=move-from]');
+    const to = $('[data-testid=move-to]');
+    expect(from.dataset.path).toBe(AGENT_PROJECT);
+    expect(to.dataset.path).toBe(local);
+    expect(to.textContent).toContain('a new file');
+    expect([...from.querySelectorAll('.diff-del')].some((l) => l.textContent!.includes('Claude is done'))).toBe(true);
+    expect([...to.querySelectorAll('.diff-add')].some((l) => l.textContent!.includes('Claude is done'))).toBe(true);
+    expect(to.querySelectorAll('.diff-del')).toHaveLength(0);
+    expect(stub.hooks.files.has(local)).toBe(false);
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe(sourceBefore);
+
+    // Confirmed: the move writes both files.
+    $('#hooks-move-confirm').click();
     await vi.waitFor(() => expect($('#hooks-status').textContent).toContain('Moved Stop hook'));
-    expect(stub.hooks.files.get(`${ROOT}/.claude/settings.local.json`)).toContain('Claude is done');
+    expect($('#hooks-move-dialog')).toBeNull();
+    expect(stub.hooks.files.get(local)).toContain('Claude is done');
     expect(stub.hooks.files.get(AGENT_PROJECT)).not.toContain('Claude is done');
+  });
+
+  it('refuses a move whose destination changed after the review, writing nothing', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-move]').length).toBeGreaterThan(0));
+    const global = '/home/dev/.claude/settings.json';
+    $('[data-testid=hook-event][data-event=Stop] [data-testid=handler-move]').click();
+    await vi.waitFor(() => expect($('#hooks-move-dialog')).not.toBeNull());
+    const radio = all('[data-testid=move-target]').find((r) => r.dataset.kind === 'agent' && r.dataset.scope === 'global') as HTMLInputElement;
+    radio.checked = true;
+    radio.dispatchEvent(new Event('change'));
+    $('#hooks-move-review').click();
+    await vi.waitFor(() => expect($('#hooks-move-confirm').hidden).toBe(false));
+    const sourceBefore = stub.hooks.files.get(AGENT_PROJECT);
+    const theirs = '{"model": "haiku"}\n';
+    stub.hooks.writeFile(global, theirs);
+    $('#hooks-move-confirm').click();
+    await vi.waitFor(() => expect($('#hooks-move-error').textContent).toContain('Nothing was moved'));
+    expect($('#hooks-move-error').textContent).toContain('changed on disk');
+    expect(stub.hooks.files.get(global)).toBe(theirs);
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe(sourceBefore);
   });
 
   it('shows the effective hooks with their source files', async () => {

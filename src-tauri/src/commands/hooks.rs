@@ -1,6 +1,6 @@
 //! The Hook editor's commands: the event catalogue, a project's six settings
 //! files and their effective view, live matcher checks, previewed saves,
-//! disabling and moving hooks, and the watcher behind `settings-changed`.
+//! disabling hooks, previewed moves, and the watcher behind `settings-changed`.
 
 // Tauri hands commands their extractors (`State`, `AppHandle`) by value.
 #![allow(clippy::needless_pass_by_value)]
@@ -11,8 +11,8 @@ use tauri::{AppHandle, Runtime, State};
 use super::blocking;
 use super::registry::command;
 use crate::editor::{
-    self, EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MoveResult,
-    SavePreview, SaveResult,
+    self, EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MovePreview,
+    MoveResult, SavePreview, SaveResult,
 };
 use crate::error::Result;
 use crate::settings_watch::SettingsWatch;
@@ -122,15 +122,34 @@ command! {
 }
 
 command! {
-    /// Moves a hook from one settings file to another.
+    /// Both settings files before and after moving a hook from one to the
+    /// other; writes nothing.
+    pub(crate) async fn preview_move_hook<R: Runtime>[app: AppHandle<R>](
+        from: FileRef,
+        to: FileRef,
+        hook: HookRef,
+        version: String,
+    ) -> Result<MovePreview> {
+        blocking(&app, move |state| {
+            editor::preview_move_hook(state, &from, &to, &hook, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Moves a hook from one settings file to another, as previewed: a
+    /// source (`version`) or destination (`to_version`) changed since is a
+    /// `conflict`.
     pub(crate) async fn move_hook<R: Runtime>[app: AppHandle<R>](
         from: FileRef,
         to: FileRef,
         hook: HookRef,
         version: String,
+        to_version: String,
     ) -> Result<MoveResult> {
         blocking(&app, move |state| {
-            editor::move_hook(state, &from, &to, &hook, &version)
+            editor::move_hook(state, &from, &to, &hook, &version, &to_version)
         })
         .await
     }

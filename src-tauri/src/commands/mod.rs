@@ -71,6 +71,7 @@ register! {
     hooks::preview_hooks_save,
     hooks::save_hooks,
     hooks::set_hook_enabled,
+    hooks::preview_move_hook,
     hooks::move_hook,
     hooks::watch_settings,
     templates::templates_catalog,

@@ -1,7 +1,9 @@
 //! The six settings files of a project as the editor shows them: where
 //! each is, whether it exists, its version token, its validation problems
-//! with their JSON paths, the hooks it disabled through hookd, and its
-//! `hooks` tree structured per event → matcher group → handler.
+//! with their JSON paths, its groups whose matcher is no valid pattern (the
+//! agent loads the file and never matches them: flagged, not refused), the
+//! hooks it disabled through hookd, and its `hooks` tree structured per
+//! event → matcher group → handler.
 //!
 //! Every group and handler carries its raw JSON: the window edits only a
 //! group's `matcher` and a command handler's `command` and `timeout`, and
@@ -13,7 +15,9 @@
 
 use hookd_core::settings::events;
 use hookd_core::settings::validate::HANDLER_TYPES;
-use hookd_core::settings::{DisabledStore, SettingsDocument, SettingsError, SettingsLocation};
+use hookd_core::settings::{
+    DisabledStore, SettingsDocument, SettingsError, SettingsLocation, bad_matchers,
+};
 use serde::Serialize;
 use serde_json::Value;
 use ts_rs::TS;
@@ -40,6 +44,10 @@ pub struct HookFile {
     pub parse_error: Option<String>,
     /// What the core's validator objects to, with JSON paths; a save must fix them.
     pub problems: Vec<Problem>,
+    /// Groups whose matcher is not a valid pattern: the agent loads the
+    /// file and never matches them. They do not block a save (the file stays
+    /// editable); a save only refuses to add a new one.
+    pub bad_matchers: Vec<BadMatcher>,
     /// The `hooks` tree has a shape a form can edit.
     pub editable: bool,
     /// The hooks, per event in file order.
@@ -57,6 +65,18 @@ pub struct Problem {
     pub path: String,
     /// What is wrong.
     pub message: String,
+}
+
+/// A group whose matcher is not a valid pattern (the core's
+/// [`hookd_core::settings::BadMatcher`]), e.g. `Bash(*docker*)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct BadMatcher {
+    /// Where, e.g. `hooks.PreToolUse[0].matcher`.
+    pub path: String,
+    /// The matcher as written.
+    pub text: String,
+    /// Why it is not a pattern, with the position the regex compiler names.
+    pub why: String,
 }
 
 /// The groups of one event.
@@ -151,6 +171,7 @@ pub fn hook_file(state: &AppState, file: &FileRef) -> Result<HookFile> {
         version: "absent".to_owned(),
         parse_error: None,
         problems: Vec::new(),
+        bad_matchers: Vec::new(),
         editable: false,
         events: Vec::new(),
         other_keys: Vec::new(),
@@ -173,6 +194,14 @@ pub fn hook_file(state: &AppState, file: &FileRef) -> Result<HookFile> {
         .map(|e| Problem {
             path: e.path,
             message: e.message,
+        })
+        .collect();
+    out.bad_matchers = bad_matchers(doc.value())
+        .into_iter()
+        .map(|b| BadMatcher {
+            path: b.path,
+            text: b.text,
+            why: b.why,
         })
         .collect();
     if let Value::Object(root) = doc.value() {

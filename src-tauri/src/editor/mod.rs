@@ -18,7 +18,8 @@
 //! - [`files`]: the six files, structured;
 //! - [`view`]: the effective hooks of a project;
 //! - [`trust`](mod@trust): which managed files are not approved, and approving them;
-//! - [`write`](mod@write): preview (diff), save, enable/disable and move.
+//! - [`write`](mod@write): preview (diff), save, enable/disable, and move
+//!   (previewed too).
 
 pub mod catalogue;
 pub mod files;
@@ -37,12 +38,13 @@ use crate::state::AppState;
 
 pub use catalogue::{HookEventInfo, MatcherCheck, check_matcher, hook_events};
 pub use files::{
-    DisabledEntry, EventHooks, HookFile, HookGroup, HookHandler, Problem, hook_file, hook_files,
+    BadMatcher, DisabledEntry, EventHooks, HookFile, HookGroup, HookHandler, Problem, hook_file,
+    hook_files,
 };
 pub use view::{EffectiveEntry, EffectiveFile, EffectiveView, effective_hooks};
 pub use write::{
-    HookRef, MoveResult, SavePreview, SaveResult, move_hook, preview_hooks_save, save_hooks,
-    set_hook_enabled,
+    HookRef, MovePreview, MoveResult, SavePreview, SaveResult, move_hook, preview_hooks_save,
+    preview_move_hook, save_hooks, set_hook_enabled,
 };
 
 /// One settings file, named by what it is rather than by its path, so the

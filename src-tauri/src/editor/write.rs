@@ -2,7 +2,8 @@
 //! preview (the whole file before and after, rendered in its own
 //! formatting, for the diff), a save of a file's `hooks` tree, enabling and
 //! disabling a hook through hookd's store, and moving a hook to another
-//! file.
+//! file, previewed first like a save (both files before and after, rendered
+//! by the same code the move writes with, so the review is byte-exact).
 //!
 //! Each takes the version token the window showed and refuses with
 //! [`ErrorKind::Conflict`], writing nothing, when the file's bytes changed
@@ -84,6 +85,21 @@ pub struct MoveResult {
     pub moved: u64,
 }
 
+/// What a move would write, for the review: both files before and after.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct MovePreview {
+    /// The file the hook would leave.
+    pub from: SavePreview,
+    /// The file it would go to.
+    pub to: SavePreview,
+    /// How many handlers would move (the same command in several groups moves together).
+    pub moved: u64,
+    /// The destination's version token as previewed: [`move_hook`] takes it
+    /// back and refuses when the destination changed since, so what is
+    /// written is what was reviewed.
+    pub to_version: String,
+}
+
 /// The document at `file` with `hooks` as its `hooks` tree, after checking
 /// that the file is still what the window showed.
 fn edited(
@@ -111,6 +127,11 @@ pub fn preview_hooks_save(
     version: &str,
 ) -> Result<SavePreview> {
     let (location, doc) = edited(state, file, hooks, version, false)?;
+    preview_of(&location, &doc)
+}
+
+/// `doc` before (its bytes as read) and after (as a save of it writes them).
+fn preview_of(location: &SettingsLocation, doc: &SettingsDocument) -> Result<SavePreview> {
     let after = doc.render().map_err(settings_error)?;
     let before = doc.original_bytes().unwrap_or_default();
     Ok(SavePreview {
@@ -172,19 +193,31 @@ pub fn set_hook_enabled(
     Ok(changed.len() as u64)
 }
 
-/// Moves the command hook `hook` from one file to another (another scope or
-/// kind). The hook is never lost: both edits are checked before anything is
-/// written, the destination is written first (for a moment the hook is in
-/// both files, where the agent runs it once), then the source; if the
-/// source cannot be written the destination is put back, and if even that
-/// fails the error says the hook is in both files.
-pub fn move_hook(
+/// A move checked and made in memory: both files as the move writes them.
+struct PlannedMove {
+    from: SettingsLocation,
+    to: SettingsLocation,
+    /// The source without the hook.
+    source: SettingsDocument,
+    /// The destination with it.
+    target: SettingsDocument,
+    /// The destination as read.
+    target_before: SettingsDocument,
+    moved: u64,
+}
+
+/// Loads both files, checks them against the tokens the window showed
+/// (`to_version`: `None` takes the destination as it is now), and makes
+/// the move in memory; the core refuses what it would refuse on a write
+/// (a destination that already has the hook, say).
+fn plan_move(
     state: &AppState,
     from: &FileRef,
     to: &FileRef,
     hook: &HookRef,
     version: &str,
-) -> Result<MoveResult> {
+    to_version: Option<&str>,
+) -> Result<PlannedMove> {
     let from_loc = location(state, from)?;
     let to_loc = location(state, to)?;
     if from_loc.path == to_loc.path {
@@ -198,6 +231,9 @@ pub fn move_hook(
     }
     let removed = remove_hook(&mut source, &HookSelector::from(hook)).map_err(settings_error)?;
     let mut target = SettingsDocument::load(&to_loc).map_err(settings_error)?;
+    if to_version.is_some_and(|token| !target.is_version(token)) {
+        return Err(conflict(&to_loc.path));
+    }
     let target_before = target.clone();
     for one in &removed {
         add_hook(
@@ -208,6 +244,61 @@ pub fn move_hook(
         )
         .map_err(settings_error)?;
     }
+    Ok(PlannedMove {
+        from: from_loc,
+        to: to_loc,
+        source,
+        target,
+        target_before,
+        moved: removed.len() as u64,
+    })
+}
+
+/// Both files as moving the command hook `hook` from `from` to `to` would
+/// write them (rendered by the same code [`move_hook`] writes with); writes
+/// nothing. Refuses what the move would refuse: a stale `version`, the same
+/// file, a hook that is not there or already in the destination.
+pub fn preview_move_hook(
+    state: &AppState,
+    from: &FileRef,
+    to: &FileRef,
+    hook: &HookRef,
+    version: &str,
+) -> Result<MovePreview> {
+    let plan = plan_move(state, from, to, hook, version, None)?;
+    Ok(MovePreview {
+        from: preview_of(&plan.from, &plan.source)?,
+        to: preview_of(&plan.to, &plan.target)?,
+        moved: plan.moved,
+        to_version: plan.target_before.version(),
+    })
+}
+
+/// Moves the command hook `hook` from one file to another (another scope or
+/// kind), as [`preview_move_hook`] showed it: `version` and `to_version`
+/// are the tokens of the source and the destination the window reviewed,
+/// and either file changed since is a conflict. The hook is never lost:
+/// both edits are checked before anything is written, the destination is
+/// written first (for a moment the hook is in both files, where the agent
+/// runs it once), then the source; if the source cannot be written the
+/// destination is put back, and if even that fails the error says the hook
+/// is in both files.
+pub fn move_hook(
+    state: &AppState,
+    from: &FileRef,
+    to: &FileRef,
+    hook: &HookRef,
+    version: &str,
+    to_version: &str,
+) -> Result<MoveResult> {
+    let PlannedMove {
+        from: from_loc,
+        to: to_loc,
+        source,
+        target,
+        target_before,
+        moved,
+    } = plan_move(state, from, to, hook, version, Some(to_version))?;
     let written = target.save(false).map_err(settings_error)?;
     if let Err(err) = source.save(false) {
         let err = settings_error(err);
@@ -238,7 +329,7 @@ pub fn move_hook(
     Ok(MoveResult {
         from: display(&from_loc.path),
         to: display(&to_loc.path),
-        moved: removed.len() as u64,
+        moved,
     })
 }
 

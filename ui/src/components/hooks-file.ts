@@ -1,8 +1,11 @@
 // One settings file in the Hook editor: its path and state, its problems,
-// the "add a hook" form, every event → matcher group → handler as a form
-// (reorder, delete, edit matcher/command/timeout, disable, move to another
-// file), the hooks hookd disabled, and the review-and-save panel with the
-// diff of the whole file.
+// its groups whose matcher is no valid pattern (flagged: the agent never
+// matches them), the "add a hook" form (which refuses a matcher the backend
+// says is no valid pattern), every event → matcher group → handler as a
+// form (reorder, delete, edit matcher/command/timeout, disable, move to
+// another file through a review of both files), the hooks hookd disabled,
+// the review-and-save panel with the diff of the whole file, and the save
+// bar, which stays at the bottom of the screen however long the file.
 //
 // Handlers the editor does not edit (types other than `command`, unknown
 // types) and keys it does not know are shown read-only; they are part of
@@ -25,9 +28,9 @@ import {
   setTimeoutSecs,
   type HooksTree,
 } from '../lib/hooks-model';
-import type { FileRef, HookEventInfo, HookFile, HookRef, SavePreview } from '../lib/types';
+import type { FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
 import { renderDiff } from './hooks-diff';
-import { createMatcherField, type MatcherField } from './hooks-matcher';
+import { createMatcherField, matcherRefusal, type MatcherField } from './hooks-matcher';
 import { h } from './dom';
 
 /** What the editor shows for one file. */
@@ -73,8 +76,8 @@ export interface FileEditorDeps {
   onDraft(draft: HooksTree, structural: boolean): void;
   /** Disable or enable a hook through hookd's store. */
   onToggle(hook: HookRef, enabled: boolean): void;
-  /** Move a hook to another file. */
-  onMove(hook: HookRef, to: FileRef): void;
+  /** Move a hook to another file: choose where, review both files, confirm (`from`: the button, for the focus). */
+  onMove(hook: HookRef, from: HTMLElement): void;
   /** Show the diff of the save. */
   onReview(): void;
   /** Drop the edits. */
@@ -92,6 +95,9 @@ export interface FileEditor {
 }
 
 const KIND_TEXT = { agent: 'Claude Code runs these hooks', managed: "hookd's daemon runs these hooks" } as const;
+/** Who skips a group whose matcher is no valid pattern. */
+const IGNORED_BY = { agent: 'Claude Code', managed: 'hookd' } as const;
+
 
 /** Whether the draft differs from what was loaded. */
 export function isDirty(state: FileEditorState): boolean {
@@ -103,6 +109,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
   const file = state.loaded;
   const dirty = isDirty(state);
   const fields: MatcherField[] = [];
+  let destroyed = false;
   const eventInfo = (name: string): HookEventInfo | undefined => deps.events.find((e) => e.name === name);
   let draft = state.draft;
   const edit = (next: HooksTree, structural: boolean): void => {
@@ -140,6 +147,17 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       ),
     );
   }
+  if (file.bad_matchers.length > 0) {
+    alerts.push(
+      h(
+        'div',
+        { id: 'hooks-bad-matchers', class: 'hooks-warning', attrs: { role: 'status' } },
+        h('strong', { text: `${file.bad_matchers.length === 1 ? 'A group' : `${file.bad_matchers.length} groups`} of this file never match${file.bad_matchers.length === 1 ? 'es' : ''}: the matcher is not a valid pattern, so ${IGNORED_BY[file.file.kind]} ignores ${file.bad_matchers.length === 1 ? 'it' : 'them'}. ` }),
+        'The rest of the file works and saves as usual; fix the matcher below or delete the group.',
+        h('ul', {}, ...file.bad_matchers.map((b) => h('li', { data: { testid: 'bad-matcher', path: b.path } }, h('code', { text: b.path }), ' ', h('code', { text: JSON.stringify(b.text) }), `: ${b.why}`))),
+      ),
+    );
+  }
   if (state.notes.length > 0) {
     alerts.push(h('div', { id: 'hooks-merge-notes', class: 'hooks-note', attrs: { role: 'status' } }, h('strong', { text: 'Your edits were applied to the file as it is on disk now. Review before saving:' }), h('ul', {}, ...state.notes.map((n) => h('li', { text: n })))));
   }
@@ -152,9 +170,10 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
   body.push(disabledList());
 
   const review = state.review ? reviewPanel(state.review) : null;
+  // The save bar: sticky at the bottom of the scrolling pane (hooks.css), so it stays in reach in a long file.
   const actions = h(
     'div',
-    { class: 'hooks-actions' },
+    { id: 'hooks-save-bar', class: dirty ? 'hooks-actions hooks-save-bar dirty' : 'hooks-actions hooks-save-bar', data: { dirty: String(dirty) } },
     h('span', { id: 'hooks-dirty', class: dirty ? 'hooks-dirty on' : 'hooks-dirty', data: { dirty: String(dirty) }, text: dirty ? 'Unsaved changes' : 'No unsaved changes' }),
     h('button', { id: 'hooks-discard', class: 'button', attrs: { type: 'button', disabled: !dirty || state.busy }, text: 'Discard', on: { click: () => deps.onDiscard() } }),
     h('button', {
@@ -187,12 +206,30 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     for (const e of deps.events) select.append(h('option', { attrs: { value: e.name }, text: e.name }));
     select.value = deps.events.some((e) => e.name === add.event) ? add.event : (deps.events[0]?.name ?? '');
     const desc = h('p', { id: 'hooks-add-event-desc', class: 'muted hooks-event-desc' });
+    const error = h('div', { id: 'hooks-add-error', class: 'field-error', attrs: { 'aria-live': 'polite' } });
+    const submit = h('button', { id: 'hooks-add-submit', class: 'button', attrs: { type: 'submit', 'aria-describedby': 'hooks-add-error' }, text: 'Add hook' });
+    // Whether the event uses the matcher (a hidden matcher is not added, so it cannot refuse the hook).
+    const usesMatcher = (): boolean => eventInfo(select.value)?.takes_matcher ?? true;
+    // The error shown is the matcher's refusal (cleared when the matcher is fixed), or another one (kept).
+    let refused = false;
+    const refuse = (check: MatcherCheck | null): void => {
+      const why = usesMatcher() ? matcherRefusal(check) : null;
+      submit.disabled = why !== null;
+      if (why !== null) {
+        error.textContent = why;
+        refused = true;
+      } else if (refused) {
+        error.textContent = '';
+        refused = false;
+      }
+    };
     const matcher = createMatcherField({
       event: select.value,
       value: add.matcher,
       id: 'hooks-add-matcher',
       label: 'Matcher of the new hook',
       onChange: (text) => (add.matcher = text),
+      onCheck: (check) => refuse(check),
     });
     matcher.input.dataset.focus = 'add-matcher';
     fields.push(matcher);
@@ -203,13 +240,13 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const timeout = h('input', { id: 'hooks-add-timeout', class: 'text-input', data: { focus: 'add-timeout' }, attrs: { type: 'number', min: '0', step: 'any', inputmode: 'decimal' } });
     timeout.value = add.timeout;
     timeout.addEventListener('input', () => (add.timeout = timeout.value));
-    const error = h('div', { id: 'hooks-add-error', class: 'field-error', attrs: { 'aria-live': 'polite' } });
     const sync = (): void => {
       const info = eventInfo(select.value);
       desc.textContent = info?.description ?? '';
       timeout.placeholder = info ? `${info.default_timeout_secs} (default)` : '';
       matcherWrap.hidden = info ? !info.takes_matcher : false;
       matcher.setEvent(select.value);
+      refuse(matcher.current());
     };
     select.addEventListener('change', () => {
       add.event = select.value;
@@ -225,28 +262,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         on: {
           submit: (ev) => {
             ev.preventDefault();
-            error.textContent = '';
-            const text = command.value.trim();
-            if (text === '') {
-              error.textContent = 'Type the command the hook runs.';
-              command.focus();
-              return;
-            }
-            const t = parseTimeout(timeout.value);
-            if (!t.ok) {
-              error.textContent = t.error;
-              timeout.focus();
-              return;
-            }
-            const info = eventInfo(select.value);
-            const m = info && !info.takes_matcher ? null : matcher.input.value.trim() === '' ? null : matcher.input.value;
-            try {
-              const next = addHandler(draft, select.value, m, commandHandler(text, t.secs));
-              Object.assign(add, { ...emptyAdd(), event: select.value });
-              edit(next, true);
-            } catch (err) {
-              error.textContent = err instanceof EditError ? err.message : String(err);
-            }
+            void take();
           },
         },
       },
@@ -259,8 +275,46 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         h('div', { class: 'hooks-field hooks-field-command' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-command' }, text: 'Command' }), command),
         h('div', { class: 'hooks-field hooks-field-timeout' }, h('label', { class: 'field-label', attrs: { for: 'hooks-add-timeout' }, text: 'Timeout (s)' }), timeout),
       ),
-      h('div', { class: 'hooks-add-actions' }, error, h('button', { id: 'hooks-add-submit', class: 'button', attrs: { type: 'submit' }, text: 'Add hook' })),
+      h('div', { class: 'hooks-add-actions' }, error, submit),
     );
+
+    /** Adds the hook to the draft, unless a field refuses it. */
+    async function take(): Promise<void> {
+      error.textContent = '';
+      refused = false;
+      const info = eventInfo(select.value);
+      if (usesMatcher()) {
+        // The backend's answer for exactly the text typed (a check may still be on its way).
+        const check = await matcher.settle();
+        if (destroyed) return;
+        const why = matcherRefusal(check);
+        if (why !== null) {
+          refuse(check);
+          matcher.input.focus();
+          return;
+        }
+      }
+      const text = command.value.trim();
+      if (text === '') {
+        error.textContent = 'Type the command the hook runs.';
+        command.focus();
+        return;
+      }
+      const t = parseTimeout(timeout.value);
+      if (!t.ok) {
+        error.textContent = t.error;
+        timeout.focus();
+        return;
+      }
+      const m = info && !info.takes_matcher ? null : matcher.input.value.trim() === '' ? null : matcher.input.value;
+      try {
+        const next = addHandler(draft, select.value, m, commandHandler(text, t.secs));
+        Object.assign(add, { ...emptyAdd(), event: select.value });
+        edit(next, true);
+      } catch (err) {
+        error.textContent = err instanceof EditError ? err.message : String(err);
+      }
+    }
     return form;
   }
 
@@ -298,7 +352,18 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const key = `${event}-${gi}`;
     const matcherText = typeof group.matcher === 'string' ? group.matcher : null;
     const extra = Object.keys(group).filter((k) => k !== 'matcher' && k !== 'hooks');
-    const box = h('div', { class: 'hooks-group', data: { testid: 'hook-group', index: String(gi), matcher: matcherText ?? '' } });
+    // A matcher the file already had that is no valid pattern (the backend's list): flagged until it is fixed.
+    const bad = matcherText === null ? undefined : file.bad_matchers.find((b) => b.text === matcherText);
+    const box = h('div', { class: bad ? 'hooks-group hooks-group-bad' : 'hooks-group', data: { testid: 'hook-group', index: String(gi), matcher: matcherText ?? '', badMatcher: String(bad !== undefined) } });
+    const flag = bad
+      ? h('p', { class: 'hooks-group-flag', data: { testid: 'group-bad-matcher' }, attrs: { role: 'note' } }, h('strong', { text: 'Never matches' }), `: not a valid pattern — ${IGNORED_BY[file.file.kind]} ignores this group. Fix the matcher or delete the group.`)
+      : null;
+    const unflag = (check: MatcherCheck | null): void => {
+      if (!flag || !check) return;
+      flag.hidden = check.ok;
+      box.classList.toggle('hooks-group-bad', !check.ok);
+      box.dataset.badMatcher = String(!check.ok);
+    };
     const controls = h(
       'div',
       { class: 'hooks-group-controls' },
@@ -313,13 +378,14 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         testid: 'group-matcher',
         label: `Matcher of ${event} group ${gi + 1}`,
         onChange: (text) => edit(setMatcher(draft, event, gi, text), false),
+        onCheck: unflag,
       });
       if (!info) field.input.disabled = true;
       fields.push(field);
       field.input.dataset.focus = `${key}-matcher`;
-      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'field-label', text: 'Matcher' }), field.input, controls), field.status);
+      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'field-label', text: 'Matcher' }), field.input, controls), ...(flag ? [flag] : []), field.status);
     } else {
-      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'muted', text: matcherText ? `matcher ${JSON.stringify(matcherText)} is ignored: ${event} runs every group` : `${event} takes no matcher` }), controls));
+      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'muted', text: matcherText ? `matcher ${JSON.stringify(matcherText)} is ignored: ${event} runs every group` : `${event} takes no matcher` }), controls), ...(flag ? [flag] : []));
     }
     if (extra.length > 0) box.append(h('p', { class: 'muted hooks-extra', data: { testid: 'group-extra' } }, 'Kept as is: ', ...extra.map((k) => h('code', { text: `${k}: ${JSON.stringify(group[k])}` }))));
     const list = h('ul', { class: 'hooks-handlers', attrs: { 'aria-label': `Hooks of ${event} group ${gi + 1}` } });
@@ -386,16 +452,13 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       text: 'Disable',
       on: { click: () => ref && deps.onToggle(ref, false) },
     });
-    const move = h('select', {
-      class: 'text-input hooks-move',
+    // Opens the choice of a file and the review of both files; nothing moves before the user confirms there.
+    const move: HTMLButtonElement = h('button', {
+      class: 'button small hooks-move',
       data: { testid: 'handler-move', focus: `${key}-move` },
-      attrs: { 'aria-label': `Move ${event} hook ${hi + 1} to another file`, disabled: !saved || state.busy, title: why || 'Move this hook to another file' },
-    });
-    move.append(h('option', { attrs: { value: '' }, text: 'Move to…' }));
-    deps.targets.forEach((t, i) => move.append(h('option', { attrs: { value: String(i) }, text: t.label })));
-    move.addEventListener('change', () => {
-      const target = deps.targets[Number(move.value)];
-      if (move.value !== '' && target && ref) deps.onMove(ref, target.file);
+      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Move ${event} hook ${hi + 1} to another file…`, disabled: !saved || state.busy, title: why || 'Move this hook to another file (you review both files first)' },
+      text: 'Move to…',
+      on: { click: () => ref && deps.onMove(ref, move) },
     });
     const extra = Object.keys(handler).filter((k) => !['type', 'command', 'timeout'].includes(k));
     li.append(
@@ -463,6 +526,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
   return {
     el,
     destroy() {
+      destroyed = true;
       for (const f of fields) f.destroy();
     },
   };

@@ -1,7 +1,9 @@
 // A matcher text field with live validation: as the user types, the
 // backend's matcher parser says whether it is an exact list, a regex or
 // "everything", which known tools (or values) it matches, or where the
-// regex is broken (with a caret under the position).
+// regex is broken (with a caret under the position). Whether a matcher is a
+// valid pattern is the backend's answer (hookd-core's parser), never decided
+// here: the add form asks `settle()` before it takes a matcher.
 
 import { api } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -16,6 +18,10 @@ export interface MatcherField {
   status: HTMLElement;
   /** Checks the current text now (e.g. after the event changed). */
   check(): void;
+  /** The backend's check of the text in the field now, or null while it is being checked. */
+  current(): MatcherCheck | null;
+  /** The check of the text in the field now: the one shown if it is current, else a fresh one (null if the backend failed). */
+  settle(): Promise<MatcherCheck | null>;
   /** Changes the event the matcher belongs to. */
   setEvent(event: string): void;
   /** Stops pending checks. */
@@ -36,7 +42,19 @@ export function describeCheck(check: MatcherCheck, event: string): string {
   return `${kind}; matches ${check.matches.length === check.known ? 'all' : `${check.matches.length} of`} ${check.known} ${what}: ${check.matches.join(', ')}`;
 }
 
-/** Creates a matcher field; `onChange` gets the text as typed. */
+/**
+ * Why a matcher cannot go into a new hook, for people, or null when it can:
+ * the backend's error (it names the position the regex compiler reports).
+ */
+export function matcherRefusal(check: MatcherCheck | null): string | null {
+  if (!check || check.ok) return null;
+  return `The matcher is not a valid pattern: ${check.error ?? 'invalid matcher'}. Fix it to add the hook.`;
+}
+
+/**
+ * Creates a matcher field; `onChange` gets the text as typed, `onCheck`
+ * each check of the current text as it lands (null: being checked).
+ */
 export function createMatcherField(opts: {
   event: string;
   value: string | null;
@@ -44,10 +62,13 @@ export function createMatcherField(opts: {
   testid?: string;
   label: string;
   onChange?: (text: string) => void;
+  onCheck?: (check: MatcherCheck | null) => void;
 }): MatcherField {
   let event = opts.event;
   let seq = 0;
   let destroyed = false;
+  // The last check shown, and the event and text it was for.
+  let shown: { check: MatcherCheck; event: string; text: string } | null = null;
   const status = h('div', { class: 'matcher-status', data: { testid: 'matcher-status', state: 'pending' }, attrs: { 'aria-live': 'polite' } });
   if (opts.id) status.id = `${opts.id}-status`;
   const input = h('input', {
@@ -78,21 +99,33 @@ export function createMatcherField(opts: {
     status.replaceChildren(...children);
   }
 
-  async function run(): Promise<void> {
+  function current(): MatcherCheck | null {
+    return shown && shown.event === event && shown.text === input.value ? shown.check : null;
+  }
+
+  async function run(): Promise<MatcherCheck | null> {
     const mine = ++seq;
     const text = input.value;
+    const forEvent = event;
     try {
-      const check = await api.check_matcher({ event, text: text.trim() === '' ? null : text });
-      if (!destroyed && mine === seq) show(check);
+      const check = await api.check_matcher({ event: forEvent, text: text.trim() === '' ? null : text });
+      if (!destroyed && mine === seq) {
+        shown = { check, event: forEvent, text };
+        show(check);
+        opts.onCheck?.(check);
+      }
+      return check;
     } catch (err) {
-      if (destroyed || mine !== seq) return;
+      if (destroyed || mine !== seq) return null;
       status.dataset.state = 'error';
       status.textContent = err instanceof Error ? err.message : String(err);
+      return null;
     }
   }
   const later = debounce(() => void run(), 150);
   input.addEventListener('input', () => {
     opts.onChange?.(input.value);
+    opts.onCheck?.(null);
     later();
   });
   void run();
@@ -100,8 +133,16 @@ export function createMatcherField(opts: {
     input,
     status,
     check: () => void run(),
+    current,
+    async settle() {
+      const now = current();
+      if (now) return now;
+      later.cancel();
+      return run();
+    },
     setEvent(next) {
       event = next;
+      opts.onCheck?.(current());
       void run();
     },
     destroy() {

@@ -3,15 +3,16 @@
 //
 // A store, not a second core: a file's answer is its text parsed as JSON
 // and reshaped into the `HookFile` shape (no validation: `problems` is
-// always empty), its version is a revision number bumped by every write,
+// always empty; `bad_matchers` lists the groups whose matcher is one of the
+// canned invalid checks), its version is a revision number bumped by every write,
 // the effective view lists every handler of every file (no duplicate
 // detection), and `check_matcher` answers from a table of canned checks.
-// Saving stores the `hooks` object the UI sent; disabling and moving use the
-// UI's own tree edits (lib/hooks-model.ts). The real rules (matchers,
+// Saving stores the `hooks` object the UI sent; disabling and moving (and
+// the move's preview) use the UI's own tree edits (lib/hooks-model.ts). The real rules (matchers,
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, MatcherCheck } from '../lib/types';
+import type { BadMatcher, DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck } from '../lib/types';
 import { fail, type StubPart } from './types';
 
 export type HooksCommands =
@@ -22,6 +23,7 @@ export type HooksCommands =
   | 'preview_hooks_save'
   | 'save_hooks'
   | 'set_hook_enabled'
+  | 'preview_move_hook'
   | 'move_hook'
   | 'watch_settings'
   | 'trust_review'
@@ -62,7 +64,8 @@ export const STUB_EVENTS: HookEventInfo[] = (
  * when it is one of the event's known targets, else as a regex matching none.
  */
 const CANNED_CHECKS: Record<string, Pick<MatcherCheck, 'ok' | 'kind' | 'error' | 'position'> & { matches?: string[] }> = {
-  'Bash(': { ok: false, kind: null, error: 'invalid regex "Bash(" at position 5: unclosed group', position: 5 },
+  'Bash(': { ok: false, kind: null, error: 'invalid regex "Bash(" at position 4: unclosed group', position: 4 },
+  'Bash(*docker*)': { ok: false, kind: null, error: 'invalid regex "Bash(*docker*)" at position 5: repetition operator missing expression', position: 5 },
   '[': { ok: false, kind: null, error: 'invalid regex "[" at position 0: unclosed character class', position: 0 },
   'Write|Edit|MultiEdit': { ok: true, kind: 'exact', error: null, position: null, matches: ['Write', 'Edit', 'MultiEdit'] },
   'mcp__.*': { ok: true, kind: 'regex', error: null, position: null, matches: [] },
@@ -187,6 +190,7 @@ export function createHooksStub(projects: string[]): HooksStub {
       version: version(path),
       parse_error: null,
       problems: [],
+      bad_matchers: [],
       editable: true,
       events: [],
       other_keys: [],
@@ -196,11 +200,22 @@ export function createHooksStub(projects: string[]): HooksStub {
       const { value } = read(path);
       out.other_keys = Object.keys(value).filter((k) => k !== 'hooks');
       out.events = structure(treeFrom(value.hooks));
+      out.bad_matchers = badMatchers(out.events);
     } catch (err) {
       out.parse_error = (err as { message: string }).message;
       out.editable = false;
     }
     return out;
+  }
+
+  /** Groups whose matcher is one of the canned invalid checks, as the core lists them. */
+  function badMatchers(events: EventHooks[]): BadMatcher[] {
+    return events.flatMap((e) =>
+      e.groups.flatMap((g, gi) => {
+        const canned = g.matcher === null ? undefined : CANNED_CHECKS[g.matcher];
+        return canned && !canned.ok && g.matcher !== null ? [{ path: `hooks.${e.event}[${gi}].matcher`, text: g.matcher, why: canned.error ?? 'invalid matcher' }] : [];
+      }),
+    );
   }
 
   /** The file with its `hooks` replaced (left out when empty), refused when `expected` is not its version. */
@@ -221,6 +236,18 @@ export function createHooksStub(projects: string[]): HooksStub {
     const gi = groups.findIndex((g) => (hook.matcher === null || matcherOf(g) === hook.matcher) && g.hooks.some((h) => commandOf(h) === hook.command));
     if (gi < 0) throw fail('not_found', `no ${hook.event} hook with command "${hook.command}" in ${path}`);
     return [gi, groups[gi]!.hooks.findIndex((h) => commandOf(h) === hook.command)];
+  }
+
+  /** Both files of a move as it would write them; refused when either is not at its expected version. */
+  function planMove(from: FileRef, to: FileRef, hook: HookRef, expected: string, toExpected: string | null) {
+    const fromPath = stubPath(from);
+    const toPath = stubPath(to);
+    if (fromPath === toPath) throw fail('invalid_input', 'the hook is already in that file: pick another scope or kind');
+    const tree = treeFrom(read(fromPath).value.hooks);
+    const [gi, hi] = locate(tree, hook, fromPath);
+    const group = tree[hook.event]![gi]!;
+    const target = addHandler(treeFrom(read(toPath).value.hooks), hook.event, matcherOf(group), group.hooks[hi]!);
+    return { fromPath, toPath, source: edited(fromPath, removeHandler(tree, hook.event, gi, hi), expected), target: edited(toPath, target, toExpected) };
   }
 
   function trustReview(project: string): FileReview[] {
@@ -307,18 +334,16 @@ export function createHooksStub(projects: string[]): HooksStub {
       write(path, edited(path, tree, expected).after);
       return 1;
     },
-    move_hook: ({ from, to, hook, version: expected }) => {
-      const fromPath = stubPath(from);
-      const toPath = stubPath(to);
-      if (fromPath === toPath) throw fail('invalid_input', 'the hook is already in that file: pick another scope or kind');
-      const source = treeFrom(read(fromPath).value.hooks);
-      const [gi, hi] = locate(source, hook, fromPath);
-      const group = source[hook.event]![gi]!;
-      const target = addHandler(treeFrom(read(toPath).value.hooks), hook.event, matcherOf(group), group.hooks[hi]!);
-      const moved = edited(fromPath, removeHandler(source, hook.event, gi, hi), expected);
-      write(toPath, edited(toPath, target, null).after);
-      write(fromPath, moved.after);
-      return { from: fromPath, to: toPath, moved: 1 };
+    preview_move_hook: ({ from, to, hook, version: expected }) => {
+      const m = planMove(from, to, hook, expected, null);
+      const preview = (path: string, e: { before: string | undefined; after: string }) => ({ path, before: e.before ?? '', after: e.after, changed: e.before !== e.after, creates: e.before === undefined });
+      return { from: preview(m.fromPath, m.source), to: preview(m.toPath, m.target), moved: 1, to_version: version(m.toPath) };
+    },
+    move_hook: ({ from, to, hook, version: expected, to_version }) => {
+      const m = planMove(from, to, hook, expected, to_version);
+      write(m.toPath, m.target.after);
+      write(m.fromPath, m.source.after);
+      return { from: m.fromPath, to: m.toPath, moved: 1 };
     },
     watch_settings: () => [],
   };

@@ -1,7 +1,8 @@
 // The Hook editor: per project, one tab per settings file (Claude Code's and
 // hookd's, each at global, project and local scope) and an Effective tab.
 // Edits happen in a draft; "Review and save" shows the diff of the whole
-// file and writes through the backend's safe write. When a file changes on
+// file and writes through the backend's safe write; "Move to…" shows the
+// diff of both files and moves only when confirmed. When a file changes on
 // disk (the `settings-changed` event), an unedited tab reloads by itself and
 // an edited one shows a banner: reload (drop the edits) or merge (re-apply
 // them onto the new contents), and a save that would overwrite someone
@@ -12,6 +13,8 @@ import '../styles/hooks.css';
 import { basename, h, replaceChildren } from '../components/dom';
 import { emptyAdd, isDirty, renderFileEditor, type FileEditor, type FileEditorState } from '../components/hooks-file';
 import { renderEffective } from '../components/hooks-effective';
+import { openMoveDialog } from '../components/hooks-move';
+import type { Modal } from '../components/modal';
 import { placementLabel, renderTemplates } from '../components/hooks-templates';
 import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
@@ -145,6 +148,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   // The project's managed files and whether hookd runs them (`hookd trust`).
   let trustFiles: FileReview[] = [];
   let trustBusy = false;
+  // The "Move to…" dialog, while open.
+  let moving: Modal | null = null;
   let loadSeq = 0;
   // Events and projects; `load` waits for them so the add form renders once, complete.
   let catalogue: Promise<void> = Promise.resolve();
@@ -249,7 +254,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         count !== null && count > 0 ? h('span', { class: 'hooks-tab-count', text: String(count) }) : null,
         dirty ? h('span', { class: 'hooks-tab-dirty', attrs: { title: 'unsaved changes' }, text: '•' }) : null,
         state?.onDisk ? h('span', { class: 'hooks-tab-stale', attrs: { title: 'changed on disk' }, text: '!' }) : null,
-        state && (state.loaded.problems.length > 0 || state.loaded.parse_error) ? h('span', { class: 'hooks-tab-problem', attrs: { title: 'problems' }, text: '⚠' }) : null,
+        state && (state.loaded.problems.length > 0 || state.loaded.parse_error || state.loaded.bad_matchers.length > 0) ? h('span', { class: 'hooks-tab-problem', attrs: { title: state.loaded.problems.length > 0 || state.loaded.parse_error ? 'problems' : 'a group never matches' }, text: '⚠' }) : null,
       );
     }
     panel.setAttribute('aria-labelledby', `hooks-tab-${tab}`);
@@ -381,6 +386,11 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
             dirtyEl.dataset.dirty = String(dirty);
             dirtyEl.classList.toggle('on', dirty);
           }
+          const bar = panel.querySelector<HTMLElement>('#hooks-save-bar');
+          if (bar) {
+            bar.dataset.dirty = String(dirty);
+            bar.classList.toggle('dirty', dirty);
+          }
           for (const id of ['hooks-review', 'hooks-discard']) {
             const b = panel.querySelector<HTMLButtonElement>(`#${id}`);
             if (b) b.disabled = !dirty || state.busy;
@@ -388,7 +398,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         }
       },
       onToggle: (hook, enabled) => void toggle(state, hook, enabled),
-      onMove: (hook, to) => void moveTo(state, hook, to),
+      onMove: (hook, from) => moveTo(state, hook, targets, from),
       onReview: () => void review(state),
       onDiscard: () => {
         Object.assign(state, freshState(state.onDisk ?? state.loaded, state.add));
@@ -594,23 +604,39 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     await load('saved');
   }
 
-  async function moveTo(state: TabState, hook: HookRef, to: FileRef): Promise<void> {
-    state.busy = true;
-    render();
-    try {
-      const result = await api.move_hook({ from: state.loaded.file, to, hook, version: state.loaded.version });
-      say(`Moved ${hook.event} hook ${hook.command} to ${result.to}.`);
-    } catch (err) {
-      if (isConflict(err)) {
-        state.busy = false;
-        await refreshAfterConflict(state);
-        return;
-      }
-      ctx.errors.show(err, 'Could not move the hook');
-    } finally {
-      state.busy = false;
-    }
-    await load('saved');
+  /** Opens the choice of a file and the review of both files; the move happens only on its confirmation. */
+  function moveTo(state: TabState, hook: HookRef, targets: { file: FileRef; label: string }[], from: HTMLElement): void {
+    moving?.close();
+    const source = state.loaded.file;
+    const version = state.loaded.version;
+    moving = openMoveDialog({
+      hook,
+      fromLabel: FILE_LABEL[tabOf(source)] ?? state.loaded.path,
+      targets,
+      preview: async (to) => {
+        try {
+          return await api.preview_move_hook({ from: source, to, hook, version });
+        } catch (err) {
+          if (isConflict(err)) void load('changed');
+          throw err;
+        }
+      },
+      confirm: async (to, preview) => {
+        try {
+          return await api.move_hook({ from: source, to, hook, version, to_version: preview.to_version });
+        } catch (err) {
+          if (isConflict(err)) void load('changed');
+          throw err;
+        }
+      },
+      onMoved: (result) => {
+        moving = null;
+        if (destroyed) return;
+        say(`Moved ${hook.event} hook ${hook.command} to ${result.to}.`);
+        void load('saved');
+      },
+      returnFocus: from,
+    });
   }
 
   async function changeTemplate(action: 'install' | 'uninstall', name: string, file: FileRef): Promise<void> {
@@ -671,6 +697,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     },
     destroy() {
       destroyed = true;
+      moving?.close();
       editor?.destroy();
       reloadSoon.cancel();
       for (const u of unlisteners.splice(0)) u();

@@ -27,6 +27,7 @@ import type { JsonValue } from "./serde_json/JsonValue";
 import type { Known } from "./Known";
 import type { LedgerCommit } from "./LedgerCommit";
 import type { MatcherCheck } from "./MatcherCheck";
+import type { MovePreview } from "./MovePreview";
 import type { MoveResult } from "./MoveResult";
 import type { MutationDiff } from "./MutationDiff";
 import type { MutationRow } from "./MutationRow";
@@ -171,8 +172,17 @@ export type Commands = {
    * the number of hooks changed.
    */
   set_hook_enabled: { args: { file: FileRef; hook: HookRef; enabled: boolean; version: string }; result: number };
-  /** Moves a hook from one settings file to another. */
-  move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; version: string }; result: MoveResult };
+  /**
+   * Both settings files before and after moving a hook from one to the
+   * other; writes nothing.
+   */
+  preview_move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; version: string }; result: MovePreview };
+  /**
+   * Moves a hook from one settings file to another, as previewed: a
+   * source (`version`) or destination (`to_version`) changed since is a
+   * `conflict`.
+   */
+  move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; version: string; to_version: string }; result: MoveResult };
   /**
    * Reports changes of the project's settings files as `settings-changed`
    * events; resolves with the files watched.
@@ -265,6 +275,7 @@ export const COMMAND_NAMES = [
   "preview_hooks_save",
   "save_hooks",
   "set_hook_enabled",
+  "preview_move_hook",
   "move_hook",
   "watch_settings",
   "templates_catalog",
