@@ -2,8 +2,11 @@
 //! settings files as people write them (inline arrays, blank lines,
 //! `\u003e` escapes, minified, CRLF, a byte order mark, tabs) keep every
 //! other byte, and adding a hook then removing it gives back the very
-//! bytes the file had; and one group whose matcher is no valid pattern
-//! (which the agent loads and never matches) does not lock the file.
+//! bytes the file had, also when the user's own empty `"hooks": {}` or
+//! `"PostToolUse": []` held the hook (after a hook edit, `connect` +
+//! `disconnect` and a template install + uninstall alike); and one group
+//! whose matcher is no valid pattern (which the agent loads and never
+//! matches) does not lock the file.
 
 use std::path::Path;
 
@@ -153,4 +156,106 @@ fn a_group_whose_matcher_is_no_pattern_is_flagged_and_the_file_still_edited() {
         refused.stderr
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), added);
+}
+
+/// Files holding the user's own empty containers, each filled by one kind
+/// of edit and emptied by its undo, in separate runs of `hookd`.
+#[test]
+fn the_users_empty_containers_survive_an_edit_and_its_undo() {
+    let env = TestEnv::new();
+    let files = [
+        "{\n  \"model\": \"opus\",\n  \"hooks\": {},\n  \"env\": {}\n}\n",
+        "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send done\"}]}], \"PreToolUse\": [], \"PostToolUse\": []}}\n",
+        "{\n  \"hooks\": {\n    \"PreToolUse\": []\n  },\n  \"model\": \"opus\"\n}\n",
+    ];
+    let templates = |verb| {
+        vec![
+            "templates",
+            verb,
+            "block-dangerous-shell",
+            "--kind",
+            "agent",
+            "--scope",
+            "project",
+        ]
+    };
+    let edits: [(&str, Vec<&str>, Vec<&str>); 3] = [
+        (
+            "hooks add + remove",
+            vec![
+                "hooks",
+                "add",
+                "--kind",
+                "agent",
+                "--scope",
+                "project",
+                "--event",
+                "PreToolUse",
+                "--matcher",
+                "Bash",
+                "--command",
+                "~/bin/guard.sh",
+            ],
+            vec![
+                "hooks",
+                "remove",
+                "--kind",
+                "agent",
+                "--scope",
+                "project",
+                "--event",
+                "PreToolUse",
+                "--matcher",
+                "Bash",
+                "--command",
+                "~/bin/guard.sh",
+            ],
+        ),
+        (
+            "connect + disconnect",
+            vec!["connect", "--scope", "project"],
+            vec!["disconnect", "--scope", "project"],
+        ),
+        (
+            "template install + uninstall",
+            templates("install"),
+            templates("uninstall"),
+        ),
+    ];
+    for (what, fill, undo) in &edits {
+        for text in files {
+            let repo = GitRepo::new();
+            let root = repo.root();
+            let path = root.join(".claude/settings.json");
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+
+            let out = env.hookd(&root, fill);
+            assert!(out.ok(), "{what}: {out:?}");
+            assert_ne!(
+                std::fs::read_to_string(&path).unwrap(),
+                text,
+                "{what}: nothing added"
+            );
+            let out = env.hookd(&root, undo);
+            assert!(out.ok(), "{what}: {out:?}");
+            assert_eq!(
+                std::fs::read_to_string(&path).unwrap(),
+                text,
+                "{what}: the file's bytes are back"
+            );
+        }
+    }
+
+    // A container hookd created still goes when emptied.
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let path = root.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = "{\n  \"model\": \"opus\"\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let (_, fill, undo) = &edits[0];
+    assert!(env.hookd(&root, fill).ok());
+    assert!(env.hookd(&root, undo).ok());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }

@@ -387,6 +387,62 @@ fn record_into_hookd_leaves_managed_mode_alone() {
     assert_eq!(std::fs::read(&settings).unwrap(), managed);
 }
 
+/// A guard installed into a project whose agent only records through hookd
+/// guards nothing: the install says so and names the switch, `hooks list`
+/// says `record-only` with the reason, and after the switch it runs.
+#[test]
+fn a_managed_guard_in_a_record_only_project_is_said_not_to_run() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&env.hookd(&root, &["connect", "--scope", "local"]));
+    let install = [
+        "templates",
+        "install",
+        "protect-secrets",
+        "--kind",
+        "managed",
+        "--scope",
+        "project",
+    ];
+    let out = env.hookd(&root, &install);
+    out.assert_ok();
+    assert!(
+        out.stderr.contains("protect-secrets does not run for this project yet")
+            && out.stderr.contains("to record only")
+            && out.stderr.contains("`hookd connect --managed --scope local`"),
+        "{}",
+        out.stderr
+    );
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "managed"]));
+    assert!(listed.contains(" record-only "), "{listed}");
+    assert!(listed.contains("1 enabled but not running"), "{listed}");
+    let json: Value = serde_json::from_str(&ok(&env.hookd(
+        &root,
+        &["hooks", "list", "--kind", "managed", "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(json["hooks"][0]["will_run"]["runs"], false);
+    assert_eq!(json["hooks"][0]["will_run"]["reasons"][0]["code"], "record_only");
+
+    ok(&env.hookd(&root, &["connect", "--managed", "--scope", "local"]));
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "managed"]));
+    assert!(listed.contains(" runs "), "{listed}");
+    assert!(!listed.contains("not running"), "{listed}");
+    let again = [
+        "templates",
+        "install",
+        "protect-secrets",
+        "--kind",
+        "managed",
+        "--scope",
+        "local",
+    ];
+    let out = env.hookd(&root, &again);
+    out.assert_ok();
+    assert!(!out.stderr.contains("does not run"), "{}", out.stderr);
+}
+
 #[test]
 fn an_installed_managed_template_denies_through_the_daemon() {
     let env = TestEnv::new();

@@ -10,8 +10,6 @@
 //! [`ErrorKind::Conflict`] and writes nothing, so nobody approves one diff
 //! and gets another.
 
-use std::path::PathBuf;
-
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
 use hookd_core::settings::{Kind, Scope, SettingsLocation};
 use serde::Serialize;
@@ -70,9 +68,9 @@ pub fn connect_preview(
     scope: Scope,
     mode: Mode,
 ) -> Result<ConnectPreview> {
-    let path = settings_path(state, project, scope)?;
-    let emit = connect::default_emit_command();
-    let preview = connect::preview_connect(&path, &emit, mode).map_err(core)?;
+    let location = settings_location(state, project, scope)?;
+    let emit = connect::emit_command_for(None, scope).map_err(core)?;
+    let preview = connect::preview_connect_at(&location, &emit, mode).map_err(core)?;
     Ok(preview_of(&preview, emit))
 }
 
@@ -86,7 +84,7 @@ pub fn connect_apply(
     version: &str,
 ) -> Result<ConnectResult> {
     let location = settings_location(state, project, scope)?;
-    let emit = connect::default_emit_command();
+    let emit = connect::emit_command_for(None, scope).map_err(core)?;
     // The version is compared under the file's lock, with what is written.
     let report =
         connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?;
@@ -96,9 +94,9 @@ pub fn connect_apply(
 
 /// What `disconnect_apply` would write: the file without hookd's entries.
 pub fn disconnect_preview(state: &AppState, project: &str, scope: Scope) -> Result<ConnectPreview> {
-    let path = settings_path(state, project, scope)?;
+    let location = settings_location(state, project, scope)?;
     Ok(preview_of(
-        &connect::preview_disconnect(&path).map_err(core)?,
+        &connect::preview_disconnect_at(&location).map_err(core)?,
         String::new(),
     ))
 }
@@ -115,12 +113,6 @@ pub fn disconnect_apply(
     let report = connect::disconnect_checked(&location, |now| check_version(now, version))?;
     tracing::info!(file = %location.path.display(), removed = report.count, "disconnected hookd");
     Ok(result_of(&report))
-}
-
-/// The agent settings file of `scope`, from the same roots the Projects
-/// screen's connected badges read.
-fn settings_path(state: &AppState, project: &str, scope: Scope) -> Result<PathBuf> {
-    Ok(settings_location(state, project, scope)?.path)
 }
 
 /// The agent settings file of `scope`, with what a write must respect (a

@@ -216,7 +216,6 @@ fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
             io_kind(source)
         }
         AgentConnectError::Write(_) => ErrorKind::Io,
-        AgentConnectError::Serialize { .. } => ErrorKind::Internal,
         AgentConnectError::Parse { .. }
         | AgentConnectError::Shape { .. }
         | AgentConnectError::EmitCommand(_) => ErrorKind::InvalidInput,

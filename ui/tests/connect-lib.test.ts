@@ -47,7 +47,7 @@ describe('connect logic', () => {
   it('preselects the connected scope', () => {
     const p = (global: boolean, project: boolean, local: boolean): ProjectInfo =>
       ({ root: '/r', name: 'r', origin: 'manual', first_seen: '', last_activity: null, events: 0, mutations: 0, has_ledger: false, connected: { global, project, local } }) as ProjectInfo;
-    expect(defaultScope(p(false, false, false))).toBe('project');
+    expect(defaultScope(p(false, false, false))).toBe('global');
     expect(defaultScope(p(true, false, true))).toBe('local');
     expect(defaultScope(p(true, false, false))).toBe('global');
     expect(isConnected(p(false, false, false))).toBe(false);

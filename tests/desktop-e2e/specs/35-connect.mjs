@@ -20,6 +20,8 @@ export default async function ({ browser, test, shot, repo }) {
     const dialog = await browser.$('#connect-dialog');
     await dialog.waitForExist({ timeout: 5000 });
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
+    // Preselected as `hookd connect` does: the user's own file.
+    assert.equal(await browser.$('#connect-scope').getValue(), 'global');
     await browser.$('#connect-scope').selectByAttribute('value', 'project');
     await browser.$('#connect-mode').selectByAttribute('value', 'record');
     const diff = await browser.$('#connect-diff');
@@ -42,8 +44,9 @@ export default async function ({ browser, test, shot, repo }) {
       .flat()
       .flatMap((group) => group.hooks ?? [])
       .map((handler) => handler.command ?? '');
-    assert.ok(commands.some((c) => /hookd-emit'? pre_tool_use$/.test(c)), `PreToolUse calls hookd-emit: ${commands.join(' | ')}`);
-    assert.ok(commands.some((c) => /hookd-emit'? stop$/.test(c)), 'Stop calls hookd-emit');
+    // A committed file names hookd-emit from PATH, never this machine's install path.
+    assert.ok(commands.includes('hookd-emit pre_tool_use'), `PreToolUse calls hookd-emit from PATH: ${commands.join(' | ')}`);
+    assert.ok(commands.includes('hookd-emit stop'), 'Stop calls hookd-emit');
     await browser.waitUntil(async () => (await (await card('[data-testid="connected-project"]')).getAttribute('data-connected')) === 'true', {
       timeout: 5000,
       timeoutMsg: 'the project badge says connected',

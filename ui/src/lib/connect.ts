@@ -26,12 +26,16 @@ export function isConnected(p: ProjectInfo): boolean {
   return p.connected.global || p.connected.project || p.connected.local;
 }
 
-/** The scope to preselect: the first connected one, else Project. */
+/**
+ * The scope to preselect: the first connected one, else Global, the file
+ * `hookd connect` edits by default too (your own file; a committed project
+ * file is shared with everyone who clones the project).
+ */
 export function defaultScope(p: ProjectInfo): Scope {
   if (p.connected.project) return 'project';
   if (p.connected.local) return 'local';
   if (p.connected.global) return 'global';
-  return 'project';
+  return 'global';
 }
 
 /** One sentence saying what Apply would do. */

@@ -62,7 +62,7 @@ pub struct DisconnectArgs {
 pub fn connect(args: &ConnectArgs) -> Result<()> {
     let location = settings_file(args.scope, args.project.as_deref())?;
     let path = location.path.clone();
-    let emit = connect::emit_command(args.emit_command.as_deref())?;
+    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
     let mode = if args.managed {
         connect::Mode::Managed
     } else {

@@ -17,6 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use hookd_core::executor::ExecReport;
 use hookd_core::executor::hook_test;
 use hookd_core::settings::events::{self, EventSpec, MatchField};
+use hookd_core::settings::runs::{NotRunCode, RunVerdict, Verdicts};
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
     MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
@@ -218,13 +219,18 @@ pub fn run(args: &HooksArgs) -> Result<()> {
 fn list(args: &ListArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let view = load_view(args.kind, &project)?;
+    let verdicts = Verdicts::read(&SettingsRoots::from_env()?, Some(&project), &view)?;
     match args.format {
         Format::Json => {
             let hooks: Vec<Value> = view
                 .hooks
                 .iter()
                 .enumerate()
-                .map(|(i, hook)| hook_json(i, hook))
+                .map(|(i, hook)| {
+                    let mut item = hook_json(i, hook);
+                    item["will_run"] = serde_json::to_value(verdicts.get(i)).unwrap_or(Value::Null);
+                    item
+                })
                 .collect();
             let files: Vec<Value> = view
                 .files
@@ -248,13 +254,31 @@ fn list(args: &ListArgs) -> Result<()> {
             let doc = json!({"project": project, "files": files, "hooks": hooks, "all_hooks_disabled_by": off});
             println!("{}", serde_json::to_string_pretty(&doc)?);
         }
-        Format::Table => print_list(&view),
+        Format::Table => print_list(&view, &verdicts),
     }
     warn_all_disabled(&view);
     Ok(())
 }
 
-fn print_list(view: &EffectiveHooks) {
+/// The STATE cell: `runs`, or the first reason it does not (all of them
+/// are printed under the table).
+fn state_cell(verdict: Option<&RunVerdict>) -> String {
+    let Some(first) = verdict.and_then(|v| v.reasons.first()) else {
+        return "runs".to_owned();
+    };
+    match first.code {
+        NotRunCode::Disabled => "disabled",
+        NotRunCode::AllHooksDisabled => "off (disableAllHooks)",
+        NotRunCode::ManagedHooksOnly => "off (policy)",
+        NotRunCode::BadMatcher => "never matches",
+        NotRunCode::Untrusted => "untrusted",
+        NotRunCode::NotConnected => "not connected",
+        NotRunCode::RecordOnly => "record-only",
+    }
+    .to_owned()
+}
+
+fn print_list(view: &EffectiveHooks, verdicts: &Verdicts) {
     let mut rows = Vec::new();
     let mut owners = Vec::new();
     for (i, hook) in view.hooks.iter().enumerate() {
@@ -269,22 +293,17 @@ fn print_list(view: &EffectiveHooks) {
             hook.handler_type.clone(),
             hook.timeout
                 .map_or_else(|| "-".to_owned(), |t| format!("{t}s")),
-            if !hook.enabled {
-                "disabled"
-            } else if hook.untrusted.is_some() {
-                "untrusted"
-            } else {
-                "enabled"
-            }
-            .to_owned(),
+            state_cell(verdicts.get(i)),
             what,
         ]);
         owners.push((hook.kind, hook.scope, hook.path.clone()));
     }
-    let header: Vec<String> = ["#", "EVENT", "MATCHER", "TYPE", "TIMEOUT", "STATE", "RUNS"]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
+    let header: Vec<String> = [
+        "#", "EVENT", "MATCHER", "TYPE", "TIMEOUT", "STATE", "HANDLER",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
     let widths = column_widths(std::iter::once(&header).chain(&rows));
     for file in &view.files {
         let loc = &file.location;
@@ -341,13 +360,27 @@ fn print_list(view: &EffectiveHooks) {
     } else {
         String::new()
     };
+    let idle: Vec<(usize, &RunVerdict)> = verdicts
+        .0
+        .iter()
+        .enumerate()
+        .filter(|(i, v)| !v.runs && view.hooks.get(*i).is_some_and(|h| h.enabled))
+        .collect();
+    let idle_note = if idle.is_empty() {
+        String::new()
+    } else {
+        format!(", {} enabled but not running", idle.len())
+    };
     println!(
-        "{} hook{} ({enabled} enabled, {} disabled, {duplicates} duplicate{}{untrusted_note})",
+        "{} hook{} ({enabled} enabled, {} disabled, {duplicates} duplicate{}{untrusted_note}{idle_note})",
         view.hooks.len(),
         plural(view.hooks.len()),
         view.hooks.len() - enabled,
         plural(duplicates)
     );
+    for (i, verdict) in idle {
+        println!("  #{} does not run: {}", i + 1, verdict.summary());
+    }
 }
 
 fn add(args: &AddArgs) -> Result<()> {

@@ -10,11 +10,11 @@ use super::target::{self, project_dir};
 use super::{backup_note, show};
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use hookd_core::settings::connect;
 use hookd_core::settings::templates::{
     self, Catalog, ChangeReport, FileChange, Installation, Template,
 };
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
+use hookd_core::settings::{connect, runs};
 use serde_json::json;
 
 /// Flags of `hookd templates`.
@@ -304,6 +304,40 @@ fn install(t: &Template, args: &TargetArgs) -> Result<()> {
                 t.name
             );
         }
+    }
+    if location.kind == Kind::Managed {
+        warn_idle(t, &roots, &location, project.as_deref())?;
+    }
+    Ok(())
+}
+
+/// After installing a managed template: says so when its hooks will not
+/// run for this project (a guard that guards nothing must not look like
+/// one), and how to change that.
+fn warn_idle(
+    t: &Template,
+    roots: &SettingsRoots,
+    location: &SettingsLocation,
+    project: Option<&std::path::Path>,
+) -> Result<()> {
+    let judged = runs::file_verdicts(roots, Kind::Managed, project, &location.path)?;
+    let ours: Vec<_> = judged
+        .into_iter()
+        .filter(|(hook, _)| {
+            t.hooks.iter().any(|h| {
+                h.event == hook.event.name()
+                    && hook
+                        .command
+                        .as_deref()
+                        .is_some_and(|c| t.script.as_deref().is_some_and(|s| c.contains(s)))
+            })
+        })
+        .collect();
+    for reason in runs::idle_reasons(&ours) {
+        eprintln!(
+            "hookd: warning: {} does not run for this project yet: {}",
+            t.name, reason.message
+        );
     }
     Ok(())
 }

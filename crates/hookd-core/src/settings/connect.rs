@@ -11,6 +11,7 @@
 //! field is needed and a moved binary is still found.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -21,7 +22,6 @@ use crate::fs_atomic::{FsAtomicError, WriteOutcome};
 use crate::settings::document::{SettingsDocument, SettingsLock, read_if_exists};
 use crate::settings::error::SettingsError;
 use crate::settings::events::{Connected, EVENTS, EventSpec};
-use crate::settings::format;
 use crate::settings::location::{Kind, Scope, SettingsLocation};
 
 /// Basename of the program hookd's handlers run; also how they are recognised.
@@ -79,7 +79,18 @@ pub static MANAGED_HOOKS: LazyLock<Vec<HookSpec>> = LazyLock::new(|| {
 pub const WAIT_FLAG: &str = "--wait";
 
 /// What the agent's hook entries do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ConnectMode"))]
 pub enum Mode {
@@ -169,14 +180,6 @@ pub enum AgentConnectError {
         path: PathBuf,
         /// The underlying I/O error.
         source: io::Error,
-    },
-    /// The edited settings could not be serialised (not expected to happen).
-    #[error("cannot serialise settings for {path}")]
-    Serialize {
-        /// The settings file.
-        path: PathBuf,
-        /// The serializer's error.
-        source: serde_json::Error,
     },
     /// Writing the settings file (or its backup) failed.
     #[error(transparent)]
@@ -303,12 +306,26 @@ impl EditPreview {
 /// What [`connect_mode`] would write to `path`, from one read of the file:
 /// the same plan the real edit follows, rendered instead of saved.
 pub fn preview_connect(path: &Path, emit: &str, mode: Mode) -> Result<EditPreview> {
-    preview(&plan_connect(read(&location(path))?, emit, mode)?)
+    preview_connect_at(&location(path), emit, mode)
+}
+
+/// [`preview_connect`] of a settings location (what [`connect_at`] would write).
+pub fn preview_connect_at(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+) -> Result<EditPreview> {
+    preview(&plan_connect(read(location)?, emit, mode)?)
 }
 
 /// What [`disconnect`] would write to `path`.
 pub fn preview_disconnect(path: &Path) -> Result<EditPreview> {
-    preview(&plan_disconnect(read(&location(path))?)?)
+    preview_disconnect_at(&location(path))
+}
+
+/// [`preview_disconnect`] of a settings location (what [`disconnect_at`] would write).
+pub fn preview_disconnect_at(location: &SettingsLocation) -> Result<EditPreview> {
+    preview(&plan_disconnect(read(location)?)?)
 }
 
 /// An edit worked out but not written.
@@ -435,9 +452,8 @@ fn write(lock: &SettingsLock, plan: Plan) -> Result<ChangeReport> {
         edited,
     } = plan;
     if let Some(edited) = edited {
-        let bytes = render(&edited)?;
         let outcome = lock
-            .write(&bytes, doc.existed())
+            .put(&edited)
             .map_err(|e| from_settings(doc.path(), e))?;
         report.status = ChangeStatus::Written(outcome);
     }
@@ -541,6 +557,30 @@ fn remove_hooks_where(
     Ok((events, removed))
 }
 
+/// The events a parsed settings document has the agent call hookd for,
+/// with the strongest [`Mode`] among its hookd handlers there
+/// ([`Mode::Managed`] wins over [`Mode::Record`]), keyed by the event's
+/// key under `hooks`. What is not an object or array is skipped.
+pub fn relayed_events(settings: &Value) -> BTreeMap<String, Mode> {
+    let mut out = BTreeMap::new();
+    let Some(hooks) = settings.get("hooks").and_then(Value::as_object) else {
+        return out;
+    };
+    for (event, groups) in hooks {
+        let modes = groups
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|group| group.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .filter_map(handler_mode);
+        if let Some(mode) = modes.max() {
+            out.insert(event.clone(), mode);
+        }
+    }
+    out
+}
+
 /// True when `handler` is one of hookd's: a command handler whose program's
 /// basename is `hookd-emit`, wherever it lives and however it is quoted.
 pub fn is_hookd_handler(handler: &Value) -> bool {
@@ -568,6 +608,18 @@ pub fn emit_command(given: Option<&str>) -> Result<String> {
         return Ok(quoted.into_owned());
     }
     Err(AgentConnectError::EmitCommand(given.to_owned()))
+}
+
+/// [`emit_command`] for the settings file at `scope`: without a command
+/// given, a committed project file (`<project>/.claude/settings.json`,
+/// shared with every clone) names plain `hookd-emit`, found on each
+/// machine's `PATH`, never this machine's install path; the user's own
+/// files get [`default_emit_command`].
+pub fn emit_command_for(given: Option<&str>, scope: Scope) -> Result<String> {
+    match (given, scope) {
+        (None, Scope::Project) => Ok(EMIT_PROGRAM.to_owned()),
+        (given, _) => emit_command(given),
+    }
 }
 
 /// `hookd-emit` beside the running executable (absolute, shell-quoted) when
@@ -768,6 +820,7 @@ fn location(path: &Path) -> SettingsLocation {
         path: path.to_path_buf(),
         read_only: false,
         trust_store: None,
+        kept_store: None,
     }
 }
 
@@ -797,13 +850,9 @@ fn parse(location: &SettingsLocation, bytes: Option<Vec<u8>>) -> Result<Settings
     })
 }
 
+/// The bytes a write of `doc` puts in its file ([`SettingsDocument::render`]).
 fn render(doc: &SettingsDocument) -> Result<Vec<u8>> {
-    format::render_over(doc.original_bytes(), doc.value(), doc.format()).map_err(|source| {
-        AgentConnectError::Serialize {
-            path: doc.path().to_path_buf(),
-            source,
-        }
-    })
+    doc.render().map_err(|e| from_settings(doc.path(), e))
 }
 
 /// A settings error of reading, locking or writing, as this module's.

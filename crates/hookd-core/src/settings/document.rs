@@ -27,6 +27,7 @@ use serde_json::{Map, Value};
 use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, LockError, WriteOutcome, confine};
 use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
+use super::containers::KeptContainers;
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
 use super::location::{Kind, MANAGED_PROJECT_DIR, Scope, SettingsLocation};
@@ -40,6 +41,9 @@ pub struct SettingsDocument {
     location: SettingsLocation,
     value: Value,
     original: Option<Vec<u8>>,
+    /// `original` parsed (`{}` when there was no file): what a save is
+    /// compared with.
+    loaded: Value,
     format: Format,
 }
 
@@ -65,6 +69,7 @@ impl SettingsDocument {
         };
         Ok(Self {
             location: location.clone(),
+            loaded: value.clone(),
             value,
             original,
             format,
@@ -105,6 +110,7 @@ impl SettingsDocument {
             path: path.to_path_buf(),
             read_only: true,
             trust_store: None,
+            kept_store: None,
         };
         let doc = Self::load(&location)?;
         if doc.original.is_none() {
@@ -188,12 +194,10 @@ impl SettingsDocument {
     }
 
     fn new_bad_matchers(&self, value: &Value) -> Vec<ValidationError> {
-        let had: std::collections::HashSet<String> = self
-            .original
-            .as_deref()
-            .and_then(|bytes| format::parse(bytes).ok())
-            .map(|(value, _)| bad_matchers(&value).into_iter().map(|b| b.text).collect())
-            .unwrap_or_default();
+        let had: std::collections::HashSet<String> = bad_matchers(&self.loaded)
+            .into_iter()
+            .map(|b| b.text)
+            .collect();
         bad_matchers(value)
             .iter()
             .filter(|bad| !had.contains(&bad.text))
@@ -201,14 +205,35 @@ impl SettingsDocument {
             .collect()
     }
 
-    /// The bytes a save would write.
+    /// The bytes a save would write: the content over the original bytes,
+    /// with the user's empty containers this edit emptied kept
+    /// ([`super::containers`]).
     pub fn render(&self) -> Result<Vec<u8>> {
-        format::render_over(self.original.as_deref(), &self.value, &self.format).map_err(|e| {
-            SettingsError::Parse {
+        self.render_value(&self.to_write()?)
+    }
+
+    /// The value a save writes: the content, plus the user's empty
+    /// containers it dropped ([`KeptContainers::keep`]).
+    fn to_write(&self) -> Result<Value> {
+        let mut value = self.value.clone();
+        if let Some(store) = &self.location.kept_store
+            && let Err(err) =
+                KeptContainers::new(store).keep(&self.location.path, &self.loaded, &mut value)
+        {
+            // An unreadable record never blocks a save: the emptied
+            // containers are dropped, as without one.
+            tracing::warn!(file = %self.location.path.display(), error = %err, "cannot read the record of kept empty containers");
+        }
+        Ok(value)
+    }
+
+    fn render_value(&self, value: &Value) -> Result<Vec<u8>> {
+        format::render_patched(self.original.as_deref(), &self.loaded, value, &self.format).map_err(
+            |e| SettingsError::Parse {
                 path: self.location.path.clone(),
                 message: format!("cannot serialise: {e}"),
-            }
-        })
+            },
+        )
     }
 
     /// Validates the content and writes it back atomically (with a
@@ -342,20 +367,38 @@ impl SettingsLock {
     pub fn save(&self, doc: &SettingsDocument, force: bool) -> Result<WriteOutcome> {
         debug_assert_eq!(doc.location.path, self.location.path, "another file's lock");
         doc.check()?;
-        let bytes = doc.render()?;
         if !force && self.read()? != doc.original {
             return Err(SettingsError::ChangedOnDisk {
                 path: self.location.path.clone(),
             });
         }
-        self.write(&bytes, doc.existed())
+        self.put(doc)
     }
 
-    /// Writes `bytes` as the file's new content (with a backup), unchecked:
-    /// for edits that keep the rest of a file they did not validate
-    /// ([`crate::settings::connect`]). `existed`: the file existed when the
-    /// edit read it.
-    pub(crate) fn write(&self, bytes: &[u8], existed: bool) -> Result<WriteOutcome> {
+    /// Writes `doc` as the file's new content (rendered as
+    /// [`SettingsDocument::render`] does, with a backup), unchecked: for
+    /// edits that keep the rest of a file they did not validate
+    /// ([`crate::settings::connect`]), loaded under this lock. Then
+    /// remembers the user's empty containers it filled.
+    pub(crate) fn put(&self, doc: &SettingsDocument) -> Result<WriteOutcome> {
+        debug_assert_eq!(doc.location.path, self.location.path, "another file's lock");
+        let value = doc.to_write()?;
+        let bytes = doc.render_value(&value)?;
+        let outcome = self.write(&bytes, doc.existed())?;
+        if let Some(store) = &self.location.kept_store
+            && let Err(err) =
+                KeptContainers::new(store).remember(&self.location.path, &doc.loaded, &value)
+        {
+            // The file is written; without the record an emptied container
+            // is dropped later, as before (the file stays equivalent).
+            tracing::warn!(file = %self.location.path.display(), error = %err, "saved, but cannot record its empty containers");
+        }
+        Ok(outcome)
+    }
+
+    /// Writes `bytes` as the file's new content (with a backup).
+    /// `existed`: the file existed when the edit read it.
+    fn write(&self, bytes: &[u8], existed: bool) -> Result<WriteOutcome> {
         self.prepare_gitignore(existed)?;
         let keeps_approval = self.keeps_approval()?;
         self.written.set(true);
@@ -475,6 +518,7 @@ mod tests {
             path: path.to_path_buf(),
             read_only: scope == Scope::Policy,
             trust_store: None,
+            kept_store: None,
         }
     }
 

@@ -507,6 +507,7 @@ mod tests {
             path,
             read_only: false,
             trust_store: None,
+            kept_store: None,
         };
         let doc = SettingsDocument::load(&loc).unwrap();
         (tmp, doc)

@@ -91,9 +91,24 @@ pub fn render_over(
     value: &Value,
     format: &Format,
 ) -> Result<Vec<u8>, serde_json::Error> {
+    let old = original
+        .and_then(|bytes| parse(bytes).ok())
+        .map(|(old, _)| old);
+    match old {
+        Some(old) => render_patched(original, &old, value, format),
+        None => render(value, format),
+    }
+}
+
+/// [`render_over`] for a caller that has `original` parsed already (`old`).
+pub fn render_patched(
+    original: Option<&[u8]>,
+    old: &Value,
+    value: &Value,
+    format: &Format,
+) -> Result<Vec<u8>, serde_json::Error> {
     if let Some(original) = original
-        && let Ok((old, _)) = parse(original)
-        && let Some(bytes) = super::patch::rewrite(original, &old, value)
+        && let Some(bytes) = super::patch::rewrite(original, old, value)
     {
         return Ok(bytes);
     }

@@ -143,6 +143,11 @@ pub struct SettingsLocation {
     /// saving such a file keeps an approval the old content had.
     #[serde(skip)]
     pub trust_store: Option<PathBuf>,
+    /// hookd's record of the empty containers its writes filled in this
+    /// file ([`super::containers`]), so removing the hook again keeps them;
+    /// `None`: such containers are dropped when emptied.
+    #[serde(skip)]
+    pub kept_store: Option<PathBuf>,
 }
 
 impl SettingsLocation {
@@ -246,6 +251,8 @@ impl SettingsRoots {
             read_only: scope == Scope::Policy,
             trust_store: (kind == Kind::Managed && scope.is_project())
                 .then(|| self.hookd_home.join(super::trust::TRUST_FILE_NAME)),
+            kept_store: (scope != Scope::Policy)
+                .then(|| self.hookd_home.join(super::containers::KEPT_FILE_NAME)),
         })
     }
 

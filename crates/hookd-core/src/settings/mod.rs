@@ -19,10 +19,15 @@
 //!   whole `hooks` tree for editors.
 //! - [`disabled`](mod@disabled): disable/enable through hookd's store of disabled hooks.
 //! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
+//! - [`containers`](mod@containers): the user's empty `hooks` and event lists
+//!   survive a hook added into them and removed again.
+//! - [`runs`](mod@runs): whether each hook will really run for a project, and
+//!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
 pub mod connect;
+pub mod containers;
 pub mod disabled;
 pub mod document;
 pub mod edit;
@@ -33,6 +38,7 @@ pub mod format;
 pub mod location;
 pub mod matcher;
 pub mod patch;
+pub mod runs;
 mod store;
 pub mod templates;
 pub mod trust;
@@ -53,6 +59,7 @@ pub use effective::{
 pub use error::{Result, SettingsError};
 pub use format::Format;
 pub use location::{Kind, Scope, SettingsLocation, SettingsRoots, hookd_home, location, locations};
+pub use runs::{NotRun, NotRunCode, RunVerdict, Verdicts};
 pub use trust::{Trust, TrustStore};
 pub use validate::{BadMatcher, ValidationError, bad_matchers, validate};
 pub use version::version_token;

@@ -3,7 +3,7 @@
 //! or blank is empty), refused when a newer hookd wrote it, and written
 //! atomically so a crash leaves the old or the new version, never half.
 
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::path::Path;
 
 use serde::Serialize;
@@ -60,5 +60,39 @@ pub(crate) fn write<T: Serialize>(path: &Path, file: &T) -> Result<()> {
             .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
     }
     fs_atomic::write_atomic(path, &bytes, false)?;
+    Ok(())
+}
+
+/// Reads the store at `path` (missing or blank: `T::default()`), applies
+/// `change` and writes the result, all under an exclusive `flock` on a lock
+/// file beside it (`<store>.lock`), so two hookd processes updating the
+/// store at once never lose one another's change. `change` returns whether
+/// it changed anything; when it did not, nothing is written.
+pub(crate) fn update_locked<T: Serialize + DeserializeOwned + Default>(
+    path: &Path,
+    what: &str,
+    version_of: impl Fn(&T) -> u32,
+    supported: u32,
+    change: impl FnOnce(&mut T) -> bool,
+) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
+    let lock_path = path.with_extension("lock");
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| SettingsError::io("cannot open lock file", &lock_path, e))?;
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| SettingsError::io("cannot lock", &lock_path, std::io::Error::from(e)))?;
+    let mut file = read(path, what, version_of, supported)?.unwrap_or_default();
+    if change(&mut file) {
+        write(path, &file)?;
+    }
+    // The lock is released when `lock` is dropped.
     Ok(())
 }

@@ -18,7 +18,6 @@
 //! The store is read-modify-written under an exclusive `flock` on a lock
 //! file beside it, so approvals from concurrent saves are never lost.
 
-use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -191,28 +190,17 @@ impl TrustStore {
     /// Read-modify-write under an exclusive lock, so concurrent approvals
     /// (two saves of two files at once) never lose one another.
     fn update(&self, change: impl FnOnce(&mut Vec<Approval>)) -> Result<()> {
-        let dir = self
-            .path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)
-            .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
-        let lock_path = self.path.with_extension("lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| SettingsError::io("cannot open lock file", &lock_path, e))?;
-        rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
-            .map_err(|e| SettingsError::io("cannot lock", &lock_path, std::io::Error::from(e)))?;
-        let mut file = self.read()?;
-        change(&mut file.approved);
-        file.version = STORE_VERSION;
-        store::write(&self.path, &file)?;
-        // The lock is released when `lock` is dropped.
-        Ok(())
+        store::update_locked(
+            &self.path,
+            "store of trusted hook files",
+            |f: &StoreFile| f.version,
+            STORE_VERSION,
+            |file: &mut StoreFile| {
+                change(&mut file.approved);
+                file.version = STORE_VERSION;
+                true
+            },
+        )
     }
 }
 
@@ -340,6 +328,8 @@ pub fn trust_in(approved: &[Approval], file: &Path, bytes: Option<&[u8]>) -> Tru
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -214,7 +214,7 @@ fn install_connect(template: &Template, location: &SettingsLocation) -> Result<C
             gitignore_changed: false,
         });
     }
-    let emit = connect::emit_command(None)?;
+    let emit = connect::emit_command_for(None, location.scope)?;
     let report = connect::connect_at(location, &emit, connect::Mode::Record, false)?;
     Ok(connect_report(location, report))
 }
