@@ -865,3 +865,84 @@ async fn dropping_the_run_kills_the_hooks() {
         .await;
     }
 }
+
+// ------------------------------------------------- onFailure and PreModelSwitch
+
+/// `onFailure: "block"`: a guard that fails (exit 1, a missing interpreter,
+/// a timeout) blocks as exit 2 would, naming the failure; without the field
+/// the same failures let the action go ahead.
+#[tokio::test(flavor = "multi_thread")]
+async fn on_failure_block_turns_each_failure_into_a_block() {
+    let p = Project::new();
+    let failing = [
+        ("exit 1", "exited with code 1"),
+        ("/nonexistent/python3 guard.py", "exited with code 127"),
+        ("sleep 5", "timed out"),
+    ];
+    for (command, what) in failing {
+        let guard = |fail_closed| HookInvocation {
+            timeout: Some(Duration::from_millis(300)),
+            fail_closed,
+            ..HookInvocation::new(command)
+        };
+        let open = p.run_hooks("PreToolUse", vec![guard(false)]).await;
+        assert_eq!(open.outcome.decision(), None, "{command}: fails open");
+
+        let closed = p.run_hooks("PreToolUse", vec![guard(true)]).await;
+        let run = &closed.runs[0];
+        assert!(run.effect.error.is_some(), "{command}: the failure is kept");
+        let Verdict::Permission {
+            decision: PermissionDecision::Deny,
+            reason: Some(reason),
+            via: Via::ExitCode2,
+        } = &run.effect.verdict
+        else {
+            panic!("{command}: not a deny: {:?}", run.effect.verdict);
+        };
+        assert!(
+            reason.contains(what) && reason.contains("onFailure: \"block\""),
+            "{command}: {reason}"
+        );
+        let reply = closed.outcome.reply();
+        assert_eq!(reply.exit_code, 2, "{command}: {reply:?}");
+        assert!(reply.stderr.contains(what), "{reply:?}");
+    }
+    // Exit 0 and exit 2 are answers, not failures.
+    let fine = p
+        .run_hooks(
+            "PreToolUse",
+            vec![HookInvocation {
+                fail_closed: true,
+                ..HookInvocation::new("exit 0")
+            }],
+        )
+        .await;
+    assert_eq!(fine.outcome.decision(), None);
+}
+
+/// A timed-out PreModelSwitch hook blocks the switch (the agent's rule for
+/// this event); a timed-out PostModelSwitch hook gives no decision.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_timed_out_pre_model_switch_hook_blocks_the_switch() {
+    let p = Project::new();
+    let pre = p
+        .run_hooks(
+            "PreModelSwitch",
+            vec![with_timeout("sleep 5", Duration::from_millis(300))],
+        )
+        .await;
+    assert_eq!(
+        pre.outcome.reply().exit_code,
+        2,
+        "{:?}",
+        pre.outcome.reply()
+    );
+    assert!(pre.outcome.reply().stderr.contains("timed out"));
+    let post = p
+        .run_hooks(
+            "PostModelSwitch",
+            vec![with_timeout("sleep 5", Duration::from_millis(300))],
+        )
+        .await;
+    assert_ne!(post.outcome.reply().exit_code, 2);
+}

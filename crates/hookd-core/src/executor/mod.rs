@@ -145,6 +145,10 @@ pub struct HookInvocation {
     pub source: PathBuf,
     /// The matcher text of its group, for records.
     pub matcher: Option<String>,
+    /// `onFailure: "block"`: a run that cannot start, times out, is killed
+    /// or exits with a code other than 0 and 2 blocks as exit code 2 would,
+    /// instead of letting the action go ahead.
+    pub fail_closed: bool,
 }
 
 impl HookInvocation {
@@ -156,6 +160,7 @@ impl HookInvocation {
             scope: String::new(),
             source: PathBuf::new(),
             matcher: None,
+            fail_closed: false,
         }
     }
 }
@@ -317,6 +322,7 @@ async fn run_one(shared: &Shared, invocation: HookInvocation) -> HookRun {
     let stderr = String::from_utf8_lossy(&finished.stderr.bytes).into_owned();
     let end = RunEnd::from(finished.termination);
     let assessment = outcome::assess(shared.event, &end, &stdout, &stderr, &invocation.command);
+    let assessment = outcome::fail_closed(shared.event, &end, &invocation, assessment);
     HookRun {
         exit_code: match end {
             RunEnd::Exited(code) => Some(code),
@@ -346,6 +352,7 @@ fn not_started(
 ) -> HookRun {
     let end = RunEnd::NotStarted(message.clone());
     let assessment = outcome::assess(shared.event, &end, "", "", &invocation.command);
+    let assessment = outcome::fail_closed(shared.event, &end, &invocation, assessment);
     HookRun {
         invocation,
         exit_code: None,

@@ -12,6 +12,7 @@ use std::time::Duration;
 use hookd_proto::Reply;
 use serde_json::{Map, Value};
 
+use super::HookInvocation;
 use super::output::{
     self, Behavior, HookOutput, OutputWarning, PermissionDecision, PermissionRequestDecision,
     Stdout, TopLevelDecision,
@@ -301,6 +302,41 @@ pub fn assess(
         output,
         json_error,
     }
+}
+
+/// A failed run of a hook that must not fail open: one with `onFailure:
+/// "block"` ([`HookInvocation::fail_closed`]) that could not start, timed
+/// out, was killed or exited with a code other than 0 and 2, and any
+/// timed-out hook of an event whose timeout blocks (PreModelSwitch). Such a
+/// run counts as exit code 2 with the failure as its reason, with the
+/// event's meaning of exit 2; its error is kept for the record. Any other
+/// run is returned as assessed.
+pub fn fail_closed(
+    event: &EventSpec,
+    end: &RunEnd,
+    invocation: &HookInvocation,
+    assessed: Assessment,
+) -> Assessment {
+    let failed = match end {
+        RunEnd::Exited(0 | 2) => false,
+        RunEnd::TimedOut(_) => invocation.fail_closed || event.timeout_blocks,
+        RunEnd::Exited(_) | RunEnd::Signaled(_) | RunEnd::NotStarted(_) => invocation.fail_closed,
+    };
+    let Some(error) = assessed.effect.error.clone().filter(|_| failed) else {
+        return assessed;
+    };
+    let why = if invocation.fail_closed {
+        "it has onFailure: \"block\""
+    } else {
+        "a timed-out hook of this event blocks"
+    };
+    let reason = format!(
+        "hook `{}` {error}; blocked because {why}",
+        short_label(&invocation.command)
+    );
+    let mut blocked = assess(event, &RunEnd::Exited(2), "", &reason, &invocation.command);
+    blocked.effect.error = Some(error);
+    blocked
 }
 
 /// The reason a JSON stdout carried, used for exit 2 when stderr is empty so

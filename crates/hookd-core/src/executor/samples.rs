@@ -1,6 +1,7 @@
 //! Ready-made hook payloads: what Claude Code sends on stdin for the events
 //! and tools people write hooks for most (Write, Edit, MultiEdit, Bash,
-//! NotebookEdit, an MCP tool, UserPromptSubmit, Stop, SessionStart).
+//! NotebookEdit, an MCP tool, UserPromptSubmit, Stop, SessionStart,
+//! PreModelSwitch).
 //!
 //! Testing a hook needs a realistic payload, and writing one by hand from
 //! the hooks reference is where matchers and scripts go wrong (a missing
@@ -176,6 +177,9 @@ pub fn samples(cwd: &Path, home: &Path) -> Vec<Sample> {
         // SessionStart carries no permission mode.
         map.shift_remove("permission_mode");
     }
+    let mut switch = base("PreModelSwitch");
+    switch["from_model"] = json!("claude-opus-4-5");
+    switch["to_model"] = json!("claude-haiku-4-5");
     list.extend([
         Sample {
             id: "user-prompt-submit",
@@ -194,6 +198,12 @@ pub fn samples(cwd: &Path, home: &Path) -> Vec<Sample> {
             label: "SessionStart: a new session",
             event: "SessionStart",
             payload: start,
+        },
+        Sample {
+            id: "pre-model-switch",
+            label: "PreModelSwitch: the user asks for another model",
+            event: "PreModelSwitch",
+            payload: switch,
         },
     ]);
     list

@@ -151,6 +151,7 @@ impl EffectiveHook {
             scope: self.scope.as_str().to_owned(),
             source: self.path.clone(),
             matcher: self.matcher.clone(),
+            fail_closed: self.handler.get("onFailure").and_then(Value::as_str) == Some("block"),
         })
     }
 

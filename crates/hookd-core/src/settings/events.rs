@@ -60,6 +60,9 @@ pub struct EventSpec {
     pub decision_block: bool,
     /// Default per-hook timeout in seconds.
     pub default_timeout_secs: u64,
+    /// A hook that times out blocks the action instead of giving no
+    /// decision (PreModelSwitch: a timed-out hook blocks the switch).
+    pub timeout_blocks: bool,
     /// Whether `hookd connect` installs a `hookd-emit` handler for it.
     pub connected: Connected,
     /// When it fires, in one line (pickers, help text).
@@ -81,7 +84,7 @@ impl EventSpec {
 /// Default timeout of command hooks (Claude Code moved from 60 s to 600 s in 2026).
 pub const DEFAULT_TIMEOUT_SECS: u64 = 600;
 
-/// Default timeout for UserPromptSubmit hooks.
+/// Default timeout for UserPromptSubmit hooks (and the model-switch events).
 pub const PROMPT_TIMEOUT_SECS: u64 = 30;
 
 const fn spec(
@@ -98,6 +101,7 @@ const fn spec(
         stdout_is_context,
         decision_block,
         default_timeout_secs: DEFAULT_TIMEOUT_SECS,
+        timeout_blocks: false,
         connected: Connected::No,
         description: "",
     }
@@ -172,7 +176,13 @@ pub const EVENTS: &[EventSpec] = &[
     ),
     about(
         "Once when the agent sets up a new project or session",
-        spec("Setup", NONE, ExitTwo::ShowsUser, false, false),
+        spec(
+            "Setup",
+            MatchField::Payload("trigger"),
+            ExitTwo::Ignored,
+            false,
+            false,
+        ),
     ),
     about(
         "When a session ends (clear, logout, exit, ...)",
@@ -196,8 +206,14 @@ pub const EVENTS: &[EventSpec] = &[
         },
     ),
     about(
-        "When a prompt is expanded (a slash command or template)",
-        spec("UserPromptExpansion", NONE, ExitTwo::ShowsUser, true, false),
+        "When a typed slash command or MCP prompt is expanded; exit 2 blocks it",
+        spec(
+            "UserPromptExpansion",
+            MatchField::Payload("command_name"),
+            ExitTwo::Blocks,
+            true,
+            true,
+        ),
     ),
     about(
         "When the agent finishes its turn; exit 2 keeps it working",
@@ -208,7 +224,13 @@ pub const EVENTS: &[EventSpec] = &[
     ),
     about(
         "When a turn ends because of an error",
-        spec("StopFailure", NONE, ExitTwo::Ignored, false, false),
+        spec(
+            "StopFailure",
+            MatchField::Payload("error"),
+            ExitTwo::Ignored,
+            false,
+            false,
+        ),
     ),
     about(
         "When a subagent (Task) starts",
@@ -293,11 +315,23 @@ pub const EVENTS: &[EventSpec] = &[
     ),
     about(
         "When instruction files (CLAUDE.md, rules) are loaded",
-        spec("InstructionsLoaded", NONE, ExitTwo::ShowsUser, false, false),
+        spec(
+            "InstructionsLoaded",
+            MatchField::Payload("load_reason"),
+            ExitTwo::Ignored,
+            false,
+            false,
+        ),
     ),
     about(
         "When a settings file changes during a session",
-        spec("ConfigChange", NONE, ExitTwo::Blocks, false, true),
+        spec(
+            "ConfigChange",
+            MatchField::Payload("source"),
+            ExitTwo::Blocks,
+            false,
+            true,
+        ),
     ),
     about(
         "When the working directory changes",
@@ -305,7 +339,13 @@ pub const EVENTS: &[EventSpec] = &[
     ),
     about(
         "When a directory is added to the session",
-        spec("DirectoryAdded", NONE, ExitTwo::ShowsUser, false, false),
+        spec(
+            "DirectoryAdded",
+            MatchField::Payload("source"),
+            ExitTwo::ShowsUser,
+            false,
+            false,
+        ),
     ),
     about(
         "When a watched file changes on disk",
@@ -327,11 +367,50 @@ pub const EVENTS: &[EventSpec] = &[
     ),
     about(
         "When an MCP server asks the user for input",
-        spec("Elicitation", NONE, ExitTwo::Blocks, false, false),
+        spec(
+            "Elicitation",
+            MatchField::Payload("mcp_server_name"),
+            ExitTwo::Blocks,
+            false,
+            false,
+        ),
     ),
     about(
         "After the user answered an MCP server's request for input",
-        spec("ElicitationResult", NONE, ExitTwo::Blocks, false, false),
+        spec(
+            "ElicitationResult",
+            MatchField::Payload("mcp_server_name"),
+            ExitTwo::Blocks,
+            false,
+            false,
+        ),
+    ),
+    about(
+        "Before a model switch the user asked for; exit 2, a deny or a timeout blocks it",
+        EventSpec {
+            default_timeout_secs: PROMPT_TIMEOUT_SECS,
+            timeout_blocks: true,
+            ..spec(
+                "PreModelSwitch",
+                MatchField::Payload("to_model"),
+                ExitTwo::Blocks,
+                false,
+                true,
+            )
+        },
+    ),
+    about(
+        "After the model was switched (also automatically); stdout is context",
+        EventSpec {
+            default_timeout_secs: PROMPT_TIMEOUT_SECS,
+            ..spec(
+                "PostModelSwitch",
+                MatchField::Payload("to_model"),
+                ExitTwo::Ignored,
+                true,
+                false,
+            )
+        },
     ),
 ];
 
@@ -367,26 +446,57 @@ pub fn description(name: &str) -> &'static str {
 /// the built-in agent types. Empty when the values are open-ended
 /// (`FileChanged`) or the event takes no matcher.
 pub fn known_targets(event: &EventSpec) -> &'static [&'static str] {
-    match event.matcher {
-        MatchField::None => &[],
-        MatchField::Payload("tool_name") => &crate::names::KNOWN_TOOLS,
-        MatchField::Payload("source") => &["startup", "resume", "clear", "compact", "fork"],
-        MatchField::Payload("reason") => &[
-            "clear",
-            "logout",
-            "prompt_input_exit",
-            "bypass_permissions_disabled",
-            "other",
+    match (event.name, event.matcher) {
+        (_, MatchField::None) => &[],
+        (_, MatchField::Payload("tool_name")) => &crate::names::KNOWN_TOOLS,
+        ("ConfigChange", _) => &[
+            "user_settings",
+            "project_settings",
+            "local_settings",
+            "policy_settings",
+            "skills",
         ],
-        MatchField::Payload("trigger") => &["manual", "auto"],
-        MatchField::Payload("notification_type") => &[
+        ("DirectoryAdded", _) => &["slash_command", "register_repo_root"],
+        ("Setup", _) => &["init", "maintenance"],
+        (_, MatchField::Payload("source")) => &["startup", "resume", "clear", "compact", "fork"],
+        (_, MatchField::Payload("reason")) => {
+            &["clear", "resume", "logout", "prompt_input_exit", "other"]
+        }
+        (_, MatchField::Payload("trigger")) => &["manual", "auto"],
+        (_, MatchField::Payload("load_reason")) => &[
+            "session_start",
+            "nested_traversal",
+            "path_glob_match",
+            "include",
+            "compact",
+        ],
+        (_, MatchField::Payload("error")) => &[
+            "rate_limit",
+            "overloaded",
+            "authentication_failed",
+            "oauth_org_not_allowed",
+            "account_on_hold",
+            "billing_error",
+            "invalid_request",
+            "model_not_found",
+            "server_error",
+            "max_output_tokens",
+            "cloud_credential_error",
+            "unknown",
+        ],
+        (_, MatchField::Payload("notification_type")) => &[
             "permission_prompt",
             "idle_prompt",
             "auth_success",
             "elicitation_dialog",
+            "elicitation_url_dialog",
+            "elicitation_complete",
+            "elicitation_response",
+            "agent_needs_input",
+            "agent_completed",
         ],
-        MatchField::Payload("agent_type") => &["general-purpose", "Explore", "Plan"],
-        MatchField::Payload(_) => &[],
+        (_, MatchField::Payload("agent_type")) => &["general-purpose", "Explore", "Plan"],
+        (_, MatchField::Payload(_)) => &[],
     }
 }
 
@@ -456,5 +566,23 @@ mod tests {
         assert_eq!(targets("PreCompact"), ["manual", "auto"]);
         assert!(targets("Stop").is_empty());
         assert!(targets("FileChanged").is_empty());
+        assert_eq!(targets("Setup"), ["init", "maintenance"]);
+        assert!(targets("ConfigChange").contains(&"policy_settings"));
+        assert!(targets("StopFailure").contains(&"rate_limit"));
+    }
+
+    #[test]
+    fn the_catalogue_has_the_agents_33_events_with_the_model_switch_pair() {
+        assert_eq!(EVENTS.len(), 33);
+        let pre = lookup("PreModelSwitch").unwrap();
+        assert_eq!(pre.matcher, MatchField::Payload("to_model"));
+        assert_eq!(
+            (pre.exit_two, pre.default_timeout_secs),
+            (ExitTwo::Blocks, 30)
+        );
+        assert!(pre.timeout_blocks);
+        let post = lookup("post_model_switch").unwrap();
+        assert!(post.stdout_is_context && !post.timeout_blocks);
+        assert!(EVENTS.iter().filter(|e| e.timeout_blocks).count() == 1);
     }
 }

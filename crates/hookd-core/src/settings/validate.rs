@@ -228,6 +228,13 @@ fn validate_handler(path: &str, handler: &Value, errors: &mut Vec<ValidationErro
             errors.push(error(&format!("{path}.{flag}"), "expected true or false"));
         }
     }
+    // `onFailure: "block"` (command and http hooks) makes a failed run
+    // block; `if` is one permission rule such as `Bash(git *)`.
+    for field in ["onFailure", "if"] {
+        if handler.get(field).is_some_and(|v| !v.is_string()) {
+            errors.push(error(&format!("{path}.{field}"), "expected a string"));
+        }
+    }
 }
 
 fn require_text(
@@ -318,7 +325,7 @@ mod tests {
                     {"type": "http"},
                     {"type": "prompt", "prompt": 1},
                     {"type": "shell", "command": "z"},
-                    {"command": "z", "async": "yes", "once": 1, "timeout": "30"},
+                    {"command": "z", "async": "yes", "once": 1, "timeout": "30", "onFailure": true, "if": ["Bash"]},
                     7
                 ]}]
             }
@@ -342,6 +349,8 @@ mod tests {
                 "hooks.Notification[0].hooks[5].timeout: expected a positive number (seconds)",
                 "hooks.Notification[0].hooks[5].async: expected true or false",
                 "hooks.Notification[0].hooks[5].once: expected true or false",
+                "hooks.Notification[0].hooks[5].onFailure: expected a string",
+                "hooks.Notification[0].hooks[5].if: expected a string",
                 "hooks.Notification[0].hooks[6]: expected a handler object",
             ]
         );
