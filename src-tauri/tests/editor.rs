@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use common::{DesktopEnv, file};
 use hookd_desktop::ErrorKind;
 use hookd_desktop::editor::{
-    self, FileRef, HookFile, HookRef, check_matcher, effective_hooks, hook_events, hook_files,
-    move_hook, preview_hooks_save, preview_move_hook, save_hooks, set_hook_enabled,
+    self, FileRef, HookFile, HookRef, MoveVersions, check_matcher, effective_hooks, hook_events,
+    hook_files, move_hook, preview_hooks_save, preview_move_hook, save_hooks, set_hook_enabled,
 };
 use hookd_testkit::{GitRepo, TestEnv, write_file};
 use serde_json::{Value, json};
@@ -52,6 +52,13 @@ const PROJECT_FILE: &str = r#"{
 
 fn project_path(root: &Path) -> PathBuf {
     root.join(".claude/settings.json")
+}
+
+fn versions(from: &str, to: &str) -> MoveVersions {
+    MoveVersions {
+        from: from.to_owned(),
+        to: to.to_owned(),
+    }
 }
 
 fn loaded(files: &[HookFile], kind: Kind, scope: Scope) -> &HookFile {
@@ -498,14 +505,20 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
         &from.file,
         &from.file,
         &hook,
-        &from.version,
-        "absent",
+        &versions(&from.version, "absent"),
     )
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
     let err = preview_move_hook(&state, &from.file, &from.file, &hook, &from.version).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
-    let err = move_hook(&state, &from.file, &to, &hook, "absent", "absent").unwrap_err();
+    let err = move_hook(
+        &state,
+        &from.file,
+        &to,
+        &hook,
+        &versions("absent", "absent"),
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::Conflict);
     let err = preview_move_hook(&state, &from.file, &to, &hook, "absent").unwrap_err();
     assert_eq!(err.kind, ErrorKind::Conflict);
@@ -517,7 +530,14 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     let err = preview_move_hook(&state, &from.file, &to, &hook, &from.version).unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
     let token = hookd_core::settings::version_token(Some(existing.as_bytes()));
-    let err = move_hook(&state, &from.file, &to, &hook, &from.version, &token).unwrap_err();
+    let err = move_hook(
+        &state,
+        &from.file,
+        &to,
+        &hook,
+        &versions(&from.version, &token),
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput, "{err}");
     assert!(
         err.message.contains("already has this PostToolUse hook"),
@@ -530,7 +550,7 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     let preview = preview_move_hook(&state, &from.file, &to, &hook, &from.version).unwrap();
     assert_eq!(preview.moved, 1);
     assert!(preview.to.creates && preview.to.changed && preview.to.before.is_empty());
-    assert_eq!(preview.to_version, "absent");
+    assert_eq!(preview.versions, versions(&from.version, "absent"));
     assert!(preview.from.changed && !preview.from.creates);
     assert_eq!(preview.from.before, PROJECT_FILE);
     assert_eq!(
@@ -539,15 +559,7 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
         "a preview writes nothing"
     );
     assert!(!to_path.exists(), "a preview creates nothing");
-    let moved = move_hook(
-        &state,
-        &from.file,
-        &to,
-        &hook,
-        &from.version,
-        &preview.to_version,
-    )
-    .unwrap();
+    let moved = move_hook(&state, &from.file, &to, &hook, &preview.versions).unwrap();
     assert_eq!(moved.moved, 1);
     assert_eq!(moved.to, to_path.display().to_string());
     assert_eq!(
@@ -586,29 +598,13 @@ fn move_hook_takes_it_from_one_scope_to_another_without_losing_it() {
     // The destination changed after the review: the move refuses, writing nothing.
     let changed = "{\n  \"hooks\": {},\n  \"model\": \"x\"\n}\n";
     write_file(&managed_path, changed);
-    let err = move_hook(
-        &state,
-        &local.file,
-        &managed,
-        &hook,
-        &local.version,
-        &preview.to_version,
-    )
-    .unwrap_err();
+    let err = move_hook(&state, &local.file, &managed, &hook, &preview.versions).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Conflict, "{err}");
     assert_eq!(fs::read_to_string(&managed_path).unwrap(), changed);
     assert!(fs::read_to_string(&to_path).unwrap().contains("cargo fmt"));
 
     let preview = preview_move_hook(&state, &local.file, &managed, &hook, &local.version).unwrap();
-    move_hook(
-        &state,
-        &local.file,
-        &managed,
-        &hook,
-        &local.version,
-        &preview.to_version,
-    )
-    .unwrap();
+    move_hook(&state, &local.file, &managed, &hook, &preview.versions).unwrap();
     assert_eq!(fs::read_to_string(&managed_path).unwrap(), preview.to.after);
     assert!(preview.to.after.contains("cargo fmt"));
     assert!(!fs::read_to_string(&to_path).unwrap().contains("cargo fmt"));

@@ -12,7 +12,7 @@ use super::blocking;
 use super::registry::command;
 use crate::editor::{
     self, EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MovePreview,
-    MoveResult, SavePreview, SaveResult,
+    MoveResult, MoveVersions, SavePreview, SaveResult,
 };
 use crate::error::Result;
 use crate::settings_watch::SettingsWatch;
@@ -138,18 +138,16 @@ command! {
 }
 
 command! {
-    /// Moves a hook from one settings file to another, as previewed: a
-    /// source (`version`) or destination (`to_version`) changed since is a
-    /// `conflict`.
+    /// Moves a hook from one settings file to another, as previewed: either
+    /// file changed since its token in `versions` is a `conflict`.
     pub(crate) async fn move_hook<R: Runtime>[app: AppHandle<R>](
         from: FileRef,
         to: FileRef,
         hook: HookRef,
-        version: String,
-        to_version: String,
+        versions: MoveVersions,
     ) -> Result<MoveResult> {
         blocking(&app, move |state| {
-            editor::move_hook(state, &from, &to, &hook, &version, &to_version)
+            editor::move_hook(state, &from, &to, &hook, &versions)
         })
         .await
     }

@@ -43,8 +43,8 @@ pub use files::{
 };
 pub use view::{EffectiveEntry, EffectiveFile, EffectiveView, effective_hooks};
 pub use write::{
-    HookRef, MovePreview, MoveResult, SavePreview, SaveResult, move_hook, preview_hooks_save,
-    preview_move_hook, save_hooks, set_hook_enabled,
+    HookRef, MovePreview, MoveResult, MoveVersions, SavePreview, SaveResult, move_hook,
+    preview_hooks_save, preview_move_hook, save_hooks, set_hook_enabled,
 };
 
 /// One settings file, named by what it is rather than by its path, so the

@@ -94,10 +94,19 @@ pub struct MovePreview {
     pub to: SavePreview,
     /// How many handlers would move (the same command in several groups moves together).
     pub moved: u64,
-    /// The destination's version token as previewed: [`move_hook`] takes it
-    /// back and refuses when the destination changed since, so what is
-    /// written is what was reviewed.
-    pub to_version: String,
+    /// Both files' version tokens as previewed: [`move_hook`] takes them
+    /// back and refuses when either file changed since, so what is written
+    /// is what was reviewed.
+    pub versions: MoveVersions,
+}
+
+/// The version tokens of both files of a move, as the window reviewed them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct MoveVersions {
+    /// The token of the file the hook leaves.
+    pub from: String,
+    /// The token of the file it goes to.
+    pub to: String,
 }
 
 /// The document at `file` with `hooks` as its `hooks` tree, after checking
@@ -270,14 +279,17 @@ pub fn preview_move_hook(
         from: preview_of(&plan.from, &plan.source)?,
         to: preview_of(&plan.to, &plan.target)?,
         moved: plan.moved,
-        to_version: plan.target_before.version(),
+        versions: MoveVersions {
+            from: version.to_owned(),
+            to: plan.target_before.version(),
+        },
     })
 }
 
 /// Moves the command hook `hook` from one file to another (another scope or
-/// kind), as [`preview_move_hook`] showed it: `version` and `to_version`
-/// are the tokens of the source and the destination the window reviewed,
-/// and either file changed since is a conflict. The hook is never lost:
+/// kind), as [`preview_move_hook`] showed it: `versions` are the tokens of
+/// the source and the destination the window reviewed, and either file
+/// changed since is a conflict. The hook is never lost:
 /// both edits are checked before anything is written, the destination is
 /// written first (for a moment the hook is in both files, where the agent
 /// runs it once), then the source; if the source cannot be written the
@@ -288,8 +300,7 @@ pub fn move_hook(
     from: &FileRef,
     to: &FileRef,
     hook: &HookRef,
-    version: &str,
-    to_version: &str,
+    versions: &MoveVersions,
 ) -> Result<MoveResult> {
     let PlannedMove {
         from: from_loc,
@@ -298,7 +309,7 @@ pub fn move_hook(
         target,
         target_before,
         moved,
-    } = plan_move(state, from, to, hook, version, Some(to_version))?;
+    } = plan_move(state, from, to, hook, &versions.from, Some(&versions.to))?;
     let written = target.save(false).map_err(settings_error)?;
     if let Err(err) = source.save(false) {
         let err = settings_error(err);

@@ -86,6 +86,7 @@ export type { HookRef } from './bindings/HookRef';
 export type { MatcherCheck } from './bindings/MatcherCheck';
 export type { MovePreview } from './bindings/MovePreview';
 export type { MoveResult } from './bindings/MoveResult';
+export type { MoveVersions } from './bindings/MoveVersions';
 export type { Problem } from './bindings/Problem';
 export type { SavePreview } from './bindings/SavePreview';
 export type { SaveResult } from './bindings/SaveResult';

@@ -12,7 +12,7 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { BadMatcher, DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck } from '../lib/types';
+import type { BadMatcher, DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
 import { fail, type StubPart } from './types';
 
 export type HooksCommands =
@@ -239,7 +239,8 @@ export function createHooksStub(projects: string[]): HooksStub {
   }
 
   /** Both files of a move as it would write them; refused when either is not at its expected version. */
-  function planMove(from: FileRef, to: FileRef, hook: HookRef, expected: string, toExpected: string | null) {
+  type Edited = ReturnType<typeof edited>;
+  function planMove(from: FileRef, to: FileRef, hook: HookRef, expected: string, toExpected: string | null): { fromPath: string; toPath: string; source: Edited; target: Edited } {
     const fromPath = stubPath(from);
     const toPath = stubPath(to);
     if (fromPath === toPath) throw fail('invalid_input', 'the hook is already in that file: pick another scope or kind');
@@ -336,11 +337,11 @@ export function createHooksStub(projects: string[]): HooksStub {
     },
     preview_move_hook: ({ from, to, hook, version: expected }) => {
       const m = planMove(from, to, hook, expected, null);
-      const preview = (path: string, e: { before: string | undefined; after: string }) => ({ path, before: e.before ?? '', after: e.after, changed: e.before !== e.after, creates: e.before === undefined });
-      return { from: preview(m.fromPath, m.source), to: preview(m.toPath, m.target), moved: 1, to_version: version(m.toPath) };
+      const preview = (path: string, e: { before: string | undefined; after: string }): SavePreview => ({ path, before: e.before ?? '', after: e.after, changed: e.before !== e.after, creates: e.before === undefined });
+      return { from: preview(m.fromPath, m.source), to: preview(m.toPath, m.target), moved: 1, versions: { from: version(m.fromPath), to: version(m.toPath) } };
     },
-    move_hook: ({ from, to, hook, version: expected, to_version }) => {
-      const m = planMove(from, to, hook, expected, to_version);
+    move_hook: ({ from, to, hook, versions }) => {
+      const m = planMove(from, to, hook, versions.from, versions.to);
       write(m.toPath, m.target.after);
       write(m.fromPath, m.source.after);
       return { from: m.fromPath, to: m.toPath, moved: 1 };

@@ -623,7 +623,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       },
       confirm: async (to, preview) => {
         try {
-          return await api.move_hook({ from: source, to, hook, version, to_version: preview.to_version });
+          return await api.move_hook({ from: source, to, hook, versions: preview.versions });
         } catch (err) {
           if (isConflict(err)) void load('changed');
           throw err;

@@ -29,6 +29,7 @@ import type { LedgerCommit } from "./LedgerCommit";
 import type { MatcherCheck } from "./MatcherCheck";
 import type { MovePreview } from "./MovePreview";
 import type { MoveResult } from "./MoveResult";
+import type { MoveVersions } from "./MoveVersions";
 import type { MutationDiff } from "./MutationDiff";
 import type { MutationRow } from "./MutationRow";
 import type { Page } from "./Page";
@@ -178,11 +179,10 @@ export type Commands = {
    */
   preview_move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; version: string }; result: MovePreview };
   /**
-   * Moves a hook from one settings file to another, as previewed: a
-   * source (`version`) or destination (`to_version`) changed since is a
-   * `conflict`.
+   * Moves a hook from one settings file to another, as previewed: either
+   * file changed since its token in `versions` is a `conflict`.
    */
-  move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; version: string; to_version: string }; result: MoveResult };
+  move_hook: { args: { from: FileRef; to: FileRef; hook: HookRef; versions: MoveVersions }; result: MoveResult };
   /**
    * Reports changes of the project's settings files as `settings-changed`
    * events; resolves with the files watched.
