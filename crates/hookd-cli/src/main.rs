@@ -32,6 +32,9 @@ enum Command {
     Disconnect(cmd::connect::DisconnectArgs),
     /// Tell whether a daemon is listening, and where.
     Status(cmd::status::StatusArgs),
+    /// Check the health of a project's hooks: missing scripts, guards that do not run or do
+    /// not block, hooks that fail or time out, agent sessions that stopped calling hookd.
+    Doctor(cmd::doctor::DoctorArgs),
     /// List, add, remove, enable/disable, validate and test agent and managed hooks.
     Hooks(cmd::hooks::HooksArgs),
     /// Review and approve a project's managed hooks (.hookd/settings*.json): hookd runs
@@ -61,6 +64,7 @@ fn main() -> std::process::ExitCode {
         Command::Connect(args) => cmd::connect::connect(&args),
         Command::Disconnect(args) => cmd::connect::disconnect(&args),
         Command::Status(args) => cmd::status::run(&args),
+        Command::Doctor(args) => cmd::doctor::run(&args),
         Command::Hooks(args) => cmd::hooks::run(&args),
         Command::Trust(args) => cmd::trust::run(&args),
         Command::Templates(args) => cmd::templates::run(&args),

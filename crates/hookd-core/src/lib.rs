@@ -37,6 +37,7 @@ pub mod dirs;
 pub mod error;
 pub mod executor;
 pub mod fs_atomic;
+pub mod health;
 pub mod ledger;
 pub mod names;
 pub mod project;

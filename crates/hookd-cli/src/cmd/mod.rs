@@ -4,6 +4,7 @@ pub mod agents;
 pub mod amqp;
 pub mod connect;
 pub mod daemon;
+pub mod doctor;
 pub mod hooks;
 pub mod ledger;
 pub mod query;

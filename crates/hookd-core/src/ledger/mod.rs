@@ -24,6 +24,7 @@ mod derived;
 mod filter;
 pub mod histogram;
 mod history;
+pub mod hook_stats;
 mod hour_cache;
 pub mod integrity;
 pub mod known;

@@ -721,7 +721,7 @@ fn runs_hookd_emit(command: &str) -> bool {
 /// Splits the first `max` words of a shell command, honouring the quoting a
 /// path is likely to carry (single, double, backslash). Not a full shell
 /// parser: it only has to find the program and its first argument.
-fn shell_words(command: &str, max: usize) -> Vec<String> {
+pub(crate) fn shell_words(command: &str, max: usize) -> Vec<String> {
     let mut words = Vec::new();
     let mut chars = command.chars().peekable();
     while words.len() < max {

@@ -1,0 +1,168 @@
+//! What the ledger saw of each managed hook since a moment: how often it
+//! ran, failed, timed out, exited 1, how long it took, and how many events
+//! of each kind arrived meanwhile, for `hookd doctor` ([`crate::health`]).
+//!
+//! Reads are bounded by time through the `started_at` and
+//! `(hook_type, event_timestamp)` indexes, so the cost follows the window
+//! asked for, not the history.
+
+use std::collections::BTreeMap;
+
+use super::Ledger;
+use crate::names::normalize_hook_type;
+use crate::{Error, Result};
+
+/// The runs of one managed hook (a command of one settings file) in a window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookRunStats {
+    /// The settings file it came from.
+    pub source: String,
+    /// Its command.
+    pub command: String,
+    /// The event, snake case (`pre_tool_use`).
+    pub hook_type: String,
+    /// Runs (skipped ones not counted).
+    pub runs: u64,
+    /// Runs skipped (an untrusted file, ...).
+    pub skipped: u64,
+    /// Runs that failed: an error, or an exit code other than 0 and 2.
+    pub failed: u64,
+    /// Runs killed at their timeout.
+    pub timed_out: u64,
+    /// Runs that exited with code 1 (non-blocking, whatever the hook meant).
+    pub exit_one: u64,
+    /// Runs that exited with code 2.
+    pub exit_two: u64,
+    /// 95th percentile of the run time, in milliseconds.
+    pub p95_ms: f64,
+    /// When it last ran (RFC 3339).
+    pub last_run: String,
+}
+
+impl Ledger {
+    /// Every managed hook that ran (or was skipped) since `since` (RFC 3339).
+    pub fn hook_run_stats(&self, since: &str) -> Result<Vec<HookRunStats>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT source, command, hook_type, skipped IS NOT NULL, \
+                        (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
+                        timed_out, exit_code, duration_ms, started_at \
+                 FROM hook_runs WHERE started_at >= ?1 ORDER BY started_at",
+            )
+            .map_err(|e| sql(&self.path, e))?;
+        let mut rows = stmt.query([since]).map_err(|e| sql(&self.path, e))?;
+        let mut by_hook: BTreeMap<(String, String, String), (HookRunStats, Vec<f64>)> =
+            BTreeMap::new();
+        while let Some(row) = rows.next().map_err(|e| sql(&self.path, e))? {
+            let get_s = |i| row.get::<_, String>(i);
+            let (source, command, hook_type) = (
+                get_s(0).map_err(|e| sql(&self.path, e))?,
+                get_s(1).map_err(|e| sql(&self.path, e))?,
+                normalize_hook_type(&get_s(2).map_err(|e| sql(&self.path, e))?),
+            );
+            let skipped: bool = row.get(3).map_err(|e| sql(&self.path, e))?;
+            let failed: bool = row.get(4).map_err(|e| sql(&self.path, e))?;
+            let timed_out: bool = row.get(5).map_err(|e| sql(&self.path, e))?;
+            let exit: Option<i64> = row.get(6).map_err(|e| sql(&self.path, e))?;
+            let duration: f64 = row.get(7).map_err(|e| sql(&self.path, e))?;
+            let started: String = row.get(8).map_err(|e| sql(&self.path, e))?;
+            let (stats, durations) = by_hook
+                .entry((source.clone(), command.clone(), hook_type.clone()))
+                .or_insert_with(|| {
+                    (
+                        HookRunStats {
+                            source,
+                            command,
+                            hook_type,
+                            runs: 0,
+                            skipped: 0,
+                            failed: 0,
+                            timed_out: 0,
+                            exit_one: 0,
+                            exit_two: 0,
+                            p95_ms: 0.0,
+                            last_run: String::new(),
+                        },
+                        Vec::new(),
+                    )
+                });
+            if skipped {
+                stats.skipped += 1;
+                continue;
+            }
+            stats.runs += 1;
+            stats.failed += u64::from(failed);
+            stats.timed_out += u64::from(timed_out);
+            stats.exit_one += u64::from(exit == Some(1));
+            stats.exit_two += u64::from(exit == Some(2));
+            stats.last_run = started;
+            durations.push(duration);
+        }
+        Ok(by_hook
+            .into_values()
+            .map(|(mut stats, mut durations)| {
+                stats.p95_ms = percentile(&mut durations, 0.95);
+                stats
+            })
+            .collect())
+    }
+
+    /// How many events of each kind (snake case) arrived since `since`.
+    pub fn event_counts_since(&self, since: &str) -> Result<BTreeMap<String, u64>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT hook_type, count(*) FROM events WHERE event_timestamp >= ?1 \
+                 GROUP BY hook_type",
+            )
+            .map_err(|e| sql(&self.path, e))?;
+        let rows = stmt
+            .query_map([since], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
+            })
+            .map_err(|e| sql(&self.path, e))?;
+        let mut out = BTreeMap::new();
+        for row in rows {
+            let (kind, n) = row.map_err(|e| sql(&self.path, e))?;
+            *out.entry(normalize_hook_type(&kind)).or_insert(0) += n.max(0).unsigned_abs();
+        }
+        Ok(out)
+    }
+
+    /// When the newest event was recorded (RFC 3339), if any.
+    pub fn last_event_at(&self) -> Result<Option<String>> {
+        self.conn
+            .query_row("SELECT max(event_timestamp) FROM events", [], |row| {
+                row.get(0)
+            })
+            .map_err(|e| sql(&self.path, e))
+    }
+}
+
+fn sql(path: &std::path::Path, e: rusqlite::Error) -> Error {
+    Error::sqlite(path, e)
+}
+
+/// The `q` quantile of `values` (nearest rank); 0 when empty.
+fn percentile(values: &mut [f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    values[rank - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentile() {
+        let mut v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&mut v, 0.95), 95.0);
+        assert_eq!(percentile(&mut [7.0], 0.95), 7.0);
+        assert_eq!(percentile(&mut [], 0.95), 0.0);
+    }
+}

@@ -1,0 +1,210 @@
+//! `hookd doctor` end to end: real settings files, a real daemon running a
+//! managed hook for real `hookd-emit --wait` calls, and a session
+//! transcript where Claude Code keeps them. Each finding the doctor makes
+//! is staged for real and found; a healthy project passes.
+
+use std::path::Path;
+
+use hookd_testkit::{GitRepo, Run, TestEnv, tool_payload};
+use serde_json::{Value, json};
+
+fn ok(run: &Run) -> String {
+    run.assert_ok().to_owned()
+}
+
+fn doctor_json(env: &TestEnv, root: &Path) -> (Run, Value) {
+    let run = env.hookd(root, &["doctor", "--format", "json"]);
+    let report = serde_json::from_str(&run.stdout).expect("a JSON report");
+    (run, report)
+}
+
+fn codes(report: &Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["severity"].as_str().unwrap().to_owned(),
+                f["code"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn has(report: &Value, severity: &str, code: &str) -> bool {
+    codes(report).contains(&(severity.to_owned(), code.to_owned()))
+}
+
+/// Claude Code's transcripts folder for `root`.
+fn transcripts(env: &TestEnv, root: &Path) -> std::path::PathBuf {
+    let encoded: String = root
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    env.home().join(".claude/projects").join(encoded)
+}
+
+#[test]
+fn a_healthy_project_passes_and_each_problem_is_found() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+
+    // Connected in managed mode, one working guard: nothing serious.
+    ok(&env.hookd(&root, &["connect", "--managed", "--scope", "local"]));
+    let guard = [
+        "hooks",
+        "add",
+        "--kind",
+        "managed",
+        "--scope",
+        "project",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Bash",
+        "--command",
+        "exit 0",
+    ];
+    ok(&env.hookd(&root, &guard));
+    let (run, report) = doctor_json(&env, &root);
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        !codes(&report).iter().any(|(s, _)| s == "serious"),
+        "{report:#}"
+    );
+
+    // A guard whose script is gone: Python would exit 2, a block.
+    let gone = [
+        "hooks",
+        "add",
+        "--kind",
+        "agent",
+        "--scope",
+        "project",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Edit",
+        "--command",
+        "python3 \"$CLAUDE_PROJECT_DIR\"/hooks/gone.py",
+    ];
+    ok(&env.hookd(&root, &gone));
+    // An MCP server named alone.
+    let bare = [
+        "hooks",
+        "add",
+        "--kind",
+        "agent",
+        "--scope",
+        "project",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "mcp__memory",
+        "--command",
+        "exit 0",
+    ];
+    ok(&env.hookd(&root, &bare));
+    let (run, report) = doctor_json(&env, &root);
+    assert!(!run.status.success(), "serious problems exit 1: {run:?}");
+    assert!(has(&report, "serious", "missing_script"), "{report:#}");
+    assert!(has(&report, "warning", "bare_mcp_server"), "{report:#}");
+    assert!(run.stderr.contains("serious problem"), "{}", run.stderr);
+
+    // Back to record only: the managed guard no longer runs.
+    ok(&env.hookd(&root, &["connect", "--scope", "local"]));
+    let (_, report) = doctor_json(&env, &root);
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "does_not_run" && f["hook"]["kind"] == "managed")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(finding["severity"], "serious");
+    assert!(finding["message"].as_str().unwrap().contains("record only"));
+
+    // Text output names the same things.
+    let text = env.hookd(&root, &["doctor"]);
+    assert!(
+        text.stdout.contains("SERIOUS: agent PreToolUse hook"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("gone.py does not exist"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn evidence_from_the_ledger_and_a_silent_project_are_found() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&env.hookd(&root, &["connect", "--managed", "--scope", "local"]));
+    // A guard that means to block but exits 1, which never blocks.
+    let guard = [
+        "hooks",
+        "add",
+        "--kind",
+        "managed",
+        "--scope",
+        "project",
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Bash",
+        "--command",
+        "echo 'no sudo here' >&2; exit 1",
+    ];
+    ok(&env.hookd(&root, &guard));
+    let daemon = env.start_daemon();
+    for n in 0..3 {
+        let payload = tool_payload(
+            "PreToolUse",
+            "Bash",
+            &root,
+            &format!("t{n}"),
+            json!({"command": "sudo ls"}),
+        );
+        let out = env.emit(&["--wait", "PreToolUse"], &payload, &root);
+        assert_eq!(out.status.code(), Some(1), "exit 1 does not block: {out:?}");
+    }
+    drop(daemon);
+
+    let (_, report) = doctor_json(&env, &root);
+    assert!(has(&report, "warning", "exits_one"), "{report:#}");
+    assert!(has(&report, "serious", "always_fails"), "{report:#}");
+    let evidence = &report["evidence"][0];
+    assert_eq!(evidence["runs"], 3, "{report:#}");
+    assert_eq!(evidence["failed"], 3);
+    assert!(evidence["p95_ms"].as_f64().unwrap() > 0.0);
+    assert!(report["last_event"].is_string());
+    assert!(!has(&report, "serious", "silent"), "{report:#}");
+
+    // Claude Code went on writing a session here, an hour after hookd's last event.
+    let dir = transcripts(&env, &root);
+    std::fs::create_dir_all(&dir).unwrap();
+    let session = dir.join("5b1e.jsonl");
+    std::fs::write(&session, "{}\n").unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&session)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let (_, report) = doctor_json(&env, &root);
+    assert!(has(&report, "serious", "silent"), "{report:#}");
+}
