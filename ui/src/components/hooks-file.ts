@@ -245,8 +245,8 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       desc.textContent = info?.description ?? '';
       timeout.placeholder = info ? `${info.default_timeout_secs} (default)` : '';
       matcherWrap.hidden = info ? !info.takes_matcher : false;
+      // Its check (now pending) says whether the new event's matcher refuses the hook.
       matcher.setEvent(select.value);
-      refuse(matcher.current());
     };
     select.addEventListener('change', () => {
       add.event = select.value;
