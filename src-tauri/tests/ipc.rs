@@ -75,3 +75,63 @@ fn commands_answer_through_ipc_with_the_contract_shapes() {
     let err = invoke(&window, "launch_on_login", json!({})).unwrap_err();
     assert_eq!(err["kind"], "unavailable");
 }
+
+/// The editor's move through the IPC, with the arguments as the window
+/// sends them (the names of the generated `commands.ts`): the preview
+/// writes nothing, and the move takes back the preview's `versions`.
+#[test]
+fn a_hook_is_moved_through_ipc_as_previewed() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let project = root.join(".claude/settings.json");
+    let text = "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"say done\"\n          }\n        ]\n      }\n    ]\n  }\n}\n";
+    hookd_testkit::write_file(&project, text);
+    let (_app, window) = ipc_window(env.state());
+    let files = invoke(
+        &window,
+        "hook_files",
+        json!({"project": root.display().to_string()}),
+    )
+    .unwrap();
+    let source = files
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == project.display().to_string())
+        .unwrap();
+    let from = json!({"project": root.display().to_string(), "kind": "agent", "scope": "project"});
+    let to = json!({"project": root.display().to_string(), "kind": "agent", "scope": "local"});
+    let hook = json!({"event": "Stop", "matcher": null, "command": "say done"});
+
+    let preview = invoke(
+        &window,
+        "preview_move_hook",
+        json!({"from": from, "to": to, "hook": hook, "version": source["version"]}),
+    )
+    .unwrap();
+    assert_eq!(preview["from"]["before"], text);
+    assert_eq!(preview["to"]["creates"], true);
+    assert_eq!(
+        preview["versions"],
+        json!({"from": source["version"], "to": "absent"})
+    );
+    assert_eq!(std::fs::read_to_string(&project).unwrap(), text);
+
+    let moved = invoke(
+        &window,
+        "move_hook",
+        json!({"from": from, "to": to, "hook": hook, "versions": preview["versions"]}),
+    )
+    .unwrap();
+    assert_eq!(moved["moved"], 1);
+    let local = root.join(".claude/settings.local.json");
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        preview["to"]["after"].as_str().unwrap()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&project).unwrap(),
+        preview["from"]["after"].as_str().unwrap()
+    );
+}
