@@ -169,7 +169,7 @@ fn evidence_from_the_ledger_and_a_silent_project_are_found() {
         "echo 'no sudo here' >&2; exit 1",
     ];
     ok(&env.hookd(&root, &guard));
-    let daemon = env.start_daemon();
+    let mut daemon = env.start_daemon();
     for n in 0..3 {
         let payload = tool_payload(
             "PreToolUse",
@@ -181,7 +181,8 @@ fn evidence_from_the_ledger_and_a_silent_project_are_found() {
         let out = env.emit(&["--wait", "PreToolUse"], &payload, &root);
         assert_eq!(out.status.code(), Some(1), "exit 1 does not block: {out:?}");
     }
-    drop(daemon);
+    // Stopped as a user would: what it was handed is in the ledger.
+    daemon.terminate();
 
     let (_, report) = doctor_json(&env, &root);
     assert!(has(&report, "warning", "exits_one"), "{report:#}");

@@ -160,6 +160,7 @@ pub fn run(runs: usize) -> Result<ExecutorReport> {
         event,
         payload,
         project_root: root,
+        backtest: false,
     });
 
     let runtime = tokio::runtime::Builder::new_multi_thread()

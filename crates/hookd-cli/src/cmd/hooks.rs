@@ -55,6 +55,10 @@ pub enum HooksCommand {
     /// Show which hooks an event with a given payload would run, and why the others would
     /// not.
     Test(TestArgs),
+    /// Run a draft hook (or a settings file as it would be saved) over the project's last
+    /// recorded events and show what it would have decided differently; only the changed
+    /// hooks run, with HOOKD_BACKTEST=1, and no agent gets an answer.
+    Backtest(super::backtest::BacktestArgs),
 }
 
 /// Which kinds to show.
@@ -207,6 +211,7 @@ pub fn run(args: &HooksArgs) -> Result<()> {
         HooksCommand::Disable(args) => disable(args),
         HooksCommand::Validate(args) => validate(args),
         HooksCommand::Test(args) => test(args),
+        HooksCommand::Backtest(args) => super::backtest::run(args),
     };
     outcome.map_err(|err| match err.downcast_ref::<SettingsError>() {
         Some(changed @ SettingsError::ChangedOnDisk { .. }) => anyhow::anyhow!(

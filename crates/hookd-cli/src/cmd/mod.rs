@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod amqp;
+pub mod backtest;
 pub mod connect;
 pub mod daemon;
 pub mod doctor;

@@ -251,6 +251,7 @@ pub async fn answer(
         event: spec,
         payload: request.payload,
         project_root,
+        backtest: false,
     };
     let began = Instant::now();
     let report = executor::run_all(&context, invocations).await;

@@ -96,6 +96,7 @@ pub async fn run_matching(
         event: spec,
         payload: payload.clone(),
         project_root: project.to_path_buf(),
+        backtest: false,
     };
     executor::run_all(&context, invocations).await
 }

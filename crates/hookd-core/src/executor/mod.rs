@@ -104,6 +104,7 @@
 //!    exited with code 1: ...` — what Claude Code shows for a failing hook.
 //!    `suppressOutput` alone renders nothing.
 
+pub mod backtest;
 pub mod hook_test;
 pub mod outcome;
 pub mod output;
@@ -165,6 +166,10 @@ impl HookInvocation {
     }
 }
 
+/// Set to `1` in the environment of hooks run by a backtest
+/// ([`backtest`]): a replay of a recorded event, not a live one.
+pub const BACKTEST_ENV: &str = "HOOKD_BACKTEST";
+
 /// What the hooks of one event run against.
 #[derive(Debug, Clone)]
 pub struct ExecContext {
@@ -174,6 +179,10 @@ pub struct ExecContext {
     pub payload: serde_json::Value,
     /// Working directory of each hook, also `CLAUDE_PROJECT_DIR` and `HOOKD_PROJECT_ROOT`.
     pub project_root: PathBuf,
+    /// A replay of a recorded event ([`backtest`]): each hook gets
+    /// `HOOKD_BACKTEST=1` in its environment, so one with side effects can
+    /// skip them.
+    pub backtest: bool,
 }
 
 /// One hook's run.
@@ -223,6 +232,7 @@ struct Shared {
     event: &'static EventSpec,
     stdin: Vec<u8>,
     project_root: PathBuf,
+    backtest: bool,
     finished: AtomicUsize,
 }
 
@@ -237,6 +247,7 @@ pub async fn run_all(ctx: &ExecContext, hooks: Vec<HookInvocation>) -> ExecRepor
         event: ctx.event,
         stdin: ctx.payload.to_string().into_bytes(),
         project_root: ctx.project_root.clone(),
+        backtest: ctx.backtest,
         finished: AtomicUsize::new(0),
     });
     let mut set = JoinSet::new();
@@ -302,7 +313,11 @@ async fn run_one(shared: &Shared, invocation: HookInvocation) -> HookRun {
         .timeout
         .unwrap_or_else(|| shared.event.default_timeout());
     let root = shared.project_root.as_os_str();
-    let env: [(&str, &OsStr); 2] = [("CLAUDE_PROJECT_DIR", root), ("HOOKD_PROJECT_ROOT", root)];
+    let mut env: Vec<(&str, &OsStr)> =
+        vec![("CLAUDE_PROJECT_DIR", root), ("HOOKD_PROJECT_ROOT", root)];
+    if shared.backtest {
+        env.push((BACKTEST_ENV, OsStr::new("1")));
+    }
     let started = Instant::now();
     let result = process::run(process::ProcessRequest {
         command: &invocation.command,

@@ -1,6 +1,8 @@
 //! What the ledger saw of each managed hook since a moment: how often it
 //! ran, failed, timed out, exited 1, how long it took, and how many events
-//! of each kind arrived meanwhile, for `hookd doctor` ([`crate::health`]).
+//! of each kind arrived meanwhile, for `hookd doctor` ([`crate::health`]);
+//! and the newest events with their payloads, which a backtest replays
+//! ([`crate::executor::backtest`]).
 //!
 //! Reads are bounded by time through the `started_at` and
 //! `(hook_type, event_timestamp)` indexes, so the cost follows the window
@@ -37,6 +39,21 @@ pub struct HookRunStats {
     pub p95_ms: f64,
     /// When it last ran (RFC 3339).
     pub last_run: String,
+}
+
+/// One recorded event as a backtest replays it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordedEvent {
+    /// Its id.
+    pub event_id: String,
+    /// The event, as recorded (snake case).
+    pub hook_type: String,
+    /// When it happened (RFC 3339).
+    pub timestamp: String,
+    /// The tool, for tool events.
+    pub tool_name: Option<String>,
+    /// The payload as the agent sent it (`null` if it was not valid JSON).
+    pub payload: serde_json::Value,
 }
 
 impl Ledger {
@@ -127,6 +144,37 @@ impl Ledger {
             let (kind, n) = row.map_err(|e| sql(&self.path, e))?;
             *out.entry(normalize_hook_type(&kind)).or_insert(0) += n.max(0).unsigned_abs();
         }
+        Ok(out)
+    }
+
+    /// The newest `limit` events with their payloads as received, oldest
+    /// first (what a backtest replays); read backwards on the primary key.
+    pub fn recent_events(&self, limit: usize) -> Result<Vec<RecordedEvent>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT event_id, hook_type, event_timestamp, tool_name, \
+                        hookd_payload(raw_payload, payload_refs) \
+                 FROM events ORDER BY id DESC LIMIT ?1",
+            )
+            .map_err(|e| sql(&self.path, e))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt
+            .query_map([limit], |row| {
+                Ok(RecordedEvent {
+                    event_id: row.get(0)?,
+                    hook_type: row.get(1)?,
+                    timestamp: row.get(2)?,
+                    tool_name: row.get(3)?,
+                    payload: serde_json::from_str(&row.get::<_, String>(4)?)
+                        .unwrap_or(serde_json::Value::Null),
+                })
+            })
+            .map_err(|e| sql(&self.path, e))?;
+        let mut out = rows
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| sql(&self.path, e))?;
+        out.reverse();
         Ok(out)
     }
 

@@ -355,6 +355,45 @@ impl EffectiveHooks {
         self.all_disabled_by.append(&mut other.all_disabled_by);
     }
 
+    /// This view with the hooks of the file at `location` replaced by those
+    /// of `value`, a draft of that file as it would be saved (its disabled
+    /// hooks stay listed). The draft's hooks count as approved: the user is
+    /// the one giving them. Duplicates are marked again.
+    pub fn with_draft(&self, location: &SettingsLocation, value: &Value) -> Self {
+        let mut draft = Self::default();
+        add_file(&mut draft, location, value);
+        let mut out = Self {
+            files: self.files.clone(),
+            all_disabled_by: self.all_disabled_by.clone(),
+            ..Self::default()
+        };
+        let mut placed = false;
+        for (hook, matcher) in self.hooks.iter().zip(&self.matchers) {
+            let of_draft = hook.kind == location.kind && hook.path == location.path;
+            if of_draft && !placed {
+                placed = true;
+                for (h, m) in draft.hooks.drain(..).zip(draft.matchers.drain(..)) {
+                    out.hooks.push(h);
+                    out.matchers.push(m);
+                }
+            }
+            if of_draft && hook.enabled {
+                continue;
+            }
+            let mut hook = hook.clone();
+            hook.duplicate_of = None;
+            out.hooks.push(hook);
+            out.matchers.push(matcher.clone());
+        }
+        // A file that had no hooks: the draft's go last.
+        for (h, m) in draft.hooks.into_iter().zip(draft.matchers) {
+            out.hooks.push(h);
+            out.matchers.push(m);
+        }
+        out.mark_duplicates();
+        out
+    }
+
     /// Marks each enabled hook identical to an earlier enabled one of the
     /// same kind and event with an equivalent matcher.
     fn mark_duplicates(&mut self) {

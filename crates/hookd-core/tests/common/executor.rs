@@ -57,6 +57,7 @@ pub fn exec_context(root: &Path, event: &str, payload: Value) -> ExecContext {
         event: lookup(event).expect("known event"),
         payload,
         project_root: root.to_path_buf(),
+        backtest: false,
     }
 }
 

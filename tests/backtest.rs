@@ -1,0 +1,119 @@
+//! `hookd hooks backtest` end to end: events recorded through the real
+//! daemon are replayed against a draft guard; only the calls it would have
+//! refused are reported, it runs with `HOOKD_BACKTEST=1`, and the hooks the
+//! project already has are not run again.
+
+use hookd_testkit::{GitRepo, Run, TestEnv, tool_payload};
+use serde_json::{Value, json};
+
+fn ok(run: &Run) -> String {
+    run.assert_ok().to_owned()
+}
+
+#[test]
+fn a_draft_guard_shows_the_calls_it_would_have_blocked() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&env.hookd(&root, &["connect", "--managed", "--scope", "local"]));
+    // A hook the project already has: it counts its runs in a file.
+    let tally = root.join("tally.txt");
+    let existing = format!("echo run >> '{}'", tally.display());
+    ok(&env.hookd(
+        &root,
+        &[
+            "hooks",
+            "add",
+            "--kind",
+            "managed",
+            "--scope",
+            "project",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "Bash",
+            "--command",
+            &existing,
+        ],
+    ));
+    let mut daemon = env.start_daemon();
+    for (n, command) in ["ls -la", "sudo rm -rf /var/cache", "cargo test"]
+        .iter()
+        .enumerate()
+    {
+        let payload = tool_payload(
+            "PreToolUse",
+            "Bash",
+            &root,
+            &format!("t{n}"),
+            json!({"command": command}),
+        );
+        let out = env.emit(&["--wait", "PreToolUse"], &payload, &root);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+    // Stopped as a user would: what it was handed is in the ledger.
+    daemon.terminate();
+    let ran_live = std::fs::read_to_string(&tally).unwrap().lines().count();
+    assert_eq!(ran_live, 3);
+
+    // The draft: refuse sudo, and prove it runs as a backtest.
+    let guard = r#"[ "$HOOKD_BACKTEST" = 1 ] || exit 3; grep -q '"command":"sudo' && { echo 'no sudo' >&2; exit 2; }; exit 0"#;
+    let out = ok(&env.hookd(
+        &root,
+        &[
+            "hooks",
+            "backtest",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "Bash",
+            "--command",
+            guard,
+            "--format",
+            "json",
+        ],
+    ));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["events"].as_u64(), Some(3), "{report:#}");
+    assert_eq!(report["matched"], 3, "{report:#}");
+    let changes = report["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{report:#}");
+    assert_eq!(changes[0]["after"], "deny");
+    assert_eq!(changes[0]["before"], Value::Null);
+    assert_eq!(changes[0]["subject"], "sudo rm -rf /var/cache");
+    assert_eq!(changes[0]["reason"], "no sudo");
+    assert!(changes[0]["failures"].as_array().unwrap().is_empty());
+    // The hook the project had was not run again.
+    assert_eq!(
+        std::fs::read_to_string(&tally).unwrap().lines().count(),
+        ran_live
+    );
+
+    // Text output, and a draft that fails is reported as failing.
+    let text = ok(&env.hookd(
+        &root,
+        &[
+            "hooks",
+            "backtest",
+            "--event",
+            "PreToolUse",
+            "--matcher",
+            "Bash",
+            "--command",
+            "exit 7",
+            "--last",
+            "2",
+        ],
+    ));
+    assert!(text.contains("Replayed 2 recorded events"), "{text}");
+    assert!(
+        text.contains("would fail: hook `exit 7` exited with code 7"),
+        "{text}"
+    );
+    // Nothing was saved.
+    let list = ok(&env.hookd(&root, &["hooks", "list", "--kind", "managed"]));
+    assert!(
+        !list.contains("exit 7") && !list.contains("HOOKD_BACKTEST"),
+        "{list}"
+    );
+}
