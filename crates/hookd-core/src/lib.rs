@@ -1,7 +1,7 @@
 //! hookd's core: everything the daemon, the CLI and the desktop app share,
 //! with no GUI dependency so all of it is tested headless.
 //!
-//! Six subsystems, each a folder:
+//! Seven subsystems, each a folder:
 //! - [`daemon`]: the socket server and the event path. An emitter writes an
 //!   [`Envelope`] line → [`daemon::server`] frames and validates it →
 //!   [`daemon::ingest`] normalises, enriches and batches it → the ledger.
@@ -16,8 +16,10 @@
 //!   them on a payload, and sample payloads.
 //! - [`amqp`]: publishing to and consuming from RabbitMQ (cargo feature
 //!   `amqp`).
-//! - [`rewind`]: giving back what the ledger recorded (being built: the
-//!   per-file revert merge so far).
+//! - [`rewind`]: giving back what the ledger recorded: plans (a three-way
+//!   merge per file) and their checked, undoable apply.
+//! - [`health`]: `hookd doctor`: what the settings files say joined with
+//!   what the ledger saw of the hooks.
 //!
 //! Shared roots: [`error`], [`config`], [`dirs`], [`names`], [`timefmt`],
 //! [`diff`] (the one line-diff rule: lines added and removed),

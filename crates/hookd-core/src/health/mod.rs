@@ -4,7 +4,7 @@
 //!
 //! Three kinds of findings:
 //! - **static**, from the files alone: a command whose program or script is
-//!   missing ([`commands`]), a guard without `onFailure: "block"`, the same
+//!   missing (`health::commands`), a guard without `onFailure: "block"`, the same
 //!   hook in several files, a matcher that can never match or is ignored,
 //!   and every hook that does not run for the project
 //!   ([`crate::settings::runs`]);
