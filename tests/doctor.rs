@@ -209,3 +209,58 @@ fn evidence_from_the_ledger_and_a_silent_project_are_found() {
     let (_, report) = doctor_json(&env, &root);
     assert!(has(&report, "serious", "silent"), "{report:#}");
 }
+
+/// An installed plugin's hooks are listed with their plugin, read-only, and
+/// a disabled plugin's hooks are said not to run.
+#[test]
+fn plugin_hooks_are_listed_with_their_plugin() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let install = env.home().join(".claude/plugins/cache/market/guard/1.0.0");
+    std::fs::create_dir_all(install.join("hooks")).unwrap();
+    std::fs::write(
+        install.join("hooks/hooks.json"),
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        env.home().join(".claude/plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {"guard@market": [
+            {"scope": "user", "installPath": install, "version": "1.0.0"}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let settings = env.home().join(".claude/settings.json");
+    std::fs::write(
+        &settings,
+        json!({"enabledPlugins": {"guard@market": true}}).to_string(),
+    )
+    .unwrap();
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
+    assert!(
+        listed.contains("agent plugin guard@market 1.0.0 (enabled, read-only)"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("PreToolUse Bash command: ${CLAUDE_PLUGIN_ROOT}/guard.sh"),
+        "{listed}"
+    );
+    let (_, report) = doctor_json(&env, &root);
+    assert!(!has(&report, "info", "disabled_plugin"), "{report:#}");
+
+    std::fs::write(
+        &settings,
+        json!({"enabledPlugins": {"guard@market": false}}).to_string(),
+    )
+    .unwrap();
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
+    assert!(
+        listed.contains("disabled: its hooks do not run"),
+        "{listed}"
+    );
+    let (_, report) = doctor_json(&env, &root);
+    assert!(has(&report, "info", "disabled_plugin"), "{report:#}");
+}

@@ -224,7 +224,13 @@ pub fn run(args: &HooksArgs) -> Result<()> {
 fn list(args: &ListArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let view = load_view(args.kind, &project)?;
-    let verdicts = Verdicts::read(&SettingsRoots::from_env()?, Some(&project), &view)?;
+    let roots = SettingsRoots::from_env()?;
+    let verdicts = Verdicts::read(&roots, Some(&project), &view)?;
+    let plugins = if args.kind.kinds().contains(&Kind::Agent) {
+        settings::plugins::plugin_hooks(&roots, Some(&project))?
+    } else {
+        Vec::new()
+    };
     match args.format {
         Format::Json => {
             let hooks: Vec<Value> = view
@@ -256,13 +262,47 @@ fn list(args: &ListArgs) -> Result<()> {
                 .iter()
                 .map(|l| l.path.as_path())
                 .collect();
-            let doc = json!({"project": project, "files": files, "hooks": hooks, "all_hooks_disabled_by": off});
+            let doc = json!({"project": project, "files": files, "hooks": hooks, "plugins": plugins, "all_hooks_disabled_by": off});
             println!("{}", serde_json::to_string_pretty(&doc)?);
         }
-        Format::Table => print_list(&view, &verdicts),
+        Format::Table => {
+            print_list(&view, &verdicts);
+            print_plugins(&plugins);
+        }
     }
     warn_all_disabled(&view);
     Ok(())
+}
+
+/// The hooks installed plugins ship, read-only, under their plugin.
+fn print_plugins(hooks: &[settings::plugins::PluginHook]) {
+    let mut last: Option<&str> = None;
+    for hook in hooks {
+        if last != Some(hook.plugin.as_str()) {
+            last = Some(&hook.plugin);
+            println!(
+                "agent plugin {}{} ({}, read-only): {}",
+                hook.plugin,
+                hook.version
+                    .as_deref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default(),
+                if hook.enabled {
+                    "enabled"
+                } else {
+                    "disabled: its hooks do not run"
+                },
+                show(&hook.path)
+            );
+        }
+        println!(
+            "  {} {} {}: {}",
+            hook.event,
+            hook.matcher.as_deref().unwrap_or("(none)"),
+            hook.handler_type,
+            hook.runs
+        );
+    }
 }
 
 /// The STATE cell: `runs`, or the first reason it does not (all of them

@@ -81,6 +81,8 @@ pub enum FindingCode {
     NeverFired,
     /// Agent sessions went on, hookd heard nothing.
     Silent,
+    /// A plugin that ships hooks is installed but disabled.
+    DisabledPlugin,
 }
 
 /// The hook a finding is about.
@@ -224,6 +226,23 @@ pub fn check(inputs: &HealthInputs) -> Result<HealthReport> {
     let agent = AgentSwitches::read(&inputs.roots, project)?;
     let verdicts = Verdicts::of(&view, &agent);
     let mut findings = static_findings(inputs, &view, &verdicts);
+    let mut off: Vec<&str> = Vec::new();
+    let plugins = crate::settings::plugins::plugin_hooks(&inputs.roots, project)?;
+    for hook in plugins.iter().filter(|h| !h.enabled) {
+        if !off.contains(&hook.plugin.as_str()) {
+            off.push(&hook.plugin);
+            findings.push(Finding {
+                severity: Severity::Info,
+                code: FindingCode::DisabledPlugin,
+                hook: None,
+                message: format!(
+                    "plugin {} is installed but disabled: its hooks ({}) do not run",
+                    hook.plugin,
+                    hook.path.display()
+                ),
+            });
+        }
+    }
 
     let since = (inputs.now - inputs.window).to_rfc3339_opts(SecondsFormat::Millis, true);
     let mut evidence = Vec::new();

@@ -21,6 +21,8 @@
 //! - [`effective`](mod@effective): the concatenated, deduplicated view and event matching.
 //! - [`containers`](mod@containers): the user's empty `hooks` and event lists
 //!   survive a hook added into them and removed again.
+//! - [`plugins`](mod@plugins): the hooks installed Claude Code plugins ship,
+//!   listed read-only with their plugin.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
@@ -38,6 +40,7 @@ pub mod format;
 pub mod location;
 pub mod matcher;
 pub mod patch;
+pub mod plugins;
 pub mod runs;
 mod store;
 pub mod templates;
