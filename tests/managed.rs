@@ -226,3 +226,47 @@ fn global_managed_hooks_apply_to_every_project_and_reload_too() {
     assert_eq!(answer["decision"], "block");
     assert_eq!(answer["reason"], "tests are red");
 }
+
+/// A handler's `if` rule (Claude Code's permission syntax) decides per call
+/// whether the managed hook runs; depth-strict globs for paths.
+#[test]
+fn a_managed_hook_runs_only_for_calls_its_if_rule_matches() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_managed(
+        &env,
+        &root,
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash|Write", "hooks": [
+            {"type": "command", "if": "Bash(sudo *)", "command": "echo 'no sudo' >&2; exit 2"},
+            {"type": "command", "if": "Edit(secrets/**)", "command": "echo 'not there' >&2; exit 2"}
+        ]}]}}),
+    );
+    let _daemon = env.start_daemon();
+    let bash = |id: &str, command: &str| {
+        wait_emit(
+            &env,
+            &root,
+            &["PreToolUse"],
+            &bash_payload(&root, id, command),
+        )
+    };
+    let plain = bash("t1", "ls -la");
+    assert_eq!(plain.status.code(), Some(0), "{plain:?}");
+    let sudo = bash("t2", "cd /tmp && sudo rm x");
+    assert_eq!(sudo.status.code(), Some(2), "{sudo:?}");
+    assert_eq!(String::from_utf8_lossy(&sudo.stderr).trim(), "no sudo");
+    let write = |id: &str, rel: &str| {
+        let payload = tool_payload(
+            "PreToolUse",
+            "Write",
+            &root,
+            id,
+            json!({"file_path": root.join(rel), "content": "x"}),
+        );
+        wait_emit(&env, &root, &["PreToolUse"], &payload)
+    };
+    assert_eq!(write("t3", "secrets/key.pem").status.code(), Some(2));
+    // Depth-strict: `secrets/**` is only <project>/secrets.
+    assert_eq!(write("t4", "app/secrets/key.pem").status.code(), Some(0));
+}

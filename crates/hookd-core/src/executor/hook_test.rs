@@ -62,6 +62,7 @@ pub fn match_reason(check: &MatchCheck<'_>, show_path: impl Fn(&Path) -> String)
             format!("all hooks off (disableAllHooks in {})", show_path(path))
         }
         MatchOutcome::BadMatcher => "invalid matcher".to_owned(),
+        MatchOutcome::IfNotMet(rule) => format!("its if rule {rule:?} does not match this call"),
         MatchOutcome::Untrusted(why) => why.clone(),
     }
 }

@@ -22,6 +22,7 @@ use super::disabled::DisabledStore;
 use super::document::SettingsDocument;
 use super::edit::{group_matcher, same_handler};
 use super::error::{Result, SettingsError};
+use super::if_rule;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
 use super::trust::{self, Trust, TrustStore};
 
@@ -245,6 +246,9 @@ pub enum MatchOutcome {
     AllHooksDisabled(PathBuf),
     /// Its matcher does not compile (a file only the lenient view reads).
     BadMatcher,
+    /// Its matcher matches, but its handler's `if` rule does not
+    /// ([`super::if_rule`]); the rule.
+    IfNotMet(String),
     /// It matches, but its file's content was not approved: hookd skips it
     /// (the reason says which file and how to approve it).
     Untrusted(String),
@@ -287,6 +291,7 @@ impl EffectiveHooks {
             return Vec::new();
         };
         let target = events::match_target(spec, payload);
+        let home = crate::dirs::home_dir().ok();
         let mut checks: Vec<MatchCheck<'_>> = Vec::new();
         for (index, hook) in self.hooks.iter().enumerate() {
             if hook.event.name() != spec.name {
@@ -312,6 +317,14 @@ impl EffectiveHooks {
                     }
                     (MatchField::Payload(_), _) => MatchOutcome::BadMatcher,
                 }
+            };
+            let outcome = match (outcome, hook.handler.get("if").and_then(Value::as_str)) {
+                (MatchOutcome::Runs(_), Some(rule))
+                    if !if_rule::allows(rule, spec, payload, home.as_deref()) =>
+                {
+                    MatchOutcome::IfNotMet(rule.to_owned())
+                }
+                (outcome, _) => outcome,
             };
             // Same handler in two groups whose matchers both match: the
             // agent runs it once, so only the first counts.

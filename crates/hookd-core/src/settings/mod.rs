@@ -37,6 +37,7 @@ pub mod effective;
 pub mod error;
 pub mod events;
 pub mod format;
+pub mod if_rule;
 pub mod location;
 pub mod matcher;
 pub mod patch;
