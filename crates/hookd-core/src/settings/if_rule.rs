@@ -142,7 +142,7 @@ mod tests {
     use super::*;
     use crate::settings::events::lookup;
 
-    fn call(tool: &str, input: Value) -> Value {
+    fn call(tool: &str, input: &Value) -> Value {
         json!({"tool_name": tool, "tool_input": input, "cwd": "/work/app"})
     }
 
@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn bash_rules_match_the_command_or_a_part_of_it() {
-        let git = call("Bash", json!({"command": "cd src && git push --force"}));
+        let git = call("Bash", &json!({"command": "cd src && git push --force"}));
         assert!(pre("Bash(git *)", &git));
         assert!(pre("Bash(git push:*)", &git));
         assert!(pre("Bash", &git));
@@ -168,8 +168,8 @@ mod tests {
 
     #[test]
     fn path_globs_are_depth_strict_and_anchored_at_the_session_directory() {
-        let deep = call("Write", json!({"file_path": "/work/app/src/ui/a.ts"}));
-        let top = call("Edit", json!({"file_path": "/work/app/a.ts"}));
+        let deep = call("Write", &json!({"file_path": "/work/app/src/ui/a.ts"}));
+        let top = call("Edit", &json!({"file_path": "/work/app/a.ts"}));
         assert!(pre("Edit(*.ts)", &top));
         assert!(!pre("Edit(*.ts)", &deep), "* stays within a directory");
         assert!(pre("Edit(**/*.ts)", &deep));
@@ -177,7 +177,7 @@ mod tests {
         assert!(!pre("Edit(ui/**)", &deep), "dir/** is only <cwd>/dir");
         assert!(pre("Edit(**/ui/**)", &deep));
         assert!(pre("Edit(//work/app/src/**)", &deep));
-        let secret = call("Read", json!({"file_path": "/home/u/.ssh/id_ed25519"}));
+        let secret = call("Read", &json!({"file_path": "/home/u/.ssh/id_ed25519"}));
         assert!(pre("Read(~/.ssh/**)", &secret));
         assert!(!pre("Edit(~/.ssh/**)", &secret));
     }
@@ -187,10 +187,10 @@ mod tests {
         let stop = json!({"cwd": "/work/app"});
         assert!(!allows("Bash", lookup("Stop").unwrap(), &stop, None));
         // A rule hookd cannot read lets the hook run.
-        assert!(pre("Bash(git *", &call("Bash", json!({"command": "ls"}))));
+        assert!(pre("Bash(git *", &call("Bash", &json!({"command": "ls"}))));
         assert!(pre(
             "WebFetch(domain:example.com)",
-            &call("WebFetch", json!({"url": "x"}))
+            &call("WebFetch", &json!({"url": "x"}))
         ));
     }
 }
