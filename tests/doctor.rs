@@ -264,3 +264,62 @@ fn plugin_hooks_are_listed_with_their_plugin() {
     let (_, report) = doctor_json(&env, &root);
     assert!(has(&report, "info", "disabled_plugin"), "{report:#}");
 }
+
+/// The policy file's switches are shown and honoured with Claude Code's
+/// precedence: allowManagedHooksOnly keeps only its hooks running.
+#[test]
+fn policy_switches_are_shown_and_honoured() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    ok(&env.hookd(
+        &root,
+        &[
+            "hooks",
+            "add",
+            "--kind",
+            "agent",
+            "--scope",
+            "project",
+            "--event",
+            "Stop",
+            "--command",
+            "exit 0",
+        ],
+    ));
+    std::fs::write(
+        env.policy_settings(),
+        json!({"allowManagedHooksOnly": true}).to_string(),
+    )
+    .unwrap();
+    let listed = env.hookd(&root, &["hooks", "list", "--kind", "agent"]);
+    listed.assert_ok();
+    assert!(
+        listed.stdout.contains(" off (policy) "),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        listed
+            .stderr
+            .contains("sets \"allowManagedHooksOnly\": true"),
+        "{}",
+        listed.stderr
+    );
+    std::fs::write(
+        env.policy_settings(),
+        json!({"disableAllHooks": true}).to_string(),
+    )
+    .unwrap();
+    let listed = env.hookd(&root, &["hooks", "list", "--kind", "agent"]);
+    assert!(
+        listed.stdout.contains(" off (disableAllHooks) "),
+        "{}",
+        listed.stdout
+    );
+    assert!(
+        listed.stderr.contains("so no hook runs"),
+        "{}",
+        listed.stderr
+    );
+}

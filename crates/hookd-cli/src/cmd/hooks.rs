@@ -17,7 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use hookd_core::executor::ExecReport;
 use hookd_core::executor::hook_test;
 use hookd_core::settings::events::{self, EventSpec, MatchField};
-use hookd_core::settings::runs::{NotRunCode, RunVerdict, Verdicts};
+use hookd_core::settings::runs::{AgentSwitches, NotRunCode, RunVerdict, Verdicts};
 use hookd_core::settings::{
     self, DisabledHook, DisabledStore, EffectiveHook, EffectiveHooks, HookSelector, Kind,
     MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
@@ -225,7 +225,8 @@ fn list(args: &ListArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let view = load_view(args.kind, &project)?;
     let roots = SettingsRoots::from_env()?;
-    let verdicts = Verdicts::read(&roots, Some(&project), &view)?;
+    let switches = AgentSwitches::read(&roots, Some(&project))?;
+    let verdicts = Verdicts::of(&view, &switches);
     let plugins = if args.kind.kinds().contains(&Kind::Agent) {
         settings::plugins::plugin_hooks(&roots, Some(&project))?
     } else {
@@ -270,7 +271,7 @@ fn list(args: &ListArgs) -> Result<()> {
             print_plugins(&plugins);
         }
     }
-    warn_all_disabled(&view);
+    warn_switches(&view, &switches);
     Ok(())
 }
 
@@ -876,6 +877,36 @@ fn describe(hooks: &[DisabledHook]) -> String {
         hooks.len(),
         plural(hooks.len())
     )
+}
+
+/// The switches that stop hooks wholesale, with Claude Code's precedence
+/// ([`hookd_core::settings::runs`]), and hookd's own `disableAllHooks`.
+fn warn_switches(view: &EffectiveHooks, switches: &AgentSwitches) {
+    if let Some(policy) = &switches.policy_off {
+        eprintln!(
+            "warning: the policy file {} sets \"disableAllHooks\": true, so no hook runs (hookd's managed hooks neither)",
+            show(policy)
+        );
+    } else {
+        if let Some(policy) = &switches.managed_only {
+            eprintln!(
+                "warning: the policy file {} sets \"allowManagedHooksOnly\": true, so the agent runs only its hooks (hookd's managed hooks only if it calls hookd-emit --wait)",
+                show(policy)
+            );
+        }
+        if let Some(file) = &switches.others_off {
+            eprintln!(
+                "warning: {} sets \"disableAllHooks\": true, so no agent hook runs but the policy file's",
+                show(file)
+            );
+        }
+    }
+    for loc in view.all_disabled_by.iter().filter(|l| l.kind == Kind::Managed) {
+        eprintln!(
+            "warning: {} sets \"disableAllHooks\": true, so no managed hook runs",
+            show(&loc.path)
+        );
+    }
 }
 
 fn warn_all_disabled(view: &EffectiveHooks) {
