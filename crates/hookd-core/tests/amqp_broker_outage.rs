@@ -166,9 +166,14 @@ async fn every_event_survives_a_broker_restart_mid_stream() {
         ids.len() - total,
     );
 
+    // A push that waited for the broker would have lasted the outage (at
+    // least the 3 s between stop and start); measured against the outage,
+    // not a fixed time, so a loaded machine's slow fsync is not mistaken
+    // for blocking.
+    let outage = restarted_at - stopped_at;
     assert!(
-        slowest_push < Duration::from_secs(1),
-        "push blocked for {slowest_push:?}"
+        slowest_push < outage / 2,
+        "push blocked for {slowest_push:?} during an outage of {outage:?}"
     );
     // The outage really was mid-stream: events queued up while the broker was away.
     assert!(
