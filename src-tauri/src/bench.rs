@@ -1,7 +1,10 @@
 //! The Test bench: pick an event and a payload, see which of a project's
 //! hooks (the agent's own and hookd's managed ones) match and why, and run
 //! them to see each hook's exit code, output and decision, and the merged
-//! reply the agent would get.
+//! reply the agent would get. Each hook also says whether it really runs
+//! for the project and why not (the core's `settings::runs`): a managed
+//! guard in a record-only project matches and can be run here, but the
+//! agent never hands it an event.
 //!
 //! Everything is `hookd hooks test --run` for the window: the view, the
 //! reasons, the run and the decision reasons come from
@@ -17,7 +20,7 @@ use hookd_core::executor::hook_test;
 use hookd_core::executor::samples;
 use hookd_core::executor::{ExecReport, HookRun};
 use hookd_core::settings::events::{self, EventSpec, MatchField};
-use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome};
+use hookd_core::settings::{EffectiveHooks, Kind, MatchCheck, MatchOutcome, RunVerdict, Verdicts};
 use serde::Serialize;
 use serde_json::Value;
 use ts_rs::TS;
@@ -95,7 +98,8 @@ pub struct BenchHook {
     pub summary: String,
     /// Its timeout in seconds, when set.
     pub timeout: Option<f64>,
-    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher` or
+    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher`,
+    /// `if_not_met` (its handler's `if` rule does not match the call) or
     /// `untrusted` (its project file is not approved: `hookd trust`).
     pub outcome: String,
     /// Why, in words (`exact name Bash`, `regex found nothing in tool_name "Write"`).
@@ -105,6 +109,10 @@ pub struct BenchHook {
     /// One of hookd's own `hookd-emit` entries: never run by the bench, as it
     /// would record the test payload as a real event.
     pub recorder: bool,
+    /// Whether it really runs for the project when its event comes, and
+    /// every reason it does not (record-only, not connected, ...): the
+    /// bench can run a hook the agent never would.
+    pub runs: RunVerdict,
 }
 
 /// What running the matching hooks gave.
@@ -206,7 +214,8 @@ pub fn bench_match(
 ) -> Result<BenchMatch> {
     let input = Input::resolve(state, project, event, payload)?;
     let view = input.view(state)?;
-    Ok(match_of(input.spec, payload, &view))
+    let verdicts = input.verdicts(state, &view)?;
+    Ok(match_of(input.spec, payload, &view, &verdicts))
 }
 
 /// Runs the hooks of `event` that match `payload` (agent and managed command
@@ -221,7 +230,8 @@ pub fn bench_run(
 ) -> Result<BenchRun> {
     let input = Input::resolve(state, project, event, payload)?;
     let view = input.view(state)?;
-    let matched = match_of(input.spec, payload, &view);
+    let verdicts = input.verdicts(state, &view)?;
+    let matched = match_of(input.spec, payload, &view, &verdicts);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -284,6 +294,10 @@ impl Input {
     fn view(&self, state: &AppState) -> Result<EffectiveHooks> {
         hook_test::load_view(state.roots()?, &Kind::ALL, &self.root).map_err(core)
     }
+
+    fn verdicts(&self, state: &AppState, view: &EffectiveHooks) -> Result<Verdicts> {
+        Verdicts::read(state.roots()?, Some(&self.root), view).map_err(core)
+    }
 }
 
 fn field_name(spec: &EventSpec) -> Option<String> {
@@ -293,11 +307,16 @@ fn field_name(spec: &EventSpec) -> Option<String> {
     }
 }
 
-fn match_of(spec: &'static EventSpec, payload: &Value, view: &EffectiveHooks) -> BenchMatch {
+fn match_of(
+    spec: &'static EventSpec,
+    payload: &Value,
+    view: &EffectiveHooks,
+    verdicts: &Verdicts,
+) -> BenchMatch {
     let hooks = view
         .matching_all(spec.name, payload)
         .iter()
-        .map(hook_of)
+        .map(|check| hook_of(check, verdicts))
         .collect();
     BenchMatch {
         event: spec.name.to_owned(),
@@ -312,7 +331,7 @@ fn match_of(spec: &'static EventSpec, payload: &Value, view: &EffectiveHooks) ->
     }
 }
 
-fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
+fn hook_of(check: &MatchCheck<'_>, verdicts: &Verdicts) -> BenchHook {
     let hook = check.hook;
     let outcome = match check.outcome {
         MatchOutcome::Runs(_) => "runs",
@@ -322,6 +341,7 @@ fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
         MatchOutcome::AllHooksDisabled(_) => "all_disabled",
         MatchOutcome::BadMatcher => "bad_matcher",
         MatchOutcome::Untrusted(_) => "untrusted",
+        MatchOutcome::IfNotMet(_) => "if_not_met",
     };
     let runs = matches!(check.outcome, MatchOutcome::Runs(_));
     let recorder = hook_test::is_recorder(hook);
@@ -344,6 +364,10 @@ fn hook_of(check: &MatchCheck<'_>) -> BenchHook {
         reason,
         executes: runs && hook.command.is_some() && !recorder,
         recorder,
+        runs: verdicts.get(check.index).cloned().unwrap_or(RunVerdict {
+            runs: true,
+            reasons: Vec::new(),
+        }),
     }
 }
 

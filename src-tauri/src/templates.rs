@@ -7,8 +7,14 @@
 //! through the safe settings write, so no other hook or key moves, and
 //! installing twice changes nothing. This module only names the file the
 //! window chose ([`FileRef`]) and shapes the answers for the UI.
+//!
+//! A managed template installed where the agent never hands its events to
+//! hookd (a record-only or unconnected project) guards nothing: the answer
+//! says so, with the core's reasons, and names the scope whose agent file
+//! to switch to managed mode, so the window can offer the connect diff.
 
-use hookd_core::settings::{Kind, Scope};
+use hookd_core::settings::runs::{self, AgentSwitches};
+use hookd_core::settings::{Kind, NotRun, NotRunCode, Scope};
 use std::path::{Path, PathBuf};
 
 use hookd_core::settings::SettingsLocation;
@@ -141,6 +147,13 @@ pub struct TemplateChange {
     pub script_change: ScriptChange,
     /// Nothing at all changed on disk (already installed, or not installed).
     pub unchanged: bool,
+    /// After installing managed hooks: every reason they do not run for the
+    /// project (empty when they run, and after an uninstall).
+    pub idle: Vec<NotRun>,
+    /// When connecting in managed mode would make them run: the scope of
+    /// the agent file to switch (the first that records now; global when
+    /// none calls hookd).
+    pub switch_scope: Option<Scope>,
 }
 
 /// Every template of the embedded catalog, with where it is installed for
@@ -194,7 +207,11 @@ pub fn install(state: &AppState, name: &str, file: &FileRef) -> Result<TemplateC
     let roots = state.roots()?;
     let report = templates::install(template, roots, &location, project.as_deref())?;
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "installed a template");
-    Ok(change_of(name, &report))
+    let mut change = change_of(name, &report);
+    if location.kind == Kind::Managed {
+        (change.idle, change.switch_scope) = idle(template, roots, &location, project.as_deref())?;
+    }
+    Ok(change)
 }
 
 /// Removes exactly what installing template `name` into `file` adds.
@@ -206,6 +223,47 @@ pub fn uninstall(state: &AppState, name: &str, file: &FileRef) -> Result<Templat
     let report = templates::uninstall(template, roots, &location, project.as_deref())?;
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "uninstalled a template");
     Ok(change_of(name, &report))
+}
+
+/// Why the template's hooks in `location` do not run for `project`, and
+/// the scope to switch to managed mode when that would fix it.
+fn idle(
+    template: &Template,
+    roots: &hookd_core::settings::SettingsRoots,
+    location: &SettingsLocation,
+    project: Option<&Path>,
+) -> Result<(Vec<NotRun>, Option<Scope>)> {
+    let judged = runs::file_verdicts(roots, Kind::Managed, project, &location.path)
+        .map_err(editor::settings_error)?;
+    let ours: Vec<_> = judged
+        .into_iter()
+        .filter(|(hook, _)| {
+            template.hooks.iter().any(|h| {
+                h.event == hook.event.name()
+                    && hook
+                        .command
+                        .as_deref()
+                        .is_some_and(|c| template.script.as_deref().is_some_and(|s| c.contains(s)))
+            })
+        })
+        .collect();
+    let reasons = runs::idle_reasons(&ours);
+    let connectable = reasons
+        .iter()
+        .any(|r| matches!(r.code, NotRunCode::RecordOnly | NotRunCode::NotConnected));
+    let scope = if connectable {
+        let agent = AgentSwitches::read(roots, project).map_err(editor::settings_error)?;
+        Some(
+            agent
+                .record_scopes
+                .first()
+                .copied()
+                .unwrap_or(Scope::Global),
+        )
+    } else {
+        None
+    };
+    Ok((reasons, scope))
 }
 
 fn embedded() -> Result<Catalog> {
@@ -292,5 +350,7 @@ fn change_of(name: &str, report: &ChangeReport) -> TemplateChange {
         script: report.script.as_deref().map(path),
         script_change: report.script_change.into(),
         unchanged: report.unchanged(),
+        idle: Vec::new(),
+        switch_scope: None,
     }
 }

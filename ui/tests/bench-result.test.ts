@@ -28,6 +28,7 @@ const hook = (over: Partial<BenchHook>): BenchHook => ({
   handler_type: 'command',
   summary: 'guard',
   timeout: null,
+  runs: { runs: true, reasons: [] },
   outcome: 'runs',
   reason: 'exact name Bash',
   executes: true,

@@ -3,7 +3,9 @@
 //! with their JSON paths, its groups whose matcher is no valid pattern (the
 //! agent loads the file and never matches them: flagged, not refused), the
 //! hooks it disabled through hookd, and its `hooks` tree structured per
-//! event → matcher group → handler.
+//! event → matcher group → handler, each handler with whether it really
+//! runs for the project and why not (so the editor never says "runs" for a
+//! guard the agent never hands an event to).
 //!
 //! Every group and handler carries its raw JSON: the window edits only a
 //! group's `matcher` and a command handler's `command` and `timeout`, and
@@ -14,9 +16,10 @@
 //! editable and its problems say where to fix it.
 
 use hookd_core::settings::events;
+use hookd_core::settings::runs::file_verdicts;
 use hookd_core::settings::validate::HANDLER_TYPES;
 use hookd_core::settings::{
-    DisabledStore, SettingsDocument, SettingsError, SettingsLocation, bad_matchers,
+    DisabledStore, RunVerdict, SettingsDocument, SettingsError, SettingsLocation, bad_matchers,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -123,6 +126,10 @@ pub struct HookHandler {
     pub known_type: bool,
     /// Keys the editor does not edit (`async`, `statusMessage`, ...), kept as they are.
     pub extra_keys: Vec<String>,
+    /// Whether it really runs for the project and every reason it does not
+    /// (the core's `settings::runs`); `null` when the file could not be
+    /// judged (its shape is wrong).
+    pub runs: Option<RunVerdict>,
 }
 
 /// A hook disabled through hookd: out of the file, kept in hookd's store.
@@ -214,7 +221,47 @@ pub fn hook_file(state: &AppState, file: &FileRef) -> Result<HookFile> {
         }
         None => out.editable = false,
     }
+    judge(state, file, &location, &mut out.events)?;
     Ok(out)
+}
+
+/// Puts on each handler of `events` its verdict for the file's project, as
+/// the project's whole view judges it (the hooks are matched by event,
+/// group and handler index, which the view keeps as in the file).
+fn judge(
+    state: &AppState,
+    file: &FileRef,
+    location: &SettingsLocation,
+    events: &mut [EventHooks],
+) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let project = file
+        .project
+        .as_deref()
+        .map(super::project_dir)
+        .transpose()?;
+    let judged = file_verdicts(
+        state.roots()?,
+        file.kind,
+        project.as_deref(),
+        &location.path,
+    )
+    .map_err(settings_error)?;
+    // Disabled hooks are out of the file (in hookd's store): their indices
+    // are not the file's.
+    for (hook, verdict) in judged.into_iter().filter(|(hook, _)| hook.enabled) {
+        let handler = events
+            .iter_mut()
+            .find(|e| e.event == hook.event.name())
+            .and_then(|e| e.groups.get_mut(hook.group_index))
+            .and_then(|g| g.handlers.get_mut(hook.handler_index));
+        if let Some(handler) = handler {
+            handler.runs = Some(verdict);
+        }
+    }
+    Ok(())
 }
 
 /// The hooks of `location` that hookd's store holds as disabled.
@@ -310,5 +357,6 @@ fn handler(value: &Value) -> Option<HookHandler> {
             .cloned()
             .collect(),
         handler_type,
+        runs: None,
     })
 }

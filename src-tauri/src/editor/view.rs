@@ -1,11 +1,15 @@
 //! The Effective tab: every hook that applies to a project, both kinds, in
 //! the order they run, each with its source file, whether it is disabled,
-//! and which earlier hook it duplicates (so it runs once). Built by the
+//! which earlier hook it duplicates (so it runs once), and whether it
+//! really runs for the project and why not (a managed hook in a
+//! record-only project does not: the user must not believe it guards
+//! anything). Built by the
 //! core's lenient effective view, so a broken file is listed as skipped
 //! with its problem instead of hiding every other hook.
 
-use hookd_core::settings::Scope;
-use hookd_core::settings::{EffectiveHooks, Kind, effective_lenient_in};
+use hookd_core::settings::{
+    EffectiveHooks, Kind, RunVerdict, Scope, Verdicts, effective_lenient_in,
+};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -76,6 +80,9 @@ pub struct EffectiveEntry {
     pub duplicate_of: Option<u64>,
     /// Why hookd does not run it (its project file is not approved); `null` when it may run.
     pub untrusted: Option<String>,
+    /// Whether it really runs for the project, and every reason it does
+    /// not (the core's `settings::runs`, worded there).
+    pub runs: RunVerdict,
 }
 
 /// The effective hooks of `project`, agent then managed.
@@ -84,9 +91,16 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
     let roots = state.roots()?;
     let mut view = EffectiveHooks::default();
     let mut errors = Vec::new();
+    let mut verdicts = Vec::new();
     for kind in Kind::ALL {
         let (one, problems) =
             effective_lenient_in(roots, kind, Some(&project)).map_err(settings_error)?;
+        // Judged per kind: a managed file's `disableAllHooks` stops only its kind.
+        verdicts.extend(
+            Verdicts::read(roots, Some(&project), &one)
+                .map_err(settings_error)?
+                .0,
+        );
         view.append(one);
         errors.extend(problems.iter().map(|e| crate::error::chain(e)));
     }
@@ -106,8 +120,9 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
         hooks: view
             .hooks
             .iter()
+            .zip(verdicts)
             .enumerate()
-            .map(|(i, h)| EffectiveEntry {
+            .map(|(i, (h, runs))| EffectiveEntry {
                 index: i as u64,
                 kind: h.kind,
                 scope: h.scope,
@@ -123,6 +138,7 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
                 enabled: h.enabled,
                 duplicate_of: h.duplicate_of.map(|d| d as u64),
                 untrusted: h.untrusted.clone(),
+                runs,
             })
             .collect(),
         errors,

@@ -5,6 +5,7 @@
 import { matchCountText, matchTargetText, outcomeLabel } from '../lib/bench-result';
 import type { BenchHook, BenchMatch } from '../lib/types';
 import { basename, breakable, h } from './dom';
+import { renderVerdict } from './runs-verdict';
 
 /** `agent · local` with the file as a tooltip and, shortened, below. */
 function source(hook: BenchHook): HTMLElement {
@@ -30,12 +31,12 @@ function row(hook: BenchHook): HTMLElement {
     'tr',
     {
       class: `bench-hook ${runs ? 'bench-hook-runs' : 'bench-hook-skipped'}`,
-      data: { testid: 'bench-hook', index: String(hook.index), outcome: hook.outcome, kind: hook.kind, scope: hook.scope, executes: String(hook.executes) },
+      data: { testid: 'bench-hook', index: String(hook.index), outcome: hook.outcome, kind: hook.kind, scope: hook.scope, executes: String(hook.executes), runs: String(hook.runs.runs) },
     },
     h(
       'td',
       { class: 'bench-outcome' },
-      h('span', { class: `chip chip-${runs ? 'runs' : 'skipped'}`, data: { testid: 'bench-hook-outcome' }, text: runs ? '✓ runs' : `✗ ${outcomeLabel(hook.outcome)}` }),
+      h('span', { class: `chip chip-${runs && hook.runs.runs ? 'runs' : 'skipped'}`, data: { testid: 'bench-hook-outcome' }, text: !runs ? `✗ ${outcomeLabel(hook.outcome)}` : hook.runs.runs ? '✓ runs' : '✗ matches, does not run' }),
       h('div', { class: 'muted small-note', attrs: { title: 'Position in the project\u2019s hook list' }, text: `#${hook.index + 1}` }),
     ),
     h(
@@ -47,7 +48,13 @@ function row(hook: BenchHook): HTMLElement {
       hook.recorder ? h('span', { class: 'badge badge-warn', data: { testid: 'bench-hook-recorder' }, attrs: { title: 'hookd\u2019s own hookd-emit entry: Run leaves it out, or the test would be recorded as a real event' }, text: 'hookd recorder: not run here' }) : null,
     ),
     h('td', { class: 'mono bench-matcher', data: { testid: 'bench-hook-matcher' }, attrs: { title: matcher } }, ...breakable(matcher)),
-    h('td', { class: 'bench-reason', data: { testid: 'bench-hook-reason' }, text: hook.reason }),
+    h(
+      'td',
+      { class: 'bench-reason' },
+      h('div', { data: { testid: 'bench-hook-reason' }, text: hook.reason }),
+      // Matching is not running: a managed hook the agent never hands its event to does not run.
+      hook.runs.runs ? null : renderVerdict(hook.runs),
+    ),
   );
 }
 

@@ -23,6 +23,8 @@ export interface ConnectDialogOptions {
   onError(err: unknown, context: string): void;
   /** Where focus goes back to when the dialog closes. */
   returnFocus?: HTMLElement | null;
+  /** The scope and action to open with (e.g. switching the file that records now to managed mode). */
+  initial?: { scope: Scope; action: ConnectAction };
 }
 
 export interface ConnectDialog {
@@ -77,9 +79,10 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     { id: 'connect-scope', class: 'select', attrs: { 'aria-describedby': 'connect-scope-note' } },
     ...CONNECT_SCOPES.map((s) => h('option', { attrs: { value: s.value }, text: `${s.label} — ${s.file}` })),
   );
-  scope.value = defaultScope(p);
+  scope.value = opts.initial?.scope ?? defaultScope(p);
   const scopeNote = h('div', { id: 'connect-scope-note', class: 'muted small-note' });
   const action = h('select', { id: 'connect-mode', class: 'select' }, ...CONNECT_ACTIONS.map((a) => h('option', { attrs: { value: a.value }, text: a.label })));
+  if (opts.initial) action.value = opts.initial.action;
   const summary = h('p', { id: 'connect-summary', class: 'connect-summary', attrs: { 'aria-live': 'polite' } });
   const warnings = h('div', { id: 'connect-warnings' });
   const conflict = h('p', { id: 'connect-conflict', class: 'connect-conflict', attrs: { hidden: true, role: 'alert' } });

@@ -1,10 +1,12 @@
 // The Effective tab: every hook that applies to the project, agent and
 // hookd alike, in the order they are read, each with its source file, its
-// state (runs, disabled through hookd, or a duplicate that runs once), and
-// the files that were read or skipped.
+// state (disabled through hookd, a duplicate that runs once, untrusted),
+// whether it really runs for the project and every reason it does not
+// (settings::runs), and the files that were read or skipped.
 
 import type { EffectiveEntry, EffectiveView, Scope } from '../lib/types';
 import { breakable, h } from './dom';
+import { renderVerdict } from './runs-verdict';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
@@ -22,11 +24,12 @@ export function shortPath(path: string, project: string | null): string {
 
 /** Renders the effective view of `project`. */
 export function renderEffective(view: EffectiveView, project: string | null = null): HTMLElement {
-  const runs = view.hooks.filter((e) => hookState(e) === 'enabled').length;
+  const runs = view.hooks.filter((e) => e.runs.runs && e.duplicate_of === null).length;
+  const idle = view.hooks.filter((e) => !e.runs.runs).length;
   const summary = h('p', {
     id: 'hooks-effective-summary',
     class: 'muted',
-    text: `${view.hooks.length} hook${view.hooks.length === 1 ? '' : 's'}: ${runs} run, ${view.hooks.filter((e) => !e.enabled).length} disabled, ${view.hooks.filter((e) => e.duplicate_of !== null).length} duplicate`,
+    text: `${view.hooks.length} hook${view.hooks.length === 1 ? '' : 's'}: ${runs} run, ${idle} do${idle === 1 ? 'es' : ''} not run, ${view.hooks.filter((e) => e.duplicate_of !== null).length} duplicate`,
   });
   const alerts: HTMLElement[] = [];
   for (const path of view.all_disabled_by) {
@@ -37,11 +40,10 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
   }
   const rows = view.hooks.map((e) => {
     const state = hookState(e);
-    const stateText =
-      state === 'enabled' ? 'runs' : state === 'disabled' ? 'disabled (hookd)' : state === 'untrusted' ? 'not trusted: not run until approved' : `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once`;
+    const stateText = state === 'disabled' ? 'disabled (hookd)' : state === 'untrusted' ? 'not trusted' : state === 'duplicate' ? `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once` : null;
     return h(
       'tr',
-      { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, command: e.command ?? '' } },
+      { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, runs: String(e.runs.runs), command: e.command ?? '' } },
       h('td', { class: 'num', text: `#${e.index + 1}` }),
       h('td', { class: 'mono hooks-event-name', text: e.event }),
       h('td', { class: 'mono', attrs: { title: e.matcher ?? null } }, ...breakable(e.matcher ?? '')),
@@ -54,7 +56,7 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
         ...breakable(e.summary),
       ),
       h('td', { class: 'num', text: e.timeout !== null ? `${e.timeout} s` : '' }),
-      h('td', {}, h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText })),
+      h('td', { class: 'hooks-state-cell' }, stateText !== null ? h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText }) : null, renderVerdict(e.runs)),
       h(
         'td',
         { class: 'hooks-source', data: { testid: 'effective-source', path: e.path }, attrs: { title: e.path } },

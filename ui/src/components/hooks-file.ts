@@ -28,10 +28,12 @@ import {
   setTimeoutSecs,
   type HooksTree,
 } from '../lib/hooks-model';
-import type { FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
+import { savedVerdict } from '../lib/runs';
+import type { FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, RunVerdict, SavePreview } from '../lib/types';
 import { renderDiff } from './hooks-diff';
 import { createMatcherField, matcherRefusal, type MatcherField } from './hooks-matcher';
 import { h } from './dom';
+import { renderVerdict } from './runs-verdict';
 
 /** What the editor shows for one file. */
 export interface FileEditorState {
@@ -394,11 +396,17 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     return box;
   }
 
+  /** Whether the saved hook really runs for the project; an unsaved one is judged once saved. */
+  function verdictOf(verdict: RunVerdict | null): HTMLElement {
+    return verdict !== null ? renderVerdict(verdict) : h('span', { class: 'badge badge-off', data: { testid: 'runs-unsaved' }, text: 'not saved: whether it runs is known once saved' });
+  }
+
   function handlerRow(event: string, info: HookEventInfo | undefined, matcher: string | null, handler: HooksTree[string][number]['hooks'][number], gi: number, hi: number, count: number): HTMLElement {
     const key = `${event}-${gi}-${hi}`;
     const type = typeof handler.type === 'string' ? handler.type : '';
     const command = commandOf(handler);
-    const li = h('li', { class: 'hooks-handler', data: { testid: 'hook-handler', index: String(hi), type, command: command ?? '' } });
+    const verdict = savedVerdict(file, event, gi, hi, handler);
+    const li = h('li', { class: 'hooks-handler', data: { testid: 'hook-handler', index: String(hi), type, command: command ?? '', runs: verdict === null ? 'unsaved' : String(verdict.runs) } });
     const order = [
       iconButton('Move up', '↑', `${key}-up`, hi === 0, () => edit(moveHandler(draft, event, gi, hi, -1), true), 'handler-up'),
       iconButton('Move down', '↓', `${key}-down`, hi === count - 1, () => edit(moveHandler(draft, event, gi, hi, 1), true), 'handler-down'),
@@ -407,7 +415,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const editable = type === 'command' && (handler.command === undefined || typeof handler.command === 'string') && (handler.timeout === undefined || typeof handler.timeout === 'number');
     if (!editable) {
       li.append(
-        h('div', { class: 'hooks-handler-main' }, h('span', { class: 'badge badge-off', data: { testid: 'handler-readonly' }, text: `${type || 'no type'} handler · read-only, kept as is` }), h('code', { class: 'hooks-raw', data: { testid: 'handler-raw' }, text: JSON.stringify(handler) })),
+        h('div', { class: 'hooks-handler-main' }, h('span', { class: 'badge badge-off', data: { testid: 'handler-readonly' }, text: `${type || 'no type'} handler · read-only, kept as is` }), h('code', { class: 'hooks-raw', data: { testid: 'handler-raw' }, text: JSON.stringify(handler) }), verdictOf(verdict)),
         h('div', { class: 'hooks-handler-controls' }, ...order),
       );
       return li;
@@ -468,6 +476,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         h('div', { class: 'hooks-handler-fields' }, cmd, timeout, h('span', { class: 'muted hooks-unit', text: 's' })),
         timeoutError,
         extra.length > 0 ? h('p', { class: 'muted hooks-extra', data: { testid: 'handler-extra' } }, 'Kept as is: ', ...extra.map((k) => h('code', { text: `${k}: ${JSON.stringify(handler[k])}` }))) : null,
+        verdictOf(verdict),
       ),
       h('div', { class: 'hooks-handler-controls' }, disable, move, ...order),
     );

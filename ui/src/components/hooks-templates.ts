@@ -4,7 +4,7 @@
 // backend does the work (the same code as `hookd templates`); this only
 // lays out the catalogue and reports the user's choice.
 
-import type { Kind, FileRef, Scope, TemplateInfo, TemplatePlacement, UnreadableFile } from '../lib/types';
+import type { Kind, FileRef, Scope, TemplateChange, TemplateInfo, TemplatePlacement, UnreadableFile } from '../lib/types';
 import { h } from './dom';
 
 /** The files a template can go into, in the editor's tab order. */
@@ -152,5 +152,29 @@ function templateCard(t: TemplateInfo, project: string, busy: boolean, actions: 
     ),
     placements.length > 0 ? h('ul', { class: 'hooks-template-placements', attrs: { 'aria-label': `Where ${t.name} is installed` } }, ...placements) : null,
     h('div', { class: 'hooks-template-actions' }, select, install),
+  );
+}
+
+/**
+ * After installing managed hooks that do not run for the project: the
+ * core's reasons and, when connecting in managed mode would fix it, the
+ * offer to switch that file (the connect dialog shows the diff first).
+ */
+export function renderIdleTemplate(change: TemplateChange, onSwitch: ((scope: Scope, from: HTMLElement) => void) | null): HTMLElement {
+  const scope = change.switch_scope;
+  return h(
+    'div',
+    { class: 'hooks-alert template-idle', data: { testid: 'template-idle', template: change.template }, attrs: { role: 'alert' } },
+    h('strong', { text: `⚠ ${change.template} does not run for this project yet` }),
+    h('ul', { class: 'runs-reasons' }, ...change.idle.map((r) => h('li', { data: { testid: 'runs-reason', code: r.code }, text: r.message }))),
+    scope !== null && onSwitch
+      ? h('button', {
+          class: 'button primary small',
+          data: { testid: 'template-switch-managed', scope },
+          attrs: { type: 'button', 'aria-haspopup': 'dialog' },
+          text: `Switch ${placementLabel('agent', scope)} to managed mode…`,
+          on: { click: (ev: Event) => onSwitch(scope, ev.currentTarget as HTMLElement) },
+        })
+      : null,
   );
 }

@@ -92,6 +92,8 @@ export function outcomeLabel(outcome: string): string {
       return 'duplicate';
     case 'all_disabled':
       return 'all hooks off';
+    case 'if_not_met':
+      return 'if rule not met';
     case 'bad_matcher':
       return 'bad matcher';
     case 'untrusted':

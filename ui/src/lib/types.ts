@@ -71,6 +71,10 @@ export type Watermark = Page<unknown>['seen'];
 // The Hook editor (src-tauri/src/editor/, settings_watch.rs).
 export type { DisabledEntry } from './bindings/DisabledEntry';
 export type { EffectiveEntry } from './bindings/EffectiveEntry';
+// Whether a hook really runs for a project, and why not (hookd_core::settings::runs).
+export type { NotRun } from './bindings/NotRun';
+export type { NotRunCode } from './bindings/NotRunCode';
+export type { RunVerdict } from './bindings/RunVerdict';
 export type { EffectiveFile } from './bindings/EffectiveFile';
 export type { EffectiveView } from './bindings/EffectiveView';
 export type { EventHooks } from './bindings/EventHooks';

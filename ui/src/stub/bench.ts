@@ -11,7 +11,7 @@
 
 import type { BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, ProjectInfo } from '../lib/types';
 import { STUB_EVENTS } from './hooks';
-import { fail, type StubPart } from './types';
+import { fail, RUNS, type StubPart } from './types';
 
 export type BenchCommands = 'bench_samples' | 'bench_match' | 'bench_run' | 'bench_cancel';
 
@@ -211,6 +211,7 @@ export function createBenchStub(projects: ProjectInfo[]): BenchStub {
           reason,
           executes: outcome === 'runs' && h.type === 'command' && !h.recorder,
           recorder: h.recorder === true,
+          runs: RUNS,
         };
       });
     return { matched: { event, match_field: field, target, hooks, all_hooks_disabled_by: [] }, hooks: all };

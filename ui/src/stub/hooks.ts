@@ -13,7 +13,7 @@
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
 import type { BadMatcher, DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
-import { fail, type StubPart } from './types';
+import { DISABLED, fail, RUNS, type StubPart } from './types';
 
 export type HooksCommands =
   | 'hook_events'
@@ -174,6 +174,7 @@ export function createHooksStub(projects: string[]): HooksStub {
             editable: HANDLER_TYPES[String(h.type)] === true,
             known_type: String(h.type) in HANDLER_TYPES,
             extra_keys: Object.keys(h).filter((k) => !['type', 'command', 'timeout'].includes(k)),
+            runs: RUNS,
           })),
         })),
       };
@@ -288,6 +289,7 @@ export function createHooksStub(projects: string[]): HooksStub {
               enabled,
               duplicate_of: null,
               untrusted: null,
+              runs: enabled ? RUNS : DISABLED,
             });
           };
           for (const e of f.events) e.groups.forEach((g, gi) => g.handlers.forEach((h, hi) => push(e.event, g.matcher, gi, hi, h.raw as Handler, true)));

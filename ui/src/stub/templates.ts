@@ -141,6 +141,8 @@ export function createTemplatesStub(hooks: HooksStub): TemplatesStub {
       script,
       script_change: scriptChange,
       unchanged: !written && (scriptChange === 'unchanged' || scriptChange === 'absent'),
+      idle: [],
+      switch_scope: null,
     };
   }
 

@@ -9,7 +9,7 @@
 // shape, is a type error.
 
 import type { CommandArgs, CommandName, CommandResult } from '../lib/api';
-import type { ApiError, ErrorKind } from '../lib/types';
+import type { ApiError, ErrorKind, RunVerdict } from '../lib/types';
 
 /** The stub's answer to every command. */
 export type StubCommands = { [C in CommandName]: (args: CommandArgs<C>) => CommandResult<C> };
@@ -21,3 +21,8 @@ export type StubPart<C extends CommandName> = Pick<StubCommands, C>;
 export function fail(kind: ErrorKind, message: string): ApiError {
   return { kind, message };
 }
+
+/** The stub's canned verdict: every hook runs (the rules are hookd-core's, tested in Rust). */
+export const RUNS: RunVerdict = { runs: true, reasons: [] };
+/** A hook disabled through hookd, canned with the core's wording. */
+export const DISABLED: RunVerdict = { runs: false, reasons: [{ code: 'disabled', message: 'disabled through hookd (enable it to run it again)' }] };

@@ -15,12 +15,13 @@ import { emptyAdd, isDirty, renderFileEditor, type FileEditor, type FileEditorSt
 import { renderEffective } from '../components/hooks-effective';
 import { openMoveDialog } from '../components/hooks-move';
 import type { Modal } from '../components/modal';
-import { placementLabel, renderTemplates } from '../components/hooks-templates';
+import { placementLabel, renderIdleTemplate, renderTemplates } from '../components/hooks-templates';
+import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/api';
 import { debounce } from '../lib/debounce';
 import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -144,6 +145,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let templatesUnreadable: UnreadableFile[] = [];
   let templatesError: string | null = null;
   let templatesBusy = false;
+  // The last install whose managed hooks do not run for the project (with the offer to switch it).
+  let templateIdle: TemplateChange | null = null;
+  let connectDialog: ConnectDialog | null = null;
   let editor: FileEditor | null = null;
   // The project's managed files and whether hookd runs them (`hookd trust`).
   let trustFiles: FileReview[] = [];
@@ -354,6 +358,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     if (tab === 'templates') {
       const root = project;
       panel.replaceChildren(
+        templateIdle && templateIdle.idle.length > 0 ? renderIdleTemplate(templateIdle, switchToManaged) : '',
         templateList
           ? renderTemplates(templateList, templatesUnreadable, root, templatesBusy, {
               onInstall: (name, file) => void changeTemplate('install', name, file),
@@ -645,6 +650,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     try {
       const change = action === 'install' ? await api.install_template({ name, file }) : await api.uninstall_template({ name, file });
       if (destroyed) return;
+      templateIdle = action === 'install' && change.idle.length > 0 ? change : null;
       say(templateMessage(action, change, placementLabel(file.kind, file.scope), project));
     } catch (err) {
       if (!destroyed) ctx.errors.show(err, `Could not ${action} ${name}`);
@@ -654,6 +660,26 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     if (destroyed) return;
     await load('saved');
     render();
+  }
+
+  /** Opens the connect dialog on `scope` in managed mode: the user sees the diff and applies it. */
+  function switchToManaged(scope: Scope, from: HTMLElement): void {
+    if (!project) return;
+    const root = project;
+    const info = projects.find((p) => p.root === root) ?? { root, name: basename(root) };
+    connectDialog?.close();
+    connectDialog = openConnectDialog(el, {
+      project: info as ProjectInfo,
+      returnFocus: from,
+      initial: { scope, action: 'managed' },
+      onError: (err, context) => ctx.errors.show(err, context),
+      onApplied: (result) => {
+        connectDialog = null;
+        templateIdle = null;
+        say(result.written ? `Switched to managed mode: ${result.path} was ${result.created ? 'created' : 'updated'}.` : `Nothing to change in ${result.path}.`);
+        void load('saved').then(() => render());
+      },
+    });
   }
 
   catalogue = loadStatic();

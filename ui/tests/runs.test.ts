@@ -1,0 +1,114 @@
+// @vitest-environment jsdom
+// An honest "runs" in the window: the saved verdict belongs only to the very
+// handler the file holds at that position; the badge and reasons are the
+// core's words; a managed template that does not run offers to switch the
+// file that records now, opening the connect dialog on it in managed mode.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openConnectDialog } from '../src/components/connect-dialog';
+import { renderIdleTemplate } from '../src/components/hooks-templates';
+import { renderVerdict } from '../src/components/runs-verdict';
+import { setBackend } from '../src/lib/api';
+import { savedVerdict } from '../src/lib/runs';
+import type { HookFile, RunVerdict, TemplateChange } from '../src/lib/types';
+import { createStub } from '../src/stub';
+
+const RECORD_ONLY: RunVerdict = {
+  runs: false,
+  reasons: [{ code: 'record_only', message: 'the agent calls hookd for PreToolUse to record only' }],
+};
+const guard = { type: 'command', command: '/bin/guard.sh' };
+
+function fileWith(runs: RunVerdict | null): HookFile {
+  return {
+    file: { project: '/p', kind: 'managed', scope: 'global' },
+    path: '/h/.hookd/settings.json',
+    exists: true,
+    read_only: false,
+    version: 'v',
+    parse_error: null,
+    problems: [],
+    bad_matchers: [],
+    editable: true,
+    events: [{ event: 'PreToolUse', known: true, description: '', groups: [{ matcher: 'Bash', raw: {}, extra_keys: [], handlers: [{ raw: guard, handler_type: 'command', command: guard.command, timeout: null, editable: true, known_type: true, extra_keys: [], runs }] }] }],
+    other_keys: [],
+    disabled: [],
+  };
+}
+
+afterEach(() => {
+  setBackend(null);
+  document.body.replaceChildren();
+});
+
+describe('savedVerdict', () => {
+  it('gives the saved verdict of the same handler at the same place', () => {
+    expect(savedVerdict(fileWith(RECORD_ONLY), 'PreToolUse', 0, 0, { ...guard })).toEqual(RECORD_ONLY);
+  });
+  it('gives none to an edited, moved or new handler', () => {
+    const file = fileWith(RECORD_ONLY);
+    expect(savedVerdict(file, 'PreToolUse', 0, 0, { ...guard, command: '/bin/other.sh' })).toBeNull();
+    expect(savedVerdict(file, 'PreToolUse', 0, 1, guard)).toBeNull();
+    expect(savedVerdict(file, 'Stop', 0, 0, guard)).toBeNull();
+    expect(savedVerdict(fileWith(null), 'PreToolUse', 0, 0, guard)).toBeNull();
+  });
+});
+
+describe('renderVerdict', () => {
+  it('says "does not run" with every reason, in the core\u2019s words', () => {
+    const el = renderVerdict(RECORD_ONLY);
+    expect(el.dataset.runs).toBe('false');
+    expect(el.textContent).toContain('does not run');
+    const reasons = [...el.querySelectorAll<HTMLElement>('[data-testid=runs-reason]')];
+    expect(reasons.map((r) => [r.dataset.code, r.textContent])).toEqual([['record_only', RECORD_ONLY.reasons[0]!.message]]);
+  });
+  it('says "runs" and lists nothing when it runs', () => {
+    const el = renderVerdict({ runs: true, reasons: [] });
+    expect(el.textContent).toBe('✓ runs');
+    expect(el.querySelector('ul')).toBeNull();
+  });
+});
+
+describe('a managed template that does not run', () => {
+  const change: TemplateChange = {
+    template: 'protect-secrets',
+    settings: '/p/.hookd/settings.json',
+    handlers: ['PreToolUse (Read)'],
+    written: true,
+    backup: null,
+    script: null,
+    script_change: 'absent',
+    unchanged: false,
+    idle: RECORD_ONLY.reasons,
+    switch_scope: 'local',
+  };
+
+  it('offers to switch the scope that records now, and hands it over', () => {
+    const onSwitch = vi.fn();
+    const el = renderIdleTemplate(change, onSwitch);
+    expect(el.textContent).toContain('protect-secrets does not run for this project yet');
+    expect(el.textContent).toContain(RECORD_ONLY.reasons[0]!.message);
+    const button = el.querySelector<HTMLButtonElement>('[data-testid=template-switch-managed]')!;
+    button.click();
+    expect(onSwitch).toHaveBeenCalledWith('local', button);
+  });
+
+  it('offers nothing when connecting would not help', () => {
+    const el = renderIdleTemplate({ ...change, switch_scope: null }, () => {});
+    expect(el.querySelector('[data-testid=template-switch-managed]')).toBeNull();
+  });
+
+  it('the connect dialog opens on that scope in managed mode, with the diff', async () => {
+    setBackend(createStub({ rows: 5, seed: 1 }));
+    const dialog = openConnectDialog(document.body, {
+      project: { root: '/home/dev/src/webshop', name: 'webshop' } as never,
+      initial: { scope: 'local', action: 'managed' },
+      onApplied: () => {},
+      onError: () => {},
+    });
+    expect(document.querySelector<HTMLSelectElement>('#connect-scope')!.value).toBe('local');
+    expect(document.querySelector<HTMLSelectElement>('#connect-mode')!.value).toBe('managed');
+    await vi.waitFor(() => expect(document.getElementById('connect-diff')).not.toBeNull());
+    expect(document.getElementById('connect-diff')!.textContent).toContain('--wait');
+    dialog.close();
+  });
+});
