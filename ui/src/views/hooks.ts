@@ -469,7 +469,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         }
       }
       if (reloaded.length > 0) say(`Reloaded ${reloaded.map(basename).join(', ')}: changed on disk.`);
-      summary.textContent = `${view.hooks.length} hook${view.hooks.length === 1 ? ' applies' : 's apply'} to ${basename(root)} (${view.hooks.filter((e) => e.enabled && e.duplicate_of === null && e.untrusted === null).length} run)`;
+      summary.textContent = `${view.hooks.length} hook${view.hooks.length === 1 ? ' applies' : 's apply'} to ${basename(root)} (${view.hooks.filter((e) => e.runs.runs && e.duplicate_of === null).length} run)`;
       if (reason === 'changed' && shown() === before) return;
       render();
     } catch (err) {
