@@ -408,9 +408,12 @@ fn a_managed_guard_in_a_record_only_project_is_said_not_to_run() {
     let out = env.hookd(&root, &install);
     out.assert_ok();
     assert!(
-        out.stderr.contains("protect-secrets does not run for this project yet")
+        out.stderr
+            .contains("protect-secrets does not run for this project yet")
             && out.stderr.contains("to record only")
-            && out.stderr.contains("`hookd connect --managed --scope local`"),
+            && out
+                .stderr
+                .contains("`hookd connect --managed --scope local`"),
         "{}",
         out.stderr
     );
@@ -423,8 +426,30 @@ fn a_managed_guard_in_a_record_only_project_is_said_not_to_run() {
     )))
     .unwrap();
     assert_eq!(json["hooks"][0]["will_run"]["runs"], false);
-    assert_eq!(json["hooks"][0]["will_run"]["reasons"][0]["code"], "record_only");
+    assert_eq!(
+        json["hooks"][0]["will_run"]["reasons"][0]["code"],
+        "record_only"
+    );
 
+    // The switch, seen first: the diff of the file, nothing written.
+    let local = root.join(".claude/settings.local.json");
+    let recording = std::fs::read(&local).unwrap();
+    let dry = ok(&env.hookd(
+        &root,
+        &["connect", "--managed", "--scope", "local", "--dry-run"],
+    ));
+    assert!(dry.contains(&format!("+++ {}", local.display())), "{dry}");
+    assert!(
+        dry.lines()
+            .any(|l| l.starts_with('+') && l.contains("--wait pre_tool_use")),
+        "{dry}"
+    );
+    assert!(
+        dry.lines()
+            .any(|l| l.starts_with('-') && l.contains("hookd-emit")),
+        "{dry}"
+    );
+    assert_eq!(std::fs::read(&local).unwrap(), recording);
     ok(&env.hookd(&root, &["connect", "--managed", "--scope", "local"]));
     let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "managed"]));
     assert!(listed.contains(" runs "), "{listed}");

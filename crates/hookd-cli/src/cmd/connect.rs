@@ -36,7 +36,7 @@ pub struct ConnectArgs {
     /// Without it, existing managed entries are switched back to recording only.
     #[arg(long)]
     pub managed: bool,
-    /// Print what would change without writing anything
+    /// Print what would change, with the diff of the file, without writing anything
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -53,7 +53,7 @@ pub struct DisconnectArgs {
     /// repository [default: the current directory]
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
-    /// Print what would change without writing anything
+    /// Print what would change, with the diff of the file, without writing anything
     #[arg(long)]
     pub dry_run: bool,
 }
@@ -106,6 +106,9 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
             println!("Already connected: nothing to change in {file}");
         }
     }
+    if args.dry_run {
+        print_diff(&connect::preview_connect_at(&location, &emit, mode)?, &file);
+    }
     if report.count > 0 && !connect::emit_found(&emit) {
         eprintln!(
             "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
@@ -143,7 +146,24 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
         ChangeStatus::Unchanged => println!("Not connected: no hookd hooks in {file}"),
         ChangeStatus::Missing => println!("Nothing to do: {file} does not exist"),
     }
+    if args.dry_run {
+        print_diff(&connect::preview_disconnect_at(&location)?, &file);
+    }
     Ok(())
+}
+
+/// The unified diff a dry run would write, as the app's Connect dialog shows it.
+fn print_diff(preview: &connect::EditPreview, file: &str) {
+    let text = |bytes: &Option<Vec<u8>>| {
+        bytes
+            .as_deref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default()
+    };
+    let (before, after) = (text(&preview.before), text(&preview.after));
+    if before != after {
+        print!("{}", hookd_core::diff::unified(&before, &after, file, file));
+    }
 }
 
 /// The agent's settings file for the flags, resolved exactly as `hookd

@@ -177,10 +177,10 @@ impl AgentSwitches {
     pub fn switch_command(&self) -> String {
         match self.record_scopes.first() {
             Some(Scope::Global) | None => {
-                "connect it in managed mode (`hookd connect --managed`)".to_owned()
+                "connect it in managed mode (`hookd connect --managed`; add --dry-run to see the diff first)".to_owned()
             }
             Some(scope) => format!(
-                "switch its {scope} file to managed mode (`hookd connect --managed --scope {scope}`)"
+                "switch its {scope} file to managed mode (`hookd connect --managed --scope {scope}`; add --dry-run to see the diff first)"
             ),
         }
     }
