@@ -901,7 +901,11 @@ fn warn_switches(view: &EffectiveHooks, switches: &AgentSwitches) {
             );
         }
     }
-    for loc in view.all_disabled_by.iter().filter(|l| l.kind == Kind::Managed) {
+    for loc in view
+        .all_disabled_by
+        .iter()
+        .filter(|l| l.kind == Kind::Managed)
+    {
         eprintln!(
             "warning: {} sets \"disableAllHooks\": true, so no managed hook runs",
             show(&loc.path)
