@@ -10,11 +10,11 @@ use super::target::{self, project_dir};
 use super::{backup_note, show};
 use anyhow::Result;
 use clap::{Args, Subcommand};
+use hookd_core::settings::connect;
 use hookd_core::settings::templates::{
     self, Catalog, ChangeReport, FileChange, Installation, Template,
 };
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
-use hookd_core::settings::{connect, runs};
 use serde_json::json;
 
 /// Flags of `hookd templates`.
@@ -320,20 +320,7 @@ fn warn_idle(
     location: &SettingsLocation,
     project: Option<&std::path::Path>,
 ) -> Result<()> {
-    let judged = runs::file_verdicts(roots, Kind::Managed, project, &location.path)?;
-    let ours: Vec<_> = judged
-        .into_iter()
-        .filter(|(hook, _)| {
-            t.hooks.iter().any(|h| {
-                h.event == hook.event.name()
-                    && hook
-                        .command
-                        .as_deref()
-                        .is_some_and(|c| t.script.as_deref().is_some_and(|s| c.contains(s)))
-            })
-        })
-        .collect();
-    for reason in runs::idle_reasons(&ours) {
+    for reason in templates::idle(t, roots, location, project)?.reasons {
         eprintln!(
             "hookd: warning: {} does not run for this project yet: {}",
             t.name, reason.message

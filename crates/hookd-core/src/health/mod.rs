@@ -88,6 +88,8 @@ pub enum FindingCode {
 /// The hook a finding is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+// The desktop app already has a `HookRef` (the editor's): one TS name each.
+#[cfg_attr(feature = "ts", ts(rename = "HealthHookRef"))]
 pub struct HookRef {
     /// Who runs it.
     pub kind: Kind,
@@ -521,10 +523,10 @@ fn evidence_findings(
     }
 }
 
-/// When Claude Code last wrote a session transcript for `project`: the
-/// newest `*.jsonl` in `<transcripts>/<project path with every character
-/// but letters, digits and '-' replaced by '-'>`.
-fn newest_transcript(transcripts: &Path, project: &Path) -> Option<DateTime<Utc>> {
+/// Where Claude Code keeps the session transcripts of `project`:
+/// `<transcripts>/<the project's path with every character but letters,
+/// digits and '-' replaced by '-'>`.
+pub fn transcripts_of(transcripts: &Path, project: &Path) -> PathBuf {
     let encoded: String = project
         .display()
         .to_string()
@@ -537,7 +539,13 @@ fn newest_transcript(transcripts: &Path, project: &Path) -> Option<DateTime<Utc>
             }
         })
         .collect();
-    std::fs::read_dir(transcripts.join(encoded))
+    transcripts.join(encoded)
+}
+
+/// When Claude Code last wrote a session transcript for `project`: the
+/// newest `*.jsonl` in its [`transcripts_of`] folder.
+fn newest_transcript(transcripts: &Path, project: &Path) -> Option<DateTime<Utc>> {
+    std::fs::read_dir(transcripts_of(transcripts, project))
         .ok()?
         .filter_map(|entry| entry.ok())
         .filter(|entry| entry.path().extension().is_some_and(|e| e == "jsonl"))

@@ -175,14 +175,20 @@ impl AgentSwitches {
     /// file that records now switched to managed mode (one entry per event,
     /// so nothing is recorded twice), else the user's file connected.
     pub fn switch_command(&self) -> String {
-        match self.record_scopes.first() {
-            Some(Scope::Global) | None => {
+        match self.switch_scope() {
+            Scope::Global => {
                 "connect it in managed mode (`hookd connect --managed`; add --dry-run to see the diff first)".to_owned()
             }
-            Some(scope) => format!(
+            scope => format!(
                 "switch its {scope} file to managed mode (`hookd connect --managed --scope {scope}`; add --dry-run to see the diff first)"
             ),
         }
+    }
+
+    /// The agent file to switch to managed mode: the first that records
+    /// now (so each event keeps one hookd entry), else the user's file.
+    pub fn switch_scope(&self) -> Scope {
+        self.record_scopes.first().copied().unwrap_or(Scope::Global)
     }
 }
 

@@ -25,7 +25,57 @@ use super::{
     io_err, legacy_local_command, project_hooks_dir, script_bytes,
 };
 use crate::settings::connect;
+use crate::settings::runs::{self, AgentSwitches, NotRun, NotRunCode};
 use crate::settings::{Kind, Scope, SettingsDocument, SettingsLocation, SettingsRoots};
+
+/// Why an installed template's hooks do not run for the project, and the
+/// agent file to switch to managed mode when that would make them run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Idle {
+    /// Every distinct reason, in order ([`runs::idle_reasons`]); empty: they run.
+    pub reasons: Vec<NotRun>,
+    /// When switching to managed mode is the fix (record-only, not
+    /// connected): the file to switch ([`AgentSwitches::switch_scope`]).
+    pub switch_scope: Option<Scope>,
+}
+
+/// Whether `template`'s hooks in the managed file at `location` run for
+/// `project` ([`crate::settings::runs`]): what a user who just installed a
+/// guard must be told when it guards nothing.
+pub fn idle(
+    template: &Template,
+    roots: &SettingsRoots,
+    location: &SettingsLocation,
+    project: Option<&Path>,
+) -> Result<Idle> {
+    let judged = runs::file_verdicts(roots, Kind::Managed, project, &location.path)?;
+    let ours: Vec<_> = judged
+        .into_iter()
+        .filter(|(hook, _)| {
+            template.hooks.iter().any(|h| {
+                h.event == hook.event.name()
+                    && hook
+                        .command
+                        .as_deref()
+                        .is_some_and(|c| template.script.as_deref().is_some_and(|s| c.contains(s)))
+            })
+        })
+        .collect();
+    let reasons = runs::idle_reasons(&ours);
+    let switch_scope = if reasons
+        .iter()
+        .any(|r| matches!(r.code, NotRunCode::RecordOnly | NotRunCode::NotConnected))
+    {
+        Some(AgentSwitches::read(roots, project)?.switch_scope())
+    } else {
+        None
+    };
+    Ok(Idle {
+        reasons,
+        switch_scope,
+    })
+}
 
 /// One template found in one settings file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -34,7 +34,7 @@ pub mod installed;
 
 pub use catalog::{Catalog, Template, TemplateHook};
 pub use install::{ChangeReport, FileChange, install, uninstall};
-pub use installed::{Installation, InstalledReport, UnreadableSettings, installed};
+pub use installed::{Idle, Installation, InstalledReport, UnreadableSettings, idle, installed};
 
 #[cfg(doc)]
 use crate::settings::SettingsDocument;
