@@ -89,6 +89,37 @@ fn a_draft_guard_shows_the_calls_it_would_have_blocked() {
         ran_live
     );
 
+    // A draft of the whole file, without the tally hook: the hook the file
+    // had is not run to learn what it decided; the ledger says it.
+    let draft = root.join("draft.json");
+    std::fs::write(
+        &draft,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": guard}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let out = ok(&env.hookd(
+        &root,
+        &[
+            "hooks",
+            "backtest",
+            "--draft",
+            draft.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    ));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let changes = report["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{report:#}");
+    assert_eq!(changes[0]["after"], "deny");
+    assert_eq!(changes[0]["before_unknown"], false, "{report:#}");
+    assert_eq!(
+        std::fs::read_to_string(&tally).unwrap().lines().count(),
+        ran_live
+    );
+
     // Text output, and a draft that fails is reported as failing.
     let text = ok(&env.hookd(
         &root,

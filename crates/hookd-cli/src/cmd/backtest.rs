@@ -147,7 +147,11 @@ fn print(report: &BacktestReport, file: &std::path::Path) {
                 .as_deref()
                 .map(|t| format!(" {t}"))
                 .unwrap_or_default(),
-            what(&change.before),
+            if change.before.is_none() && change.before_unknown {
+                "unknown (not recorded)".to_owned()
+            } else {
+                what(&change.before)
+            },
             what(&change.after)
         );
         if let Some(subject) = &change.subject {

@@ -3,13 +3,14 @@
 //!
 //! The last N recorded events are replayed against two views of the hooks:
 //! the current configuration and the draft (one hook added, or a settings
-//! file as it would be saved). For each event, only the command hooks that
-//! differ between the two run: the draft's new or changed ones, and the
-//! current ones the draft drops. Hooks both share are never run again, so
-//! a formatter or a notifier the user already has does not fire N times.
-//! The difference of their merged outcomes is the answer: calls the draft
-//! would have blocked (or no longer blocked), inputs it would have
-//! rewritten, runs that would have failed.
+//! file as it would be saved). For each event, only the draft's new or
+//! changed command hooks run. The hooks the user already has are never run
+//! again, so a formatter or a notifier does not fire N times: what the
+//! current hooks the draft drops decided is read from the ledger's
+//! `hook_runs` (managed hooks are recorded there; the agent's own hooks
+//! are not, and their decision is reported as unknown). The difference is
+//! the answer: calls the draft would have blocked (or no longer blocked),
+//! inputs it would have rewritten, runs that would have failed.
 //!
 //! Runs are bounded: N events, `jobs` events at a time, each hook's
 //! timeout capped. Every hook sees `HOOKD_BACKTEST=1`, and nothing is sent
@@ -20,8 +21,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{ExecContext, HookInvocation, HookRun, Outcome, run_all};
-use crate::ledger::hook_stats::RecordedEvent;
+use std::path::Path;
+
+use super::{ExecContext, HookInvocation, run_all};
+use crate::ledger::hook_stats::{RecordedEvent, RecordedRun};
 use crate::settings::events;
 use crate::settings::{EffectiveHooks, MatchedHook};
 
@@ -60,8 +63,12 @@ pub struct BacktestChange {
     pub tool_name: Option<String>,
     /// What the call was about: the command, file path or prompt.
     pub subject: Option<String>,
-    /// What the hooks the draft drops decided (`deny`, `block`, ...).
+    /// What the hooks the draft drops decided (`deny`, `block`, ...), as
+    /// the ledger recorded it.
     pub before: Option<String>,
+    /// Some hook the draft drops has no recorded run for this event (an
+    /// agent hook): `before` may be missing its decision.
+    pub before_unknown: bool,
     /// What the draft's new hooks decide.
     pub after: Option<String>,
     /// Why, in the draft's words.
@@ -78,7 +85,7 @@ pub struct BacktestChange {
 pub struct BacktestReport {
     /// Events replayed.
     pub events: usize,
-    /// Of which the changed hooks matched (and so ran).
+    /// Of which the draft's changes matched.
     pub matched: usize,
     /// Hook runs done.
     pub runs: usize,
@@ -120,14 +127,29 @@ pub async fn backtest(
             .filter(|a| !before.iter().any(|b| same(a, b)))
             .cloned()
             .collect();
-        let dropped: Vec<HookInvocation> = before
+        let dropped: Vec<&HookInvocation> = before
             .iter()
             .filter(|b| !after.iter().any(|a| same(a, b)))
-            .cloned()
             .collect();
         if added.is_empty() && dropped.is_empty() {
             continue;
         }
+        let recorded: Vec<Option<&RecordedRun>> = dropped
+            .iter()
+            .map(|inv| {
+                event
+                    .runs
+                    .iter()
+                    .find(|r| r.command == inv.command && Path::new(&r.source) == inv.source)
+            })
+            .collect();
+        let before_unknown = recorded.iter().any(Option::is_none);
+        let before_decision = strongest(
+            recorded
+                .iter()
+                .flatten()
+                .filter_map(|r| r.decision.as_deref()),
+        );
         let ctx = ExecContext {
             event: spec,
             payload: event.payload.clone(),
@@ -137,16 +159,14 @@ pub async fn backtest(
         let jobs = Arc::clone(&jobs);
         set.spawn(async move {
             let _permit = jobs.acquire_owned().await;
-            let n_added = added.len();
-            let hooks: Vec<HookInvocation> = added.into_iter().chain(dropped).collect();
-            let report = run_all(&ctx, hooks).await;
-            let (new, old) = report.runs.split_at(n_added);
+            let report = run_all(&ctx, added).await;
             (
                 order,
                 event,
                 ctx.event,
-                merged(ctx.event, new),
-                merged(ctx.event, old),
+                report.outcome,
+                before_decision,
+                before_unknown,
                 report.runs.len(),
             )
         });
@@ -155,13 +175,13 @@ pub async fn backtest(
     let mut matched = 0;
     let mut runs = 0;
     while let Some(done) = set.join_next().await {
-        let Ok((order, event, spec, after, before, n)) = done else {
+        let Ok((order, event, spec, after, before, before_unknown, n)) = done else {
             continue;
         };
         matched += 1;
         runs += n;
         let failures: Vec<String> = after.errors.clone();
-        let changed = after.decision() != before.decision()
+        let changed = after.decision() != before.as_deref()
             || after.updated_input.is_some()
             || !failures.is_empty();
         if !changed {
@@ -182,7 +202,8 @@ pub async fn backtest(
                 event: spec.name.to_owned(),
                 subject: subject(&event.payload),
                 tool_name: event.tool_name,
-                before: before.decision().map(str::to_owned),
+                before,
+                before_unknown,
                 after: after.decision().map(str::to_owned),
                 reason,
                 rewritten_input: after.updated_input,
@@ -222,15 +243,13 @@ fn same(a: &HookInvocation, b: &HookInvocation) -> bool {
     a.command == b.command && a.source == b.source && a.fail_closed == b.fail_closed
 }
 
-fn merged(event: &'static events::EventSpec, runs: &[HookRun]) -> Outcome {
-    let mut by_finish: Vec<&HookRun> = runs.iter().collect();
-    by_finish.sort_by_key(|r| r.finish_seq);
-    Outcome::merge(
-        event,
-        by_finish
-            .into_iter()
-            .map(|r| (r.invocation.command.as_str(), &r.effect)),
-    )
+/// The strongest of recorded decisions, in the agent's merge order:
+/// a stop, then deny, block, defer, ask, allow.
+fn strongest<'a>(decisions: impl Iterator<Item = &'a str>) -> Option<String> {
+    const ORDER: [&str; 6] = ["stop", "deny", "block", "defer", "ask", "allow"];
+    decisions
+        .min_by_key(|d| ORDER.iter().position(|o| o == d).unwrap_or(ORDER.len()))
+        .map(str::to_owned)
 }
 
 /// What a call was about, for the report: a command, a path, a prompt.
@@ -246,4 +265,26 @@ fn subject(payload: &serde_json::Value) -> Option<String> {
     .flatten()
     .find_map(serde_json::Value::as_str)
     .map(|s| s.chars().take(200).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_strongest_recorded_decision_wins_as_the_agent_merges() {
+        assert_eq!(
+            strongest(["allow", "deny", "ask"].into_iter()).as_deref(),
+            Some("deny")
+        );
+        assert_eq!(
+            strongest(["ask", "block"].into_iter()).as_deref(),
+            Some("block")
+        );
+        assert_eq!(
+            strongest(["deny", "stop"].into_iter()).as_deref(),
+            Some("stop")
+        );
+        assert_eq!(strongest(std::iter::empty()), None);
+    }
 }

@@ -54,6 +54,19 @@ pub struct RecordedEvent {
     pub tool_name: Option<String>,
     /// The payload as the agent sent it (`null` if it was not valid JSON).
     pub payload: serde_json::Value,
+    /// The managed hooks that ran for it, as recorded.
+    pub runs: Vec<RecordedRun>,
+}
+
+/// One managed hook's run for a recorded event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedRun {
+    /// The settings file it came from.
+    pub source: String,
+    /// Its command.
+    pub command: String,
+    /// What it decided, if anything.
+    pub decision: Option<String>,
 }
 
 impl Ledger {
@@ -147,8 +160,9 @@ impl Ledger {
         Ok(out)
     }
 
-    /// The newest `limit` events with their payloads as received, oldest
-    /// first (what a backtest replays); read backwards on the primary key.
+    /// The newest `limit` events with their payloads as received and the
+    /// managed hook runs recorded for each, oldest first (what a backtest
+    /// replays); read backwards on the primary key, runs by event id.
     pub fn recent_events(&self, limit: usize) -> Result<Vec<RecordedEvent>> {
         let mut stmt = self
             .conn
@@ -168,6 +182,7 @@ impl Ledger {
                     tool_name: row.get(3)?,
                     payload: serde_json::from_str(&row.get::<_, String>(4)?)
                         .unwrap_or(serde_json::Value::Null),
+                    runs: Vec::new(),
                 })
             })
             .map_err(|e| sql(&self.path, e))?;
@@ -175,6 +190,25 @@ impl Ledger {
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| sql(&self.path, e))?;
         out.reverse();
+        let mut runs = self
+            .conn
+            .prepare_cached(
+                "SELECT source, command, decision FROM hook_runs \
+                 WHERE event_id = ?1 AND skipped IS NULL ORDER BY id",
+            )
+            .map_err(|e| sql(&self.path, e))?;
+        for event in &mut out {
+            event.runs = runs
+                .query_map([&event.event_id], |row| {
+                    Ok(RecordedRun {
+                        source: row.get(0)?,
+                        command: row.get(1)?,
+                        decision: row.get(2)?,
+                    })
+                })
+                .and_then(Iterator::collect)
+                .map_err(|e| sql(&self.path, e))?;
+        }
         Ok(out)
     }
 
