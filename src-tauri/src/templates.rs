@@ -13,8 +13,7 @@
 //! says so, with the core's reasons, and names the scope whose agent file
 //! to switch to managed mode, so the window can offer the connect diff.
 
-use hookd_core::settings::runs::{self, AgentSwitches};
-use hookd_core::settings::{Kind, NotRun, NotRunCode, Scope};
+use hookd_core::settings::{Kind, NotRun, Scope};
 use std::path::{Path, PathBuf};
 
 use hookd_core::settings::SettingsLocation;
@@ -209,7 +208,9 @@ pub fn install(state: &AppState, name: &str, file: &FileRef) -> Result<TemplateC
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "installed a template");
     let mut change = change_of(name, &report);
     if location.kind == Kind::Managed {
-        (change.idle, change.switch_scope) = idle(template, roots, &location, project.as_deref())?;
+        // The core's rule, as `hookd templates install` warns.
+        let idle = templates::idle(template, roots, &location, project.as_deref())?;
+        (change.idle, change.switch_scope) = (idle.reasons, idle.switch_scope);
     }
     Ok(change)
 }
@@ -223,47 +224,6 @@ pub fn uninstall(state: &AppState, name: &str, file: &FileRef) -> Result<Templat
     let report = templates::uninstall(template, roots, &location, project.as_deref())?;
     tracing::info!(template = name, file = %location.path.display(), handlers = report.handlers.len(), "uninstalled a template");
     Ok(change_of(name, &report))
-}
-
-/// Why the template's hooks in `location` do not run for `project`, and
-/// the scope to switch to managed mode when that would fix it.
-fn idle(
-    template: &Template,
-    roots: &hookd_core::settings::SettingsRoots,
-    location: &SettingsLocation,
-    project: Option<&Path>,
-) -> Result<(Vec<NotRun>, Option<Scope>)> {
-    let judged = runs::file_verdicts(roots, Kind::Managed, project, &location.path)
-        .map_err(editor::settings_error)?;
-    let ours: Vec<_> = judged
-        .into_iter()
-        .filter(|(hook, _)| {
-            template.hooks.iter().any(|h| {
-                h.event == hook.event.name()
-                    && hook
-                        .command
-                        .as_deref()
-                        .is_some_and(|c| template.script.as_deref().is_some_and(|s| c.contains(s)))
-            })
-        })
-        .collect();
-    let reasons = runs::idle_reasons(&ours);
-    let connectable = reasons
-        .iter()
-        .any(|r| matches!(r.code, NotRunCode::RecordOnly | NotRunCode::NotConnected));
-    let scope = if connectable {
-        let agent = AgentSwitches::read(roots, project).map_err(editor::settings_error)?;
-        Some(
-            agent
-                .record_scopes
-                .first()
-                .copied()
-                .unwrap_or(Scope::Global),
-        )
-    } else {
-        None
-    };
-    Ok((reasons, scope))
 }
 
 fn embedded() -> Result<Catalog> {
