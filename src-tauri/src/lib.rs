@@ -48,6 +48,7 @@ pub mod daemon;
 pub mod editor;
 pub mod error;
 pub mod find;
+pub mod health;
 pub mod history;
 pub mod perf;
 pub mod project;

@@ -56,6 +56,8 @@ pub struct AppState {
     pub bench_runs: crate::bench_runs::BenchRuns,
     /// Reverts previewed and not yet applied: what `rewind_apply` carries out.
     pub rewinds: crate::rewind::Previews,
+    /// The tray's counts of serious health findings, recomputed once a minute.
+    pub health: crate::health::HealthCache,
     /// Rows (and charts) the window has read since the app started: the
     /// work whose freed memory is given back once it stops
     /// ([`hookd_core::daemon::memory::release_after_work`]).
@@ -78,6 +80,7 @@ impl AppState {
             recording: RecordingSwitch::new(),
             bench_runs: crate::bench_runs::BenchRuns::default(),
             rewinds: crate::rewind::Previews::default(),
+            health: crate::health::HealthCache::default(),
             window_reads: AtomicU64::new(0),
         }
     }

@@ -5,6 +5,10 @@
 //! publishing). A refresher re-reads the daemon's status file, the newest
 //! mutations and the projects every few seconds and rebuilds the menu when
 //! something changed; choosing a change or a project opens its timeline.
+//! A project with serious hook health findings (a guard that cannot start,
+//! hooks that stopped firing, see [`crate::health`]) gets a "⚠ N hook
+//! problems" item that opens its Health view; those counts are recomputed
+//! once a minute on the refresher's blocking task.
 //!
 //! Linux trays go through libappindicator, which `tray-icon` loads at run
 //! time and panics when it is missing. The app must survive that (it then
@@ -74,6 +78,9 @@ pub struct TrayView {
     /// Warnings for projects whose managed hooks hookd does not run because
     /// the user has not approved them: label and route (their Hook editor).
     pub untrusted: Vec<(String, String)>,
+    /// Projects with serious health findings: label (`⚠ N hook problems in
+    /// name`) and route (their Health view).
+    pub health: Vec<(String, String)>,
 }
 
 /// The icon's state.
@@ -227,14 +234,37 @@ pub fn view_of(state: &AppState) -> TrayView {
                 .collect()
         })
         .unwrap_or_default();
-    compose(
+    let health = state.health.serious(state);
+    let mut view = compose(
         &daemon,
         status.as_ref(),
         state.recording.is_paused(),
         &recent,
         &projects,
         &untrusted,
-    )
+    );
+    view.health = health_items(&health);
+    view
+}
+
+/// The tray's items for projects with serious health findings: label and
+/// the route of their Health view.
+pub fn health_items(serious: &[(String, usize)]) -> Vec<(String, String)> {
+    serious
+        .iter()
+        .map(|(root, n)| {
+            let name = std::path::Path::new(root)
+                .file_name()
+                .map_or_else(|| root.clone(), |n| n.to_string_lossy().into_owned());
+            (
+                format!(
+                    "⚠ {n} hook problem{} in {name}…",
+                    if *n == 1 { "" } else { "s" }
+                ),
+                format!("health?project={root}"),
+            )
+        })
+        .collect()
 }
 
 /// The tray's contents from plain data (tested without a tray).
@@ -315,6 +345,7 @@ pub fn compose(
         recent,
         projects,
         untrusted,
+        health: Vec::new(),
     }
 }
 
@@ -378,8 +409,9 @@ fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tau
     }
     let quit = MenuItem::with_id(app, QUIT_ID, "Quit hookd", true, None::<&str>)?;
     let warnings = view
-        .untrusted
+        .health
         .iter()
+        .chain(&view.untrusted)
         .map(|(label, route)| route_item(label, route))
         .collect::<tauri::Result<Vec<_>>>()?;
     let separator = PredefinedMenuItem::separator(app)?;

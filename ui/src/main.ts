@@ -13,6 +13,7 @@ import { markPainted } from './lib/perf';
 import { formatHash, parseHash, type Route } from './lib/route';
 import type { AppInfo } from './lib/types';
 import { createBenchView } from './views/bench';
+import { createHealthView } from './views/health';
 import { createHooksView, hookDraftsSnapshot, restoreHookDrafts } from './views/hooks';
 import { createProjectsView } from './views/projects';
 import { createSettingsView } from './views/settings';
@@ -30,6 +31,7 @@ const TITLES: Record<Route['view'], string> = {
   timeline: 'Timeline',
   hooks: 'Hooks',
   bench: 'Test bench',
+  health: 'Health',
   settings: 'Settings',
 };
 
@@ -44,6 +46,9 @@ export function startApp(root: HTMLElement): void {
 
   let lastBenchHash = '#/bench';
   const navBench = h('a', { id: 'nav-bench', class: 'nav-link', attrs: { href: lastBenchHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▷' }), 'Test bench');
+
+  let lastHealthHash = '#/health';
+  const navHealth = h('a', { id: 'nav-health', class: 'nav-link', attrs: { href: lastHealthHash } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '♥' }), 'Health');
 
   const navSettings = h('a', { id: 'nav-settings', class: 'nav-link', attrs: { href: '#/settings' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '⚙' }), 'Settings');
 
@@ -60,7 +65,7 @@ export function startApp(root: HTMLElement): void {
         'nav',
         { class: 'sidebar', attrs: { 'aria-label': 'Main' } },
         h('div', { class: 'brand' }, h('span', { class: 'brand-mark', attrs: { 'aria-hidden': 'true' }, text: '⌁' }), 'hookd'),
-        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navHooks), h('li', {}, navBench), h('li', {}, navSettings)),
+        h('ul', { class: 'nav' }, h('li', {}, navProjects), h('li', {}, navTimeline), h('li', {}, navHooks), h('li', {}, navBench), h('li', {}, navHealth), h('li', {}, navSettings)),
         h('footer', { id: 'app-footer', class: 'sidebar-footer' }, daemonStatus, daemonSocket, version),
       ),
       h('main', { id: 'main', class: 'main' }, errors.el, viewHost),
@@ -114,6 +119,10 @@ export function startApp(root: HTMLElement): void {
       lastBenchHash = canonical;
       navBench.setAttribute('href', lastBenchHash);
     }
+    if (parsed.view === 'health') {
+      lastHealthHash = canonical;
+      navHealth.setAttribute('href', lastHealthHash);
+    }
     if (parsed.view === 'hooks') {
       lastHooksHash = canonical;
       navHooks.setAttribute('href', lastHooksHash);
@@ -123,6 +132,7 @@ export function startApp(root: HTMLElement): void {
       [navTimeline, parsed.view === 'timeline'],
       [navHooks, parsed.view === 'hooks'],
       [navBench, parsed.view === 'bench'],
+      [navHealth, parsed.view === 'health'],
       [navSettings, parsed.view === 'settings'],
     ] as const) {
       if (on) link.setAttribute('aria-current', 'page');
@@ -145,7 +155,9 @@ export function startApp(root: HTMLElement): void {
             ? createHooksView(ctx, parsed)
             : parsed.view === 'bench'
               ? createBenchView(ctx, parsed)
-              : createTimelineView(ctx, parsed.filter);
+              : parsed.view === 'health'
+                ? createHealthView(ctx, parsed)
+                : createTimelineView(ctx, parsed.filter);
     current = { route: parsed, view };
     viewHost.replaceChildren(view.el);
     document.title = `${TITLES[parsed.view]} · hookd`;

@@ -30,6 +30,7 @@ pub mod typescript;
 mod app;
 mod bench;
 mod connect;
+mod health;
 mod hooks;
 mod projects;
 mod rewind;
@@ -85,6 +86,7 @@ register! {
     connect::connect_apply,
     connect::disconnect_preview,
     connect::disconnect_apply,
+    health::project_health,
     window::stash_hook_drafts,
     window::take_hook_drafts,
     window::finish_window_close,

@@ -41,6 +41,7 @@ export type Route =
   | { view: 'settings' }
   | { view: 'hooks'; project: string | null; tab: HooksTab }
   | { view: 'bench'; project: string | null; event: string | null }
+  | { view: 'health'; project: string | null }
   | { view: 'timeline'; filter: TimelineFilter };
 
 /** No filters, every project. */
@@ -156,6 +157,7 @@ export function parseHash(hash: string): Route {
     const p = parseParams(query);
     return { view: 'bench', project: p.get('project')?.trim() || null, event: p.get('event')?.trim() || null };
   }
+  if (path === '/health') return { view: 'health', project: parseParams(query).get('project')?.trim() || null };
   if (path === '/hooks') {
     const p = parseParams(query);
     const tab = p.get('tab') as HooksTab | undefined;
@@ -170,6 +172,7 @@ export function formatHash(route: Route): string {
   if (route.view === 'settings') return '#/settings';
   if (route.view === 'hooks') return hooksHash(route.project, route.tab);
   if (route.view === 'bench') return benchHash(route.project, route.event);
+  if (route.view === 'health') return healthHash(route.project);
   return `#/timeline?${filterToParams(route.filter)}`;
 }
 
@@ -194,4 +197,9 @@ export function benchHash(project: string | null, event: string | null = null): 
   if (project) parts.push(`project=${encode(project)}`);
   if (event) parts.push(`event=${encode(event)}`);
   return parts.length > 0 ? `#/bench?${parts.join('&')}` : '#/bench';
+}
+
+/** The hash of the Health view for a project (null: pick one). */
+export function healthHash(project: string | null): string {
+  return project ? `#/health?project=${encode(project)}` : '#/health';
 }

@@ -71,6 +71,13 @@ export type Watermark = Page<unknown>['seen'];
 // The Hook editor (src-tauri/src/editor/, settings_watch.rs).
 export type { DisabledEntry } from './bindings/DisabledEntry';
 export type { EffectiveEntry } from './bindings/EffectiveEntry';
+// The Health view: hookd_core::health (hookd doctor).
+export type { Finding } from './bindings/Finding';
+export type { FindingCode } from './bindings/FindingCode';
+export type { HealthHookRef } from './bindings/HealthHookRef';
+export type { HealthReport } from './bindings/HealthReport';
+export type { HookEvidence } from './bindings/HookEvidence';
+export type { Severity } from './bindings/Severity';
 // Whether a hook really runs for a project, and why not (hookd_core::settings::runs).
 export type { NotRun } from './bindings/NotRun';
 export type { NotRunCode } from './bindings/NotRunCode';

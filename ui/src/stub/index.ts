@@ -19,6 +19,7 @@ import type { Backend, CommandName, Unlisten } from '../lib/api';
 import type { Events } from '../lib/bindings/commands';
 import type { AddProjectsResult, DaemonStatus, LedgerCommit, MutationRow, ProjectInfo, UiMark } from '../lib/types';
 import { createBenchStub } from './bench';
+import { createHealthStub } from './health';
 import { createConnectStub, type ConnectStub } from './connect';
 import { createHooksStub, type HooksStub } from './hooks';
 import { REPOS, rowMaker, sampleProjects, sampleRows } from './sample';
@@ -180,6 +181,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
     ...hooks.commands,
     ...createTemplatesStub(hooks).commands,
     ...createBenchStub(projects).commands,
+    ...createHealthStub(projects),
     ...connect.commands,
     ...createRewindStub().commands,
     ...window_,

@@ -18,6 +18,7 @@ import type { EventRef } from "./EventRef";
 import type { Field } from "./Field";
 import type { FileRef } from "./FileRef";
 import type { FileReview } from "./FileReview";
+import type { HealthReport } from "./HealthReport";
 import type { Histogram } from "./Histogram";
 import type { HistogramRequest } from "./HistogramRequest";
 import type { HookEventInfo } from "./HookEventInfo";
@@ -227,6 +228,11 @@ export type Commands = {
    */
   disconnect_apply: { args: { project: string; scope: Scope; version: string }; result: ConnectResult };
   /**
+   * The health of the project's hooks over the last `days` (7 when null):
+   * findings, the serious ones first, and the managed hooks' evidence.
+   */
+  project_health: { args: { project: string; days: number | null }; result: HealthReport };
+  /**
    * Keeps the Hook editor's unsaved edits while the window is closed
    * (null forgets them); refused above 4 MiB.
    */
@@ -289,6 +295,7 @@ export const COMMAND_NAMES = [
   "connect_apply",
   "disconnect_preview",
   "disconnect_apply",
+  "project_health",
   "stash_hook_drafts",
   "take_hook_drafts",
   "finish_window_close",
