@@ -299,3 +299,25 @@ fn policy_hooks_are_read_and_invalid_files_fail_or_are_skipped() {
         errors[0]
     );
 }
+
+#[test]
+fn disable_all_hooks_outside_the_policy_file_spares_the_policy_files_hooks() {
+    let fx = SettingsFixture::new();
+    fx.write_json(
+        Kind::Agent,
+        Scope::Global,
+        &json!({"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [cmd("mine")]}]}}),
+    );
+    fs::write(
+        &fx.roots.policy,
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "policy"}]}]}}"#,
+    )
+    .unwrap();
+    let view = effective(&fx, Kind::Agent);
+    let running: Vec<&str> = view
+        .matching("Stop", &json!({}))
+        .iter()
+        .filter_map(|m| m.hook.command.as_deref())
+        .collect();
+    assert_eq!(running, ["policy"]);
+}

@@ -201,7 +201,8 @@ pub struct EffectiveHooks {
     pub files: Vec<LoadedFile>,
     /// Files whose `disableAllHooks: true` is in force for their kind (the
     /// highest-precedence file that sets the key decides): no hook of that
-    /// kind runs.
+    /// kind runs, but one set outside the policy file spares the policy
+    /// file's hooks (Claude Code's rule; see [`super::runs`]).
     pub all_disabled_by: Vec<SettingsLocation>,
     /// Compiled matchers, parallel to `hooks` (`None`: did not compile).
     matchers: Vec<Option<Matcher>>,
@@ -299,7 +300,10 @@ impl EffectiveHooks {
             }
             let outcome = if !hook.enabled {
                 MatchOutcome::Disabled
-            } else if let Some(off) = self.all_disabled_by.iter().find(|l| l.kind == hook.kind) {
+            } else if let Some(off) = self.all_disabled_by.iter().find(|l| {
+                // Only the policy file's own switch stops the policy file's hooks.
+                l.kind == hook.kind && (hook.scope != Scope::Policy || l.scope == Scope::Policy)
+            }) {
                 MatchOutcome::AllHooksDisabled(off.path.clone())
             } else if let Some(first) = hook.duplicate_of {
                 MatchOutcome::Duplicate(first)
@@ -544,7 +548,9 @@ fn build(
         });
         let first_of_file = view.hooks.len();
         // Later files take precedence for this key (global < project <
-        // local < policy), as for every key but hooks.
+        // local < policy), as for every key but hooks. The value in force
+        // stops every hook of the kind, but one set outside the policy file
+        // spares the policy file's hooks (see `matching_all`).
         if let Some(flag) = doc.value().get("disableAllHooks") {
             disable_all = Some((flag == &Value::Bool(true), location));
         }

@@ -137,12 +137,12 @@ impl AgentSwitches {
             }
         }
         for (scope, path, value) in &docs {
-            if *scope == Scope::Policy {
-                continue;
-            }
-            // Later files take precedence (global < project < local).
+            // Later files take precedence (global < project < local <
+            // policy): the value in force counts, so the policy file's
+            // explicit `false` overrides a `true` below it.
             if let Some(off) = value.get("disableAllHooks") {
-                out.others_off = (off == &Value::Bool(true)).then(|| path.clone());
+                out.others_off =
+                    (off == &Value::Bool(true) && *scope != Scope::Policy).then(|| path.clone());
             }
         }
         for (scope, _, value) in &docs {
