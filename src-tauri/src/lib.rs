@@ -38,6 +38,7 @@
 //! added as projects and announced with `projects-changed`.
 
 pub mod activity;
+pub mod backtest;
 pub mod bench;
 pub mod bench_runs;
 pub mod bridge;

@@ -6,9 +6,11 @@ use tauri::{AppHandle, Manager, Runtime};
 
 use super::blocking;
 use super::registry::command;
+use crate::backtest::{self, BacktestRequest};
 use crate::bench::{self, BenchCatalog, BenchMatch, BenchRun};
 use crate::error::Result;
 use crate::state::AppState;
+use hookd_core::executor::backtest::BacktestReport;
 
 command! {
     /// The events and ready payloads of the test bench for a project.
@@ -52,5 +54,15 @@ command! {
     /// kind `cancelled`); resolves with how many were stopped.
     pub(crate) fn bench_cancel<R: Runtime>[app: AppHandle<R>]() -> usize {
         bench::bench_cancel(&app.state::<AppState>())
+    }
+}
+
+command! {
+    /// Replays the project's recent recorded events against a draft and
+    /// lists what it would decide differently (see [`crate::backtest`]).
+    pub(crate) async fn bench_backtest<R: Runtime>[app: AppHandle<R>](
+        request: BacktestRequest,
+    ) -> Result<BacktestReport> {
+        blocking(&app, move |state| backtest::backtest(state, &request)).await
     }
 }

@@ -82,6 +82,7 @@ register! {
     bench::bench_match,
     bench::bench_run,
     bench::bench_cancel,
+    bench::bench_backtest,
     connect::connect_preview,
     connect::connect_apply,
     connect::disconnect_preview,

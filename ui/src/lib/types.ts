@@ -71,6 +71,11 @@ export type Watermark = Page<unknown>['seen'];
 // The Hook editor (src-tauri/src/editor/, settings_watch.rs).
 export type { DisabledEntry } from './bindings/DisabledEntry';
 export type { EffectiveEntry } from './bindings/EffectiveEntry';
+// The Test bench's backtest (hookd_core::executor::backtest).
+export type { BacktestChange } from './bindings/BacktestChange';
+export type { BacktestReport } from './bindings/BacktestReport';
+export type { BacktestRequest } from './bindings/BacktestRequest';
+export type { DraftHook } from './bindings/DraftHook';
 // The Health view: hookd_core::health (hookd doctor).
 export type { Finding } from './bindings/Finding';
 export type { FindingCode } from './bindings/FindingCode';

@@ -13,7 +13,7 @@ import type { BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, Proje
 import { STUB_EVENTS } from './hooks';
 import { fail, RUNS, type StubPart } from './types';
 
-export type BenchCommands = 'bench_samples' | 'bench_match' | 'bench_run' | 'bench_cancel';
+export type BenchCommands = 'bench_samples' | 'bench_match' | 'bench_run' | 'bench_cancel' | 'bench_backtest';
 
 const HOME = '/home/dev';
 const EMIT = '/usr/local/bin/hookd-emit';
@@ -254,6 +254,19 @@ export function createBenchStub(projects: ProjectInfo[]): BenchStub {
     },
     // The stub's runs answer at once: there is never one in flight.
     bench_cancel: () => 0,
+    // Canned: the stub has no ledger; one blocked call, as the core would report it.
+    bench_backtest: ({ request }) => {
+      project(request.project);
+      return {
+        events: 3,
+        matched: 3,
+        runs: 3,
+        span: ['2026-01-07T10:00:00Z', '2026-01-07T10:05:00Z'],
+        changes: [
+          { event_id: 'e2', timestamp: '2026-01-07T10:02:00Z', event: request.hook?.event ?? 'PreToolUse', tool_name: 'Bash', subject: 'sudo rm -rf /var/cache', before: null, before_unknown: false, after: 'deny', reason: 'no sudo', rewritten_input: null, failures: [] },
+        ],
+      };
+    },
   };
   return { commands };
 }

@@ -8,6 +8,7 @@
 // the timeline waits in sessionStorage (see lib/bench-payload.ts).
 
 import '../styles/bench.css';
+import { createBacktestPanel } from '../components/bench-backtest';
 import { createPayloadEditor } from '../components/bench-editor';
 import { renderMatches } from '../components/bench-matches';
 import { renderResults } from '../components/bench-results';
@@ -106,6 +107,7 @@ export function createBenchView(ctx: ViewContext, initial: BenchRoute): View {
         h('section', { class: 'bench-panel bench-run-panel', attrs: { 'aria-labelledby': 'bench-run-title' } }, h('h2', { id: 'bench-run-title', class: 'section-title', text: 'Run' }), h('div', { class: 'bench-run-bar' }, runButton, cancelButton, runWarning), result),
       ),
     ),
+    createBacktestPanel({ project: () => project, event: () => event, onError: (err, context) => ctx.errors.show(err, context) }),
   );
   const el = h(
     'section',

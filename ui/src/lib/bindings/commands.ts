@@ -5,6 +5,8 @@ import type { AddProjectsResult } from "./AddProjectsResult";
 import type { AgentInfo } from "./AgentInfo";
 import type { Anchor } from "./Anchor";
 import type { AppInfo } from "./AppInfo";
+import type { BacktestReport } from "./BacktestReport";
+import type { BacktestRequest } from "./BacktestRequest";
 import type { BenchCatalog } from "./BenchCatalog";
 import type { BenchMatch } from "./BenchMatch";
 import type { BenchRun } from "./BenchRun";
@@ -213,6 +215,11 @@ export type Commands = {
    * kind `cancelled`); resolves with how many were stopped.
    */
   bench_cancel: { args: Record<string, never>; result: number };
+  /**
+   * Replays the project's recent recorded events against a draft and
+   * lists what it would decide differently (see [`crate::backtest`]).
+   */
+  bench_backtest: { args: { request: BacktestRequest }; result: BacktestReport };
   /** The settings file of `scope` before and after connecting; writes nothing. */
   connect_preview: { args: { project: string; scope: Scope; mode: ConnectMode }; result: ConnectPreview };
   /**
@@ -291,6 +298,7 @@ export const COMMAND_NAMES = [
   "bench_match",
   "bench_run",
   "bench_cancel",
+  "bench_backtest",
   "connect_preview",
   "connect_apply",
   "disconnect_preview",

@@ -1,0 +1,143 @@
+//! The Test bench's "Backtest on recent history": replays the project's
+//! last recorded events against a draft (one hook added to a settings
+//! file, or a whole file as the editor would save it) and lists what it
+//! would have decided differently from the current configuration — calls
+//! it would have blocked or let through, inputs it would rewrite, runs
+//! that would fail — before anything is saved.
+//!
+//! It is `hookd hooks backtest` for the window: the core's
+//! [`hookd_core::executor::backtest`] does the work (only the hooks that
+//! differ run, with `HOOKD_BACKTEST=1`, and no answer reaches any agent).
+//! It is bounded by [`BacktestRequest`]'s events, jobs and per-hook
+//! timeout (the core's defaults 200 / 2 / 10 s), runs on the blocking pool,
+//! and the bench's Cancel stops it and its hooks.
+
+use std::time::Duration;
+
+use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport};
+use hookd_core::ledger::Ledger;
+use hookd_core::settings::{self, Kind, Scope, SettingsDocument};
+use serde::Deserialize;
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::editor::settings_error;
+use crate::error::{AppError, ErrorKind, Result, core};
+use crate::project::project_root;
+use crate::state::AppState;
+
+/// What to backtest, and how much.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+pub struct BacktestRequest {
+    /// The project (its root).
+    pub project: String,
+    /// Which file the draft is of (agent or managed).
+    pub kind: Kind,
+    /// Global, project or local.
+    pub scope: Scope,
+    /// The whole file as it would be saved; else `hook` is added to it as it is.
+    pub draft: Option<Value>,
+    /// One hook to add to the file as it is.
+    pub hook: Option<DraftHook>,
+    /// Events replayed, the newest (default 200).
+    pub last: Option<u32>,
+    /// Events replayed at once (default 2).
+    pub jobs: Option<u32>,
+    /// Longest any one hook may run, in seconds (default 10).
+    pub timeout: Option<f64>,
+}
+
+/// A command hook to try.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+pub struct DraftHook {
+    /// Its event.
+    pub event: String,
+    /// Its group's matcher (absent: none).
+    pub matcher: Option<String>,
+    /// The command.
+    pub command: String,
+}
+
+/// Replays the project's recent events against the draft; blocks until
+/// done or cancelled through [`crate::bench::bench_cancel`].
+pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestReport> {
+    let root = project_root(&request.project)?;
+    let roots = state.roots()?;
+    let location = roots
+        .location(request.kind, request.scope, Some(&root))
+        .map_err(settings_error)?;
+    let draft_value = match (&request.draft, &request.hook) {
+        (Some(value), _) => value.clone(),
+        (None, Some(hook)) => {
+            if hook.command.trim().is_empty() {
+                return Err(AppError::invalid_input("type the command the hook runs"));
+            }
+            let mut doc = SettingsDocument::load(&location).map_err(settings_error)?;
+            let matcher = hook.matcher.as_deref().filter(|m| !m.is_empty());
+            settings::add_hook(
+                &mut doc,
+                &hook.event,
+                matcher,
+                settings::command_handler(&hook.command, None),
+            )
+            .map_err(settings_error)?;
+            doc.value().clone()
+        }
+        (None, None) => {
+            return Err(AppError::invalid_input(
+                "give the draft: a whole file, or a hook to add",
+            ));
+        }
+    };
+    let defaults = BacktestLimits::default();
+    let timeout = request.timeout.unwrap_or(defaults.timeout.as_secs_f64());
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return Err(AppError::invalid_input(
+            "the per-hook timeout must be a positive number of seconds",
+        ));
+    }
+    let limits = BacktestLimits {
+        events: request.last.map_or(defaults.events, |n| n.max(1) as usize),
+        jobs: request
+            .jobs
+            .map_or(defaults.jobs, |n| n.clamp(1, 8) as usize),
+        timeout: Duration::from_secs_f64(timeout),
+    };
+    let ledger_path = hookd_core::dirs::repo_ledger_path(&root);
+    if !ledger_path.is_file() {
+        return Err(AppError::new(
+            ErrorKind::NotFound,
+            format!(
+                "{} has no ledger yet: connect the project and let an agent work in it first",
+                root.display()
+            ),
+        ));
+    }
+    let recorded = Ledger::open_existing(&ledger_path)
+        .and_then(|ledger| ledger.recent_events(limits.events))
+        .map_err(core)?;
+    let (current, _) =
+        settings::effective_lenient_in(roots, request.kind, Some(&root)).map_err(settings_error)?;
+    let draft = current.with_draft(&location, &draft_value);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(limits.jobs.clamp(1, 4))
+        .enable_all()
+        .build()
+        .map_err(|err| AppError::internal(format!("cannot start a runtime to run hooks: {err}")))?;
+    let in_flight = state.bench_runs.start();
+    let report = runtime.block_on(async {
+        tokio::select! {
+            report = backtest::backtest(recorded, &root, &current, &draft, limits) => Some(report),
+            // Dropping the replay kills its hooks' process groups (the executor's guard).
+            () = in_flight.token.cancelled() => None,
+        }
+    });
+    let Some(report) = report else {
+        return Err(AppError::new(
+            ErrorKind::Cancelled,
+            "the backtest was cancelled: its hooks were stopped before they finished",
+        ));
+    };
+    tracing::info!(project = %root.display(), events = report.events, changes = report.changes.len(), "test bench backtest");
+    Ok(report)
+}
