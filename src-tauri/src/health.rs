@@ -19,8 +19,9 @@ use crate::project::project_root;
 use crate::projects;
 use crate::state::AppState;
 
-/// How far back the evidence goes unless asked otherwise (as `hookd doctor`).
-pub const DEFAULT_DAYS: u32 = 7;
+/// How far back the evidence goes unless asked otherwise: the core's, as
+/// `hookd doctor`.
+pub use hookd_core::health::DEFAULT_DAYS;
 /// How often the tray's counts of serious findings are recomputed.
 pub const HEALTH_EVERY: Duration = Duration::from_secs(60);
 

@@ -19,7 +19,7 @@ pub struct DoctorArgs {
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
     /// How many days of the ledger's hook runs and events to look at
-    #[arg(long, value_name = "N", default_value_t = 30)]
+    #[arg(long, value_name = "N", default_value_t = health::DEFAULT_DAYS)]
     pub days: u32,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Text)]

@@ -214,6 +214,10 @@ impl HealthInputs {
     }
 }
 
+/// How many days of hook runs and events a health check looks at unless
+/// asked otherwise (`hookd doctor --days`, the app's Health view).
+pub const DEFAULT_DAYS: u32 = 30;
+
 /// How long agent transcripts may run ahead of hookd's last event before
 /// the project is called silent (a session writes its transcript as it
 /// goes; hooks fire with every tool call).
