@@ -14,9 +14,8 @@
 
 use std::time::Duration;
 
-use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport};
-use hookd_core::ledger::Ledger;
-use hookd_core::settings::{self, Kind, Scope, SettingsDocument};
+use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport, Draft};
+use hookd_core::settings::{Kind, Scope};
 use serde::Deserialize;
 use serde_json::Value;
 use ts_rs::TS;
@@ -66,22 +65,17 @@ pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestR
     let location = roots
         .location(request.kind, request.scope, Some(&root))
         .map_err(settings_error)?;
-    let draft_value = match (&request.draft, &request.hook) {
-        (Some(value), _) => value.clone(),
+    let draft = match (&request.draft, &request.hook) {
+        (Some(value), _) => Draft::File(value.clone()),
         (None, Some(hook)) => {
             if hook.command.trim().is_empty() {
                 return Err(AppError::invalid_input("type the command the hook runs"));
             }
-            let mut doc = SettingsDocument::load(&location).map_err(settings_error)?;
-            let matcher = hook.matcher.as_deref().filter(|m| !m.is_empty());
-            settings::add_hook(
-                &mut doc,
-                &hook.event,
-                matcher,
-                settings::command_handler(&hook.command, None),
-            )
-            .map_err(settings_error)?;
-            doc.value().clone()
+            Draft::Hook {
+                event: hook.event.clone(),
+                matcher: hook.matcher.clone(),
+                command: hook.command.clone(),
+            }
         }
         (None, None) => {
             return Err(AppError::invalid_input(
@@ -103,22 +97,8 @@ pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestR
             .map_or(defaults.jobs, |n| n.clamp(1, 8) as usize),
         timeout: Duration::from_secs_f64(timeout),
     };
-    let ledger_path = hookd_core::dirs::repo_ledger_path(&root);
-    if !ledger_path.is_file() {
-        return Err(AppError::new(
-            ErrorKind::NotFound,
-            format!(
-                "{} has no ledger yet: connect the project and let an agent work in it first",
-                root.display()
-            ),
-        ));
-    }
-    let recorded = Ledger::open_existing(&ledger_path)
-        .and_then(|ledger| ledger.recent_events(limits.events))
-        .map_err(core)?;
-    let (current, _) =
-        settings::effective_lenient_in(roots, request.kind, Some(&root)).map_err(settings_error)?;
-    let draft = current.with_draft(&location, &draft_value);
+    let prepared =
+        backtest::prepare(roots, &root, &location, &draft, limits.events).map_err(core)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(limits.jobs.clamp(1, 4))
         .enable_all()
@@ -127,7 +107,9 @@ pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestR
     let in_flight = state.bench_runs.start();
     let report = runtime.block_on(async {
         tokio::select! {
-            report = backtest::backtest(recorded, &root, &current, &draft, limits) => Some(report),
+            report = backtest::backtest(
+                prepared.recorded, &root, &prepared.current, &prepared.draft, limits,
+            ) => Some(report),
             // Dropping the replay kills its hooks' process groups (the executor's guard).
             () = in_flight.token.cancelled() => None,
         }

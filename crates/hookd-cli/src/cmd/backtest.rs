@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
-use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport};
-use hookd_core::ledger::Ledger;
+use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport, Draft};
 use hookd_core::settings::{self, Kind, Scope, SettingsDocument, SettingsRoots};
 use serde_json::Value;
 
@@ -61,8 +60,9 @@ pub fn run(args: &BacktestArgs) -> Result<()> {
     let project = project_dir(args.project.as_deref())?;
     let roots = SettingsRoots::from_env()?;
     let location = roots.location(args.kind, args.scope, Some(&project))?;
-    let draft_value = match (&args.draft, &args.event, &args.command) {
+    let draft = match (&args.draft, &args.event, &args.command) {
         (Some(file), _, _) => {
+            // Checked here too, so an error names the file the user gave.
             let doc = SettingsDocument::load_file(file)?;
             let errors = doc.errors();
             if !errors.is_empty() {
@@ -74,29 +74,19 @@ pub fn run(args: &BacktestArgs) -> Result<()> {
                     }
                 );
             }
-            doc.value().clone()
+            Draft::File(doc.value().clone())
         }
-        (None, Some(event), Some(command)) => {
-            let mut doc = SettingsDocument::load(&location)?;
-            let handler = settings::command_handler(command, None);
-            settings::add_hook(&mut doc, event, args.matcher.as_deref(), handler)?;
-            doc.value().clone()
-        }
+        (None, Some(event), Some(command)) => Draft::Hook {
+            event: event.clone(),
+            matcher: args.matcher.clone(),
+            command: command.clone(),
+        },
         _ => bail!("give the draft: --draft FILE, or --event and --command"),
     };
     if !(args.hook_timeout.is_finite() && args.hook_timeout > 0.0) {
         bail!("--hook-timeout must be a positive number of seconds");
     }
-    let ledger_path = hookd_core::dirs::repo_ledger_path(&project);
-    if !ledger_path.is_file() {
-        bail!(
-            "{} has no ledger yet: connect the project and let an agent work in it first",
-            show(&project)
-        );
-    }
-    let recorded = Ledger::open_existing(&ledger_path)?.recent_events(args.last)?;
-    let (current, _) = settings::effective_lenient_in(&roots, args.kind, Some(&project))?;
-    let draft = current.with_draft(&location, &draft_value);
+    let prepared = backtest::prepare(&roots, &project, &location, &draft, args.last)?;
     let limits = BacktestLimits {
         events: args.last,
         jobs: args.jobs.max(1),
@@ -108,7 +98,11 @@ pub fn run(args: &BacktestArgs) -> Result<()> {
         .build()
         .context("cannot start the runtime to run hooks")?;
     let report = runtime.block_on(backtest::backtest(
-        recorded, &project, &current, &draft, limits,
+        prepared.recorded,
+        &project,
+        &prepared.current,
+        &prepared.draft,
+        limits,
     ));
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),

@@ -24,9 +24,13 @@ use serde::Serialize;
 use std::path::Path;
 
 use super::{ExecContext, HookInvocation, run_all};
+use crate::ledger::Ledger;
 use crate::ledger::hook_stats::{RecordedEvent, RecordedRun};
 use crate::settings::events;
-use crate::settings::{EffectiveHooks, MatchedHook};
+use crate::settings::{
+    EffectiveHooks, MatchedHook, SettingsDocument, SettingsError, SettingsLocation, SettingsRoots,
+    add_hook, command_handler, effective_lenient_in, validate,
+};
 
 /// How much a backtest may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +97,86 @@ pub struct BacktestReport {
     pub changes: Vec<BacktestChange>,
     /// The time span replayed (oldest, newest).
     pub span: Option<(String, String)>,
+}
+
+/// What a backtest tries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Draft {
+    /// A whole settings file as it would be saved, in place of the file.
+    File(serde_json::Value),
+    /// One command hook added to the file as it is.
+    Hook {
+        /// Its event.
+        event: String,
+        /// Its group's matcher (absent or empty: none).
+        matcher: Option<String>,
+        /// Its command.
+        command: String,
+    },
+}
+
+/// What a backtest replays and compares, read from disk.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The newest recorded events, oldest first, with their managed runs.
+    pub recorded: Vec<RecordedEvent>,
+    /// The current hooks of the file's kind for the project.
+    pub current: EffectiveHooks,
+    /// The same with the draft in the file's place.
+    pub draft: EffectiveHooks,
+}
+
+/// Reads what a backtest of `draft` for the settings file at `location` of
+/// `project` needs: the newest `events` of the project's ledger, the
+/// current view of the file's kind and the draft view. A whole-file draft
+/// must be valid settings; a project without a ledger is
+/// [`Error::NoLedger`](crate::Error::NoLedger). The one preparation
+/// `hookd hooks backtest` and the app's Test bench share.
+pub fn prepare(
+    roots: &SettingsRoots,
+    project: &Path,
+    location: &SettingsLocation,
+    draft: &Draft,
+    events: usize,
+) -> crate::Result<Prepared> {
+    let value = match draft {
+        Draft::File(value) => {
+            let errors = validate(value);
+            if !errors.is_empty() {
+                return Err(SettingsError::Invalid {
+                    path: location.path.clone(),
+                    errors,
+                }
+                .into());
+            }
+            value.clone()
+        }
+        Draft::Hook {
+            event,
+            matcher,
+            command,
+        } => {
+            let mut doc = SettingsDocument::load(location)?;
+            let matcher = matcher.as_deref().filter(|m| !m.is_empty());
+            add_hook(&mut doc, event, matcher, command_handler(command, None))?;
+            doc.value().clone()
+        }
+    };
+    let ledger = crate::dirs::repo_ledger_path(project);
+    if !ledger.is_file() {
+        return Err(crate::Error::NoLedger {
+            repo: project.to_path_buf(),
+            ledger,
+        });
+    }
+    let recorded = Ledger::open_existing(&ledger)?.recent_events(events)?;
+    let (current, _) = effective_lenient_in(roots, location.kind, Some(project))?;
+    let draft = current.with_draft(location, &value);
+    Ok(Prepared {
+        recorded,
+        current,
+        draft,
+    })
 }
 
 /// Replays the newest `limits.events` of `recorded` (oldest first) in
