@@ -306,6 +306,35 @@ fn policy_switches_are_shown_and_honoured() {
         "{}",
         listed.stderr
     );
+    // Testing the event says the same, and --run does not run the hook the
+    // agent would not run.
+    let payload = env.home().join("stop.json");
+    std::fs::write(&payload, json!({"hook_event_name": "Stop"}).to_string()).unwrap();
+    let payload = payload.to_str().unwrap();
+    let args = [
+        "hooks",
+        "test",
+        "--kind",
+        "agent",
+        "--event",
+        "Stop",
+        "--payload",
+        payload,
+        "--run",
+        "--format",
+        "json",
+    ];
+    let tested: Value = serde_json::from_str(&ok(&env.hookd(&root, &args))).unwrap();
+    let hook = &tested["hooks"][0];
+    assert_eq!(hook["runs"], false, "{tested:#}");
+    assert!(
+        hook["reason"]
+            .as_str()
+            .unwrap()
+            .contains("runs only the policy file's hooks (allowManagedHooksOnly in"),
+        "{tested:#}"
+    );
+    assert_eq!(tested["run"]["runs"], json!([]), "{tested:#}");
     std::fs::write(
         env.policy_settings(),
         json!({"disableAllHooks": true}).to_string(),
@@ -322,4 +351,80 @@ fn policy_switches_are_shown_and_honoured() {
         "{}",
         listed.stderr
     );
+}
+
+/// Skills and subagents carry hooks in their frontmatter: listed read-only
+/// with whose they are, and a frontmatter the agent cannot read is a doctor
+/// finding that hides no other hook.
+#[test]
+fn skill_and_agent_frontmatter_hooks_are_listed_with_their_component() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let write = |path: &Path, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        &env.home().join(".claude/skills/audit/SKILL.md"),
+        "---\nname: audit-reads\ndescription: logs reads\nhooks:\n  PreToolUse:\n    - matcher: Read\n      hooks:\n        - type: command\n          command: ./log-read.sh\n          once: true\n---\nBody.\n",
+    );
+    write(
+        &root.join(".claude/agents/reviewer.md"),
+        "---\ndescription: reviews\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./tests-pass.sh\n---\nYou review.\n",
+    );
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
+    assert!(
+        listed.contains(
+            "agent skill audit-reads (user, read-only; runs only while the skill is active)"
+        ),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("  PreToolUse Read command: ./log-read.sh (once)"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(
+            "agent agent reviewer (project, read-only; runs only while the agent is active)"
+        ),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("  Stop (runs as SubagentStop) (none) command: ./tests-pass.sh"),
+        "{listed}"
+    );
+    let json_list: Value = serde_json::from_str(&ok(&env.hookd(
+        &root,
+        &["hooks", "list", "--kind", "agent", "--format", "json"],
+    )))
+    .unwrap();
+    let components = json_list["components"].as_array().unwrap();
+    assert_eq!(components.len(), 2, "{json_list:#}");
+    assert_eq!(components[1]["fires_as"], "SubagentStop");
+    assert_eq!(components[1]["origin"], "project");
+    assert_eq!(json_list["component_problems"], json!([]));
+    let (_, report) = doctor_json(&env, &root);
+    assert!(!has(&report, "warning", "bad_component"), "{report:#}");
+
+    // A skill whose frontmatter is not YAML: a finding, the others still listed.
+    write(
+        &root.join(".claude/skills/broken/SKILL.md"),
+        "---\nhooks: [unclosed\n---\n",
+    );
+    let run = env.hookd(&root, &["hooks", "list", "--kind", "agent"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("agent agent reviewer"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr
+            .contains("broken/SKILL.md: its frontmatter is not valid YAML"),
+        "{}",
+        run.stderr
+    );
+    let (_, report) = doctor_json(&env, &root);
+    assert!(has(&report, "warning", "bad_component"), "{report:#}");
 }

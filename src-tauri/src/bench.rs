@@ -98,8 +98,9 @@ pub struct BenchHook {
     pub summary: String,
     /// Its timeout in seconds, when set.
     pub timeout: Option<f64>,
-    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher`,
-    /// `if_not_met` (its handler's `if` rule does not match the call) or
+    /// `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`,
+    /// `managed_only` (the policy file allows only its own hooks),
+    /// `bad_matcher`, `if_not_met` (its handler's `if` rule does not match the call) or
     /// `untrusted` (its project file is not approved: `hookd trust`).
     pub outcome: String,
     /// Why, in words (`exact name Bash`, `regex found nothing in tool_name "Write"`).
@@ -339,6 +340,7 @@ fn hook_of(check: &MatchCheck<'_>, verdicts: &Verdicts) -> BenchHook {
         MatchOutcome::Disabled => "disabled",
         MatchOutcome::Duplicate(_) => "duplicate",
         MatchOutcome::AllHooksDisabled(_) => "all_disabled",
+        MatchOutcome::ManagedHooksOnly(_) => "managed_only",
         MatchOutcome::BadMatcher => "bad_matcher",
         MatchOutcome::Untrusted(_) => "untrusted",
         MatchOutcome::IfNotMet(_) => "if_not_met",

@@ -4,7 +4,10 @@
 //! hooks that silently stopped are seen without opening a terminal.
 //!
 //! The check reads every settings file, the ledger's hook runs and the
-//! agent's transcripts: far too much for the tray's two-second refresher.
+//! agent's transcripts: far too much for the tray's two-second refresher,
+//! and the Health view's 30 days of runs grow with the history. The tray's
+//! recount reads only each ledger's newest runs and events
+//! ([`TRAY_NEWEST`]).
 //! [`HealthCache`] recomputes the tray's counts at most once per
 //! [`HEALTH_EVERY`], on the refresher's blocking task, never on the thread
 //! that paints the window.
@@ -12,7 +15,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use hookd_core::health::{self, HealthInputs, HealthReport, Severity};
+use hookd_core::health::{self, HealthInputs, HealthReport, Severity, TRAY_NEWEST};
 
 use crate::error::{Result, core};
 use crate::project::project_root;
@@ -29,21 +32,33 @@ pub const HEALTH_EVERY: Duration = Duration::from_secs(60);
 /// [`DEFAULT_DAYS`]): findings, the serious ones first, and the managed
 /// hooks' evidence.
 pub fn project_health(state: &AppState, project: &str, days: Option<u32>) -> Result<HealthReport> {
+    check(state, project, days, None)
+}
+
+fn check(
+    state: &AppState,
+    project: &str,
+    days: Option<u32>,
+    newest: Option<u64>,
+) -> Result<HealthReport> {
     let root = project_root(project)?;
     let roots = state.roots()?.clone();
-    let inputs = HealthInputs::for_project(roots, &root, days.unwrap_or(DEFAULT_DAYS).max(1));
+    let mut inputs = HealthInputs::for_project(roots, &root, days.unwrap_or(DEFAULT_DAYS).max(1));
+    inputs.newest = newest;
     health::check(&inputs).map_err(core)
 }
 
 /// Each registered project with serious findings, with how many (in the
-/// registry's order). A project whose check fails is left out (and logged):
+/// registry's order). The evidence comes from each ledger's newest
+/// [`TRAY_NEWEST`] hook runs and events, so a recount costs the same on a
+/// ledger of any size. A project whose check fails is left out (and logged):
 /// the tray must not turn one unreadable file into noise.
 pub fn serious_problems(state: &AppState) -> SeriousCounts {
     let Ok(list) = projects::list_projects(state) else {
         return Vec::new();
     };
     list.into_iter()
-        .filter_map(|p| match project_health(state, &p.root, None) {
+        .filter_map(|p| match check(state, &p.root, None, Some(TRAY_NEWEST)) {
             Ok(report) => {
                 let n = report.count(Severity::Serious);
                 (n > 0).then_some((p.root, n))

@@ -92,6 +92,8 @@ export function outcomeLabel(outcome: string): string {
       return 'duplicate';
     case 'all_disabled':
       return 'all hooks off';
+    case 'managed_only':
+      return 'policy: its hooks only';
     case 'if_not_met':
       return 'if rule not met';
     case 'bad_matcher':

@@ -227,10 +227,13 @@ fn list(args: &ListArgs) -> Result<()> {
     let roots = SettingsRoots::from_env()?;
     let switches = AgentSwitches::read(&roots, Some(&project))?;
     let verdicts = Verdicts::of(&view, &switches);
-    let plugins = if args.kind.kinds().contains(&Kind::Agent) {
-        settings::plugins::plugin_hooks(&roots, Some(&project))?
+    let (plugins, components) = if args.kind.kinds().contains(&Kind::Agent) {
+        (
+            settings::plugins::plugin_hooks(&roots, Some(&project))?,
+            settings::components::component_hooks(&roots, Some(&project))?,
+        )
     } else {
-        Vec::new()
+        Default::default()
     };
     match args.format {
         Format::Json => {
@@ -263,13 +266,25 @@ fn list(args: &ListArgs) -> Result<()> {
                 .iter()
                 .map(|l| l.path.as_path())
                 .collect();
-            let doc = json!({"project": project, "files": files, "hooks": hooks, "plugins": plugins, "all_hooks_disabled_by": off});
+            let doc = json!({
+                "project": project,
+                "files": files,
+                "hooks": hooks,
+                "plugins": plugins,
+                "components": components.hooks,
+                "component_problems": components.problems,
+                "all_hooks_disabled_by": off,
+            });
             println!("{}", serde_json::to_string_pretty(&doc)?);
         }
         Format::Table => {
             print_list(&view, &verdicts);
             print_plugins(&plugins);
+            print_components(&components.hooks);
         }
+    }
+    for problem in &components.problems {
+        eprintln!("warning: {}: {}", show(&problem.path), problem.message);
     }
     warn_switches(&view, &switches);
     Ok(())
@@ -302,6 +317,42 @@ fn print_plugins(hooks: &[settings::plugins::PluginHook]) {
             hook.matcher.as_deref().unwrap_or("(none)"),
             hook.handler_type,
             hook.runs
+        );
+    }
+}
+
+/// The hooks skills and subagents carry in their frontmatter, read-only,
+/// under the skill or agent (they run only while it is active).
+fn print_components(hooks: &[settings::components::ComponentHook]) {
+    let mut last: Option<&Path> = None;
+    for hook in hooks {
+        if last != Some(hook.path.as_path()) {
+            last = Some(&hook.path);
+            let whose = match &hook.plugin {
+                Some(plugin) if hook.enabled => format!("plugin {plugin}"),
+                Some(plugin) => format!("plugin {plugin}, disabled: its hooks do not run"),
+                None => hook.origin.as_str().to_owned(),
+            };
+            println!(
+                "agent {} {} ({whose}, read-only; runs only while the {} is active): {}",
+                hook.kind.as_str(),
+                hook.name,
+                hook.kind.as_str(),
+                show(&hook.path)
+            );
+        }
+        let fires = if hook.fires_as == hook.event {
+            String::new()
+        } else {
+            format!(" (runs as {})", hook.fires_as)
+        };
+        println!(
+            "  {}{fires} {} {}: {}{}",
+            hook.event,
+            hook.matcher.as_deref().unwrap_or("(none)"),
+            hook.handler_type,
+            hook.runs,
+            if hook.once { " (once)" } else { "" }
         );
     }
 }

@@ -61,6 +61,10 @@ pub fn match_reason(check: &MatchCheck<'_>, show_path: impl Fn(&Path) -> String)
         MatchOutcome::AllHooksDisabled(path) => {
             format!("all hooks off (disableAllHooks in {})", show_path(path))
         }
+        MatchOutcome::ManagedHooksOnly(path) => format!(
+            "the agent runs only the policy file's hooks (allowManagedHooksOnly in {})",
+            show_path(path)
+        ),
         MatchOutcome::BadMatcher => "invalid matcher".to_owned(),
         MatchOutcome::IfNotMet(rule) => format!("its if rule {rule:?} does not match this call"),
         MatchOutcome::Untrusted(why) => why.clone(),
@@ -270,5 +274,60 @@ mod tests {
         let quiet = run_matching(spec, &json!({"tool_name": "Read"}), &project, &view).await;
         assert!(quiet.runs.is_empty());
         assert_eq!(outcome_reason(&quiet.outcome), None);
+    }
+
+    #[tokio::test]
+    async fn the_policys_allow_managed_hooks_only_stops_every_other_agent_hook() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(dir.path());
+        let project = dir.path().join("p");
+        let ran = |name: &str| dir.path().join(name);
+        let hook = |name: &str| {
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "touch {}"}}]}}]}}}}"#,
+                ran(name).display()
+            )
+        };
+        write(&project.join(".claude/settings.json"), &hook("project"));
+        let mut policy: Value = serde_json::from_str(&hook("policy")).unwrap();
+        write(&roots.policy, &policy.to_string());
+        let spec = events::lookup("PreToolUse").unwrap();
+        let payload = json!({"tool_name": "Bash"});
+        let view = load_view(&roots, &[Kind::Agent], &project).unwrap();
+        assert_eq!(
+            reasons(&view, "PreToolUse", &payload),
+            ["exact name Bash", "exact name Bash"]
+        );
+
+        policy["allowManagedHooksOnly"] = json!(true);
+        write(&roots.policy, &policy.to_string());
+        let view = load_view(&roots, &[Kind::Agent], &project).unwrap();
+        let shown = reasons(&view, "PreToolUse", &payload);
+        assert!(
+            shown[0].contains("runs only the policy file's hooks")
+                && shown[0].contains("managed-settings.json"),
+            "{shown:?}"
+        );
+        assert_eq!(shown[1], "exact name Bash");
+        let report = run_matching(spec, &payload, &project, &view).await;
+        assert_eq!(report.runs.len(), 1);
+        assert!(ran("policy").exists());
+        assert!(
+            !ran("project").exists(),
+            "a hook the agent would not run ran"
+        );
+
+        // The key counts in the policy file only.
+        policy["allowManagedHooksOnly"] = json!(false);
+        write(&roots.policy, &policy.to_string());
+        write(
+            &project.join(".claude/settings.local.json"),
+            r#"{"allowManagedHooksOnly": true}"#,
+        );
+        let view = load_view(&roots, &[Kind::Agent], &project).unwrap();
+        assert_eq!(
+            reasons(&view, "PreToolUse", &payload),
+            ["exact name Bash", "exact name Bash"]
+        );
     }
 }

@@ -83,6 +83,9 @@ pub enum FindingCode {
     Silent,
     /// A plugin that ships hooks is installed but disabled.
     DisabledPlugin,
+    /// A skill's or subagent's frontmatter hooks the agent would not load
+    /// ([`crate::settings::components`]).
+    BadComponent,
 }
 
 /// The hook a finding is about.
@@ -195,6 +198,11 @@ pub struct HealthInputs {
     pub now: DateTime<Utc>,
     /// How far back the evidence goes.
     pub window: chrono::Duration,
+    /// Evidence from at most this many of the newest hook runs and of the
+    /// newest events, so the check costs the same on any size of history
+    /// (the tray's recount, [`TRAY_NEWEST`]); `None`: everything in the
+    /// window (`hookd doctor`, the Health view).
+    pub newest: Option<u64>,
 }
 
 impl HealthInputs {
@@ -210,9 +218,15 @@ impl HealthInputs {
             path: std::env::var("PATH").unwrap_or_default(),
             now: Utc::now(),
             window: chrono::Duration::days(i64::from(days)),
+            newest: None,
         }
     }
 }
+
+/// How many of the newest hook runs and events a bounded check
+/// ([`HealthInputs::newest`]) reads: enough for "always fails" and "times
+/// out" to show on any hook that runs a few times an hour.
+pub const TRAY_NEWEST: u64 = 20_000;
 
 /// How many days of hook runs and events a health check looks at unless
 /// asked otherwise (`hookd doctor --days`, the app's Health view).
@@ -250,13 +264,27 @@ pub fn check(inputs: &HealthInputs) -> Result<HealthReport> {
         }
     }
 
+    let components = crate::settings::components::component_hooks(&inputs.roots, project)?;
+    for problem in components.problems {
+        findings.push(Finding {
+            severity: Severity::Warning,
+            code: FindingCode::BadComponent,
+            hook: None,
+            message: format!(
+                "{}: {}; the agent does not load these hooks as written",
+                problem.path.display(),
+                problem.message
+            ),
+        });
+    }
+
     let since = (inputs.now - inputs.window).to_rfc3339_opts(SecondsFormat::Millis, true);
     let mut evidence = Vec::new();
     let mut last_event = None;
     if let Some(path) = &inputs.ledger {
         let ledger = Ledger::open_existing(path)?;
-        let stats = ledger.hook_run_stats(&since)?;
-        let events = ledger.event_counts_since(&since)?;
+        let stats = ledger.hook_run_stats(&since, inputs.newest)?;
+        let events = ledger.event_counts_since(&since, inputs.newest)?;
         last_event = ledger.last_event_at()?;
         for (i, hook) in view.hooks.iter().enumerate() {
             if hook.kind != Kind::Managed || !hook.enabled || hook.command.is_none() {

@@ -70,18 +70,35 @@ pub struct RecordedRun {
 }
 
 impl Ledger {
-    /// Every managed hook that ran (or was skipped) since `since` (RFC 3339).
-    pub fn hook_run_stats(&self, since: &str) -> Result<Vec<HookRunStats>> {
+    /// Every managed hook that ran (or was skipped) since `since` (RFC 3339),
+    /// among the newest `newest` runs when given: a bounded read whose cost
+    /// does not grow with the history (the tray's check).
+    pub fn hook_run_stats(&self, since: &str, newest: Option<u64>) -> Result<Vec<HookRunStats>> {
+        let (text, after) = match newest {
+            None => (
+                "SELECT source, command, hook_type, skipped IS NOT NULL, \
+                            (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
+                            timed_out, exit_code, duration_ms, started_at \
+                     FROM hook_runs WHERE started_at >= ?1 AND ?2 = 0 ORDER BY started_at",
+                0,
+            ),
+            // `+started_at`: read the id range on the primary key, never the
+            // whole window through the time index.
+            Some(n) => (
+                "SELECT source, command, hook_type, skipped IS NOT NULL, \
+                            (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
+                            timed_out, exit_code, duration_ms, started_at \
+                     FROM hook_runs WHERE id > ?2 AND +started_at >= ?1 ORDER BY id",
+                self.newest_ids_after("hook_runs", n)?,
+            ),
+        };
         let mut stmt = self
             .conn
-            .prepare_cached(
-                "SELECT source, command, hook_type, skipped IS NOT NULL, \
-                        (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
-                        timed_out, exit_code, duration_ms, started_at \
-                 FROM hook_runs WHERE started_at >= ?1 ORDER BY started_at",
-            )
+            .prepare_cached(text)
             .map_err(|e| sql(&self.path, e))?;
-        let mut rows = stmt.query([since]).map_err(|e| sql(&self.path, e))?;
+        let mut rows = stmt
+            .query(rusqlite::params![since, after])
+            .map_err(|e| sql(&self.path, e))?;
         let mut by_hook: BTreeMap<(String, String, String), (HookRunStats, Vec<f64>)> =
             BTreeMap::new();
         while let Some(row) = rows.next().map_err(|e| sql(&self.path, e))? {
@@ -138,17 +155,32 @@ impl Ledger {
             .collect())
     }
 
-    /// How many events of each kind (snake case) arrived since `since`.
-    pub fn event_counts_since(&self, since: &str) -> Result<BTreeMap<String, u64>> {
+    /// How many events of each kind (snake case) arrived since `since`,
+    /// among the newest `newest` events when given (a bounded read, as
+    /// [`Self::hook_run_stats`]).
+    pub fn event_counts_since(
+        &self,
+        since: &str,
+        newest: Option<u64>,
+    ) -> Result<BTreeMap<String, u64>> {
+        let (text, after) = match newest {
+            None => (
+                "SELECT hook_type, count(*) FROM events \
+                     WHERE event_timestamp >= ?1 AND ?2 = 0 GROUP BY hook_type",
+                0,
+            ),
+            Some(n) => (
+                "SELECT hook_type, count(*) FROM events \
+                     WHERE id > ?2 AND +event_timestamp >= ?1 GROUP BY hook_type",
+                self.newest_ids_after("events", n)?,
+            ),
+        };
         let mut stmt = self
             .conn
-            .prepare_cached(
-                "SELECT hook_type, count(*) FROM events WHERE event_timestamp >= ?1 \
-                 GROUP BY hook_type",
-            )
+            .prepare_cached(text)
             .map_err(|e| sql(&self.path, e))?;
         let rows = stmt
-            .query_map([since], |row| {
+            .query_map(rusqlite::params![since, after], |row| {
                 Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?))
             })
             .map_err(|e| sql(&self.path, e))?;
@@ -212,6 +244,23 @@ impl Ledger {
         Ok(out)
     }
 
+    /// The id after which the newest `n` rows of `table` (`events` or
+    /// `hook_runs`, both appended with growing ids) lie: one look at the
+    /// end of the primary key.
+    fn newest_ids_after(&self, table: &'static str, n: u64) -> Result<i64> {
+        let top: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT coalesce(max(id), 0) FROM {table}"),
+                [],
+                |row| row.get(0),
+            )
+            .map_err(|e| sql(&self.path, e))?;
+        Ok(top
+            .saturating_sub(i64::try_from(n).unwrap_or(i64::MAX))
+            .max(0))
+    }
+
     /// When the newest event was recorded (RFC 3339), if any.
     pub fn last_event_at(&self) -> Result<Option<String>> {
         self.conn
@@ -239,6 +288,78 @@ fn percentile(values: &mut [f64], q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::tests::plain_event;
+    use crate::record::HookRunRecord;
+
+    fn run(n: u32, exit: i32) -> HookRunRecord {
+        HookRunRecord {
+            run_id: format!("r{n}"),
+            event_id: format!("e{n}"),
+            hook_type: "stop".into(),
+            tool_name: None,
+            session_id: Some("s".into()),
+            tool_use_id: None,
+            scope: "project".into(),
+            source: "/p/.hookd/settings.json".into(),
+            matcher: None,
+            command: "check".into(),
+            exit_code: Some(exit),
+            timed_out: false,
+            decision: None,
+            duration_ms: f64::from(n),
+            stdout: String::new(),
+            stderr: String::new(),
+            output_truncated: false,
+            error: None,
+            started_at: format!("2026-01-01T00:{n:02}:00.000Z"),
+            skipped: None,
+        }
+    }
+
+    /// A bounded read sees only the newest rows, whatever the window says:
+    /// the tray's check costs the same on any size of history.
+    #[test]
+    fn a_bounded_read_sees_only_the_newest_runs_and_events() {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let events: Vec<_> = (0..10)
+            .map(|n| {
+                let kind = if n < 6 { "stop" } else { "pre_tool_use" };
+                plain_event(
+                    &format!("e{n}"),
+                    &format!("2026-01-01T00:{n:02}:00.000Z"),
+                    kind,
+                    "a",
+                    "s",
+                )
+            })
+            .collect();
+        ledger.append(&events).unwrap();
+        // Six failures, then four successes.
+        let runs: Vec<_> = (0..10).map(|n| run(n, if n < 6 { 1 } else { 0 })).collect();
+        ledger.append_hook_runs(&runs).unwrap();
+        let since = "2026-01-01T00:00:00.000Z";
+
+        let all = ledger.hook_run_stats(since, None).unwrap();
+        assert_eq!((all[0].runs, all[0].failed), (10, 6));
+        let newest = ledger.hook_run_stats(since, Some(4)).unwrap();
+        assert_eq!((newest[0].runs, newest[0].failed), (4, 0));
+        assert_eq!(newest[0].last_run, "2026-01-01T00:09:00.000Z");
+        // The window still applies inside the bound.
+        let late = ledger
+            .hook_run_stats("2026-01-01T00:08:00.000Z", Some(4))
+            .unwrap();
+        assert_eq!(late[0].runs, 2);
+        // A bound past the start reads everything once.
+        assert_eq!(
+            ledger.hook_run_stats(since, Some(1000)).unwrap()[0].runs,
+            10
+        );
+
+        let counts = ledger.event_counts_since(since, None).unwrap();
+        assert_eq!((counts["stop"], counts["pre_tool_use"]), (6, 4));
+        let counts = ledger.event_counts_since(since, Some(5)).unwrap();
+        assert_eq!((counts["stop"], counts["pre_tool_use"]), (1, 4));
+    }
 
     #[test]
     fn nearest_rank_percentile() {

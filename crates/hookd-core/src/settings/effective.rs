@@ -204,6 +204,9 @@ pub struct EffectiveHooks {
     /// kind runs, but one set outside the policy file spares the policy
     /// file's hooks (Claude Code's rule; see [`super::runs`]).
     pub all_disabled_by: Vec<SettingsLocation>,
+    /// The policy file, when its `allowManagedHooksOnly: true` is in force:
+    /// the agent runs only the policy file's own hooks.
+    pub managed_only: Option<SettingsLocation>,
     /// Compiled matchers, parallel to `hooks` (`None`: did not compile).
     matchers: Vec<Option<Matcher>>,
 }
@@ -245,6 +248,9 @@ pub enum MatchOutcome {
     Duplicate(usize),
     /// `disableAllHooks: true` in this file turns all hooks of its kind off.
     AllHooksDisabled(PathBuf),
+    /// The policy file (this one) sets `allowManagedHooksOnly: true`: the
+    /// agent runs only the policy file's hooks, not this one.
+    ManagedHooksOnly(PathBuf),
     /// Its matcher does not compile (a file only the lenient view reads).
     BadMatcher,
     /// Its matcher matches, but its handler's `if` rule does not
@@ -305,6 +311,12 @@ impl EffectiveHooks {
                 l.kind == hook.kind && (hook.scope != Scope::Policy || l.scope == Scope::Policy)
             }) {
                 MatchOutcome::AllHooksDisabled(off.path.clone())
+            } else if let Some(policy) = self
+                .managed_only
+                .as_ref()
+                .filter(|_| hook.kind == Kind::Agent && hook.scope != Scope::Policy)
+            {
+                MatchOutcome::ManagedHooksOnly(policy.path.clone())
             } else if let Some(first) = hook.duplicate_of {
                 MatchOutcome::Duplicate(first)
             } else {
@@ -370,6 +382,9 @@ impl EffectiveHooks {
         self.matchers.append(&mut other.matchers);
         self.files.append(&mut other.files);
         self.all_disabled_by.append(&mut other.all_disabled_by);
+        if self.managed_only.is_none() {
+            self.managed_only = other.managed_only;
+        }
     }
 
     /// This view with the hooks of the file at `location` replaced by those
@@ -382,6 +397,7 @@ impl EffectiveHooks {
         let mut out = Self {
             files: self.files.clone(),
             all_disabled_by: self.all_disabled_by.clone(),
+            managed_only: self.managed_only.clone(),
             ..Self::default()
         };
         let mut placed = false;
@@ -553,6 +569,12 @@ fn build(
         // spares the policy file's hooks (see `matching_all`).
         if let Some(flag) = doc.value().get("disableAllHooks") {
             disable_all = Some((flag == &Value::Bool(true), location));
+        }
+        // A key of the policy file only (Claude Code ignores it elsewhere).
+        if location.scope == Scope::Policy
+            && doc.value().get("allowManagedHooksOnly") == Some(&Value::Bool(true))
+        {
+            view.managed_only = Some(location.clone());
         }
         add_file(&mut view, location, doc.value());
         for hook in disabled.iter().filter(|d| d.belongs_to(location)) {

@@ -23,11 +23,14 @@
 //!   survive a hook added into them and removed again.
 //! - [`plugins`](mod@plugins): the hooks installed Claude Code plugins ship,
 //!   listed read-only with their plugin.
+//! - [`components`](mod@components): the hooks skills and subagents carry in
+//!   their frontmatter, listed read-only with the skill or agent.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
+pub mod components;
 pub mod connect;
 pub mod containers;
 pub mod disabled;

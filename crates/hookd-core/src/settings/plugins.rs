@@ -65,11 +65,27 @@ struct Install {
     project_path: Option<PathBuf>,
 }
 
-/// The hooks of every plugin installed for `project` (user-wide installs,
-/// and project or local installs of this project), enabled or not, in
-/// plugin order. A registry, plugin or `hooks.json` that cannot be read is
-/// skipped: the agent would not load it either.
-pub fn plugin_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<Vec<PluginHook>> {
+/// A plugin installed for a project, enabled or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct InstalledPlugin {
+    /// `<name>@<marketplace>`.
+    pub(crate) id: String,
+    /// Its installed version, when recorded.
+    pub(crate) version: Option<String>,
+    /// Whether it is enabled for the project.
+    pub(crate) enabled: bool,
+    /// Its folder (`${CLAUDE_PLUGIN_ROOT}`).
+    pub(crate) root: PathBuf,
+}
+
+/// Every plugin installed for `project` (user-wide installs, and project or
+/// local installs of this project), enabled or not, in registry order. No
+/// registry, or one hookd cannot read, is no plugins: the agent would not
+/// load any either.
+pub(crate) fn installed_plugins(
+    roots: &SettingsRoots,
+    project: Option<&Path>,
+) -> Result<Vec<InstalledPlugin>> {
     let registry = roots.home.join(".claude/plugins/installed_plugins.json");
     let Ok(bytes) = std::fs::read(&registry) else {
         return Ok(Vec::new());
@@ -79,23 +95,38 @@ pub fn plugin_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<Vec
         return Ok(Vec::new());
     };
     let enabled = enabled_plugins(roots, project)?;
+    Ok(installed
+        .plugins
+        .into_iter()
+        .filter_map(|(id, installs)| {
+            let install = installs.into_iter().find(|i| match i.scope.as_deref() {
+                Some("project" | "local") => i.project_path.as_deref() == project,
+                _ => true,
+            })?;
+            Some(InstalledPlugin {
+                enabled: enabled.get(&id).copied().unwrap_or(false),
+                id,
+                version: install.version,
+                root: install.install_path,
+            })
+        })
+        .collect())
+}
+
+/// The hooks of every plugin installed for `project` (see
+/// `installed_plugins`), enabled or not, in plugin order. A plugin or
+/// `hooks.json` that cannot be read is skipped: the agent would not load it
+/// either.
+pub fn plugin_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<Vec<PluginHook>> {
     let mut out = Vec::new();
-    for (plugin, installs) in installed.plugins {
-        let here = installs.iter().find(|i| match i.scope.as_deref() {
-            Some("project" | "local") => i.project_path.as_deref() == project,
-            _ => true,
-        });
-        let Some(install) = here else {
-            continue;
-        };
-        let path = install.install_path.join("hooks").join("hooks.json");
+    for plugin in installed_plugins(roots, project)? {
+        let path = plugin.root.join("hooks").join("hooks.json");
         let Some(value) = std::fs::read(&path)
             .ok()
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
         else {
             continue;
         };
-        let on = enabled.get(&plugin).copied().unwrap_or(false);
         let Some(hooks) = value.get("hooks").and_then(Value::as_object) else {
             continue;
         };
@@ -109,27 +140,37 @@ pub fn plugin_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<Vec
                     .flatten()
                 {
                     out.push(PluginHook {
-                        plugin: plugin.clone(),
-                        version: install.version.clone(),
-                        enabled: on,
+                        plugin: plugin.id.clone(),
+                        version: plugin.version.clone(),
+                        enabled: plugin.enabled,
                         path: path.clone(),
                         event: event.clone(),
                         matcher: matcher.clone(),
-                        handler_type: handler
-                            .get("type")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_owned(),
-                        runs: ["command", "url", "prompt"]
-                            .iter()
-                            .find_map(|k| handler.get(*k).and_then(Value::as_str))
-                            .map_or_else(|| handler.to_string(), str::to_owned),
+                        handler_type: handler_type(handler),
+                        runs: handler_runs(handler),
                     });
                 }
             }
         }
     }
     Ok(out)
+}
+
+/// A handler's `type` (empty when absent).
+pub(crate) fn handler_type(handler: &Value) -> String {
+    handler
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// What a handler runs: its command, URL or prompt, else the handler as JSON.
+pub(crate) fn handler_runs(handler: &Value) -> String {
+    ["command", "url", "prompt"]
+        .iter()
+        .find_map(|k| handler.get(*k).and_then(Value::as_str))
+        .map_or_else(|| handler.to_string(), str::to_owned)
 }
 
 /// `enabledPlugins` across the agent's files for `project`: the

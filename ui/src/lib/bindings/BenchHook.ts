@@ -38,8 +38,9 @@ summary: string,
  */
 timeout: number | null, 
 /**
- * `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`, `bad_matcher`,
- * `if_not_met` (its handler's `if` rule does not match the call) or
+ * `runs`, `no_match`, `disabled`, `duplicate`, `all_disabled`,
+ * `managed_only` (the policy file allows only its own hooks),
+ * `bad_matcher`, `if_not_met` (its handler's `if` rule does not match the call) or
  * `untrusted` (its project file is not approved: `hookd trust`).
  */
 outcome: string, 

@@ -3,4 +3,4 @@
 /**
  * What a finding is about.
  */
-export type FindingCode = "missing_program" | "missing_script" | "no_on_failure" | "duplicate" | "matcher_ignored" | "bare_mcp_server" | "does_not_run" | "always_fails" | "times_out" | "exits_one" | "never_fired" | "silent" | "disabled_plugin";
+export type FindingCode = "missing_program" | "missing_script" | "no_on_failure" | "duplicate" | "matcher_ignored" | "bare_mcp_server" | "does_not_run" | "always_fails" | "times_out" | "exits_one" | "never_fired" | "silent" | "disabled_plugin" | "bad_component";
