@@ -11,12 +11,20 @@
 //! It is bounded by [`BacktestRequest`]'s events, jobs and per-hook
 //! timeout (the core's defaults 200 / 2 / 10 s), runs on the blocking pool,
 //! and the bench's Cancel stops it and its hooks.
+//!
+//! The Hook editor's "Backtest these edits" sends the whole file as its
+//! save would write it (`draft`); the Test bench sends one hook. A long
+//! replay reports how far it is as [`BACKTEST_PROGRESS_EVENT`]s, at most
+//! one per [`PROGRESS_EVERY`] and always the last (Tauri's events are not
+//! built for a stream per event).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use hookd_core::executor::backtest::{self, BacktestLimits, BacktestReport, Draft};
+use hookd_core::executor::backtest::{
+    self, BacktestLimits, BacktestProgress, BacktestReport, Draft,
+};
 use hookd_core::settings::{Kind, Scope};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
@@ -57,9 +65,57 @@ pub struct DraftHook {
     pub command: String,
 }
 
-/// Replays the project's recent events against the draft; blocks until
-/// done or cancelled through [`crate::bench::bench_cancel`].
-pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestReport> {
+/// Name of the event that says how far a backtest is.
+pub const BACKTEST_PROGRESS_EVENT: &str = "backtest-progress";
+
+/// Shortest time between two [`BACKTEST_PROGRESS_EVENT`]s of one backtest.
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Payload of [`BACKTEST_PROGRESS_EVENT`]: which backtest (its project and
+/// file, as requested) and how far it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct BacktestProgressEvent {
+    /// The project, as the request named it.
+    pub project: String,
+    /// The draft's file kind.
+    pub kind: Kind,
+    /// The draft's file scope.
+    pub scope: Scope,
+    /// Events replayed so far, of how many.
+    pub progress: BacktestProgress,
+}
+
+/// Calls `send` with the progress of the backtest `request` asked for: the
+/// first report, the last, and at most one per `every` in between.
+pub fn throttled_progress(
+    request: &BacktestRequest,
+    every: Duration,
+    mut send: impl FnMut(BacktestProgressEvent),
+) -> impl FnMut(BacktestProgress) {
+    let (project, kind, scope) = (request.project.clone(), request.kind, request.scope);
+    let mut last: Option<Instant> = None;
+    move |progress| {
+        let due = last.is_none_or(|at| at.elapsed() >= every);
+        if due || progress.replayed == progress.events {
+            last = Some(Instant::now());
+            send(BacktestProgressEvent {
+                project: project.clone(),
+                kind,
+                scope,
+                progress,
+            });
+        }
+    }
+}
+
+/// Replays the project's recent events against the draft, telling
+/// `progress` how far it is; blocks until done or cancelled through
+/// [`crate::bench::bench_cancel`].
+pub fn backtest(
+    state: &AppState,
+    request: &BacktestRequest,
+    progress: impl FnMut(BacktestProgress),
+) -> Result<BacktestReport> {
     let root = project_root(&request.project)?;
     let roots = state.roots()?;
     let location = roots
@@ -97,6 +153,8 @@ pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestR
             .map_or(defaults.jobs, |n| n.clamp(1, 8) as usize),
         timeout: Duration::from_secs_f64(timeout),
     };
+    // Registered before the ledger is read, so a Cancel pressed meanwhile stops it too.
+    let in_flight = state.bench_runs.start();
     let prepared =
         backtest::prepare(roots, &root, &location, &draft, limits.events).map_err(core)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -104,11 +162,10 @@ pub fn backtest(state: &AppState, request: &BacktestRequest) -> Result<BacktestR
         .enable_all()
         .build()
         .map_err(|err| AppError::internal(format!("cannot start a runtime to run hooks: {err}")))?;
-    let in_flight = state.bench_runs.start();
     let report = runtime.block_on(async {
         tokio::select! {
             report = backtest::backtest(
-                prepared.recorded, &root, &prepared.current, &prepared.draft, limits,
+                prepared.recorded, &root, &prepared.current, &prepared.draft, limits, progress,
             ) => Some(report),
             // Dropping the replay kills its hooks' process groups (the executor's guard).
             () = in_flight.token.cancelled() => None,

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 // The Test bench's backtest: the differences in words, the core's default
 // limits, and the panel that sends the hook being tried (disabled while the
-// replay runs) and lists the blocked call.
+// replay runs, saying how far it is) and lists the blocked call.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBacktestPanel } from '../src/components/bench-backtest';
 import { setBackend } from '../src/lib/api';
-import { BACKTEST_DEFAULTS, changeKind, changeTitle, countField, reportSummary } from '../src/lib/backtest';
+import { BACKTEST_DEFAULTS, changeKind, changeTitle, countField, draftOfSave, progressText, reportSummary } from '../src/lib/backtest';
 import type { BacktestChange } from '../src/lib/types';
 import { createStub } from '../src/stub';
 
@@ -38,6 +38,11 @@ describe('backtest in words', () => {
     expect(changeKind(change({ after: null, rewritten_input: { command: 'ls' } }))).toBe('rewrites');
     expect(changeKind(change({ after: null, failures: ['exit 1'] }))).toBe('fails');
   });
+  it('says how far a replay is, and reads the save preview as the draft', () => {
+    expect(progressText({ replayed: 12, events: 200 })).toBe('12 of 200 events replayed');
+    expect(progressText({ replayed: 1, events: 1 })).toBe('1 of 1 event replayed');
+    expect(draftOfSave('\uFEFF{"hooks": {}}\r\n')).toEqual({ hooks: {} });
+  });
   it('summarises and keeps the core\u2019s defaults', () => {
     expect(BACKTEST_DEFAULTS).toEqual({ last: 200, jobs: 2, timeout: 10 });
     expect(countField('50', 200)).toBe(50);
@@ -58,9 +63,16 @@ describe('the panel', () => {
     (panel.querySelector('#backtest-matcher') as HTMLInputElement).value = 'Bash';
     (panel.querySelector('#backtest-command') as HTMLInputElement).value = './no-sudo.sh';
     const button = panel.querySelector<HTMLButtonElement>('#backtest-run')!;
+    const lines: string[] = [];
+    const status = panel.querySelector('#backtest-status')!;
+    const seen = new MutationObserver(() => lines.push(status.textContent ?? ''));
+    seen.observe(status, { subtree: true, childList: true, characterData: true });
     button.click();
     expect(button.disabled).toBe(true);
     await vi.waitFor(() => expect(panel.querySelector('[data-testid=backtest-change]')).not.toBeNull());
+    seen.disconnect();
+    // How far it is, as the backend reports it, while it runs.
+    expect(lines).toContain('Replaying: 3 of 3 events replayed… (the bench\u2019s Cancel stops it)');
     expect(button.disabled).toBe(false);
     expect(stub.lastArgs.get('bench_backtest')).toEqual({
       request: { project: root, kind: 'managed', scope: 'project', draft: null, hook: { event: 'PreToolUse', matcher: 'Bash', command: './no-sudo.sh' }, last: 200, jobs: 2, timeout: 10 },

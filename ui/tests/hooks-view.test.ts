@@ -119,6 +119,61 @@ describe('hooks view', () => {
     expect($<HTMLInputElement>('[data-testid=handler-timeout]').value).toBe('60');
   });
 
+  it('backtests the unsaved edits as Save would write the whole file, with progress and a Cancel', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-command]').length).toBeGreaterThan(0));
+    const button = $<HTMLButtonElement>('#hooks-backtest');
+    expect(button.textContent).toBe('Backtest these edits');
+    expect(button.disabled).toBe(true);
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '90');
+    expect(button.disabled).toBe(false);
+    // The progress the backend reports shows while the replay runs.
+    const lines: string[] = [];
+    const seen = new MutationObserver(() => {
+      const line = document.querySelector('#hooks-backtest-status');
+      if (line?.textContent) lines.push(line.textContent);
+    });
+    seen.observe(document.body, { subtree: true, childList: true, characterData: true });
+    button.click();
+    await vi.waitFor(() => expect($('#hooks-backtest-panel').dataset.running).toBe('false'));
+    seen.disconnect();
+    expect(lines).toContain('Replaying the project\u2019s recorded events: 3 of 3 events replayed…');
+    expect($('[data-testid=backtest-change]').dataset.kind).toBe('blocks');
+    // The draft is the whole file as the save preview renders it (other keys too), and nothing was saved.
+    const preview = await stub.invoke('preview_hooks_save', stub.lastArgs.get('preview_hooks_save') as Record<string, unknown>);
+    const sent = stub.lastArgs.get('bench_backtest') as { request: { draft: unknown; hook: unknown; kind: string; scope: string } };
+    expect(sent.request.draft).toEqual(JSON.parse((preview as { after: string }).after));
+    expect((sent.request.draft as { permissions?: unknown }).permissions).toBeDefined();
+    expect(sent.request).toMatchObject({ kind: 'agent', scope: 'project', hook: null });
+    expect(JSON.parse(stub.hooks.files.get(AGENT_PROJECT)!).hooks.PostToolUse[0].hooks[0].timeout).toBe(60);
+    // Edited since: the report says so; Close puts it away.
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '91');
+    expect($('#hooks-backtest-stale').hidden).toBe(false);
+    $('#hooks-backtest-close').click();
+    await vi.waitFor(() => expect(document.querySelector('#hooks-backtest-panel')).toBeNull());
+  });
+
+  it('cancels a backtest of the edits that is running', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-command]').length).toBeGreaterThan(0));
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '90');
+    // A replay that runs until it is cancelled, as the backend's does.
+    let stop: (() => void) | null = null;
+    const invoke = stub.invoke.bind(stub);
+    stub.invoke = (cmd, args) => {
+      if (cmd === 'bench_backtest') return new Promise((_, reject) => (stop = () => reject({ kind: 'cancelled', message: 'the backtest was cancelled' })));
+      if (cmd === 'bench_cancel') stop?.();
+      return invoke(cmd, args);
+    };
+    $('#hooks-backtest').click();
+    await vi.waitFor(() => expect(stop).not.toBeNull());
+    expect($<HTMLButtonElement>('#hooks-backtest').disabled).toBe(true);
+    $('#hooks-backtest-cancel').click();
+    await vi.waitFor(() => expect($('#hooks-backtest-status').textContent).toBe('Cancelled: its hooks were stopped before they finished.'));
+    expect($('#hooks-backtest-panel').dataset.running).toBe('false');
+    expect($<HTMLButtonElement>('#hooks-backtest').disabled).toBe(false);
+  });
+
   it('reloads an unedited file that changed on disk, and offers merge for an edited one', async () => {
     mount();
     await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));

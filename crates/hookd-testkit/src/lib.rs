@@ -19,6 +19,7 @@ pub mod bins;
 pub mod env;
 pub mod fs;
 pub mod git;
+pub mod history;
 pub mod ledger;
 pub mod listener;
 pub mod names;

@@ -2,7 +2,7 @@
 //! which hooks match a payload and why, and running them for real.
 
 use serde_json::Value;
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Emitter, Manager, Runtime};
 
 use super::blocking;
 use super::registry::command;
@@ -59,10 +59,20 @@ command! {
 
 command! {
     /// Replays the project's recent recorded events against a draft and
-    /// lists what it would decide differently (see [`crate::backtest`]).
+    /// lists what it would decide differently (see [`crate::backtest`]);
+    /// says how far it is with `backtest-progress` events.
     pub(crate) async fn bench_backtest<R: Runtime>[app: AppHandle<R>](
         request: BacktestRequest,
     ) -> Result<BacktestReport> {
-        blocking(&app, move |state| backtest::backtest(state, &request)).await
+        let emitter = app.clone();
+        blocking(&app, move |state| {
+            let progress = backtest::throttled_progress(&request, backtest::PROGRESS_EVERY, |event| {
+                if let Err(err) = emitter.emit(backtest::BACKTEST_PROGRESS_EVENT, event) {
+                    tracing::warn!(%err, "cannot tell the window how far the backtest is");
+                }
+            });
+            backtest::backtest(state, &request, progress)
+        })
+        .await
     }
 }

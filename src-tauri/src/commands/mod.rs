@@ -95,7 +95,7 @@ register! {
 
 /// Every event the backend emits to the window, with its payload.
 pub fn events() -> Vec<EventSignature> {
-    use crate::{bridge, closing, projects, settings_watch, tray};
+    use crate::{backtest, bridge, closing, projects, settings_watch, tray};
     vec![
         EventSignature::of::<String>(
             tray::NAVIGATE_EVENT,
@@ -116,6 +116,10 @@ pub fn events() -> Vec<EventSignature> {
         EventSignature::of::<settings_watch::SettingsChanged>(
             settings_watch::SETTINGS_CHANGED_EVENT,
             "A watched hook settings file changed on disk (Hook editor).",
+        ),
+        EventSignature::of::<backtest::BacktestProgressEvent>(
+            backtest::BACKTEST_PROGRESS_EVENT,
+            "How far a backtest is: events replayed of how many (at most ten a second, and the last).",
         ),
     ]
 }

@@ -1,7 +1,11 @@
 // backtest: three Bash calls recorded through the real hookd-emit and the
 // app's daemon, then, on the Test bench, "Backtest on recent history" with
 // a guard that refuses sudo lists exactly the sudo call as one it would
-// have blocked, with the guard's reason; nothing is saved.
+// have blocked, with the guard's reason; nothing is saved. In the Hook
+// editor, "Backtest these edits" replays the same calls with the edited
+// file as Save would write it, says "N of 3 events replayed" as it goes,
+// lists the same blocked call, saves nothing, and its Cancel stops a
+// replay whose hook hangs.
 // See run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -46,5 +50,60 @@ export default async function ({ browser, test, shot, emit, makeRepo, WORK }) {
     assert.ok(!fs.existsSync(path.join(dir, '.hookd', 'settings.json')), 'nothing was saved');
     await browser.execute(() => document.getElementById('bench-backtest')?.scrollIntoView({ block: 'start' }));
     await shot(browser, 'bench-backtest');
+  });
+
+  await test('backtest: the Hook editor backtests its unsaved edits with progress, and Cancel stops it', async () => {
+    // A guard that takes a moment per call, so the progress is seen.
+    const slow = path.join(WORK, 'bin', 'slow-no-sudo.sh');
+    fs.writeFileSync(slow, `#!/bin/sh\nsleep 1\nexec ${guard}\n`, { mode: 0o755 });
+    await browser.execute((h) => { window.location.hash = h; }, `#/hooks?project=${dir}&tab=managed-project`);
+    await browser.$('#hooks-add').waitForExist({ timeout: 10000 });
+    await browser.$('#hooks-add-event').selectByAttribute('value', 'PreToolUse');
+    await browser.$('#hooks-add-matcher').setValue('Bash');
+    await browser.$('#hooks-add-command').setValue(slow);
+    const add = await browser.$('#hooks-add-submit');
+    await browser.waitUntil(async () => await add.isEnabled(), { timeout: 5000 });
+    await add.click();
+    await browser.waitUntil(async () => (await browser.$('#hooks-dirty').getAttribute('data-dirty')) === 'true', { timeout: 5000, timeoutMsg: 'the hook is in the draft' });
+
+    const button = await browser.$('#hooks-backtest');
+    assert.equal(await button.getText(), 'Backtest these edits');
+    await button.click();
+    const statuses = new Set();
+    await browser.waitUntil(
+      async () => {
+        const panel = await browser.$('#hooks-backtest-panel');
+        if (!(await panel.isExisting())) return false;
+        statuses.add(await browser.$('#hooks-backtest-status').getText());
+        return (await panel.getAttribute('data-running')) === 'false';
+      },
+      { timeout: 30000, interval: 100, timeoutMsg: 'the backtest of the edits finished' },
+    );
+    assert.ok([...statuses].some((t) => /\d of 3 events replayed/.test(t)), `progress was shown: ${[...statuses].join(' | ')}`);
+    const changes = await browser.execute(() =>
+      [...document.querySelectorAll('#hooks-backtest-panel [data-testid="backtest-change"]')].map((c) => ({ kind: c.dataset.kind, after: c.dataset.after, text: c.textContent })),
+    );
+    assert.equal(changes.length, 1, JSON.stringify(changes));
+    assert.equal(changes[0].kind, 'blocks');
+    assert.match(changes[0].text, /sudo rm -rf \/var\/cache/);
+    assert.match(changes[0].text, /no sudo/);
+    assert.ok(!fs.existsSync(path.join(dir, '.hookd', 'settings.json')), 'nothing was saved');
+    assert.equal(await browser.$('#hooks-dirty').getAttribute('data-dirty'), 'true', 'the edits are still unsaved');
+    await browser.$('#hooks-backtest-panel').scrollIntoView({ block: 'center' });
+    await shot(browser, 'hooks-backtest-edits');
+
+    // A hook that hangs: Cancel stops the replay long before the hook would end.
+    const command = await browser.$(`[data-testid="hook-handler"][data-command="${slow}"] [data-testid="handler-command"]`);
+    await command.setValue('sleep 30');
+    await button.click();
+    await browser.waitUntil(async () => /0 of 3 events replayed/.test(await browser.$('#hooks-backtest-status').getText()), { timeout: 10000, timeoutMsg: 'the replay started' });
+    const started = Date.now();
+    await browser.$('#hooks-backtest-cancel').click();
+    await browser.waitUntil(async () => /Cancelled/.test(await browser.$('#hooks-backtest-status').getText()), { timeout: 10000, timeoutMsg: 'the backtest was cancelled' });
+    assert.ok(Date.now() - started < 10000);
+    assert.equal(await browser.$('#hooks-backtest-panel').getAttribute('data-running'), 'false');
+    await browser.$('#hooks-discard').click();
+    await browser.waitUntil(async () => (await browser.$('#hooks-dirty').getAttribute('data-dirty')) === 'false', { timeout: 5000 });
+    assert.ok(!fs.existsSync(path.join(dir, '.hookd', 'settings.json')), 'nothing was saved');
   });
 }

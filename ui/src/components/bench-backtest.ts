@@ -4,10 +4,13 @@
 // differences it would have made on the project's recorded events, listed
 // before anything is saved. Opt-in: nothing runs until the button is
 // pressed; the button is disabled while the replay runs (on the backend's
-// blocking pool) and the bench's Cancel stops it.
+// blocking pool), which says "N of M events replayed" as it goes, and the
+// bench's Cancel stops it. `renderBacktest` also shows the Hook editor's
+// backtest of its edits.
 
-import { api } from '../lib/api';
-import { BACKTEST_DEFAULTS, changeKind, changeTitle, countField, reportSummary } from '../lib/backtest';
+import '../styles/backtest.css';
+import { api, type Unlisten } from '../lib/api';
+import { BACKTEST_DEFAULTS, changeKind, changeTitle, countField, listenProgress, progressText, reportSummary } from '../lib/backtest';
 import type { BacktestReport, Kind, Scope } from '../lib/types';
 import { h } from './dom';
 
@@ -76,8 +79,14 @@ export function createBacktestPanel(deps: BacktestPanelDeps): HTMLElement {
     const n = countField(last.value, BACKTEST_DEFAULTS.last);
     button.disabled = true;
     out.setAttribute('aria-busy', 'true');
-    status.textContent = `Replaying up to ${n} recorded events… (the bench\u2019s Cancel stops it)`;
+    const cancel = ' (the bench\u2019s Cancel stops it)';
+    status.textContent = `Replaying up to ${n} recorded events…${cancel}`;
+    let unlisten: Unlisten | null = null;
     try {
+      // Without the events the replay still runs; only the count is missing.
+      unlisten = await listenProgress({ project, kind: t.kind, scope: t.scope }, (p) => {
+        if (button.disabled) status.textContent = `Replaying: ${progressText(p)}…${cancel}`;
+      }).catch(() => null);
       const report = await api.bench_backtest({
         request: {
           project,
@@ -97,6 +106,7 @@ export function createBacktestPanel(deps: BacktestPanelDeps): HTMLElement {
       out.replaceChildren();
       deps.onError(err, 'Could not backtest the hook');
     } finally {
+      unlisten?.();
       button.disabled = false;
       out.setAttribute('aria-busy', 'false');
     }

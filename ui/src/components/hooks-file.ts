@@ -4,8 +4,11 @@
 // says is no valid pattern), every event → matcher group → handler as a
 // form (reorder, delete, edit matcher/command/timeout, disable, move to
 // another file through a review of both files), the hooks hookd disabled,
-// the review-and-save panel with the diff of the whole file, and the save
-// bar, which stays at the bottom of the screen however long the file.
+// the review-and-save panel with the diff of the whole file, the backtest
+// of the unsaved edits on the project's recorded history ("Backtest these
+// edits": how far it is, Cancel, then what the edited file would have
+// decided differently), and the save bar, which stays at the bottom of the
+// screen however long the file.
 //
 // Handlers the editor does not edit (types other than `command`, unknown
 // types) and keys it does not know are shown read-only; they are part of
@@ -29,7 +32,9 @@ import {
   type HooksTree,
 } from '../lib/hooks-model';
 import { savedVerdict } from '../lib/runs';
-import type { FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, RunVerdict, SavePreview } from '../lib/types';
+import { progressText } from '../lib/backtest';
+import type { BacktestProgress, BacktestReport, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, RunVerdict, SavePreview } from '../lib/types';
+import { renderBacktest } from './bench-backtest';
 import { renderDiff } from './hooks-diff';
 import { createMatcherField, matcherRefusal, type MatcherField } from './hooks-matcher';
 import { h } from './dom';
@@ -53,6 +58,24 @@ export interface FileEditorState {
   busy: boolean;
   /** What is typed in the "add a hook" form, kept across re-renders. */
   add: AddDraft;
+  /** The backtest of the edits, running or done; null when none was asked. */
+  backtest: EditsBacktest | null;
+}
+
+/** A backtest of the unsaved edits of a file. */
+export interface EditsBacktest {
+  /** The hooks it replays (the draft when it was asked). */
+  tested: HooksTree;
+  /** It is replaying. */
+  running: boolean;
+  /** How far it is, once the backend said. */
+  progress: BacktestProgress | null;
+  /** What it found. */
+  report: BacktestReport | null;
+  /** Why it has no report (cancelled). */
+  message: string | null;
+  /** Cancel was pressed (perhaps before the replay reached the backend). */
+  cancelled: boolean;
 }
 
 /** The fields of the "add a hook" form. */
@@ -88,6 +111,18 @@ export interface FileEditorDeps {
   onSave(force: boolean): void;
   /** Close the review. */
   onCancelReview(): void;
+  /** Backtest the edited file on the project's recorded history (absent: no project to replay). */
+  onBacktest?: () => void;
+  /** Stop the backtest that runs. */
+  onCancelBacktest(): void;
+  /** Put the backtest's report away. */
+  onCloseBacktest(): void;
+}
+
+/** The status line of a backtest of the edits. */
+export function backtestStatus(bt: EditsBacktest): string {
+  if (bt.running) return bt.progress ? `Replaying the project\u2019s recorded events: ${progressText(bt.progress)}…` : 'Replaying the project\u2019s recorded events…';
+  return bt.message ?? '';
 }
 
 /** A rendered file editor. */
@@ -172,12 +207,22 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
   body.push(disabledList());
 
   const review = state.review ? reviewPanel(state.review) : null;
+  const backtest = state.backtest ? backtestPanel(state.backtest) : null;
   // The save bar: sticky at the bottom of the scrolling pane (hooks.css), so it stays in reach in a long file.
   const actions = h(
     'div',
     { id: 'hooks-save-bar', class: dirty ? 'hooks-actions hooks-save-bar dirty' : 'hooks-actions hooks-save-bar', data: { dirty: String(dirty) } },
     h('span', { id: 'hooks-dirty', class: dirty ? 'hooks-dirty on' : 'hooks-dirty', data: { dirty: String(dirty) }, text: dirty ? 'Unsaved changes' : 'No unsaved changes' }),
     h('button', { id: 'hooks-discard', class: 'button', attrs: { type: 'button', disabled: !dirty || state.busy }, text: 'Discard', on: { click: () => deps.onDiscard() } }),
+    deps.onBacktest
+      ? h('button', {
+          id: 'hooks-backtest',
+          class: 'button',
+          attrs: { type: 'button', disabled: !dirty || state.busy || !file.editable || state.backtest?.running === true, title: 'Replay this project\u2019s last recorded events with the file as Save would write it, and list what it would decide differently (nothing is saved)' },
+          text: 'Backtest these edits',
+          on: { click: () => deps.onBacktest?.() },
+        })
+      : null,
     h('button', {
       id: 'hooks-review',
       class: 'button primary',
@@ -199,6 +244,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     // The review goes first: it is what the user is doing now.
     review,
     ...body,
+    backtest,
     actions,
   );
 
@@ -506,6 +552,27 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
             }),
           ),
         ),
+      ),
+    );
+  }
+
+  function backtestPanel(bt: EditsBacktest): HTMLElement {
+    // Edited since: the report is of other hooks than the ones on screen.
+    const stale = !bt.running && bt.report !== null && !sameTree(bt.tested, draft);
+    return h(
+      'section',
+      { id: 'hooks-backtest-panel', class: 'hooks-backtest', data: { running: String(bt.running) }, attrs: { 'aria-labelledby': 'hooks-backtest-title', 'aria-busy': String(bt.running), tabindex: '-1' } },
+      h('h3', { id: 'hooks-backtest-title', class: 'hooks-section-title', text: 'Backtest of these edits' }),
+      h('p', { class: 'muted small-note', text: `The last recorded events of this project, replayed with ${file.path} as Save would write it (not saved). Only hooks the edits add or change run, with HOOKD_BACKTEST=1; what the hooks they drop decided is read from the ledger; no answer reaches any agent.` }),
+      h('p', { id: 'hooks-backtest-status', class: 'muted', attrs: { 'aria-live': 'polite' }, text: backtestStatus(bt) }),
+      h('p', { id: 'hooks-backtest-stale', class: 'hooks-note', attrs: { role: 'status', hidden: !stale }, text: 'You edited the file since this backtest: backtest again to see the edits as they are now.' }),
+      bt.report ? renderBacktest(bt.report) : null,
+      h(
+        'div',
+        { class: 'hooks-actions' },
+        bt.running
+          ? h('button', { id: 'hooks-backtest-cancel', class: 'button danger', attrs: { type: 'button' }, text: 'Cancel', on: { click: () => deps.onCancelBacktest() } })
+          : h('button', { id: 'hooks-backtest-close', class: 'button', attrs: { type: 'button' }, text: 'Close', on: { click: () => deps.onCloseBacktest() } }),
       ),
     );
   }

@@ -1,8 +1,12 @@
-// The Test bench's backtest in words: one line per recorded event the
-// draft would decide differently (the core's BacktestReport), and the
-// limits' defaults (the core's: 200 events, 2 at once, 10 s per hook).
+// Backtests in words (the Test bench's, of one hook, and the Hook editor's,
+// of the edited file): one line per recorded event the draft would decide
+// differently (the core's BacktestReport), how far a replay is (the
+// `backtest-progress` event), the draft the editor sends (the file exactly
+// as its save would write it), and the limits' defaults (the core's: 200
+// events, 2 at once, 10 s per hook).
 
-import type { BacktestChange, BacktestReport } from './types';
+import { listen, type Unlisten } from './api';
+import type { BacktestChange, BacktestProgress, BacktestReport, JsonValue, Kind, Scope } from './types';
 
 /** The core's defaults (`BacktestLimits::default`). */
 export const BACKTEST_DEFAULTS = { last: 200, jobs: 2, timeout: 10 } as const;
@@ -40,4 +44,28 @@ export function reportSummary(r: BacktestReport): string {
 export function countField(text: string, fallback: number): number {
   const n = Number(text.trim());
   return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** `12 of 200 events replayed` */
+export function progressText(p: BacktestProgress): string {
+  return `${p.replayed} of ${p.events} event${p.events === 1 ? '' : 's'} replayed`;
+}
+
+/**
+ * Calls `onProgress` with the progress of the backtest of this project's
+ * file (the events of other backtests are not its own).
+ */
+export function listenProgress(of: { project: string; kind: Kind; scope: Scope }, onProgress: (p: BacktestProgress) => void): Promise<Unlisten> {
+  return listen('backtest-progress', (e) => {
+    if (e.project === of.project && e.kind === of.kind && e.scope === of.scope) onProgress(e.progress);
+  });
+}
+
+/**
+ * The whole file a save would write (`SavePreview.after`, byte for byte
+ * what Save writes) as the backtest's `draft`: a byte order mark, which
+ * the file may keep, is not JSON.
+ */
+export function draftOfSave(after: string): JsonValue {
+  return JSON.parse(after.replace(/^\uFEFF/, '')) as JsonValue;
 }

@@ -73,6 +73,8 @@ export type { DisabledEntry } from './bindings/DisabledEntry';
 export type { EffectiveEntry } from './bindings/EffectiveEntry';
 // The Test bench's backtest (hookd_core::executor::backtest).
 export type { BacktestChange } from './bindings/BacktestChange';
+export type { BacktestProgress } from './bindings/BacktestProgress';
+export type { BacktestProgressEvent } from './bindings/BacktestProgressEvent';
 export type { BacktestReport } from './bindings/BacktestReport';
 export type { BacktestRequest } from './bindings/BacktestRequest';
 export type { DraftHook } from './bindings/DraftHook';

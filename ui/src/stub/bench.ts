@@ -9,7 +9,7 @@
 // first deciding run's own reply; hookd-core's matching, running and merging
 // are tested in Rust.
 
-import type { BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, ProjectInfo } from '../lib/types';
+import type { BacktestProgressEvent, BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, ProjectInfo } from '../lib/types';
 import { STUB_EVENTS } from './hooks';
 import { fail, RUNS, type StubPart } from './types';
 
@@ -173,7 +173,7 @@ export interface BenchStub {
   commands: StubPart<BenchCommands>;
 }
 
-export function createBenchStub(projects: ProjectInfo[]): BenchStub {
+export function createBenchStub(projects: ProjectInfo[], emit?: (event: 'backtest-progress', payload: BacktestProgressEvent) => void): BenchStub {
   function project(root: string): ProjectInfo {
     const p = projects.find((x) => x.root === root);
     if (!p) throw fail('not_found', `project directory ${root}: No such file or directory (os error 2)`);
@@ -255,8 +255,10 @@ export function createBenchStub(projects: ProjectInfo[]): BenchStub {
     // The stub's runs answer at once: there is never one in flight.
     bench_cancel: () => 0,
     // Canned: the stub has no ledger; one blocked call, as the core would report it.
+    // The replay's progress is sent as the core reports it: once, then per event.
     bench_backtest: ({ request }) => {
       project(request.project);
+      for (const replayed of [1, 2, 3]) emit?.('backtest-progress', { project: request.project, kind: request.kind, scope: request.scope, progress: { replayed, events: 3 } });
       return {
         events: 3,
         matched: 3,

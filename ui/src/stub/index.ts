@@ -180,7 +180,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
     ...timeline.commands,
     ...hooks.commands,
     ...createTemplatesStub(hooks).commands,
-    ...createBenchStub(projects).commands,
+    ...createBenchStub(projects, (event, payload) => stub.emit(event, payload)).commands,
     ...createHealthStub(projects),
     ...connect.commands,
     ...createRewindStub().commands,

@@ -6,20 +6,24 @@
 // disk (the `settings-changed` event), an unedited tab reloads by itself and
 // an edited one shows a banner: reload (drop the edits) or merge (re-apply
 // them onto the new contents), and a save that would overwrite someone
-// else's change is refused unless the user chooses to overwrite it. The
+// else's change is refused unless the user chooses to overwrite it.
+// "Backtest these edits" replays the project's recorded events with the
+// edited file exactly as Save would write it (the save preview's text) and
+// shows what it would decide differently, how far it is, and a Cancel. The
 // Templates tab installs ready-made hooks into any of the six files.
 
 import '../styles/hooks.css';
 import { basename, h, replaceChildren } from '../components/dom';
-import { emptyAdd, isDirty, renderFileEditor, type FileEditor, type FileEditorState } from '../components/hooks-file';
+import { backtestStatus, emptyAdd, isDirty, renderFileEditor, type EditsBacktest, type FileEditor, type FileEditorState } from '../components/hooks-file';
 import { renderEffective } from '../components/hooks-effective';
 import { openMoveDialog } from '../components/hooks-move';
 import type { Modal } from '../components/modal';
 import { placementLabel, renderIdleTemplate, renderTemplates } from '../components/hooks-templates';
 import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { api, HookdError, listen, normalizeError, type Unlisten } from '../lib/api';
+import { draftOfSave, listenProgress } from '../lib/backtest';
 import { debounce } from '../lib/debounce';
-import { mergeHooks, treeOfFile, type HooksTree } from '../lib/hooks-model';
+import { mergeHooks, sameTree, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
 import type { EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
@@ -88,7 +92,7 @@ export function hookDraftsSnapshot(): JsonValue {
   for (const [project, tabs] of drafts) {
     const kept: [HooksTab, TabState][] = [...tabs]
       .filter(([, state]) => isDirty(state) || !sameAdd(state.add, emptyAdd()))
-      .map(([tab, state]) => [tab, { ...state, busy: false, review: null }]);
+      .map(([tab, state]) => [tab, { ...state, busy: false, review: null, backtest: null }]);
     if (kept.length > 0) projects.push([project, kept]);
   }
   if (projects.length === 0) return null;
@@ -112,7 +116,7 @@ export function restoreHookDrafts(stash: unknown): number {
     const tabs = tabsOf(entry[0]);
     for (const [tab, state] of entry[1]) {
       if (!HOOKS_TABS.includes(tab) || !state || typeof state !== 'object' || !state.loaded || !state.draft) continue;
-      tabs.set(tab, { ...state, busy: false, review: null });
+      tabs.set(tab, { ...state, busy: false, review: null, backtest: null });
       restored += 1;
     }
   }
@@ -223,7 +227,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
 
   function freshState(file: HookFile, add = emptyAdd()): TabState {
     const tree = treeOfFile(file);
-    return { loaded: file, base: tree, draft: tree, review: null, conflict: false, notes: [], busy: false, onDisk: null, add };
+    return { loaded: file, base: tree, draft: tree, review: null, conflict: false, notes: [], busy: false, onDisk: null, add, backtest: null };
   }
 
   function say(text: string): void {
@@ -400,6 +404,10 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
             const b = panel.querySelector<HTMLButtonElement>(`#${id}`);
             if (b) b.disabled = !dirty || state.busy;
           }
+          const bt = panel.querySelector<HTMLButtonElement>('#hooks-backtest');
+          if (bt) bt.disabled = !dirty || state.busy || !state.loaded.editable || state.backtest?.running === true;
+          const stale = panel.querySelector<HTMLElement>('#hooks-backtest-stale');
+          if (stale && state.backtest?.report) stale.hidden = sameTree(state.backtest.tested, draft);
         }
       },
       onToggle: (hook, enabled) => void toggle(state, hook, enabled),
@@ -411,6 +419,16 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         render();
       },
       onSave: (force) => void save(state, force),
+      onBacktest: project !== null ? () => void backtestEdits(state) : undefined,
+      onCancelBacktest: () => {
+        if (state.backtest) state.backtest.cancelled = true;
+        api.bench_cancel().catch((err: unknown) => ctx.errors.show(err, 'Could not cancel the backtest'));
+      },
+      onCloseBacktest: () => {
+        state.backtest = null;
+        render();
+        panel.querySelector<HTMLElement>('#hooks-backtest')?.focus();
+      },
       onCancelReview: () => {
         state.review = null;
         state.conflict = false;
@@ -564,6 +582,56 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       ctx.errors.show(err, 'Could not save the hooks');
       render();
     }
+  }
+
+  /**
+   * Backtests the edited file: the save preview's text (what Save would
+   * write, byte for byte) is the draft; progress shows as it comes.
+   */
+  async function backtestEdits(state: TabState): Promise<void> {
+    if (project === null || state.backtest?.running) return;
+    const root = project;
+    const file = state.loaded.file;
+    const bt: EditsBacktest = { tested: state.draft, running: true, progress: null, report: null, message: null, cancelled: false };
+    state.backtest = bt;
+    render();
+    panel.querySelector<HTMLElement>('#hooks-backtest-panel')?.scrollIntoView?.({ block: 'nearest' });
+    // Without the events the replay still runs; only the count is missing.
+    const unlisten = await listenProgress({ project: root, kind: file.kind, scope: file.scope }, (p) => {
+      if (!bt.running) return;
+      bt.progress = p;
+      if (state.backtest === bt && tabs.get(tab) === state) {
+        const line = panel.querySelector<HTMLElement>('#hooks-backtest-status');
+        if (line) line.textContent = backtestStatus(bt);
+      }
+    }).catch(() => null);
+    try {
+      const preview = await api.preview_hooks_save({ file, hooks: bt.tested, version: state.loaded.version });
+      if (bt.cancelled) throw new HookdError({ kind: 'cancelled', message: 'cancelled before it started' });
+      bt.report = await api.bench_backtest({
+        request: { project: root, kind: file.kind, scope: file.scope, draft: draftOfSave(preview.after), hook: null, last: null, jobs: null, timeout: null },
+      });
+    } catch (err) {
+      if (err instanceof HookdError && err.kind === 'cancelled') {
+        bt.message = 'Cancelled: its hooks were stopped before they finished.';
+      } else {
+        if (state.backtest === bt) state.backtest = null;
+        bt.running = false;
+        unlisten?.();
+        if (destroyed) return;
+        if (isConflict(err)) {
+          await refreshAfterConflict(state);
+          return;
+        }
+        ctx.errors.show(err, 'Could not backtest the edits');
+        render();
+        return;
+      }
+    }
+    bt.running = false;
+    unlisten?.();
+    if (destroyed || state.backtest !== bt) return;
+    render();
   }
 
   function reloadTab(): void {

@@ -3,6 +3,7 @@
 //! have decided differently ([`hookd_core::executor::backtest`]). Opt-in and
 //! bounded; the hooks see `HOOKD_BACKTEST=1`; no agent gets an answer.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -97,12 +98,22 @@ pub fn run(args: &BacktestArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the runtime to run hooks")?;
+    // A long replay says how far it is on a terminal; piped output stays clean.
+    let terminal = std::io::stderr().is_terminal();
     let report = runtime.block_on(backtest::backtest(
         prepared.recorded,
         &project,
         &prepared.current,
         &prepared.draft,
         limits,
+        |p| {
+            if terminal {
+                eprint!("\r{} of {} events replayed", p.replayed, p.events);
+                if p.replayed == p.events {
+                    eprintln!();
+                }
+            }
+        },
     ));
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),

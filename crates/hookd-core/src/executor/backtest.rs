@@ -15,6 +15,10 @@
 //! Runs are bounded: N events, `jobs` events at a time, each hook's
 //! timeout capped. Every hook sees `HOOKD_BACKTEST=1`, and nothing is sent
 //! to any agent: the outcomes are only reported.
+//!
+//! A replay of a slow hook over hundreds of events takes minutes, so the
+//! caller is told as events finish ([`BacktestProgress`]): the app shows
+//! "N of M events replayed", the CLI a line on a terminal.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -99,6 +103,18 @@ pub struct BacktestReport {
     pub span: Option<(String, String)>,
 }
 
+/// How far a backtest is: sent to the caller's progress callback once the
+/// events with nothing to run are counted, and again as each replayed
+/// event finishes (the last one has `replayed == events`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BacktestProgress {
+    /// Events done: replayed, or with nothing of the draft's to run.
+    pub replayed: usize,
+    /// Events the backtest replays in all.
+    pub events: usize,
+}
+
 /// What a backtest tries.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Draft {
@@ -180,14 +196,15 @@ pub fn prepare(
 }
 
 /// Replays the newest `limits.events` of `recorded` (oldest first) in
-/// `project_root` against `current` and `draft`; see the module
-/// documentation.
+/// `project_root` against `current` and `draft`, telling `progress` how far
+/// it is ([`BacktestProgress`]); see the module documentation.
 pub async fn backtest(
     mut recorded: Vec<RecordedEvent>,
     project_root: &std::path::Path,
     current: &EffectiveHooks,
     draft: &EffectiveHooks,
     limits: BacktestLimits,
+    mut progress: impl FnMut(BacktestProgress),
 ) -> BacktestReport {
     let recorded = recorded.split_off(recorded.len().saturating_sub(limits.events));
     let span = recorded
@@ -255,10 +272,21 @@ pub async fn backtest(
             )
         });
     }
+    // Every event not spawned had nothing of the draft's to run: done already.
+    let mut replayed = total - set.len();
+    progress(BacktestProgress {
+        replayed,
+        events: total,
+    });
     let mut found = Vec::new();
     let mut matched = 0;
     let mut runs = 0;
     while let Some(done) = set.join_next().await {
+        replayed += 1;
+        progress(BacktestProgress {
+            replayed,
+            events: total,
+        });
         let Ok((order, event, spec, after, before, before_unknown, n)) = done else {
             continue;
         };
@@ -354,6 +382,58 @@ fn subject(payload: &serde_json::Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::{Kind, Scope};
+    use serde_json::json;
+
+    fn bash_call(n: usize, tool: &str) -> RecordedEvent {
+        RecordedEvent {
+            event_id: format!("e{n}"),
+            hook_type: "pre_tool_use".to_owned(),
+            timestamp: format!("2026-01-01T00:00:0{n}Z"),
+            tool_name: Some(tool.to_owned()),
+            payload: json!({"hook_event_name": "PreToolUse", "tool_name": tool,
+                "tool_input": {"command": format!("echo {n}")}}),
+            runs: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn progress_counts_every_event_once_and_ends_at_the_total() {
+        let dir = tempfile::tempdir().unwrap();
+        let location = SettingsLocation {
+            kind: Kind::Managed,
+            scope: Scope::Project,
+            path: dir.path().join("settings.json"),
+            read_only: false,
+            trust_store: None,
+            kept_store: None,
+        };
+        let current = EffectiveHooks::default();
+        let draft = current.with_draft(
+            &location,
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "exit 0"}]}]}}),
+        );
+        // Two Bash calls the draft runs on, one Write call it does not match.
+        let recorded = vec![
+            bash_call(1, "Bash"),
+            bash_call(2, "Write"),
+            bash_call(3, "Bash"),
+        ];
+        let mut seen = Vec::new();
+        let report = backtest(
+            recorded,
+            dir.path(),
+            &current,
+            &draft,
+            BacktestLimits::default(),
+            |p| seen.push((p.replayed, p.events)),
+        )
+        .await;
+        assert_eq!(report.matched, 2, "{report:?}");
+        // The Write call is done at once; each Bash call as its run ends.
+        assert_eq!(seen, vec![(1, 3), (2, 3), (3, 3)]);
+    }
 
     #[test]
     fn the_strongest_recorded_decision_wins_as_the_agent_merges() {

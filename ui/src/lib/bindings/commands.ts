@@ -5,6 +5,7 @@ import type { AddProjectsResult } from "./AddProjectsResult";
 import type { AgentInfo } from "./AgentInfo";
 import type { Anchor } from "./Anchor";
 import type { AppInfo } from "./AppInfo";
+import type { BacktestProgressEvent } from "./BacktestProgressEvent";
 import type { BacktestReport } from "./BacktestReport";
 import type { BacktestRequest } from "./BacktestRequest";
 import type { BenchCatalog } from "./BenchCatalog";
@@ -217,7 +218,8 @@ export type Commands = {
   bench_cancel: { args: Record<string, never>; result: number };
   /**
    * Replays the project's recent recorded events against a draft and
-   * lists what it would decide differently (see [`crate::backtest`]).
+   * lists what it would decide differently (see [`crate::backtest`]);
+   * says how far it is with `backtest-progress` events.
    */
   bench_backtest: { args: { request: BacktestRequest }; result: BacktestReport };
   /** The settings file of `scope` before and after connecting; writes nothing. */
@@ -321,4 +323,6 @@ export type Events = {
   "projects-changed": AddProjectsResult;
   /** A watched hook settings file changed on disk (Hook editor). */
   "settings-changed": SettingsChanged;
+  /** How far a backtest is: events replayed of how many (at most ten a second, and the last). */
+  "backtest-progress": BacktestProgressEvent;
 };
