@@ -292,6 +292,37 @@ describe('hooks view', () => {
     await vi.waitFor(() => expect(all('[data-testid=hook-event][data-event=Stop] [data-testid=hook-handler]')).toHaveLength(2));
   });
 
+  it('refuses an existing group\u2019s matcher edited into no valid pattern, naming the position, until it is fixed', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=group-matcher]').length).toBeGreaterThan(0));
+    const group = $('[data-testid=hook-event][data-event=PostToolUse] [data-testid=hook-group]');
+    const field = group.querySelector<HTMLInputElement>('[data-testid=group-matcher]')!;
+    const before = stub.hooks.files.get(AGENT_PROJECT);
+    type(field, 'Bash(');
+    await vi.waitFor(() => expect(group.dataset.refused).toBe('true'));
+    const error = group.querySelector<HTMLElement>('[data-testid=group-matcher-error]')!;
+    expect(error.textContent).toMatch(/^The matcher is not a valid pattern: .*at position 4.*\. Fix it to save the file\.$/);
+    expect(group.querySelector('[data-testid=matcher-caret]')!.textContent).toBe('Bash(\n    ^');
+    expect(field.getAttribute('aria-describedby')).toContain(error.id);
+    // The draft has the edit, but it cannot be reviewed for saving.
+    expect($('#hooks-dirty').dataset.dirty).toBe('true');
+    expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(true);
+    // Another, unrelated edit does not lift the refusal.
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '90');
+    expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(true);
+    $('#hooks-review').click();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.querySelector('#hooks-review-panel')).toBeNull();
+    expect(stub.hooks.files.get(AGENT_PROJECT)).toBe(before);
+    // Fixed: the refusal goes, and the file can be reviewed.
+    type(field, 'Write|Edit|MultiEdit');
+    await vi.waitFor(() => expect(group.dataset.refused).toBe('false'));
+    expect(error.textContent).toBe('');
+    expect($<HTMLButtonElement>('#hooks-review').disabled).toBe(false);
+    $('#hooks-review').click();
+    await vi.waitFor(() => expect($('#hooks-review-panel')).not.toBeNull());
+  });
+
   it('flags a group whose matcher is no valid pattern, and the file still saves an unrelated edit', async () => {
     mount();
     await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));

@@ -1,5 +1,7 @@
 // hooks (review): the Hook editor refuses a matcher that is no valid
-// pattern in the add form, with the position; lists and flags a group of a
+// pattern in the add form, with the position, and so when an existing
+// group's matcher is edited into one (the file cannot be reviewed for
+// saving until it is fixed); lists and flags a group of a
 // loaded file whose matcher is no valid pattern and still saves an
 // unrelated edit of that file; keeps the save bar in view in a long file;
 // and moves a hook to another file only after a review of both files and a
@@ -56,6 +58,32 @@ export default async function ({ browser, test, shot, repo }) {
     await browser.waitUntil(async () => await submit.isEnabled(), { timeout: 5000, timeoutMsg: 'Add hook is enabled for a valid pattern' });
     assert.equal(await error.getText(), '');
     await browser.$('#hooks-add-command').clearValue();
+    assert.equal(fs.readFileSync(project, 'utf8'), before, 'nothing written');
+  });
+
+  await test('hook editor: an existing group\u2019s matcher edited into no valid pattern is refused in the form, naming the position', async () => {
+    await openTab('agent-project');
+    const before = fs.readFileSync(project, 'utf8');
+    const group = await browser.$(`[data-testid="hook-group"][data-matcher="Bash"]`);
+    await group.waitForExist({ timeout: 10000 });
+    const field = await group.$('[data-testid="group-matcher"]');
+    await field.setValue('Bash(*docker*)');
+    await browser.waitUntil(async () => (await group.getAttribute('data-refused')) === 'true', { timeout: 5000, timeoutMsg: 'the edited matcher is refused' });
+    assert.match(
+      await group.$('[data-testid="group-matcher-error"]').getText(),
+      /^The matcher is not a valid pattern: invalid regex "Bash\(\*docker\*\)" at position 5: repetition operator missing expression\. Fix it to save the file\.$/,
+    );
+    assert.match(await group.$('[data-testid="matcher-caret"]').getText(), /\^/);
+    assert.equal(await browser.$('#hooks-dirty').getAttribute('data-dirty'), 'true');
+    assert.equal(await browser.$('#hooks-review').isEnabled(), false, 'the file cannot be reviewed for saving');
+    await group.scrollIntoView({ block: 'center' });
+    await shot(browser, 'hooks-edit-invalid-matcher');
+    // Fixed, the file can be reviewed again; the edit is then dropped.
+    await field.setValue('Bash');
+    await browser.waitUntil(async () => (await group.getAttribute('data-refused')) === 'false', { timeout: 5000, timeoutMsg: 'the fixed matcher is accepted' });
+    assert.equal(await group.$('[data-testid="group-matcher-error"]').getText(), '');
+    await browser.$('#hooks-discard').click();
+    await browser.waitUntil(async () => (await browser.$('#hooks-dirty').getAttribute('data-dirty')) === 'false', { timeout: 5000 });
     assert.equal(fs.readFileSync(project, 'utf8'), before, 'nothing written');
   });
 

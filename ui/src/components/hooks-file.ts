@@ -2,7 +2,10 @@
 // its groups whose matcher is no valid pattern (flagged: the agent never
 // matches them), the "add a hook" form (which refuses a matcher the backend
 // says is no valid pattern), every event → matcher group → handler as a
-// form (reorder, delete, edit matcher/command/timeout, disable, move to
+// form (a group's matcher edited into no valid pattern is refused there,
+// with the position, and the file cannot be reviewed for saving until it is
+// fixed; a loaded one left as it was is only flagged), (reorder, delete,
+// edit matcher/command/timeout, disable, move to
 // another file through a review of both files), the hooks hookd disabled,
 // the review-and-save panel with the diff of the whole file, the backtest
 // of the unsaved edits on the project's recorded history ("Backtest these
@@ -128,6 +131,8 @@ export function backtestStatus(bt: EditsBacktest): string {
 /** A rendered file editor. */
 export interface FileEditor {
   el: HTMLElement;
+  /** A group's matcher was edited into no valid pattern: the file cannot be saved. */
+  refused(): boolean;
   destroy(): void;
 }
 
@@ -146,6 +151,9 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
   const file = state.loaded;
   const dirty = isDirty(state);
   const fields: MatcherField[] = [];
+  // The groups' matcher fields, and those edited into no valid pattern.
+  const groupFields: MatcherField[] = [];
+  const refusedGroups = new Set<MatcherField>();
   let destroyed = false;
   const eventInfo = (name: string): HookEventInfo | undefined => deps.events.find((e) => e.name === name);
   let draft = state.draft;
@@ -228,7 +236,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       class: 'button primary',
       attrs: { type: 'button', disabled: !dirty || state.busy || !file.editable, 'aria-haspopup': 'true' },
       text: 'Review and save…',
-      on: { click: () => deps.onReview() },
+      on: { click: () => void reviewWhenChecked() },
     }),
   );
 
@@ -247,6 +255,27 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     backtest,
     actions,
   );
+
+  /** Review and save is refused while a group's edited matcher is no valid pattern. */
+  function syncRefused(): void {
+    const button = actions.querySelector<HTMLButtonElement>('#hooks-review');
+    if (!button) return;
+    const refused = refusedGroups.size > 0;
+    button.disabled = !isDirty({ ...state, draft }) || state.busy || !file.editable || refused;
+    button.title = refused ? 'A matcher is not a valid pattern: fix it to save the file' : '';
+  }
+
+  /** Opens the review once every group's matcher is checked and none is refused, as the add form takes a hook. */
+  async function reviewWhenChecked(): Promise<void> {
+    await Promise.all(groupFields.map((f) => f.settle()));
+    if (destroyed) return;
+    const first = groupFields.find((f) => refusedGroups.has(f));
+    if (first) {
+      first.input.focus();
+      return;
+    }
+    deps.onReview();
+  }
 
   function addForm(): HTMLElement {
     const add = state.add;
@@ -406,8 +435,22 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const flag = bad
       ? h('p', { class: 'hooks-group-flag', data: { testid: 'group-bad-matcher' }, attrs: { role: 'note' } }, h('strong', { text: 'Never matches' }), `: not a valid pattern — ${IGNORED_BY[file.file.kind]} ignores this group. Fix the matcher or delete the group.`)
       : null;
+    // A matcher edited into no valid pattern is refused, as the add form refuses one; the
+    // loaded bad matcher left as it was is only flagged (the file keeps it, the agent ignores it).
+    const refusal = h('div', { class: 'field-error', data: { testid: 'group-matcher-error' }, attrs: { 'aria-live': 'polite' } });
+    let field: MatcherField | null = null;
     const unflag = (check: MatcherCheck | null): void => {
-      if (!flag || !check) return;
+      if (!check || !field) return;
+      const kept = !check.ok && file.bad_matchers.some((b) => b.text === field!.input.value);
+      const why = kept ? null : matcherRefusal(check, 'save the file');
+      refusal.textContent = why ?? '';
+      box.dataset.refused = String(why !== null);
+      if (why !== null) {
+        field.input.setAttribute('aria-describedby', `${field.status.id} ${refusal.id}`);
+        refusedGroups.add(field);
+      } else refusedGroups.delete(field);
+      syncRefused();
+      if (!flag) return;
       flag.hidden = check.ok;
       box.classList.toggle('hooks-group-bad', !check.ok);
       box.dataset.badMatcher = String(!check.ok);
@@ -420,18 +463,21 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       iconButton(`Delete group ${gi + 1} and its hooks`, '✕', `${key}-delete`, false, () => edit(removeGroup(draft, event, gi), true), 'group-delete'),
     );
     if (!info || info.takes_matcher) {
-      const field = createMatcherField({
+      field = createMatcherField({
         event,
         value: matcherText,
+        id: `hooks-matcher-${key}`,
         testid: 'group-matcher',
         label: `Matcher of ${event} group ${gi + 1}`,
         onChange: (text) => edit(setMatcher(draft, event, gi, text), false),
         onCheck: unflag,
       });
+      refusal.id = `hooks-matcher-${key}-error`;
       if (!info) field.input.disabled = true;
       fields.push(field);
+      if (info) groupFields.push(field);
       field.input.dataset.focus = `${key}-matcher`;
-      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'field-label', text: 'Matcher' }), field.input, controls), ...(flag ? [flag] : []), field.status);
+      box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'field-label', text: 'Matcher' }), field.input, controls), ...(flag ? [flag] : []), field.status, refusal);
     } else {
       box.append(h('div', { class: 'hooks-group-head' }, h('span', { class: 'muted', text: matcherText ? `matcher ${JSON.stringify(matcherText)} is ignored: ${event} runs every group` : `${event} takes no matcher` }), controls), ...(flag ? [flag] : []));
     }
@@ -601,6 +647,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
 
   return {
     el,
+    refused: () => refusedGroups.size > 0,
     destroy() {
       destroyed = true;
       for (const f of fields) f.destroy();

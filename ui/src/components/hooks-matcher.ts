@@ -43,12 +43,13 @@ export function describeCheck(check: MatcherCheck, event: string): string {
 }
 
 /**
- * Why a matcher cannot go into a new hook, for people, or null when it can:
- * the backend's error (it names the position the regex compiler reports).
+ * Why a matcher cannot go into a new hook (or, `to` = 'save the file', an
+ * edited group), for people, or null when it can: the backend's error (it
+ * names the position the regex compiler reports).
  */
-export function matcherRefusal(check: MatcherCheck | null): string | null {
+export function matcherRefusal(check: MatcherCheck | null, to = 'add the hook'): string | null {
   if (!check || check.ok) return null;
-  return `The matcher is not a valid pattern: ${check.error ?? 'invalid matcher'}. Fix it to add the hook.`;
+  return `The matcher is not a valid pattern: ${check.error ?? 'invalid matcher'}. Fix it to ${to}.`;
 }
 
 /**

@@ -402,7 +402,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
           }
           for (const id of ['hooks-review', 'hooks-discard']) {
             const b = panel.querySelector<HTMLButtonElement>(`#${id}`);
-            if (b) b.disabled = !dirty || state.busy;
+            if (b) b.disabled = !dirty || state.busy || (id === 'hooks-review' && (editor?.refused() ?? false));
           }
           const bt = panel.querySelector<HTMLButtonElement>('#hooks-backtest');
           if (bt) bt.disabled = !dirty || state.busy || !state.loaded.editable || state.backtest?.running === true;
