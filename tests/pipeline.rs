@@ -48,6 +48,8 @@ fn the_bash_emitter_envelope_is_accepted_byte_for_byte() {
     assert_eq!(first["file_path"], "src/main.rs");
     assert_eq!(first["lines_changed"], 1);
     assert_eq!(first["agent_id"], "abc");
+    // An envelope that names no agent is Claude Code's.
+    assert_eq!(first["agent_kind"], "claude");
     assert_eq!(first["source_pid"], 4242);
     assert_eq!(first["event_timestamp"], "2026-11-21T10:00:00.123Z");
     assert_eq!(first["branch"], "main");
@@ -310,4 +312,92 @@ fn events_outside_git_go_to_the_data_dir_not_the_directory() {
         cwd.join("notes.txt").to_str().unwrap()
     );
     assert_eq!(rows[0]["branch"], "");
+}
+
+/// `hookd-emit --agent NAME` names the agent whose hook called it, and the
+/// ledger keeps it with the event and its change; a name hookd does not
+/// know records nothing (and still exits 0, as a recorder must).
+#[test]
+fn the_agent_named_by_hookd_emit_is_kept_with_each_row() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let _daemon = env.start_daemon();
+    let root = repo.root();
+    let session = |event: &str, agent: &str| {
+        json!({"session_id": format!("s-{agent}"), "cwd": root, "hook_event_name": event})
+            .to_string()
+    };
+    emit_ok(
+        &env,
+        &["--agent", "gemini", "SessionStart"],
+        &session("SessionStart", "gemini"),
+        &root,
+    );
+    emit_ok(
+        &env,
+        &["--agent=codex", "UserPromptSubmit"],
+        &session("UserPromptSubmit", "codex"),
+        &root,
+    );
+    let write = tool_payload(
+        "PostToolUse",
+        "Write",
+        &root,
+        "toolu_1",
+        json!({"file_path": root.join("a.txt"), "content": "a\n"}),
+    );
+    emit_ok(&env, &["--agent", "cursor", "PostToolUse"], &write, &root);
+    emit_ok(
+        &env,
+        &["PostToolUse"],
+        &write.replace("toolu_1", "toolu_2"),
+        &root,
+    );
+    // Refused: nothing recorded, exit 0, the reason on stderr.
+    let refused = env.emit(
+        &["--agent", "windsurf", "SessionStart"],
+        &session("SessionStart", "w"),
+        &root,
+    );
+    assert!(refused.status.success(), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("--agent takes one of claude, codex, gemini, cursor, copilot"),
+        "{refused:?}"
+    );
+    wait_for_count(&repo, "events", 4);
+    wait_for_count(&repo, "mutations", 2);
+
+    let kinds: Vec<(String, String)> = repo
+        .ledger()
+        .prepare("SELECT hook_type, agent_kind FROM events ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let kinds: Vec<(&str, &str)> = kinds
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("session_start", "gemini"),
+            ("user_prompt_submit", "codex"),
+            ("post_tool_use", "cursor"),
+            ("post_tool_use", "claude"),
+        ]
+    );
+    let rows = env.query_json(&[], &root);
+    let changes: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["tool_use_id"].as_str().unwrap(),
+                r["agent_kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(changes, [("toolu_1", "cursor"), ("toolu_2", "claude")]);
 }

@@ -266,6 +266,7 @@ impl History {
             received_at: hookd_core::timefmt::format(received),
             source_pid: Some(4242),
             flags: Vec::new(),
+            agent_kind: hookd_core::record::claude(),
         };
         let mutation =
             MutationRecord::for_event(&event, repo, tool, 0, Some(rel_path.clone()), Some(lines));

@@ -51,6 +51,16 @@ pub struct HookEvent {
     pub source_pid: Option<u32>,
     /// What the recorder had to repair or could not place (usually none).
     pub flags: Vec<Flag>,
+    /// The agent whose hook this was (`claude`, `codex`, ...:
+    /// [`hookd_proto::AgentKind`]); rows and messages from before hookd
+    /// knew other agents are Claude Code's.
+    #[serde(default = "claude")]
+    pub agent_kind: String,
+}
+
+/// The agent kind of rows and messages that do not name one.
+pub fn claude() -> String {
+    hookd_proto::AgentKind::Claude.as_str().to_owned()
 }
 
 impl HookEvent {
@@ -84,6 +94,7 @@ impl HookEvent {
             event_timestamp: timestamp,
             source_pid: None,
             flags: Vec::new(),
+            agent_kind: claude(),
         }
     }
 }
@@ -222,6 +233,10 @@ pub struct MutationRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub after: Option<ContentRef>,
+    /// The agent that made the change, as its event's
+    /// ([`HookEvent::agent_kind`]).
+    #[serde(default = "claude")]
+    pub agent_kind: String,
 }
 
 /// What a mutation row knows of its file's content at one moment, before
@@ -449,6 +464,7 @@ impl MutationRecord {
             flags: event.flags.clone(),
             before: None,
             after: None,
+            agent_kind: event.agent_kind.clone(),
         }
     }
 }

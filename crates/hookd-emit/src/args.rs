@@ -1,8 +1,10 @@
 //! Command-line arguments, parsed by hand: a full argument parser would
-//! cost start-up time on every tool call for three flags.
+//! cost start-up time on every tool call for four flags.
 
 use std::ffi::OsString;
 use std::time::Duration;
+
+use hookd_proto::AgentKind;
 
 /// What the command line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +30,8 @@ pub struct EmitArgs {
     pub fail_closed: bool,
     /// In managed mode, how long to wait for the answer.
     pub timeout: Option<Duration>,
+    /// The agent whose hook this is (`--agent`); `None`: Claude Code.
+    pub agent: Option<AgentKind>,
 }
 
 /// Why the command line could not be used.
@@ -39,6 +43,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let mut wait = false;
     let mut fail_closed = false;
     let mut timeout = None;
+    let mut agent = None;
     let mut operands = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -55,6 +60,15 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             }
             Some(flag) if flag.starts_with("--timeout=") => {
                 timeout = Some(parse_seconds(&flag["--timeout=".len()..])?);
+            }
+            Some("--agent") => {
+                let value = args
+                    .next()
+                    .ok_or_else(|| UsageError("--agent needs an agent's name".into()))?;
+                agent = Some(parse_agent(&value.to_string_lossy())?);
+            }
+            Some(flag) if flag.starts_with("--agent=") => {
+                agent = Some(parse_agent(&flag["--agent=".len()..])?);
             }
             Some(flag) if flag.starts_with("--") => {
                 return Err(UsageError(format!("unknown option {flag}")));
@@ -74,13 +88,31 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if fail_closed && !wait {
         return Err(UsageError("--fail-closed only applies with --wait".into()));
     }
+    // Managed mode answers in Claude Code's output shape; another agent
+    // would misread it (a deny that does not deny), so it is refused
+    // rather than half done.
+    if let Some(other) = agent.filter(|a| wait && *a != AgentKind::Claude) {
+        return Err(UsageError(format!(
+            "--wait is not supported with --agent {other} yet: hookd answers only in Claude Code's shape; record with --agent {other} alone"
+        )));
+    }
     Ok(Command::Emit(EmitArgs {
         event_type,
         tool_name,
         wait,
         fail_closed,
         timeout,
+        agent,
     }))
+}
+
+fn parse_agent(text: &str) -> Result<AgentKind, UsageError> {
+    AgentKind::parse(text).ok_or_else(|| {
+        UsageError(format!(
+            "--agent takes one of {}, not {text:?}",
+            AgentKind::names()
+        ))
+    })
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, UsageError> {
@@ -111,6 +143,7 @@ mod tests {
             wait: true,
             fail_closed: true,
             timeout: Some(Duration::from_secs(5)),
+            agent: None,
         };
         let cases: [&[&str]; 3] = [
             &[
@@ -167,5 +200,32 @@ mod tests {
         assert!(err(&["--timeout"]).contains("needs a number"));
         assert!(err(&["x", "y", "z"]).contains("unexpected argument"));
         assert!(err(&["--fail-closed", "x"]).contains("only applies with --wait"));
+        assert!(err(&["--agent", "windsurf", "x"]).contains("one of claude, codex"));
+        assert!(err(&["x", "--agent"]).contains("needs an agent's name"));
+        assert!(
+            err(&["--wait", "--agent=gemini", "x"]).contains("not supported with --agent gemini")
+        );
+    }
+
+    #[test]
+    fn the_agent_is_named_by_flag() {
+        let agent = |args: &[&str]| match parse_str(args) {
+            Ok(Command::Emit(args)) => args.agent,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(agent(&["PostToolUse"]), None);
+        assert_eq!(
+            agent(&["--agent", "codex", "PostToolUse"]),
+            Some(AgentKind::Codex)
+        );
+        assert_eq!(
+            agent(&["AfterTool", "--agent=Gemini"]),
+            Some(AgentKind::Gemini)
+        );
+        // Claude Code's own name may wait: that is today's managed mode.
+        assert_eq!(
+            agent(&["--wait", "--agent", "claude", "PreToolUse"]),
+            Some(AgentKind::Claude)
+        );
     }
 }

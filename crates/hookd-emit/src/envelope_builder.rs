@@ -42,6 +42,8 @@ pub struct CallContext {
     /// The event's id (UUIDv7): the same line may reach the daemon both over
     /// the socket and through the journal, and is stored once.
     pub event_id: String,
+    /// The agent named by `--agent`; `None`: Claude Code (left out of the line).
+    pub agent_kind: Option<hookd_proto::AgentKind>,
 }
 
 impl CallContext {
@@ -61,6 +63,7 @@ impl CallContext {
                 .map(|dir| dir.to_string_lossy().into_owned()),
             wait: false,
             event_id: uuid::Uuid::now_v7().to_string(),
+            agent_kind: None,
         }
     }
 }
@@ -154,6 +157,7 @@ fn build_line_with_limit(
         payload_repaired,
         payload_summarised: false,
         event_id: Some(context.event_id),
+        agent_kind: context.agent_kind.map(|kind| kind.as_str().to_owned()),
     };
 
     let mut bytes = Vec::with_capacity(stdin.len() + 256);
@@ -224,6 +228,7 @@ mod tests {
             project_dir: None,
             wait: false,
             event_id: "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b".into(),
+            agent_kind: None,
         }
     }
 
@@ -278,6 +283,19 @@ mod tests {
             None,
             serde_json::json!("not an object")
         ));
+    }
+
+    #[test]
+    fn the_agent_travels_only_when_named() {
+        let (line, _) = build(None, "{}", MAX_LINE_BYTES);
+        assert!(!line.contains("agent_kind"), "{line}");
+        let mut context = context();
+        context.agent_kind = Some(hookd_proto::AgentKind::Codex);
+        let built =
+            build_line_with_limit("PostToolUse".into(), None, b"{}", context, MAX_LINE_BYTES)
+                .unwrap();
+        let envelope: Envelope = serde_json::from_slice(&built.bytes).unwrap();
+        assert_eq!(envelope.agent_kind.as_deref(), Some("codex"));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]`:
+//! `hookd-emit [--agent NAME] [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]`:
 //! the command agents put in their hook config. It reads the hook's JSON
 //! from stdin and hands it to the hookd daemon as one envelope line on its
 //! Unix socket.
@@ -88,7 +88,7 @@ const SNAPSHOT_WAIT: Duration = Duration::from_secs(2);
 const REPLY_MARGIN: Duration = Duration::from_secs(5);
 
 const USAGE: &str = "\
-Usage: hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]
+Usage: hookd-emit [--agent NAME] [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]
 
 Reads a hook's JSON payload on stdin and sends it, wrapped in an envelope,
 to the hookd daemon's socket ($HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd.sock).
@@ -98,6 +98,9 @@ Without --wait it only records: it always exits 0 and prints nothing, so it
 can never block or confuse the agent.
 
 Options:
+  --agent NAME     The agent whose hook this is: claude (the default), codex,
+                   gemini, cursor or copilot; the ledger keeps it with the
+                   event. Recording only for now: --wait needs claude
   --wait           Managed mode: the daemon also runs hookd's managed hooks
                    (~/.hookd/settings.json, <project>/.hookd/settings*.json)
                    and hookd-emit relays their merged answer: their stdout,
@@ -259,6 +262,7 @@ fn read_and_build(args: EmitArgs, wait: bool, debug: bool) -> Result<Option<Buil
     }
     let mut context = CallContext::from_process();
     context.wait = wait;
+    context.agent_kind = args.agent;
     let line = envelope_builder::build_line(args.event_type, args.tool_name, &stdin, context)
         .map_err(EmitError::Encode)?;
     if debug {

@@ -16,7 +16,7 @@ fn help_goes_to_stdout_and_sends_nothing() {
         assert_eq!(result.status.code(), Some(0), "{flag}");
         let stdout = result.stdout;
         assert!(
-            stdout.starts_with("Usage: hookd-emit [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]"),
+            stdout.starts_with("Usage: hookd-emit [--agent NAME] [--wait [--fail-closed] [--timeout SECS]] <event_type> [tool_name]"),
             "{flag}: {stdout}"
         );
         assert_eq!(result.stderr, "");

@@ -60,6 +60,11 @@ pub struct Envelope {
     /// daemon then assigns one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_id: Option<String>,
+    /// The agent whose hook this is (`hookd-emit --agent`: `codex`,
+    /// `gemini`, ...; [`crate::AgentKind`]). Absent: Claude Code. Kept as
+    /// text, so a name a newer emitter knows is stored, not refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_kind: Option<String>,
 }
 
 impl Envelope {
@@ -86,6 +91,7 @@ impl Envelope {
             payload_repaired: false,
             payload_summarised: false,
             event_id: None,
+            agent_kind: None,
         }
     }
 }

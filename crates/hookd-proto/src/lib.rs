@@ -9,6 +9,7 @@
 //! payload with lone UTF-16 surrogates is repaired, and what the stand-in for
 //! an oversized payload keeps.
 
+pub mod agent;
 pub mod envelope;
 pub mod journal;
 pub mod paths;
@@ -17,6 +18,7 @@ pub mod standin;
 pub mod surrogates;
 pub mod trust;
 
+pub use agent::AgentKind;
 pub use envelope::{ENVELOPE_VERSION, Envelope, Reply};
 pub use paths::{SOCKET_ENV, pid_file_for, socket_path};
 

@@ -197,6 +197,7 @@ export function rowMaker(seed: number): RowMaker {
       hook_type: 'post_tool_use',
       tool_name: tool,
       agent_id: agent,
+      agent_kind: 'claude',
       file_path: file,
       file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
       lines_changed: lines,

@@ -589,6 +589,7 @@ export function createTimelineStub(
       hook_type: 'post_tool_use',
       tool_name: 'Bash',
       agent_id: agent,
+      agent_kind: 'claude',
       file_path: file,
       file_ext: file.includes('.') ? file.slice(file.lastIndexOf('.') + 1) : null,
       lines_changed: null,

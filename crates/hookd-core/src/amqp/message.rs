@@ -8,7 +8,8 @@
 //! (`file_path`, `file_ext`, `lines_changed` of the first mutation) at the
 //! top level. `lines_added` and `lines_removed` (schema 7 of the ledger)
 //! are optional, left out when unknown: a message without them is read as
-//! before, and an older consumer ignores them.
+//! before, and an older consumer ignores them. So is `agent_kind` (the
+//! agent whose hook it was; absent: Claude Code).
 //!
 //! A mutation's before and after are references into the content store of
 //! the machine that recorded them ([`crate::ledger::content_store`]); a
@@ -160,6 +161,11 @@ pub struct ToolMutationEvent {
     /// What the recorder had to repair or could not place (left out when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<crate::record::Flag>,
+    /// The agent whose hook it was (`claude`, `codex`, ...); a message
+    /// without it, from a daemon before hookd knew other agents, is Claude
+    /// Code's.
+    #[serde(default = "crate::record::claude")]
+    pub agent_kind: String,
     /// Every mutation row derived from the event (a Bash call can change several files).
     pub mutations: Vec<MutationRecord>,
     /// The contents the mutations' befores and afters refer to (left out
@@ -205,6 +211,7 @@ impl ToolMutationEvent {
             received_at: e.received_at.clone(),
             source_pid: e.source_pid,
             flags: e.flags.clone(),
+            agent_kind: e.agent_kind.clone(),
             mutations: entry.mutations.clone(),
             contents: Vec::new(),
         }
@@ -245,6 +252,7 @@ impl ToolMutationEvent {
             received_at: self.received_at,
             source_pid: self.source_pid,
             flags: self.flags,
+            agent_kind: self.agent_kind,
         };
         let repo = RepoFacts {
             git_root: self.repo.git_root.map(PathBuf::from),

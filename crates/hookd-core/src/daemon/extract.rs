@@ -81,6 +81,29 @@ pub fn hook_event(
         received_at,
         source_pid: envelope.pid,
         flags: side.flags,
+        agent_kind: agent_kind(envelope),
+    }
+}
+
+/// The envelope's agent ([`hookd_proto::AgentKind`]'s name); Claude Code
+/// when it names none. A name hookd does not know (a newer emitter's) is
+/// kept when it reads as a name, else stored as `unknown`: never guessed.
+fn agent_kind(envelope: &Envelope) -> String {
+    let Some(name) = envelope.agent_kind.as_deref() else {
+        return crate::record::claude();
+    };
+    if let Some(kind) = hookd_proto::AgentKind::parse(name) {
+        return kind.as_str().to_owned();
+    }
+    let plain = !name.is_empty()
+        && name.len() <= 32
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    if plain {
+        name.to_owned()
+    } else {
+        "unknown".to_owned()
     }
 }
 
@@ -230,6 +253,22 @@ mod tests {
             envelope.timestamp.clone(),
             "now".into(),
         )
+    }
+
+    #[test]
+    fn the_agent_is_the_envelopes_and_claude_code_by_default() {
+        let mut e = envelope("PostToolUse", None, json!({}));
+        assert_eq!(event(&e).agent_kind, "claude");
+        for (given, stored) in [
+            ("codex", "codex"),
+            ("Gemini", "gemini"),
+            ("windsurf-2", "windsurf-2"),
+            ("Not A Name!", "unknown"),
+            ("", "unknown"),
+        ] {
+            e.agent_kind = Some(given.into());
+            assert_eq!(event(&e).agent_kind, stored, "{given:?}");
+        }
     }
 
     fn repo(root: &str) -> RepoFacts {

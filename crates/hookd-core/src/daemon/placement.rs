@@ -160,6 +160,7 @@ mod tests {
             received_at: "2026-11-21T10:00:00.000Z".into(),
             source_pid: None,
             flags: Vec::new(),
+            agent_kind: crate::record::claude(),
         }
     }
 

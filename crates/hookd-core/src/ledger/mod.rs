@@ -61,7 +61,7 @@ use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 /// The last migration that reads or rebuilds from every row (0011, the
 /// index of tool calls); the ones after it take no time.
@@ -82,6 +82,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0010_hour_runs.sql")),
         M::up(include_str!("0011_contents.sql")),
         M::up(include_str!("0012_payload_refs.sql")),
+        M::up(include_str!("0013_agent_kind.sql")),
     ])
 });
 
@@ -307,6 +308,7 @@ impl Ledger {
                     e.source_pid,
                     Flag::to_column(&e.flags),
                     refs,
+                    e.agent_kind,
                 ])?;
                 if inserted == 1 {
                     derived.event(tx.last_insert_rowid(), e, r);
@@ -519,6 +521,7 @@ fn insert_mutation_row(
         m.lines_removed,
         m.before.as_ref().map(ContentRef::to_column),
         m.after.as_ref().map(ContentRef::to_column),
+        m.agent_kind,
     ])
 }
 
@@ -539,14 +542,14 @@ const DEFAULT_CACHE_KIB: i64 = 2000;
 
 const INSERT_EVENT: &str = "INSERT OR IGNORE INTO events (event_id, hook_type, tool_name, agent_id, session_id, \
      tool_use_id, cwd, file_path, branch, head_sha, remote_url, payload_valid, raw_payload, \
-     event_timestamp, received_at, source_pid, flags, payload_refs) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+     event_timestamp, received_at, source_pid, flags, payload_refs, agent_kind) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 
 const INSERT_MUTATION: &str = "INSERT OR IGNORE INTO mutations (event_type, hook_type, tool_name, agent_id, file_path, \
      file_ext, lines_changed, branch, head_sha, raw_payload, event_timestamp, received_at, event_id, \
      mutation_seq, session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
-     before_content, after_content) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
+     before_content, after_content, agent_kind) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
 
 const INSERT_HOOK_RUN: &str = "INSERT OR IGNORE INTO hook_runs (run_id, event_id, hook_type, tool_name, \
      session_id, tool_use_id, scope, source, matcher, command, exit_code, timed_out, decision, duration_ms, \
@@ -575,7 +578,7 @@ pub(crate) const MUTATION_COLUMNS: &str = concat!(
     mutation_payload!(),
     " AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
-     before_content, after_content"
+     before_content, after_content, agent_kind"
 );
 
 /// [`MUTATION_COLUMNS`] without the payload: what a list shows (the
@@ -583,7 +586,7 @@ pub(crate) const MUTATION_COLUMNS: &str = concat!(
 pub(crate) const MUTATION_LIST_COLUMNS: &str = "id, event_type, hook_type, tool_name, agent_id, file_path, file_ext, \
      lines_changed, branch, head_sha, '' AS raw_payload, event_timestamp, received_at, event_id, mutation_seq, \
      session_id, tool_use_id, remote_url, command, source_pid, flags, lines_added, lines_removed, \
-     before_content, after_content";
+     before_content, after_content, agent_kind";
 
 /// Columns of `hook_runs` read back, in [`row_to_hook_run`]'s order.
 pub(crate) const HOOK_RUN_COLUMNS: &str = "run_id, event_id, hook_type, tool_name, session_id, tool_use_id, \
@@ -643,6 +646,7 @@ pub(crate) fn row_to_mutation(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mutat
             lines_removed: row.get(22)?,
             before: ContentRef::from_column(row.get::<_, Option<String>>(23)?.as_deref()),
             after: ContentRef::from_column(row.get::<_, Option<String>>(24)?.as_deref()),
+            agent_kind: row.get(25)?,
         },
         repo: None,
     })

@@ -209,6 +209,7 @@ mod tests {
             received_at: ts.into(),
             source_pid: None,
             flags: Vec::new(),
+            agent_kind: crate::record::claude(),
         };
         let repo = RepoFacts {
             git_root: None,

@@ -21,6 +21,7 @@ pub(super) fn entry(id: &str, ts: &str, file: &str, agent: &str, tool: &str) -> 
         received_at: ts.into(),
         source_pid: Some(1),
         flags: Vec::new(),
+        agent_kind: crate::record::claude(),
     };
     let repo = RepoFacts {
         git_root: None,
@@ -897,7 +898,8 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
     drop(ledger);
     // Back to what a hookd of schema 6 left: its rows and derived tables,
     // without the two columns of migration 0007, the view of 0009, the
-    // runs of 0010, the contents of 0011 and the references of 0012.
+    // runs of 0010, the contents of 0011, the references of 0012 and the
+    // agents of 0013.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
         "DROP TABLE mutation_runs;
@@ -911,6 +913,8 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
          ALTER TABLE mutations DROP COLUMN lines_added;
          ALTER TABLE mutations DROP COLUMN lines_removed;
          ALTER TABLE events DROP COLUMN payload_refs;
+         ALTER TABLE events DROP COLUMN agent_kind;
+         ALTER TABLE mutations DROP COLUMN agent_kind;
          PRAGMA user_version = 6;",
     )
     .unwrap();
@@ -929,6 +933,8 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
     let mut new = entry("new", "2026-01-01T00:01:00.000Z", "a.rs", "a", "Edit");
     new.mutations[0].lines_added = Some(1);
     new.mutations[0].lines_removed = Some(1);
+    new.event.agent_kind = "codex".into();
+    new.mutations[0].agent_kind = "codex".into();
     ledger.append(&[new]).unwrap();
     let rows = ledger.mutations(&MutationFilter::default()).unwrap();
     let counts: Vec<_> = rows
@@ -950,6 +956,18 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
         ],
         "the old row is kept as it was, its counts unknown"
     );
+    // Rows from before hookd knew other agents are Claude Code's.
+    let kinds: Vec<&str> = rows.iter().map(|r| r.record.agent_kind.as_str()).collect();
+    assert_eq!(kinds, ["claude", "codex"]);
+    let stored: Vec<String> = ledger
+        .connection()
+        .prepare("SELECT agent_kind FROM events ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(stored, ["claude", "codex"]);
     drop(ledger);
     assert!(matches!(
         integrity::verify(&path),

@@ -201,6 +201,7 @@ mod tests {
             received_at: "2026-11-22T10:00:00.000Z".into(),
             source_pid: Some(1),
             flags: Vec::new(),
+            agent_kind: crate::record::claude(),
         };
         let repo = RepoFacts {
             git_root: None,

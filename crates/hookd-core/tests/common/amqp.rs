@@ -68,6 +68,8 @@ pub fn entry(i: usize, hook_type: &str, tool: Option<&str>) -> LedgerEntry {
         received_at: "2026-11-21T10:00:00.200Z".to_owned(),
         source_pid: Some(4242),
         flags: Vec::new(),
+        // Every other event another agent's, to carry the field through.
+        agent_kind: if i % 2 == 1 { "codex" } else { "claude" }.to_owned(),
     };
     let repo = RepoFacts {
         git_root: Some("/repo".into()),
@@ -101,6 +103,7 @@ pub fn entry(i: usize, hook_type: &str, tool: Option<&str>) -> LedgerEntry {
             flags: Vec::new(),
             before: None,
             after: None,
+            agent_kind: event.agent_kind.clone(),
         }],
         None => Vec::new(),
     };

@@ -115,4 +115,9 @@ before?: ContentRef,
 /**
  * The file's content after the change (`after_content`), as `before`.
  */
-after?: ContentRef, };
+after?: ContentRef, 
+/**
+ * The agent that made the change, as its event's
+ * ([`HookEvent::agent_kind`]).
+ */
+agent_kind: string, };
