@@ -401,3 +401,79 @@ fn the_agent_named_by_hookd_emit_is_kept_with_each_row() {
         .collect();
     assert_eq!(changes, [("toolu_1", "cursor"), ("toolu_2", "claude")]);
 }
+
+/// A Codex CLI patch (`apply_patch`, several files in one call) is recorded
+/// as one change per file it names, found as a shell command's are (the
+/// repository before and after), with the lines each gained and lost; a
+/// file another process changed meanwhile is not put down to the agent.
+#[test]
+fn a_codex_patch_is_recorded_as_one_change_per_file_it_names() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    hookd_testkit::sh(
+        &root,
+        "printf 'old\\nkept\\n' > b.txt && printf 'gone\\n' > c.txt && git add b.txt c.txt && git commit -qm files",
+    );
+    let _daemon = env.start_daemon();
+    let patch = "*** Begin Patch\n*** Add File: a.txt\n+one\n*** Update File: b.txt\n@@\n-old\n+new\n kept\n*** Delete File: c.txt\n*** End Patch\n";
+    let payload = |event: &str| {
+        json!({
+            "session_id": "019d036d-c7fa-72d2-b6fd-78878bfe34e4",
+            "turn_id": "019d036e-3164-72c3-a170-98925564c4fc",
+            "cwd": root,
+            "hook_event_name": event,
+            "model": "gpt-5-codex",
+            "permission_mode": "default",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": patch},
+            "tool_use_id": "call_abc123",
+        })
+    };
+    emit_ok(
+        &env,
+        &["--agent", "codex", "PreToolUse"],
+        &payload("PreToolUse").to_string(),
+        &root,
+    );
+    // What Codex does with the patch, and a change by someone else.
+    hookd_testkit::sh(
+        &root,
+        "printf 'one\\n' > a.txt && printf 'new\\nkept\\n' > b.txt && rm c.txt && echo more >> README.md",
+    );
+    let mut post = payload("PostToolUse");
+    post["tool_response"] =
+        json!({"output": "Success. Updated the following files:\nA a.txt\nM b.txt\nD c.txt\n"});
+    emit_ok(
+        &env,
+        &["--agent", "codex", "PostToolUse"],
+        &post.to_string(),
+        &root,
+    );
+    wait_for_count(&repo, "events", 2);
+    wait_for_count(&repo, "mutations", 3);
+
+    let rows = env.query_json(&[], &root);
+    let seen: Vec<(&str, &str, i64, i64, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["file_path"].as_str().unwrap(),
+                r["tool_name"].as_str().unwrap(),
+                r["lines_added"].as_i64().unwrap(),
+                r["lines_removed"].as_i64().unwrap(),
+                r["agent_kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("a.txt", "apply_patch", 1, 0, "codex"),
+            ("b.txt", "apply_patch", 1, 1, "codex"),
+            ("c.txt", "apply_patch", 0, 1, "codex"),
+        ],
+        "README.md changed, but not by the patch"
+    );
+    assert!(rows.iter().all(|r| r["tool_use_id"] == "call_abc123"));
+}

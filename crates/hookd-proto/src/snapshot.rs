@@ -2,17 +2,34 @@
 //! emitter go, so the agent cannot act first.
 //!
 //! A rewind needs what a file held before and after each change. The daemon
-//! reads it as the hook call arrives: before a Bash command runs (the
-//! repository's state) and before and after a file tool (Write, Edit,
-//! MultiEdit, NotebookEdit) writes its file. `hookd-emit` waits, bounded,
+//! reads it as the hook call arrives: before a Bash command or a Codex
+//! patch runs (the repository's state) and before and after a file tool
+//! (Write, Edit, MultiEdit, NotebookEdit) writes its file. `hookd-emit` waits, bounded,
 //! until the daemon closes the connection for exactly these calls; both
 //! sides take the rule from here, so they cannot disagree.
 
 /// Tools whose one file the daemon reads before and after they run.
 pub const FILE_TOOLS: [&str; 4] = ["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
-/// The tool whose repository state the daemon records before it runs.
+/// The shell tool (Claude Code's and Codex CLI's name for it).
 pub const SHELL_TOOL: &str = "Bash";
+
+/// Codex CLI's file-editing tool: one patch that may add, change, move and
+/// delete several files (`*** Begin Patch` … `*** End Patch`).
+pub const PATCH_TOOL: &str = "apply_patch";
+
+/// Tools whose changes are found by comparing the repository's state
+/// before and after they run: what they change is not one file named in
+/// their input (a command's are unknown; a patch names several).
+pub const REPOSITORY_TOOLS: [&str; 2] = [SHELL_TOOL, PATCH_TOOL];
+
+/// Whether `tool` is one of [`REPOSITORY_TOOLS`] (any case).
+#[must_use]
+pub fn is_repository_tool(tool: &str) -> bool {
+    REPOSITORY_TOOLS
+        .iter()
+        .any(|t| t.eq_ignore_ascii_case(tool))
+}
 
 /// When in a tool call the daemon takes its snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +52,7 @@ pub fn moment(event_type: &str, tool: &str) -> Option<Moment> {
         .collect();
     let file_tool = FILE_TOOLS.iter().any(|t| t.eq_ignore_ascii_case(tool));
     match event.as_str() {
-        "pretooluse" if file_tool || tool.eq_ignore_ascii_case(SHELL_TOOL) => Some(Moment::Before),
+        "pretooluse" if file_tool || is_repository_tool(tool) => Some(Moment::Before),
         "posttooluse" if file_tool => Some(Moment::After),
         _ => None,
     }
@@ -49,6 +66,9 @@ mod tests {
     fn snapshots_are_taken_before_bash_and_around_file_tools_only() {
         assert_eq!(moment("PreToolUse", "Bash"), Some(Moment::Before));
         assert_eq!(moment("pre_tool_use", "bash"), Some(Moment::Before));
+        // Codex's patches change the repository as a command does.
+        assert_eq!(moment("PreToolUse", "apply_patch"), Some(Moment::Before));
+        assert_eq!(moment("PostToolUse", "apply_patch"), None);
         assert_eq!(moment("PreToolUse", "Write"), Some(Moment::Before));
         assert_eq!(moment("pre-tool-use", "multiedit"), Some(Moment::Before));
         assert_eq!(moment("PostToolUse", "Edit"), Some(Moment::After));

@@ -471,9 +471,16 @@ impl Writer {
         crate::diff::tool_input_counts(payload.get("tool_input")?, Some(&text))
     }
 
+    /// The files a shell command or a Codex patch changed (its
+    /// [`hookd_proto::snapshot::REPOSITORY_TOOLS`]): the repository's state
+    /// after, compared with the snapshot taken before it ran; a patch's
+    /// only among the files it names ([`super::patch`]).
     fn bash_mutations(&mut self, event: &HookEvent, repo: &RepoFacts) -> Vec<MutationRecord> {
-        let (Some(BASH_TOOL), Some(root), Some(tool_use_id)) = (
-            event.tool_name.as_deref(),
+        let (Some(tool), Some(root), Some(tool_use_id)) = (
+            event
+                .tool_name
+                .as_deref()
+                .filter(|t| hookd_proto::snapshot::is_repository_tool(t)),
             repo.git_root.as_deref(),
             event.tool_use_id.as_deref(),
         ) else {
@@ -524,14 +531,30 @@ impl Writer {
                     (why.clone(), why, None)
                 })
         };
+        // A patch names its files: only those are its changes.
+        let named: Option<Vec<String>> = (tool != BASH_TOOL)
+            .then(|| {
+                let cwd = event.cwd.as_deref().unwrap_or(root);
+                let patch = serde_json::from_str::<serde_json::Value>(&event.raw_payload)
+                    .ok()
+                    .and_then(|p| p["tool_input"]["command"].as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                super::patch::patch_files(&patch, cwd)
+                    .iter()
+                    .filter_map(|p| p.strip_prefix(root).ok())
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|files| !files.is_empty());
         match bash_tracker::changes_since(git, root, &before) {
             Ok(paths) => paths
                 .into_iter()
+                .filter(|path| named.as_ref().is_none_or(|named| named.contains(path)))
                 .zip(0..)
                 .map(|(path, seq)| {
                     let (before, after, counts) = contents(&path);
                     let mut record =
-                        MutationRecord::for_event(event, repo, BASH_TOOL, seq, Some(path), None);
+                        MutationRecord::for_event(event, repo, tool, seq, Some(path), None);
                     record.before = Some(before);
                     record.after = Some(after);
                     if let Some(counts) = counts {

@@ -22,6 +22,7 @@ pub mod ingest;
 pub mod journal;
 pub mod managed;
 pub mod memory;
+pub mod patch;
 pub mod placement;
 pub mod publish;
 pub mod recording;

@@ -38,7 +38,6 @@ use crate::daemon::publish::{self, PublisherHandle};
 use crate::daemon::recording::RecordingSwitch;
 use crate::daemon::stats::{DaemonStats, Rejection, StatsSnapshot};
 use crate::daemon::status::{self, DaemonStatus};
-use crate::names::BASH_TOOL;
 use crate::record::{CommitNotice, ContentRef, HookEvent};
 use crate::settings::SettingsRoots;
 use crate::{Envelope, Error, MAX_LINE_BYTES, Result, timefmt};
@@ -682,7 +681,12 @@ async fn accept_line(
                     acknowledge(writer).await;
                 }
                 match snapshot_moment(&event) {
-                    Some(Moment::Before) if event.tool_name.as_deref() == Some(BASH_TOOL) => {
+                    Some(Moment::Before)
+                        if event
+                            .tool_name
+                            .as_deref()
+                            .is_some_and(hookd_proto::snapshot::is_repository_tool) =>
+                    {
                         let emitter = Emitter::of(writer.as_ref());
                         snapshot_before_bash(&event, shared, emitter).await;
                     }

@@ -75,7 +75,8 @@ pub fn mutation_diff(
         }),
         _ => None,
     };
-    if row.record.tool_name == crate::names::BASH_TOOL {
+    // A command's or a patch's change: its kept contents are the diff.
+    if hookd_proto::snapshot::is_repository_tool(&row.record.tool_name) {
         return Ok(MutationDiff {
             change: shell_diff(ledger, row),
             previous: None,
