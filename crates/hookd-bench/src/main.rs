@@ -53,6 +53,12 @@
 //!     with their contents kept (issue 17: < 1 ms, < 1 s, at most a third
 //!     of 2.2 GB per million).
 //!
+//! 14. [`health`]: the hook health check on 30 days of 100,000 and
+//!     1,000,000 events with their hook runs: the full check (`hookd
+//!     doctor`) beside the tray's bounded recount (issue 18: the recount
+//!     stays flat as the history grows and finds the same serious
+//!     findings).
+//!
 //! 7 and 8 need a RabbitMQ (`--amqp-url`, the local one by default); each
 //! run declares its own exchange `hookd.bench.<uuid>` and queues, and
 //! deletes them at the end ([`broker`]).
@@ -69,6 +75,7 @@ mod desktop_scale;
 mod emit;
 mod env;
 mod executor;
+mod health;
 mod history;
 mod ingest;
 mod latency;
@@ -142,6 +149,12 @@ struct Args {
     /// 1 KB Writes recorded, contents kept, for the bytes figure of `rewind`.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     rewind_writes: u64,
+    /// Ledger sizes (events, each with its hook runs, all in the last 30 days) the health check is timed on.
+    #[arg(long, value_name = "N", value_delimiter = ',', default_values_t = [100_000, 1_000_000])]
+    health_rows: Vec<u64>,
+    /// Measured runs of each health check (full and bounded, alternating) per size.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    health_runs: usize,
     /// Bursts of 20,000 events sent to one `hookd daemon` whose memory is read around each.
     #[arg(long, value_name = "N", default_value_t = 3)]
     daemon_memory_rounds: usize,
@@ -169,7 +182,7 @@ struct Args {
     json: Option<PathBuf>,
 }
 
-/// The twelve measurements.
+/// The measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
 #[serde(rename_all = "snake_case")]
 enum Measurement {
@@ -199,6 +212,8 @@ enum Measurement {
     DaemonMemory,
     /// Rewind: the snapshot a Write's PreToolUse waits for, plan + apply of a 200-file session, bytes kept.
     Rewind,
+    /// The hook health check: `hookd doctor`'s full read beside the tray's bounded recount.
+    Health,
 }
 
 /// A broker URL as the JSON report keeps it: without its password.
@@ -328,6 +343,7 @@ struct Report {
     desktop_scale: Option<desktop_scale::ScaleReport>,
     daemon_memory: Option<daemon_memory::DaemonMemoryReport>,
     rewind: Option<rewind::RewindReport>,
+    health: Option<health::HealthBenchReport>,
     errors: Vec<String>,
 }
 
@@ -379,6 +395,7 @@ fn run(args: &Args) -> Result<bool> {
         desktop_scale: None,
         daemon_memory: None,
         rewind: None,
+        health: None,
         errors: Vec::new(),
     };
     let failed = |name: &str, err: anyhow::Error, rows: &mut Vec<Row>| {
@@ -541,6 +558,16 @@ fn run(args: &Args) -> Result<bool> {
                 report.rewind = Some(r);
             }
             Err(err) => report.errors.push(failed("rewind", err, &mut report.rows)),
+        }
+    }
+
+    if selected(Measurement::Health) {
+        match health::run(&args.health_rows, args.health_runs) {
+            Ok(r) => {
+                health_rows(&r, &mut report.rows);
+                report.health = Some(r);
+            }
+            Err(err) => report.errors.push(failed("health", err, &mut report.rows)),
         }
     }
 
@@ -930,6 +957,42 @@ fn emit_rows(r: &emit::EmitReport, rows: &mut Vec<Row>) {
         "all",
         Verdict::judge(r.all_delivered()),
     ));
+}
+
+fn health_rows(r: &health::HealthBenchReport, rows: &mut Vec<Row>) {
+    let smallest = r.sizes.first().map(|s| s.bounded.median_ms);
+    for size in &r.sizes {
+        let n = thousands(size.events);
+        rows.push(Row::new(
+            format!(
+                "Health check, full (`hookd doctor`): {n} events, {} hook runs in 30 days (median / p99)",
+                thousands(size.hook_runs)
+            ),
+            median_p99(&size.full),
+            "context",
+            Verdict::Info,
+        ));
+        let flat = smallest.is_none_or(|base| size.bounded.median_ms <= 2.0 * base + 5.0);
+        rows.push(Row::new(
+            format!(
+                "Health check, the tray's recount (newest {} runs and events): {n} events (median / p99)",
+                thousands(r.tray_newest)
+            ),
+            median_p99(&size.bounded),
+            "flat: median ≤ 2 × the smallest size's + 5 ms",
+            Verdict::judge(flat),
+        ));
+        rows.push(Row::new(
+            format!("… the same serious findings as the full check, the failing hook among them: {n} events"),
+            format!(
+                "{} ({})",
+                if size.agree() { "yes" } else { "no" },
+                size.bounded_serious.join(", ")
+            ),
+            "yes",
+            Verdict::judge(size.agree()),
+        ));
+    }
 }
 
 fn rewind_rows(r: &rewind::RewindReport, rows: &mut Vec<Row>) {

@@ -69,6 +69,18 @@ pub struct RecordedRun {
     pub decision: Option<String>,
 }
 
+/// The hook runs of a bounded read: the id range on the primary key
+/// (`NOT INDEXED`), never the whole window through the time index.
+const NEWEST_RUNS: &str = "SELECT source, command, hook_type, skipped IS NOT NULL, \
+        (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
+        timed_out, exit_code, duration_ms, started_at \
+     FROM hook_runs NOT INDEXED WHERE id > ?2 AND started_at >= ?1 ORDER BY id";
+
+/// The event counts of a bounded read, as [`NEWEST_RUNS`] (without `NOT
+/// INDEXED`, the planner walks the whole hook type index to group by it).
+const NEWEST_EVENTS: &str = "SELECT hook_type, count(*) FROM events NOT INDEXED \
+     WHERE id > ?2 AND event_timestamp >= ?1 GROUP BY hook_type";
+
 impl Ledger {
     /// Every managed hook that ran (or was skipped) since `since` (RFC 3339),
     /// among the newest `newest` runs when given: a bounded read whose cost
@@ -82,15 +94,7 @@ impl Ledger {
                      FROM hook_runs WHERE started_at >= ?1 AND ?2 = 0 ORDER BY started_at",
                 0,
             ),
-            // `+started_at`: read the id range on the primary key, never the
-            // whole window through the time index.
-            Some(n) => (
-                "SELECT source, command, hook_type, skipped IS NOT NULL, \
-                            (error IS NOT NULL OR (exit_code IS NOT NULL AND exit_code NOT IN (0, 2))), \
-                            timed_out, exit_code, duration_ms, started_at \
-                     FROM hook_runs WHERE id > ?2 AND +started_at >= ?1 ORDER BY id",
-                self.newest_ids_after("hook_runs", n)?,
-            ),
+            Some(n) => (NEWEST_RUNS, self.newest_ids_after("hook_runs", n)?),
         };
         let mut stmt = self
             .conn
@@ -169,11 +173,7 @@ impl Ledger {
                      WHERE event_timestamp >= ?1 AND ?2 = 0 GROUP BY hook_type",
                 0,
             ),
-            Some(n) => (
-                "SELECT hook_type, count(*) FROM events \
-                     WHERE id > ?2 AND +event_timestamp >= ?1 GROUP BY hook_type",
-                self.newest_ids_after("events", n)?,
-            ),
+            Some(n) => (NEWEST_EVENTS, self.newest_ids_after("events", n)?),
         };
         let mut stmt = self
             .conn
@@ -359,6 +359,21 @@ mod tests {
         assert_eq!((counts["stop"], counts["pre_tool_use"]), (6, 4));
         let counts = ledger.event_counts_since(since, Some(5)).unwrap();
         assert_eq!((counts["stop"], counts["pre_tool_use"]), (1, 4));
+
+        // Both read an id range on the primary key and no index.
+        for query in [NEWEST_RUNS, NEWEST_EVENTS] {
+            let plan: Vec<String> = ledger
+                .connection()
+                .prepare(&format!("EXPLAIN QUERY PLAN {query}"))
+                .unwrap()
+                .query_map(rusqlite::params![since, 0], |r| r.get::<_, String>(3))
+                .unwrap()
+                .collect::<rusqlite::Result<_>>()
+                .unwrap();
+            let plan = plan.join("; ");
+            assert!(plan.contains("INTEGER PRIMARY KEY (rowid>?)"), "{plan}");
+            assert!(!plan.contains("INDEX"), "{plan}");
+        }
     }
 
     #[test]
