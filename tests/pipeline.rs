@@ -477,3 +477,94 @@ fn a_codex_patch_is_recorded_as_one_change_per_file_it_names() {
     );
     assert!(rows.iter().all(|r| r["tool_use_id"] == "call_abc123"));
 }
+
+/// Gemini CLI's tool events are recorded as the Claude Code ones they are
+/// (`BeforeTool`/`AfterTool` of `replace`, `run_shell_command`,
+/// `write_file`: Edit, Bash, Write), though Gemini gives no tool call id:
+/// each change is found, counted and its contents kept, as Claude Code's.
+#[test]
+fn gemini_edits_commands_and_writes_are_recorded_as_claude_codes() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    hookd_testkit::sh(
+        &root,
+        "printf 'old\\nkept\\n' > b.txt && git add b.txt && git commit -qm b",
+    );
+    let _daemon = env.start_daemon();
+    let call = |event: &str, tool: &str, input: Value| {
+        let mut payload = json!({
+            "session_id": "7f1c2d3e",
+            "transcript_path": "/home/me/.gemini/tmp/x/chats/session-1.json",
+            "cwd": root,
+            "hook_event_name": event,
+            "timestamp": "2026-11-28T17:40:00.000Z",
+            "tool_name": tool,
+            "tool_input": input,
+        });
+        if event == "AfterTool" {
+            payload["tool_response"] = json!({"llmContent": "ok", "returnDisplay": "ok"});
+        }
+        emit_ok(
+            &env,
+            &["--agent", "gemini", event],
+            &payload.to_string(),
+            &root,
+        );
+    };
+    let replace = json!({"file_path": root.join("b.txt"), "instruction": "rename",
+        "old_string": "old", "new_string": "new"});
+    call("BeforeTool", "replace", replace.clone());
+    std::fs::write(root.join("b.txt"), "new\nkept\n").unwrap();
+    call("AfterTool", "replace", replace);
+    let shell = json!({"command": "echo hi > out.txt", "description": "write"});
+    call("BeforeTool", "run_shell_command", shell.clone());
+    hookd_testkit::sh(&root, "echo hi > out.txt");
+    // No waiting: the agent's next call starts as soon as hookd-emit
+    // returns, and what it writes is not the command's.
+    call("AfterTool", "run_shell_command", shell);
+    let write = json!({"file_path": root.join("w.txt"), "content": "a\nb\n"});
+    call("BeforeTool", "write_file", write.clone());
+    std::fs::write(root.join("w.txt"), "a\nb\n").unwrap();
+    call("AfterTool", "write_file", write);
+    wait_for_count(&repo, "events", 6);
+    wait_for_count(&repo, "mutations", 3);
+
+    let rows = env.query_json(&[], &root);
+    let seen: Vec<(&str, &str, i64, i64, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["file_path"].as_str().unwrap(),
+                r["tool_name"].as_str().unwrap(),
+                r["lines_added"].as_i64().unwrap(),
+                r["lines_removed"].as_i64().unwrap(),
+                r["hook_type"].as_str().unwrap(),
+                r["agent_kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("b.txt", "Edit", 1, 1, "post_tool_use", "gemini"),
+            ("out.txt", "Bash", 1, 0, "post_tool_use", "gemini"),
+            ("w.txt", "Write", 2, 0, "post_tool_use", "gemini"),
+        ]
+    );
+    // The contents around each change are kept (what a rewind gives back):
+    // paired by the call, though Gemini names none.
+    let states: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["before"]["state"].as_str().unwrap(),
+                r["after"]["state"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [("kept", "kept"), ("absent", "kept"), ("absent", "kept")]
+    );
+}

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::env;
 use std::time::SystemTime;
 
-use hookd_proto::{ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, standin, surrogates};
+use hookd_proto::{AgentKind, ENVELOPE_VERSION, Envelope, MAX_LINE_BYTES, standin, surrogates};
 use serde_json::Value;
 
 /// Environment variable through which Claude Code names the (sub)agent.
@@ -114,13 +114,23 @@ pub fn build_line(
 
 /// Whether the daemon takes a snapshot for this call before it closes the
 /// connection ([`hookd_proto::snapshot::moment`]), with the daemon's rule
-/// for the tool: the payload's `tool_name` wins over the argument.
-fn waits_for_snapshot(event_type: &str, tool_arg: Option<&str>, payload: &Value) -> bool {
+/// for the tool: the payload's `tool_name` wins over the argument, and
+/// another agent's event and tool are read as Claude Code's
+/// ([`AgentKind::claude_event`]).
+fn waits_for_snapshot(
+    agent: Option<AgentKind>,
+    event_type: &str,
+    tool_arg: Option<&str>,
+    payload: &Value,
+) -> bool {
+    let agent = agent.unwrap_or(AgentKind::Claude);
     let tool = payload
         .get("tool_name")
         .and_then(Value::as_str)
-        .or(tool_arg);
-    tool.is_some_and(|tool| hookd_proto::snapshot::moment(event_type, tool).is_some())
+        .or(tool_arg)
+        .map(|tool| agent.claude_tool(tool).unwrap_or(tool));
+    let event = agent.claude_event(event_type);
+    tool.is_some_and(|tool| hookd_proto::snapshot::moment(event, tool).is_some())
 }
 
 /// [`build_line`] with the line limit as a parameter, so tests need not
@@ -135,7 +145,12 @@ fn build_line_with_limit(
     // Parsed once (twice only when it held lone surrogates): the Value both
     // supplies tool_name and is re-serialised.
     let (payload, payload_invalid, payload_repaired) = parse_payload(stdin);
-    let wait_for_daemon = waits_for_snapshot(&event_type, tool_name.as_deref(), &payload);
+    let wait_for_daemon = waits_for_snapshot(
+        context.agent_kind,
+        &event_type,
+        tool_name.as_deref(),
+        &payload,
+    );
     let tool_name = tool_name.or_else(|| {
         payload
             .get("tool_name")
@@ -247,7 +262,7 @@ mod tests {
     #[test]
     fn bash_before_and_file_tools_around_wait_for_the_daemon() {
         let waits = |event: &str, arg: Option<&str>, payload: Value| {
-            waits_for_snapshot(event, arg, &payload)
+            waits_for_snapshot(None, event, arg, &payload)
         };
         assert!(waits(
             "PreToolUse",
@@ -260,7 +275,8 @@ mod tests {
             Some("write"),
             serde_json::json!({"tool_name": "Bash"})
         ));
-        assert!(!waits(
+        // After a command too: the daemon records what it left.
+        assert!(waits(
             "PostToolUse",
             None,
             serde_json::json!({"tool_name": "Bash"})
@@ -282,6 +298,26 @@ mod tests {
             "PreToolUse",
             None,
             serde_json::json!("not an object")
+        ));
+        // Another agent's names, read as Claude Code's.
+        let gemini = |event: &str, tool: &str| {
+            waits_for_snapshot(
+                Some(AgentKind::Gemini),
+                event,
+                None,
+                &serde_json::json!({"tool_name": tool}),
+            )
+        };
+        assert!(gemini("BeforeTool", "run_shell_command"));
+        assert!(gemini("BeforeTool", "write_file"));
+        assert!(gemini("AfterTool", "replace"));
+        assert!(gemini("AfterTool", "run_shell_command"));
+        assert!(!gemini("BeforeModel", "run_shell_command"));
+        assert!(!gemini("BeforeTool", "read_file"));
+        assert!(!waits(
+            "BeforeTool",
+            Some("run_shell_command"),
+            serde_json::json!({})
         ));
     }
 

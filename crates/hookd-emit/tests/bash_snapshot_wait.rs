@@ -99,7 +99,7 @@ fn a_daemon_that_never_closes_costs_a_bounded_wait_and_is_reported() {
 #[test]
 fn other_events_do_not_wait_for_the_daemon() {
     for (event, payload) in [
-        ("PostToolUse", r#"{"tool_name":"Bash"}"#),
+        ("PostToolUse", r#"{"tool_name":"Read"}"#),
         ("PreToolUse", r#"{"tool_name":"Read"}"#),
         ("PostToolUseFailure", r#"{"tool_name":"Write"}"#),
     ] {

@@ -60,6 +60,59 @@ impl AgentKind {
     }
 }
 
+/// Gemini CLI's events that are Claude Code's under another name.
+const GEMINI_EVENTS: [(&str, &str); 5] = [
+    ("BeforeTool", "PreToolUse"),
+    ("AfterTool", "PostToolUse"),
+    ("BeforeAgent", "UserPromptSubmit"),
+    ("AfterAgent", "Stop"),
+    ("PreCompress", "PreCompact"),
+];
+
+/// Gemini CLI's tools that are Claude Code's under another name, with the
+/// same input fields (`file_path` and `content`; `file_path`,
+/// `old_string` and `new_string`; `command`).
+const GEMINI_TOOLS: [(&str, &str); 3] = [
+    ("write_file", "Write"),
+    ("replace", "Edit"),
+    ("run_shell_command", "Bash"),
+];
+
+impl AgentKind {
+    /// The Claude Code event an event of this agent is (`BeforeTool` of
+    /// Gemini CLI is `PreToolUse`), so hookd records and snapshots it as
+    /// that event; an event with no such counterpart keeps its own name.
+    /// Codex CLI names its events as Claude Code does.
+    #[must_use]
+    pub fn claude_event(self, event: &str) -> &str {
+        let table: &[(&str, &str)] = match self {
+            Self::Gemini => &GEMINI_EVENTS,
+            _ => &[],
+        };
+        table
+            .iter()
+            .find(|(own, _)| own.eq_ignore_ascii_case(event.trim()))
+            .map_or(event, |(_, claude)| claude)
+    }
+
+    /// The Claude Code tool a tool of this agent is, when its input has
+    /// the same fields (`write_file` of Gemini CLI is `Write`), so hookd
+    /// finds and keeps its file change as that tool's; `None`: no such
+    /// tool (Codex CLI's `Bash` is Claude Code's already; its
+    /// `apply_patch` is a tool of its own, [`crate::snapshot::PATCH_TOOL`]).
+    #[must_use]
+    pub fn claude_tool(self, tool: &str) -> Option<&'static str> {
+        let table: &[(&str, &str)] = match self {
+            Self::Gemini => &GEMINI_TOOLS,
+            _ => &[],
+        };
+        table
+            .iter()
+            .find(|(own, _)| *own == tool.trim())
+            .map(|(_, claude)| *claude)
+    }
+}
+
 impl std::fmt::Display for AgentKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -79,5 +132,20 @@ mod tests {
         assert_eq!(AgentKind::parse("windsurf"), None);
         assert_eq!(AgentKind::parse(""), None);
         assert_eq!(AgentKind::names(), "claude, codex, gemini, cursor, copilot");
+    }
+
+    #[test]
+    fn gemini_events_and_tools_read_as_claude_codes() {
+        let gemini = AgentKind::Gemini;
+        assert_eq!(gemini.claude_event("BeforeTool"), "PreToolUse");
+        assert_eq!(gemini.claude_event("AfterTool"), "PostToolUse");
+        assert_eq!(gemini.claude_event("SessionStart"), "SessionStart");
+        assert_eq!(gemini.claude_event("BeforeModel"), "BeforeModel");
+        assert_eq!(gemini.claude_tool("replace"), Some("Edit"));
+        assert_eq!(gemini.claude_tool("run_shell_command"), Some("Bash"));
+        assert_eq!(gemini.claude_tool("read_file"), None);
+        // Other agents' names are left alone.
+        assert_eq!(AgentKind::Codex.claude_event("BeforeTool"), "BeforeTool");
+        assert_eq!(AgentKind::Claude.claude_tool("replace"), None);
     }
 }

@@ -2,9 +2,9 @@
 //! emitter go, so the agent cannot act first.
 //!
 //! A rewind needs what a file held before and after each change. The daemon
-//! reads it as the hook call arrives: before a Bash command or a Codex
-//! patch runs (the repository's state) and before and after a file tool
-//! (Write, Edit, MultiEdit, NotebookEdit) writes its file. `hookd-emit` waits, bounded,
+//! reads it as the hook call arrives: before and after a Bash command or a
+//! Codex patch runs (the repository's state, compared) and before and after
+//! a file tool (Write, Edit, MultiEdit, NotebookEdit) writes its file. `hookd-emit` waits, bounded,
 //! until the daemon closes the connection for exactly these calls; both
 //! sides take the rule from here, so they cannot disagree.
 
@@ -54,6 +54,9 @@ pub fn moment(event_type: &str, tool: &str) -> Option<Moment> {
     match event.as_str() {
         "pretooluse" if file_tool || is_repository_tool(tool) => Some(Moment::Before),
         "posttooluse" if file_tool => Some(Moment::After),
+        // The repository after a command or a patch, before the agent's
+        // next call can change it too (a failed command may have written).
+        "posttooluse" | "posttoolusefailure" if is_repository_tool(tool) => Some(Moment::After),
         _ => None,
     }
 }
@@ -68,13 +71,14 @@ mod tests {
         assert_eq!(moment("pre_tool_use", "bash"), Some(Moment::Before));
         // Codex's patches change the repository as a command does.
         assert_eq!(moment("PreToolUse", "apply_patch"), Some(Moment::Before));
-        assert_eq!(moment("PostToolUse", "apply_patch"), None);
+        assert_eq!(moment("PostToolUse", "apply_patch"), Some(Moment::After));
         assert_eq!(moment("PreToolUse", "Write"), Some(Moment::Before));
         assert_eq!(moment("pre-tool-use", "multiedit"), Some(Moment::Before));
         assert_eq!(moment("PostToolUse", "Edit"), Some(Moment::After));
         assert_eq!(moment("post_tool_use", "NotebookEdit"), Some(Moment::After));
-        // Bash's after is compared by the ingest thread; nothing to wait for.
-        assert_eq!(moment("PostToolUse", "Bash"), None);
+        // A command's after too: the agent's next call must not run first.
+        assert_eq!(moment("PostToolUse", "Bash"), Some(Moment::After));
+        assert_eq!(moment("post_tool_use_failure", "Bash"), Some(Moment::After));
         assert_eq!(moment("PostToolUseFailure", "Write"), None);
         assert_eq!(moment("PreToolUse", "Read"), None);
         assert_eq!(moment("UserPromptSubmit", "Write"), None);

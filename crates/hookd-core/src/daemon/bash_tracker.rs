@@ -114,6 +114,9 @@ impl Snapshot {
 #[derive(Default)]
 pub struct BashTracker {
     pending: HashMap<String, Pending>,
+    /// The states after calls whose post event arrived, until the ingest
+    /// thread compares them with their befores.
+    afters: HashMap<String, Pending>,
 }
 
 struct Pending {
@@ -147,6 +150,27 @@ impl BashTracker {
         (pending.root == root).then_some(pending.snapshot)
     }
 
+    /// Keeps the state of `root` as the call `tool_use_id` left it: taken
+    /// when its post event arrives, while `hookd-emit` holds the agent's
+    /// next call back, so a change made after is not put down to it.
+    pub fn after(&mut self, tool_use_id: &str, root: &Path, snapshot: Snapshot) {
+        self.afters.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
+        self.afters.insert(
+            tool_use_id.to_owned(),
+            Pending {
+                root: root.to_path_buf(),
+                snapshot,
+                taken: Instant::now(),
+            },
+        );
+    }
+
+    /// Removes and returns the after snapshot of `tool_use_id` in `root`.
+    pub fn take_after(&mut self, tool_use_id: &str, root: &Path) -> Option<Snapshot> {
+        let pending = self.afters.remove(tool_use_id)?;
+        (pending.root == root).then_some(pending.snapshot)
+    }
+
     /// Number of Bash calls waiting for their post event.
     pub fn pending_len(&self) -> usize {
         self.pending.len()
@@ -163,21 +187,44 @@ pub fn changes_since(
     Ok(changed_paths(repo, before, &after))
 }
 
-/// What `path` (one of [`changes_since`]'s) held before and after the
-/// command, kept in `store`: before, what the pre snapshot kept (a path
-/// clean then, from HEAD's tree of that moment); after, the file as it is
-/// now.
+/// What `path` (one of [`changes_since`]'s or [`changed_paths`]'s) held
+/// before and after the command, kept in `store`: before, what the pre
+/// snapshot kept (a path clean then, from HEAD's tree of that moment);
+/// after, what the `after` snapshot kept the same way, or without one the
+/// file as it is now.
 pub fn contents(
     repo: &Repository,
     root: &Path,
     before: &Snapshot,
+    after: Option<&Snapshot>,
     path: &str,
     store: &ContentStore,
 ) -> (ContentRef, ContentRef) {
-    (
-        content_before(repo, before, path, store),
-        capture::read_into(store, &root.join(path)),
-    )
+    let after = match after {
+        Some(after) => content_after(repo, after, path, store),
+        None => capture::read_into(store, &root.join(path)),
+    };
+    (content_before(repo, before, path, store), after)
+}
+
+/// What an after snapshot says `path` held: kept, absent, or (clean) its
+/// HEAD's.
+fn content_after(
+    repo: &Repository,
+    after: &Snapshot,
+    path: &str,
+    store: &ContentStore,
+) -> ContentRef {
+    if let Some(kept) = after.kept.get(path) {
+        return kept.clone();
+    }
+    match after.dirty.get(path) {
+        Some(None) => ContentRef::Absent,
+        Some(Some(_)) => {
+            ContentRef::unknown("the file's content was not kept when the command ended")
+        }
+        None => committed(repo, after, path, store),
+    }
 }
 
 fn content_before(
@@ -193,13 +240,22 @@ fn content_before(
         return kept.clone();
     }
     match before.dirty.get(path) {
-        Some(None) => return ContentRef::Absent,
+        Some(None) => ContentRef::Absent,
         Some(Some(_)) => {
-            return ContentRef::unknown("the file's content was not kept when the command started");
+            ContentRef::unknown("the file's content was not kept when the command started")
         }
-        None => {}
+        None => committed(repo, before, path, store),
     }
-    let Some(tree) = before.head_tree.and_then(|id| repo.find_tree(id).ok()) else {
+}
+
+/// What HEAD's tree of `snapshot` holds at `path`, kept in `store`.
+fn committed(
+    repo: &Repository,
+    snapshot: &Snapshot,
+    path: &str,
+    store: &ContentStore,
+) -> ContentRef {
+    let Some(tree) = snapshot.head_tree.and_then(|id| repo.find_tree(id).ok()) else {
         // No commit yet: a path that is not dirty does not exist.
         return ContentRef::Absent;
     };
@@ -431,20 +487,50 @@ mod tests {
         fs::write(root.join("made.txt"), "made\n").unwrap();
         let paths = changes_since(&repo, root, &before).unwrap();
         assert_eq!(paths, ["already-dirty.txt", "made.txt", "tracked.txt"]);
-        let (b, a) = contents(&repo, root, &before, "tracked.txt", &store);
+        let (b, a) = contents(&repo, root, &before, None, "tracked.txt", &store);
         assert_eq!((get(&b), get(&a)), ("v1\n".into(), "v2\n".into()));
-        let (b, a) = contents(&repo, root, &before, "already-dirty.txt", &store);
+        let (b, a) = contents(&repo, root, &before, None, "already-dirty.txt", &store);
         assert_eq!(
             (get(&b), get(&a)),
             ("dirty before\n".into(), "dirty again\n".into())
         );
-        let (b, a) = contents(&repo, root, &before, "made.txt", &store);
+        let (b, a) = contents(&repo, root, &before, None, "made.txt", &store);
         assert_eq!((b, get(&a)), (ContentRef::Absent, "made\n".into()));
 
         let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
         fs::remove_file(root.join("tracked.txt")).unwrap();
-        let (b, a) = contents(&repo, root, &before, "tracked.txt", &store);
+        let (b, a) = contents(&repo, root, &before, None, "tracked.txt", &store);
         assert_eq!((get(&b), a), ("v2\n".into(), ContentRef::Absent));
+    }
+
+    #[test]
+    fn the_state_after_the_command_is_its_change_not_what_came_later() {
+        let (dir, repo) = setup();
+        let root = dir.path();
+        let state = tempfile::tempdir().unwrap();
+        let store = ContentStore::open(state.path()).unwrap();
+        let get = |content: &ContentRef| {
+            let ContentRef::Kept { hash, .. } = content else {
+                panic!("not kept: {content:?}");
+            };
+            let hash = crate::ledger::content_store::ContentHash::parse(hash).unwrap();
+            String::from_utf8(store.get(&hash).unwrap()).unwrap()
+        };
+        let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
+        fs::write(root.join("made.txt"), "by the command\n").unwrap();
+        let after = snapshot_keeping(&repo, root, Some(&store)).unwrap();
+        // The agent's next call, before the daemon compares.
+        fs::write(root.join("made.txt"), "by the next call\n").unwrap();
+        fs::write(root.join("later.txt"), "later\n").unwrap();
+        assert_eq!(changed_paths(&repo, &before, &after), ["made.txt"]);
+        let (b, a) = contents(&repo, root, &before, Some(&after), "made.txt", &store);
+        assert_eq!(
+            (b, get(&a)),
+            (ContentRef::Absent, "by the command\n".into())
+        );
+        // Without the after state, today's files (what a replayed line gets).
+        let (_, now) = contents(&repo, root, &before, None, "made.txt", &store);
+        assert_eq!(get(&now), "by the next call\n");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use hookd_proto::{standin, surrogates};
+use hookd_proto::{AgentKind, standin, surrogates};
 use serde_json::Value;
 
 use crate::names::{self, canonical_tool_name, is_file_mutating_tool, normalize_hook_type};
@@ -29,10 +29,20 @@ pub fn hook_event(
 ) -> HookEvent {
     let side = payload_side(envelope);
     let payload = side.payload.as_ref();
+    let agent_kind = agent_kind(envelope);
+    // Another agent's events and tools are recorded as the Claude Code ones
+    // they are (Gemini CLI's `AfterTool` of `write_file` is a `PostToolUse`
+    // of `Write`), so its changes are found and kept alike; the payload
+    // keeps the agent's own names.
+    let agent = AgentKind::parse(&agent_kind).unwrap_or(AgentKind::Claude);
     let tool_name = str_field(payload, "tool_name")
         .or(envelope.tool_name.as_deref())
         .filter(|name| !name.trim().is_empty())
-        .map(canonical_tool_name);
+        .map(|name| {
+            agent
+                .claude_tool(name)
+                .map_or_else(|| canonical_tool_name(name), str::to_owned)
+        });
     let session_id = str_field(payload, "session_id").map(str::to_owned);
     let agent_id = envelope
         .agent_id
@@ -47,7 +57,7 @@ pub fn hook_event(
         .or(envelope.cwd.as_deref())
         .filter(|c| !c.is_empty())
         .map(PathBuf::from);
-    let hook_type = normalize_hook_type(&envelope.event_type);
+    let hook_type = normalize_hook_type(agent.claude_event(&envelope.event_type));
     // Diffing costs more than counting newlines: only the events that make
     // a mutation row (see `direct_mutation`) are diffed.
     let makes_mutation = hook_type == names::POST_TOOL_USE
@@ -58,12 +68,15 @@ pub fn hook_event(
     } else {
         None
     };
+    let tool_use_id = str_field(payload, "tool_use_id")
+        .map(str::to_owned)
+        .or_else(|| derived_tool_use_id(agent, &hook_type, payload));
     HookEvent {
         event_id,
         hook_type,
         agent_id,
         session_id,
-        tool_use_id: str_field(payload, "tool_use_id").map(str::to_owned),
+        tool_use_id,
         file_path: tool_input
             .and_then(file_path)
             .map(|p| absolutize(&p, cwd.as_deref())),
@@ -81,8 +94,37 @@ pub fn hook_event(
         received_at,
         source_pid: envelope.pid,
         flags: side.flags,
-        agent_kind: agent_kind(envelope),
+        agent_kind,
     }
+}
+
+/// The id of a tool call whose agent gives none (Gemini CLI): its session,
+/// tool and input, hashed. The call's before and after events carry the
+/// same three, so they pair as Claude Code's `tool_use_id` pairs them (for
+/// the repository's state around a command, a file's contents around an
+/// edit); an identical call repeated later pairs with its own events, as
+/// each ends before the next begins.
+fn derived_tool_use_id(agent: AgentKind, hook_type: &str, payload: &Value) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    if agent != AgentKind::Gemini
+        || !matches!(hook_type, names::PRE_TOOL_USE | names::POST_TOOL_USE)
+    {
+        return None;
+    }
+    let mut hash = Sha256::new();
+    for part in [
+        str_field(payload, "session_id").unwrap_or_default(),
+        str_field(payload, "tool_name")?,
+        &payload.get("tool_input")?.to_string(),
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    let hex: String = hash.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Some(format!("{}-{hex}", agent.as_str()))
 }
 
 /// The envelope's agent ([`hookd_proto::AgentKind`]'s name); Claude Code

@@ -492,9 +492,12 @@ impl Writer {
         ) {
             return Vec::new();
         }
-        let held = match self.config.bash.lock() {
-            Ok(mut tracker) => tracker.take(tool_use_id, root),
-            Err(_) => None,
+        let (held, after) = match self.config.bash.lock() {
+            Ok(mut tracker) => (
+                tracker.take(tool_use_id, root),
+                tracker.take_after(tool_use_id, root),
+            ),
+            Err(_) => (None, None),
         };
         let state_dir = capture::state_dir_for(root, Some(root), &self.config.data_dir);
         // What the content store remembers (and forgets now): the snapshot
@@ -515,7 +518,8 @@ impl Writer {
         let contents = |path: &str| {
             stores
                 .with_store(&state_dir, |store| {
-                    let (before, after) = bash_tracker::contents(git, root, &before, path, store);
+                    let (before, after) =
+                        bash_tracker::contents(git, root, &before, after.as_ref(), path, store);
                     let text = |content| crate::ledger::change::kept_text(store, content);
                     let counts = text(&before).zip(text(&after)).map(|(old, new)| {
                         crate::diff::line_counts(
@@ -546,7 +550,14 @@ impl Writer {
                     .collect::<Vec<_>>()
             })
             .filter(|files| !files.is_empty());
-        match bash_tracker::changes_since(git, root, &before) {
+        // Compared with the state the daemon took as the post event arrived
+        // (hookd-emit holding the agent back); without it (a line replayed
+        // from a journal), with the repository as it is now.
+        let changed = match &after {
+            Some(after) => Ok(bash_tracker::changed_paths(git, &before, after)),
+            None => bash_tracker::changes_since(git, root, &before),
+        };
+        match changed {
             Ok(paths) => paths
                 .into_iter()
                 .filter(|path| named.as_ref().is_none_or(|named| named.contains(path)))

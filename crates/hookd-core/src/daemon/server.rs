@@ -694,6 +694,14 @@ async fn accept_line(
                         let emitter = Emitter::of(writer.as_ref());
                         read_file_content(&event, Moment::Before, shared, emitter).await;
                     }
+                    Some(Moment::After)
+                        if event
+                            .tool_name
+                            .as_deref()
+                            .is_some_and(hookd_proto::snapshot::is_repository_tool) =>
+                    {
+                        snapshot_after_bash(&event, shared).await;
+                    }
                     Some(Moment::After) => {
                         read_file_content(&event, Moment::After, shared, None).await;
                     }
@@ -871,6 +879,50 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
             }
             Err(err) => {
                 tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash");
+                None
+            }
+        }
+    })
+    .await;
+    if taken.is_err() {
+        tracing::error!("Bash snapshot task failed");
+    }
+}
+
+/// Records the repository's state as a Bash command or a patch left it,
+/// as its post event arrives: `hookd-emit` holds the agent's next call
+/// back until the connection closes, so what that call changes is not put
+/// down to this one. The ingest thread compares it with the state before
+/// (`daemon::ingest`); each changed or untracked file's content is kept.
+async fn snapshot_after_bash(event: &HookEvent, shared: &Shared) {
+    let (Some(dir), Some(tool_use_id)) = (extract::event_dir(event), event.tool_use_id.clone())
+    else {
+        return;
+    };
+    let tracker = Arc::clone(&shared.bash);
+    let data_dir = shared.data_dir.clone();
+    let stores = Arc::clone(&shared.stores);
+    let taken = tokio::task::spawn_blocking(move || {
+        let root = stores.root_of(&dir)?;
+        let repo = git2::Repository::open(&root).ok()?;
+        let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
+        let snapshot = stores
+            .with_store(&state_dir, |store| {
+                bash_tracker::snapshot_keeping(&repo, &root, Some(store))
+            })
+            .unwrap_or_else(|err| {
+                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
+                bash_tracker::snapshot(&repo, &root)
+            });
+        match snapshot {
+            Ok(snapshot) => {
+                if let Ok(mut tracker) = tracker.lock() {
+                    tracker.after(&tool_use_id, &root, snapshot);
+                }
+                Some(())
+            }
+            Err(err) => {
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status after Bash");
                 None
             }
         }
