@@ -50,4 +50,4 @@ pub mod state_dir;
 pub mod timefmt;
 
 pub use error::{Error, Result};
-pub use hookd_proto::{Envelope, MAX_LINE_BYTES};
+pub use hookd_proto::{AgentKind, Envelope, MAX_LINE_BYTES};

@@ -10,13 +10,39 @@ use std::path::{Path, PathBuf};
 use super::target;
 use super::{backup_note, show};
 use anyhow::Result;
+use anyhow::bail;
 use clap::Args;
+use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
-use hookd_core::settings::{Kind, Scope, SettingsLocation};
+use hookd_core::settings::{Kind, Scope, SettingsLocation, gemini};
+
+/// The `--agent` values.
+const AGENTS: [&str; 5] = ["claude", "codex", "gemini", "cursor", "copilot"];
+
+fn agent_parser() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(AGENTS)
+        .map(|name: String| AgentKind::parse(&name).unwrap_or(AgentKind::Claude))
+}
+
+/// The agents `connect` can edit the files of so far.
+fn connectable(agent: AgentKind) -> Result<()> {
+    match agent {
+        AgentKind::Claude | AgentKind::Gemini => Ok(()),
+        other => bail!(
+            "hookd cannot connect {other} yet (claude and gemini so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
+        ),
+    }
+}
 
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
 pub struct ConnectArgs {
+    /// Whose settings to edit: claude (Claude Code) or gemini (Gemini CLI:
+    /// ~/.gemini/settings.json, or DIR/.gemini/settings.json with --scope
+    /// project; recording only)
+    #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
+    pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
     /// (DIR/.claude/settings.local.json), as in `hookd hooks`
@@ -44,6 +70,9 @@ pub struct ConnectArgs {
 /// Flags of `hookd disconnect`.
 #[derive(Debug, Clone, Args)]
 pub struct DisconnectArgs {
+    /// Whose settings to edit: claude (Claude Code) or gemini (Gemini CLI)
+    #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
+    pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
     /// (DIR/.claude/settings.local.json), as in `hookd hooks`
@@ -60,6 +89,10 @@ pub struct DisconnectArgs {
 
 /// Adds hookd's hooks to the chosen settings file and says what changed.
 pub fn connect(args: &ConnectArgs) -> Result<()> {
+    connectable(args.agent)?;
+    if args.agent == AgentKind::Gemini {
+        return connect_gemini(args);
+    }
     let location = settings_file(args.scope, args.project.as_deref())?;
     let path = location.path.clone();
     let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
@@ -69,25 +102,78 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
         connect::Mode::Record
     };
     let report = connect::connect_at(&location, &emit, mode, args.dry_run)?;
-    let file = show(&path);
+    say_connected(&report, mode_note(mode), mode.hooks().len());
+    if args.dry_run {
+        print_diff(
+            &connect::preview_connect_at(&location, &emit, mode)?,
+            &show(&path),
+        );
+    }
+    if report.count > 0 && !connect::emit_found(&emit) {
+        eprintln!(
+            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
+        );
+    }
+    warn_if_disabled(&report);
+    Ok(())
+}
+
+/// `hookd connect --agent gemini`: recording entries in Gemini CLI's file.
+fn connect_gemini(args: &ConnectArgs) -> Result<()> {
+    if args.managed {
+        bail!(
+            "--managed is not supported with --agent gemini yet: hookd answers only in Claude Code's shape; connect without it to record Gemini CLI's sessions"
+        );
+    }
+    let location = gemini_file(args.scope, args.project.as_deref())?;
+    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
+    let report = gemini::connect(&location, &emit, args.dry_run)?;
+    say_connected(&report, " (Gemini CLI)", gemini::EVENTS.len());
+    if args.dry_run {
+        print_diff(
+            &gemini::preview_connect(&location, &emit)?,
+            &show(&location.path),
+        );
+    }
+    if report.count > 0 && !connect::emit_found(&emit) {
+        eprintln!(
+            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
+        );
+    }
+    if location.scope == Scope::Project && report.count > 0 {
+        eprintln!(
+            "note: Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
+        );
+    }
+    Ok(())
+}
+
+/// Gemini CLI's settings file for the flags, the project resolved as
+/// `hookd hooks` resolves it.
+fn gemini_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
+    let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
+    Ok(gemini::location(&roots, scope, project.as_deref())?)
+}
+
+/// The one line saying what a connect did (or would do) to its file.
+fn say_connected(report: &ChangeReport, note: &str, total: usize) {
+    let file = show(&report.path);
     let n = report.count;
     match &report.status {
         ChangeStatus::Written(outcome) if outcome.created => {
             println!(
-                "Connected hookd{} to {file}: created it with {}",
-                mode_note(mode),
+                "Connected hookd{note} to {file}: created it with {}",
                 groups(n)
             );
         }
         ChangeStatus::Written(outcome) => {
-            let only = if n < mode.hooks().len() {
+            let only = if n < total {
                 format!(" ({})", report.events.join(", "))
             } else {
                 String::new()
             };
             println!(
-                "Connected hookd{} to {file}: added {}{only}{}",
-                mode_note(mode),
+                "Connected hookd{note} to {file}: added {}{only}{}",
                 groups(n),
                 backup_note(outcome.backup.as_deref())
             );
@@ -106,16 +192,6 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
             println!("Already connected: nothing to change in {file}");
         }
     }
-    if args.dry_run {
-        print_diff(&connect::preview_connect_at(&location, &emit, mode)?, &file);
-    }
-    if report.count > 0 && !connect::emit_found(&emit) {
-        eprintln!(
-            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
-        );
-    }
-    warn_if_disabled(&report);
-    Ok(())
 }
 
 fn mode_note(mode: connect::Mode) -> &'static str {
@@ -127,7 +203,12 @@ fn mode_note(mode: connect::Mode) -> &'static str {
 
 /// Removes hookd's hooks from the chosen settings file and says what changed.
 pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
-    let location = settings_file(args.scope, args.project.as_deref())?;
+    connectable(args.agent)?;
+    let location = if args.agent == AgentKind::Gemini {
+        gemini_file(args.scope, args.project.as_deref())?
+    } else {
+        settings_file(args.scope, args.project.as_deref())?
+    };
     let path = location.path.clone();
     let report = connect::disconnect_at(&location, args.dry_run)?;
     let file = show(&path);

@@ -262,6 +262,31 @@ pub fn connect_at(
     write(&lock, plan)
 }
 
+/// Adds hookd's entries to the file at `location` with `add` (which
+/// returns the events that gained one), as [`connect_at`] does: under the
+/// file's lock, only when anything is missing, every other byte kept. The
+/// way another agent's files are connected (`super::gemini`).
+pub(crate) fn add_at(
+    location: &SettingsLocation,
+    dry_run: bool,
+    add: impl FnOnce(&mut Value) -> Result<Vec<String>, ShapeError>,
+) -> Result<ChangeReport> {
+    if dry_run {
+        return Ok(plan_add(read(location)?, add)?.report);
+    }
+    let lock = lock(location)?;
+    let plan = plan_add(read_locked(&lock)?, add)?;
+    write(&lock, plan)
+}
+
+/// What [`add_at`] would write: the file before and after.
+pub(crate) fn preview_add_at(
+    location: &SettingsLocation,
+    add: impl FnOnce(&mut Value) -> Result<Vec<String>, ShapeError>,
+) -> Result<EditPreview> {
+    preview(&plan_add(read(location)?, add)?)
+}
+
 /// Removes every `hookd-emit` handler from the settings file at `path`, and
 /// the groups, event lists and `hooks` object that only held them. Anything
 /// else stays byte-for-byte equivalent; with nothing to remove the file is not
@@ -339,18 +364,30 @@ struct Plan {
 }
 
 fn plan_connect(doc: SettingsDocument, emit: &str, mode: Mode) -> Result<Plan> {
+    plan_add(doc, |settings| {
+        add_hooks_for(settings, emit, mode)
+            .map(|added| added.into_iter().map(str::to_owned).collect())
+    })
+}
+
+/// The plan of adding hookd's entries to `doc` with `add` (which returns
+/// the events that gained one): Claude Code's [`add_hooks_for`], or
+/// another agent's (`super::gemini`).
+fn plan_add(
+    doc: SettingsDocument,
+    add: impl FnOnce(&mut Value) -> Result<Vec<String>, ShapeError>,
+) -> Result<Plan> {
     let path = doc.path().to_path_buf();
     let mut edited = doc.clone();
-    let added =
-        add_hooks_for(edited.value_mut(), emit, mode).map_err(|shape| shape_error(&path, shape))?;
+    let added = add(edited.value_mut()).map_err(|shape| shape_error(&path, shape))?;
     let mut report = ChangeReport {
         count: added.len(),
-        events: added.iter().map(|e| (*e).to_owned()).collect(),
+        events: added,
         status: ChangeStatus::Unchanged,
         hooks_disabled: hooks_disabled(edited.value()),
         path,
     };
-    let edited = if added.is_empty() {
+    let edited = if report.events.is_empty() {
         None
     } else {
         report.status = ChangeStatus::WouldWrite {
@@ -756,7 +793,9 @@ pub(crate) fn shell_words(command: &str, max: usize) -> Vec<String> {
 
 /// Refuses documents Claude Code itself would not accept, before anything is
 /// changed, so hookd never "repairs" a file by dropping what it cannot read.
-fn check_shape(settings: &Value) -> Result<(), ShapeError> {
+/// Checks that `settings` has the shape hookd edits: an object whose
+/// `hooks`, when present, maps events to arrays of groups.
+pub(crate) fn check_shape(settings: &Value) -> Result<(), ShapeError> {
     let Value::Object(root) = settings else {
         return Err(shape("top level".into(), "an object"));
     };
@@ -785,7 +824,7 @@ fn check_shape(settings: &Value) -> Result<(), ShapeError> {
     Ok(())
 }
 
-fn event_path(event: &str) -> String {
+pub(crate) fn event_path(event: &str) -> String {
     if !event.is_empty() && event.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         format!("hooks.{event}")
     } else {
@@ -793,7 +832,7 @@ fn event_path(event: &str) -> String {
     }
 }
 
-fn shape(json_path: String, expected: &'static str) -> ShapeError {
+pub(crate) fn shape(json_path: String, expected: &'static str) -> ShapeError {
     ShapeError {
         json_path,
         expected,

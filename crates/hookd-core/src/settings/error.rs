@@ -112,6 +112,17 @@ pub enum SettingsError {
     /// A project scope was asked for without a project directory.
     #[error("the {0} scope needs a project directory")]
     NoProject(&'static str),
+    /// A scope another agent's settings do not have (Gemini CLI has no
+    /// local file).
+    #[error("{agent} has no {scope} settings file hookd writes: use {expected}")]
+    NoSuchScope {
+        /// The agent.
+        agent: &'static str,
+        /// The scope asked for.
+        scope: &'static str,
+        /// The scopes it has.
+        expected: &'static str,
+    },
 }
 
 impl SettingsError {

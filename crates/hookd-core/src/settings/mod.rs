@@ -25,6 +25,8 @@
 //!   listed read-only with their plugin.
 //! - [`components`](mod@components): the hooks skills and subagents carry in
 //!   their frontmatter, listed read-only with the skill or agent.
+//! - [`gemini`](mod@gemini): Gemini CLI's settings files, where
+//!   `hookd connect --agent gemini` adds `hookd-emit` entries.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
@@ -40,6 +42,7 @@ pub mod effective;
 pub mod error;
 pub mod events;
 pub mod format;
+pub mod gemini;
 pub mod if_rule;
 pub mod location;
 pub mod matcher;

@@ -1,0 +1,165 @@
+//! Other agents than Claude Code, end to end with the real binaries:
+//! `hookd connect --agent gemini` edits Gemini CLI's settings file as
+//! surgically as Claude Code's, the entries it writes record Gemini's
+//! events when run as Gemini runs them, and `disconnect` gives the file
+//! back byte for byte.
+
+use hookd_testkit::{GitRepo, TestEnv, wait_for_count};
+use serde_json::{Value, json};
+
+const USER_FILE: &str = "{\n  \"theme\": \"dark\",\n\n  \"hooks\": {\n    \"BeforeTool\": [\n      { \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }\n    ]\n  }\n}\n";
+
+#[test]
+fn gemini_is_connected_records_through_its_entries_and_is_disconnected_byte_for_byte() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let file = env.home().join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, USER_FILE).unwrap();
+
+    let dry = env.hookd(&root, &["connect", "--agent", "gemini", "--dry-run"]);
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("Dry run: would add 8 hook groups"),
+        "{}",
+        dry.stdout
+    );
+    assert!(
+        dry.stdout.contains("+"),
+        "the diff is shown: {}",
+        dry.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), USER_FILE);
+
+    let run = env.hookd(&root, &["connect", "--agent", "gemini"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("Connected hookd (Gemini CLI)"),
+        "{}",
+        run.stdout
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"theme\": \"dark\",\n\n")
+            && text.contains("{ \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }"),
+        "{text}"
+    );
+    let value: Value = jsonc(&text);
+    let before_tool = value["hooks"]["BeforeTool"].as_array().unwrap();
+    assert_eq!(before_tool[0]["hooks"][0]["command"], "./guard.sh");
+    let ours = &before_tool[1]["hooks"][0];
+    assert_eq!(ours["timeout"], 10000, "milliseconds, Gemini's unit");
+    let command = ours["command"].as_str().unwrap();
+    assert!(
+        command.ends_with("hookd-emit --agent gemini BeforeTool"),
+        "{command}"
+    );
+    // Connected again: nothing to do, nothing written.
+    let again = env.hookd(&root, &["connect", "--agent", "gemini"]);
+    assert!(
+        again.stdout.contains("Already connected"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+
+    // Gemini runs the entry's command with its payload on stdin.
+    let _daemon = env.start_daemon();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let payload = json!({"session_id": "g-1", "cwd": root, "hook_event_name": "BeforeTool",
+        "timestamp": "2026-11-28T17:40:00.000Z", "tool_name": "read_file",
+        "tool_input": {"file_path": root.join("README.md")}});
+    let out = env.emit(&args, &payload.to_string(), &root);
+    assert!(out.status.success(), "{out:?}");
+    wait_for_count(&repo, "events", 1);
+    let (hook_type, agent_kind): (String, String) = repo
+        .ledger()
+        .query_row("SELECT hook_type, agent_kind FROM events", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (hook_type.as_str(), agent_kind.as_str()),
+        ("pre_tool_use", "gemini")
+    );
+
+    let gone = env.hookd(&root, &["disconnect", "--agent", "gemini"]);
+    gone.assert_ok();
+    assert!(
+        gone.stdout.contains("removed 8 hookd handlers"),
+        "{}",
+        gone.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), USER_FILE);
+}
+
+#[test]
+fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    for (args, says) in [
+        (
+            vec!["connect", "--agent", "gemini", "--scope", "local"],
+            "Gemini CLI has no local settings file",
+        ),
+        (
+            vec!["connect", "--agent", "gemini", "--managed"],
+            "--managed is not supported with --agent gemini yet",
+        ),
+        (
+            vec!["connect", "--agent", "cursor"],
+            "cannot connect cursor yet",
+        ),
+        (
+            vec!["disconnect", "--agent", "copilot"],
+            "cannot connect copilot yet",
+        ),
+    ] {
+        let run = env.hookd(&root, &args);
+        assert!(!run.status.success(), "{args:?}: {}", run.stdout);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+    assert!(!env.home().join(".gemini").exists());
+
+    // Gemini CLI allows comments in its settings; hookd cannot yet keep them
+    // through an edit, so it refuses the file rather than lose them.
+    let commented = "{\n  // mine\n  \"theme\": \"dark\"\n}\n";
+    let file = env.home().join(".gemini/settings.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, commented).unwrap();
+    let run = env.hookd(&root, &["connect", "--agent", "gemini"]);
+    assert!(!run.status.success(), "{}", run.stdout);
+    assert!(run.stderr.contains("refusing to edit"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), commented);
+    assert!(!root.join(".gemini").exists());
+
+    // The project's file, with the bare command a committed file gets.
+    let run = env.hookd(
+        &root,
+        &["connect", "--agent", "gemini", "--scope", "project"],
+    );
+    run.assert_ok();
+    assert!(
+        run.stderr.contains("only in a trusted folder"),
+        "{}",
+        run.stderr
+    );
+    let value = jsonc(&std::fs::read_to_string(root.join(".gemini/settings.json")).unwrap());
+    assert_eq!(
+        value["hooks"]["AfterTool"][0]["hooks"][0]["command"],
+        "hookd-emit --agent gemini AfterTool"
+    );
+}
+
+/// A JSON-with-comments text as a value (comment lines dropped: the files
+/// here put comments on lines of their own).
+fn jsonc(text: &str) -> Value {
+    let json: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    serde_json::from_str(&json).unwrap()
+}
