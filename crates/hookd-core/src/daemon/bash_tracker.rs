@@ -466,19 +466,22 @@ mod tests {
         );
     }
 
+    /// The text `store` keeps for `content`, which must be kept.
+    fn kept_text(store: &ContentStore, content: &ContentRef) -> String {
+        let ContentRef::Kept { hash, .. } = content else {
+            panic!("not kept: {content:?}");
+        };
+        let hash = crate::ledger::content_store::ContentHash::parse(hash).unwrap();
+        String::from_utf8(store.get(&hash).unwrap()).unwrap()
+    }
+
     #[test]
     fn a_change_keeps_its_before_from_the_snapshot_or_git_and_its_after_from_disk() {
         let (dir, repo) = setup();
         let root = dir.path();
         let state = tempfile::tempdir().unwrap();
         let store = ContentStore::open(state.path()).unwrap();
-        let get = |content: &ContentRef| {
-            let ContentRef::Kept { hash, .. } = content else {
-                panic!("not kept: {content:?}");
-            };
-            let hash = crate::ledger::content_store::ContentHash::parse(hash).unwrap();
-            String::from_utf8(store.get(&hash).unwrap()).unwrap()
-        };
+        let get = |content: &ContentRef| kept_text(&store, content);
         let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
         // The command: a committed file changed, a dirty one changed again,
         // one created; and the committed file then deleted by a second command.
@@ -509,13 +512,7 @@ mod tests {
         let root = dir.path();
         let state = tempfile::tempdir().unwrap();
         let store = ContentStore::open(state.path()).unwrap();
-        let get = |content: &ContentRef| {
-            let ContentRef::Kept { hash, .. } = content else {
-                panic!("not kept: {content:?}");
-            };
-            let hash = crate::ledger::content_store::ContentHash::parse(hash).unwrap();
-            String::from_utf8(store.get(&hash).unwrap()).unwrap()
-        };
+        let get = |content: &ContentRef| kept_text(&store, content);
         let before = snapshot_keeping(&repo, root, Some(&store)).unwrap();
         fs::write(root.join("made.txt"), "by the command\n").unwrap();
         let after = snapshot_keeping(&repo, root, Some(&store)).unwrap();

@@ -688,7 +688,7 @@ async fn accept_line(
                             .is_some_and(hookd_proto::snapshot::is_repository_tool) =>
                     {
                         let emitter = Emitter::of(writer.as_ref());
-                        snapshot_before_bash(&event, shared, emitter).await;
+                        snapshot_repository(&event, shared, Moment::Before, emitter).await;
                     }
                     Some(Moment::Before) => {
                         let emitter = Emitter::of(writer.as_ref());
@@ -700,7 +700,7 @@ async fn accept_line(
                             .as_deref()
                             .is_some_and(hookd_proto::snapshot::is_repository_tool) =>
                     {
-                        snapshot_after_bash(&event, shared).await;
+                        snapshot_repository(&event, shared, Moment::After, None).await;
                     }
                     Some(Moment::After) => {
                         read_file_content(&event, Moment::After, shared, None).await;
@@ -770,7 +770,7 @@ fn snapshot_moment(event: &HookEvent) -> Option<Moment> {
 /// Reads the file a file tool is about to change (`Before`) or has just
 /// changed (`After`) into its repository's content store
 /// ([`crate::daemon::capture`]). Done here, as the line arrives, for the
-/// reason [`snapshot_before_bash`] gives. A before read once its `emitter`
+/// reason [`snapshot_repository`] gives. A before read once its `emitter`
 /// stopped waiting is recorded as unknown ([`crate::daemon::emitter`]).
 async fn read_file_content(
     event: &HookEvent,
@@ -824,13 +824,23 @@ async fn read_file_content(
     }
 }
 
-/// Records the repository's state before a Bash command runs. Done here, as
-/// the line arrives, rather than in the ingest queue: the connection is only
-/// closed afterwards, and `hookd-emit` waits for that close, so the agent
-/// cannot start the command before the snapshot exists. A snapshot that
-/// finished once its `emitter` stopped waiting keeps none of the command's
-/// befores ([`crate::daemon::emitter`]).
-async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Option<Emitter>) {
+/// Records the repository's state around a Bash command or a Codex patch
+/// ([`hookd_proto::snapshot::REPOSITORY_TOOLS`]): before it runs, and as it
+/// left it. Done here, as the line arrives, rather than in the ingest
+/// queue: the connection is only closed afterwards, and `hookd-emit` waits
+/// for that close, so the agent cannot start the command before the first
+/// snapshot exists, nor make its next change before the second (the
+/// ingest thread compares the two, `daemon::ingest`). Each changed or
+/// untracked file's content is kept. A before snapshot that finished once
+/// its `emitter` stopped waiting keeps none of the command's befores
+/// ([`crate::daemon::emitter`]), and is also remembered in the content
+/// store, for a daemon that stops before the command's post event.
+async fn snapshot_repository(
+    event: &HookEvent,
+    shared: &Shared,
+    moment: Moment,
+    emitter: Option<Emitter>,
+) {
     let (Some(dir), Some(tool_use_id)) = (extract::event_dir(event), event.tool_use_id.clone())
     else {
         return;
@@ -838,15 +848,20 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
     let tracker = Arc::clone(&shared.bash);
     let data_dir = shared.data_dir.clone();
     let stores = Arc::clone(&shared.stores);
+    let when = match moment {
+        Moment::Before => "before",
+        Moment::After => "after",
+    };
     let taken = tokio::task::spawn_blocking(move || {
         let root = stores.root_of(&dir)?;
         let repo = git2::Repository::open(&root).ok()?;
         let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
-        // The state now (kept in `store` when there is one), trusted only
-        // while hookd-emit still holds the command back.
+        // The state now (kept in `store` when there is one); a before,
+        // trusted only while hookd-emit still holds the command back.
         let take = |store: Option<&crate::ledger::content_store::ContentStore>| {
             let mut snapshot = bash_tracker::snapshot_keeping(&repo, &root, store);
-            if !emitter::still_waiting(emitter.as_ref())
+            if moment == Moment::Before
+                && !emitter::still_waiting(emitter.as_ref())
                 && let Ok(snapshot) = &mut snapshot
             {
                 tracing::warn!(root = %root.display(), "hookd-emit stopped waiting before the repository's state was recorded; the command's befores are unknown");
@@ -857,9 +872,8 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
         let snapshot = stores
             .with_store(&state_dir, |store| {
                 let snapshot = take(Some(store));
-                // Also beside the contents, for a daemon that stops before
-                // the command's PostToolUse.
-                if let Ok(snapshot) = &snapshot
+                if moment == Moment::Before
+                    && let Ok(snapshot) = &snapshot
                     && let Err(err) = store.remember_before(&tool_use_id, &root, &snapshot.to_text())
                 {
                     tracing::warn!(error = %err, "cannot remember a Bash snapshot in the content store");
@@ -873,56 +887,15 @@ async fn snapshot_before_bash(event: &HookEvent, shared: &Shared, emitter: Optio
         match snapshot {
             Ok(snapshot) => {
                 if let Ok(mut tracker) = tracker.lock() {
-                    tracker.before(&tool_use_id, &root, snapshot);
+                    match moment {
+                        Moment::Before => tracker.before(&tool_use_id, &root, snapshot),
+                        Moment::After => tracker.after(&tool_use_id, &root, snapshot),
+                    }
                 }
                 Some(())
             }
             Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status before Bash");
-                None
-            }
-        }
-    })
-    .await;
-    if taken.is_err() {
-        tracing::error!("Bash snapshot task failed");
-    }
-}
-
-/// Records the repository's state as a Bash command or a patch left it,
-/// as its post event arrives: `hookd-emit` holds the agent's next call
-/// back until the connection closes, so what that call changes is not put
-/// down to this one. The ingest thread compares it with the state before
-/// (`daemon::ingest`); each changed or untracked file's content is kept.
-async fn snapshot_after_bash(event: &HookEvent, shared: &Shared) {
-    let (Some(dir), Some(tool_use_id)) = (extract::event_dir(event), event.tool_use_id.clone())
-    else {
-        return;
-    };
-    let tracker = Arc::clone(&shared.bash);
-    let data_dir = shared.data_dir.clone();
-    let stores = Arc::clone(&shared.stores);
-    let taken = tokio::task::spawn_blocking(move || {
-        let root = stores.root_of(&dir)?;
-        let repo = git2::Repository::open(&root).ok()?;
-        let state_dir = capture::state_dir_for(&root, Some(&root), &data_dir);
-        let snapshot = stores
-            .with_store(&state_dir, |store| {
-                bash_tracker::snapshot_keeping(&repo, &root, Some(store))
-            })
-            .unwrap_or_else(|err| {
-                tracing::warn!(dir = %state_dir.display(), error = %err, "cannot open the content store; Bash changes will not be restorable");
-                bash_tracker::snapshot(&repo, &root)
-            });
-        match snapshot {
-            Ok(snapshot) => {
-                if let Ok(mut tracker) = tracker.lock() {
-                    tracker.after(&tool_use_id, &root, snapshot);
-                }
-                Some(())
-            }
-            Err(err) => {
-                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status after Bash");
+                tracing::warn!(root = %root.display(), error = %err, "cannot snapshot git status {when} Bash");
                 None
             }
         }

@@ -23,10 +23,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use yaml_rust2::{Yaml, YamlLoader};
 
-use super::edit::group_matcher;
 use super::error::Result;
 use super::location::SettingsRoots;
-use super::plugins::{handler_runs, handler_type, installed_plugins};
+use super::plugins::{handler_runs, handler_type, handlers, installed_plugins};
 use super::validate::validate;
 
 /// The most of a file read for its frontmatter (a skill's body can be long;
@@ -261,35 +260,25 @@ fn read_component(mut source: Source, out: &mut ComponentHooks) {
             return;
         }
     }
-    for (event, groups) in hooks.as_object().into_iter().flatten() {
+    for (event, matcher, handler) in hooks.as_object().into_iter().flat_map(handlers) {
         let fires_as = match (source.kind, event.as_str()) {
             (ComponentKind::Agent, "Stop") => "SubagentStop",
             _ => event.as_str(),
         };
-        for group in groups.as_array().into_iter().flatten() {
-            let matcher = group_matcher(group).map(str::to_owned);
-            for handler in group
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                out.hooks.push(ComponentHook {
-                    kind: source.kind,
-                    name: source.name.clone(),
-                    origin: source.origin,
-                    plugin: source.plugin.clone(),
-                    enabled: source.enabled,
-                    path: source.path.clone(),
-                    event: event.clone(),
-                    fires_as: fires_as.to_owned(),
-                    matcher: matcher.clone(),
-                    handler_type: handler_type(handler),
-                    runs: handler_runs(handler),
-                    once: handler.get("once").and_then(Value::as_bool) == Some(true),
-                });
-            }
-        }
+        out.hooks.push(ComponentHook {
+            kind: source.kind,
+            name: source.name.clone(),
+            origin: source.origin,
+            plugin: source.plugin.clone(),
+            enabled: source.enabled,
+            path: source.path.clone(),
+            event: event.clone(),
+            fires_as: fires_as.to_owned(),
+            matcher: matcher.map(str::to_owned),
+            handler_type: handler_type(handler),
+            runs: handler_runs(handler),
+            once: handler.get("once").and_then(Value::as_bool) == Some(true),
+        });
     }
 }
 

@@ -130,30 +130,43 @@ pub fn plugin_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<Vec
         let Some(hooks) = value.get("hooks").and_then(Value::as_object) else {
             continue;
         };
-        for (event, groups) in hooks {
-            for group in groups.as_array().into_iter().flatten() {
-                let matcher = group_matcher(group).map(str::to_owned);
-                for handler in group
+        for (event, matcher, handler) in handlers(hooks) {
+            out.push(PluginHook {
+                plugin: plugin.id.clone(),
+                version: plugin.version.clone(),
+                enabled: plugin.enabled,
+                path: path.clone(),
+                event: event.clone(),
+                matcher: matcher.map(str::to_owned),
+                handler_type: handler_type(handler),
+                runs: handler_runs(handler),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Every handler of a `hooks` object (the settings' shape), with its
+/// event and its group's matcher, in document order; what is not an array
+/// of groups is skipped.
+pub(crate) fn handlers(
+    hooks: &serde_json::Map<String, Value>,
+) -> impl Iterator<Item = (&String, Option<&str>, &Value)> {
+    hooks.iter().flat_map(|(event, groups)| {
+        groups
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(move |group| {
+                let matcher = group_matcher(group);
+                group
                     .get("hooks")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
-                {
-                    out.push(PluginHook {
-                        plugin: plugin.id.clone(),
-                        version: plugin.version.clone(),
-                        enabled: plugin.enabled,
-                        path: path.clone(),
-                        event: event.clone(),
-                        matcher: matcher.clone(),
-                        handler_type: handler_type(handler),
-                        runs: handler_runs(handler),
-                    });
-                }
-            }
-        }
-    }
-    Ok(out)
+                    .map(move |handler| (event, matcher, handler))
+            })
+    })
 }
 
 /// A handler's `type` (empty when absent).
