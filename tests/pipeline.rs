@@ -568,3 +568,57 @@ fn gemini_edits_commands_and_writes_are_recorded_as_claude_codes() {
         [("kept", "kept"), ("absent", "kept"), ("absent", "kept")]
     );
 }
+
+/// Cursor's tool events are Claude Code's in camel case; its shell tool is
+/// `Shell` (`{command, working_directory}`) and its session the
+/// `conversation_id`: a command's changes are found as a Bash command's.
+#[test]
+fn a_cursor_shell_command_is_recorded_like_a_bash_command() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let call = |event: &str| {
+        let mut payload = json!({
+            "conversation_id": "c-42", "generation_id": "g-1", "model": "x",
+            "hook_event_name": event, "cursor_version": "2.0", "workspace_roots": [root],
+            "tool_name": "Shell",
+            "tool_input": {"command": "echo hi > out.txt", "working_directory": root},
+            "tool_use_id": "tool_1", "cwd": root,
+        });
+        if event == "postToolUse" {
+            payload["tool_output"] = json!("{\"exitCode\":0}");
+        }
+        emit_ok(
+            &env,
+            &["--agent", "cursor", event],
+            &payload.to_string(),
+            &root,
+        );
+    };
+    call("preToolUse");
+    hookd_testkit::sh(&root, "echo hi > out.txt");
+    call("postToolUse");
+    // The agent's next edit, before the daemon stores the command: not its.
+    std::fs::write(root.join("next.txt"), "next\n").unwrap();
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(
+        (
+            &row["file_path"],
+            &row["tool_name"],
+            &row["session_id"],
+            &row["agent_kind"]
+        ),
+        (
+            &json!("out.txt"),
+            &json!("Bash"),
+            &json!("c-42"),
+            &json!("cursor")
+        )
+    );
+    assert_eq!(row["lines_added"], 1);
+}

@@ -78,6 +78,14 @@ const GEMINI_TOOLS: [(&str, &str); 3] = [
     ("run_shell_command", "Bash"),
 ];
 
+/// Cursor's events that are Claude Code's under another name (the others,
+/// `preToolUse`, `sessionStart`, …, differ only in case).
+const CURSOR_EVENTS: [(&str, &str); 1] = [("beforeSubmitPrompt", "UserPromptSubmit")];
+
+/// Cursor's tools that are Claude Code's under another name: its shell
+/// (`tool_input: {command, working_directory}`).
+const CURSOR_TOOLS: [(&str, &str); 1] = [("Shell", "Bash")];
+
 impl AgentKind {
     /// The Claude Code event an event of this agent is (`BeforeTool` of
     /// Gemini CLI is `PreToolUse`), so hookd records and snapshots it as
@@ -87,6 +95,7 @@ impl AgentKind {
     pub fn claude_event(self, event: &str) -> &str {
         let table: &[(&str, &str)] = match self {
             Self::Gemini => &GEMINI_EVENTS,
+            Self::Cursor => &CURSOR_EVENTS,
             _ => &[],
         };
         table
@@ -104,6 +113,7 @@ impl AgentKind {
     pub fn claude_tool(self, tool: &str) -> Option<&'static str> {
         let table: &[(&str, &str)] = match self {
             Self::Gemini => &GEMINI_TOOLS,
+            Self::Cursor => &CURSOR_TOOLS,
             _ => &[],
         };
         table
@@ -144,6 +154,12 @@ mod tests {
         assert_eq!(gemini.claude_tool("replace"), Some("Edit"));
         assert_eq!(gemini.claude_tool("run_shell_command"), Some("Bash"));
         assert_eq!(gemini.claude_tool("read_file"), None);
+        assert_eq!(
+            AgentKind::Cursor.claude_event("beforeSubmitPrompt"),
+            "UserPromptSubmit"
+        );
+        assert_eq!(AgentKind::Cursor.claude_event("preToolUse"), "preToolUse");
+        assert_eq!(AgentKind::Cursor.claude_tool("Shell"), Some("Bash"));
         // Other agents' names are left alone.
         assert_eq!(AgentKind::Codex.claude_event("BeforeTool"), "BeforeTool");
         assert_eq!(AgentKind::Claude.claude_tool("replace"), None);

@@ -43,7 +43,15 @@ pub fn hook_event(
                 .claude_tool(name)
                 .map_or_else(|| canonical_tool_name(name), str::to_owned)
         });
-    let session_id = str_field(payload, "session_id").map(str::to_owned);
+    // Cursor names its session `conversation_id` on every event but its
+    // session's start and end.
+    let session_id = str_field(payload, "session_id")
+        .or_else(|| {
+            (agent == AgentKind::Cursor)
+                .then(|| str_field(payload, "conversation_id"))
+                .flatten()
+        })
+        .map(str::to_owned);
     let agent_id = envelope
         .agent_id
         .as_deref()
