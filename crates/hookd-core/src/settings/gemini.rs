@@ -91,7 +91,7 @@ pub fn connect(
     connect::add_at(location, dry_run, |settings| add_hooks(settings, emit))
 }
 
-/// What [`connect`] would write: the file before and after.
+/// What [`connect()`] would write: the file before and after.
 pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
     connect::preview_add_at(location, |settings| add_hooks(settings, emit))
 }
@@ -103,7 +103,7 @@ pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result
     connect::disconnect_at(location, dry_run)
 }
 
-/// What [`disconnect`] would write.
+/// What [`disconnect()`] would write.
 pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
     connect::preview_disconnect_at(location)
 }
