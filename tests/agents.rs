@@ -7,7 +7,7 @@
 use hookd_testkit::{GitRepo, TestEnv, wait_for_count};
 use serde_json::{Value, json};
 
-const USER_FILE: &str = "{\n  \"theme\": \"dark\",\n\n  \"hooks\": {\n    \"BeforeTool\": [\n      { \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }\n    ]\n  }\n}\n";
+const USER_FILE: &str = "{\n  // the user's own comment, kept (Gemini CLI allows comments)\n  \"theme\": \"dark\",\n\n  \"hooks\": {\n    \"BeforeTool\": [\n      { \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }\n    ]\n  }\n}\n";
 
 #[test]
 fn gemini_is_connected_records_through_its_entries_and_is_disconnected_byte_for_byte() {
@@ -41,7 +41,9 @@ fn gemini_is_connected_records_through_its_entries_and_is_disconnected_byte_for_
     );
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(
-        text.starts_with("{\n  \"theme\": \"dark\",\n\n")
+        text.starts_with(
+            "{\n  // the user's own comment, kept (Gemini CLI allows comments)\n  \"theme\": \"dark\",\n\n"
+        )
             && text.contains("{ \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }"),
         "{text}"
     );
@@ -123,16 +125,16 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
     }
     assert!(!env.home().join(".gemini").exists());
 
-    // Gemini CLI allows comments in its settings; hookd cannot yet keep them
-    // through an edit, so it refuses the file rather than lose them.
-    let commented = "{\n  // mine\n  \"theme\": \"dark\"\n}\n";
+    // Beyond comments, Gemini CLI reads plain JSON: a trailing comma is an
+    // error it would report too, and hookd refuses the file, untouched.
+    let broken = "{\n  \"theme\": \"dark\",\n}\n";
     let file = env.home().join(".gemini/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, commented).unwrap();
+    std::fs::write(&file, broken).unwrap();
     let run = env.hookd(&root, &["connect", "--agent", "gemini"]);
     assert!(!run.status.success(), "{}", run.stdout);
     assert!(run.stderr.contains("refusing to edit"), "{}", run.stderr);
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), commented);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
     assert!(!root.join(".gemini").exists());
 
     // The project's file, with the bare command a committed file gets.

@@ -860,6 +860,7 @@ fn location(path: &Path) -> SettingsLocation {
         read_only: false,
         trust_store: None,
         kept_store: None,
+        comments: false,
     }
 }
 

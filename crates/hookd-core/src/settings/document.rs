@@ -65,7 +65,7 @@ impl SettingsDocument {
     ) -> std::result::Result<Self, serde_json::Error> {
         let (value, format) = match &original {
             None => (Value::Object(Map::new()), Format::default()),
-            Some(bytes) => format::parse(bytes)?,
+            Some(bytes) => format::parse_with(bytes, location.comments)?,
         };
         Ok(Self {
             location: location.clone(),
@@ -111,6 +111,7 @@ impl SettingsDocument {
             read_only: true,
             trust_store: None,
             kept_store: None,
+            comments: false,
         };
         let doc = Self::load(&location)?;
         if doc.original.is_none() {
@@ -519,6 +520,7 @@ mod tests {
             read_only: scope == Scope::Policy,
             trust_store: None,
             kept_store: None,
+            comments: false,
         }
     }
 

@@ -43,12 +43,25 @@ impl Default for Format {
 /// whitespace-only file counts as `{}` with the default format: there is
 /// nothing in it to lose.
 pub fn parse(bytes: &[u8]) -> Result<(Value, Format), serde_json::Error> {
+    parse_with(bytes, false)
+}
+
+/// [`parse`], and with `comments` a file may hold `//` and `/* */`
+/// comments (JSON with comments, as Gemini CLI reads its settings: nothing
+/// else beyond JSON, no trailing commas). The error is the strict parse's.
+pub fn parse_with(bytes: &[u8], comments: bool) -> Result<(Value, Format), serde_json::Error> {
     let bom = bytes.starts_with(BOM);
     let body = if bom { &bytes[BOM.len()..] } else { bytes };
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok((Value::Object(Map::new()), Format::default()));
     }
-    let value = serde_json::from_slice(body)?;
+    let value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(strict) => match std::str::from_utf8(body) {
+            Ok(text) if comments => with_comments(text).ok_or(strict)?,
+            _ => return Err(strict),
+        },
+    };
     // from_slice already checked UTF-8; lossy only to avoid a second error path.
     let text = String::from_utf8_lossy(body);
     let format = Format {
@@ -58,6 +71,24 @@ pub fn parse(bytes: &[u8]) -> Result<(Value, Format), serde_json::Error> {
         bom,
     };
     Ok((value, format))
+}
+
+/// `text` as JSON with comments and nothing else beyond JSON; `None` when
+/// it is not.
+pub(crate) fn with_comments(text: &str) -> Option<Value> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    jsonc_parser::parse_to_serde_value(text, &options).ok()
 }
 
 /// The indent unit of a pretty-printed document: the leading whitespace of its
@@ -112,6 +143,15 @@ pub fn render_patched(
     {
         return Ok(bytes);
     }
+    // Rendered afresh, a file would lose its comments: refused instead.
+    if let Some(original) = original.map(|o| o.strip_prefix(BOM).unwrap_or(o))
+        && !original.iter().all(u8::is_ascii_whitespace)
+        && serde_json::from_slice::<Value>(original).is_err()
+    {
+        return Err(<serde_json::Error as serde::de::Error>::custom(
+            "this edit cannot keep the file's comments in place",
+        ));
+    }
     render(value, format)
 }
 
@@ -161,5 +201,33 @@ mod tests {
         assert_eq!(value, serde_json::json!({}));
         assert_eq!(format, Format::default());
         assert!(parse(b"{").is_err());
+    }
+
+    #[test]
+    fn comments_are_read_only_where_the_file_may_hold_them_and_never_dropped() {
+        let text = b"{\n  // theme\n  \"theme\": \"dark\" /* inline */\n}\n";
+        assert!(parse(text).is_err(), "Claude Code's files are plain JSON");
+        let (value, format) = parse_with(text, true).unwrap();
+        assert_eq!(value, serde_json::json!({"theme": "dark"}));
+        assert_eq!(format.indent, "  ");
+        // Beyond comments, nothing but JSON: Gemini CLI parses with JSON.parse.
+        assert!(parse_with(b"{\"a\": 1,}", true).is_err());
+        // An edit keeps them in place...
+        let new = serde_json::json!({"theme": "dark", "hooks": {}});
+        let out = render_patched(Some(text), &value, &new, &format).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("// theme") && out.contains("/* inline */"),
+            "{out}"
+        );
+        assert_eq!(with_comments(&out), Some(new.clone()));
+        // ...or is refused: what the patcher cannot place (here a file cut
+        // short) is never rendered afresh, which would drop the comments.
+        let cut = b"{\n  // theme\n  \"theme\": \"dark\"";
+        let err = render_patched(Some(cut), &value, &new, &format).unwrap_err();
+        assert!(
+            err.to_string().contains("cannot keep the file's comments"),
+            "{err}"
+        );
     }
 }

@@ -76,6 +76,8 @@ pub fn location(
         read_only: false,
         trust_store: None,
         kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
+        // Gemini CLI strips comments before it parses its settings.
+        comments: true,
     })
 }
 

@@ -148,6 +148,12 @@ pub struct SettingsLocation {
     /// `None`: such containers are dropped when emptied.
     #[serde(skip)]
     pub kept_store: Option<PathBuf>,
+    /// The file may hold comments (Gemini CLI's settings are JSON with
+    /// comments; Claude Code's are plain JSON): they are read and kept
+    /// through an edit, and a file whose comments an edit cannot keep is
+    /// refused rather than rewritten without them.
+    #[serde(skip)]
+    pub comments: bool,
 }
 
 impl SettingsLocation {
@@ -253,6 +259,7 @@ impl SettingsRoots {
                 .then(|| self.hookd_home.join(super::trust::TRUST_FILE_NAME)),
             kept_store: (scope != Scope::Policy)
                 .then(|| self.hookd_home.join(super::containers::KEPT_FILE_NAME)),
+            comments: false,
         })
     }
 

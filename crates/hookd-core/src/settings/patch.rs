@@ -45,7 +45,9 @@ pub fn rewrite(original: &[u8], old: &Value, new: &Value) -> Option<Vec<u8>> {
     if text.contains("\r\n") && !has_lone_lf(text) && has_lone_lf(&out) {
         out = out.replace("\r\n", "\n").replace('\n', "\r\n");
     }
-    let reread: Value = serde_json::from_str(&out).ok()?;
+    let reread: Value = serde_json::from_str(&out)
+        .ok()
+        .or_else(|| super::format::with_comments(&out))?;
     if serde_json::to_string(&reread).ok()? != serde_json::to_string(new).ok()? {
         return None;
     }
