@@ -15,6 +15,22 @@ fn emit_ok(env: &TestEnv, args: &[&str], payload: &str, cwd: &Path) {
     );
 }
 
+/// Each change `hookd query` listed: its file, tool, lines added and
+/// removed, and agent, in order.
+fn changes(rows: &[Value]) -> Vec<(&str, &str, i64, i64, &str)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r["file_path"].as_str().unwrap(),
+                r["tool_name"].as_str().unwrap(),
+                r["lines_added"].as_i64().unwrap(),
+                r["lines_removed"].as_i64().unwrap(),
+                r["agent_kind"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn the_bash_emitter_envelope_is_accepted_byte_for_byte() {
     let env = TestEnv::new();
@@ -454,20 +470,8 @@ fn a_codex_patch_is_recorded_as_one_change_per_file_it_names() {
     wait_for_count(&repo, "mutations", 3);
 
     let rows = env.query_json(&[], &root);
-    let seen: Vec<(&str, &str, i64, i64, &str)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r["file_path"].as_str().unwrap(),
-                r["tool_name"].as_str().unwrap(),
-                r["lines_added"].as_i64().unwrap(),
-                r["lines_removed"].as_i64().unwrap(),
-                r["agent_kind"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        seen,
+        changes(&rows),
         [
             ("a.txt", "apply_patch", 1, 0, "codex"),
             ("b.txt", "apply_patch", 1, 1, "codex"),
@@ -531,26 +535,17 @@ fn gemini_edits_commands_and_writes_are_recorded_as_claude_codes() {
     wait_for_count(&repo, "mutations", 3);
 
     let rows = env.query_json(&[], &root);
-    let seen: Vec<(&str, &str, i64, i64, &str, &str)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r["file_path"].as_str().unwrap(),
-                r["tool_name"].as_str().unwrap(),
-                r["lines_added"].as_i64().unwrap(),
-                r["lines_removed"].as_i64().unwrap(),
-                r["hook_type"].as_str().unwrap(),
-                r["agent_kind"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        seen,
+        changes(&rows),
         [
-            ("b.txt", "Edit", 1, 1, "post_tool_use", "gemini"),
-            ("out.txt", "Bash", 1, 0, "post_tool_use", "gemini"),
-            ("w.txt", "Write", 2, 0, "post_tool_use", "gemini"),
+            ("b.txt", "Edit", 1, 1, "gemini"),
+            ("out.txt", "Bash", 1, 0, "gemini"),
+            ("w.txt", "Write", 2, 0, "gemini"),
         ]
+    );
+    assert!(
+        rows.iter().all(|r| r["hook_type"] == "post_tool_use"),
+        "{rows:?}"
     );
     // The contents around each change are kept (what a rewind gives back):
     // paired by the call, though Gemini names none.

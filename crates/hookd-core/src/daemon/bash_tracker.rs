@@ -133,48 +133,50 @@ impl BashTracker {
 
     /// Keeps the state of `root` before the Bash call `tool_use_id` runs.
     pub fn before(&mut self, tool_use_id: &str, root: &Path, snapshot: Snapshot) {
-        self.pending.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
-        self.pending.insert(
-            tool_use_id.to_owned(),
-            Pending {
-                root: root.to_path_buf(),
-                snapshot,
-                taken: Instant::now(),
-            },
-        );
+        keep(&mut self.pending, tool_use_id, root, snapshot);
     }
 
     /// Removes and returns the pre snapshot of `tool_use_id` in `root`, if one was taken.
     pub fn take(&mut self, tool_use_id: &str, root: &Path) -> Option<Snapshot> {
-        let pending = self.pending.remove(tool_use_id)?;
-        (pending.root == root).then_some(pending.snapshot)
+        take(&mut self.pending, tool_use_id, root)
     }
 
     /// Keeps the state of `root` as the call `tool_use_id` left it: taken
     /// when its post event arrives, while `hookd-emit` holds the agent's
     /// next call back, so a change made after is not put down to it.
     pub fn after(&mut self, tool_use_id: &str, root: &Path, snapshot: Snapshot) {
-        self.afters.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
-        self.afters.insert(
-            tool_use_id.to_owned(),
-            Pending {
-                root: root.to_path_buf(),
-                snapshot,
-                taken: Instant::now(),
-            },
-        );
+        keep(&mut self.afters, tool_use_id, root, snapshot);
     }
 
     /// Removes and returns the after snapshot of `tool_use_id` in `root`.
     pub fn take_after(&mut self, tool_use_id: &str, root: &Path) -> Option<Snapshot> {
-        let pending = self.afters.remove(tool_use_id)?;
-        (pending.root == root).then_some(pending.snapshot)
+        take(&mut self.afters, tool_use_id, root)
     }
 
     /// Number of Bash calls waiting for their post event.
     pub fn pending_len(&self) -> usize {
         self.pending.len()
     }
+}
+
+/// Keeps `snapshot` of `root` for the call `tool_use_id`, forgetting the
+/// ones older than [`PENDING_TTL`] (their call's other event never came).
+fn keep(map: &mut HashMap<String, Pending>, tool_use_id: &str, root: &Path, snapshot: Snapshot) {
+    map.retain(|_, p| p.taken.elapsed() < PENDING_TTL);
+    map.insert(
+        tool_use_id.to_owned(),
+        Pending {
+            root: root.to_path_buf(),
+            snapshot,
+            taken: Instant::now(),
+        },
+    );
+}
+
+/// Removes and returns the snapshot kept for `tool_use_id` in `root`.
+fn take(map: &mut HashMap<String, Pending>, tool_use_id: &str, root: &Path) -> Option<Snapshot> {
+    let pending = map.remove(tool_use_id)?;
+    (pending.root == root).then_some(pending.snapshot)
 }
 
 /// The paths (relative to `root`, sorted) whose content changed since `before`.

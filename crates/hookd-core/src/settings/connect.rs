@@ -524,23 +524,34 @@ pub fn add_hooks_for(
         if present {
             continue;
         }
-        // `entry` appends new keys at the end, so the user's keys keep their order.
-        let hooks = root
-            .entry("hooks")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Value::Object(hooks) = hooks else {
-            return Err(shape("hooks".into(), "an object"));
-        };
-        let groups = hooks
-            .entry(spec.event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(groups) = groups else {
-            return Err(shape(event_path(spec.event), "an array"));
-        };
-        groups.push(hook_group(spec, emit, mode));
+        push_group(root, spec.event, hook_group(spec, emit, mode))?;
         added.push(spec.event);
     }
     Ok(added)
+}
+
+/// Appends `group` to `event`'s list under `hooks` in the settings object
+/// `root`, creating either when missing (`entry` appends new keys at the
+/// end, so the user's keys keep their order).
+pub(crate) fn push_group(
+    root: &mut Map<String, Value>,
+    event: &str,
+    group: Value,
+) -> Result<(), ShapeError> {
+    let hooks = root
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(hooks) = hooks else {
+        return Err(shape("hooks".into(), "an object"));
+    };
+    let groups = hooks
+        .entry(event)
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Value::Array(groups) = groups else {
+        return Err(shape(event_path(event), "an array"));
+    };
+    groups.push(group);
+    Ok(())
 }
 
 /// Removes every hookd handler from a parsed settings document; returns the

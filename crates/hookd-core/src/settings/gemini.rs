@@ -134,19 +134,7 @@ pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<String>, ShapeE
         if present {
             continue;
         }
-        let hooks = root
-            .entry("hooks")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Value::Object(hooks) = hooks else {
-            return Err(connect::shape("hooks".into(), "an object"));
-        };
-        let groups = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(groups) = groups else {
-            return Err(connect::shape(connect::event_path(event), "an array"));
-        };
-        groups.push(group(event, emit));
+        connect::push_group(root, event, group(event, emit))?;
         added.push(event.to_owned());
     }
     Ok(added)
