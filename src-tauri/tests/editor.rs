@@ -772,3 +772,153 @@ fn the_event_catalogue_has_descriptions_matchers_and_timeouts() {
     assert_eq!(prompt.default_timeout_secs, 30);
     assert!(events.iter().all(|e| !e.description.is_empty()));
 }
+
+/// The Effective view lists the hooks installed plugins ship, read-only
+/// with their plugin and version, a disabled plugin's too (not running).
+#[test]
+fn the_effective_view_lists_plugin_hooks_with_their_plugin() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let guard = env.install_plugin(
+        "guard@market",
+        "1.0.0",
+        &json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}),
+    );
+    let notes = env.install_plugin(
+        "notes@market",
+        "2.1.0",
+        &json!({"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}),
+    );
+    let settings = env.home().join(".claude/settings.json");
+    env.enable_plugin(&settings, "guard@market", true);
+    // The project's file, of higher precedence, turns the other one off.
+    env.enable_plugin(&root.join(".claude/settings.json"), "notes@market", false);
+
+    let view = effective_hooks(&state, &root.display().to_string()).unwrap();
+    let rows: Vec<_> = view
+        .plugins
+        .iter()
+        .map(|p| {
+            (
+                p.plugin.as_str(),
+                p.version.as_deref(),
+                p.enabled,
+                p.event.as_str(),
+                p.matcher.as_deref(),
+                p.runs.as_str(),
+                p.path.as_path(),
+            )
+        })
+        .collect();
+    let guard_json = guard.join("hooks/hooks.json");
+    let notes_json = notes.join("hooks/hooks.json");
+    assert_eq!(
+        rows,
+        [
+            (
+                "guard@market",
+                Some("1.0.0"),
+                true,
+                "PreToolUse",
+                Some("Bash"),
+                "${CLAUDE_PLUGIN_ROOT}/guard.sh",
+                guard_json.as_path(),
+            ),
+            (
+                "notes@market",
+                Some("2.1.0"),
+                false,
+                "Stop",
+                None,
+                "say done",
+                notes_json.as_path(),
+            ),
+        ]
+    );
+    // They are no settings file's hooks.
+    assert!(view.hooks.is_empty(), "{:?}", view.hooks);
+}
+
+/// The Effective view lists the hooks in skills' and subagents'
+/// frontmatter, read-only with whose they are (a subagent's Stop runs as
+/// SubagentStop), and a frontmatter that does not parse as a problem.
+#[test]
+fn the_effective_view_lists_skill_and_agent_hooks_and_their_problems() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let skill = root.join(".claude/skills/lint-on-save/SKILL.md");
+    write_file(
+        &skill,
+        "---\nname: lint-on-save\ndescription: lints\nhooks:\n  PostToolUse:\n    - matcher: \"Write|Edit\"\n      hooks:\n        - type: command\n          command: ./lint.sh\n          once: true\n---\nBody.\n",
+    );
+    let agent = env.home().join(".claude/agents/reviewer.md");
+    write_file(
+        &agent,
+        "---\nname: reviewer\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./summarise.sh\n---\n",
+    );
+    let broken = root.join(".claude/agents/broken.md");
+    write_file(&broken, "---\nname: [unclosed\n---\n");
+
+    let view = effective_hooks(&state, &root.display().to_string()).unwrap();
+    let rows: Vec<_> = view
+        .components
+        .iter()
+        .map(|c| {
+            (
+                format!("{:?} {:?}", c.kind, c.origin),
+                c.name.as_str(),
+                c.event.as_str(),
+                c.fires_as.as_str(),
+                c.matcher.as_deref(),
+                c.runs.as_str(),
+                c.once,
+                c.path.as_path(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                "Agent User".to_owned(),
+                "reviewer",
+                "Stop",
+                "SubagentStop",
+                None,
+                "./summarise.sh",
+                false,
+                agent.as_path(),
+            ),
+            (
+                "Skill Project".to_owned(),
+                "lint-on-save",
+                "PostToolUse",
+                "PostToolUse",
+                Some("Write|Edit"),
+                "./lint.sh",
+                true,
+                skill.as_path(),
+            ),
+        ]
+    );
+    assert_eq!(
+        view.component_problems.len(),
+        1,
+        "{:?}",
+        view.component_problems
+    );
+    assert_eq!(view.component_problems[0].path, broken);
+    assert!(
+        view.component_problems[0]
+            .message
+            .contains("not valid YAML"),
+        "{:?}",
+        view.component_problems
+    );
+    assert!(view.hooks.is_empty(), "{:?}", view.hooks);
+}

@@ -466,6 +466,58 @@ describe('hooks view', () => {
     expect($('#hooks-effective-summary').textContent).toContain('5 hooks');
   });
 
+  it('lists plugin hooks read-only with their plugin, a disabled plugin\u2019s as not running and why', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=effective`);
+    await vi.waitFor(() => expect(all('[data-testid=plugin-hook]')).toHaveLength(2));
+    expect($('#hooks-sources-title').textContent).toBe('Plugins, skills and agents');
+    const [guard, notes] = all('[data-testid=plugin-hook]');
+    expect(guard!.dataset).toMatchObject({ plugin: 'guard@market', enabled: 'true', event: 'PreToolUse' });
+    const cells = [...guard!.querySelectorAll('td')].map((td) => td.textContent);
+    expect(cells).toEqual([
+      'Pluginguard@market 1.0.0',
+      'PreToolUse',
+      'Bash',
+      '${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh',
+      '✓ enabled',
+      '/home/dev/.claude/plugins/cache/market/guard/1.0.0/hooks/hooks.json',
+    ]);
+    expect(notes!.dataset.enabled).toBe('false');
+    expect(notes!.querySelector('[data-testid=runs-verdict]')!.getAttribute('data-runs')).toBe('false');
+    expect(notes!.querySelector('[data-testid=runs-reason]')!.textContent).toContain('notes@market is not enabled for this project');
+    // Read-only: nothing in the section edits.
+    expect($('#hooks-effective-sources').querySelectorAll('input, button, select')).toHaveLength(0);
+    // They are not counted as the settings files' hooks.
+    expect($('#hooks-effective-summary').textContent).toContain('5 hooks');
+  });
+
+  it('lists skill and agent hooks read-only with whose they are, that they run only while active, and unreadable files as warnings', async () => {
+    mount(`#/hooks?project=${ROOT}&tab=effective`);
+    await vi.waitFor(() => expect(all('[data-testid=component-hook]')).toHaveLength(2));
+    const [agent, skill] = all('[data-testid=component-hook]');
+    expect(agent!.dataset).toMatchObject({ kind: 'agent', origin: 'user', name: 'reviewer', event: 'Stop', firesAs: 'SubagentStop' });
+    expect([...agent!.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      'Agent · userreviewer',
+      'Stop runs as SubagentStop',
+      '',
+      './summarise.sh',
+      '✓ while active',
+      '/home/dev/.claude/agents/reviewer.md',
+    ]);
+    expect([...skill!.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      'Skill · projectlint-on-save',
+      'PostToolUse',
+      'Write|Edit',
+      './lint.shonce',
+      '✓ while active',
+      '.claude/skills/lint-on-save/SKILL.md',
+    ]);
+    expect($('#hooks-effective-sources').textContent).toContain('run only while that skill or agent is active');
+    const problem = $('[data-testid=component-problem]');
+    expect(problem.dataset.path).toBe(`${ROOT}/.claude/agents/broken.md`);
+    expect(problem.textContent).toBe('.claude/agents/broken.md: its frontmatter is not valid YAML: did not find expected node content at line 1 column 7');
+    expect($('#hooks-effective-sources').querySelectorAll('input, button, select')).toHaveLength(0);
+  });
+
   it('keeps unsaved edits when the user leaves the project and comes back', async () => {
     mount();
     await vi.waitFor(() => expect(all('[data-testid=hook-event]')).toHaveLength(2));

@@ -16,6 +16,7 @@
 
 pub mod amqp;
 pub mod bins;
+pub mod claude;
 pub mod env;
 pub mod fs;
 pub mod git;

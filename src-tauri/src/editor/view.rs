@@ -6,7 +6,17 @@
 //! anything). Built by the
 //! core's lenient effective view, so a broken file is listed as skipped
 //! with its problem instead of hiding every other hook.
+//!
+//! The agent also runs hooks no settings file holds: those installed
+//! plugins ship (`hooks/hooks.json`), and those skills and subagents carry
+//! in their frontmatter (which run only while that skill or agent is
+//! active). They are listed beside the others, read-only and with their
+//! plugin, skill or agent, enabled or not (the core's `settings::plugins`
+//! and `settings::components`), so nothing that runs is hidden from the
+//! user; a frontmatter the agent cannot read is a warning, not an error.
 
+use hookd_core::settings::components::{ComponentHook, ComponentProblem, component_hooks};
+use hookd_core::settings::plugins::{PluginHook, plugin_hooks};
 use hookd_core::settings::{
     EffectiveHooks, Kind, RunVerdict, Scope, Verdicts, effective_lenient_in,
 };
@@ -28,6 +38,15 @@ pub struct EffectiveView {
     pub errors: Vec<String>,
     /// Files whose `disableAllHooks: true` turns off every hook of their kind.
     pub all_disabled_by: Vec<String>,
+    /// The hooks installed plugins ship, read-only, in plugin order; a
+    /// disabled plugin's are listed too (`enabled: false`: they do not run).
+    pub plugins: Vec<PluginHook>,
+    /// The hooks skills and subagents carry in their frontmatter,
+    /// read-only; each runs only while its skill or agent is active.
+    pub components: Vec<ComponentHook>,
+    /// Skill and agent files whose frontmatter or hooks the agent would not
+    /// load, with why (their hooks are not listed).
+    pub component_problems: Vec<ComponentProblem>,
 }
 
 /// A file of the effective view.
@@ -89,6 +108,8 @@ pub struct EffectiveEntry {
 pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView> {
     let project = project_dir(project)?;
     let roots = state.roots()?;
+    let plugins = plugin_hooks(roots, Some(&project)).map_err(settings_error)?;
+    let components = component_hooks(roots, Some(&project)).map_err(settings_error)?;
     let mut view = EffectiveHooks::default();
     let mut errors = Vec::new();
     let mut verdicts = Vec::new();
@@ -147,5 +168,8 @@ pub fn effective_hooks(state: &AppState, project: &str) -> Result<EffectiveView>
             .iter()
             .map(|l| display(&l.path))
             .collect(),
+        plugins,
+        components: components.hooks,
+        component_problems: components.problems,
     })
 }

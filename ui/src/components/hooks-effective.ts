@@ -2,9 +2,14 @@
 // hookd alike, in the order they are read, each with its source file, its
 // state (disabled through hookd, a duplicate that runs once, untrusted),
 // whether it really runs for the project and every reason it does not
-// (settings::runs), and the files that were read or skipped.
+// (settings::runs), and the files that were read or skipped. Below them,
+// "Plugins, skills and agents": the hooks the agent runs from outside the
+// settings files (installed plugins' hooks/hooks.json, and skills' and
+// subagents' frontmatter, which run only while their skill or agent is
+// active), read-only, each with whose it is, a disabled plugin's shown as
+// not running, and a frontmatter the agent cannot read as a warning.
 
-import type { EffectiveEntry, EffectiveView, Scope } from '../lib/types';
+import type { ComponentHook, EffectiveEntry, EffectiveView, PluginHook, Scope } from '../lib/types';
 import { breakable, h } from './dom';
 import { renderVerdict } from './runs-verdict';
 
@@ -20,6 +25,109 @@ export function hookState(e: EffectiveEntry): 'enabled' | 'disabled' | 'duplicat
 /** A file's path for a table cell: relative to the project when inside it. */
 export function shortPath(path: string, project: string | null): string {
   return project && path.startsWith(`${project}/`) ? path.slice(project.length + 1) : path;
+}
+
+/** Why a plugin's hook does not run, or null when its plugin is enabled. */
+export function pluginIdle(p: PluginHook): string | null {
+  return p.enabled ? null : `the plugin ${p.plugin} is not enabled for this project (enabledPlugins in the settings files), so the agent does not load its hooks`;
+}
+
+/** Whose a skill's or agent's hook is: `Skill · project`, `Agent · plugin x@y`. */
+export function componentOwner(c: ComponentHook): string {
+  const kind = c.kind === 'skill' ? 'Skill' : 'Agent';
+  return c.origin === 'plugin' ? `${kind} · plugin ${c.plugin ?? ''}` : `${kind} · ${c.origin}`;
+}
+
+/** Why a skill's or agent's hook does not run, or null when it runs while its skill or agent is active. */
+export function componentIdle(c: ComponentHook): string | null {
+  return c.enabled ? null : `its plugin ${c.plugin ?? ''} is not enabled for this project (enabledPlugins in the settings files), so the agent does not load this ${c.kind}`;
+}
+
+/** A read-only hook's state: its badge and, when it does not run, why. */
+function sourceVerdict(yes: string, idle: string | null): HTMLElement {
+  return h(
+    'div',
+    { class: 'runs-verdict', data: { testid: 'runs-verdict', runs: String(idle === null) } },
+    h('span', { class: `badge runs-badge ${idle === null ? 'runs-yes' : 'runs-no'}`, text: idle === null ? yes : '✗ does not run' }),
+    idle !== null ? h('ul', { class: 'runs-reasons' }, h('li', { data: { testid: 'runs-reason' }, text: idle })) : null,
+  );
+}
+
+/** The "What runs" cell of a read-only hook. */
+function runsCell(type: string, runs: string, once = false): HTMLElement {
+  return h(
+    'td',
+    { class: 'mono hooks-summary', attrs: { title: runs } },
+    type !== 'command' ? h('span', { class: 'badge badge-off', text: type || 'no type' }) : null,
+    type !== 'command' ? ' ' : null,
+    ...breakable(runs),
+    once ? h('span', { class: 'badge badge-off hooks-once', attrs: { title: 'once: true: it runs once per session, then is removed' }, text: 'once' }) : null,
+  );
+}
+
+/**
+ * The hooks the agent runs from outside the settings files, read-only:
+ * installed plugins' (enabled or not), and skills' and subagents'
+ * frontmatter hooks (which run only while their skill or agent is active);
+ * a skill or agent file the agent cannot read is a warning.
+ */
+function renderSources(view: EffectiveView, project: string | null): HTMLElement | null {
+  if (view.plugins.length === 0 && view.components.length === 0 && view.component_problems.length === 0) return null;
+  const plugins = view.plugins.map((p) =>
+    h(
+      'tr',
+      { data: { testid: 'plugin-hook', plugin: p.plugin, enabled: String(p.enabled), event: p.event } },
+      h('td', { class: 'hooks-source' }, h('span', { class: 'hooks-source-who', text: 'Plugin' }), h('span', { class: 'mono', data: { testid: 'plugin-name' } }, ...breakable(p.plugin)), p.version ? h('span', { class: 'muted', text: ` ${p.version}` }) : null),
+      h('td', { class: 'mono hooks-event-name', text: p.event }),
+      h('td', { class: 'mono', attrs: { title: p.matcher ?? null } }, ...breakable(p.matcher ?? '')),
+      runsCell(p.handler_type, p.runs),
+      h('td', { class: 'hooks-state-cell' }, sourceVerdict('✓ enabled', pluginIdle(p))),
+      h('td', { class: 'hooks-source', data: { testid: 'plugin-source', path: p.path }, attrs: { title: p.path } }, h('span', { class: 'mono' }, ...breakable(shortPath(p.path, project)))),
+    ),
+  );
+  const components = view.components.map((c) =>
+    h(
+      'tr',
+      { data: { testid: 'component-hook', kind: c.kind, origin: c.origin, name: c.name, enabled: String(c.enabled), event: c.event, firesAs: c.fires_as } },
+      h('td', { class: 'hooks-source' }, h('span', { class: 'hooks-source-who', text: componentOwner(c) }), h('span', { class: 'mono' }, ...breakable(c.name))),
+      h('td', { class: 'mono hooks-event-name' }, c.event, c.fires_as !== c.event ? h('span', { class: 'muted hooks-fires-as', text: ` runs as ${c.fires_as}` }) : null),
+      h('td', { class: 'mono', attrs: { title: c.matcher ?? null } }, ...breakable(c.matcher ?? '')),
+      runsCell(c.handler_type, c.runs, c.once),
+      h('td', { class: 'hooks-state-cell', attrs: { title: `It runs only while the ${c.kind} ${c.name} is active` } }, sourceVerdict('✓ while active', componentIdle(c))),
+      h('td', { class: 'hooks-source', data: { testid: 'component-source', path: c.path }, attrs: { title: c.path } }, h('span', { class: 'mono' }, ...breakable(shortPath(c.path, project)))),
+    ),
+  );
+  const problems =
+    view.component_problems.length > 0
+      ? h(
+          'div',
+          { id: 'hooks-sources-problems', class: 'hooks-warning', attrs: { role: 'status' } },
+          h('strong', { text: 'Skill and agent files the agent cannot read (their hooks are not listed and do not run):' }),
+          h('ul', {}, ...view.component_problems.map((p) => h('li', { data: { testid: 'component-problem', path: p.path } }, h('span', { class: 'mono' }, ...breakable(shortPath(p.path, project))), `: ${p.message}`))),
+        )
+      : null;
+  const rows = [...plugins, ...components];
+  return h(
+    'section',
+    { id: 'hooks-effective-sources', class: 'hooks-effective-sources', attrs: { 'aria-labelledby': 'hooks-sources-title' } },
+    h('h3', { id: 'hooks-sources-title', class: 'hooks-section-title', text: 'Plugins, skills and agents' }),
+    h('p', { class: 'muted small-note', text: 'Hooks the agent runs from outside the settings files, read-only: edit them in their plugin, skill or agent file (a plugin update replaces its files). A skill\u2019s or agent\u2019s hooks run only while that skill or agent is active.' }),
+    problems,
+    rows.length > 0
+      ? h(
+          'div',
+          { class: 'hooks-table-wrap' },
+          h(
+            'table',
+            { id: 'hooks-sources-table', class: 'hooks-table hooks-sources-table' },
+            h('caption', { class: 'visually-hidden', text: 'Hooks of plugins, skills and agents, read-only' }),
+            h('colgroup', {}, ...['owner', 'event', 'matcher', 'runs', 'state', 'source'].map((c) => h('col', { class: `hooks-col-${c}` }))),
+            h('thead', {}, h('tr', {}, ...['From', 'Event', 'Matcher', 'What runs', 'State', 'File'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+            h('tbody', {}, ...rows),
+          ),
+        )
+      : null,
+  );
 }
 
 /** Renders the effective view of `project`. */
@@ -91,7 +199,8 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
     { id: 'hooks-effective', class: 'hooks-effective', attrs: { 'aria-label': 'Effective hooks' } },
     summary,
     ...alerts,
-    view.hooks.length > 0 ? h('div', { class: 'hooks-table-wrap' }, table) : h('p', { id: 'hooks-effective-empty', class: 'muted', text: 'No hook applies to this project.' }),
+    view.hooks.length > 0 ? h('div', { class: 'hooks-table-wrap' }, table) : h('p', { id: 'hooks-effective-empty', class: 'muted', text: 'No hook of a settings file applies to this project.' }),
+    renderSources(view, project),
     h('h3', { class: 'hooks-section-title', text: 'Files read, in order' }),
     files,
   );

@@ -91,6 +91,8 @@ export type { NotRunCode } from './bindings/NotRunCode';
 export type { RunVerdict } from './bindings/RunVerdict';
 export type { EffectiveFile } from './bindings/EffectiveFile';
 export type { EffectiveView } from './bindings/EffectiveView';
+export type { PluginHook } from './bindings/PluginHook';
+export type { ComponentHook } from './bindings/ComponentHook';
 export type { EventHooks } from './bindings/EventHooks';
 export type { Kind } from './bindings/Kind';
 export type { FileRef } from './bindings/FileRef';

@@ -12,7 +12,7 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { BadMatcher, DisabledEntry, EffectiveView, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
+import type { BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
 import { DISABLED, fail, RUNS, type StubPart } from './types';
 
 export type HooksCommands =
@@ -267,7 +267,30 @@ export function createHooksStub(projects: string[]): HooksStub {
     trust_approve: ({ project }) => trustReview(project),
     hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
     effective_hooks: ({ project }) => {
-      const view: EffectiveView = { files: [], hooks: [], errors: [], all_disabled_by: [] };
+      // Canned plugin hooks (the core reads installed_plugins.json and enabledPlugins).
+      const plugin = (id: string, version: string, enabled: boolean, event: string, matcher: string | null, runs: string): PluginHook => ({
+        plugin: id,
+        version,
+        enabled,
+        path: `/home/dev/.claude/plugins/cache/${id.split('@')[1]}/${id.split('@')[0]}/${version}/hooks/hooks.json`,
+        event,
+        matcher,
+        handler_type: 'command',
+        runs,
+      });
+      const view: EffectiveView = {
+        files: [],
+        hooks: [],
+        errors: [],
+        all_disabled_by: [],
+        plugins: [plugin('guard@market', '1.0.0', true, 'PreToolUse', 'Bash', '${CLAUDE_PLUGIN_ROOT}/scripts/guard.sh'), plugin('notes@market', '2.1.0', false, 'Stop', null, 'say done')],
+        // Canned skill and agent hooks (the core reads their frontmatter).
+        components: [
+          { kind: 'agent', name: 'reviewer', origin: 'user', plugin: null, enabled: true, path: '/home/dev/.claude/agents/reviewer.md', event: 'Stop', fires_as: 'SubagentStop', matcher: null, handler_type: 'command', runs: './summarise.sh', once: false },
+          { kind: 'skill', name: 'lint-on-save', origin: 'project', plugin: null, enabled: true, path: `${project}/.claude/skills/lint-on-save/SKILL.md`, event: 'PostToolUse', fires_as: 'PostToolUse', matcher: 'Write|Edit', handler_type: 'command', runs: './lint.sh', once: true },
+        ],
+        component_problems: [{ path: `${project}/.claude/agents/broken.md`, message: 'its frontmatter is not valid YAML: did not find expected node content at line 1 column 7' }],
+      };
       for (const kind of KINDS) {
         for (const scope of SCOPES) {
           const f = hookFile({ project, kind, scope });
