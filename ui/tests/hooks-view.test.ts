@@ -483,7 +483,11 @@ describe('hooks view', () => {
     ]);
     expect(notes!.dataset.enabled).toBe('false');
     expect(notes!.querySelector('[data-testid=runs-verdict]')!.getAttribute('data-runs')).toBe('false');
-    expect(notes!.querySelector('[data-testid=runs-reason]')!.textContent).toContain('notes@market is not enabled for this project');
+    // Why, in a row of its own under the hook (the State column holds the badge only).
+    expect(notes!.querySelector('[data-testid=runs-reason]')).toBeNull();
+    const why = notes!.nextElementSibling as HTMLElement;
+    expect(why.dataset.testid).toBe('effective-reasons');
+    expect(why.querySelector('[data-testid=runs-reason]')!.textContent).toContain('notes@market is not enabled for this project');
     // Read-only: nothing in the section edits.
     expect($('#hooks-effective-sources').querySelectorAll('input, button, select')).toHaveLength(0);
     // They are not counted as the settings files' hooks.

@@ -2,14 +2,16 @@
 // An honest "runs" in the window: the saved verdict belongs only to the very
 // handler the file holds at that position; the badge and reasons are the
 // core's words; a managed template that does not run offers to switch the
-// file that records now, opening the connect dialog on it in managed mode.
+// file that records now, opening the connect dialog on it in managed mode;
+// the Effective view gives the reasons a row of their own.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openConnectDialog } from '../src/components/connect-dialog';
+import { renderEffective } from '../src/components/hooks-effective';
 import { renderIdleTemplate } from '../src/components/hooks-templates';
 import { renderVerdict } from '../src/components/runs-verdict';
 import { setBackend } from '../src/lib/api';
 import { savedVerdict } from '../src/lib/runs';
-import type { HookFile, RunVerdict, TemplateChange } from '../src/lib/types';
+import type { EffectiveEntry, EffectiveView, HookFile, RunVerdict, TemplateChange } from '../src/lib/types';
 import { createStub } from '../src/stub';
 
 const RECORD_ONLY: RunVerdict = {
@@ -65,6 +67,24 @@ describe('renderVerdict', () => {
     const el = renderVerdict({ runs: true, reasons: [] });
     expect(el.textContent).toBe('✓ runs');
     expect(el.querySelector('ul')).toBeNull();
+  });
+});
+
+describe('the Effective view', () => {
+  it('keeps the State column to badges: why a hook does not run is a row under it, across the table', () => {
+    const entry = (index: number, runs: typeof RECORD_ONLY): EffectiveEntry => ({
+      index, kind: 'managed', scope: 'local', path: '/p/.hookd/settings.local.json', event: 'PreToolUse', matcher: 'Bash', group_index: 0, handler_index: index,
+      handler_type: 'command', summary: `/p/guard-${index}.sh`, command: `/p/guard-${index}.sh`, timeout: null, enabled: true, duplicate_of: null, untrusted: null, runs,
+    });
+    const view: EffectiveView = { files: [], hooks: [entry(0, { runs: true, reasons: [] }), entry(1, RECORD_ONLY)], errors: [], all_disabled_by: [], plugins: [], components: [], component_problems: [] };
+    const el = renderEffective(view, '/p');
+    const rows = [...el.querySelectorAll<HTMLElement>('#hooks-effective-table tbody tr')];
+    expect(rows.map((r) => r.dataset.testid)).toEqual(['effective-hook', 'effective-hook', 'effective-reasons']);
+    expect(rows[1]!.querySelector('[data-testid=runs-verdict]')!.textContent).toBe('✗ does not run');
+    expect(rows[1]!.querySelector('[data-testid=runs-reason]')).toBeNull();
+    const why = rows[2]!.querySelectorAll('td');
+    expect([...why].map((td) => td.getAttribute('colspan'))).toEqual(['1', '6']);
+    expect(rows[2]!.querySelector('[data-testid=runs-reason]')!.textContent).toBe(RECORD_ONLY.reasons[0]!.message);
   });
 });
 

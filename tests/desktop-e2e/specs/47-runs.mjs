@@ -16,7 +16,9 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
   const guardRow = () =>
     browser.execute(() => {
       const row = [...document.querySelectorAll('[data-testid="effective-hook"]')].find((r) => r.dataset.kind === 'managed' && r.dataset.command.includes('block-dangerous-shell'));
-      return row ? { runs: row.dataset.runs, codes: [...row.querySelectorAll('[data-testid="runs-reason"]')].map((r) => r.dataset.code) } : null;
+      // The reasons are a row of their own under the hook's.
+      const why = row?.nextElementSibling?.dataset.testid === 'effective-reasons' ? row.nextElementSibling : null;
+      return row ? { runs: row.dataset.runs, codes: [...row.querySelectorAll('[data-testid="runs-reason"]'), ...(why?.querySelectorAll('[data-testid="runs-reason"]') ?? [])].map((r) => r.dataset.code) } : null;
     });
 
   await test('runs: a managed guard in a record-only project does not run, says why, and the offer opens the managed connect diff', async () => {
@@ -46,6 +48,14 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
     assert.ok(row.codes.includes('record_only'), JSON.stringify(row));
     await browser.execute(() => document.querySelector('[data-testid="effective-hook"][data-runs="false"]')?.scrollIntoView({ block: 'center' }));
     await shot(browser, 'hooks-effective-does-not-run');
+    // At the default 1100 px, the reasons do not squeeze what the hook runs.
+    assert.equal((await browser.getWindowSize()).width, 1100);
+    const widths = await browser.execute(() => {
+      const row = document.querySelector('[data-testid="effective-hook"][data-runs="false"]');
+      const width = (sel) => row.querySelector(sel).getBoundingClientRect().width;
+      return { runs: width('td.hooks-summary'), state: width('td.hooks-state-cell') };
+    });
+    assert.ok(widths.runs >= 190 && widths.runs > widths.state, `"What runs" keeps its room: ${JSON.stringify(widths)}`);
     await go(`#/hooks?project=${dir}&tab=managed-local`);
     const handler = await browser.$('[data-testid="hook-handler"][data-runs="false"]');
     await handler.waitForExist({ timeout: 10000, timeoutMsg: 'the editor shows the guard as not running' });

@@ -2,7 +2,9 @@
 // hookd alike, in the order they are read, each with its source file, its
 // state (disabled through hookd, a duplicate that runs once, untrusted),
 // whether it really runs for the project and every reason it does not
-// (settings::runs), and the files that were read or skipped. Below them,
+// (settings::runs; the reasons go in a row of their own under the hook, the
+// whole width of the table, so a long reason never squeezes the command
+// the hook runs), and the files that were read or skipped. Below them,
 // "Plugins, skills and agents": the hooks the agent runs from outside the
 // settings files (installed plugins' hooks/hooks.json, and skills' and
 // subagents' frontmatter, which run only while their skill or agent is
@@ -11,7 +13,7 @@
 
 import type { ComponentHook, EffectiveEntry, EffectiveView, PluginHook, Scope } from '../lib/types';
 import { breakable, h } from './dom';
-import { renderVerdict } from './runs-verdict';
+import { renderReasons, renderVerdict } from './runs-verdict';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
@@ -43,14 +45,36 @@ export function componentIdle(c: ComponentHook): string | null {
   return c.enabled ? null : `its plugin ${c.plugin ?? ''} is not enabled for this project (enabledPlugins in the settings files), so the agent does not load this ${c.kind}`;
 }
 
-/** A read-only hook's state: its badge and, when it does not run, why. */
+/** A read-only hook's state badge. */
 function sourceVerdict(yes: string, idle: string | null): HTMLElement {
   return h(
     'div',
     { class: 'runs-verdict', data: { testid: 'runs-verdict', runs: String(idle === null) } },
     h('span', { class: `badge runs-badge ${idle === null ? 'runs-yes' : 'runs-no'}`, text: idle === null ? yes : '✗ does not run' }),
-    idle !== null ? h('ul', { class: 'runs-reasons' }, h('li', { data: { testid: 'runs-reason' }, text: idle })) : null,
   );
+}
+
+/**
+ * `row`, and under it, when there are reasons it does not run, a row of
+ * them spanning every column after the first `skip` ones.
+ */
+function withReasons(row: HTMLElement, reasons: HTMLElement | null, columns: number, skip: number): HTMLElement[] {
+  if (reasons === null) return [row];
+  row.classList.add('hooks-has-reasons');
+  return [
+    row,
+    h(
+      'tr',
+      { class: 'hooks-reasons-row', data: { testid: 'effective-reasons' } },
+      skip > 0 ? h('td', { attrs: { colspan: String(skip) } }) : null,
+      h('td', { attrs: { colspan: String(columns - skip) } }, h('span', { class: 'hooks-reasons-title', text: 'Does not run: ' }), reasons),
+    ),
+  ];
+}
+
+/** One reason, as a list like the core's reasons. */
+function reasonList(idle: string | null): HTMLElement | null {
+  return idle === null ? null : h('ul', { class: 'runs-reasons' }, h('li', { data: { testid: 'runs-reason' }, text: idle }));
 }
 
 /** The "What runs" cell of a read-only hook. */
@@ -73,8 +97,8 @@ function runsCell(type: string, runs: string, once = false): HTMLElement {
  */
 function renderSources(view: EffectiveView, project: string | null): HTMLElement | null {
   if (view.plugins.length === 0 && view.components.length === 0 && view.component_problems.length === 0) return null;
-  const plugins = view.plugins.map((p) =>
-    h(
+  const plugins = view.plugins.flatMap((p) =>
+    withReasons(h(
       'tr',
       { data: { testid: 'plugin-hook', plugin: p.plugin, enabled: String(p.enabled), event: p.event } },
       h('td', { class: 'hooks-source' }, h('span', { class: 'hooks-source-who', text: 'Plugin' }), h('span', { class: 'mono', data: { testid: 'plugin-name' } }, ...breakable(p.plugin)), p.version ? h('span', { class: 'muted', text: ` ${p.version}` }) : null),
@@ -83,10 +107,10 @@ function renderSources(view: EffectiveView, project: string | null): HTMLElement
       runsCell(p.handler_type, p.runs),
       h('td', { class: 'hooks-state-cell' }, sourceVerdict('✓ enabled', pluginIdle(p))),
       h('td', { class: 'hooks-source', data: { testid: 'plugin-source', path: p.path }, attrs: { title: p.path } }, h('span', { class: 'mono' }, ...breakable(shortPath(p.path, project)))),
-    ),
+    ), reasonList(pluginIdle(p)), 6, 1),
   );
-  const components = view.components.map((c) =>
-    h(
+  const components = view.components.flatMap((c) =>
+    withReasons(h(
       'tr',
       { data: { testid: 'component-hook', kind: c.kind, origin: c.origin, name: c.name, enabled: String(c.enabled), event: c.event, firesAs: c.fires_as } },
       h('td', { class: 'hooks-source' }, h('span', { class: 'hooks-source-who', text: componentOwner(c) }), h('span', { class: 'mono' }, ...breakable(c.name))),
@@ -95,7 +119,7 @@ function renderSources(view: EffectiveView, project: string | null): HTMLElement
       runsCell(c.handler_type, c.runs, c.once),
       h('td', { class: 'hooks-state-cell', attrs: { title: `It runs only while the ${c.kind} ${c.name} is active` } }, sourceVerdict('✓ while active', componentIdle(c))),
       h('td', { class: 'hooks-source', data: { testid: 'component-source', path: c.path }, attrs: { title: c.path } }, h('span', { class: 'mono' }, ...breakable(shortPath(c.path, project)))),
-    ),
+    ), reasonList(componentIdle(c)), 6, 1),
   );
   const problems =
     view.component_problems.length > 0
@@ -146,10 +170,10 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
   if (view.errors.length > 0) {
     alerts.push(h('div', { id: 'hooks-effective-errors', class: 'hooks-alert' }, h('strong', { text: 'Skipped files (their hooks do not run):' }), h('ul', {}, ...view.errors.map((e) => h('li', { class: 'mono', text: e })))));
   }
-  const rows = view.hooks.map((e) => {
+  const rows = view.hooks.flatMap((e) => {
     const state = hookState(e);
     const stateText = state === 'disabled' ? 'disabled (hookd)' : state === 'untrusted' ? 'not trusted' : state === 'duplicate' ? `duplicate of #${(e.duplicate_of ?? 0) + 1}, runs once` : null;
-    return h(
+    const row = h(
       'tr',
       { data: { testid: 'effective-hook', kind: e.kind, scope: e.scope, event: e.event, state, runs: String(e.runs.runs), command: e.command ?? '' } },
       h('td', { class: 'num', text: `#${e.index + 1}` }),
@@ -164,7 +188,7 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
         ...breakable(e.summary),
       ),
       h('td', { class: 'num', text: e.timeout !== null ? `${e.timeout} s` : '' }),
-      h('td', { class: 'hooks-state-cell' }, stateText !== null ? h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText }) : null, renderVerdict(e.runs)),
+      h('td', { class: 'hooks-state-cell' }, stateText !== null ? h('span', { class: `badge hooks-state hooks-state-${state}`, text: stateText }) : null, renderVerdict(e.runs, { reasons: false })),
       h(
         'td',
         { class: 'hooks-source', data: { testid: 'effective-source', path: e.path }, attrs: { title: e.path } },
@@ -172,6 +196,7 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
         h('span', { class: 'mono' }, ...breakable(shortPath(e.path, project))),
       ),
     );
+    return withReasons(row, renderReasons(e.runs), 7, 1);
   });
   const table = h(
     'table',

@@ -12,8 +12,18 @@ export function runsText(verdict: RunVerdict): string {
   return verdict.runs ? 'runs' : 'does not run';
 }
 
-/** The badge and, when it does not run, the list of reasons. */
-export function renderVerdict(verdict: RunVerdict): HTMLElement {
+/** The list of reasons it does not run (null when it runs). */
+export function renderReasons(verdict: RunVerdict): HTMLElement | null {
+  return verdict.reasons.length > 0
+    ? h('ul', { class: 'runs-reasons' }, ...verdict.reasons.map((r) => h('li', { data: { testid: 'runs-reason', code: r.code }, text: r.message })))
+    : null;
+}
+
+/**
+ * The badge and, when it does not run, the list of reasons (`reasons:
+ * false`: the badge alone, the caller shows `renderReasons` elsewhere).
+ */
+export function renderVerdict(verdict: RunVerdict, opts: { reasons?: boolean } = {}): HTMLElement {
   const badge = h('span', {
     class: `badge runs-badge ${verdict.runs ? 'runs-yes' : 'runs-no'}`,
     data: { testid: 'runs-badge' },
@@ -23,8 +33,6 @@ export function renderVerdict(verdict: RunVerdict): HTMLElement {
     'div',
     { class: 'runs-verdict', data: { testid: 'runs-verdict', runs: String(verdict.runs), codes: verdict.reasons.map((r) => r.code).join(' ') } },
     badge,
-    verdict.reasons.length > 0
-      ? h('ul', { class: 'runs-reasons' }, ...verdict.reasons.map((r) => h('li', { data: { testid: 'runs-reason', code: r.code }, text: r.message })))
-      : null,
+    opts.reasons === false ? null : renderReasons(verdict),
   );
 }
