@@ -4,7 +4,7 @@
 //! events when run as Gemini runs them, and `disconnect` gives the file
 //! back byte for byte.
 
-use hookd_testkit::{GitRepo, TestEnv, wait_for_count};
+use hookd_testkit::{GitRepo, TestEnv, wait_for_count, write_file};
 use serde_json::{Value, json};
 
 const USER_FILE: &str = "{\n  // the user's own comment, kept (Gemini CLI allows comments)\n  \"theme\": \"dark\",\n\n  \"hooks\": {\n    \"BeforeTool\": [\n      { \"matcher\": \"write_file\", \"hooks\": [ { \"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5000 } ] }\n    ]\n  }\n}\n";
@@ -15,8 +15,7 @@ fn gemini_is_connected_records_through_its_entries_and_is_disconnected_byte_for_
     let repo = GitRepo::new();
     let root = repo.root();
     let file = env.home().join(".gemini/settings.json");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, USER_FILE).unwrap();
+    write_file(&file, USER_FILE);
 
     let dry = env.hookd(&root, &["connect", "--agent", "gemini", "--dry-run"]);
     dry.assert_ok();
@@ -129,8 +128,7 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
     // error it would report too, and hookd refuses the file, untouched.
     let broken = "{\n  \"theme\": \"dark\",\n}\n";
     let file = env.home().join(".gemini/settings.json");
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(&file, broken).unwrap();
+    write_file(&file, broken);
     let run = env.hookd(&root, &["connect", "--agent", "gemini"]);
     assert!(!run.status.success(), "{}", run.stdout);
     assert!(run.stderr.contains("refusing to edit"), "{}", run.stderr);

@@ -217,28 +217,14 @@ fn plugin_hooks_are_listed_with_their_plugin() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let install = env.home().join(".claude/plugins/cache/market/guard/1.0.0");
-    std::fs::create_dir_all(install.join("hooks")).unwrap();
-    std::fs::write(
-        install.join("hooks/hooks.json"),
-        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}})
-        .to_string(),
-    )
-    .unwrap();
-    std::fs::write(
-        env.home().join(".claude/plugins/installed_plugins.json"),
-        json!({"version": 2, "plugins": {"guard@market": [
-            {"scope": "user", "installPath": install, "version": "1.0.0"}]}})
-        .to_string(),
-    )
-    .unwrap();
+    env.install_plugin(
+        "guard@market",
+        "1.0.0",
+        &json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/guard.sh"}]}]}),
+    );
     let settings = env.home().join(".claude/settings.json");
-    std::fs::write(
-        &settings,
-        json!({"enabledPlugins": {"guard@market": true}}).to_string(),
-    )
-    .unwrap();
+    env.enable_plugin(&settings, "guard@market", true);
     let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
     assert!(
         listed.contains("agent plugin guard@market 1.0.0 (enabled, read-only)"),
@@ -251,11 +237,7 @@ fn plugin_hooks_are_listed_with_their_plugin() {
     let (_, report) = doctor_json(&env, &root);
     assert!(!has(&report, "info", "disabled_plugin"), "{report:#}");
 
-    std::fs::write(
-        &settings,
-        json!({"enabledPlugins": {"guard@market": false}}).to_string(),
-    )
-    .unwrap();
+    env.enable_plugin(&settings, "guard@market", false);
     let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
     assert!(
         listed.contains("disabled: its hooks do not run"),
@@ -361,10 +343,7 @@ fn skill_and_agent_frontmatter_hooks_are_listed_with_their_component() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
     let root = repo.root();
-    let write = |path: &Path, text: &str| {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = hookd_testkit::write_file;
     write(
         &env.home().join(".claude/skills/audit/SKILL.md"),
         "---\nname: audit-reads\ndescription: logs reads\nhooks:\n  PreToolUse:\n    - matcher: Read\n      hooks:\n        - type: command\n          command: ./log-read.sh\n          once: true\n---\nBody.\n",

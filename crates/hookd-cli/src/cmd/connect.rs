@@ -109,11 +109,7 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
             &show(&path),
         );
     }
-    if report.count > 0 && !connect::emit_found(&emit) {
-        eprintln!(
-            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
-        );
-    }
+    warn_if_emit_missing(&report, &emit);
     warn_if_disabled(&report);
     Ok(())
 }
@@ -135,11 +131,7 @@ fn connect_gemini(args: &ConnectArgs) -> Result<()> {
             &show(&location.path),
         );
     }
-    if report.count > 0 && !connect::emit_found(&emit) {
-        eprintln!(
-            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
-        );
-    }
+    warn_if_emit_missing(&report, &emit);
     if location.scope == Scope::Project && report.count > 0 {
         eprintln!(
             "note: Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
@@ -260,6 +252,15 @@ fn groups(n: usize) -> String {
 
 fn handlers(n: usize) -> String {
     format!("{n} hookd handler{}", if n == 1 { "" } else { "s" })
+}
+
+/// Says when the hooks just added run an emitter that is not installed.
+fn warn_if_emit_missing(report: &ChangeReport, emit: &str) {
+    if report.count > 0 && !connect::emit_found(emit) {
+        eprintln!(
+            "warning: {emit} is not beside this hookd nor on PATH; the hooks will fail until it is installed (or pass --emit-command)"
+        );
+    }
 }
 
 fn warn_if_disabled(report: &ChangeReport) {

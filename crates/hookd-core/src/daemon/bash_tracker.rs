@@ -203,50 +203,34 @@ pub fn contents(
     store: &ContentStore,
 ) -> (ContentRef, ContentRef) {
     let after = match after {
-        Some(after) => content_after(repo, after, path, store),
+        Some(after) => content_in(repo, after, path, store, "ended"),
         None => capture::read_into(store, &root.join(path)),
     };
-    (content_before(repo, before, path, store), after)
+    (content_in(repo, before, path, store, "started"), after)
 }
 
-/// What an after snapshot says `path` held: kept, absent, or (clean) its
-/// HEAD's.
-fn content_after(
+/// What `snapshot` (taken when the command `moment`: "started", "ended")
+/// says `path` held: unknown if the snapshot is distrusted, else what it
+/// kept, absent, or (clean then) its HEAD's.
+fn content_in(
     repo: &Repository,
-    after: &Snapshot,
+    snapshot: &Snapshot,
     path: &str,
     store: &ContentStore,
+    moment: &str,
 ) -> ContentRef {
-    if let Some(kept) = after.kept.get(path) {
-        return kept.clone();
-    }
-    match after.dirty.get(path) {
-        Some(None) => ContentRef::Absent,
-        Some(Some(_)) => {
-            ContentRef::unknown("the file's content was not kept when the command ended")
-        }
-        None => committed(repo, after, path, store),
-    }
-}
-
-fn content_before(
-    repo: &Repository,
-    before: &Snapshot,
-    path: &str,
-    store: &ContentStore,
-) -> ContentRef {
-    if let Some(why) = &before.distrusted {
+    if let Some(why) = &snapshot.distrusted {
         return ContentRef::unknown(why.clone());
     }
-    if let Some(kept) = before.kept.get(path) {
+    if let Some(kept) = snapshot.kept.get(path) {
         return kept.clone();
     }
-    match before.dirty.get(path) {
+    match snapshot.dirty.get(path) {
         Some(None) => ContentRef::Absent,
-        Some(Some(_)) => {
-            ContentRef::unknown("the file's content was not kept when the command started")
-        }
-        None => committed(repo, before, path, store),
+        Some(Some(_)) => ContentRef::unknown(format!(
+            "the file's content was not kept when the command {moment}"
+        )),
+        None => committed(repo, snapshot, path, store),
     }
 }
 

@@ -29,12 +29,11 @@ pub fn hook_event(
 ) -> HookEvent {
     let side = payload_side(envelope);
     let payload = side.payload.as_ref();
-    let agent_kind = agent_kind(envelope);
+    let (agent, agent_kind) = agent_kind(envelope);
     // Another agent's events and tools are recorded as the Claude Code ones
     // they are (Gemini CLI's `AfterTool` of `write_file` is a `PostToolUse`
     // of `Write`), so its changes are found and kept alike; the payload
     // keeps the agent's own names.
-    let agent = AgentKind::parse(&agent_kind).unwrap_or(AgentKind::Claude);
     let tool_name = str_field(payload, "tool_name")
         .or(envelope.tool_name.as_deref())
         .filter(|name| !name.trim().is_empty())
@@ -135,26 +134,25 @@ fn derived_tool_use_id(agent: AgentKind, hook_type: &str, payload: &Value) -> Op
     Some(format!("{}-{hex}", agent.as_str()))
 }
 
-/// The envelope's agent ([`hookd_proto::AgentKind`]'s name); Claude Code
-/// when it names none. A name hookd does not know (a newer emitter's) is
-/// kept when it reads as a name, else stored as `unknown`: never guessed.
-fn agent_kind(envelope: &Envelope) -> String {
+/// The envelope's agent, whose payload shape is read, and the name stored
+/// for it ([`hookd_proto::AgentKind`]'s); Claude Code when it names none. A
+/// name hookd does not know (a newer emitter's) is read in Claude Code's
+/// shape and kept when it reads as a name, else stored as `unknown`: never
+/// guessed.
+fn agent_kind(envelope: &Envelope) -> (AgentKind, String) {
     let Some(name) = envelope.agent_kind.as_deref() else {
-        return crate::record::claude();
+        return (AgentKind::Claude, crate::record::claude());
     };
-    if let Some(kind) = hookd_proto::AgentKind::parse(name) {
-        return kind.as_str().to_owned();
+    if let Some(kind) = AgentKind::parse(name) {
+        return (kind, kind.as_str().to_owned());
     }
     let plain = !name.is_empty()
         && name.len() <= 32
         && name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if plain {
-        name.to_owned()
-    } else {
-        "unknown".to_owned()
-    }
+    let stored = if plain { name } else { "unknown" };
+    (AgentKind::Claude, stored.to_owned())
 }
 
 /// The payload as it is recorded, with what the emitter or this side had to do to it.

@@ -538,12 +538,11 @@ impl Writer {
         // A patch names its files: only those are its changes.
         let named: Option<Vec<String>> = (tool != BASH_TOOL)
             .then(|| {
+                // The patch is the tool input's `command`, which the event
+                // already holds.
                 let cwd = event.cwd.as_deref().unwrap_or(root);
-                let patch = serde_json::from_str::<serde_json::Value>(&event.raw_payload)
-                    .ok()
-                    .and_then(|p| p["tool_input"]["command"].as_str().map(str::to_owned))
-                    .unwrap_or_default();
-                super::patch::patch_files(&patch, cwd)
+                let patch = event.command.as_deref().unwrap_or_default();
+                super::patch::patch_files(patch, cwd)
                     .iter()
                     .filter_map(|p| p.strip_prefix(root).ok())
                     .map(|p| p.to_string_lossy().into_owned())

@@ -359,10 +359,7 @@ mod tests {
     use super::*;
     use crate::settings::{Kind, Scope};
 
-    fn write(path: &Path, text: &str) {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
+    use hookd_testkit::write_file as write;
 
     #[test]
     fn reads_the_hooks_of_skills_and_agents_with_whose_they_are() {
