@@ -407,3 +407,132 @@ fn skill_and_agent_frontmatter_hooks_are_listed_with_their_component() {
     let (_, report) = doctor_json(&env, &root);
     assert!(has(&report, "warning", "bad_component"), "{report:#}");
 }
+
+/// The hooks of plugins, skills and subagents get the same static checks
+/// as the settings files' where they decide whether the hook works: a
+/// command that cannot start (a plugin's `${CLAUDE_PLUGIN_ROOT}` script
+/// included) and the same hook in force twice. A disabled plugin's hooks
+/// never run and are not checked.
+#[test]
+fn plugin_skill_and_agent_hooks_get_the_static_checks() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let write = hookd_testkit::write_file;
+    let settings = env.home().join(".claude/settings.json");
+    let guard = env.install_plugin(
+        "guard@market",
+        "1.0.0",
+        &json!({"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/check.py"},
+            {"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py"}]}]}),
+    );
+    write(&guard.join("hooks/check.py"), "import sys\n");
+    env.install_plugin(
+        "fmt@market",
+        "2.0.0",
+        &json!({"PostToolUse": [{"matcher": "Edit", "hooks": [
+            {"type": "command", "command": "true fmt"}]}]}),
+    );
+    env.install_plugin(
+        "off@market",
+        "1.0.0",
+        &json!({"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "python3 ${CLAUDE_PLUGIN_ROOT}/missing.py"}]}]}),
+    );
+    for (id, on) in [
+        ("guard@market", true),
+        ("fmt@market", true),
+        ("off@market", false),
+    ] {
+        env.enable_plugin(&settings, id, on);
+    }
+    let (_, report) = doctor_json(&env, &root);
+    let said = |code: &str, part: &str| {
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == code && f["message"].as_str().unwrap().contains(part))
+            .count()
+    };
+    assert_eq!(
+        said("missing_script", "plugin guard@market's PreToolUse hook"),
+        1,
+        "{report:#}"
+    );
+    assert_eq!(
+        said("missing_script", "hooks/gone.py does not exist"),
+        1,
+        "{report:#}"
+    );
+    assert_eq!(said("missing_script", "check.py"), 0, "{report:#}");
+    assert_eq!(
+        said("missing_script", "off@market"),
+        0,
+        "a disabled plugin: {report:#}"
+    );
+    assert!(has(&report, "info", "disabled_plugin"), "{report:#}");
+    assert!(has(&report, "serious", "missing_script"), "{report:#}");
+    assert_eq!(said("duplicate", "fmt@market"), 0, "{report:#}");
+
+    // The plugin's hook copied into the user's settings: it runs once.
+    let add = [
+        "hooks",
+        "add",
+        "--kind",
+        "agent",
+        "--scope",
+        "global",
+        "--event",
+        "PostToolUse",
+        "--matcher",
+        "Edit",
+        "--command",
+        "true fmt",
+    ];
+    ok(&env.hookd(&root, &add));
+    let (_, report) = doctor_json(&env, &root);
+    assert_eq!(
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "duplicate"
+                && f["severity"] == "warning"
+                && f["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("plugin fmt@market's PostToolUse hook `true fmt`")
+                && f["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(".claude/settings.json (agent global)"))
+            .count(),
+        1,
+        "{report:#}"
+    );
+
+    // A skill whose guard's program is not there: serious, named by the skill.
+    write(
+        &env.home().join(".claude/skills/audit/SKILL.md"),
+        "---\nname: audit\nhooks:\n  PreToolUse:\n    - matcher: Read\n      hooks:\n        - type: command\n          command: ~/bin/no-such-audit-tool --log\n---\nBody.\n",
+    );
+    let (_, report) = doctor_json(&env, &root);
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "missing_program")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(finding["severity"], "serious", "{report:#}");
+    let message = finding["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("skill audit's PreToolUse hook"),
+        "{message}"
+    );
+    assert!(
+        message.contains("bin/no-such-audit-tool is not found"),
+        "{message}"
+    );
+}

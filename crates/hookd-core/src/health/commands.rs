@@ -6,7 +6,8 @@
 //! (anthropics/claude-code#80697), so a guard whose file moved blocks every
 //! call with a confusing reason. Only what can be told without running
 //! anything is checked: the first simple command, with `$CLAUDE_PROJECT_DIR`,
-//! `$HOME` and `~` expanded; a word that still holds a `$` is not judged.
+//! `$HOME`, `~` and, for a plugin's hooks, `$CLAUDE_PLUGIN_ROOT` expanded;
+//! a word that still holds a `$` is not judged.
 
 use std::path::{Path, PathBuf};
 
@@ -37,17 +38,31 @@ pub(crate) enum Missing {
     },
 }
 
-/// What `command` needs that is not there, run in `project` by a user
-/// whose home is `home`, with `path` as `PATH`; `None` when everything it
-/// names exists or cannot be judged.
-pub(crate) fn missing(command: &str, project: &Path, home: &Path, path: &str) -> Option<Missing> {
+/// Where a command runs: what its variables stand for and where its
+/// programs are looked up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Setting<'a> {
+    /// The project: the working directory and `$CLAUDE_PROJECT_DIR`.
+    pub(crate) project: &'a Path,
+    /// The user's home: `$HOME` and `~`.
+    pub(crate) home: &'a Path,
+    /// `PATH`.
+    pub(crate) path: &'a str,
+    /// The plugin's folder (`$CLAUDE_PLUGIN_ROOT`) for a plugin's hooks.
+    pub(crate) plugin_root: Option<&'a Path>,
+}
+
+/// What `command` needs that is not there when run as `setting` says;
+/// `None` when everything it names exists or cannot be judged.
+pub(crate) fn missing(command: &str, setting: &Setting<'_>) -> Option<Missing> {
+    let Setting { project, path, .. } = *setting;
     let words: Vec<String> = shell_words(command, 16)
         .into_iter()
         .take_while(|w| !matches!(w.as_str(), "&&" | "||" | ";" | "|" | "&"))
         // `FOO=1 cmd`: the assignments go first.
         .skip_while(|w| is_assignment(w))
         .collect();
-    let program = expand(words.first()?, project, home)?;
+    let program = expand(words.first()?, setting)?;
     if command.trim_start().starts_with(['(', '{']) || program.contains(['`', '(', ';', '|', '&']) {
         return None;
     }
@@ -71,7 +86,7 @@ pub(crate) fn missing(command: &str, project: &Path, home: &Path, path: &str) ->
             w => break w,
         }
     };
-    let script = expand(script, project, home)?;
+    let script = expand(script, setting)?;
     let full = resolve(&script, project);
     (!full.is_file()).then(|| Missing::Script {
         interpreter: name.to_owned(),
@@ -85,16 +100,22 @@ fn is_assignment(word: &str) -> bool {
     })
 }
 
-/// `word` with the project and home variables expanded; `None` when another
-/// variable remains (its value is the agent's, not known here).
-fn expand(word: &str, project: &Path, home: &Path) -> Option<String> {
-    let project = project.display().to_string();
-    let home = home.display().to_string();
+/// `word` with the project, home and plugin variables expanded; `None`
+/// when another variable remains (its value is the agent's, not known here).
+fn expand(word: &str, setting: &Setting<'_>) -> Option<String> {
+    let project = setting.project.display().to_string();
+    let home = setting.home.display().to_string();
     let mut out = word
         .replace("${CLAUDE_PROJECT_DIR}", &project)
         .replace("$CLAUDE_PROJECT_DIR", &project)
         .replace("${HOME}", &home)
         .replace("$HOME", &home);
+    if let Some(root) = setting.plugin_root {
+        let root = root.display().to_string();
+        out = out
+            .replace("${CLAUDE_PLUGIN_ROOT}", &root)
+            .replace("$CLAUDE_PLUGIN_ROOT", &root);
+    }
     if let Some(rest) = out.strip_prefix("~/") {
         out = format!("{home}/{rest}");
     }
@@ -152,7 +173,13 @@ mod tests {
         fs::create_dir_all(project.join(".hookd/hooks")).unwrap();
         fs::write(project.join(".hookd/hooks/guard.py"), "").unwrap();
         let path = bin.display().to_string();
-        let check = |c: &str| missing(c, &project, &home, &path);
+        let setting = Setting {
+            project: &project,
+            home: &home,
+            path: &path,
+            plugin_root: None,
+        };
+        let check = |c: &str| missing(c, &setting);
 
         assert_eq!(
             check("python3 \"$CLAUDE_PROJECT_DIR\"/.hookd/hooks/guard.py"),
@@ -181,5 +208,30 @@ mod tests {
             "an unknown variable is not judged"
         );
         assert_eq!(check("echo hi >&2; exit 2"), None);
+
+        // A plugin's own folder.
+        let plugin = tmp.path().join("plugin");
+        fs::create_dir_all(plugin.join("hooks")).unwrap();
+        fs::write(plugin.join("hooks/check.py"), "").unwrap();
+        let in_plugin = Setting {
+            plugin_root: Some(&plugin),
+            ..setting
+        };
+        assert_eq!(
+            missing("python3 ${CLAUDE_PLUGIN_ROOT}/hooks/check.py", &in_plugin),
+            None
+        );
+        assert_eq!(
+            missing("python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py", &in_plugin),
+            Some(Missing::Script {
+                interpreter: "python3".into(),
+                script: plugin.join("hooks/gone.py"),
+            })
+        );
+        assert_eq!(
+            check("python3 ${CLAUDE_PLUGIN_ROOT}/hooks/gone.py"),
+            None,
+            "outside a plugin the variable is not known"
+        );
     }
 }

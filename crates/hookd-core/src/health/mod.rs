@@ -7,7 +7,9 @@
 //!   missing (`health::commands`), a guard without `onFailure: "block"`, the same
 //!   hook in several files, a matcher that can never match or is ignored,
 //!   and every hook that does not run for the project
-//!   ([`crate::settings::runs`]);
+//!   ([`crate::settings::runs`]); for the hooks of plugins, skills and
+//!   subagents, a missing program or script and a duplicate
+//!   (`health::sources`);
 //! - **evidence**, from the `hook_runs` and `events` of the project's ledger
 //!   over a window: managed hooks that never ran although their events came,
 //!   that always fail, time out, or exit 1 where only 2 blocks; with each
@@ -20,6 +22,7 @@
 //! so evidence covers managed hooks only.
 
 mod commands;
+mod sources;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -223,6 +226,18 @@ impl HealthInputs {
     }
 }
 
+impl HealthInputs {
+    /// Where the hooks' commands run, for a plugin's hooks with its folder.
+    fn setting<'a>(&'a self, plugin_root: Option<&'a Path>) -> commands::Setting<'a> {
+        commands::Setting {
+            project: &self.project,
+            home: &self.roots.home,
+            path: &self.path,
+            plugin_root,
+        }
+    }
+}
+
 /// How many of the newest hook runs and events a bounded check
 /// ([`HealthInputs::newest`]) reads: enough for "always fails" and "times
 /// out" to show on any hook that runs a few times an hour.
@@ -265,6 +280,12 @@ pub fn check(inputs: &HealthInputs) -> Result<HealthReport> {
     }
 
     let components = crate::settings::components::component_hooks(&inputs.roots, project)?;
+    findings.extend(sources::findings(
+        inputs,
+        &view,
+        &plugins,
+        &components.hooks,
+    )?);
     for problem in components.problems {
         findings.push(Finding {
             severity: Severity::Warning,
@@ -373,37 +394,11 @@ fn static_findings(
         }
         let spec = hook.event.spec();
         let blocking = spec.is_some_and(|s| s.exit_two == ExitTwo::Blocks);
-        if let Some(command) = &hook.command {
-            match commands::missing(command, &inputs.project, &inputs.roots.home, &inputs.path) {
-                Some(commands::Missing::Program(program)) => say(
-                    if blocking {
-                        Severity::Serious
-                    } else {
-                        Severity::Warning
-                    },
-                    FindingCode::MissingProgram,
-                    format!(
-                        "cannot start: {program} is not found (not an executable file, or not on PATH)"
-                    ),
-                ),
-                Some(commands::Missing::Script {
-                    interpreter,
-                    script,
-                }) => say(
-                    Severity::Serious,
-                    FindingCode::MissingScript,
-                    format!(
-                        "its script {} does not exist{}",
-                        script.display(),
-                        if interpreter.starts_with("python") {
-                            ": Python exits 2 when it cannot open a script, which the agent reads as a deliberate block"
-                        } else {
-                            ""
-                        }
-                    ),
-                ),
-                None => {}
-            }
+        if let Some(command) = &hook.command
+            && let Some((severity, code, message)) =
+                cannot_start(command, &inputs.setting(None), blocking)
+        {
+            say(severity, code, message);
         }
         // hookd's own relay must fail open: a stopped daemon never blocks the agent.
         let guard = blocking
@@ -462,6 +457,45 @@ fn static_findings(
         }
     }
     out
+}
+
+/// The finding for a command that cannot start as `setting` says, if it
+/// cannot; `blocking`: its event blocks on exit 2 (a guard's), so a guard
+/// that cannot start is serious.
+fn cannot_start(
+    command: &str,
+    setting: &commands::Setting<'_>,
+    blocking: bool,
+) -> Option<(Severity, FindingCode, String)> {
+    Some(match commands::missing(command, setting)? {
+        commands::Missing::Program(program) => (
+            if blocking {
+                Severity::Serious
+            } else {
+                Severity::Warning
+            },
+            FindingCode::MissingProgram,
+            format!(
+                "cannot start: {program} is not found (not an executable file, or not on PATH)"
+            ),
+        ),
+        commands::Missing::Script {
+            interpreter,
+            script,
+        } => (
+            Severity::Serious,
+            FindingCode::MissingScript,
+            format!(
+                "its script {} does not exist{}",
+                script.display(),
+                if interpreter.starts_with("python") {
+                    ": Python exits 2 when it cannot open a script, which the agent reads as a deliberate block"
+                } else {
+                    ""
+                }
+            ),
+        ),
+    })
 }
 
 /// A managed hook that does not run is a guard that does not guard.

@@ -168,13 +168,18 @@ impl EffectiveHook {
     /// The matcher as it is applied: `None` when it matches everything
     /// (absent, empty, `*`) or the event ignores matchers.
     fn matcher_key(&self) -> Option<&str> {
-        let supported = self
-            .event
-            .spec()
-            .is_some_and(|spec| spec.matcher != MatchField::None);
-        let text = self.matcher.as_deref()?.trim();
-        (supported && !text.is_empty() && text != "*").then_some(text)
+        matcher_key(self.event.name(), self.matcher.as_deref())
     }
+}
+
+/// A matcher as it decides what runs, for comparing hooks: none for an
+/// event that takes no matcher, and for an empty or `*` one (both match
+/// everything).
+pub(crate) fn matcher_key<'a>(event: &str, matcher: Option<&'a str>) -> Option<&'a str> {
+    let supported =
+        super::events::lookup(event).is_some_and(|spec| spec.matcher != MatchField::None);
+    let text = matcher?.trim();
+    (supported && !text.is_empty() && text != "*").then_some(text)
 }
 
 /// A settings file that took part in the view.
