@@ -535,4 +535,30 @@ fn plugin_skill_and_agent_hooks_get_the_static_checks() {
         message.contains("bin/no-such-audit-tool is not found"),
         "{message}"
     );
+
+    // A custom command is a skill to Claude Code: listed and checked alike.
+    write(
+        &root.join(".claude/commands/release/tag.md"),
+        "---\ndescription: tags\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: python3 $CLAUDE_PROJECT_DIR/gone-tag-check.py\n---\nTag it.\n",
+    );
+    let listed = ok(&env.hookd(&root, &["hooks", "list", "--kind", "agent"]));
+    assert!(
+        listed.contains(
+            "agent command release:tag (project, read-only; runs only while the command is active)"
+        ),
+        "{listed}"
+    );
+    let (_, report) = doctor_json(&env, &root);
+    assert!(
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "missing_script"
+                && f["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("command release:tag's PreToolUse hook")),
+        "{report:#}"
+    );
 }

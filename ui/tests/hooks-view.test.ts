@@ -496,8 +496,8 @@ describe('hooks view', () => {
 
   it('lists skill and agent hooks read-only with whose they are, that they run only while active, and unreadable files as warnings', async () => {
     mount(`#/hooks?project=${ROOT}&tab=effective`);
-    await vi.waitFor(() => expect(all('[data-testid=component-hook]')).toHaveLength(2));
-    const [agent, skill] = all('[data-testid=component-hook]');
+    await vi.waitFor(() => expect(all('[data-testid=component-hook]')).toHaveLength(3));
+    const [agent, skill, command] = all('[data-testid=component-hook]');
     expect(agent!.dataset).toMatchObject({ kind: 'agent', origin: 'user', name: 'reviewer', event: 'Stop', firesAs: 'SubagentStop' });
     expect([...agent!.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
       'Agent · userreviewer',
@@ -515,6 +515,9 @@ describe('hooks view', () => {
       '✓ while active',
       '.claude/skills/lint-on-save/SKILL.md',
     ]);
+    // A custom command is a skill to Claude Code, named with its folder.
+    expect(command!.dataset).toMatchObject({ kind: 'command', name: 'release:tag' });
+    expect(command!.querySelector('td')!.textContent).toBe('Command · projectrelease:tag');
     expect($('#hooks-effective-sources').textContent).toContain('run only while that skill or agent is active');
     const problem = $('[data-testid=component-problem]');
     expect(problem.dataset.path).toBe(`${ROOT}/.claude/agents/broken.md`);

@@ -34,9 +34,9 @@ export function pluginIdle(p: PluginHook): string | null {
   return p.enabled ? null : `the plugin ${p.plugin} is not enabled for this project (enabledPlugins in the settings files), so the agent does not load its hooks`;
 }
 
-/** Whose a skill's or agent's hook is: `Skill · project`, `Agent · plugin x@y`. */
+/** Whose a skill's, command's or agent's hook is: `Skill · project`, `Agent · plugin x@y`. */
 export function componentOwner(c: ComponentHook): string {
-  const kind = c.kind === 'skill' ? 'Skill' : 'Agent';
+  const kind = { skill: 'Skill', command: 'Command', agent: 'Agent' }[c.kind];
   return c.origin === 'plugin' ? `${kind} · plugin ${c.plugin ?? ''}` : `${kind} · ${c.origin}`;
 }
 

@@ -288,6 +288,7 @@ export function createHooksStub(projects: string[]): HooksStub {
         components: [
           { kind: 'agent', name: 'reviewer', origin: 'user', plugin: null, enabled: true, path: '/home/dev/.claude/agents/reviewer.md', event: 'Stop', fires_as: 'SubagentStop', matcher: null, handler_type: 'command', runs: './summarise.sh', once: false },
           { kind: 'skill', name: 'lint-on-save', origin: 'project', plugin: null, enabled: true, path: `${project}/.claude/skills/lint-on-save/SKILL.md`, event: 'PostToolUse', fires_as: 'PostToolUse', matcher: 'Write|Edit', handler_type: 'command', runs: './lint.sh', once: true },
+          { kind: 'command', name: 'release:tag', origin: 'project', plugin: null, enabled: true, path: `${project}/.claude/commands/release/tag.md`, event: 'PreToolUse', fires_as: 'PreToolUse', matcher: 'Bash', handler_type: 'command', runs: './check-tag.sh', once: false },
         ],
         component_problems: [{ path: `${project}/.claude/agents/broken.md`, message: 'its frontmatter is not valid YAML: did not find expected node content at line 1 column 7' }],
       };

@@ -9,10 +9,14 @@
 //! with the skill or agent they belong to: the file is the component's,
 //! and it is where the user edits them.
 //!
-//! Where Claude Code finds them: `~/.claude/skills/<name>/SKILL.md` and
-//! `~/.claude/agents/<name>.md` (the user's), the same under
-//! `<project>/.claude/` (the project's), and `skills/` and `agents/` in the
-//! folder of each installed plugin (see [`super::plugins`]). A file whose
+//! Where Claude Code finds them: `~/.claude/skills/<name>/SKILL.md`,
+//! `~/.claude/commands/<name>.md` and `~/.claude/agents/<name>.md` (the
+//! user's), the same under `<project>/.claude/` (the project's), and
+//! `skills/`, `commands/` and `agents/` in the folder of each installed
+//! plugin (see [`super::plugins`]). Claude Code handles a custom command as
+//! a skill (the two were merged: same frontmatter, same `/name`), so a
+//! command file's frontmatter hooks run while that command is active; a
+//! command in a subfolder is named with `:` (`frontend:build`). A file whose
 //! frontmatter does not parse, or whose hooks would not pass the settings
 //! validator, is reported as a [`ComponentProblem`] rather than failing the
 //! listing: one broken skill must not hide every other hook.
@@ -41,15 +45,18 @@ pub enum ComponentKind {
     Skill,
     /// A subagent (`agents/<name>.md`).
     Agent,
+    /// A custom command (`commands/<name>.md`), which Claude Code runs as a skill.
+    Command,
 }
 
 impl ComponentKind {
-    /// `skill` or `agent`.
+    /// `skill`, `agent` or `command`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Skill => "skill",
             Self::Agent => "agent",
+            Self::Command => "command",
         }
     }
 }
@@ -178,6 +185,9 @@ pub fn component_hooks(roots: &SettingsRoots, project: Option<&Path>) -> Result<
                 );
             }
         }
+        for (name, file) in command_files(&dir.join("commands")) {
+            read_component(from(ComponentKind::Command, name, file), &mut out);
+        }
         for agent in sorted_entries(&dir.join("agents")) {
             if agent.extension().is_some_and(|e| e == "md") && agent.is_file() {
                 let name = agent
@@ -210,6 +220,32 @@ fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
         .collect();
     entries.sort();
     entries
+}
+
+/// How deep command subfolders are read (`commands/a/b/c.md` is `a:b:c`).
+const COMMAND_DEPTH: usize = 4;
+
+/// The command files under `dir` (`*.md`, in subfolders too, to
+/// [`COMMAND_DEPTH`]), each with its name (`frontend:build` for
+/// `frontend/build.md`), in name order.
+fn command_files(dir: &Path) -> Vec<(String, PathBuf)> {
+    fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, PathBuf)>) {
+        for entry in sorted_entries(dir) {
+            let name = file_name(&entry);
+            // Not through a symlinked folder: it could loop, or lead anywhere.
+            let is_dir = entry.symlink_metadata().is_ok_and(|m| m.is_dir());
+            if is_dir && depth > 1 {
+                walk(&entry, &format!("{prefix}{name}:"), depth - 1, out);
+            } else if let Some(stem) = name.strip_suffix(".md")
+                && entry.is_file()
+            {
+                out.push((format!("{prefix}{stem}"), entry));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", COMMAND_DEPTH, &mut out);
+    out
 }
 
 fn file_name(path: &Path) -> String {
@@ -413,6 +449,42 @@ mod tests {
         assert_eq!(found.hooks[1].handler_type, "command");
         // Without a project, only the user's.
         assert_eq!(component_hooks(&roots, None).unwrap().hooks.len(), 1);
+    }
+
+    #[test]
+    fn command_files_are_read_as_skills_named_by_their_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(tmp.path());
+        let project = tmp.path().join("p");
+        let hooks = "---\ndescription: d\nhooks:\n  PostToolUse:\n    - matcher: Write\n      hooks:\n        - type: command\n          command: ./fmt.sh\n---\nDo it.\n";
+        write(&project.join(".claude/commands/deploy.md"), hooks);
+        write(&project.join(".claude/commands/frontend/build.md"), hooks);
+        write(&project.join(".claude/commands/frontend/notes.txt"), hooks);
+        write(
+            &project.join(".claude/commands/plain.md"),
+            "Just a prompt.\n",
+        );
+        // A folder reached through a symlink is not followed.
+        std::os::unix::fs::symlink(
+            project.join(".claude/commands"),
+            project.join(".claude/commands/loop"),
+        )
+        .unwrap();
+        let found = component_hooks(&roots, Some(&project)).unwrap();
+        assert_eq!(found.problems, []);
+        let names: Vec<(&str, &str, &str)> = found
+            .hooks
+            .iter()
+            .map(|h| (h.kind.as_str(), h.name.as_str(), h.origin.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("command", "deploy", "project"),
+                ("command", "frontend:build", "project"),
+            ]
+        );
+        assert!(found.hooks[1].path.ends_with("commands/frontend/build.md"));
     }
 
     #[test]

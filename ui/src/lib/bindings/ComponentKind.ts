@@ -3,4 +3,4 @@
 /**
  * What carries the hook.
  */
-export type ComponentKind = "skill" | "agent";
+export type ComponentKind = "skill" | "agent" | "command";
