@@ -459,3 +459,50 @@ fn agents_are_listed_and_shown_by_a_readable_name_a_user_can_change() {
     let rows = env.query_json(&["--file", "b.rs"], &root);
     assert_eq!(rows[0]["agent_id"], sub);
 }
+
+/// `--agent-kind` keeps one coding agent's changes, as `hookd-emit --agent`
+/// named it; a name hookd does not know is refused with the choices.
+#[test]
+fn the_coding_agent_filter_keeps_one_agents_changes() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    for (i, agent) in ["claude", "codex", "claude"].iter().enumerate() {
+        let mut payload: serde_json::Value = serde_json::from_str(&tool_payload(
+            "PostToolUse",
+            "Write",
+            &root,
+            &format!("k{i}"),
+            json!({"file_path": root.join(format!("{agent}{i}.rs")), "content": "x\n"}),
+        ))
+        .unwrap();
+        payload["session_id"] = json!(format!("session-{agent}"));
+        let out = env.emit(
+            &["--agent", agent, "PostToolUse"],
+            &payload.to_string(),
+            &root,
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    wait_for_count(&repo, "mutations", 3);
+    let files = |args: &[&str]| -> Vec<String> {
+        env.query_json(args, &root)
+            .iter()
+            .map(|r| r["file_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(files(&["--agent-kind", "codex"]), ["codex1.rs"]);
+    assert_eq!(
+        files(&["--agent-kind", "claude"]),
+        ["claude0.rs", "claude2.rs"]
+    );
+    assert!(files(&["--agent-kind", "gemini"]).is_empty());
+    let refused = env.query(&["--agent-kind", "vim"], &root);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("claude") && said.contains("copilot"),
+        "{said}"
+    );
+}

@@ -41,6 +41,9 @@ pub struct TimelineQuery {
     pub file: Option<String>,
     /// Only this agent id.
     pub agent: Option<String>,
+    /// Only this coding agent's rows (`claude`, `codex`, `gemini`,
+    /// `cursor`, `copilot`); empty for all.
+    pub agent_kind: Option<String>,
     /// Only this agent session (`session_id`).
     pub session: Option<String>,
     /// Only this hook event type, either spelling (`PostToolUse`, `post_tool_use`).
@@ -183,6 +186,18 @@ pub fn to_core_query(state: &AppState, query: &TimelineQuery) -> Result<Query> {
             until: bound("until", query.until.as_deref())?,
             file: None,
             agent: non_empty(query.agent.as_deref()).map(str::to_owned),
+            agent_kind: non_empty(query.agent_kind.as_deref())
+                .map(|name| {
+                    hookd_core::AgentKind::parse(name)
+                        .map(|kind| kind.as_str().to_owned())
+                        .ok_or_else(|| {
+                            AppError::invalid_input(format!(
+                                "agent_kind: {name:?} is not one of {}",
+                                hookd_core::AgentKind::names()
+                            ))
+                        })
+                })
+                .transpose()?,
             session: non_empty(query.session.as_deref()).map(str::to_owned),
             event_type: non_empty(query.event_type.as_deref()).map(str::to_owned),
             branch: non_empty(query.branch.as_deref()).map(str::to_owned),

@@ -58,7 +58,7 @@ describe('invoke', () => {
 
   it('rejects with a HookdError for a string rejection too', async () => {
     setBackend(fakeBackend({ invoke: () => Promise.reject('command timeline not found') }));
-    await expect(api.timeline_page({ query: { repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, search: null, limit: null }, anchor: { at: 'newest' }, limit: 200 })).rejects.toMatchObject({
+    await expect(api.timeline_page({ query: { repo: null, all: true, since: null, until: null, file: null, agent: null, agent_kind: null, session: null, event_type: null, branch: null, tool: null, search: null, limit: null }, anchor: { at: 'newest' }, limit: 200 })).rejects.toMatchObject({
       kind: 'ipc',
       message: 'command timeline not found',
     });

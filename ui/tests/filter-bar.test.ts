@@ -55,11 +55,29 @@ describe('the filter bar', () => {
     expect(document.getElementById('filter-error')!.hidden).toBe(true);
   });
 
+  it('takes a coding agent from the ones hookd records, and names an unknown one', () => {
+    const { bar, applied } = mount(normalizeFilter({ ...emptyFilter(), repo }));
+    bar.fillSuggestions();
+    const offered = [...document.querySelectorAll<HTMLOptionElement>('#filter-agent_kind-options option')].map((o) => [o.value, o.label]);
+    expect(offered).toEqual([['claude', 'Claude Code'], ['codex', 'Codex CLI'], ['gemini', 'Gemini CLI'], ['cursor', 'Cursor'], ['copilot', 'GitHub Copilot']]);
+    expect(document.querySelector('label[for=filter-agent_kind]')!.textContent).toBe('Coding agent');
+    input('agent_kind').value = 'vim';
+    bar.form.requestSubmit();
+    expect(applied).toEqual([]);
+    expect(input('agent_kind').hasAttribute('aria-invalid')).toBe(true);
+    expect(document.getElementById('filter-error')!.textContent).toBe('Coding agent: "vim" is not one of claude, codex, gemini, cursor, copilot');
+    input('agent_kind').value = ' gemini ';
+    bar.form.requestSubmit();
+    expect(applied).toHaveLength(1);
+    expect(applied[0]).toMatchObject({ repo, agent_kind: 'gemini' });
+    expect(toQuery(applied[0]!).agent_kind).toBe('gemini');
+  });
+
   it('clears every filter but the project and the mode', () => {
-    const { applied } = mount(normalizeFilter({ ...emptyFilter(), repo, mode: 'activity', agent: 'a1', since: '1h' }));
+    const { applied } = mount(normalizeFilter({ ...emptyFilter(), repo, mode: 'activity', agent: 'a1', agent_kind: 'codex', since: '1h' }));
     document.getElementById('filter-clear')!.click();
     expect(applied).toHaveLength(1);
-    expect(applied[0]).toMatchObject({ repo, mode: 'activity', agent: null, since: null });
+    expect(applied[0]).toMatchObject({ repo, mode: 'activity', agent: null, agent_kind: null, since: null });
   });
 
   it('folds into its toolbar, which sums up the filters and names the agent shown', () => {

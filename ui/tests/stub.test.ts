@@ -6,7 +6,7 @@ import type { StubPart } from '../src/stub/types';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const q = (over: Partial<TimelineQuery> = {}): TimelineQuery => ({
-  repo: null, all: true, since: null, until: null, file: null, agent: null, session: null, event_type: null, branch: null, tool: null, search: null, limit: null, ...over,
+  repo: null, all: true, since: null, until: null, file: null, agent: null, agent_kind: null, session: null, event_type: null, branch: null, tool: null, search: null, limit: null, ...over,
 });
 const make = (rows = 500) => createStub({ rows, now: () => NOW, seed: 7 });
 /** Every matching row, as one page from the oldest. */

@@ -61,4 +61,17 @@ describe('a timeline row', () => {
     expect(agent.dataset.agent).toBe(mutation.agent_id);
     expect(agent.title).toContain(`main 3f2a9c1d (${mutation.agent_id})`);
   });
+
+  it("names the coding agent before the agent when it is not Claude Code's, and forgets it on a recycled element", () => {
+    const el = document.createElement('div');
+    const names = new Map([[mutation.agent_id, 'main 3f2a9c1d']]);
+    renderRow(el, { ...mutation, agent_kind: 'gemini' }, look({ names }));
+    const agent = () => el.querySelector<HTMLElement>('.col-agent')!;
+    expect(agent().textContent).toBe('Gemini CLI · main 3f2a9c1d');
+    expect(agent().dataset.agentKind).toBe('gemini');
+    expect(agent().title).toMatch(/^Gemini CLI: main 3f2a9c1d/);
+    renderRow(el, mutation, look({ names }));
+    expect(agent().textContent).toBe('main 3f2a9c1d');
+    expect(agent().dataset.agentKind).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 // The Timeline's filter bar: the project and a field per text filter
-// (search, file, agent, session, event, branch, tool, since, until), each
+// (search, file, agent, coding agent, session, event, branch, tool, since,
+// until), each
 // with its label and hint; the values the ledger knows are suggested as the
 // user types. Apply checks the times and names the field that is wrong;
 // Clear keeps only the project. The bar folds into its toolbar: one line
@@ -12,7 +13,7 @@
 // then brings that filter back and the view asks the bar to `fill` itself.
 
 import { api } from '../lib/api';
-import { eventLabel, knownTools, recordedEventNames, storedEventName } from '../lib/catalogue';
+import { CODING_AGENTS, eventLabel, knownTools, recordedEventNames, storedEventName } from '../lib/catalogue';
 import { saveLayout, type TimelineLayout } from '../lib/layout';
 import { TEXT_FILTERS, normalizeFilter, type TextFilter, type TimelineFilter } from '../lib/route';
 import { parseWhen } from '../lib/time';
@@ -27,6 +28,7 @@ const FILTER_LABELS: Record<TextFilter, { label: string; placeholder: string; hi
   },
   file: { label: 'File', placeholder: 'any file', hint: 'A path, part of one (cart.ts) or a glob (src/**/*.ts)' },
   agent: { label: 'Agent', placeholder: 'any', hint: 'An agent id, or part of one' },
+  agent_kind: { label: 'Coding agent', placeholder: 'any', hint: 'Whose changes: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI), cursor or copilot (GitHub Copilot)' },
   session: { label: 'Session', placeholder: 'any', hint: "The agent session (the payload's session_id), or part of one" },
   event_type: { label: 'Event', placeholder: 'any', hint: 'The hook event: PostToolUse, PreToolUse, UserPromptSubmit, Stop …' },
   branch: { label: 'Branch', placeholder: 'any', hint: 'A branch, part of one, or a glob (feature/*)' },
@@ -48,8 +50,11 @@ const SUGGESTED: Partial<Record<TextFilter, Field>> = {
 /** Delay between a keystroke in a filter field and asking for its suggestions. */
 export const SUGGEST_DEBOUNCE_MS = 150;
 
-/** Validates the since/until fields; the message names the bad field. */
+/** Validates the since/until fields and the coding agent; the message names the bad field. */
 export function validateFilter(f: TimelineFilter): { field: TextFilter; message: string } | null {
+  if (f.agent_kind !== null && !CODING_AGENTS.some((a) => a.name === f.agent_kind)) {
+    return { field: 'agent_kind', message: `Coding agent: "${f.agent_kind}" is not one of ${CODING_AGENTS.map((a) => a.name).join(', ')}` };
+  }
   for (const field of ['since', 'until'] as const) {
     const v = f[field];
     if (v !== null && parseWhen(v) === null) {
@@ -276,6 +281,9 @@ export function createFilterBar(opts: FilterBarOptions): FilterBar {
     if (datalists.tool.childElementCount === 0) {
       datalists.tool.replaceChildren(...knownTools().map((v) => h('option', { attrs: { value: v } })));
     }
+    if (datalists.agent_kind.childElementCount === 0) {
+      datalists.agent_kind.replaceChildren(...CODING_AGENTS.map((a) => h('option', { attrs: { value: a.name, label: a.label } })));
+    }
   }
 
   function readForm(): TimelineFilter {
@@ -299,7 +307,7 @@ export function createFilterBar(opts: FilterBarOptions): FilterBar {
   }
 
   function clearFilters(): void {
-    const next = normalizeFilter({ ...opts.filter(), file: null, agent: null, session: null, event_type: null, branch: null, tool: null, since: null, until: null });
+    const next = normalizeFilter({ ...opts.filter(), file: null, agent: null, agent_kind: null, session: null, event_type: null, branch: null, tool: null, since: null, until: null });
     opts.onApply(next);
   }
 

@@ -17,7 +17,7 @@
 // first row held below the gap a "prompt: …" caption.
 
 import { eventSubject, eventVerdict, firstLine, runsSummary } from '../lib/activity';
-import { eventLabel } from '../lib/catalogue';
+import { CODING_AGENTS, eventLabel } from '../lib/catalogue';
 import { groupSummary, promptText, type PromptPlace } from '../lib/prompt-groups';
 import { absoluteTitle, formatLocal } from '../lib/time';
 import type { ActivityEvent, MutationRow } from '../lib/types';
@@ -91,11 +91,19 @@ function timeCell(el: HTMLElement, iso: string): void {
   c.title = absoluteTitle(iso);
 }
 
-function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>): void {
+/**
+ * The agent's cell: its readable name, after the coding agent's when that
+ * is not Claude Code (`Gemini CLI · main 3f2a9c1d`); `kind` is unknown for
+ * activity rows.
+ */
+function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>, kind?: string): void {
   const name = names.get(agent) ?? agent;
-  const c = cell(el, i, name, 'col-agent agent-link');
+  const coding = kind === undefined || kind === 'claude' ? undefined : (CODING_AGENTS.find((a) => a.name === kind)?.label ?? kind);
+  const c = cell(el, i, coding === undefined ? name : `${coding} · ${name}`, 'col-agent agent-link');
   c.dataset.agent = agent;
-  c.title = `${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
+  if (coding === undefined) delete c.dataset.agentKind;
+  else c.dataset.agentKind = kind;
+  c.title = `${coding === undefined ? '' : `${coding}: `}${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
 }
 
 /** A position whose page is still on its way. */
@@ -125,7 +133,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
   timeCell(el, row.event_timestamp);
   i++;
   if (look.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
-  agentCell(el, i++, row.agent_id, look.names);
+  agentCell(el, i++, row.agent_id, look.names, isMutation(row) ? row.agent_kind : undefined);
   if (isMutation(row)) {
     el.dataset.testid = 'timeline-row';
     el.dataset.mutationSeq = String(row.mutation_seq);

@@ -61,3 +61,12 @@ export function recordedEventNames(): string[] {
 export function knownTools(): string[] {
   return [...(events.find((e) => e.match_field === 'tool_name')?.known_targets ?? [])];
 }
+
+/** The coding agents hookd records, by the name rows and filters carry (`hookd-emit --agent`) and the name people know. */
+export const CODING_AGENTS: ReadonlyArray<{ name: string; label: string }> = [
+  { name: 'claude', label: 'Claude Code' },
+  { name: 'codex', label: 'Codex CLI' },
+  { name: 'gemini', label: 'Gemini CLI' },
+  { name: 'cursor', label: 'Cursor' },
+  { name: 'copilot', label: 'GitHub Copilot' },
+];

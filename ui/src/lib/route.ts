@@ -23,7 +23,7 @@ export type TimelineMode = 'mutations' | 'activity';
 export type TimelineFilter = TimelineQuery & { mode: TimelineMode };
 
 /** The text filters, in the order they appear in the hash and the filter bar. */
-export const TEXT_FILTERS = ['search', 'file', 'agent', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
+export const TEXT_FILTERS = ['search', 'file', 'agent', 'agent_kind', 'session', 'event_type', 'branch', 'tool', 'since', 'until'] as const;
 export type TextFilter = (typeof TEXT_FILTERS)[number];
 
 /** The backend query of a filter (without the UI-only `mode`). */
@@ -53,6 +53,7 @@ export function emptyFilter(): TimelineFilter {
     until: null,
     file: null,
     agent: null,
+    agent_kind: null,
     session: null,
     event_type: null,
     branch: null,
@@ -83,6 +84,7 @@ export function normalizeFilter(f: TimelineQuery & { mode?: TimelineMode }): Tim
     until: clean(f.until),
     file: clean(f.file),
     agent: clean(f.agent),
+    agent_kind: clean(f.agent_kind),
     session: clean(f.session),
     event_type: clean(f.event_type),
     branch: clean(f.branch),

@@ -373,7 +373,7 @@ export function createTimelineStub(
   }
 
   /** What every query narrows by: exact equality of the stored fields. */
-  function narrow<T extends { repo?: string | null; agent_id: string; session_id: string | null; branch: string | null; tool_name: string | null }>(
+  function narrow<T extends { repo?: string | null; agent_id: string; agent_kind?: string; session_id: string | null; branch: string | null; tool_name: string | null }>(
     all: T[],
     q: TimelineQuery,
     repo: string | null,
@@ -382,6 +382,8 @@ export function createTimelineStub(
       (r) =>
         (repo === null || r.repo === repo) &&
         (q.agent === null || r.agent_id === q.agent) &&
+        // Activity rows carry no coding agent: the stub's are Claude Code's.
+        (q.agent_kind === null || (r.agent_kind ?? 'claude') === q.agent_kind) &&
         (q.session === null || r.session_id === q.session) &&
         (q.branch === null || r.branch === q.branch) &&
         (q.tool === null || r.tool_name === q.tool),

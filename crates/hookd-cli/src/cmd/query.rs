@@ -51,6 +51,10 @@ pub struct QueryArgs {
     /// Only this agent id, or the agents whose id contains it (or matches it as a glob).
     #[arg(long, value_name = "ID")]
     pub agent: Option<String>,
+    /// Only this coding agent's changes: claude (Claude Code), codex (Codex CLI), gemini
+    /// (Gemini CLI), cursor or copilot (GitHub Copilot), as `hookd-emit --agent` named it.
+    #[arg(long, value_name = "AGENT", value_parser = super::target::agent_kind_parser())]
+    pub agent_kind: Option<hookd_core::AgentKind>,
     /// Only this agent session (the payload's session_id).
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
@@ -155,6 +159,7 @@ pub fn run(args: &QueryArgs) -> anyhow::Result<()> {
             until: bound(&args.until)?,
             file: None,
             agent: args.agent.clone(),
+            agent_kind: args.agent_kind.map(|k| k.as_str().to_owned()),
             session: args.session.clone(),
             event_type: args.event_type.clone(),
             branch: args.branch.clone(),

@@ -1,12 +1,14 @@
 //! The flags that pick one settings file, shared by `hookd hooks` and
 //! `hookd templates` so both spell scopes and kinds the same way:
 //! `--scope global|project|local` (`user` is accepted for `global`) and
-//! `--kind agent|managed`, plus the project directory they resolve against.
+//! `--kind agent|managed`, plus the project directory they resolve against;
+//! and the one spelling of a coding agent for every command that takes one.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use hookd_core::AgentKind;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 
 /// `--scope`: core's [`Scope`] as the user may write it. `user` is another
@@ -41,6 +43,13 @@ pub fn kind_parser() -> impl TypedValueParser<Value = Kind> {
         ),
     ])
     .try_map(|name| name.parse::<Kind>())
+}
+
+/// A coding agent flag (`--agent-kind` of `hookd query`): one of
+/// [`AgentKind::ALL`], by its name.
+pub fn agent_kind_parser() -> impl TypedValueParser<Value = AgentKind> {
+    PossibleValuesParser::new(AgentKind::ALL.map(AgentKind::as_str))
+        .try_map(|name| AgentKind::parse(&name).ok_or("not a coding agent hookd knows"))
 }
 
 /// The project root for `--project DIR` (else the current directory): its

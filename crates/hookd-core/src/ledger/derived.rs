@@ -159,7 +159,10 @@ impl<'a> Derived<'a> {
         }
         let mut known = tx.prepare_cached("SELECT 1 FROM agents WHERE agent_id = ?1")?;
         let mut insert =
-            tx.prepare_cached("INSERT OR IGNORE INTO agents VALUES (?1, ?2, ?3, ?4)")?;
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO agents (agent_id, agent_type, session_id, first_seen, agent_kind) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
         for event in &self.agents {
             if known.exists([&event.agent_id])? {
                 continue;
@@ -168,7 +171,8 @@ impl<'a> Derived<'a> {
                 event.agent_id,
                 agent_type(&event.raw_payload),
                 event.session_id,
-                event.event_timestamp
+                event.event_timestamp,
+                event.agent_kind
             ])?;
         }
         for (table, runs) in [

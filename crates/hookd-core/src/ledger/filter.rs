@@ -10,7 +10,7 @@ use rusqlite::types::Value;
 
 use super::known::Field;
 use super::runs::IdRange;
-use super::window::hour_of;
+use super::window::{hour_of, query_rows};
 use super::{Ledger, MUTATION_COLUMNS};
 use crate::names::normalize_hook_type;
 use crate::timefmt;
@@ -27,6 +27,9 @@ pub struct MutationFilter {
     pub file: Option<String>,
     /// Only this agent.
     pub agent: Option<String>,
+    /// Only this coding agent's rows (`claude`, `codex`, `gemini`,
+    /// `cursor`, `copilot`: the rows' `agent_kind`).
+    pub agent_kind: Option<String>,
     /// Only this agent session (`session_id`).
     pub session: Option<String>,
     /// Only this hook event type, in any spelling (`PostToolUse`,
@@ -189,6 +192,13 @@ pub(crate) struct Resolved {
     session: Values,
     branch: Values,
     tool: Values,
+    /// Agents left out: a coding agent's rows when nearly every agent is
+    /// its ([`AGENTS_BY_ID`]).
+    agents_not: Option<Vec<String>>,
+    /// A coding agent's rows by the rows' own `agent_kind`: when neither
+    /// its agents nor the others are few (then the counts per hour cannot
+    /// answer).
+    agent_kind: Option<String>,
     event_type: Option<String>,
     /// The full-text query (FTS5 syntax), when searching.
     search: Option<String>,
@@ -214,6 +224,8 @@ impl Resolved {
             session: one(&filter.session),
             branch: one(&filter.branch),
             tool: one(&filter.tool),
+            agents_not: None,
+            agent_kind: filter.agent_kind.clone(),
             event_type: filter.event_type.as_deref().map(normalize_hook_type),
             search: filter.search.as_deref().and_then(fts_query),
             search_ids: IdRange::default(),
@@ -223,7 +235,7 @@ impl Resolved {
     /// The full-text query, when it is the whole filter but for time
     /// bounds.
     pub(crate) fn search_alone(&self) -> Option<&str> {
-        if self.file.is_some() || self.has_dimensions() {
+        if self.file.is_some() || self.has_dimensions() || self.agent_kind.is_some() {
             return None;
         }
         self.search.as_deref()
@@ -340,6 +352,19 @@ impl Resolved {
             let known = ledger.candidates(table, field)?;
             *slot = Some(matching(value, &known, false)?);
         }
+        if let Some(kind) = &filter.agent_kind {
+            resolved.agent_kind = None;
+            match ledger.agents_of_kind(kind)? {
+                KindAgents::These(ids) => {
+                    resolved.agent = Some(match resolved.agent.take() {
+                        None => ids,
+                        Some(agents) => agents.into_iter().filter(|a| ids.contains(a)).collect(),
+                    });
+                }
+                KindAgents::AllBut(others) => resolved.agents_not = Some(others),
+                KindAgents::Many => resolved.agent_kind = Some(kind.clone()),
+            }
+        }
         if let Some(search) = &filter.search {
             resolved.search = ledger.search_query(table, search)?;
         }
@@ -350,7 +375,7 @@ impl Resolved {
     /// Whether the per-hour counts can answer this filter: every filter but
     /// the file and the search is one of their columns.
     pub(crate) fn counted_by_hour(&self) -> bool {
-        self.file.is_none() && self.search.is_none()
+        self.file.is_none() && self.search.is_none() && self.agent_kind.is_none()
     }
 
     /// The filter's conditions on the rows of `table`.
@@ -395,6 +420,9 @@ impl Resolved {
                 }
             }
         }
+        if let Some(kind) = &self.agent_kind {
+            w.push("agent_kind = ?", [text(kind)]);
+        }
         if let Some(search) = &self.search {
             let index = table.search_index();
             let IdRange { low, high } = self.search_ids;
@@ -418,6 +446,7 @@ impl Resolved {
     /// branch, tool, event type): without, the totals per hour answer.
     pub(crate) fn has_dimensions(&self) -> bool {
         self.agent.is_some()
+            || self.agents_not.is_some()
             || self.session.is_some()
             || self.branch.is_some()
             || self.tool.is_some()
@@ -446,9 +475,59 @@ impl Resolved {
                 push_in(w, column, values);
             }
         }
+        if let Some(others) = self.agents_not.as_deref().filter(|o| !o.is_empty()) {
+            let marks = vec!["?"; others.len()].join(", ");
+            w.push(
+                format!("agent_id NOT IN ({marks})"),
+                others.iter().map(|v| text(v)),
+            );
+        }
         if let Some(event_type) = &self.event_type {
             w.push("hook_type = ?", [text(event_type)]);
         }
+    }
+}
+
+/// Most agents a coding-agent filter names (`agent_id IN (…)`, or
+/// `NOT IN` for the others): beyond, on both sides, it compares each
+/// row's `agent_kind`.
+pub(crate) const AGENTS_BY_ID: usize = 500;
+
+/// The agents of one coding agent, as a filter reads them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KindAgents {
+    /// These agents (at most [`AGENTS_BY_ID`]), sorted.
+    These(Vec<String>),
+    /// Every agent but these (at most [`AGENTS_BY_ID`]), sorted.
+    AllBut(Vec<String>),
+    /// Too many on both sides.
+    Many,
+}
+
+impl Ledger {
+    /// The agents of the coding agent `kind` (`agents.agent_kind`,
+    /// migration 0014), or the others when they are fewer: so a filter on
+    /// the coding agent reads the agent indexes and the counts per hour.
+    pub(crate) fn agents_of_kind(&self, kind: &str) -> Result<KindAgents> {
+        let read = |sql: &str| -> Result<Vec<String>> {
+            let mut ids: Vec<String> = query_rows(
+                self,
+                &format!("{sql} LIMIT {}", AGENTS_BY_ID + 1),
+                &[text(kind)],
+                |r| r.get(0),
+            )?;
+            ids.sort();
+            Ok(ids)
+        };
+        let these = read("SELECT agent_id FROM agents WHERE agent_kind = ?")?;
+        if these.len() <= AGENTS_BY_ID {
+            return Ok(KindAgents::These(these));
+        }
+        let others = read("SELECT agent_id FROM agents WHERE agent_kind <> ?")?;
+        if others.len() <= AGENTS_BY_ID {
+            return Ok(KindAgents::AllBut(others));
+        }
+        Ok(KindAgents::Many)
     }
 }
 

@@ -61,7 +61,7 @@ use sqlite::Synchronous;
 
 /// The schema version a ledger has once every migration ran (SQLite's
 /// `user_version`).
-pub const SCHEMA_VERSION: u32 = 13;
+pub const SCHEMA_VERSION: u32 = 14;
 
 /// The last migration that reads or rebuilds from every row (0011, the
 /// index of tool calls); the ones after it take no time.
@@ -83,6 +83,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("0011_contents.sql")),
         M::up(include_str!("0012_payload_refs.sql")),
         M::up(include_str!("0013_agent_kind.sql")),
+        M::up(include_str!("0014_agent_kinds.sql")),
     ])
 });
 

@@ -899,7 +899,7 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
     // Back to what a hookd of schema 6 left: its rows and derived tables,
     // without the two columns of migration 0007, the view of 0009, the
     // runs of 0010, the contents of 0011, the references of 0012 and the
-    // agents of 0013.
+    // agents' kinds of 0013 and 0014.
     let conn = rusqlite::Connection::open(&path).unwrap();
     conn.execute_batch(
         "DROP TABLE mutation_runs;
@@ -915,6 +915,8 @@ fn a_schema_6_ledger_keeps_its_rows_without_counts_and_still_verifies() {
          ALTER TABLE events DROP COLUMN payload_refs;
          ALTER TABLE events DROP COLUMN agent_kind;
          ALTER TABLE mutations DROP COLUMN agent_kind;
+         DROP INDEX agents_agent_kind;
+         ALTER TABLE agents DROP COLUMN agent_kind;
          PRAGMA user_version = 6;",
     )
     .unwrap();

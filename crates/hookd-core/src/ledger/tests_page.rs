@@ -1117,7 +1117,7 @@ fn derived_tables_hold_what_the_migrations_build_from_the_same_rows() {
         (
             "SELECT * FROM agents ORDER BY 1",
             "SELECT e.agent_id, CASE WHEN json_valid(e.raw_payload) THEN json_extract(e.raw_payload, '$.agent_type') END, \
-                    e.session_id, e.event_timestamp \
+                    e.session_id, e.event_timestamp, e.agent_kind \
              FROM events e JOIN (SELECT agent_id, min(id) AS id FROM events GROUP BY agent_id) f ON e.id = f.id ORDER BY 1",
         ),
     ];
@@ -1304,4 +1304,163 @@ fn counts_remembered_between_reads_follow_what_is_appended_late_rows_included() 
             assert_eq!(extended, !widened, "{filter:?} by {group:?}");
         }
     }
+}
+
+/// A ledger whose agents are of several coding agents: `claude` agents
+/// `a` and `b`, a `gemini` agent `g`, and `extra` more agents of each of
+/// `extra_kinds`, rows about 37 s apart.
+fn repo_of_coding_agents(dir: &Path, extra: usize, extra_kinds: &[&str]) -> PathBuf {
+    let (root, mut ledger) = empty_repo(dir, "kinds");
+    let mut agents: Vec<(String, &str)> = vec![
+        ("a".into(), "claude"),
+        ("g".into(), "gemini"),
+        ("b".into(), "claude"),
+    ];
+    for kind in extra_kinds {
+        agents.extend((0..extra).map(|i| (format!("{kind}-{i}"), *kind)));
+    }
+    let n = 300.max(6 * agents.len());
+    let entries: Vec<LedgerEntry> = (0..n)
+        .map(|i| {
+            let step = i64::try_from(i).unwrap();
+            let ts = timefmt::format(base() + Duration::milliseconds(step * 37_000));
+            let (agent, kind) = &agents[i % agents.len()];
+            let mut e = entry(
+                &format!("k-{i}"),
+                &ts,
+                &format!("f{}.rs", i % 4),
+                agent,
+                "Write",
+            );
+            e.event.agent_kind = (*kind).to_owned();
+            for m in &mut e.mutations {
+                m.agent_kind = (*kind).to_owned();
+            }
+            e
+        })
+        .collect();
+    ledger.append(&entries).unwrap();
+    root
+}
+
+fn of_kind(kind: &str) -> MutationFilter {
+    MutationFilter {
+        agent_kind: Some(kind.into()),
+        ..MutationFilter::default()
+    }
+}
+
+#[test]
+fn a_coding_agents_rows_are_read_through_its_agents_whichever_side_is_few() {
+    use super::filter::{AGENTS_BY_ID, KindAgents};
+    // Few of each: the agents by id.
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_of_coding_agents(dir.path(), 0, &[]);
+    let ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
+    assert_eq!(
+        ledger.agents_of_kind("gemini").unwrap(),
+        KindAgents::These(vec!["g".into()])
+    );
+    assert_eq!(
+        ledger.agents_of_kind("codex").unwrap(),
+        KindAgents::These(vec![])
+    );
+    let rows = run(&query(
+        QueryScope::Repo(root.clone()),
+        dir.path(),
+        of_kind("gemini"),
+    ))
+    .unwrap();
+    assert_eq!(rows.len(), 100);
+    assert!(
+        rows.iter()
+            .all(|r| r.record.agent_id == "g" && r.record.agent_kind == "gemini")
+    );
+    check_every_anchor(
+        &root,
+        dir.path(),
+        vec![
+            of_kind("gemini"),
+            of_kind("claude"),
+            MutationFilter {
+                agent: Some("a".into()),
+                ..of_kind("claude")
+            },
+            MutationFilter {
+                since: Some(base() + Duration::minutes(20)),
+                until: Some(base() + Duration::minutes(150)),
+                search: Some("f1".into()),
+                ..of_kind("gemini")
+            },
+        ],
+    );
+    // An agent of another coding agent: nothing.
+    let none = run(&query(
+        QueryScope::Repo(root),
+        dir.path(),
+        MutationFilter {
+            agent: Some("g".into()),
+            ..of_kind("claude")
+        },
+    ))
+    .unwrap();
+    assert!(none.is_empty());
+
+    // Claude's agents many, the others few: every agent but those.
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_of_coding_agents(dir.path(), AGENTS_BY_ID, &["claude"]);
+    let ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
+    assert_eq!(
+        ledger.agents_of_kind("claude").unwrap(),
+        KindAgents::AllBut(vec!["g".into()])
+    );
+    check_every_anchor(
+        &root,
+        dir.path(),
+        vec![of_kind("claude"), of_kind("gemini")],
+    );
+
+    // Many on both sides: each row's own kind.
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_of_coding_agents(dir.path(), AGENTS_BY_ID, &["claude", "gemini"]);
+    let ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
+    assert_eq!(ledger.agents_of_kind("gemini").unwrap(), KindAgents::Many);
+    check_every_anchor(
+        &root,
+        dir.path(),
+        vec![of_kind("claude"), of_kind("gemini")],
+    );
+}
+
+#[test]
+fn an_agents_coding_agent_is_found_from_its_first_event_when_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_of_coding_agents(dir.path(), 0, &[]);
+    let path = dirs::repo_ledger_path(&root);
+    // Back to what a hookd of schema 13 left: kinds on the rows only.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX agents_agent_kind;
+         ALTER TABLE agents DROP COLUMN agent_kind;
+         PRAGMA user_version = 13;",
+    )
+    .unwrap();
+    drop(conn);
+    let ledger = Ledger::open_existing(&path).unwrap();
+    let kinds: Vec<(String, String)> = ledger
+        .connection()
+        .prepare("SELECT agent_id, agent_kind FROM agents ORDER BY 1")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert_eq!(
+        kinds,
+        [
+            ("a".to_owned(), "claude".to_owned()),
+            ("b".into(), "claude".into()),
+            ("g".into(), "gemini".into())
+        ]
+    );
 }

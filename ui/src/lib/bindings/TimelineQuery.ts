@@ -30,6 +30,11 @@ file: string | null,
  */
 agent: string | null, 
 /**
+ * Only this coding agent's rows (`claude`, `codex`, `gemini`,
+ * `cursor`, `copilot`); empty for all.
+ */
+agent_kind: string | null, 
+/**
  * Only this agent session (`session_id`).
  */
 session: string | null, 
