@@ -4,10 +4,10 @@
 -- reading every row's `agent_kind` (migration 0013).
 --
 -- An agent belongs to one coding agent: its first event says which. The
--- column is added with a constant default (no row rewritten); only the
--- agents whose first event is not Claude Code's are updated, each found by
--- one seek of the `events_agent_id` index, so the upgrade costs one look-up
--- per agent, never a read of the history.
+-- column is added with a constant default (no row rewritten); each agent's
+-- first event is found by a seek of the `events_agent_id` index and only
+-- the agents whose first event is not Claude Code's are updated, so the
+-- upgrade costs a look-up or two per agent, never a read of the history.
 ALTER TABLE agents ADD COLUMN agent_kind TEXT NOT NULL DEFAULT 'claude';
 
 UPDATE agents
