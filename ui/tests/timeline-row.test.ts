@@ -67,7 +67,7 @@ describe('a timeline row', () => {
     const names = new Map([[mutation.agent_id, 'main 3f2a9c1d']]);
     renderRow(el, { ...mutation, agent_kind: 'gemini' }, look({ names }));
     const agent = () => el.querySelector<HTMLElement>('.col-agent')!;
-    expect(agent().textContent).toBe('Gemini CLI · main 3f2a9c1d');
+    expect(agent().textContent).toBe('Gemini · main 3f2a9c1d');
     expect(agent().dataset.agentKind).toBe('gemini');
     expect(agent().title).toMatch(/^Gemini CLI: main 3f2a9c1d/);
     renderRow(el, mutation, look({ names }));

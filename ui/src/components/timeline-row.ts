@@ -93,17 +93,17 @@ function timeCell(el: HTMLElement, iso: string): void {
 
 /**
  * The agent's cell: its readable name, after the coding agent's when that
- * is not Claude Code (`Gemini CLI · main 3f2a9c1d`); `kind` is unknown for
- * activity rows.
+ * is not Claude Code (`Gemini · main 3f2a9c1d`, its full name in the
+ * title); `kind` is unknown for activity rows.
  */
 function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>, kind?: string): void {
   const name = names.get(agent) ?? agent;
-  const coding = kind === undefined || kind === 'claude' ? undefined : (CODING_AGENTS.find((a) => a.name === kind)?.label ?? kind);
-  const c = cell(el, i, coding === undefined ? name : `${coding} · ${name}`, 'col-agent agent-link');
+  const coding = kind === undefined || kind === 'claude' ? undefined : (CODING_AGENTS.find((a) => a.name === kind) ?? { label: kind, short: kind });
+  const c = cell(el, i, coding === undefined ? name : `${coding.short} · ${name}`, 'col-agent agent-link');
   c.dataset.agent = agent;
   if (coding === undefined) delete c.dataset.agentKind;
   else c.dataset.agentKind = kind;
-  c.title = `${coding === undefined ? '' : `${coding}: `}${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
+  c.title = `${coding === undefined ? '' : `${coding.label}: `}${name === agent ? agent : `${name} (${agent})`}: click (or press A on the row) to see all of its activity; right-click (or R) to rename it`;
 }
 
 /** A position whose page is still on its way. */

@@ -62,11 +62,15 @@ export function knownTools(): string[] {
   return [...(events.find((e) => e.match_field === 'tool_name')?.known_targets ?? [])];
 }
 
-/** The coding agents hookd records, by the name rows and filters carry (`hookd-emit --agent`) and the name people know. */
-export const CODING_AGENTS: ReadonlyArray<{ name: string; label: string }> = [
-  { name: 'claude', label: 'Claude Code' },
-  { name: 'codex', label: 'Codex CLI' },
-  { name: 'gemini', label: 'Gemini CLI' },
-  { name: 'cursor', label: 'Cursor' },
-  { name: 'copilot', label: 'GitHub Copilot' },
+/**
+ * The coding agents hookd records: the name rows and filters carry
+ * (`hookd-emit --agent`), the name people know, and a short one for narrow
+ * columns.
+ */
+export const CODING_AGENTS: ReadonlyArray<{ name: string; label: string; short: string }> = [
+  { name: 'claude', label: 'Claude Code', short: 'Claude' },
+  { name: 'codex', label: 'Codex CLI', short: 'Codex' },
+  { name: 'gemini', label: 'Gemini CLI', short: 'Gemini' },
+  { name: 'cursor', label: 'Cursor', short: 'Cursor' },
+  { name: 'copilot', label: 'GitHub Copilot', short: 'Copilot' },
 ];
