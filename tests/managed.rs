@@ -270,3 +270,131 @@ fn a_managed_hook_runs_only_for_calls_its_if_rule_matches() {
     // Depth-strict: `secrets/**` is only <project>/secrets.
     assert_eq!(write("t4", "app/secrets/key.pem").status.code(), Some(0));
 }
+
+/// One managed guard, written to Claude Code's contract, guards every
+/// agent: each calls `hookd-emit --wait --agent NAME` with its own event
+/// name and payload, the guard reads it in Claude Code's shape (Gemini's
+/// `run_shell_command` and Cursor's `Shell` are `Bash` to its matcher,
+/// Copilot's `toolArgs` string is its `tool_input`), and each agent reads
+/// the deny in its own output contract. An `ask` the agent cannot ask is a
+/// deny, and the hook run says so.
+#[test]
+fn one_managed_guard_answers_every_agent_in_its_own_shape() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_managed(
+        &env,
+        &root,
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command":
+                "jq -e '.tool_input.command | test(\"rm -rf\")' >/dev/null && { echo 'no rm -rf here' >&2; exit 2; } || exit 0"}]},
+            {"hooks": [{"type": "command", "command":
+                "jq -e '.tool_input.command | test(\"deploy\")' >/dev/null && echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"deploys need a human\"}}' || exit 0"}]}
+        ]}}),
+    );
+    let _daemon = env.start_daemon();
+    let answer = |agent: &str, event: &str, payload: Value| {
+        let out = wait_emit(
+            &env,
+            &root,
+            &["--agent", agent, event],
+            &payload.to_string(),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.code(),
+            stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let json_of = |stdout: &str| -> Value { serde_json::from_str(stdout).expect("a JSON answer") };
+
+    let gemini = |command: &str| {
+        json!({"session_id": "g1", "hook_event_name": "BeforeTool", "cwd": root,
+            "tool_name": "run_shell_command", "tool_input": {"command": command}})
+    };
+    let (code, stdout, _) = answer("gemini", "BeforeTool", gemini("rm -rf build"));
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        json_of(&stdout),
+        json!({"decision": "deny", "reason": "no rm -rf here"})
+    );
+    let (code, stdout, _) = answer("gemini", "BeforeTool", gemini("ls"));
+    assert_eq!((code, stdout.as_str()), (Some(0), ""), "nothing to say");
+    let (_, stdout, _) = answer("gemini", "BeforeTool", gemini("./deploy prod"));
+    assert_eq!(
+        json_of(&stdout),
+        json!({"decision": "ask", "reason": "deploys need a human"}),
+        "Gemini CLI asks the user"
+    );
+
+    let (code, stdout, stderr) = answer(
+        "codex",
+        "PreToolUse",
+        serde_json::from_str(&bash_payload(&root, "c1", "rm -rf build")).unwrap(),
+    );
+    assert_eq!(
+        (code, stdout.as_str(), stderr.trim()),
+        (Some(2), "", "no rm -rf here")
+    );
+
+    let (code, stdout, _) = answer(
+        "cursor",
+        "preToolUse",
+        json!({"conversation_id": "k1", "hook_event_name": "preToolUse", "cwd": root,
+            "tool_name": "Shell", "tool_input": {"command": "rm -rf build", "working_directory": root}}),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        json_of(&stdout),
+        json!({"permission": "deny", "user_message": "no rm -rf here", "agent_message": "no rm -rf here"})
+    );
+
+    let (code, stdout, _) = answer(
+        "copilot",
+        "preToolUse",
+        json!({"sessionId": "p1", "cwd": root, "toolName": "bash",
+            "toolArgs": "{\"command\":\"./deploy prod\",\"description\":\"ship\"}"}),
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        json_of(&stdout),
+        json!({"permissionDecision": "ask", "permissionDecisionReason": "deploys need a human"})
+    );
+
+    // Codex CLI cannot ask: a deny, and the run of the asking hook says so.
+    let (code, stdout, _) = answer(
+        "codex",
+        "PreToolUse",
+        serde_json::from_str(&bash_payload(&root, "c2", "./deploy prod")).unwrap(),
+    );
+    assert_eq!(code, Some(0));
+    let out = json_of(&stdout);
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(
+        out["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .ends_with("which Codex CLI cannot ask: deploys need a human"),
+        "{out}"
+    );
+    wait_for_count(&repo, "events", 7);
+    let noted: Vec<(String, Option<String>)> = repo
+        .ledger()
+        .prepare("SELECT r.decision, r.error FROM hook_runs r JOIN events e ON e.event_id = r.event_id WHERE e.tool_use_id = 'c2' AND r.decision IS NOT NULL")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(noted.len(), 1, "{noted:?}");
+    assert_eq!(noted[0].0, "ask");
+    assert!(
+        noted[0]
+            .1
+            .as_deref()
+            .is_some_and(|e| e.starts_with("answered codex: Codex CLI cannot ask the user")),
+        "{noted:?}"
+    );
+}

@@ -88,14 +88,6 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if fail_closed && !wait {
         return Err(UsageError("--fail-closed only applies with --wait".into()));
     }
-    // Managed mode answers in Claude Code's output shape; another agent
-    // would misread it (a deny that does not deny), so it is refused
-    // rather than half done.
-    if let Some(other) = agent.filter(|a| wait && *a != AgentKind::Claude) {
-        return Err(UsageError(format!(
-            "--wait is not supported with --agent {other} yet: hookd answers only in Claude Code's shape; record with --agent {other} alone"
-        )));
-    }
     Ok(Command::Emit(EmitArgs {
         event_type,
         tool_name,
@@ -202,9 +194,6 @@ mod tests {
         assert!(err(&["--fail-closed", "x"]).contains("only applies with --wait"));
         assert!(err(&["--agent", "windsurf", "x"]).contains("one of claude, codex"));
         assert!(err(&["x", "--agent"]).contains("needs an agent's name"));
-        assert!(
-            err(&["--wait", "--agent=gemini", "x"]).contains("not supported with --agent gemini")
-        );
     }
 
     #[test]
@@ -222,10 +211,12 @@ mod tests {
             agent(&["AfterTool", "--agent=Gemini"]),
             Some(AgentKind::Gemini)
         );
-        // Claude Code's own name may wait: that is today's managed mode.
-        assert_eq!(
-            agent(&["--wait", "--agent", "claude", "PreToolUse"]),
-            Some(AgentKind::Claude)
-        );
+        // Every agent may wait: the daemon answers in its shape.
+        for kind in AgentKind::ALL {
+            assert_eq!(
+                agent(&["--wait", "--agent", kind.as_str(), "PreToolUse"]),
+                Some(kind)
+            );
+        }
     }
 }

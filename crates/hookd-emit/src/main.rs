@@ -100,11 +100,12 @@ can never block or confuse the agent.
 Options:
   --agent NAME     The agent whose hook this is: claude (the default), codex,
                    gemini, cursor or copilot; the ledger keeps it with the
-                   event. Recording only for now: --wait needs claude
+                   event, and with --wait the answer is in its output shape
   --wait           Managed mode: the daemon also runs hookd's managed hooks
                    (~/.hookd/settings.json, <project>/.hookd/settings*.json)
                    and hookd-emit relays their merged answer: their stdout,
-                   stderr and exit code (0, or 2 to block)
+                   stderr and exit code (0, or 2 to block), in the agent's
+                   own output contract (a deny is a deny for every agent)
   --fail-closed    With --wait: when the daemon cannot answer, block (exit 2)
                    instead of letting the action proceed
   --timeout SECS   With --wait: how long to wait for the answer

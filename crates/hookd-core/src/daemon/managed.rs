@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::executor::{self, ExecContext, HookInvocation};
+use crate::AgentKind;
+use crate::executor::{self, ExecContext, HookInvocation, agents};
 use crate::record::{HookEvent, HookRunRecord};
 use crate::settings::events;
 use crate::settings::watch::DirWatcher;
@@ -202,10 +203,14 @@ pub async fn answer(
     managed: &ManagedHooks,
     request: WaitRequest,
 ) -> (hookd_proto::Reply, Vec<HookRunRecord>) {
-    let Some(spec) = events::lookup(&request.event_type) else {
-        tracing::debug!(event = %request.event_type, "no managed hooks for an unknown event");
+    // Another agent's event is told to the hooks as Claude Code's, and
+    // their answer told back in that agent's shape (executor::agents).
+    let agent = AgentKind::parse(&request.event.agent_kind).unwrap_or(AgentKind::Claude);
+    let Some(spec) = events::lookup(agent.claude_event(&request.event_type)) else {
+        tracing::debug!(event = %request.event_type, %agent, "no managed hooks for an unknown event");
         return (hookd_proto::Reply::default(), Vec::new());
     };
+    let payload = agents::claude_payload(agent, spec, &request.payload);
     let project = request.project_root.clone();
     let hooks = match managed.cached(project.as_deref()) {
         Some(hooks) => hooks,
@@ -224,7 +229,7 @@ pub async fn answer(
     let mut invocations: Vec<HookInvocation> = Vec::new();
     let mut skipped: Vec<HookRunRecord> = Vec::new();
     let started_at = timefmt::now();
-    for check in hooks.matching_all(spec.name, &request.payload) {
+    for check in hooks.matching_all(spec.name, &payload) {
         match check.outcome {
             MatchOutcome::Runs(_) => invocations.extend(check.hook.invocation()),
             MatchOutcome::Untrusted(why) => {
@@ -249,7 +254,7 @@ pub async fn answer(
         .unwrap_or_else(|| PathBuf::from("/"));
     let context = ExecContext {
         event: spec,
-        payload: request.payload,
+        payload,
         project_root,
         backtest: false,
     };
@@ -261,7 +266,8 @@ pub async fn answer(
         elapsed_ms = began.elapsed().as_secs_f64() * 1e3,
         "managed hooks ran"
     );
-    let runs = skipped
+    let answer = agents::reply_for(&report.outcome, agent, &request.event_type);
+    let mut runs: Vec<HookRunRecord> = skipped
         .into_iter()
         .chain(
             report
@@ -270,7 +276,32 @@ pub async fn answer(
                 .map(|run| run_record(&request.event, run, &started_at)),
         )
         .collect();
-    (report.outcome.reply(), runs)
+    note_losses(&mut runs, agent, &answer.losses);
+    (answer.reply, runs)
+}
+
+/// Says in the runs' records what of their answer `agent` could not take
+/// (an `ask` turned deny, a context left out): in `error`, after what is
+/// there, of the runs that decided something, else of every run.
+fn note_losses(runs: &mut [HookRunRecord], agent: AgentKind, losses: &[String]) {
+    if losses.is_empty() {
+        return;
+    }
+    tracing::info!(%agent, losses = %losses.join("; "), "managed answer told in the agent's shape");
+    let note = format!("answered {agent}: {}", losses.join("; "));
+    let deciders = runs
+        .iter()
+        .filter(|r| r.skipped.is_none() && r.decision.is_some())
+        .count();
+    for run in runs.iter_mut().filter(|r| r.skipped.is_none()) {
+        if deciders > 0 && run.decision.is_none() {
+            continue;
+        }
+        run.error = Some(match run.error.take() {
+            Some(error) => format!("{error}; {note}"),
+            None => note.clone(),
+        });
+    }
 }
 
 /// The outermost of `registered` (project roots) that contains `dir`, if any.

@@ -104,6 +104,7 @@
 //!    exited with code 1: ...` — what Claude Code shows for a failing hook.
 //!    `suppressOutput` alone renders nothing.
 
+pub mod agents;
 pub mod backtest;
 pub mod hook_test;
 pub mod outcome;
