@@ -59,6 +59,10 @@ pub enum HooksCommand {
     /// recorded events and show what it would have decided differently; only the changed
     /// hooks run, with HOOKD_BACKTEST=1, and no agent gets an answer.
     Backtest(super::backtest::BacktestArgs),
+    /// Write Claude Code hooks as another agent's hooks file (codex, gemini, cursor,
+    /// copilot), and say hook by hook what degrades: events and tools it lacks, fields it
+    /// cannot take, answers it reads differently.
+    Convert(super::convert::ConvertArgs),
 }
 
 /// Which kinds to show.
@@ -212,6 +216,7 @@ pub fn run(args: &HooksArgs) -> Result<()> {
         HooksCommand::Validate(args) => validate(args),
         HooksCommand::Test(args) => test(args),
         HooksCommand::Backtest(args) => super::backtest::run(args),
+        HooksCommand::Convert(args) => super::convert::run(args),
     };
     outcome.map_err(|err| match err.downcast_ref::<SettingsError>() {
         Some(changed @ SettingsError::ChangedOnDisk { .. }) => anyhow::anyhow!(

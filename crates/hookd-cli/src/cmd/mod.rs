@@ -4,6 +4,7 @@ pub mod agents;
 pub mod amqp;
 pub mod backtest;
 pub mod connect;
+pub mod convert;
 pub mod daemon;
 pub mod doctor;
 pub mod hooks;

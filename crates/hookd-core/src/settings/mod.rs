@@ -35,6 +35,7 @@
 pub mod components;
 pub mod connect;
 pub mod containers;
+pub mod convert;
 pub mod disabled;
 pub mod document;
 pub mod edit;

@@ -1,0 +1,123 @@
+//! `hookd hooks convert` end to end: a project's real Claude Code settings
+//! file converted by the real binary to each agent's hooks file, the
+//! report of what degrades on stderr, the JSON form, and the errors a user
+//! sees.
+
+use hookd_testkit::{GitRepo, TestEnv, write_file};
+use serde_json::{Value, json};
+
+#[test]
+fn a_projects_hooks_become_another_agents_file_with_what_degrades() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_file(
+        &root.join(".claude/settings.json"),
+        &json!({"permissions": {"allow": ["Bash(ls)"]}, "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash|Write", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]},
+                {"matcher": "WebSearch", "hooks": [{"type": "command", "command": "./search.sh"}]}
+            ],
+            "Stop": [{"hooks": [{"type": "command", "command": "./tests-pass.sh", "if": "Bash(*)"}]}]
+        }})
+        .to_string(),
+    );
+
+    let run = env.hookd(&root, &["hooks", "convert", "--to", "cursor"]);
+    let stdout = run.assert_ok();
+    let document: Value = serde_json::from_str(stdout).expect("the converted file on stdout");
+    assert_eq!(
+        document,
+        json!({"version": 1, "hooks": {
+            "preToolUse": [{"command": "./guard.sh", "matcher": "Shell|Write", "timeout": 5}],
+            "stop": [{"command": "./tests-pass.sh"}]
+        }})
+    );
+    let report = &run.stderr;
+    assert!(
+        report.contains("converted to cursor; 1 left out")
+            && report.starts_with("2 of 3 hooks of "),
+        "{report}"
+    );
+    assert!(
+        report.contains("PreToolUse WebSearch: ./search.sh -> left out"),
+        "{report}"
+    );
+    assert!(
+        report.contains("lost: Cursor has no tool that is Claude Code's WebSearch"),
+        "{report}"
+    );
+    assert!(
+        report.contains("lost: Cursor has no \"if\" rule"),
+        "{report}"
+    );
+
+    // Gemini CLI counts milliseconds; the JSON form holds the report too.
+    let run = env.hookd(
+        &root,
+        &["hooks", "convert", "--to", "gemini", "--format", "json"],
+    );
+    let out: Value = serde_json::from_str(run.assert_ok()).unwrap();
+    assert_eq!(out["agent"], "gemini");
+    assert_eq!(
+        out["document"]["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"],
+        5000
+    );
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 3);
+    assert_eq!(out["hooks"][1]["target_event"], Value::Null);
+
+    // A file given by path; the errors a user sees.
+    let file = root.join("elsewhere.json");
+    write_file(
+        &file,
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [
+            {"type": "command", "command": "./fmt.sh"}]}]}})
+        .to_string(),
+    );
+    let run = env.hookd(
+        &root,
+        &[
+            "hooks",
+            "convert",
+            "--to",
+            "copilot",
+            file.to_str().unwrap(),
+        ],
+    );
+    let out: Value = serde_json::from_str(run.assert_ok()).unwrap();
+    assert_eq!(
+        out["hooks"]["postToolUse"],
+        json!([{"type": "command", "bash": "./fmt.sh", "matcher": "edit"}])
+    );
+    let refused = env.hookd(&root, &["hooks", "convert", "--to", "claude"]);
+    assert!(!refused.status.success());
+    assert!(
+        refused.stderr.contains("Claude Code's hooks already"),
+        "{refused:?}"
+    );
+    let refused = env.hookd(
+        &root,
+        &["hooks", "convert", "--from", "gemini", "--to", "codex"],
+    );
+    assert!(
+        refused.stderr.contains("from claude only so far"),
+        "{refused:?}"
+    );
+    let refused = env.hookd(&root, &["hooks", "convert", "--to", "vim"]);
+    assert!(
+        refused
+            .stderr
+            .contains("possible values: claude, codex, gemini, cursor, copilot"),
+        "{refused:?}"
+    );
+    write_file(&file, "{\"hooks\": {\"PreToolUse\": [{\"hooks\": 3}]}}");
+    let refused = env.hookd(
+        &root,
+        &["hooks", "convert", "--to", "codex", file.to_str().unwrap()],
+    );
+    assert!(!refused.status.success());
+    assert!(
+        refused.stderr.contains("hooks.PreToolUse[0].hooks"),
+        "{refused:?}"
+    );
+}
