@@ -16,6 +16,7 @@
 
 use std::path::PathBuf;
 
+use hookd_core::executor::agents::{self, AgentAnswer};
 use hookd_core::executor::hook_test;
 use hookd_core::executor::samples;
 use hookd_core::executor::{ExecReport, HookRun};
@@ -125,6 +126,9 @@ pub struct BenchRun {
     pub runs: Vec<BenchHookRun>,
     /// The merged result, as the agent would see it.
     pub result: BenchResult,
+    /// The same result as each coding agent would get it, in its own output
+    /// contract (Claude Code first), with what it could not take.
+    pub agents: Vec<AgentAnswer>,
     /// Wall time of the whole event, in milliseconds.
     pub duration_ms: f64,
 }
@@ -401,6 +405,7 @@ fn run_of(matched: BenchMatch, report: &ExecReport) -> BenchRun {
             reason: hook_test::outcome_reason(&report.outcome),
             errors: report.outcome.errors.clone(),
         },
+        agents: agents::every_agent(&report.outcome),
         duration_ms: report.duration.as_secs_f64() * 1e3,
     }
 }

@@ -92,6 +92,12 @@ describe('test bench view', () => {
     expect(runs[0]!.querySelector('[data-testid=bench-run-decision]')!.textContent).toBe('deny');
     expect(runs[0]!.querySelector('[data-testid=bench-run-stderr]')!.textContent).toBe('refusing rm -rf\n');
     expect($<HTMLButtonElement>('bench-run').disabled).toBe(false);
+    // The same deny as each coding agent gets it.
+    const agents = [...document.querySelectorAll<HTMLElement>('[data-testid=bench-agent]')];
+    expect(agents.map((a) => [a.dataset.agent, a.dataset.exit])).toEqual([['claude', '2'], ['codex', '2'], ['gemini', '0'], ['cursor', '0'], ['copilot', '0']]);
+    expect([...agents[2]!.querySelectorAll('th, td')].slice(0, 3).map((c) => c.textContent)).toEqual(['Gemini CLI', 'BeforeTool', '0']);
+    expect(agents[2]!.querySelector('[data-testid=bench-agent-output]')!.textContent).toContain('"decision":"deny"');
+    expect(agents[0]!.querySelector('[data-testid=bench-agent-output]')!.textContent).toBe('stderr: refusing rm -rf\n');
 
     // Editing the payload clears the old result; a harmless command goes ahead.
     setCommand('ls');

@@ -73,6 +73,25 @@ export default async function ({ browser, test, shot, repo, WORK }) {
       return run ? { exit: run.dataset.exit, decision: run.dataset.decision, stderr: run.querySelector('[data-testid="bench-run-stderr"]').textContent } : null;
     }, script);
     assert.deepEqual(ours, { exit: '2', decision: 'deny', stderr: 'refusing rm -rf\n' });
+    // The same deny as each coding agent gets it, from the core's translation.
+    const agents = await browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="bench-agent"]')].map((row) => [
+        row.dataset.agent,
+        row.querySelector('td').textContent,
+        row.querySelector('[data-testid="bench-agent-output"]')?.textContent ?? '',
+      ]),
+    );
+    assert.deepEqual(agents.map(([agent, event]) => [agent, event]), [
+      ['claude', 'PreToolUse'],
+      ['codex', 'PreToolUse'],
+      ['gemini', 'BeforeTool'],
+      ['cursor', 'preToolUse'],
+      ['copilot', 'preToolUse'],
+    ]);
+    assert.match(agents[2][2], /"decision":"deny"/);
+    assert.match(agents[2][2], /refusing rm -rf/);
+    assert.match(agents[3][2], /"permission":"deny"/);
+    assert.match(agents[4][2], /"permissionDecision":"deny"/);
     // Show the verdict beside the payload; the painted frame can lag, so wait until it is in view.
     // The match list and the verdict together when they fit, else the verdict.
     await browser.execute(() => document.getElementById('bench-match-title')?.scrollIntoView({ block: 'start' }));
@@ -83,6 +102,9 @@ export default async function ({ browser, test, shot, repo, WORK }) {
     // A WebDriver screenshot is the last painted frame: let two frames paint first.
     await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
     await shot(browser, 'bench');
+    await browser.execute(() => document.getElementById('bench-agents-title')?.scrollIntoView({ block: 'start' }));
+    await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    await shot(browser, 'bench-agents');
   });
 
   await test('test bench: Cancel stops a hook that hangs, and kills it', async () => {

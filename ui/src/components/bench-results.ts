@@ -1,9 +1,11 @@
 // The test bench's run results: the merged decision up front, as the agent
 // would act on it, then the reply it would get (exit code, stdout, stderr),
-// then each hook's run (exit code, duration, decision, stdout, stderr).
+// the same answer as each coding agent would get it in its own output
+// contract, then each hook's run (exit code, duration, decision, stdout,
+// stderr).
 
 import { exitText, formatMs, verdict } from '../lib/bench-result';
-import type { BenchHookRun, BenchRun } from '../lib/types';
+import type { AgentAnswer, BenchHookRun, BenchRun } from '../lib/types';
 import { h } from './dom';
 
 /** An output block, or a muted "(empty)". */
@@ -41,10 +43,26 @@ function runCard(run: BenchHookRun): HTMLElement {
   );
 }
 
+/** One agent's answer: its event, exit code, what it prints, what it could not take. */
+function agentRow(a: AgentAnswer, withLosses: boolean): HTMLElement {
+  const printed = a.stdout !== '' ? a.stdout : a.stderr;
+  return h(
+    'tr',
+    { data: { testid: 'bench-agent', agent: a.agent, exit: a.event === null ? '' : String(a.exit_code) } },
+    h('th', { attrs: { scope: 'row' }, text: a.label }),
+    h('td', { class: 'mono', text: a.event ?? '—' }),
+    h('td', { class: 'mono', text: a.event === null ? '—' : String(a.exit_code) }),
+    h('td', {}, a.event === null ? h('span', { class: 'muted', text: 'never asked' }) : printed === '' ? h('span', { class: 'muted', text: '(nothing)' }) : h('code', { class: 'mono bench-agent-output', data: { testid: 'bench-agent-output' }, text: `${a.stdout === '' ? 'stderr: ' : ''}${printed}` })),
+    withLosses ? h('td', {}, a.losses.length === 0 ? '' : h('ul', { class: 'bench-agent-losses', data: { testid: 'bench-agent-losses' } }, ...a.losses.map((l) => h('li', { text: l })))) : null,
+  );
+}
+
 /** The results section's content for one run. */
 export function renderResults(r: BenchRun): HTMLElement {
   const v = verdict(r.result, r.runs);
   const reply = r.result;
+  // The losses column only when some agent lost something.
+  const withLosses = r.agents.some((a) => a.losses.length > 0);
   return h(
     'div',
     { class: 'bench-results' },
@@ -62,6 +80,18 @@ export function renderResults(r: BenchRun): HTMLElement {
       h('p', {}, 'Exit code ', h('strong', { id: 'bench-reply-exit', class: 'mono', text: String(reply.exit_code) }), h('span', { class: 'muted', text: reply.exit_code === 2 ? ' (blocking: stderr is the reason)' : reply.exit_code === 1 ? ' (a hook failed; the action goes ahead)' : '' })),
       h('div', { class: 'bench-outputs' }, output('stdout', reply.stdout, 'bench-reply-stdout'), output('stderr', reply.stderr, 'bench-reply-stderr')),
       reply.errors.length > 0 ? h('ul', { class: 'bench-errors', data: { testid: 'bench-reply-errors' } }, ...reply.errors.map((e) => h('li', { text: e }))) : null,
+    ),
+    h(
+      'section',
+      { id: 'bench-agents', class: 'bench-agents', attrs: { 'aria-labelledby': 'bench-agents-title' } },
+      h('h3', { id: 'bench-agents-title', class: 'detail-heading', text: 'What each agent gets' }),
+      h('p', { class: 'muted small-note', text: "The same answer in each coding agent's own output contract, as hookd's managed hooks give it to an agent connected with hookd-emit --wait --agent; what an agent cannot take is said." }),
+      h(
+        'table',
+        { class: 'bench-agents-table' },
+        h('thead', {}, h('tr', {}, ...['Agent', 'Event', 'Exit', 'Prints', ...(withLosses ? ['Changed or left out'] : [])].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+        h('tbody', {}, ...r.agents.map((a) => agentRow(a, withLosses))),
+      ),
     ),
     h('h3', { class: 'detail-heading', text: 'Each hook' }),
     r.runs.length === 0

@@ -120,6 +120,7 @@ export type { BenchHookRun } from './bindings/BenchHookRun';
 export type { BenchMatch } from './bindings/BenchMatch';
 export type { BenchResult } from './bindings/BenchResult';
 export type { BenchRun } from './bindings/BenchRun';
+export type { AgentAnswer } from './bindings/AgentAnswer';
 export type { BenchSample } from './bindings/BenchSample';
 export type { ConnectMode } from './bindings/ConnectMode';
 export type { ConnectPreview } from './bindings/ConnectPreview';

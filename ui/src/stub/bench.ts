@@ -9,7 +9,7 @@
 // first deciding run's own reply; hookd-core's matching, running and merging
 // are tested in Rust.
 
-import type { BacktestProgressEvent, BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, ProjectInfo } from '../lib/types';
+import type { AgentAnswer, BacktestProgressEvent, BenchHook, BenchHookRun, BenchMatch, BenchSample, JsonValue, ProjectInfo } from '../lib/types';
 import { STUB_EVENTS } from './hooks';
 import { fail, RUNS, type StubPart } from './types';
 
@@ -217,6 +217,29 @@ export function createBenchStub(projects: ProjectInfo[], emit?: (event: 'backtes
     return { matched: { event, match_field: field, target, hooks, all_hooks_disabled_by: [] }, hooks: all };
   }
 
+  /**
+   * Each agent's answer, canned as the core's executor::agents gives it for
+   * a deny (or nothing) on PreToolUse; other events are Claude Code's and
+   * Codex CLI's only here.
+   */
+  function agentAnswers(event: string, denied: string | null, claude: { exit_code: number; stdout: string; stderr: string }): AgentAnswer[] {
+    const before = event === 'PreToolUse';
+    const rows: [string, string, string | null, Record<string, unknown> | null][] = [
+      ['codex', 'Codex CLI', event, null],
+      ['gemini', 'Gemini CLI', before ? 'BeforeTool' : null, { decision: 'deny', reason: denied }],
+      ['cursor', 'Cursor', before ? 'preToolUse' : null, { permission: 'deny', user_message: denied, agent_message: denied }],
+      ['copilot', 'GitHub Copilot', before ? 'preToolUse' : null, { permissionDecision: 'deny', permissionDecisionReason: denied }],
+    ];
+    return [
+      { agent: 'claude', label: 'Claude Code', event, ...claude, losses: [] },
+      ...rows.map(([agent, label, own, deny]): AgentAnswer => {
+        if (own === null) return { agent, label, event: null, exit_code: 0, stdout: '', stderr: '', losses: [`${label} has no ${event} event: it never asks for this answer`] };
+        if (agent === 'codex') return { agent, label, event: own, ...claude, losses: [] };
+        return { agent, label, event: own, exit_code: 0, stdout: denied === null ? '' : JSON.stringify(deny), stderr: '', losses: [] };
+      }),
+    ];
+  }
+
   const commands: StubPart<BenchCommands> = {
     bench_samples: ({ project: root }) => {
       const p = project(root);
@@ -243,12 +266,14 @@ export function createBenchStub(projects: ProjectInfo[], emit?: (event: 'backtes
         error: null,
       }));
       const decided = canned.find(([, r]) => r.decision !== null)?.[1];
+      const result = decided
+        ? { exit_code: decided.exit, stdout: decided.stdout, stderr: decided.stderr, decision: decided.decision, reason: decided.reason, errors: [] }
+        : { exit_code: 0, stdout: '', stderr: '', decision: null, reason: null, errors: [] };
       return {
         matched,
         runs,
-        result: decided
-          ? { exit_code: decided.exit, stdout: decided.stdout, stderr: decided.stderr, decision: decided.decision, reason: decided.reason, errors: [] }
-          : { exit_code: 0, stdout: '', stderr: '', decision: null, reason: null, errors: [] },
+        result,
+        agents: agentAnswers(event, result.decision === 'deny' ? (result.reason ?? '') : null, result),
         duration_ms: Math.max(0, ...runs.map((r) => r.duration_ms)) + 2,
       };
     },

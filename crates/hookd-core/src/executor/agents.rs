@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::outcome::{Outcome, cap_text};
 use super::output::PermissionDecision;
+use crate::settings::convert::{self, event_for};
 use crate::settings::events::EventSpec;
 
 /// The reason given when a hook blocked without one and the agent needs
@@ -96,6 +97,64 @@ pub fn reply_for(outcome: &Outcome, agent: AgentKind, agent_event: &str) -> Agen
         AgentKind::Cursor => cursor(outcome, agent_event),
         AgentKind::Copilot => copilot(outcome, agent_event),
     }
+}
+
+/// One agent's answer to an outcome, for showing every agent's side by
+/// side (the Test bench).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct AgentAnswer {
+    /// The agent (`claude`, `codex`, …).
+    pub agent: String,
+    /// Its name for a person (`Codex CLI`).
+    pub label: String,
+    /// Its name of the event; `None`: it has no such event, so it never asks.
+    pub event: Option<String>,
+    /// What its hook process would exit with.
+    pub exit_code: i32,
+    /// What it would print on stdout.
+    pub stdout: String,
+    /// What it would print on stderr.
+    pub stderr: String,
+    /// What it could not take, one sentence each.
+    pub losses: Vec<String>,
+}
+
+/// The answer every agent would get for `outcome`, Claude Code first.
+#[must_use]
+pub fn every_agent(outcome: &Outcome) -> Vec<AgentAnswer> {
+    AgentKind::ALL
+        .iter()
+        .map(|&agent| {
+            let label = convert::label(agent).to_owned();
+            match event_for(agent, outcome.event.name) {
+                Some(event) => {
+                    let answer = reply_for(outcome, agent, event);
+                    AgentAnswer {
+                        agent: agent.as_str().to_owned(),
+                        label,
+                        event: Some(event.to_owned()),
+                        exit_code: answer.reply.exit_code,
+                        stdout: answer.reply.stdout,
+                        stderr: answer.reply.stderr,
+                        losses: answer.losses,
+                    }
+                }
+                None => AgentAnswer {
+                    agent: agent.as_str().to_owned(),
+                    losses: vec![format!(
+                        "{label} has no {} event: it never asks for this answer",
+                        outcome.event.name
+                    )],
+                    label,
+                    event: None,
+                    exit_code: 0,
+                    stdout: String::new(),
+                    stderr: String::new(),
+                },
+            }
+        })
+        .collect()
 }
 
 /// The reasons joined, or [`NO_REASON`].
@@ -768,6 +827,33 @@ mod tests {
             stdout(&reply_for(&stop, AgentKind::Gemini, "BeforeTool")),
             json!({"continue": false, "stopReason": "quota reached"})
         );
+    }
+
+    #[test]
+    fn every_agent_answers_side_by_side_and_one_without_the_event_says_so() {
+        let answers = every_agent(&denied("PreToolUse", &["no"]));
+        let agents: Vec<(&str, Option<&str>, i32)> = answers
+            .iter()
+            .map(|a| (a.agent.as_str(), a.event.as_deref(), a.exit_code))
+            .collect();
+        assert_eq!(
+            agents,
+            [
+                ("claude", Some("PreToolUse"), 2),
+                ("codex", Some("PreToolUse"), 2),
+                ("gemini", Some("BeforeTool"), 0),
+                ("cursor", Some("preToolUse"), 0),
+                ("copilot", Some("preToolUse"), 0),
+            ]
+        );
+        assert_eq!(answers[2].label, "Gemini CLI");
+        let failure = every_agent(&outcome("PostToolUseFailure"));
+        assert_eq!(failure[2].event, None);
+        assert_eq!(
+            failure[2].losses,
+            ["Gemini CLI has no PostToolUseFailure event: it never asks for this answer"]
+        );
+        assert_eq!(failure[3].event.as_deref(), Some("postToolUseFailure"));
     }
 
     #[test]

@@ -72,8 +72,9 @@ impl Conversion {
     }
 }
 
-/// The agent's name for a person.
-fn label(agent: AgentKind) -> &'static str {
+/// The agent's name for a person (`Codex CLI`).
+#[must_use]
+pub fn label(agent: AgentKind) -> &'static str {
     match agent {
         AgentKind::Claude => "Claude Code",
         AgentKind::Codex => "Codex CLI",
@@ -83,11 +84,13 @@ fn label(agent: AgentKind) -> &'static str {
     }
 }
 
-/// Claude Code's events each agent has, under its name
-/// (`docs/agent-hooks.md` §5).
-fn target_event(agent: AgentKind, event: &str) -> Option<&'static str> {
+/// The name `agent` gives Claude Code's `event`, or `None` when it has no
+/// such event (`docs/agent-hooks.md` §5); Claude Code's own events are
+/// their own.
+#[must_use]
+pub fn event_for(agent: AgentKind, event: &str) -> Option<&'static str> {
     let table: &[(&str, &str)] = match agent {
-        AgentKind::Claude => &[],
+        AgentKind::Claude => return events::lookup(event).map(|spec| spec.name),
         AgentKind::Codex => &[
             ("PreToolUse", "PreToolUse"),
             ("PermissionRequest", "PermissionRequest"),
@@ -285,7 +288,7 @@ fn convert_one(
     conversion: &mut HookConversion,
 ) -> Option<Value> {
     let name = label(agent);
-    let Some(target) = target_event(agent, event) else {
+    let Some(target) = event_for(agent, event) else {
         conversion
             .lost
             .push(format!("{name} has no {event} event: the hook is left out"));
@@ -797,7 +800,7 @@ mod tests {
             assert!(
                 events::EVENTS
                     .iter()
-                    .any(|spec| target_event(agent, spec.name) == Some(event.as_str())),
+                    .any(|spec| event_for(agent, spec.name) == Some(event.as_str())),
                 "{what}: {event} is not {agent}'s"
             );
         }
