@@ -426,6 +426,32 @@ describe('hooks view', () => {
     expect(stub.hooks.files.get(AGENT_PROJECT)).not.toContain('Claude is done');
   });
 
+  it("copies a hook to another agent as that agent's entry, with what degrades, writing nothing", async () => {
+    mount(`#/hooks?project=${ROOT}&tab=managed-project`);
+    await vi.waitFor(() => expect(all('[data-testid=handler-copy]').length).toBeGreaterThan(0));
+    const before = new Map(stub.hooks.files);
+    const button = $('[data-testid=hook-event][data-event=PreToolUse] [data-testid=handler-copy]');
+    button.click();
+    await vi.waitFor(() => expect($('#copy-result').dataset.agent).toBe('codex'));
+    expect($('#copy-became').textContent).toBe("Becomes PreToolUse [Bash] in Codex CLI's file.");
+    expect(JSON.parse($('#copy-text').textContent!)).toEqual({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/deny-rm-rf.sh' }] }] } });
+    expect($('[data-testid=copy-check]').textContent).toContain('exit 2');
+    expect($('[data-testid=copy-files]').textContent).toContain('.codex/hooks.json');
+    expect($<HTMLButtonElement>('#copy-json').disabled).toBe(false);
+    // Another agent: its own names.
+    const select = $<HTMLSelectElement>('#copy-agent');
+    select.value = 'gemini';
+    select.dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('#copy-result').dataset.agent).toBe('gemini'));
+    expect($('#copy-result').dataset.target).toBe('BeforeTool');
+    expect($('#copy-text').textContent).toContain('run_shell_command');
+    // Nothing was written; Close gives the focus back.
+    expect(stub.hooks.files).toEqual(before);
+    $('#copy-close').click();
+    expect($('#copy-dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
   it('refuses a move whose destination changed after the review, writing nothing', async () => {
     mount();
     await vi.waitFor(() => expect(all('[data-testid=handler-move]').length).toBeGreaterThan(0));

@@ -1,6 +1,7 @@
 //! The Hook editor's commands: the event catalogue, a project's six settings
 //! files and their effective view, live matcher checks, previewed saves,
-//! disabling hooks, previewed moves, and the watcher behind `settings-changed`.
+//! disabling hooks, previewed moves, a hook copied for another agent, and
+//! the watcher behind `settings-changed`.
 
 // Tauri hands commands their extractors (`State`, `AppHandle`) by value.
 #![allow(clippy::needless_pass_by_value)]
@@ -11,8 +12,8 @@ use tauri::{AppHandle, Runtime, State};
 use super::blocking;
 use super::registry::command;
 use crate::editor::{
-    self, EffectiveView, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, MovePreview,
-    MoveResult, MoveVersions, SavePreview, SaveResult,
+    self, EffectiveView, FileRef, HookCopy, HookEventInfo, HookFile, HookRef, MatcherCheck,
+    MovePreview, MoveResult, MoveVersions, SavePreview, SaveResult,
 };
 use crate::error::Result;
 use crate::settings_watch::SettingsWatch;
@@ -65,6 +66,19 @@ command! {
             editor::trust::trust_approve(state, &project, &path, &digest)
         })
         .await
+    }
+}
+
+command! {
+    /// One hook as another coding agent's hooks-file entry (`to`: codex,
+    /// gemini, cursor, copilot), with what degrades; writes nothing.
+    pub(crate) fn copy_hook(
+        event: String,
+        matcher: Option<String>,
+        handler: Value,
+        to: String,
+    ) -> Result<HookCopy> {
+        editor::copy_hook(&event, matcher.as_deref(), &handler, &to)
     }
 }
 

@@ -67,6 +67,7 @@ register! {
     hooks::hook_files,
     hooks::effective_hooks,
     hooks::check_matcher,
+    hooks::copy_hook,
     hooks::trust_review,
     hooks::trust_approve,
     hooks::preview_hooks_save,

@@ -18,10 +18,12 @@
 //! - [`files`]: the six files, structured;
 //! - [`view`]: the effective hooks of a project;
 //! - [`trust`](mod@trust): which managed files are not approved, and approving them;
+//! - [`copy`]: "Copy to …", one hook as another coding agent's entry;
 //! - [`write`](mod@write): preview (diff), save, enable/disable, and move
 //!   (previewed too).
 
 pub mod catalogue;
+pub mod copy;
 pub mod files;
 pub mod trust;
 pub mod view;
@@ -37,6 +39,7 @@ use crate::error::{AppError, ErrorKind, Result};
 use crate::state::AppState;
 
 pub use catalogue::{HookEventInfo, MatcherCheck, check_matcher, hook_events};
+pub use copy::{HookCopy, copy_hook};
 pub use files::{
     BadMatcher, DisabledEntry, EventHooks, HookFile, HookGroup, HookHandler, Problem, hook_file,
     hook_files,

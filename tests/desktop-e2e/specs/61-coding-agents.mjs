@@ -5,11 +5,13 @@
 // run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export default async function ({ browser, test, shot, makeRepo, EMIT }) {
+  const repo = makeRepo('agents');
+
   await test('a coding agent is named in the timeline and filtered by', async () => {
-    const repo = makeRepo('agents');
     const write = (agent, file) => {
       const payload = {
         session_id: `e2e-${agent}`,
@@ -85,5 +87,28 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
       timeout: 10000,
       timeoutMsg: 'Clear did not bring back every coding agent',
     });
+  });
+
+  await test('Copy to… shows a hook as another agent\'s entry, with what degrades, and writes nothing', async () => {
+    const settings = path.join(repo, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    const text = `${JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash|Read', hooks: [{ type: 'command', command: './guard.sh', timeout: 5, onFailure: 'block' }] }] } }, null, 2)}\n`;
+    fs.writeFileSync(settings, text);
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project`);
+    const copy = await browser.$('[data-testid="hook-event"][data-event="PreToolUse"] [data-testid="handler-copy"]');
+    await copy.waitForExist({ timeout: 10000, timeoutMsg: 'the hook has a Copy to… button' });
+    await copy.click();
+    const result = await browser.$('#copy-result');
+    await browser.waitUntil(async () => (await result.getAttribute('data-agent')) === 'codex', { timeout: 10000, timeoutMsg: 'the Codex CLI entry is shown' });
+    await (await browser.$('#copy-agent')).selectByAttribute('value', 'cursor');
+    await browser.waitUntil(async () => (await result.getAttribute('data-agent')) === 'cursor', { timeout: 10000, timeoutMsg: 'the Cursor entry is shown' });
+    const entry = JSON.parse(await browser.execute(() => document.getElementById('copy-text').textContent));
+    assert.deepEqual(entry, { version: 1, hooks: { preToolUse: [{ command: './guard.sh', matcher: 'Shell|Read', timeout: 5, failClosed: true }] } });
+    const check = await browser.execute(() => document.querySelector('[data-testid="copy-check"]').textContent);
+    assert.match(check, /exit 2 with the reason on stderr blocks on Cursor's preToolUse too/);
+    await shot(browser, 'hooks-copy');
+    await browser.$('#copy-close').click();
+    await browser.$('#copy-dialog').waitForExist({ reverse: true, timeout: 5000 });
+    assert.equal(fs.readFileSync(settings, 'utf8'), text, 'Copy to… writes nothing');
   });
 }

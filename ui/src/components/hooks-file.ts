@@ -38,6 +38,7 @@ import { savedVerdict } from '../lib/runs';
 import { progressText } from '../lib/backtest';
 import type { BacktestProgress, BacktestReport, FileRef, HookEventInfo, HookFile, HookRef, MatcherCheck, RunVerdict, SavePreview } from '../lib/types';
 import { renderBacktest } from './bench-backtest';
+import { openCopyDialog } from './hooks-copy';
 import { renderDiff } from './hooks-diff';
 import { createMatcherField, matcherRefusal, type MatcherField } from './hooks-matcher';
 import { h } from './dom';
@@ -560,6 +561,14 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
       text: 'Move to…',
       on: { click: () => ref && deps.onMove(ref, move) },
     });
+    // Shows the hook as another agent's entry, with what degrades; writes nothing, so a draft works too.
+    const copy: HTMLButtonElement = h('button', {
+      class: 'button small hooks-copy-open',
+      data: { testid: 'handler-copy', focus: `${key}-copy` },
+      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Copy ${event} hook ${hi + 1} to another agent…`, title: 'Show this hook as Codex CLI’s, Gemini CLI’s, Cursor’s or GitHub Copilot’s, and what degrades' },
+      text: 'Copy to…',
+      on: { click: () => openCopyDialog({ event, matcher, handler, returnFocus: copy }) },
+    });
     const extra = Object.keys(handler).filter((k) => !['type', 'command', 'timeout'].includes(k));
     li.append(
       h(
@@ -570,7 +579,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         extra.length > 0 ? h('p', { class: 'muted hooks-extra', data: { testid: 'handler-extra' } }, 'Kept as is: ', ...extra.map((k) => h('code', { text: `${k}: ${JSON.stringify(handler[k])}` }))) : null,
         verdictOf(verdict),
       ),
-      h('div', { class: 'hooks-handler-controls' }, disable, move, ...order),
+      h('div', { class: 'hooks-handler-controls' }, disable, move, copy, ...order),
     );
     return li;
   }

@@ -121,6 +121,7 @@ export type { BenchMatch } from './bindings/BenchMatch';
 export type { BenchResult } from './bindings/BenchResult';
 export type { BenchRun } from './bindings/BenchRun';
 export type { AgentAnswer } from './bindings/AgentAnswer';
+export type { HookCopy } from './bindings/HookCopy';
 export type { BenchSample } from './bindings/BenchSample';
 export type { ConnectMode } from './bindings/ConnectMode';
 export type { ConnectPreview } from './bindings/ConnectPreview';

@@ -12,7 +12,7 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, MatcherCheck, SavePreview } from '../lib/types';
+import type { BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, JsonValue, MatcherCheck, SavePreview } from '../lib/types';
 import { DISABLED, fail, RUNS, type StubPart } from './types';
 
 export type HooksCommands =
@@ -20,6 +20,7 @@ export type HooksCommands =
   | 'hook_files'
   | 'effective_hooks'
   | 'check_matcher'
+  | 'copy_hook'
   | 'preview_hooks_save'
   | 'save_hooks'
   | 'set_hook_enabled'
@@ -321,6 +322,34 @@ export function createHooksStub(projects: string[]): HooksStub {
         }
       }
       return view;
+    },
+    // Canned as the core converts a PreToolUse Bash guard; other events are left out here.
+    copy_hook: ({ event, matcher, handler, to }) => {
+      const agents: Record<string, { label: string; event: string; matcher: string; entry: (command: string) => JsonValue; files: string }> = {
+        codex: { label: 'Codex CLI', event: 'PreToolUse', matcher: 'Bash', entry: (c) => ({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: c }] }] } }), files: '~/.codex/hooks.json or <repo>/.codex/hooks.json' },
+        gemini: { label: 'Gemini CLI', event: 'BeforeTool', matcher: '^(?:run_shell_command)$', entry: (c) => ({ hooks: { BeforeTool: [{ matcher: '^(?:run_shell_command)$', hooks: [{ type: 'command', command: c }] }] } }), files: '"hooks" of ~/.gemini/settings.json or <project>/.gemini/settings.json' },
+        cursor: { label: 'Cursor', event: 'preToolUse', matcher: 'Shell', entry: (c) => ({ version: 1, hooks: { preToolUse: [{ command: c, matcher: 'Shell' }] } }), files: '~/.cursor/hooks.json or <project>/.cursor/hooks.json' },
+        copilot: { label: 'GitHub Copilot', event: 'preToolUse', matcher: 'bash', entry: (c) => ({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: c, matcher: 'bash' }] } }), files: '<repo>/.github/hooks/<name>.json or ~/.copilot/hooks/<name>.json' },
+      };
+      const a = agents[to];
+      if (!a) throw fail('invalid_input', `to: "${to}" is not an agent a hook can be copied to (codex, gemini, cursor, copilot)`);
+      const command = typeof handler === 'object' && handler !== null && !Array.isArray(handler) && typeof handler.command === 'string' ? handler.command : '';
+      const fits = event === 'PreToolUse' && matcher === 'Bash';
+      return {
+        agent: to,
+        label: a.label,
+        files: a.files,
+        text: fits ? JSON.stringify(a.entry(command), null, 2) : '',
+        conversion: {
+          event,
+          matcher,
+          runs: command,
+          target_event: fits ? a.event : null,
+          target_matcher: fits ? a.matcher : null,
+          lost: fits ? [] : [`${a.label} has no such hook here: the hook is left out`],
+          check: fits ? [`exit 2 with the reason on stderr blocks on ${a.label}'s ${a.event} too`] : [],
+        },
+      };
     },
     check_matcher: ({ event, text }) => {
       const spec = STUB_EVENTS.find((e) => e.name === event);

@@ -84,6 +84,25 @@ pub fn label(agent: AgentKind) -> &'static str {
     }
 }
 
+/// Where `agent` reads hooks from, for a person pasting a converted one
+/// (`docs/agent-hooks.md` §1.1, §2.1, §3.1, §4.1).
+#[must_use]
+pub fn hooks_files(agent: AgentKind) -> &'static str {
+    match agent {
+        AgentKind::Claude => {
+            "\"hooks\" of ~/.claude/settings.json or <project>/.claude/settings.json"
+        }
+        AgentKind::Codex => {
+            "~/.codex/hooks.json or <repo>/.codex/hooks.json (Codex runs a new hook once you trust it in /hooks)"
+        }
+        AgentKind::Gemini => {
+            "\"hooks\" of ~/.gemini/settings.json or <project>/.gemini/settings.json"
+        }
+        AgentKind::Cursor => "~/.cursor/hooks.json or <project>/.cursor/hooks.json",
+        AgentKind::Copilot => "<repo>/.github/hooks/<name>.json or ~/.copilot/hooks/<name>.json",
+    }
+}
+
 /// The name `agent` gives Claude Code's `event`, or `None` when it has no
 /// such event (`docs/agent-hooks.md` §5); Claude Code's own events are
 /// their own.
@@ -357,6 +376,10 @@ fn convert_one(
             if let Some(t) = timeout {
                 entry.insert("timeout".into(), json!(t.ceil().max(1.0) as u64));
             }
+            // Cursor's own spelling of "block when the hook fails".
+            if handler.get("onFailure").and_then(Value::as_str) == Some("block") {
+                entry.insert("failClosed".into(), Value::Bool(true));
+            }
         }
         AgentKind::Copilot => {
             entry.insert("type".into(), Value::from(handler_type));
@@ -492,15 +515,6 @@ fn handler_losses(
             };
             conversion.lost.push(why);
         }
-    }
-    if agent == AgentKind::Cursor
-        && handler.get("onFailure").and_then(Value::as_str) == Some("block")
-    {
-        // Carried as Cursor's own spelling in the entry itself.
-        conversion.check.push(
-            "\"onFailure\": \"block\" is Cursor's \"failClosed\": true; add it by hand if your Cursor version has it"
-                .to_owned(),
-        );
     }
     if agent == AgentKind::Copilot && event == "UserPromptSubmit" {
         conversion.lost.push(
@@ -679,6 +693,19 @@ mod tests {
             "startup"
         );
         let cursor = convert(&claude, AgentKind::Cursor);
+        // onFailure: block is Cursor's failClosed, so nothing is lost there.
+        let guarded = by_runs(&cursor, "g.sh");
+        assert!(
+            !guarded.lost.iter().any(|l| l.contains("onFailure")),
+            "{guarded:?}"
+        );
+        assert!(
+            cursor.document["hooks"]["preToolUse"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["command"] == "./g.sh" && e["failClosed"] == true)
+        );
         let ctx = by_runs(&cursor, "ctx.sh");
         assert_eq!(ctx.target_matcher, None);
         assert!(

@@ -24,6 +24,7 @@ import type { FileReview } from "./FileReview";
 import type { HealthReport } from "./HealthReport";
 import type { Histogram } from "./Histogram";
 import type { HistogramRequest } from "./HistogramRequest";
+import type { HookCopy } from "./HookCopy";
 import type { HookEventInfo } from "./HookEventInfo";
 import type { HookFile } from "./HookFile";
 import type { HookRef } from "./HookRef";
@@ -156,6 +157,11 @@ export type Commands = {
   /** Live validation of a matcher (null: none) for an event. */
   check_matcher: { args: { event: string; text: string | null }; result: MatcherCheck };
   /**
+   * One hook as another coding agent's hooks-file entry (`to`: codex,
+   * gemini, cursor, copilot), with what degrades; writes nothing.
+   */
+  copy_hook: { args: { event: string; matcher: string | null; handler: JsonValue; to: string }; result: HookCopy };
+  /**
    * The project's managed hook files with their trust and what they run
    * (the Hook editor's banner).
    */
@@ -285,6 +291,7 @@ export const COMMAND_NAMES = [
   "hook_files",
   "effective_hooks",
   "check_matcher",
+  "copy_hook",
   "trust_review",
   "trust_approve",
   "preview_hooks_save",
