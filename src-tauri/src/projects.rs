@@ -46,6 +46,9 @@ pub struct ProjectInfo {
     pub has_ledger: bool,
     /// Which Claude Code settings scopes call `hookd-emit`.
     pub connected: Connected,
+    /// The coding agents that called `hookd-emit` here, by the ledger
+    /// (`claude`, `codex`, `gemini`, `cursor`, `copilot`); empty without one.
+    pub agent_kinds: Vec<String>,
 }
 
 /// Whether each Claude Code settings scope has hookd's handlers.
@@ -172,14 +175,14 @@ fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) 
     let root = &known.root;
     let ledger_path = dirs::repo_ledger_path(root);
     let has_ledger = ledger_path.is_file();
-    let (events, mutations, last_activity) = if has_ledger {
+    let (events, mutations, last_activity, agent_kinds) = if has_ledger {
         ledger_summary(&ledger_path).unwrap_or_else(|err| {
             // One unreadable ledger must not hide every project.
             tracing::warn!(ledger = %ledger_path.display(), error = %err, "cannot read ledger");
-            (0, 0, None)
+            (0, 0, None, Vec::new())
         })
     } else {
-        (0, 0, None)
+        (0, 0, None, Vec::new())
     };
     ProjectInfo {
         root: root.display().to_string(),
@@ -194,11 +197,13 @@ fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) 
         mutations,
         has_ledger,
         connected: connected(roots, root, global),
+        agent_kinds,
     }
 }
 
-/// Event and mutation counts and the newest event time of one ledger.
-fn ledger_summary(path: &Path) -> Result<(i64, i64, Option<String>)> {
+/// Event and mutation counts, the newest event time and the coding agents
+/// of one ledger.
+fn ledger_summary(path: &Path) -> Result<(i64, i64, Option<String>, Vec<String>)> {
     let ledger = Ledger::open_existing(path)?;
     let (events, mutations) = ledger.totals()?;
     // Stored timestamps share one RFC 3339 UTC shape, so MAX is the newest.
@@ -208,7 +213,7 @@ fn ledger_summary(path: &Path) -> Result<(i64, i64, Option<String>)> {
             row.get(0)
         })
         .map_err(|e| hookd_core::Error::sqlite(path, e))?;
-    Ok((events, mutations, newest))
+    Ok((events, mutations, newest, ledger.agent_kinds()?))
 }
 
 fn sort_by_activity(projects: &mut [ProjectInfo]) {
@@ -278,6 +283,7 @@ mod tests {
             mutations: 0,
             has_ledger: last.is_some(),
             connected: Connected::default(),
+            agent_kinds: Vec::new(),
         }
     }
 

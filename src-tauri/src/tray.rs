@@ -571,6 +571,7 @@ mod tests {
                 project: connected,
                 local: false,
             },
+            agent_kinds: Vec::new(),
         }
     }
 

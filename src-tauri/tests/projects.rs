@@ -55,6 +55,11 @@ fn list_counts_events_and_mutations_and_orders_by_last_activity() {
         "the newest event, whatever order it was appended in"
     );
     assert!(busy_info.has_ledger);
+    assert_eq!(
+        busy_info.agent_kinds,
+        ["claude"],
+        "who called hookd-emit here"
+    );
     assert_eq!(busy_info.origin, "event");
     assert_eq!(
         busy_info.name,
@@ -66,6 +71,7 @@ fn list_counts_events_and_mutations_and_orders_by_last_activity() {
     assert_eq!((idle_info.events, idle_info.mutations), (0, 0));
     assert_eq!(idle_info.last_activity, None);
     assert!(!idle_info.has_ledger);
+    assert!(idle_info.agent_kinds.is_empty());
 
     // The JSON the UI gets.
     let value = serde_json::to_value(busy_info).unwrap();
@@ -79,6 +85,7 @@ fn list_counts_events_and_mutations_and_orders_by_last_activity() {
     assert_eq!(
         keys,
         [
+            "agent_kinds",
             "connected",
             "events",
             "first_seen",

@@ -43,12 +43,17 @@ describe('projects view', () => {
     expect(hookd.querySelector<HTMLElement>('[data-testid=connected-project]')!.dataset.connected).toBe('true');
     expect(hookd.querySelector<HTMLElement>('[data-testid=connected-local]')!.dataset.connected).toBe('false');
     expect(hookd.querySelector('[data-testid=project-origin]')!.textContent).toBe('from events');
+    // The coding agents that called hookd here, by name.
+    const agents = hookd.querySelector<HTMLElement>('[data-testid=project-agents]')!;
+    expect(agents.textContent).toBe('Claude Code · Gemini CLI');
+    expect(agents.dataset.kinds).toBe('claude gemini');
     const last = hookd.querySelector<HTMLElement>('[data-testid=project-last-activity]')!;
     expect(last.textContent).toMatch(/^(just now|\d+ s ago|1 min ago)$/);
     expect(last.title).toContain(p.last_activity!);
     const notes = document.querySelector<HTMLElement>('[data-testid=project][data-root="/home/dev/scratch/notes"]')!;
     expect(notes.querySelector('[data-testid=project-last-activity]')!.textContent).toBe('no activity yet');
     expect(notes.querySelector('[data-testid=project-no-ledger]')).not.toBeNull();
+    expect(notes.querySelector('[data-testid=project-agents]')).toBeNull();
     expect(document.getElementById('project-list')!.getAttribute('aria-busy')).toBe('false');
   });
 
@@ -158,7 +163,7 @@ describe('projects view', () => {
 describe('sortProjects', () => {
   const p = (name: string, last: string | null): ProjectInfo => ({
     root: `/${name}`, name, origin: 'event', first_seen: '2026-01-01T00:00:00.000Z', last_activity: last,
-    events: 0, mutations: 0, has_ledger: true, connected: { global: false, project: false, local: false },
+    events: 0, mutations: 0, has_ledger: true, connected: { global: false, project: false, local: false }, agent_kinds: [],
   });
   it('puts the newest activity first and idle projects last by name', () => {
     const sorted = sortProjects([p('b', null), p('old', '2026-01-01T00:00:00.000Z'), p('a', null), p('new', '2026-02-01T00:00:00.000Z')]);

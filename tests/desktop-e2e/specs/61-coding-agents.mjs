@@ -87,6 +87,13 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
       timeout: 10000,
       timeoutMsg: 'Clear did not bring back every coding agent',
     });
+
+    // The Projects screen says which coding agents called hookd here.
+    await browser.execute(() => { window.location.hash = '#/projects'; });
+    const kinds = async () =>
+      browser.execute((root) => document.querySelector(`[data-testid="project"][data-root="${root}"] [data-testid="project-agents"]`)?.textContent ?? null, repo);
+    await browser.waitUntil(async () => (await kinds()) !== null, { timeout: 10000, timeoutMsg: 'the project lists its coding agents' });
+    assert.equal(await kinds(), 'Claude Code · Codex CLI');
   });
 
   await test('Copy to… shows a hook as another agent\'s entry, with what degrades, and writes nothing', async () => {

@@ -131,6 +131,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
         mutations: 0,
         has_ledger: false,
         connected: { global: true, project: false, local: false },
+        agent_kinds: [],
       };
       projects.push(project);
       result.added.push(project);

@@ -257,6 +257,8 @@ export function sampleProjects(rows: MutationRow[], end: number): ProjectInfo[] 
       mutations: own.length,
       has_ledger: true,
       connected: { ...repo.connected },
+      // The first repository's sessions came from two coding agents.
+      agent_kinds: repo === REPOS[0] ? ['claude', 'gemini'] : ['claude'],
     };
   });
   projects.push({
@@ -269,6 +271,7 @@ export function sampleProjects(rows: MutationRow[], end: number): ProjectInfo[] 
     mutations: 0,
     has_ledger: false,
     connected: { global: true, project: false, local: false },
+    agent_kinds: [],
   });
   return projects;
 }

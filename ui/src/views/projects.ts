@@ -9,6 +9,7 @@
 import { openConnectDialog, type ConnectDialog } from '../components/connect-dialog';
 import { basename, formatCount, h } from '../components/dom';
 import { api, listen, pickFolders, type Unlisten } from '../lib/api';
+import { CODING_AGENTS } from '../lib/catalogue';
 import { isConnected } from '../lib/connect';
 import { debounce } from '../lib/debounce';
 import { keepFocus, type FocusKeys } from '../lib/focus';
@@ -151,6 +152,14 @@ export function createProjectsView(ctx: ViewContext): View {
           ' · ',
           h('span', { data: { testid: 'project-mutations' }, text: `${formatCount(p.mutations)} mutations` }),
         ),
+        p.agent_kinds.length === 0
+          ? null
+          : h('span', {
+              class: 'project-agents muted',
+              data: { testid: 'project-agents', kinds: p.agent_kinds.join(' ') },
+              attrs: { title: 'The coding agents that called hookd-emit here' },
+              text: p.agent_kinds.map((k) => CODING_AGENTS.find((a) => a.name === k)?.label ?? k).join(' · '),
+            }),
       ),
       h(
         'div',

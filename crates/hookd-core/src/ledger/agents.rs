@@ -51,6 +51,18 @@ pub fn readable_name(agent_id: &str, agent_type: Option<&str>, label: Option<&st
 }
 
 impl Ledger {
+    /// The coding agents that called `hookd-emit` for this ledger (`claude`,
+    /// `gemini`, …; each agent's, migration 0014), in name order: a read of
+    /// the `agents_agent_kind` index, not of the history.
+    pub fn agent_kinds(&self) -> Result<Vec<String>> {
+        query_rows(
+            self,
+            "SELECT DISTINCT agent_kind FROM agents ORDER BY agent_kind",
+            &[],
+            |r| r.get(0),
+        )
+    }
+
     /// What the ledger knows of `ids` (every agent without), unnamed yet.
     fn agent_rows(&self, ids: Option<&[String]>) -> Result<Vec<AgentInfo>> {
         let columns = "SELECT agent_id, agent_type, session_id, first_seen FROM agents";

@@ -1357,6 +1357,7 @@ fn a_coding_agents_rows_are_read_through_its_agents_whichever_side_is_few() {
     let dir = tempfile::tempdir().unwrap();
     let root = repo_of_coding_agents(dir.path(), 0, &[]);
     let ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
+    assert_eq!(ledger.agent_kinds().unwrap(), ["claude", "gemini"]);
     assert_eq!(
         ledger.agents_of_kind("gemini").unwrap(),
         KindAgents::These(vec!["g".into()])

@@ -40,4 +40,9 @@ has_ledger: boolean,
 /**
  * Which Claude Code settings scopes call `hookd-emit`.
  */
-connected: Connected, };
+connected: Connected, 
+/**
+ * The coding agents that called `hookd-emit` here, by the ledger
+ * (`claude`, `codex`, `gemini`, `cursor`, `copilot`); empty without one.
+ */
+agent_kinds: Array<string>, };
