@@ -14,6 +14,7 @@ const denied: ActivityEvent = {
   hook_type: 'pre_tool_use',
   tool_name: 'Bash',
   agent_id: 'claude-main',
+  agent_kind: 'claude',
   session_id: 'sess-1',
   tool_use_id: 'toolu_1',
   cwd: '/repo',

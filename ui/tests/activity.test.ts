@@ -35,6 +35,7 @@ const event = (over: Partial<ActivityEvent> = {}): ActivityEvent => ({
   hook_type: 'user_prompt_submit',
   tool_name: null,
   agent_id: 'a',
+  agent_kind: 'claude',
   session_id: 's',
   tool_use_id: null,
   cwd: '/repo',

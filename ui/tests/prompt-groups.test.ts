@@ -20,6 +20,7 @@ function ev(session: string | null, hook: string, extra: Partial<ActivityEvent> 
     hook_type: hook,
     tool_name: hook.endsWith('tool_use') ? 'Edit' : null,
     agent_id: 'claude',
+    agent_kind: 'claude',
     session_id: session,
     tool_use_id: hook.endsWith('tool_use') ? `toolu-${session}-${seq}` : null,
     cwd: '/repo',

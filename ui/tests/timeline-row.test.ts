@@ -73,5 +73,9 @@ describe('a timeline row', () => {
     renderRow(el, mutation, look({ names }));
     expect(agent().textContent).toBe('main 3f2a9c1d');
     expect(agent().dataset.agentKind).toBeUndefined();
+    // An activity row too.
+    renderRow(el, { ...event, agent_kind: 'cursor' }, look());
+    expect(agent().textContent).toBe(`Cursor · ${event.agent_id}`);
+    expect(agent().dataset.agentKind).toBe('cursor');
   });
 });

@@ -88,6 +88,17 @@ export default async function ({ browser, test, shot, makeRepo, EMIT }) {
       timeoutMsg: 'Clear did not bring back every coding agent',
     });
 
+    // All activity names the coding agent of each event too.
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/timeline?repo=${repo}&agent_kind=codex&mode=activity`);
+    await browser.waitUntil(
+      async () => (await browser.$$('[data-testid="activity-row"]:not([hidden])').length) === 2,
+      { timeout: 10000, timeoutMsg: 'the 2 events of Codex CLI are listed in All activity' },
+    );
+    const named = await browser.execute(() =>
+      [...document.querySelectorAll('[data-testid="activity-row"]:not([hidden]) .col-agent')].map((c) => [c.textContent, c.dataset.agentKind]),
+    );
+    assert.ok(named.every(([text, kind]) => text.startsWith('Codex · ') && kind === 'codex'), JSON.stringify(named));
+
     // The Projects screen says which coding agents called hookd here.
     await browser.execute(() => { window.location.hash = '#/projects'; });
     const kinds = async () =>

@@ -94,11 +94,11 @@ function timeCell(el: HTMLElement, iso: string): void {
 /**
  * The agent's cell: its readable name, after the coding agent's when that
  * is not Claude Code (`Gemini · main 3f2a9c1d`, its full name in the
- * title); `kind` is unknown for activity rows.
+ * title), coloured by it.
  */
-function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>, kind?: string): void {
+function agentCell(el: HTMLElement, i: number, agent: string, names: ReadonlyMap<string, string>, kind: string): void {
   const name = names.get(agent) ?? agent;
-  const coding = kind === undefined || kind === 'claude' ? undefined : (CODING_AGENTS.find((a) => a.name === kind) ?? { label: kind, short: kind });
+  const coding = kind === 'claude' ? undefined : (CODING_AGENTS.find((a) => a.name === kind) ?? { label: kind, short: kind });
   const c = cell(el, i, coding === undefined ? name : `${coding.short} · ${name}`, 'col-agent agent-link');
   c.dataset.agent = agent;
   if (coding === undefined) delete c.dataset.agentKind;
@@ -133,7 +133,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
   timeCell(el, row.event_timestamp);
   i++;
   if (look.all) cell(el, i++, row.repo ? row.repo.slice(row.repo.lastIndexOf('/') + 1) : '', 'col-project').title = row.repo ?? '';
-  agentCell(el, i++, row.agent_id, look.names, isMutation(row) ? row.agent_kind : undefined);
+  agentCell(el, i++, row.agent_id, look.names, row.agent_kind);
   if (isMutation(row)) {
     el.dataset.testid = 'timeline-row';
     el.dataset.mutationSeq = String(row.mutation_seq);

@@ -277,6 +277,7 @@ export function createTimelineStub(
       hook_type: hook,
       tool_name: row.tool_name,
       agent_id: row.agent_id,
+      agent_kind: row.agent_kind,
       session_id: row.session_id,
       tool_use_id: row.tool_use_id,
       cwd: row.repo ?? null,

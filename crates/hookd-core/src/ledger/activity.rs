@@ -54,6 +54,9 @@ pub struct ActivityEvent {
     pub source_pid: Option<u32>,
     /// Number of file mutations the event revealed.
     pub mutations: i64,
+    /// The coding agent whose hook sent it (`claude`, `codex`, `gemini`,
+    /// `cursor`, `copilot`).
+    pub agent_kind: String,
     /// Managed hook runs for this event, in the order they were stored.
     pub hook_runs: Vec<HookRunRecord>,
     /// The repository the event belongs to (its git root), set by multi-repository queries.
@@ -66,7 +69,8 @@ pub struct ActivityEvent {
 pub(crate) const EVENT_COLUMNS: &str = "id, event_id, hook_type, tool_name, agent_id, session_id, tool_use_id, cwd, \
      file_path, branch, head_sha, remote_url, payload_valid, hookd_payload(raw_payload, payload_refs), \
      event_timestamp, received_at, \
-     source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count";
+     source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count, \
+     agent_kind";
 
 /// [`EVENT_COLUMNS`] for a list: instead of the payload, a small JSON
 /// object with only what a row shows (the working directory, the prompt or
@@ -92,7 +96,8 @@ pub(crate) const EVENT_LIST_COLUMNS: &str = "id, event_id, hook_type, tool_name,
          'url', substr(json_extract(raw_payload, '$.tool_input.url'), 1, 300))) \
      ELSE '' END AS raw_payload, \
      event_timestamp, received_at, \
-     source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count";
+     source_pid, (SELECT COUNT(*) FROM mutations m WHERE m.event_id = events.event_id) AS mutation_count, \
+     agent_kind";
 
 pub(crate) fn row_to_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<ActivityEvent> {
     Ok(ActivityEvent {
@@ -114,6 +119,7 @@ pub(crate) fn row_to_event(row: &rusqlite::Row<'_>) -> rusqlite::Result<Activity
         received_at: row.get(15)?,
         source_pid: row.get(16)?,
         mutations: row.get(17)?,
+        agent_kind: row.get(18)?,
         hook_runs: Vec::new(),
         repo: None,
     })

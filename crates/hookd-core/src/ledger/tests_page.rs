@@ -1358,6 +1358,14 @@ fn a_coding_agents_rows_are_read_through_its_agents_whichever_side_is_few() {
     let root = repo_of_coding_agents(dir.path(), 0, &[]);
     let ledger = Ledger::open_existing(&dirs::repo_ledger_path(&root)).unwrap();
     assert_eq!(ledger.agent_kinds().unwrap(), ["claude", "gemini"]);
+    // Events carry their coding agent too (the activity list names it).
+    let events = ledger.activity(&of_kind("gemini")).unwrap();
+    assert_eq!(events.len(), 100);
+    assert!(
+        events
+            .iter()
+            .all(|e| e.agent_kind == "gemini" && e.agent_id == "g")
+    );
     assert_eq!(
         ledger.agents_of_kind("gemini").unwrap(),
         KindAgents::These(vec!["g".into()])

@@ -78,6 +78,11 @@ source_pid: number | null,
  */
 mutations: number, 
 /**
+ * The coding agent whose hook sent it (`claude`, `codex`, `gemini`,
+ * `cursor`, `copilot`).
+ */
+agent_kind: string, 
+/**
  * Managed hook runs for this event, in the order they were stored.
  */
 hook_runs: Array<HookRunRecord>, 
