@@ -121,3 +121,95 @@ fn a_projects_hooks_become_another_agents_file_with_what_degrades() {
         "{refused:?}"
     );
 }
+
+/// What `convert` writes for each agent, `validate --agent` takes as that
+/// agent would; a file the agent would drop is named with the JSON path,
+/// and a Gemini CLI file may hold comments.
+#[test]
+fn converted_files_validate_as_their_agent_reads_them_and_mangled_ones_do_not() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_file(
+        &root.join(".claude/settings.json"),
+        &json!({"hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]
+        }})
+        .to_string(),
+    );
+    for agent in ["codex", "gemini", "cursor", "copilot"] {
+        let converted = env.hookd(&root, &["hooks", "convert", "--to", agent]);
+        let file = root.join(format!("{agent}.json"));
+        write_file(&file, converted.assert_ok());
+        let run = env.hookd(
+            &root,
+            &[
+                "hooks",
+                "validate",
+                "--agent",
+                agent,
+                file.to_str().unwrap(),
+            ],
+        );
+        assert!(run.stdout.starts_with("ok     "), "{agent}: {run:?}");
+        run.assert_ok();
+    }
+
+    let codex = root.join("mangled-codex.json");
+    write_file(
+        &codex,
+        &json!({"version": 1, "hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}})
+            .to_string(),
+    );
+    let run = env.hookd(
+        &root,
+        &[
+            "hooks",
+            "validate",
+            "--agent",
+            "codex",
+            codex.to_str().unwrap(),
+        ],
+    );
+    assert!(!run.status.success());
+    assert!(
+        run.stdout.contains("error  ") && run.stdout.contains(": version: Codex CLI allows only"),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout
+            .contains("hooks.PreToolUse[0].hooks[0].command: missing"),
+        "{run:?}"
+    );
+    assert!(
+        run.stderr.contains("codex would not load what is named"),
+        "{run:?}"
+    );
+
+    let gemini = root.join("settings.json");
+    write_file(
+        &gemini,
+        "{\n  // Gemini allows comments\n  \"hooks\": {\"AfterTool\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./log.sh\", \"timeout\": 5}]}]}\n}\n",
+    );
+    let run = env.hookd(
+        &root,
+        &[
+            "hooks",
+            "validate",
+            "--agent",
+            "gemini",
+            gemini.to_str().unwrap(),
+        ],
+    );
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("warn   ") && run.stdout.contains("Gemini CLI counts milliseconds"),
+        "{run:?}"
+    );
+    let refused = env.hookd(&root, &["hooks", "validate", "--agent", "cursor"]);
+    assert!(
+        refused.stderr.contains("name the cursor hooks files"),
+        "{refused:?}"
+    );
+}

@@ -178,6 +178,11 @@ pub struct ValidateArgs {
     /// if it is inside a repository [default: the current directory]
     #[arg(long, value_name = "DIR", conflicts_with = "files")]
     pub project: Option<PathBuf>,
+    /// Check each FILE as this agent reads its hooks file: claude (the default), codex
+    /// (hooks.json), gemini (settings.json), cursor (hooks.json) or copilot (a hooks file);
+    /// another agent's files must be named
+    #[arg(long, value_name = "AGENT", value_parser = super::target::agent_kind_parser(), default_value = "claude")]
+    pub agent: hookd_core::AgentKind,
 }
 
 /// Flags of `hookd hooks test`.
@@ -566,6 +571,9 @@ fn enable(args: &EditArgs) -> Result<()> {
 }
 
 fn validate(args: &ValidateArgs) -> Result<()> {
+    if args.agent != hookd_core::AgentKind::Claude {
+        return validate_agent_files(args);
+    }
     let mut targets: Vec<(PathBuf, bool)> = Vec::new();
     if args.files.is_empty() {
         let project = project_dir(args.project.as_deref())?;
@@ -623,6 +631,56 @@ fn validate(args: &ValidateArgs) -> Result<()> {
             "{problems} problem{} in {bad_files} file{}",
             plural(problems),
             plural(bad_files)
+        );
+    }
+    Ok(())
+}
+
+/// `validate --agent`: each named file checked as that agent reads it
+/// ([`hookd_core::settings::agent_schema`]); the same lines as for Claude
+/// Code's files.
+fn validate_agent_files(args: &ValidateArgs) -> Result<()> {
+    use hookd_core::AgentKind;
+    use hookd_core::settings::{agent_schema, format};
+    if args.files.is_empty() {
+        bail!(
+            "name the {} hooks files to check (hookd finds Claude Code's files by itself, not other agents')",
+            args.agent
+        );
+    }
+    let (mut problems, mut bad_files) = (0, 0);
+    for path in &args.files {
+        let shown = show(path);
+        let errors: Vec<String> = match std::fs::read(path) {
+            Err(err) => vec![format!("cannot read: {err}")],
+            // Gemini CLI strips comments before it parses its settings.
+            Ok(bytes) => match format::parse_with(&bytes, args.agent == AgentKind::Gemini) {
+                Err(err) => vec![format!("not valid JSON: {err}")],
+                Ok((value, _)) => {
+                    let found = agent_schema::check(args.agent, &value);
+                    for warning in &found.warnings {
+                        println!("warn   {shown}: {warning}");
+                    }
+                    found.errors.iter().map(ToString::to_string).collect()
+                }
+            },
+        };
+        if errors.is_empty() {
+            println!("ok     {shown}");
+        } else {
+            bad_files += 1;
+            problems += errors.len();
+            for error in errors {
+                println!("error  {shown}: {error}");
+            }
+        }
+    }
+    if problems > 0 {
+        bail!(
+            "{problems} problem{} in {bad_files} file{} ({} would not load what is named)",
+            plural(problems),
+            plural(bad_files),
+            args.agent
         );
     }
     Ok(())

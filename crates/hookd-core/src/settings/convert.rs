@@ -211,8 +211,8 @@ fn takes_matcher(agent: AgentKind, claude_event: &str, target: &str) -> bool {
         .is_some_and(|spec| spec.matcher == MatchField::Payload("tool_name"));
     match agent {
         AgentKind::Claude | AgentKind::Codex | AgentKind::Gemini => true,
-        // Cursor documents matchers for its tool events only.
-        AgentKind::Cursor => tool_event,
+        // Cursor documents matchers for its tool and subagent events.
+        AgentKind::Cursor => tool_event || matches!(target, "subagentStart" | "subagentStop"),
         AgentKind::Copilot => {
             tool_event || matches!(target, "notification" | "preCompact" | "subagentStart")
         }
@@ -776,60 +776,13 @@ mod tests {
         }
     }
 
-    /// The rules of each agent's schema that a conversion must keep
-    /// (`docs/agent-hooks.md` §1.2, §2.2, §3.2, §4.2).
+    /// A conversion is a file its agent takes as it is: no error, no warning
+    /// ([`super::super::agent_schema`]).
     fn check_shape(agent: AgentKind, document: &Value, what: &str) {
-        let top = document.as_object().unwrap();
-        let events = top["hooks"].as_object().unwrap();
-        match agent {
-            AgentKind::Codex | AgentKind::Gemini => {
-                assert_eq!(top.len(), 1, "{what}: only hooks at the top");
-                for groups in events.values() {
-                    for group in groups.as_array().unwrap() {
-                        let group = group.as_object().unwrap();
-                        assert!(
-                            group.keys().all(|k| k == "matcher" || k == "hooks"),
-                            "{what}"
-                        );
-                        for h in group["hooks"].as_array().unwrap() {
-                            assert_eq!(h["type"], "command", "{what}");
-                            assert!(h["command"].as_str().is_some_and(|c| !c.is_empty()));
-                            if agent == AgentKind::Gemini
-                                && let Some(ms) = h.get("timeout")
-                            {
-                                assert!(ms.as_u64().unwrap() >= 1000, "{what}: milliseconds");
-                            }
-                        }
-                    }
-                }
-            }
-            AgentKind::Cursor | AgentKind::Copilot => {
-                assert_eq!(top["version"], 1, "{what}");
-                for entries in events.values() {
-                    for e in entries.as_array().unwrap() {
-                        assert!(e.get("hooks").is_none(), "{what}: flat entries");
-                        let command = if agent == AgentKind::Cursor {
-                            "command"
-                        } else {
-                            "bash"
-                        };
-                        assert!(
-                            e[command].as_str().is_some_and(|c| !c.is_empty()),
-                            "{what}: {e}"
-                        );
-                    }
-                }
-            }
-            AgentKind::Claude => {}
-        }
-        // Every event is one of the agent's own.
-        for event in events.keys() {
-            assert!(
-                events::EVENTS
-                    .iter()
-                    .any(|spec| event_for(agent, spec.name) == Some(event.as_str())),
-                "{what}: {event} is not {agent}'s"
-            );
-        }
+        let found = super::super::agent_schema::check(agent, document);
+        assert!(
+            found.errors.is_empty() && found.warnings.is_empty(),
+            "{what} as {agent}: {found:?}\n{document}"
+        );
     }
 }

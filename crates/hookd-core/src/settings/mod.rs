@@ -32,6 +32,7 @@
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
+pub mod agent_schema;
 pub mod components;
 pub mod connect;
 pub mod containers;

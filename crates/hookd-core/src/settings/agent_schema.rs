@@ -1,0 +1,633 @@
+//! Each coding agent's hooks file checked as that agent reads it: Codex
+//! CLI's `hooks.json`, the `hooks` of Gemini CLI's `settings.json`,
+//! Cursor's `hooks.json` and a GitHub Copilot hooks file
+//! (`docs/agent-hooks.md` §1.2, §2.2, §3.2, §4.2).
+//!
+//! The agents differ in what they do with a file they do not like, and the
+//! check says which: an **error** is what makes the agent drop the file or
+//! the hook (Codex CLI drops a whole `hooks.json` with an unknown top-level
+//! key; a command entry without a command never runs), a **warning** what it
+//! skips with a warning and goes on (Gemini CLI reports type errors and
+//! still loads the file; an unknown event is skipped everywhere). Paths are
+//! JSON paths into the file, as for Claude Code's files
+//! ([`super::validate`]).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::validate::ValidationError;
+use crate::AgentKind;
+
+/// What an agent would make of one hooks file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct AgentFileCheck {
+    /// What makes the agent drop the file or a hook of it.
+    pub errors: Vec<ValidationError>,
+    /// What it skips or ignores, with a warning of its own or none.
+    pub warnings: Vec<ValidationError>,
+}
+
+/// Codex CLI's events (§1.3).
+const CODEX_EVENTS: &[&str] = &[
+    "SessionStart",
+    "SubagentStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SubagentStop",
+    "Stop",
+    "SessionEnd",
+    "Interrupt",
+];
+
+/// Gemini CLI's events (§2.3).
+const GEMINI_EVENTS: &[&str] = &[
+    "BeforeTool",
+    "AfterTool",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+    "SessionStart",
+    "SessionEnd",
+    "PreCompress",
+    "Notification",
+];
+
+/// Cursor's events (§3.3).
+const CURSOR_EVENTS: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "preToolUse",
+    "postToolUse",
+    "postToolUseFailure",
+    "subagentStart",
+    "subagentStop",
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "preCompact",
+    "stop",
+    "afterAgentResponse",
+    "afterAgentThought",
+    "beforeTabFileRead",
+    "afterTabFileEdit",
+    "workspaceOpen",
+];
+
+/// GitHub Copilot's events, camelCase and PascalCase (§4.3).
+const COPILOT_EVENTS: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "userPromptTransformed",
+    "preToolUse",
+    "permissionRequest",
+    "postToolUse",
+    "postToolUseFailure",
+    "agentStop",
+    "subagentStart",
+    "subagentStop",
+    "preCompact",
+    "notification",
+    "errorOccurred",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "ErrorOccurred",
+];
+
+/// Collects the findings with their paths.
+#[derive(Default)]
+struct Findings(AgentFileCheck);
+
+impl Findings {
+    fn error(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.errors.push(ValidationError {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    fn warn(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.warnings.push(ValidationError {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+}
+
+/// Checks `value`, the whole hooks file (for Gemini CLI its whole
+/// `settings.json`), as `agent` reads it. Claude Code's files are
+/// [`super::validate`]'s.
+#[must_use]
+pub fn check(agent: AgentKind, value: &Value) -> AgentFileCheck {
+    let mut f = Findings::default();
+    let Some(top) = value.as_object() else {
+        f.error("top level", "expected an object");
+        return f.0;
+    };
+    match agent {
+        AgentKind::Claude => {
+            f.0.errors = super::validate::validate(value);
+        }
+        AgentKind::Codex => codex(top, &mut f),
+        AgentKind::Gemini => gemini(top, &mut f),
+        AgentKind::Cursor | AgentKind::Copilot => flat(agent, top, &mut f),
+    }
+    f.0
+}
+
+/// The `hooks` object, or a finding; `None` when there is none to read.
+fn hooks_object<'a>(
+    top: &'a Map<String, Value>,
+    required: bool,
+    name: &str,
+    f: &mut Findings,
+) -> Option<&'a Map<String, Value>> {
+    match top.get("hooks") {
+        Some(Value::Object(hooks)) => Some(hooks),
+        Some(_) => {
+            f.error(
+                "hooks",
+                format!("expected an object of events; {name} cannot read it"),
+            );
+            None
+        }
+        None if required => {
+            f.error(
+                "hooks",
+                format!("missing: {name} finds no hooks in this file"),
+            );
+            None
+        }
+        None => None,
+    }
+}
+
+/// An unknown event: the agent skips it.
+fn known_event(event: &str, known: &[&str], name: &str, f: &mut Findings) -> bool {
+    if known.contains(&event) {
+        return true;
+    }
+    let hint = known
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(event))
+        .map(|k| format!(" (did you mean {k}?)"))
+        .unwrap_or_default();
+    f.warn(
+        format!("hooks.{event}"),
+        format!("not a {name} event{hint}: it is skipped"),
+    );
+    false
+}
+
+fn codex(top: &Map<String, Value>, f: &mut Findings) {
+    for key in top.keys() {
+        if key != "hooks" && key != "description" {
+            f.error(
+                key.as_str(),
+                "Codex CLI allows only \"hooks\" and \"description\" here: it drops the whole file",
+            );
+        }
+    }
+    let Some(hooks) = hooks_object(top, true, "Codex CLI", f) else {
+        return;
+    };
+    grouped(hooks, CODEX_EVENTS, "Codex CLI", f, |path, handler, f| {
+        let Some(h) = handler.as_object() else {
+            f.error(path, "expected an object");
+            return;
+        };
+        match h.get("type").and_then(Value::as_str) {
+            Some("command") => {}
+            Some(other @ ("prompt" | "agent")) => {
+                f.warn(
+                    format!("{path}.type"),
+                    format!("Codex CLI skips {other:?} hooks"),
+                );
+                return;
+            }
+            _ => {
+                f.error(format!("{path}.type"), "expected \"command\"");
+                return;
+            }
+        }
+        command_field(h, "command", &path, f);
+        if h.contains_key("commandWindows") && h.contains_key("command_windows") {
+            f.error(
+                path.clone(),
+                "both commandWindows and command_windows: Codex CLI refuses the duplicate",
+            );
+        }
+        for key in ["timeout", "timeoutSec"] {
+            if let Some(t) = h.get(key)
+                && t.as_u64().is_none_or(|t| t < 1)
+            {
+                f.error(format!("{path}.{key}"), "expected whole seconds, 1 or more");
+            }
+        }
+        bool_field(h, "async", &path, f);
+    });
+}
+
+fn gemini(top: &Map<String, Value>, f: &mut Findings) {
+    // Gemini CLI reports a type error and still loads the file: warnings.
+    let Some(hooks) = hooks_object(top, false, "Gemini CLI", f) else {
+        return;
+    };
+    let mut inner = Findings::default();
+    grouped(
+        hooks,
+        GEMINI_EVENTS,
+        "Gemini CLI",
+        &mut inner,
+        |path, handler, f| {
+            let Some(h) = handler.as_object() else {
+                f.error(path, "expected an object");
+                return;
+            };
+            if h.get("type").and_then(Value::as_str) != Some("command") {
+                f.error(format!("{path}.type"), "expected \"command\"");
+                return;
+            }
+            command_field(h, "command", &path, f);
+            if let Some(t) = h.get("timeout")
+                && !t.as_f64().is_some_and(|t| t > 0.0)
+            {
+                f.error(
+                    format!("{path}.timeout"),
+                    "expected a positive number of milliseconds",
+                );
+            } else if let Some(t) = h.get("timeout").and_then(Value::as_f64)
+                && t < 1000.0
+            {
+                f.warn(
+                    format!("{path}.timeout"),
+                    format!("{t} milliseconds: Gemini CLI counts milliseconds, not seconds"),
+                );
+            }
+        },
+    );
+    let AgentFileCheck { errors, warnings } = inner.0;
+    for e in errors {
+        f.warn(
+            e.path,
+            format!("{} (Gemini CLI warns and skips it)", e.message),
+        );
+    }
+    f.0.warnings.extend(warnings);
+}
+
+/// The groups of each event (Codex CLI and Gemini CLI): `matcher` and a
+/// `hooks` list, each handler checked by `handler`.
+fn grouped(
+    hooks: &Map<String, Value>,
+    known: &[&str],
+    name: &str,
+    f: &mut Findings,
+    mut handler: impl FnMut(String, &Value, &mut Findings),
+) {
+    for (event, groups) in hooks {
+        if !known_event(event, known, name, f) {
+            continue;
+        }
+        let Some(groups) = groups.as_array() else {
+            f.error(format!("hooks.{event}"), "expected an array of groups");
+            continue;
+        };
+        for (g, group) in groups.iter().enumerate() {
+            let path = format!("hooks.{event}[{g}]");
+            let Some(group) = group.as_object() else {
+                f.error(path, "expected an object");
+                continue;
+            };
+            if let Some(m) = group.get("matcher")
+                && !m.is_string()
+            {
+                f.error(format!("{path}.matcher"), "expected a string");
+            }
+            match group.get("hooks").and_then(Value::as_array) {
+                Some(list) => {
+                    for (h, entry) in list.iter().enumerate() {
+                        handler(format!("{path}.hooks[{h}]"), entry, f);
+                    }
+                }
+                None => f.error(format!("{path}.hooks"), "expected an array of hooks"),
+            }
+        }
+    }
+}
+
+/// Cursor's and Copilot's flat files: `version: 1`, entries under each event.
+fn flat(agent: AgentKind, top: &Map<String, Value>, f: &mut Findings) {
+    let (name, known) = match agent {
+        AgentKind::Cursor => ("Cursor", CURSOR_EVENTS),
+        _ => ("GitHub Copilot", COPILOT_EVENTS),
+    };
+    match top.get("version") {
+        Some(v) if v.as_u64() == Some(1) => {}
+        Some(_) => f.error("version", "expected 1"),
+        None if agent == AgentKind::Copilot => f.error("version", "missing: expected 1"),
+        None => {}
+    }
+    let Some(hooks) = hooks_object(top, true, name, f) else {
+        return;
+    };
+    for (event, entries) in hooks {
+        if !known_event(event, known, name, f) {
+            continue;
+        }
+        let Some(entries) = entries.as_array() else {
+            f.error(format!("hooks.{event}"), "expected an array of entries");
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let path = format!("hooks.{event}[{i}]");
+            let Some(e) = entry.as_object() else {
+                f.error(path, "expected an object");
+                continue;
+            };
+            if e.contains_key("hooks") {
+                f.error(
+                    format!("{path}.hooks"),
+                    format!("{name} has no groups: each entry is one hook, its matcher beside it"),
+                );
+            }
+            if let Some(m) = e.get("matcher")
+                && !m.is_string()
+            {
+                f.error(format!("{path}.matcher"), "expected a string");
+            }
+            if agent == AgentKind::Cursor {
+                cursor_entry(e, &path, f);
+            } else {
+                copilot_entry(e, &path, f);
+            }
+        }
+    }
+}
+
+fn cursor_entry(e: &Map<String, Value>, path: &str, f: &mut Findings) {
+    match e.get("type").and_then(Value::as_str).unwrap_or("command") {
+        "command" => command_field(e, "command", path, f),
+        "prompt" => {
+            if !e.get("prompt").is_some_and(Value::is_string) {
+                f.error(format!("{path}.prompt"), "a prompt hook needs its prompt");
+            }
+        }
+        other => f.error(
+            format!("{path}.type"),
+            format!("{other:?} is not a Cursor hook type"),
+        ),
+    }
+    number_field(e, "timeout", path, f);
+    bool_field(e, "failClosed", path, f);
+}
+
+fn copilot_entry(e: &Map<String, Value>, path: &str, f: &mut Findings) {
+    match e.get("type").and_then(Value::as_str).unwrap_or("command") {
+        "command" => {
+            let exec = e.contains_key("exec");
+            let shells = ["bash", "powershell", "command"];
+            if exec && shells.iter().any(|k| e.contains_key(*k)) {
+                f.error(
+                    path,
+                    "exec runs without a shell: not with bash, powershell or command",
+                );
+            }
+            if !exec
+                && !shells
+                    .iter()
+                    .any(|k| e.get(*k).is_some_and(Value::is_string))
+            {
+                f.error(path, "a command hook needs bash, powershell or command");
+            }
+            for key in shells {
+                if e.contains_key(key) {
+                    command_field(e, key, path, f);
+                }
+            }
+        }
+        "http" => {
+            if !e.get("url").and_then(Value::as_str).is_some_and(|u| {
+                u.starts_with("https://")
+                    || u.starts_with("http://localhost")
+                    || u.starts_with("http://127.0.0.1")
+            }) {
+                f.error(format!("{path}.url"), "an http hook needs an https:// URL");
+            }
+        }
+        "prompt" => {
+            if !e.get("prompt").is_some_and(Value::is_string) {
+                f.error(format!("{path}.prompt"), "a prompt hook needs its prompt");
+            }
+        }
+        other => f.error(
+            format!("{path}.type"),
+            format!("{other:?} is not a Copilot hook type"),
+        ),
+    }
+    for key in ["timeoutSec", "timeout"] {
+        number_field(e, key, path, f);
+    }
+}
+
+/// A non-empty command string.
+fn command_field(h: &Map<String, Value>, key: &str, path: &str, f: &mut Findings) {
+    match h.get(key) {
+        Some(Value::String(c)) if !c.trim().is_empty() => {}
+        Some(Value::String(_)) => f.error(format!("{path}.{key}"), "empty: it never runs"),
+        Some(_) => f.error(format!("{path}.{key}"), "expected a string"),
+        None => f.error(format!("{path}.{key}"), "missing: the hook never runs"),
+    }
+}
+
+fn bool_field(h: &Map<String, Value>, key: &str, path: &str, f: &mut Findings) {
+    if h.get(key).is_some_and(|v| !v.is_boolean()) {
+        f.error(format!("{path}.{key}"), "expected true or false");
+    }
+}
+
+fn number_field(h: &Map<String, Value>, key: &str, path: &str, f: &mut Findings) {
+    if h.get(key)
+        .is_some_and(|v| !v.as_f64().is_some_and(|t| t > 0.0))
+    {
+        f.error(
+            format!("{path}.{key}"),
+            "expected a positive number of seconds",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn paths(list: &[ValidationError]) -> Vec<&str> {
+        list.iter().map(|e| e.path.as_str()).collect()
+    }
+
+    /// The agents' own documented examples (docs/agent-hooks.md §1.6, §2.6,
+    /// §3.6, §4.6) check clean.
+    #[test]
+    fn the_agents_documented_examples_pass() {
+        let examples = [
+            (
+                AgentKind::Codex,
+                json!({"hooks": {"PreToolUse": [{"matcher": "^Bash$", "hooks": [
+                    {"type": "command", "command": "python3 /tmp/pre.py", "timeout": 10, "statusMessage": "checking"}]}]}}),
+            ),
+            (
+                AgentKind::Codex,
+                json!({"description": "policy", "hooks": {"PreToolUse": [{"matcher": "^Bash$", "hooks": [
+                    {"type": "command", "command": "/usr/bin/python3 \"$(git rev-parse --show-toplevel)/.codex/hooks/pre_tool_use_policy.py\"",
+                     "timeout": 30, "statusMessage": "Checking Bash command"}]}]}}),
+            ),
+            (
+                AgentKind::Gemini,
+                json!({"theme": "dark", "hooks": {"BeforeTool": [{"matcher": "write_file|replace", "hooks": [
+                    {"name": "security-check", "type": "command", "command": "$GEMINI_PROJECT_DIR/.gemini/hooks/security.sh", "timeout": 5000}]}]}}),
+            ),
+            (
+                AgentKind::Gemini,
+                json!({"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "node ${extensionPath}/scripts/on-start.js"}]}]}}),
+            ),
+            (
+                AgentKind::Cursor,
+                json!({"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}]}}),
+            ),
+            (
+                AgentKind::Cursor,
+                json!({"hooks": {"beforeShellExecution": [{"command": "./scripts/approve-network.sh", "timeout": 30, "matcher": "curl|wget|nc"}]}}),
+            ),
+            (
+                AgentKind::Copilot,
+                json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "YOUR_BASH_COMMAND",
+                    "powershell": "YOUR_POWERSHELL_COMMAND", "cwd": "OPTIONAL/WORKING/DIRECTORY", "env": {"VAR": "VALUE"}, "timeoutSec": 30}]}}),
+            ),
+        ];
+        for (agent, file) in examples {
+            let found = check(agent, &file);
+            assert_eq!(found, AgentFileCheck::default(), "{agent}: {file}");
+        }
+    }
+
+    #[test]
+    fn what_an_agent_drops_is_an_error_and_what_it_skips_a_warning() {
+        // Codex CLI drops the whole file for one unknown top-level key.
+        let codex = check(
+            AgentKind::Codex,
+            &json!({"$schema": "x", "version": 1, "hooks": {
+                "PreToolUse": [{"hooks": [{"type": "command", "command": ""}, {"type": "prompt", "prompt": "p"}]}],
+                "preToolUse": [],
+                "Stop": [{"hooks": [{"type": "command", "command": "x", "timeout": 0.5}]}]}}),
+        );
+        assert_eq!(
+            paths(&codex.errors),
+            [
+                "$schema",
+                "version",
+                "hooks.PreToolUse[0].hooks[0].command",
+                "hooks.Stop[0].hooks[0].timeout"
+            ]
+        );
+        assert!(codex.errors[0].message.contains("drops the whole file"));
+        assert_eq!(
+            paths(&codex.warnings),
+            ["hooks.PreToolUse[0].hooks[1].type", "hooks.preToolUse"]
+        );
+        assert!(
+            codex.warnings[1]
+                .message
+                .contains("did you mean PreToolUse?")
+        );
+
+        // Gemini CLI warns about a type error and loads the file anyway.
+        let gemini = check(
+            AgentKind::Gemini,
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "timeout": 5}]}], "PreToolUse": []}}),
+        );
+        assert!(gemini.errors.is_empty(), "{gemini:?}");
+        assert_eq!(
+            paths(&gemini.warnings),
+            [
+                "hooks.BeforeTool[0].hooks[0].command",
+                "hooks.BeforeTool[0].hooks[0].timeout",
+                "hooks.PreToolUse"
+            ]
+        );
+        assert!(gemini.warnings[1].message.contains("milliseconds"));
+
+        // Cursor's and Copilot's entries are flat.
+        let cursor = check(
+            AgentKind::Cursor,
+            &json!({"version": 2, "hooks": {"preToolUse": [{"matcher": "Shell", "hooks": [{"command": "x"}]}]}}),
+        );
+        assert_eq!(
+            paths(&cursor.errors),
+            [
+                "version",
+                "hooks.preToolUse[0].hooks",
+                "hooks.preToolUse[0].command"
+            ]
+        );
+        let copilot = check(
+            AgentKind::Copilot,
+            &json!({"hooks": {"preToolUse": [{"type": "command", "timeoutSec": -1},
+                {"type": "http", "url": "http://example.test"}]}}),
+        );
+        assert_eq!(
+            paths(&copilot.errors),
+            [
+                "version",
+                "hooks.preToolUse[0]",
+                "hooks.preToolUse[0].timeoutSec",
+                "hooks.preToolUse[1].url"
+            ]
+        );
+        assert!(check(AgentKind::Copilot, &json!([1])).errors[0].path == "top level");
+    }
+
+    /// What hookd itself writes for each agent checks clean: the converter's
+    /// files of every template.
+    #[test]
+    fn the_converters_files_pass_their_agents_check() {
+        let claude = json!({
+            "PreToolUse": [{"matcher": "Bash|Write", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 10}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "./tests-pass.sh"}]}],
+            "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "./ctx.sh"}]}]
+        });
+        for agent in [
+            AgentKind::Codex,
+            AgentKind::Gemini,
+            AgentKind::Cursor,
+            AgentKind::Copilot,
+        ] {
+            let converted = super::super::convert::convert(claude.as_object().unwrap(), agent);
+            assert_eq!(
+                check(agent, &converted.document),
+                AgentFileCheck::default(),
+                "{agent}: {}",
+                converted.document
+            );
+        }
+    }
+}
