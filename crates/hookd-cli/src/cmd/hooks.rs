@@ -586,7 +586,7 @@ fn validate(args: &ValidateArgs) -> Result<()> {
     } else {
         targets.extend(args.files.iter().map(|f| (f.clone(), true)));
     }
-    let (mut problems, mut bad_files) = (0, 0);
+    let mut tally = Tally::default();
     for (path, named) in &targets {
         let shown = show(path);
         if !named && !path.exists() {
@@ -612,28 +612,49 @@ fn validate(args: &ValidateArgs) -> Result<()> {
             }
             Err(other) => (vec![other.to_string()], Vec::new()),
         };
-        // Warnings do not fail the check: the agent accepts the file.
-        for warning in &warnings {
+        tally.file(&shown, &warnings, &errors);
+    }
+    tally.finish("")
+}
+
+/// The lines of `validate` and its count of problems.
+#[derive(Default)]
+struct Tally {
+    problems: usize,
+    bad_files: usize,
+}
+
+impl Tally {
+    /// Prints one file's warnings (which do not fail the check: the agent
+    /// accepts the file), then `ok` or its errors.
+    fn file(&mut self, shown: &str, warnings: &[String], errors: &[String]) {
+        for warning in warnings {
             println!("warn   {shown}: {warning}");
         }
         if errors.is_empty() {
             println!("ok     {shown}");
         } else {
-            bad_files += 1;
-            problems += errors.len();
+            self.bad_files += 1;
+            self.problems += errors.len();
             for error in errors {
                 println!("error  {shown}: {error}");
             }
         }
     }
-    if problems > 0 {
-        bail!(
-            "{problems} problem{} in {bad_files} file{}",
-            plural(problems),
-            plural(bad_files)
-        );
+
+    /// Fails with the count when some file had errors (`why` after it).
+    fn finish(self, why: &str) -> Result<()> {
+        if self.problems > 0 {
+            bail!(
+                "{} problem{} in {} file{}{why}",
+                self.problems,
+                plural(self.problems),
+                self.bad_files,
+                plural(self.bad_files)
+            );
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `validate --agent`: each named file checked as that agent reads it
@@ -648,42 +669,25 @@ fn validate_agent_files(args: &ValidateArgs) -> Result<()> {
             args.agent
         );
     }
-    let (mut problems, mut bad_files) = (0, 0);
+    let mut tally = Tally::default();
+    let strings = |list: &[settings::ValidationError]| -> Vec<String> {
+        list.iter().map(ToString::to_string).collect()
+    };
     for path in &args.files {
-        let shown = show(path);
-        let errors: Vec<String> = match std::fs::read(path) {
-            Err(err) => vec![format!("cannot read: {err}")],
+        let (warnings, errors) = match std::fs::read(path) {
+            Err(err) => (Vec::new(), vec![format!("cannot read: {err}")]),
             // Gemini CLI strips comments before it parses its settings.
             Ok(bytes) => match format::parse_with(&bytes, args.agent == AgentKind::Gemini) {
-                Err(err) => vec![format!("not valid JSON: {err}")],
+                Err(err) => (Vec::new(), vec![format!("not valid JSON: {err}")]),
                 Ok((value, _)) => {
                     let found = agent_schema::check(args.agent, &value);
-                    for warning in &found.warnings {
-                        println!("warn   {shown}: {warning}");
-                    }
-                    found.errors.iter().map(ToString::to_string).collect()
+                    (strings(&found.warnings), strings(&found.errors))
                 }
             },
         };
-        if errors.is_empty() {
-            println!("ok     {shown}");
-        } else {
-            bad_files += 1;
-            problems += errors.len();
-            for error in errors {
-                println!("error  {shown}: {error}");
-            }
-        }
+        tally.file(&show(path), &warnings, &errors);
     }
-    if problems > 0 {
-        bail!(
-            "{problems} problem{} in {bad_files} file{} ({} would not load what is named)",
-            plural(problems),
-            plural(bad_files),
-            args.agent
-        );
-    }
-    Ok(())
+    tally.finish(&format!(" ({} would not load what is named)", args.agent))
 }
 
 fn test(args: &TestArgs) -> Result<()> {
