@@ -10,7 +10,7 @@
 //! skips with a warning and goes on (Gemini CLI reports type errors and
 //! still loads the file; an unknown event is skipped everywhere). Paths are
 //! JSON paths into the file, as for Claude Code's files
-//! ([`super::validate`]).
+//! ([`mod@super::validate`]).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -134,7 +134,7 @@ impl Findings {
 
 /// Checks `value`, the whole hooks file (for Gemini CLI its whole
 /// `settings.json`), as `agent` reads it. Claude Code's files are
-/// [`super::validate`]'s.
+/// [`super::validate()`]'s.
 #[must_use]
 pub fn check(agent: AgentKind, value: &Value) -> AgentFileCheck {
     let mut f = Findings::default();
