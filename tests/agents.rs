@@ -2,7 +2,7 @@
 //! `hookd connect --agent gemini` edits Gemini CLI's settings file as
 //! surgically as Claude Code's, the entries it writes record Gemini's
 //! events when run as Gemini runs them, and `disconnect` gives the file
-//! back byte for byte.
+//! back byte for byte; the same for Cursor's `hooks.json`.
 
 use hookd_testkit::{GitRepo, TestEnv, wait_for_count, write_file};
 use serde_json::{Value, json};
@@ -110,8 +110,12 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
             "--managed is not supported with --agent gemini yet",
         ),
         (
-            vec!["connect", "--agent", "cursor"],
-            "cannot connect cursor yet",
+            vec!["connect", "--agent", "cursor", "--scope", "local"],
+            "Cursor has no local settings file",
+        ),
+        (
+            vec!["connect", "--agent", "cursor", "--managed"],
+            "--managed is not supported with --agent cursor yet",
         ),
         (
             vec!["disconnect", "--agent", "copilot"],
@@ -123,6 +127,7 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
     assert!(!env.home().join(".gemini").exists());
+    assert!(!env.home().join(".cursor").exists());
 
     // Beyond comments, Gemini CLI reads plain JSON: a trailing comma is an
     // error it would report too, and hookd refuses the file, untouched.
@@ -162,4 +167,142 @@ fn jsonc(text: &str) -> Value {
         .collect::<Vec<_>>()
         .join("\n");
     serde_json::from_str(&json).unwrap()
+}
+
+/// A Cursor hooks file as a user writes it: its own entries, an empty list
+/// and a key Cursor does not document, laid out by hand.
+const CURSOR_FILE: &str = "{\n  \"version\": 1,\n  \"x-note\": \"mine\",\n  \"hooks\": {\n    \"afterFileEdit\": [\n      { \"command\": \"./hooks/format.sh\" }\n    ],\n    \"beforeShellExecution\": [\n      { \"command\": \"./approve.sh\", \"timeout\": 30, \"matcher\": \"curl|wget|nc\" }\n    ],\n    \"workspaceOpen\": []\n  }\n}\n";
+
+#[test]
+fn cursor_is_connected_records_through_its_entries_and_is_disconnected_byte_for_byte() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let file = env.home().join(".cursor/hooks.json");
+    write_file(&file, CURSOR_FILE);
+
+    let dry = env.hookd(&root, &["connect", "--agent", "cursor", "--dry-run"]);
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("Dry run: would add 7 hook groups")
+            && dry.stdout.contains("+++")
+            && dry.stdout.contains("--agent cursor afterFileEdit"),
+        "the count and the diff: {}",
+        dry.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CURSOR_FILE);
+
+    let run = env.hookd(&root, &["connect", "--agent", "cursor"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("Connected hookd (Cursor)"),
+        "{}",
+        run.stdout
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"version\": 1,\n  \"x-note\": \"mine\",\n")
+            && text.contains(
+                "{ \"command\": \"./approve.sh\", \"timeout\": 30, \"matcher\": \"curl|wget|nc\" }"
+            ),
+        "the user's bytes stay: {text}"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let edits = value["hooks"]["afterFileEdit"].as_array().unwrap();
+    assert_eq!(edits[0], json!({"command": "./hooks/format.sh"}));
+    assert_eq!(edits[1]["timeout"], 10, "seconds, Cursor's unit");
+    assert!(edits[1].get("matcher").is_none(), "flat: no groups");
+    assert_eq!(value["hooks"]["workspaceOpen"], json!([]));
+    let again = env.hookd(&root, &["connect", "--agent", "cursor"]);
+    assert!(
+        again.stdout.contains("Already connected"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+
+    // Cursor runs the entry's command with its payload on stdin.
+    let _daemon = env.start_daemon();
+    let command = value["hooks"]["sessionStart"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.ends_with("hookd-emit --agent cursor sessionStart"),
+        "{command}"
+    );
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let payload = json!({"session_id": "c-1", "conversation_id": "c-1",
+        "hook_event_name": "sessionStart", "workspace_roots": [root], "cwd": root,
+        "is_background_agent": false, "composer_mode": "agent"});
+    let out = env.emit(&args, &payload.to_string(), &root);
+    assert!(out.status.success(), "{out:?}");
+    wait_for_count(&repo, "events", 1);
+    let (hook_type, agent_kind): (String, String) = repo
+        .ledger()
+        .query_row("SELECT hook_type, agent_kind FROM events", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (hook_type.as_str(), agent_kind.as_str()),
+        ("session_start", "cursor")
+    );
+
+    let dry = env.hookd(&root, &["disconnect", "--agent", "cursor", "--dry-run"]);
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("would remove 7 hookd handlers") && dry.stdout.contains("---"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let gone = env.hookd(&root, &["disconnect", "--agent", "cursor"]);
+    gone.assert_ok();
+    assert!(
+        gone.stdout.contains("removed 7 hookd handlers"),
+        "{}",
+        gone.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CURSOR_FILE);
+    let twice = env.hookd(&root, &["disconnect", "--agent", "cursor"]);
+    assert!(twice.stdout.contains("Not connected"), "{}", twice.stdout);
+}
+
+#[test]
+fn cursor_project_file_is_created_with_version_1_and_a_broken_one_is_refused() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let run = env.hookd(
+        &root,
+        &["connect", "--agent", "cursor", "--scope", "project"],
+    );
+    run.assert_ok();
+    assert!(run.stderr.contains("trusted workspace"), "{}", run.stderr);
+    let project_file = root.join(".cursor/hooks.json");
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&project_file).unwrap()).unwrap();
+    assert_eq!(value["version"], 1);
+    assert_eq!(
+        value["hooks"]["postToolUse"][0]["command"], "hookd-emit --agent cursor postToolUse",
+        "a committed file names the bare command"
+    );
+    let gone = env.hookd(
+        &root,
+        &["disconnect", "--agent", "cursor", "--scope", "project"],
+    );
+    gone.assert_ok();
+    assert_eq!(
+        serde_json::from_str::<Value>(&std::fs::read_to_string(&project_file).unwrap()).unwrap(),
+        json!({"version": 1})
+    );
+
+    // Groups where Cursor wants an object of entry lists: refused, untouched.
+    let file = env.home().join(".cursor/hooks.json");
+    let broken = "{\"version\": 1, \"hooks\": {\"stop\": {\"hooks\": []}}}\n";
+    write_file(&file, broken);
+    let run = env.hookd(&root, &["connect", "--agent", "cursor"]);
+    assert!(!run.status.success(), "{}", run.stdout);
+    assert!(run.stderr.contains("hooks.stop"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }

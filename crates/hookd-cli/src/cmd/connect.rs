@@ -14,7 +14,7 @@ use anyhow::bail;
 use clap::Args;
 use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
-use hookd_core::settings::{Kind, Scope, SettingsLocation, gemini};
+use hookd_core::settings::{Kind, Scope, SettingsLocation, cursor, gemini};
 
 /// The `--agent` values.
 const AGENTS: [&str; 5] = ["claude", "codex", "gemini", "cursor", "copilot"];
@@ -28,9 +28,9 @@ fn agent_parser() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
 /// The agents `connect` can edit the files of so far.
 fn connectable(agent: AgentKind) -> Result<()> {
     match agent {
-        AgentKind::Claude | AgentKind::Gemini => Ok(()),
+        AgentKind::Claude | AgentKind::Gemini | AgentKind::Cursor => Ok(()),
         other => bail!(
-            "hookd cannot connect {other} yet (claude and gemini so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
+            "hookd cannot connect {other} yet (claude, gemini and cursor so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
         ),
     }
 }
@@ -38,14 +38,17 @@ fn connectable(agent: AgentKind) -> Result<()> {
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
 pub struct ConnectArgs {
-    /// Whose settings to edit: claude (Claude Code) or gemini (Gemini CLI:
+    /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
     /// ~/.gemini/settings.json, or DIR/.gemini/settings.json with --scope
-    /// project; recording only)
+    /// project; recording only) or cursor (Cursor: ~/.cursor/hooks.json, or
+    /// DIR/.cursor/hooks.json with --scope project; recording only)
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini
+    /// and cursor global (~/.gemini/settings.json, ~/.cursor/hooks.json) or
+    /// project (DIR/.gemini/settings.json, DIR/.cursor/hooks.json)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -70,12 +73,16 @@ pub struct ConnectArgs {
 /// Flags of `hookd disconnect`.
 #[derive(Debug, Clone, Args)]
 pub struct DisconnectArgs {
-    /// Whose settings to edit: claude (Claude Code) or gemini (Gemini CLI)
+    /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
+    /// ~/.gemini/settings.json or DIR/.gemini/settings.json) or cursor
+    /// (Cursor: ~/.cursor/hooks.json or DIR/.cursor/hooks.json)
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini
+    /// and cursor global (~/.gemini/settings.json, ~/.cursor/hooks.json) or
+    /// project (DIR/.gemini/settings.json, DIR/.cursor/hooks.json)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -92,6 +99,9 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
     connectable(args.agent)?;
     if args.agent == AgentKind::Gemini {
         return connect_gemini(args);
+    }
+    if args.agent == AgentKind::Cursor {
+        return connect_cursor(args);
     }
     let location = settings_file(args.scope, args.project.as_deref())?;
     let path = location.path.clone();
@@ -138,6 +148,37 @@ fn connect_gemini(args: &ConnectArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `hookd connect --agent cursor`: recording entries in Cursor's hooks file.
+fn connect_cursor(args: &ConnectArgs) -> Result<()> {
+    if args.managed {
+        bail!(
+            "--managed is not supported with --agent cursor yet: connect without it to record Cursor's sessions"
+        );
+    }
+    let location = cursor_file(args.scope, args.project.as_deref())?;
+    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
+    let report = cursor::connect(&location, &emit, args.dry_run)?;
+    say_connected(&report, " (Cursor)", cursor::EVENTS.len());
+    if args.dry_run {
+        print_diff(
+            &cursor::preview_connect(&location, &emit)?,
+            &show(&location.path),
+        );
+    }
+    warn_if_emit_missing(&report, &emit);
+    if location.scope == Scope::Project && report.count > 0 {
+        eprintln!("note: Cursor runs a project's hooks only in a trusted workspace");
+    }
+    Ok(())
+}
+
+/// Cursor's hooks file for the flags, the project resolved as `hookd
+/// hooks` resolves it.
+fn cursor_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
+    let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
+    Ok(cursor::location(&roots, scope, project.as_deref())?)
 }
 
 /// Gemini CLI's settings file for the flags, the project resolved as
@@ -196,13 +237,27 @@ fn mode_note(mode: connect::Mode) -> &'static str {
 /// Removes hookd's hooks from the chosen settings file and says what changed.
 pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
     connectable(args.agent)?;
-    let location = if args.agent == AgentKind::Gemini {
-        gemini_file(args.scope, args.project.as_deref())?
-    } else {
-        settings_file(args.scope, args.project.as_deref())?
+    let location = match args.agent {
+        AgentKind::Gemini => gemini_file(args.scope, args.project.as_deref())?,
+        AgentKind::Cursor => cursor_file(args.scope, args.project.as_deref())?,
+        _ => settings_file(args.scope, args.project.as_deref())?,
     };
     let path = location.path.clone();
-    let report = connect::disconnect_at(&location, args.dry_run)?;
+    let (report, preview) = if args.agent == AgentKind::Cursor {
+        (
+            cursor::disconnect(&location, args.dry_run)?,
+            args.dry_run
+                .then(|| cursor::preview_disconnect(&location))
+                .transpose()?,
+        )
+    } else {
+        (
+            connect::disconnect_at(&location, args.dry_run)?,
+            args.dry_run
+                .then(|| connect::preview_disconnect_at(&location))
+                .transpose()?,
+        )
+    };
     let file = show(&path);
     let n = report.count;
     match &report.status {
@@ -216,11 +271,14 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
             handlers(n),
             report.events.join(", ")
         ),
+        ChangeStatus::Unchanged if !path.exists() => {
+            println!("Nothing to do: {file} does not exist");
+        }
         ChangeStatus::Unchanged => println!("Not connected: no hookd hooks in {file}"),
         ChangeStatus::Missing => println!("Nothing to do: {file} does not exist"),
     }
-    if args.dry_run {
-        print_diff(&connect::preview_disconnect_at(&location)?, &file);
+    if let Some(preview) = preview {
+        print_diff(&preview, &file);
     }
     Ok(())
 }

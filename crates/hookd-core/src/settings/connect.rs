@@ -760,7 +760,7 @@ fn handler_event_arg(handler: &Value) -> Option<String> {
     }
 }
 
-fn runs_hookd_emit(command: &str) -> bool {
+pub(crate) fn runs_hookd_emit(command: &str) -> bool {
     shell_words(command, 1)
         .first()
         .is_some_and(|program| program.rsplit('/').next() == Some(EMIT_PROGRAM))

@@ -1,0 +1,302 @@
+//! Cursor's `hooks.json` files, as a place the agent calls `hookd-emit` from.
+//!
+//! Cursor keeps its hooks in a file of their own, `~/.cursor/hooks.json`
+//! (the user's) or `<project>/.cursor/hooks.json` (a project's, run only in a
+//! trusted workspace), in a flat shape unlike Claude Code's groups:
+//! `{"version": 1, "hooks": {"<camelEvent>": [{"command": "…"}, …]}}` (see
+//! `docs/agent-hooks.md`, "Cursor"). hookd records a Cursor session when each
+//! event runs `hookd-emit --agent cursor <event>`; this module adds those
+//! entries and takes them out again with the same locked, surgical write as
+//! Claude Code's files ([`super::connect`]): every byte outside the entries
+//! edited stays as it was, the user's entries and unknown keys included.
+//!
+//! Only recording: managed mode is not offered for Cursor through `connect`.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::connect::{self, ChangeReport, EditPreview, ShapeError};
+use super::containers::KEPT_FILE_NAME;
+use super::error::{Result as SettingsResult, SettingsError};
+use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+
+/// The events hookd records, in the order their entries are added: a
+/// session's start and end, each prompt (`beforeSubmitPrompt`), each tool
+/// call before and after (`preToolUse`/`postToolUse`: the shell arrives as
+/// tool `Shell` with a `tool_use_id`, which pairs the repository's state
+/// around a command as Claude Code's `Bash` does), each agent file edit
+/// (`afterFileEdit`: the file and its edits) and the end of each turn
+/// (`stop`). Left out: `beforeShellExecution`/`afterShellExecution` (the same
+/// commands as `Shell` tool calls again, without an id to pair them), the
+/// MCP and read events (nothing changes), the model's text and thoughts
+/// (`afterAgentResponse`, `afterAgentThought`: the conversation itself),
+/// the Tab events (keystroke completions) and `workspaceOpen`.
+pub const EVENTS: [&str; 7] = [
+    "sessionStart",
+    "sessionEnd",
+    "beforeSubmitPrompt",
+    "preToolUse",
+    "postToolUse",
+    "afterFileEdit",
+    "stop",
+];
+
+/// The Cursor hooks file of `scope`: `~/.cursor/hooks.json` for
+/// [`Scope::Global`], `<project>/.cursor/hooks.json` for [`Scope::Project`].
+/// Cursor has no local file; its enterprise files are an administrator's,
+/// which hookd does not write.
+pub fn location(
+    roots: &SettingsRoots,
+    scope: Scope,
+    project: Option<&Path>,
+) -> SettingsResult<SettingsLocation> {
+    let path = match (scope, project) {
+        (Scope::Global, _) => roots.home.join(".cursor").join("hooks.json"),
+        (Scope::Project, Some(project)) => project.join(".cursor").join("hooks.json"),
+        (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
+        (Scope::Local | Scope::Policy, _) => {
+            return Err(SettingsError::NoSuchScope {
+                agent: "Cursor",
+                scope: scope.as_str(),
+                expected: "--scope global (~/.cursor/hooks.json) or project (<project>/.cursor/hooks.json)",
+            });
+        }
+    };
+    Ok(SettingsLocation {
+        kind: Kind::Agent,
+        scope,
+        path,
+        read_only: false,
+        trust_store: None,
+        kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
+        comments: false,
+    })
+}
+
+/// Adds hookd's entry to every [`EVENTS`] event of the file at `location`
+/// that has none (creating the file, with `"version": 1`, and its directory
+/// if needed); `emit` is the command prefix ([`connect::emit_command_for`]).
+/// Nothing is written when nothing is missing, or in a dry run.
+pub fn connect(
+    location: &SettingsLocation,
+    emit: &str,
+    dry_run: bool,
+) -> connect::Result<ChangeReport> {
+    connect::add_at(location, dry_run, |hooks| add_hooks(hooks, emit))
+}
+
+/// What [`connect()`] would write: the file before and after.
+pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |hooks| add_hooks(hooks, emit))
+}
+
+/// Removes every `hookd-emit` entry from the file at `location`, and the
+/// event lists and `hooks` object that only held them. The report's
+/// `events` name the event of each entry removed (so `count` is the
+/// entries'); a missing file or one without hookd's entries is not written.
+pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
+    connect::add_at(location, dry_run, remove_hooks)
+}
+
+/// What [`disconnect()`] would write.
+pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, remove_hooks)
+}
+
+/// True when `entry` is one of hookd's: a command entry (`type` absent or
+/// `command`) whose program's basename is `hookd-emit`.
+pub fn is_hookd_entry(entry: &Value) -> bool {
+    entry
+        .get("type")
+        .is_none_or(|kind| kind.as_str() == Some("command"))
+        && entry
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(connect::runs_hookd_emit)
+}
+
+/// Refuses what Cursor would not read as a hooks file, before anything is
+/// changed: the top level must be an object, `version` a number, `hooks` an
+/// object of arrays of entry objects.
+fn check_shape(hooks_file: &Value) -> Result<(), ShapeError> {
+    let Value::Object(root) = hooks_file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    if root.get("version").is_some_and(|v| !v.is_number()) {
+        return Err(connect::shape("version".into(), "a number"));
+    }
+    let Some(hooks) = root.get("hooks") else {
+        return Ok(());
+    };
+    let Value::Object(hooks) = hooks else {
+        return Err(connect::shape("hooks".into(), "an object"));
+    };
+    for (event, entries) in hooks {
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            if !entry.is_object() {
+                return Err(connect::shape(
+                    format!("{}[{i}]", connect::event_path(event)),
+                    "an object",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds hookd's entry to each [`EVENTS`] event of a parsed Cursor hooks
+/// file that has none, after the user's entries; a new (empty) file gets
+/// `"version": 1` first. Returns the events that gained one.
+pub fn add_hooks(hooks_file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
+    check_shape(hooks_file)?;
+    let Value::Object(root) = hooks_file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    let mut added = Vec::new();
+    for event in EVENTS {
+        let present = root
+            .get("hooks")
+            .and_then(|hooks| hooks.get(event))
+            .and_then(Value::as_array)
+            .is_some_and(|entries| entries.iter().any(is_hookd_entry));
+        if present {
+            continue;
+        }
+        if root.is_empty() {
+            root.insert("version".into(), json!(1));
+        }
+        let hooks = root
+            .entry("hooks")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(hooks) = hooks else {
+            return Err(connect::shape("hooks".into(), "an object"));
+        };
+        let entries = hooks
+            .entry(event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        entries.push(json!({
+            "command": format!("{emit} --agent cursor {event}"),
+            "timeout": connect::HANDLER_TIMEOUT_SECS,
+        }));
+        added.push(event.to_owned());
+    }
+    Ok(added)
+}
+
+/// Removes every hookd entry from a parsed Cursor hooks file, and the event
+/// lists and `hooks` object left empty by that (never ones that were empty
+/// already); returns the event of each entry removed, in document order.
+pub fn remove_hooks(hooks_file: &mut Value) -> Result<Vec<String>, ShapeError> {
+    check_shape(hooks_file)?;
+    let Some(Value::Object(hooks)) = hooks_file.get_mut("hooks") else {
+        return Ok(Vec::new());
+    };
+    let mut removed = Vec::new();
+    hooks.retain(|event, entries| {
+        let Value::Array(entries) = entries else {
+            return true;
+        };
+        let before = entries.len();
+        entries.retain(|entry| !is_hookd_entry(entry));
+        let gone = before - entries.len();
+        removed.extend(std::iter::repeat_n(event.clone(), gone));
+        gone == 0 || !entries.is_empty()
+    });
+    if !removed.is_empty()
+        && hooks.is_empty()
+        && let Value::Object(root) = hooks_file
+    {
+        root.remove("hooks");
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_gets_one_entry_and_the_users_entries_and_keys_stay() {
+        let mut file = json!({
+            "version": 1,
+            "x-team": {"owner": "me"},
+            "hooks": {
+                "afterFileEdit": [{"command": "./hooks/format.sh"}],
+                "beforeShellExecution": [{"command": "./approve.sh", "timeout": 30, "matcher": "curl|wget"}],
+                "workspaceOpen": []
+            }
+        });
+        let original = file.clone();
+        let added = add_hooks(&mut file, "hookd-emit").unwrap();
+        assert_eq!(added, EVENTS.map(str::to_owned));
+        let edits = file["hooks"]["afterFileEdit"].as_array().unwrap();
+        assert_eq!(edits.len(), 2);
+        assert_eq!(edits[0]["command"], "./hooks/format.sh");
+        assert_eq!(
+            edits[1],
+            json!({"command": "hookd-emit --agent cursor afterFileEdit", "timeout": 10})
+        );
+        assert!(add_hooks(&mut file, "hookd-emit").unwrap().is_empty());
+        let removed = remove_hooks(&mut file).unwrap();
+        assert_eq!(removed.len(), EVENTS.len());
+        // The user's entries, the empty list they had and their own key stay.
+        assert_eq!(file, original);
+    }
+
+    #[test]
+    fn a_new_file_gets_version_1_and_loses_hooks_again_on_removal() {
+        let mut file = json!({});
+        add_hooks(&mut file, "/opt/hookd-emit").unwrap();
+        assert_eq!(file["version"], 1);
+        assert_eq!(file.as_object().unwrap().keys().next().unwrap(), "version");
+        assert!(is_hookd_entry(&file["hooks"]["stop"][0]));
+        remove_hooks(&mut file).unwrap();
+        assert_eq!(file, json!({"version": 1}));
+        // A prompt hook naming hookd-emit is not a command entry of hookd's.
+        assert!(!is_hookd_entry(
+            &json!({"type": "prompt", "command": "hookd-emit"})
+        ));
+    }
+
+    #[test]
+    fn what_cursor_would_not_read_is_refused() {
+        for (bad, path) in [
+            (json!([]), "top level"),
+            (json!({"version": "1"}), "version"),
+            (json!({"hooks": []}), "hooks"),
+            (json!({"hooks": {"stop": {}}}), "hooks.stop"),
+            (json!({"hooks": {"stop": ["x"]}}), "hooks.stop[0]"),
+        ] {
+            let mut value = bad.clone();
+            assert_eq!(
+                add_hooks(&mut value, "hookd-emit").unwrap_err().json_path,
+                path
+            );
+            assert_eq!(value, bad, "nothing changed");
+            assert!(remove_hooks(&mut value).is_err());
+        }
+    }
+
+    #[test]
+    fn the_user_and_project_files_only() {
+        let roots = SettingsRoots::under(Path::new("/h"));
+        let p = Path::new("/p");
+        assert_eq!(
+            location(&roots, Scope::Global, None).unwrap().path,
+            Path::new("/h/.cursor/hooks.json")
+        );
+        assert_eq!(
+            location(&roots, Scope::Project, Some(p)).unwrap().path,
+            Path::new("/p/.cursor/hooks.json")
+        );
+        assert!(location(&roots, Scope::Local, Some(p)).is_err());
+        assert!(location(&roots, Scope::Project, None).is_err());
+    }
+}
