@@ -617,3 +617,43 @@ fn a_cursor_shell_command_is_recorded_like_a_bash_command() {
     );
     assert_eq!(row["lines_added"], 1);
 }
+
+/// Cursor's `afterFileEdit` (the file and its `edits`, no tool call) is an
+/// edit made: through the real `hookd-emit --agent cursor afterFileEdit` it
+/// is recorded as a change of the file with its lines added and removed,
+/// the conversation as its session.
+#[test]
+fn a_cursor_file_edit_is_recorded_as_a_change_of_its_file() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    hookd_testkit::sh(
+        &root,
+        "mkdir -p src && printf 'fn a() {}\\nfn b() {}\\n' > src/lib.rs && git add . && git commit -qm lib",
+    );
+    let _daemon = env.start_daemon();
+    std::fs::write(root.join("src/lib.rs"), "fn a() {}\nfn c() {}\nfn d() {}\n").unwrap();
+    let payload = json!({
+        "conversation_id": "c-7", "generation_id": "g-2", "model": "x",
+        "hook_event_name": "afterFileEdit", "cursor_version": "2.0",
+        "workspace_roots": [root], "user_email": null, "transcript_path": null,
+        "file_path": root.join("src/lib.rs"),
+        "edits": [{"old_string": "fn b() {}\n", "new_string": "fn c() {}\nfn d() {}\n"}],
+    });
+    emit_ok(
+        &env,
+        &["--agent", "cursor", "afterFileEdit"],
+        &payload.to_string(),
+        &root,
+    );
+    wait_for_count(&repo, "mutations", 1);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(
+        changes(&rows),
+        [("src/lib.rs", "MultiEdit", 2, 1, "cursor")],
+        "{rows:?}"
+    );
+    assert_eq!(rows[0]["session_id"], "c-7");
+    assert_eq!(rows[0]["hook_type"], "post_tool_use");
+}

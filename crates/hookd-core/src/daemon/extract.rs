@@ -34,8 +34,18 @@ pub fn hook_event(
     // they are (Gemini CLI's `AfterTool` of `write_file` is a `PostToolUse`
     // of `Write`), so its changes are found and kept alike; the payload
     // keeps the agent's own names.
+    // Cursor's `afterFileEdit` is an edit made: its payload holds the file
+    // and its `edits` (`old_string`, `new_string`) as a MultiEdit's input
+    // does, so it is recorded as a `PostToolUse` of `MultiEdit` (here only:
+    // managed hooks are not told it as a tool event).
+    let cursor_edit = agent == AgentKind::Cursor
+        && envelope
+            .event_type
+            .trim()
+            .eq_ignore_ascii_case(CURSOR_FILE_EDIT);
     let tool_name = str_field(payload, "tool_name")
         .or(envelope.tool_name.as_deref())
+        .or(cursor_edit.then_some(CURSOR_EDIT_TOOL))
         .filter(|name| !name.trim().is_empty())
         .map(|name| {
             agent
@@ -59,12 +69,27 @@ pub fn hook_event(
         .or(session_id.as_deref())
         .unwrap_or("unknown")
         .to_owned();
-    let tool_input = payload.get("tool_input");
+    let tool_input = if cursor_edit {
+        Some(payload)
+    } else {
+        payload.get("tool_input")
+    };
+    // Cursor's events outside a tool call carry no `cwd`, only the
+    // workspace's roots: the first is where the agent works.
     let cwd = str_field(payload, "cwd")
         .or(envelope.cwd.as_deref())
+        .or_else(|| {
+            (agent == AgentKind::Cursor)
+                .then(|| payload.get("workspace_roots")?.get(0)?.as_str())
+                .flatten()
+        })
         .filter(|c| !c.is_empty())
         .map(PathBuf::from);
-    let hook_type = normalize_hook_type(agent.claude_event(&envelope.event_type));
+    let hook_type = if cursor_edit {
+        names::POST_TOOL_USE.to_owned()
+    } else {
+        normalize_hook_type(agent.claude_event(&envelope.event_type))
+    };
     // Diffing costs more than counting newlines: only the events that make
     // a mutation row (see `direct_mutation`) are diffed.
     let makes_mutation = hook_type == names::POST_TOOL_USE
@@ -104,6 +129,13 @@ pub fn hook_event(
         agent_kind,
     }
 }
+
+/// Cursor's event after an agent edits a file.
+const CURSOR_FILE_EDIT: &str = "afterFileEdit";
+
+/// The Claude Code tool whose input a Cursor `afterFileEdit` payload has
+/// (`file_path`, `edits`).
+const CURSOR_EDIT_TOOL: &str = "MultiEdit";
 
 /// The id of a tool call whose agent gives none (Gemini CLI): its session,
 /// tool and input, hashed. The call's before and after events carry the
@@ -301,6 +333,29 @@ mod tests {
             envelope.timestamp.clone(),
             "now".into(),
         )
+    }
+
+    #[test]
+    fn a_cursor_file_edit_is_a_multiedit_made_in_its_workspace() {
+        let payload = json!({"conversation_id": "c-1", "generation_id": "g-1",
+            "hook_event_name": "afterFileEdit", "workspace_roots": ["/w"],
+            "file_path": "/w/src/lib.rs",
+            "edits": [{"old_string": "a\n", "new_string": "b\nc\n"}]});
+        let mut e = envelope("afterFileEdit", None, payload);
+        e.agent_kind = Some("cursor".into());
+        let ev = event(&e);
+        assert_eq!(ev.hook_type, names::POST_TOOL_USE);
+        assert_eq!(ev.tool_name.as_deref(), Some("MultiEdit"));
+        assert_eq!(ev.session_id.as_deref(), Some("c-1"));
+        assert_eq!(ev.file_path.as_deref(), Some(Path::new("/w/src/lib.rs")));
+        assert_eq!(ev.cwd.as_deref(), Some(Path::new("/w")));
+        assert_eq!((ev.lines_added, ev.lines_removed), (Some(2), Some(1)));
+        assert!(direct_mutation(&ev, &repo("/w")).is_some());
+        // The same event name from another agent is not read so.
+        e.agent_kind = Some("gemini".into());
+        let other = event(&e);
+        assert_eq!(other.hook_type, "after_file_edit");
+        assert_eq!(other.file_path, None);
     }
 
     #[test]
