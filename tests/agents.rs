@@ -2,7 +2,8 @@
 //! `hookd connect --agent gemini` edits Gemini CLI's settings file as
 //! surgically as Claude Code's, the entries it writes record Gemini's
 //! events when run as Gemini runs them, and `disconnect` gives the file
-//! back byte for byte; the same for Cursor's `hooks.json`.
+//! back byte for byte; the same for Cursor's `hooks.json`, and GitHub
+//! Copilot's hooks get a file of hookd's own.
 
 use hookd_testkit::{GitRepo, TestEnv, wait_for_count, write_file};
 use serde_json::{Value, json};
@@ -118,8 +119,8 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
             "--managed is not supported with --agent cursor yet",
         ),
         (
-            vec!["disconnect", "--agent", "copilot"],
-            "cannot connect copilot yet",
+            vec!["disconnect", "--agent", "copilot", "--scope", "local"],
+            "GitHub Copilot has no local settings file",
         ),
     ] {
         let run = env.hookd(&root, &args);
@@ -305,4 +306,105 @@ fn cursor_project_file_is_created_with_version_1_and_a_broken_one_is_refused() {
     assert!(!run.status.success(), "{}", run.stdout);
     assert!(run.stderr.contains("hooks.stop"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
+}
+
+/// GitHub Copilot gets hookd's own file in its hooks directory: created by
+/// connect, recorded through, and removed by disconnect when only hookd's
+/// entries are in it; a user's other hooks file is never touched, and a
+/// user's entry added to hookd's file keeps the file.
+#[test]
+fn copilot_gets_a_file_of_hookds_own_which_disconnect_removes() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let dir = env.home().join(".copilot/hooks");
+    let theirs = dir.join("guard.json");
+    let their_text = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\"}]}}\n";
+    write_file(&theirs, their_text);
+    let file = dir.join("hookd.json");
+
+    let dry = env.hookd(&root, &["connect", "--agent", "copilot", "--dry-run"]);
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("would create") && dry.stdout.contains("+++"),
+        "{}",
+        dry.stdout
+    );
+    assert!(!file.exists());
+    let run = env.hookd(&root, &["connect", "--agent", "copilot"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("Connected hookd (GitHub Copilot)"),
+        "{}",
+        run.stdout
+    );
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(value["version"], 1);
+    let ours = &value["hooks"]["postToolUse"][0];
+    assert_eq!(
+        (&ours["type"], &ours["timeoutSec"]),
+        (&json!("command"), &json!(10))
+    );
+    let command = ours["bash"].as_str().unwrap();
+    assert!(
+        command.ends_with("hookd-emit --agent copilot postToolUse"),
+        "{command}"
+    );
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), their_text);
+
+    // Copilot runs the entry's bash with its payload on stdin.
+    let _daemon = env.start_daemon();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let payload = json!({"sessionId": "s-1", "timestamp": 1_704_614_700_000_u64, "cwd": root,
+        "toolName": "view", "toolArgs": "{\"path\":\"README.md\"}",
+        "toolResult": {"resultType": "success", "textResultForLlm": "ok"}});
+    let out = env.emit(&args, &payload.to_string(), &root);
+    assert!(out.status.success(), "{out:?}");
+    wait_for_count(&repo, "events", 1);
+    let (hook_type, agent_kind): (String, String) = repo
+        .ledger()
+        .query_row("SELECT hook_type, agent_kind FROM events", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!(
+        (hook_type.as_str(), agent_kind.as_str()),
+        ("post_tool_use", "copilot")
+    );
+
+    let gone = env.hookd(&root, &["disconnect", "--agent", "copilot"]);
+    gone.assert_ok();
+    assert!(
+        gone.stdout.contains("removed 6 hookd handlers") && gone.stdout.contains("Removed"),
+        "{}",
+        gone.stdout
+    );
+    assert!(!file.exists());
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), their_text);
+
+    // A user's entry in hookd's file: only hookd's entries go.
+    env.hookd(
+        &root,
+        &["connect", "--agent", "copilot", "--scope", "project"],
+    )
+    .assert_ok();
+    let project_file = root.join(".github/hooks/hookd.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&project_file).unwrap()).unwrap();
+    value["hooks"]["agentStop"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"bash": "./notify.sh"}));
+    std::fs::write(&project_file, serde_json::to_string_pretty(&value).unwrap()).unwrap();
+    env.hookd(
+        &root,
+        &["disconnect", "--agent", "copilot", "--scope", "project"],
+    )
+    .assert_ok();
+    let left: Value =
+        serde_json::from_str(&std::fs::read_to_string(&project_file).unwrap()).unwrap();
+    assert_eq!(
+        left,
+        json!({"version": 1, "hooks": {"agentStop": [{"bash": "./notify.sh"}]}})
+    );
 }

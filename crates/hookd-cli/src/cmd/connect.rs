@@ -14,7 +14,7 @@ use anyhow::bail;
 use clap::Args;
 use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
-use hookd_core::settings::{Kind, Scope, SettingsLocation, cursor, gemini};
+use hookd_core::settings::{Kind, Scope, SettingsLocation, copilot, cursor, gemini};
 
 /// The `--agent` values.
 const AGENTS: [&str; 5] = ["claude", "codex", "gemini", "cursor", "copilot"];
@@ -28,9 +28,9 @@ fn agent_parser() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
 /// The agents `connect` can edit the files of so far.
 fn connectable(agent: AgentKind) -> Result<()> {
     match agent {
-        AgentKind::Claude | AgentKind::Gemini | AgentKind::Cursor => Ok(()),
+        AgentKind::Claude | AgentKind::Gemini | AgentKind::Cursor | AgentKind::Copilot => Ok(()),
         other => bail!(
-            "hookd cannot connect {other} yet (claude, gemini and cursor so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
+            "hookd cannot connect {other} yet (claude, gemini, cursor and copilot so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
         ),
     }
 }
@@ -40,15 +40,19 @@ fn connectable(agent: AgentKind) -> Result<()> {
 pub struct ConnectArgs {
     /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
     /// ~/.gemini/settings.json, or DIR/.gemini/settings.json with --scope
-    /// project; recording only) or cursor (Cursor: ~/.cursor/hooks.json, or
-    /// DIR/.cursor/hooks.json with --scope project; recording only)
+    /// project; recording only), cursor (Cursor: ~/.cursor/hooks.json, or
+    /// DIR/.cursor/hooks.json with --scope project; recording only) or
+    /// copilot (GitHub Copilot: hookd's own ~/.copilot/hooks/hookd.json, or
+    /// DIR/.github/hooks/hookd.json with --scope project; recording only)
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini
-    /// and cursor global (~/.gemini/settings.json, ~/.cursor/hooks.json) or
-    /// project (DIR/.gemini/settings.json, DIR/.cursor/hooks.json)
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini,
+    /// cursor and copilot global (~/.gemini/settings.json,
+    /// ~/.cursor/hooks.json, ~/.copilot/hooks/hookd.json) or project
+    /// (DIR/.gemini/settings.json, DIR/.cursor/hooks.json,
+    /// DIR/.github/hooks/hookd.json)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -74,15 +78,19 @@ pub struct ConnectArgs {
 #[derive(Debug, Clone, Args)]
 pub struct DisconnectArgs {
     /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
-    /// ~/.gemini/settings.json or DIR/.gemini/settings.json) or cursor
-    /// (Cursor: ~/.cursor/hooks.json or DIR/.cursor/hooks.json)
+    /// ~/.gemini/settings.json or DIR/.gemini/settings.json), cursor
+    /// (Cursor: ~/.cursor/hooks.json or DIR/.cursor/hooks.json) or copilot
+    /// (GitHub Copilot: ~/.copilot/hooks/hookd.json or
+    /// DIR/.github/hooks/hookd.json, removed when only hookd's entries were in it)
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini
-    /// and cursor global (~/.gemini/settings.json, ~/.cursor/hooks.json) or
-    /// project (DIR/.gemini/settings.json, DIR/.cursor/hooks.json)
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini,
+    /// cursor and copilot global (~/.gemini/settings.json,
+    /// ~/.cursor/hooks.json, ~/.copilot/hooks/hookd.json) or project
+    /// (DIR/.gemini/settings.json, DIR/.cursor/hooks.json,
+    /// DIR/.github/hooks/hookd.json)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -102,6 +110,9 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
     }
     if args.agent == AgentKind::Cursor {
         return connect_cursor(args);
+    }
+    if args.agent == AgentKind::Copilot {
+        return connect_copilot(args);
     }
     let location = settings_file(args.scope, args.project.as_deref())?;
     let path = location.path.clone();
@@ -174,6 +185,34 @@ fn connect_cursor(args: &ConnectArgs) -> Result<()> {
     Ok(())
 }
 
+/// `hookd connect --agent copilot`: recording entries in hookd's own file
+/// among GitHub Copilot's hooks files.
+fn connect_copilot(args: &ConnectArgs) -> Result<()> {
+    if args.managed {
+        bail!(
+            "--managed is not supported with --agent copilot yet: connect without it to record GitHub Copilot's sessions"
+        );
+    }
+    let location = copilot_file(args.scope, args.project.as_deref())?;
+    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
+    let report = copilot::connect(&location, &emit, args.dry_run)?;
+    say_connected(&report, " (GitHub Copilot)", copilot::EVENTS.len());
+    if args.dry_run {
+        print_diff(
+            &copilot::preview_connect(&location, &emit)?,
+            &show(&location.path),
+        );
+    }
+    warn_if_emit_missing(&report, &emit);
+    Ok(())
+}
+
+/// hookd's GitHub Copilot hooks file for the flags.
+fn copilot_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
+    let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
+    Ok(copilot::location(&roots, scope, project.as_deref())?)
+}
+
 /// Cursor's hooks file for the flags, the project resolved as `hookd
 /// hooks` resolves it.
 fn cursor_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
@@ -240,10 +279,18 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
     let location = match args.agent {
         AgentKind::Gemini => gemini_file(args.scope, args.project.as_deref())?,
         AgentKind::Cursor => cursor_file(args.scope, args.project.as_deref())?,
+        AgentKind::Copilot => copilot_file(args.scope, args.project.as_deref())?,
         _ => settings_file(args.scope, args.project.as_deref())?,
     };
     let path = location.path.clone();
-    let (report, preview) = if args.agent == AgentKind::Cursor {
+    let (report, preview) = if args.agent == AgentKind::Copilot {
+        (
+            copilot::disconnect(&location, args.dry_run)?,
+            args.dry_run
+                .then(|| copilot::preview_disconnect(&location))
+                .transpose()?,
+        )
+    } else if args.agent == AgentKind::Cursor {
         (
             cursor::disconnect(&location, args.dry_run)?,
             args.dry_run
@@ -276,6 +323,9 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
         }
         ChangeStatus::Unchanged => println!("Not connected: no hookd hooks in {file}"),
         ChangeStatus::Missing => println!("Nothing to do: {file} does not exist"),
+    }
+    if matches!(report.status, ChangeStatus::Written(_)) && !path.exists() {
+        println!("Removed {file}: it held only hookd's entries");
     }
     if let Some(preview) = preview {
         print_diff(&preview, &file);

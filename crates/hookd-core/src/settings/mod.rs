@@ -37,6 +37,7 @@ pub mod components;
 pub mod connect;
 pub mod containers;
 pub mod convert;
+pub mod copilot;
 pub mod cursor;
 pub mod disabled;
 pub mod document;

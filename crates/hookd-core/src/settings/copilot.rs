@@ -1,0 +1,372 @@
+//! GitHub Copilot's hooks files, as a place the agent calls `hookd-emit` from.
+//!
+//! Copilot CLI loads every `*.json` file of `~/.copilot/hooks/` (the user's)
+//! and of a repository's `.github/hooks/` (which the cloud agent reads too),
+//! each `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash":
+//! "…", "timeoutSec": N}, …]}}` with flat entries (see `docs/agent-hooks.md`,
+//! "GitHub Copilot"). So hookd writes a file of its own, `hookd.json`, never
+//! the user's: connect adds hookd's entries to it (creating it), disconnect
+//! takes them out and removes the file when nothing else is left in it. The
+//! write is the same locked, surgical one as Claude Code's files
+//! ([`super::connect`]), so whatever a user added to `hookd.json` stays.
+//!
+//! Only recording: managed mode is not offered for Copilot through `connect`.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::connect::{self, ChangeReport, ChangeStatus, EditPreview, ShapeError};
+use super::containers::KEPT_FILE_NAME;
+use super::error::{Result as SettingsResult, SettingsError};
+use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+
+/// Why a Copilot connect or disconnect failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CopilotError {
+    /// The project's `.github/hooks/hookd.json` leads out of the project
+    /// (a symbolic link), or its `.github` could not be made.
+    #[error("refusing to write {path}")]
+    Project {
+        /// hookd's file.
+        path: PathBuf,
+        /// Why.
+        source: crate::fs_atomic::confine::ConfineError,
+    },
+    /// The project's `.github` directory could not be created.
+    #[error("cannot create directory {path}")]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// Reading, checking or writing the file failed ([`connect`]'s errors).
+    #[error(transparent)]
+    Edit(#[from] connect::AgentConnectError),
+    /// hookd's emptied file could not be removed.
+    #[error("cannot remove {path}")]
+    Remove {
+        /// hookd's file.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+}
+
+/// The name of hookd's own file in Copilot's hooks directories.
+pub const FILE_NAME: &str = "hookd.json";
+
+/// The events hookd records, camelCase (the spelling whose payload is
+/// Copilot's own), in the order their entries are added: a session's start
+/// and end, each prompt, each tool call before and after (shell commands
+/// are tool `bash`, edits `edit` and `create`) and the end of each turn
+/// (`agentStop`). Left out: `postToolUseFailure` and `errorOccurred` (a
+/// failed call changed nothing), `permissionRequest` (asked again as
+/// `preToolUse`), `userPromptTransformed` (the prompt once more, as the
+/// model gets it), `subagentStart`/`subagentStop`, `preCompact` and
+/// `notification`.
+pub const EVENTS: [&str; 6] = [
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "preToolUse",
+    "postToolUse",
+    "agentStop",
+];
+
+/// hookd's Copilot hooks file of `scope`: `~/.copilot/hooks/hookd.json` for
+/// [`Scope::Global`], `<project>/.github/hooks/hookd.json` for
+/// [`Scope::Project`]. Copilot's policy files are an administrator's, which
+/// hookd does not write.
+pub fn location(
+    roots: &SettingsRoots,
+    scope: Scope,
+    project: Option<&Path>,
+) -> SettingsResult<SettingsLocation> {
+    let path = match (scope, project) {
+        (Scope::Global, _) => roots.home.join(".copilot").join("hooks").join(FILE_NAME),
+        (Scope::Project, Some(project)) => project.join(".github").join("hooks").join(FILE_NAME),
+        (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
+        (Scope::Local | Scope::Policy, _) => {
+            return Err(SettingsError::NoSuchScope {
+                agent: "GitHub Copilot",
+                scope: scope.as_str(),
+                expected: "--scope global (~/.copilot/hooks/hookd.json) or project (<project>/.github/hooks/hookd.json)",
+            });
+        }
+    };
+    Ok(SettingsLocation {
+        kind: Kind::Agent,
+        scope,
+        path,
+        read_only: false,
+        trust_store: None,
+        kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
+        comments: false,
+    })
+}
+
+/// Adds hookd's entry to every [`EVENTS`] event of hookd's file at
+/// `location` that has none, creating the file (with `"version": 1`) and
+/// its directory if needed; `emit` is the command prefix
+/// ([`connect::emit_command_for`]). Nothing is written when nothing is
+/// missing, or in a dry run.
+pub fn connect(
+    location: &SettingsLocation,
+    emit: &str,
+    dry_run: bool,
+) -> Result<ChangeReport, CopilotError> {
+    if !dry_run {
+        make_github_dir(location)?;
+    }
+    Ok(connect::add_at(location, dry_run, |file| {
+        add_hooks(file, emit)
+    })?)
+}
+
+/// For a project's file: refuses a path that leads out of the project, then
+/// makes `<project>/.github`. The shared write confines a project file to
+/// the directory above its own (`.github` here, two levels down, where
+/// Claude Code's files are one), which must exist: this checks against the
+/// project itself first.
+fn make_github_dir(location: &SettingsLocation) -> Result<(), CopilotError> {
+    if !location.scope.is_project() {
+        return Ok(());
+    }
+    let path = &location.path;
+    let (Some(github), Some(project)) = (
+        path.parent().and_then(Path::parent),
+        path.ancestors().nth(3),
+    ) else {
+        return Ok(());
+    };
+    crate::fs_atomic::confine::resolve_within(project, path).map_err(|source| {
+        CopilotError::Project {
+            path: path.clone(),
+            source,
+        }
+    })?;
+    std::fs::create_dir_all(github).map_err(|source| CopilotError::CreateDir {
+        path: github.to_path_buf(),
+        source,
+    })
+}
+
+/// What [`connect()`] would write: the file before and after.
+pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |file| add_hooks(file, emit))
+}
+
+/// Removes every `hookd-emit` entry from hookd's file at `location`, and
+/// the event lists and `hooks` object that only held them; when what is
+/// left is `{"version": 1}` and nothing else, the file is removed. The
+/// report's `events` name the event of each entry removed.
+pub fn disconnect(
+    location: &SettingsLocation,
+    dry_run: bool,
+) -> Result<ChangeReport, CopilotError> {
+    if !dry_run && location.scope.is_project() && !location.path.exists() {
+        return Ok(connect::add_at(location, true, remove_hooks)?);
+    }
+    let report = connect::add_at(location, dry_run, remove_hooks)?;
+    if matches!(report.status, ChangeStatus::Written(_))
+        && let Ok(text) = std::fs::read(&location.path)
+        && serde_json::from_slice::<Value>(&text).ok() == Some(json!({"version": 1}))
+    {
+        std::fs::remove_file(&location.path).map_err(|source| CopilotError::Remove {
+            path: location.path.clone(),
+            source,
+        })?;
+    }
+    Ok(report)
+}
+
+/// What [`disconnect()`] would write (the file left as `{"version": 1}`
+/// is removed instead).
+pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, remove_hooks)
+}
+
+/// True when `entry` is one of hookd's: a command entry (`type` absent or
+/// `command`) whose `bash` (or `command`) runs a program named `hookd-emit`.
+pub fn is_hookd_entry(entry: &Value) -> bool {
+    entry
+        .get("type")
+        .is_none_or(|kind| kind.as_str() == Some("command"))
+        && ["bash", "command"].iter().any(|key| {
+            entry
+                .get(key)
+                .and_then(Value::as_str)
+                .is_some_and(connect::runs_hookd_emit)
+        })
+}
+
+/// Refuses what Copilot would reject as a whole file, before anything is
+/// changed: the top level must be an object, `version` a number, `hooks`
+/// an object of arrays, each entry an object.
+fn check_shape(file: &Value) -> Result<(), ShapeError> {
+    let Value::Object(root) = file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    if root.get("version").is_some_and(|v| !v.is_number()) {
+        return Err(connect::shape("version".into(), "a number"));
+    }
+    let Some(hooks) = root.get("hooks") else {
+        return Ok(());
+    };
+    let Value::Object(hooks) = hooks else {
+        return Err(connect::shape("hooks".into(), "an object"));
+    };
+    for (event, entries) in hooks {
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            if !entry.is_object() {
+                return Err(connect::shape(
+                    format!("{}[{i}]", connect::event_path(event)),
+                    "an object",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds hookd's entry to each [`EVENTS`] event of a parsed Copilot hooks
+/// file that has none, after any other entry; a new (empty) file gets
+/// `"version": 1` first. Returns the events that gained one.
+pub fn add_hooks(file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
+    check_shape(file)?;
+    let Value::Object(root) = file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    let mut added = Vec::new();
+    for event in EVENTS {
+        let present = root
+            .get("hooks")
+            .and_then(|hooks| hooks.get(event))
+            .and_then(Value::as_array)
+            .is_some_and(|entries| entries.iter().any(is_hookd_entry));
+        if present {
+            continue;
+        }
+        if root.is_empty() {
+            root.insert("version".into(), json!(1));
+        }
+        let hooks = root
+            .entry("hooks")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(hooks) = hooks else {
+            return Err(connect::shape("hooks".into(), "an object"));
+        };
+        let entries = hooks
+            .entry(event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        entries.push(json!({
+            "type": "command",
+            "bash": format!("{emit} --agent copilot {event}"),
+            "timeoutSec": connect::HANDLER_TIMEOUT_SECS,
+        }));
+        added.push(event.to_owned());
+    }
+    Ok(added)
+}
+
+/// Removes every hookd entry from a parsed Copilot hooks file, and the
+/// event lists and `hooks` object left empty by that (never ones that were
+/// empty already); returns the event of each entry removed.
+pub fn remove_hooks(file: &mut Value) -> Result<Vec<String>, ShapeError> {
+    check_shape(file)?;
+    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
+        return Ok(Vec::new());
+    };
+    let mut removed = Vec::new();
+    hooks.retain(|event, entries| {
+        let Value::Array(entries) = entries else {
+            return true;
+        };
+        let before = entries.len();
+        entries.retain(|entry| !is_hookd_entry(entry));
+        let gone = before - entries.len();
+        removed.extend(std::iter::repeat_n(event.clone(), gone));
+        gone == 0 || !entries.is_empty()
+    });
+    if !removed.is_empty()
+        && hooks.is_empty()
+        && let Value::Object(root) = file
+    {
+        root.remove("hooks");
+    }
+    Ok(removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_gets_one_entry_and_a_users_entry_stays() {
+        let mut file = json!({});
+        assert_eq!(
+            add_hooks(&mut file, "hookd-emit").unwrap(),
+            EVENTS.map(str::to_owned)
+        );
+        assert_eq!(file["version"], 1);
+        assert_eq!(
+            file["hooks"]["preToolUse"][0],
+            json!({"type": "command", "bash": "hookd-emit --agent copilot preToolUse", "timeoutSec": 10})
+        );
+        assert!(add_hooks(&mut file, "hookd-emit").unwrap().is_empty());
+        // A user's entry added to hookd's file is theirs to keep.
+        file["hooks"]["preToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"bash": "./guard.sh", "comment": "mine"}));
+        assert_eq!(remove_hooks(&mut file).unwrap().len(), EVENTS.len());
+        assert_eq!(
+            file,
+            json!({"version": 1, "hooks": {"preToolUse": [{"bash": "./guard.sh", "comment": "mine"}]}})
+        );
+        assert!(is_hookd_entry(&json!({"command": "/opt/bin/hookd-emit x"})));
+        assert!(!is_hookd_entry(
+            &json!({"type": "http", "bash": "hookd-emit"})
+        ));
+    }
+
+    #[test]
+    fn what_copilot_would_reject_is_refused() {
+        for (bad, path) in [
+            (json!([]), "top level"),
+            (json!({"version": "1"}), "version"),
+            (json!({"hooks": {"preToolUse": {}}}), "hooks.preToolUse"),
+            (json!({"hooks": {"preToolUse": [1]}}), "hooks.preToolUse[0]"),
+        ] {
+            let mut value = bad.clone();
+            assert_eq!(
+                add_hooks(&mut value, "hookd-emit").unwrap_err().json_path,
+                path
+            );
+            assert_eq!(value, bad);
+        }
+    }
+
+    #[test]
+    fn the_user_and_repository_directories_only() {
+        let roots = SettingsRoots::under(Path::new("/h"));
+        let p = Path::new("/p");
+        assert_eq!(
+            location(&roots, Scope::Global, None).unwrap().path,
+            Path::new("/h/.copilot/hooks/hookd.json")
+        );
+        assert_eq!(
+            location(&roots, Scope::Project, Some(p)).unwrap().path,
+            Path::new("/p/.github/hooks/hookd.json")
+        );
+        assert!(location(&roots, Scope::Local, Some(p)).is_err());
+    }
+}
