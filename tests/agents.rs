@@ -361,15 +361,17 @@ fn copilot_gets_a_file_of_hookds_own_which_disconnect_removes() {
     let out = env.emit(&args, &payload.to_string(), &root);
     assert!(out.status.success(), "{out:?}");
     wait_for_count(&repo, "events", 1);
-    let (hook_type, agent_kind): (String, String) = repo
+    let (hook_type, agent_kind, session): (String, String, String) = repo
         .ledger()
-        .query_row("SELECT hook_type, agent_kind FROM events", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT hook_type, agent_kind, session_id FROM events",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
         .unwrap();
     assert_eq!(
-        (hook_type.as_str(), agent_kind.as_str()),
-        ("post_tool_use", "copilot")
+        (hook_type.as_str(), agent_kind.as_str(), session.as_str()),
+        ("post_tool_use", "copilot", "s-1")
     );
 
     let gone = env.hookd(&root, &["disconnect", "--agent", "copilot"]);

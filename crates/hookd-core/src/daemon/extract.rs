@@ -53,12 +53,13 @@ pub fn hook_event(
                 .map_or_else(|| canonical_tool_name(name), str::to_owned)
         });
     // Cursor names its session `conversation_id` on every event but its
-    // session's start and end.
+    // session's start and end; GitHub Copilot's camelCase payloads name it
+    // `sessionId`.
     let session_id = str_field(payload, "session_id")
-        .or_else(|| {
-            (agent == AgentKind::Cursor)
-                .then(|| str_field(payload, "conversation_id"))
-                .flatten()
+        .or_else(|| match agent {
+            AgentKind::Cursor => str_field(payload, "conversation_id"),
+            AgentKind::Copilot => str_field(payload, "sessionId"),
+            _ => None,
         })
         .map(str::to_owned);
     let agent_id = envelope
@@ -333,6 +334,21 @@ mod tests {
             envelope.timestamp.clone(),
             "now".into(),
         )
+    }
+
+    #[test]
+    fn a_copilot_session_is_its_session_id() {
+        let mut e = envelope(
+            "sessionStart",
+            None,
+            json!({"sessionId": "s-9", "cwd": "/w"}),
+        );
+        e.agent_kind = Some("copilot".into());
+        assert_eq!(event(&e).session_id.as_deref(), Some("s-9"));
+        assert_eq!(event(&e).agent_id, "s-9");
+        // Another agent's payload is not read so.
+        e.agent_kind = Some("codex".into());
+        assert_eq!(event(&e).session_id, None);
     }
 
     #[test]
