@@ -41,7 +41,7 @@ pub enum CopilotError {
         /// The underlying I/O error.
         source: std::io::Error,
     },
-    /// Reading, checking or writing the file failed ([`connect`]'s errors).
+    /// Reading, checking or writing the file failed (the errors of [`connect()`] and [`disconnect()`]).
     #[error(transparent)]
     Edit(#[from] connect::AgentConnectError),
     /// hookd's emptied file could not be removed.
