@@ -83,11 +83,12 @@ fn patch(slot: &Slot, node: CstNode, old: &Value, new: &Value) -> Option<()> {
     if same(old, new) {
         return Some(());
     }
-    // A container written on one line that gains a member is written
-    // again on one line, in its own spacing: the tree's insert would spread
-    // it over several.
+    // A container written on one line that gains a member of its own is
+    // written again on one line, in its own spacing: the tree's insert
+    // would spread it over several. A gain further down is left to the
+    // container that gains, so only that one is written again.
     if let Some(style) = inline_style(&node)
-        && gains_a_member(old, new)
+        && gains_here(old, new)
     {
         return replace_raw(slot, node, &inline(new, &style));
     }
@@ -108,28 +109,24 @@ fn patch(slot: &Slot, node: CstNode, old: &Value, new: &Value) -> Option<()> {
     Some(())
 }
 
-/// Whether some object of `new` has a key, or some array more elements,
-/// than the same place in `old` (an insert somewhere below).
-fn gains_a_member(old: &Value, new: &Value) -> bool {
+/// Whether `new` has a key, or more elements, than `old` itself (an insert
+/// into this container, not below it).
+fn gains_here(old: &Value, new: &Value) -> bool {
     match (old, new) {
-        (Value::Object(old), Value::Object(new)) => {
-            new.iter().any(|(key, value)| match old.get(key) {
-                None => true,
-                Some(before) => gains_a_member(before, value),
-            })
-        }
-        (Value::Array(old), Value::Array(new)) => {
-            new.len() > old.len() || old.iter().zip(new).any(|(a, b)| gains_a_member(a, b))
-        }
+        (Value::Object(old), Value::Object(new)) => new.keys().any(|key| !old.contains_key(key)),
+        (Value::Array(old), Value::Array(new)) => new.len() > old.len(),
         _ => false,
     }
 }
 
 /// How a container written on one line spaces its members: after the
-/// colon and after the comma.
+/// colon and after the comma, and inside the brackets of an object and of
+/// an array (`[ { "a": 1 } ]`).
 struct InlineStyle {
     colon: &'static str,
     comma: &'static str,
+    object_pad: &'static str,
+    array_pad: &'static str,
 }
 
 /// The style of `node` when it is an object or array written on one line.
@@ -141,25 +138,37 @@ fn inline_style(node: &CstNode) -> Option<InlineStyle> {
     if text.contains('\n') {
         return None;
     }
+    let pad = |open: &str| if text.contains(open) { " " } else { "" };
+    let colon = if text.contains("\": ") { ": " } else { ":" };
     Some(InlineStyle {
-        colon: if text.contains("\": ") { ": " } else { ":" },
-        comma: if text.contains(", ") { ", " } else { "," },
+        colon,
+        // One member shows no comma: spaced as the colon is.
+        comma: if text.contains(", ") || (!text.contains(',') && colon == ": ") {
+            ", "
+        } else {
+            ","
+        },
+        object_pad: pad("{ "),
+        array_pad: pad("[ "),
     })
 }
 
 /// `value` as JSON on one line, spaced as `style`.
 fn inline(value: &Value, style: &InlineStyle) -> String {
     match value {
+        Value::Array(items) if items.is_empty() => "[]".to_owned(),
+        Value::Object(map) if map.is_empty() => "{}".to_owned(),
         Value::Array(items) => format!(
-            "[{}]",
+            "[{pad}{}{pad}]",
             items
                 .iter()
                 .map(|item| inline(item, style))
                 .collect::<Vec<_>>()
-                .join(style.comma)
+                .join(style.comma),
+            pad = style.array_pad
         ),
         Value::Object(map) => format!(
-            "{{{}}}",
+            "{{{pad}{}{pad}}}",
             map.iter()
                 .map(|(key, item)| format!(
                     "{}{}{}",
@@ -168,7 +177,8 @@ fn inline(value: &Value, style: &InlineStyle) -> String {
                     inline(item, style)
                 ))
                 .collect::<Vec<_>>()
-                .join(style.comma)
+                .join(style.comma),
+            pad = style.object_pad
         ),
         scalar => scalar.to_string(),
     }
@@ -368,6 +378,26 @@ mod tests {
         );
         assert!(!has_lone_lf(&out), "{out:?}");
         assert!(out.contains("\t\t\"d\": false"), "{out:?}");
+    }
+
+    #[test]
+    fn an_inline_array_with_spaces_inside_its_brackets_keeps_them_through_an_add_and_a_remove() {
+        let text = "{\n  \"version\": 1,\n  \"hooks\": {\"stop\": [ { \"command\": \"x\" } ]}\n}\n";
+        let added = edit(text, |v| {
+            v["hooks"]["stop"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"command": "y"}));
+        });
+        assert!(
+            added.contains("[ { \"command\": \"x\" }, { \"command\": \"y\" } ]"),
+            "{added}"
+        );
+        let old: Value = serde_json::from_str(&added).unwrap();
+        let mut new = old.clone();
+        new["hooks"]["stop"].as_array_mut().unwrap().pop();
+        let back = String::from_utf8(rewrite(added.as_bytes(), &old, &new).unwrap()).unwrap();
+        assert_eq!(back, text);
     }
 
     #[test]
