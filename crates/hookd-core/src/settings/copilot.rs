@@ -14,11 +14,12 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::connect::{self, ChangeReport, ChangeStatus, EditPreview, ShapeError};
 use super::containers::KEPT_FILE_NAME;
 use super::error::{Result as SettingsResult, SettingsError};
+use super::flat;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
 
 /// Why a Copilot connect or disconnect failed.
@@ -202,107 +203,24 @@ pub fn is_hookd_entry(entry: &Value) -> bool {
         })
 }
 
-/// Refuses what Copilot would reject as a whole file, before anything is
-/// changed: the top level must be an object, `version` a number, `hooks`
-/// an object of arrays, each entry an object.
-fn check_shape(file: &Value) -> Result<(), ShapeError> {
-    let Value::Object(root) = file else {
-        return Err(connect::shape("top level".into(), "an object"));
-    };
-    if root.get("version").is_some_and(|v| !v.is_number()) {
-        return Err(connect::shape("version".into(), "a number"));
-    }
-    let Some(hooks) = root.get("hooks") else {
-        return Ok(());
-    };
-    let Value::Object(hooks) = hooks else {
-        return Err(connect::shape("hooks".into(), "an object"));
-    };
-    for (event, entries) in hooks {
-        let Value::Array(entries) = entries else {
-            return Err(connect::shape(connect::event_path(event), "an array"));
-        };
-        for (i, entry) in entries.iter().enumerate() {
-            if !entry.is_object() {
-                return Err(connect::shape(
-                    format!("{}[{i}]", connect::event_path(event)),
-                    "an object",
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Adds hookd's entry to each [`EVENTS`] event of a parsed Copilot hooks
 /// file that has none, after any other entry; a new (empty) file gets
 /// `"version": 1` first. Returns the events that gained one.
 pub fn add_hooks(file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
-    check_shape(file)?;
-    let Value::Object(root) = file else {
-        return Err(connect::shape("top level".into(), "an object"));
-    };
-    let mut added = Vec::new();
-    for event in EVENTS {
-        let present = root
-            .get("hooks")
-            .and_then(|hooks| hooks.get(event))
-            .and_then(Value::as_array)
-            .is_some_and(|entries| entries.iter().any(is_hookd_entry));
-        if present {
-            continue;
-        }
-        if root.is_empty() {
-            root.insert("version".into(), json!(1));
-        }
-        let hooks = root
-            .entry("hooks")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Value::Object(hooks) = hooks else {
-            return Err(connect::shape("hooks".into(), "an object"));
-        };
-        let entries = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(entries) = entries else {
-            return Err(connect::shape(connect::event_path(event), "an array"));
-        };
-        entries.push(json!({
+    flat::add_entries(file, &EVENTS, is_hookd_entry, |event| {
+        json!({
             "type": "command",
             "bash": format!("{emit} --agent copilot {event}"),
             "timeoutSec": connect::HANDLER_TIMEOUT_SECS,
-        }));
-        added.push(event.to_owned());
-    }
-    Ok(added)
+        })
+    })
 }
 
 /// Removes every hookd entry from a parsed Copilot hooks file, and the
 /// event lists and `hooks` object left empty by that (never ones that were
 /// empty already); returns the event of each entry removed.
 pub fn remove_hooks(file: &mut Value) -> Result<Vec<String>, ShapeError> {
-    check_shape(file)?;
-    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
-        return Ok(Vec::new());
-    };
-    let mut removed = Vec::new();
-    hooks.retain(|event, entries| {
-        let Value::Array(entries) = entries else {
-            return true;
-        };
-        let before = entries.len();
-        entries.retain(|entry| !is_hookd_entry(entry));
-        let gone = before - entries.len();
-        removed.extend(std::iter::repeat_n(event.clone(), gone));
-        gone == 0 || !entries.is_empty()
-    });
-    if !removed.is_empty()
-        && hooks.is_empty()
-        && let Value::Object(root) = file
-    {
-        root.remove("hooks");
-    }
-    Ok(removed)
+    flat::remove_entries(file, is_hookd_entry)
 }
 
 #[cfg(test)]

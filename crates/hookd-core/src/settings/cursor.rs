@@ -14,11 +14,12 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::connect::{self, ChangeReport, EditPreview, ShapeError};
 use super::containers::KEPT_FILE_NAME;
 use super::error::{Result as SettingsResult, SettingsError};
+use super::flat;
 use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
 
 /// The events hookd records, in the order their entries are added: a
@@ -116,106 +117,23 @@ pub fn is_hookd_entry(entry: &Value) -> bool {
             .is_some_and(connect::runs_hookd_emit)
 }
 
-/// Refuses what Cursor would not read as a hooks file, before anything is
-/// changed: the top level must be an object, `version` a number, `hooks` an
-/// object of arrays of entry objects.
-fn check_shape(hooks_file: &Value) -> Result<(), ShapeError> {
-    let Value::Object(root) = hooks_file else {
-        return Err(connect::shape("top level".into(), "an object"));
-    };
-    if root.get("version").is_some_and(|v| !v.is_number()) {
-        return Err(connect::shape("version".into(), "a number"));
-    }
-    let Some(hooks) = root.get("hooks") else {
-        return Ok(());
-    };
-    let Value::Object(hooks) = hooks else {
-        return Err(connect::shape("hooks".into(), "an object"));
-    };
-    for (event, entries) in hooks {
-        let Value::Array(entries) = entries else {
-            return Err(connect::shape(connect::event_path(event), "an array"));
-        };
-        for (i, entry) in entries.iter().enumerate() {
-            if !entry.is_object() {
-                return Err(connect::shape(
-                    format!("{}[{i}]", connect::event_path(event)),
-                    "an object",
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Adds hookd's entry to each [`EVENTS`] event of a parsed Cursor hooks
 /// file that has none, after the user's entries; a new (empty) file gets
 /// `"version": 1` first. Returns the events that gained one.
 pub fn add_hooks(hooks_file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
-    check_shape(hooks_file)?;
-    let Value::Object(root) = hooks_file else {
-        return Err(connect::shape("top level".into(), "an object"));
-    };
-    let mut added = Vec::new();
-    for event in EVENTS {
-        let present = root
-            .get("hooks")
-            .and_then(|hooks| hooks.get(event))
-            .and_then(Value::as_array)
-            .is_some_and(|entries| entries.iter().any(is_hookd_entry));
-        if present {
-            continue;
-        }
-        if root.is_empty() {
-            root.insert("version".into(), json!(1));
-        }
-        let hooks = root
-            .entry("hooks")
-            .or_insert_with(|| Value::Object(Map::new()));
-        let Value::Object(hooks) = hooks else {
-            return Err(connect::shape("hooks".into(), "an object"));
-        };
-        let entries = hooks
-            .entry(event)
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(entries) = entries else {
-            return Err(connect::shape(connect::event_path(event), "an array"));
-        };
-        entries.push(json!({
+    flat::add_entries(hooks_file, &EVENTS, is_hookd_entry, |event| {
+        json!({
             "command": format!("{emit} --agent cursor {event}"),
             "timeout": connect::HANDLER_TIMEOUT_SECS,
-        }));
-        added.push(event.to_owned());
-    }
-    Ok(added)
+        })
+    })
 }
 
 /// Removes every hookd entry from a parsed Cursor hooks file, and the event
 /// lists and `hooks` object left empty by that (never ones that were empty
 /// already); returns the event of each entry removed, in document order.
 pub fn remove_hooks(hooks_file: &mut Value) -> Result<Vec<String>, ShapeError> {
-    check_shape(hooks_file)?;
-    let Some(Value::Object(hooks)) = hooks_file.get_mut("hooks") else {
-        return Ok(Vec::new());
-    };
-    let mut removed = Vec::new();
-    hooks.retain(|event, entries| {
-        let Value::Array(entries) = entries else {
-            return true;
-        };
-        let before = entries.len();
-        entries.retain(|entry| !is_hookd_entry(entry));
-        let gone = before - entries.len();
-        removed.extend(std::iter::repeat_n(event.clone(), gone));
-        gone == 0 || !entries.is_empty()
-    });
-    if !removed.is_empty()
-        && hooks.is_empty()
-        && let Value::Object(root) = hooks_file
-    {
-        root.remove("hooks");
-    }
-    Ok(removed)
+    flat::remove_entries(hooks_file, is_hookd_entry)
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ pub mod edit;
 pub mod effective;
 pub mod error;
 pub mod events;
+mod flat;
 pub mod format;
 pub mod gemini;
 pub mod if_rule;

@@ -1,0 +1,116 @@
+//! Cursor's and GitHub Copilot's hooks files: flat entries under each
+//! event, without Claude Code's matcher groups (`{"version": 1, "hooks":
+//! {"<event>": [{...}, ...]}}`). How hookd's own entries are added to such
+//! a file and taken out again, once for both agents; each agent's module
+//! says what its entry holds and how it is recognised.
+
+use serde_json::{Map, Value, json};
+
+use super::connect::{self, ShapeError};
+
+/// Refuses what the agent would not read as a hooks file, before anything
+/// is changed: the top level must be an object, `version` a number, `hooks`
+/// an object of arrays of entry objects.
+pub(crate) fn check_shape(file: &Value) -> Result<(), ShapeError> {
+    let Value::Object(root) = file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    if root.get("version").is_some_and(|v| !v.is_number()) {
+        return Err(connect::shape("version".into(), "a number"));
+    }
+    let Some(hooks) = root.get("hooks") else {
+        return Ok(());
+    };
+    let Value::Object(hooks) = hooks else {
+        return Err(connect::shape("hooks".into(), "an object"));
+    };
+    for (event, entries) in hooks {
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            if !entry.is_object() {
+                return Err(connect::shape(
+                    format!("{}[{i}]", connect::event_path(event)),
+                    "an object",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds `entry(event)` to each of `events` that has no entry `ours`
+/// recognises, after the entries there; a new (empty) file gets
+/// `"version": 1` first. Returns the events that gained one.
+pub(crate) fn add_entries(
+    file: &mut Value,
+    events: &[&str],
+    ours: fn(&Value) -> bool,
+    entry: impl Fn(&str) -> Value,
+) -> Result<Vec<String>, ShapeError> {
+    check_shape(file)?;
+    let Value::Object(root) = file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    let mut added = Vec::new();
+    for &event in events {
+        let present = root
+            .get("hooks")
+            .and_then(|hooks| hooks.get(event))
+            .and_then(Value::as_array)
+            .is_some_and(|entries| entries.iter().any(ours));
+        if present {
+            continue;
+        }
+        if root.is_empty() {
+            root.insert("version".into(), json!(1));
+        }
+        let hooks = root
+            .entry("hooks")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Value::Object(hooks) = hooks else {
+            return Err(connect::shape("hooks".into(), "an object"));
+        };
+        let entries = hooks
+            .entry(event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(entries) = entries else {
+            return Err(connect::shape(connect::event_path(event), "an array"));
+        };
+        entries.push(entry(event));
+        added.push(event.to_owned());
+    }
+    Ok(added)
+}
+
+/// Removes every entry `ours` recognises, and the event lists and `hooks`
+/// object left empty by that (never ones that were empty already); returns
+/// the event of each entry removed, in document order.
+pub(crate) fn remove_entries(
+    file: &mut Value,
+    ours: fn(&Value) -> bool,
+) -> Result<Vec<String>, ShapeError> {
+    check_shape(file)?;
+    let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
+        return Ok(Vec::new());
+    };
+    let mut removed = Vec::new();
+    hooks.retain(|event, entries| {
+        let Value::Array(entries) = entries else {
+            return true;
+        };
+        let before = entries.len();
+        entries.retain(|entry| !ours(entry));
+        let gone = before - entries.len();
+        removed.extend(std::iter::repeat_n(event.clone(), gone));
+        gone == 0 || !entries.is_empty()
+    });
+    if !removed.is_empty()
+        && hooks.is_empty()
+        && let Value::Object(root) = file
+    {
+        root.remove("hooks");
+    }
+    Ok(removed)
+}
