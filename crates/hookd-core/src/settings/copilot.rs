@@ -17,10 +17,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::connect::{self, ChangeReport, ChangeStatus, EditPreview, ShapeError};
-use super::containers::KEPT_FILE_NAME;
-use super::error::{Result as SettingsResult, SettingsError};
+use super::error::Result as SettingsResult;
 use super::flat;
-use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 
 /// Why a Copilot connect or disconnect failed.
 #[derive(Debug, thiserror::Error)]
@@ -85,28 +84,17 @@ pub fn location(
     scope: Scope,
     project: Option<&Path>,
 ) -> SettingsResult<SettingsLocation> {
-    let path = match (scope, project) {
-        (Scope::Global, _) => roots.home.join(".copilot").join("hooks").join(FILE_NAME),
-        (Scope::Project, Some(project)) => project.join(".github").join("hooks").join(FILE_NAME),
-        (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
-        (Scope::Local | Scope::Policy, _) => {
-            return Err(SettingsError::NoSuchScope {
-                agent: "GitHub Copilot",
-                scope: scope.as_str(),
-                expected: "--scope global (~/.copilot/hooks/hookd.json) or project (<project>/.github/hooks/hookd.json)",
-            });
-        }
-    };
-    Ok(SettingsLocation {
-        kind: Kind::Agent,
-        scope,
-        path,
-        read_only: false,
-        trust_store: None,
-        kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
-        comments: false,
-    })
+    FILE.location(roots, scope, project)
 }
+
+/// hookd's Copilot hooks files.
+const FILE: AgentFile = AgentFile {
+    agent: "GitHub Copilot",
+    global: ".copilot/hooks/hookd.json",
+    project: ".github/hooks/hookd.json",
+    expected: "--scope global (~/.copilot/hooks/hookd.json) or project (<project>/.github/hooks/hookd.json)",
+    comments: false,
+};
 
 /// Adds hookd's entry to every [`EVENTS`] event of hookd's file at
 /// `location` that has none, creating the file (with `"version": 1`) and

@@ -17,10 +17,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::connect::{self, ChangeReport, EditPreview, ShapeError};
-use super::containers::KEPT_FILE_NAME;
-use super::error::{Result as SettingsResult, SettingsError};
+use super::error::Result as SettingsResult;
 use super::flat;
-use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 
 /// The events hookd records, in the order their entries are added: a
 /// session's start and end, each prompt (`beforeSubmitPrompt`), each tool
@@ -52,28 +51,17 @@ pub fn location(
     scope: Scope,
     project: Option<&Path>,
 ) -> SettingsResult<SettingsLocation> {
-    let path = match (scope, project) {
-        (Scope::Global, _) => roots.home.join(".cursor").join("hooks.json"),
-        (Scope::Project, Some(project)) => project.join(".cursor").join("hooks.json"),
-        (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
-        (Scope::Local | Scope::Policy, _) => {
-            return Err(SettingsError::NoSuchScope {
-                agent: "Cursor",
-                scope: scope.as_str(),
-                expected: "--scope global (~/.cursor/hooks.json) or project (<project>/.cursor/hooks.json)",
-            });
-        }
-    };
-    Ok(SettingsLocation {
-        kind: Kind::Agent,
-        scope,
-        path,
-        read_only: false,
-        trust_store: None,
-        kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
-        comments: false,
-    })
+    FILE.location(roots, scope, project)
 }
+
+/// Cursor's hooks files.
+const FILE: AgentFile = AgentFile {
+    agent: "Cursor",
+    global: ".cursor/hooks.json",
+    project: ".cursor/hooks.json",
+    expected: "--scope global (~/.cursor/hooks.json) or project (<project>/.cursor/hooks.json)",
+    comments: false,
+};
 
 /// Adds hookd's entry to every [`EVENTS`] event of the file at `location`
 /// that has none (creating the file, with `"version": 1`, and its directory

@@ -20,9 +20,8 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::connect::{self, ChangeReport, EditPreview, ShapeError};
-use super::containers::KEPT_FILE_NAME;
-use super::error::{Result as SettingsResult, SettingsError};
-use super::location::{Kind, Scope, SettingsLocation, SettingsRoots};
+use super::error::Result as SettingsResult;
+use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 
 /// The events hookd records, in the order their entries are added: a
 /// session's start and end, each prompt and answer (`BeforeAgent`,
@@ -57,29 +56,18 @@ pub fn location(
     scope: Scope,
     project: Option<&Path>,
 ) -> SettingsResult<SettingsLocation> {
-    let path = match (scope, project) {
-        (Scope::Global, _) => roots.home.join(".gemini").join("settings.json"),
-        (Scope::Project, Some(project)) => project.join(".gemini").join("settings.json"),
-        (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
-        (Scope::Local | Scope::Policy, _) => {
-            return Err(SettingsError::NoSuchScope {
-                agent: "Gemini CLI",
-                scope: scope.as_str(),
-                expected: "--scope global (~/.gemini/settings.json) or project (<project>/.gemini/settings.json)",
-            });
-        }
-    };
-    Ok(SettingsLocation {
-        kind: Kind::Agent,
-        scope,
-        path,
-        read_only: false,
-        trust_store: None,
-        kept_store: Some(roots.hookd_home.join(KEPT_FILE_NAME)),
-        // Gemini CLI strips comments before it parses its settings.
-        comments: true,
-    })
+    FILE.location(roots, scope, project)
 }
+
+/// Gemini CLI's settings files.
+const FILE: AgentFile = AgentFile {
+    agent: "Gemini CLI",
+    global: ".gemini/settings.json",
+    project: ".gemini/settings.json",
+    expected: "--scope global (~/.gemini/settings.json) or project (<project>/.gemini/settings.json)",
+    // Gemini CLI strips comments before it parses its settings.
+    comments: true,
+};
 
 /// Adds hookd's entry to every [`EVENTS`] event of the file at `location`
 /// that has none (creating the file and its directory if needed); `emit` is

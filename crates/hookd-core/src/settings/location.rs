@@ -168,6 +168,56 @@ impl SettingsLocation {
     }
 }
 
+/// Where another coding agent keeps the hooks file hookd connects it
+/// through, at the two scopes such an agent has: the user's (under home)
+/// and a project's. Its local and policy scopes do not exist or are an
+/// administrator's, which hookd does not write.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AgentFile {
+    /// The agent, for a person (`Cursor`).
+    pub(crate) agent: &'static str,
+    /// The user's file, relative to home (`.cursor/hooks.json`).
+    pub(crate) global: &'static str,
+    /// A project's file, relative to the project (`.cursor/hooks.json`).
+    pub(crate) project: &'static str,
+    /// The scopes it has, as the refusal of another one says them.
+    pub(crate) expected: &'static str,
+    /// The file may hold comments ([`SettingsLocation::comments`]).
+    pub(crate) comments: bool,
+}
+
+impl AgentFile {
+    /// The file of `scope` (`project` for [`Scope::Project`]).
+    pub(crate) fn location(
+        &self,
+        roots: &SettingsRoots,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> Result<SettingsLocation> {
+        let path = match (scope, project) {
+            (Scope::Global, _) => roots.home.join(self.global),
+            (Scope::Project, Some(project)) => project.join(self.project),
+            (Scope::Project, None) => return Err(SettingsError::NoProject("project")),
+            (Scope::Local | Scope::Policy, _) => {
+                return Err(SettingsError::NoSuchScope {
+                    agent: self.agent,
+                    scope: scope.as_str(),
+                    expected: self.expected,
+                });
+            }
+        };
+        Ok(SettingsLocation {
+            kind: Kind::Agent,
+            scope,
+            path,
+            read_only: false,
+            trust_store: None,
+            kept_store: Some(roots.hookd_home.join(super::containers::KEPT_FILE_NAME)),
+            comments: self.comments,
+        })
+    }
+}
+
 /// The directories every settings path derives from. [`SettingsRoots::from_env`]
 /// reads them from the environment once; tests and embedders build their own
 /// so nothing depends on process-wide state.
