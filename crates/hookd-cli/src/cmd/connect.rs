@@ -139,7 +139,7 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
 fn connect_gemini(args: &ConnectArgs) -> Result<()> {
     if args.managed {
         bail!(
-            "--managed is not supported with --agent gemini yet: hookd answers only in Claude Code's shape; connect without it to record Gemini CLI's sessions"
+            "--managed is not supported with --agent gemini yet: connect without it to record Gemini CLI's sessions (hookd-emit --wait --agent gemini answers in Gemini CLI's shape, if you add --wait to its entries by hand)"
         );
     }
     let location = gemini_file(args.scope, args.project.as_deref())?;
