@@ -210,7 +210,7 @@ pub async fn answer(
         tracing::debug!(event = %request.event_type, %agent, "no managed hooks for an unknown event");
         return (hookd_proto::Reply::default(), Vec::new());
     };
-    let payload = agents::claude_payload(agent, spec, &request.payload);
+    let payload = agents::claude_payload(agent, spec, request.payload);
     let project = request.project_root.clone();
     let hooks = match managed.cached(project.as_deref()) {
         Some(hooks) => hooks,

@@ -44,11 +44,13 @@ pub struct AgentReply {
 /// string parsed, and `hookd_agent` naming the agent. Every field the agent
 /// sent stays. Claude Code's own payload is passed as it came.
 #[must_use]
-pub fn claude_payload(agent: AgentKind, spec: &EventSpec, payload: &Value) -> Value {
-    if agent == AgentKind::Claude {
-        return payload.clone();
-    }
-    let mut out = payload.as_object().cloned().unwrap_or_default();
+pub fn claude_payload(agent: AgentKind, spec: &EventSpec, payload: Value) -> Value {
+    // Claude Code's own (every managed event of it) is moved, not copied.
+    let mut out = match payload {
+        payload if agent == AgentKind::Claude => return payload,
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
     for (theirs, ours) in [
         ("sessionId", "session_id"),
         ("conversation_id", "session_id"),
@@ -862,7 +864,7 @@ mod tests {
         let gemini = claude_payload(
             AgentKind::Gemini,
             spec,
-            &json!({"session_id": "s", "hook_event_name": "BeforeTool",
+            json!({"session_id": "s", "hook_event_name": "BeforeTool",
                 "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
         );
         assert_eq!(gemini["hook_event_name"], "PreToolUse");
@@ -874,7 +876,7 @@ mod tests {
         let copilot = claude_payload(
             AgentKind::Copilot,
             spec,
-            &json!({"sessionId": "c1", "toolName": "bash",
+            json!({"sessionId": "c1", "toolName": "bash",
                 "toolArgs": "{\"command\":\"rm -rf /\"}"}),
         );
         assert_eq!(copilot["session_id"], "c1");
@@ -887,13 +889,13 @@ mod tests {
         let cursor = claude_payload(
             AgentKind::Cursor,
             spec,
-            &json!({"conversation_id": "k", "tool_name": "Shell", "tool_input": {"command": "ls"}}),
+            json!({"conversation_id": "k", "tool_name": "Shell", "tool_input": {"command": "ls"}}),
         );
         assert_eq!(
             (cursor["session_id"].as_str(), cursor["tool_name"].as_str()),
             (Some("k"), Some("Bash"))
         );
         let own = json!({"session_id": "s", "tool_name": "Bash"});
-        assert_eq!(claude_payload(AgentKind::Claude, spec, &own), own);
+        assert_eq!(claude_payload(AgentKind::Claude, spec, own.clone()), own);
     }
 }
