@@ -58,6 +58,11 @@ const GEMINI_EVENTS: &[&str] = &[
     "Notification",
 ];
 
+/// Keys under Gemini CLI's `hooks` that are settings, not events: it skips
+/// them without a word (`HOOKS_CONFIG_FIELDS` in its `hooks/types.ts`; the
+/// docs' troubleshooting still shows `"hooks": {"disabled": [...]}`).
+const GEMINI_CONFIG_FIELDS: &[&str] = &["enabled", "disabled", "notifications"];
+
 /// Cursor's events (§3.3).
 const CURSOR_EVENTS: &[&str] = &[
     "sessionStart",
@@ -209,41 +214,69 @@ fn codex(top: &Map<String, Value>, f: &mut Findings) {
     let Some(hooks) = hooks_object(top, true, "Codex CLI", f) else {
         return;
     };
-    grouped(hooks, CODEX_EVENTS, "Codex CLI", f, |path, handler, f| {
-        let Some(h) = handler.as_object() else {
-            f.error(path, "expected an object");
-            return;
-        };
-        match h.get("type").and_then(Value::as_str) {
-            Some("command") => {}
-            Some(other @ ("prompt" | "agent")) => {
-                f.warn(
-                    format!("{path}.type"),
-                    format!("Codex CLI skips {other:?} hooks"),
+    grouped(
+        hooks,
+        CODEX_EVENTS,
+        &[],
+        "Codex CLI",
+        f,
+        |path, handler, f| {
+            let Some(h) = handler.as_object() else {
+                f.error(path, "expected an object");
+                return;
+            };
+            match h.get("type").and_then(Value::as_str) {
+                Some("command") => {}
+                Some("mcp_tool") => {
+                    // A tool of a connected MCP server, called with `input`
+                    // (the official hooks page, "MCP tool hooks").
+                    for key in ["server", "tool"] {
+                        command_field(h, key, &path, f);
+                    }
+                    if h.get("input").is_some_and(|i| !i.is_object()) {
+                        f.error(format!("{path}.input"), "expected an object of arguments");
+                    }
+                    codex_timeout(h, &path, f);
+                    return;
+                }
+                Some(other @ ("prompt" | "agent")) => {
+                    f.warn(
+                        format!("{path}.type"),
+                        format!("Codex CLI skips {other:?} hooks"),
+                    );
+                    return;
+                }
+                _ => {
+                    f.error(
+                        format!("{path}.type"),
+                        "expected \"command\" or \"mcp_tool\"",
+                    );
+                    return;
+                }
+            }
+            command_field(h, "command", &path, f);
+            if h.contains_key("commandWindows") && h.contains_key("command_windows") {
+                f.error(
+                    path.clone(),
+                    "both commandWindows and command_windows: Codex CLI refuses the duplicate",
                 );
-                return;
             }
-            _ => {
-                f.error(format!("{path}.type"), "expected \"command\"");
-                return;
-            }
+            codex_timeout(h, &path, f);
+            bool_field(h, "async", &path, f);
+        },
+    );
+}
+
+/// A Codex CLI handler's timeout: whole seconds (`timeoutSec` is its older
+/// spelling).
+fn codex_timeout(h: &Map<String, Value>, path: &str, f: &mut Findings) {
+    for key in ["timeout", "timeoutSec"] {
+        if let Some(t) = h.get(key)
+            && t.as_u64().is_none_or(|t| t < 1)
+        {
+            f.error(format!("{path}.{key}"), "expected whole seconds, 1 or more");
         }
-        command_field(h, "command", &path, f);
-        if h.contains_key("commandWindows") && h.contains_key("command_windows") {
-            f.error(
-                path.clone(),
-                "both commandWindows and command_windows: Codex CLI refuses the duplicate",
-            );
-        }
-        for key in ["timeout", "timeoutSec"] {
-            if let Some(t) = h.get(key)
-                && t.as_u64().is_none_or(|t| t < 1)
-            {
-                f.error(format!("{path}.{key}"), "expected whole seconds, 1 or more");
-            }
-        }
-        bool_field(h, "async", &path, f);
-    });
+    }
 }
 
 fn gemini(top: &Map<String, Value>, f: &mut Findings) {
@@ -255,6 +288,7 @@ fn gemini(top: &Map<String, Value>, f: &mut Findings) {
     grouped(
         hooks,
         GEMINI_EVENTS,
+        GEMINI_CONFIG_FIELDS,
         "Gemini CLI",
         &mut inner,
         |path, handler, f| {
@@ -295,16 +329,18 @@ fn gemini(top: &Map<String, Value>, f: &mut Findings) {
 }
 
 /// The groups of each event (Codex CLI and Gemini CLI): `matcher` and a
-/// `hooks` list, each handler checked by `handler`.
+/// `hooks` list, each handler checked by `handler`; the keys in `settings`
+/// are not events and are passed over.
 fn grouped(
     hooks: &Map<String, Value>,
     known: &[&str],
+    settings: &[&str],
     name: &str,
     f: &mut Findings,
     mut handler: impl FnMut(String, &Value, &mut Findings),
 ) {
     for (event, groups) in hooks {
-        if !known_event(event, known, name, f) {
+        if settings.contains(&event.as_str()) || !known_event(event, known, name, f) {
             continue;
         }
         let Some(groups) = groups.as_array() else {
@@ -604,6 +640,46 @@ mod tests {
             ]
         );
         assert!(check(AgentKind::Copilot, &json!([1])).errors[0].path == "top level");
+    }
+
+    /// Codex CLI runs `mcp_tool` handlers (its hooks page, "MCP tool
+    /// hooks"), and Gemini CLI passes over the `enabled`, `disabled` and
+    /// `notifications` settings kept under `hooks` (its troubleshooting page
+    /// shows `"hooks": {"disabled": [...]}`): both were reported as problems.
+    #[test]
+    fn codex_mcp_tool_hooks_and_gemini_hook_settings_are_what_the_agents_document() {
+        let mcp = json!({"hooks": {"PostToolUse": [{"matcher": "Write|Edit", "hooks": [
+            {"type": "mcp_tool", "server": "scanner", "tool": "scan_patch",
+             "input": {"patch": "${tool_input.command}"}, "timeout": 30,
+             "statusMessage": "Scanning edited files"}]}]}});
+        assert_eq!(check(AgentKind::Codex, &mcp), AgentFileCheck::default());
+        let broken = json!({"hooks": {"PostToolUse": [{"hooks": [
+            {"type": "mcp_tool", "tool": 7, "input": "x", "timeout": 0},
+            {"type": "http", "url": "https://x.test"}]}]}});
+        let found = check(AgentKind::Codex, &broken);
+        assert_eq!(
+            paths(&found.errors),
+            [
+                "hooks.PostToolUse[0].hooks[0].server",
+                "hooks.PostToolUse[0].hooks[0].tool",
+                "hooks.PostToolUse[0].hooks[0].input",
+                "hooks.PostToolUse[0].hooks[0].timeout",
+                "hooks.PostToolUse[0].hooks[1].type"
+            ]
+        );
+
+        let settings = json!({"hooks": {"enabled": true, "disabled": ["my-hook-name"],
+            "notifications": false, "disabledd": []}});
+        let found = check(AgentKind::Gemini, &settings);
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(
+            paths(&found.warnings),
+            ["hooks.disabledd"],
+            "a typo still warns"
+        );
+        // Codex CLI has no such settings: there `disabled` is no event.
+        let codex = check(AgentKind::Codex, &json!({"hooks": {"disabled": []}}));
+        assert_eq!(paths(&codex.warnings), ["hooks.disabled"]);
     }
 
     /// What hookd itself writes for each agent checks clean: the converter's
