@@ -21,6 +21,7 @@ pub mod env;
 pub mod fs;
 pub mod git;
 pub mod history;
+pub mod jsonc;
 pub mod ledger;
 pub mod listener;
 pub mod names;
@@ -37,6 +38,7 @@ pub use fs::{
     write_script,
 };
 pub use git::{GitRepo, commit_all, commit_index, init_repo};
+pub use jsonc::{parse_jsonc, strip_json_comments};
 pub use ledger::{
     ledger_count, ledger_entry, open_ledger, record, record_as_schema_11, wait_for_count,
     wait_for_ledger_count,
