@@ -380,14 +380,20 @@ fn one_managed_guard_answers_every_agent_in_its_own_shape() {
         "{out}"
     );
     wait_for_count(&repo, "events", 7);
-    let noted: Vec<(String, Option<String>)> = repo
-        .ledger()
-        .prepare("SELECT r.decision, r.error FROM hook_runs r JOIN events e ON e.event_id = r.event_id WHERE e.tool_use_id = 'c2' AND r.decision IS NOT NULL")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    // The hook runs are stored after their event: wait for the asking one.
+    let noted_runs = || -> Vec<(String, Option<String>)> {
+        repo.ledger()
+            .prepare("SELECT r.decision, r.error FROM hook_runs r JOIN events e ON e.event_id = r.event_id WHERE e.tool_use_id = 'c2' AND r.decision IS NOT NULL")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let noted = poll_until(Duration::from_secs(10), || {
+        Some(noted_runs()).filter(|runs| !runs.is_empty())
+    })
+    .unwrap_or_default();
     assert_eq!(noted.len(), 1, "{noted:?}");
     assert_eq!(noted[0].0, "ask");
     assert!(
