@@ -2,8 +2,8 @@
 //! `hookd connect --agent gemini` edits Gemini CLI's settings file as
 //! surgically as Claude Code's, the entries it writes record Gemini's
 //! events when run as Gemini runs them, and `disconnect` gives the file
-//! back byte for byte; the same for Cursor's `hooks.json`, and GitHub
-//! Copilot's hooks get a file of hookd's own.
+//! back byte for byte; the same for Codex CLI's and Cursor's `hooks.json`,
+//! and GitHub Copilot's hooks get a file of hookd's own.
 
 use hookd_testkit::{GitRepo, TestEnv, wait_for_count, write_file};
 use serde_json::{Value, json};
@@ -107,16 +107,16 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
             "Gemini CLI has no local settings file",
         ),
         (
-            vec!["connect", "--agent", "gemini", "--managed"],
-            "--managed is not supported with --agent gemini yet",
+            vec!["connect", "--agent", "codex", "--scope", "local"],
+            "Codex CLI has no local settings file",
         ),
         (
             vec!["connect", "--agent", "cursor", "--scope", "local"],
             "Cursor has no local settings file",
         ),
         (
-            vec!["connect", "--agent", "cursor", "--managed"],
-            "--managed is not supported with --agent cursor yet",
+            vec!["disconnect", "--agent", "codex", "--scope", "local"],
+            "use --scope global ($CODEX_HOME/hooks.json",
         ),
         (
             vec!["disconnect", "--agent", "copilot", "--scope", "local"],
@@ -129,6 +129,7 @@ fn what_gemini_or_hookd_cannot_do_is_refused_and_writes_nothing() {
     }
     assert!(!env.home().join(".gemini").exists());
     assert!(!env.home().join(".cursor").exists());
+    assert!(!env.home().join(".codex").exists());
 
     // Beyond comments, Gemini CLI reads plain JSON: a trailing comma is an
     // error it would report too, and hookd refuses the file, untouched.
@@ -409,4 +410,170 @@ fn copilot_gets_a_file_of_hookds_own_which_disconnect_removes() {
         left,
         json!({"version": 1, "hooks": {"agentStop": [{"bash": "./notify.sh"}]}})
     );
+}
+
+const CODEX_FILE: &str = "{\n  \"description\": \"team guards\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^Bash$\",\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"python3 ~/.codex/guard.py\", \"timeout\": 30 }]\n      }\n    ]\n  }\n}\n";
+
+/// Codex CLI: `hookd connect --agent codex` adds entries in Claude Code's
+/// shape to `$CODEX_HOME/hooks.json`, says that Codex runs them only once
+/// trusted (hookd writes no trust into Codex's config), records Codex's
+/// events through them, switches them to managed mode and back where they
+/// stand, and `disconnect` gives the file back byte for byte. A file Codex
+/// would drop (a top-level key besides `hooks` and `description`) is
+/// refused untouched, naming the key.
+#[test]
+fn codex_is_connected_told_to_trust_recorded_and_disconnected_byte_for_byte() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let file = env.home().join(".codex/hooks.json");
+    write_file(&file, CODEX_FILE);
+    let config = env.home().join(".codex/config.toml");
+    write_file(&config, "model = \"gpt-5-codex\"\n");
+
+    let dry = env.hookd(&root, &["connect", "--agent", "codex", "--dry-run"]);
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("Dry run: would add 10 hook groups") && dry.stdout.contains("+++"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CODEX_FILE);
+
+    let run = env.hookd(&root, &["connect", "--agent", "codex"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("Connected hookd (Codex CLI)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("only once you trust it") && run.stderr.contains("/hooks"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        "model = \"gpt-5-codex\"\n",
+        "no trust written for the user"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"description\": \"team guards\",\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^Bash$\",\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"python3 ~/.codex/guard.py\", \"timeout\": 30 }]\n      },\n"),
+        "{text}"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = value
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["description", "hooks"], "nothing Codex would drop");
+    let ours = &value["hooks"]["PostToolUse"][0];
+    assert_eq!(ours["matcher"], "*");
+    let command = ours["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        command.ends_with("hookd-emit --agent codex PostToolUse"),
+        "{command}"
+    );
+    assert_eq!(value["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3);
+
+    // Codex runs the entry's command with its payload on stdin.
+    let _daemon = env.start_daemon();
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let payload = json!({"session_id": "x-1", "turn_id": "t-1", "cwd": root,
+        "hook_event_name": "PostToolUse", "model": "gpt-5-codex", "permission_mode": "default",
+        "transcript_path": null, "tool_name": "Bash", "tool_use_id": "call-1",
+        "tool_input": {"command": "ls"}, "tool_response": "README.md"});
+    let out = env.emit(&args, &payload.to_string(), &root);
+    assert!(out.status.success(), "{out:?}");
+    wait_for_count(&repo, "events", 1);
+    let (hook_type, agent_kind, session): (String, String, String) = repo
+        .ledger()
+        .query_row(
+            "SELECT hook_type, agent_kind, session_id FROM events",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (hook_type.as_str(), agent_kind.as_str(), session.as_str()),
+        ("post_tool_use", "codex", "x-1")
+    );
+
+    // Managed mode waits for hookd's managed hooks; back to recording, the
+    // entries are where they were.
+    env.hookd(&root, &["connect", "--agent", "codex", "--managed"])
+        .assert_ok();
+    let managed: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let pre = managed["hooks"]["PreToolUse"].as_array().unwrap();
+    assert_eq!(pre.len(), 2);
+    assert!(
+        pre[1]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("hookd-emit --wait --agent codex PreToolUse"),
+        "{managed}"
+    );
+    assert!(managed["hooks"]["PermissionRequest"].is_array());
+    env.hookd(&root, &["connect", "--agent", "codex"])
+        .assert_ok();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+
+    let gone = env.hookd(&root, &["disconnect", "--agent", "codex"]);
+    gone.assert_ok();
+    assert!(
+        gone.stdout.contains("removed 10 hookd handlers"),
+        "{}",
+        gone.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CODEX_FILE);
+
+    // A project's file, and the trust Codex asks of a project.
+    let project = env.hookd(
+        &root,
+        &["connect", "--agent", "codex", "--scope", "project"],
+    );
+    project.assert_ok();
+    assert!(root.join(".codex/hooks.json").is_file());
+    assert!(
+        project.stderr.contains("only when the project is trusted"),
+        "{}",
+        project.stderr
+    );
+
+    // What Codex would drop whole is refused, untouched.
+    let schema = "{\"$schema\": \"https://example.com/hooks.json\", \"hooks\": {}}\n";
+    write_file(&file, schema);
+    let refused = env.hookd(&root, &["connect", "--agent", "codex"]);
+    assert!(!refused.status.success(), "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("\"$schema\"") && refused.stderr.contains("drops this file"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), schema);
+}
+
+/// `$CODEX_HOME` moves Codex CLI's user file, and hookd follows it.
+#[test]
+fn codex_home_names_the_user_file() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let elsewhere = env.home().join("codex-home");
+    let out = env
+        .command("hookd")
+        .args(["connect", "--agent", "codex", "--dry-run"])
+        .current_dir(repo.root())
+        .env("CODEX_HOME", &elsewhere)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("would create ~/codex-home/hooks.json"),
+        "{stdout}"
+    );
+    assert!(!elsewhere.exists(), "a dry run writes nothing");
 }

@@ -213,3 +213,82 @@ fn converted_files_validate_as_their_agent_reads_them_and_mangled_ones_do_not() 
         "{refused:?}"
     );
 }
+
+/// `--write` puts the converted hooks into the agent's own file, after the
+/// hooks it holds and byte for byte around them, only once however often
+/// it runs; `--dry-run` shows the diff and writes nothing; Copilot gets a
+/// file of its own; a file the agent would drop is refused untouched.
+#[test]
+fn write_adds_the_converted_hooks_to_the_agents_file_once_and_keeps_the_rest() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_file(
+        &root.join(".claude/settings.json"),
+        &json!({"hooks": {"PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}
+        ]}})
+        .to_string(),
+    );
+    let codex = root.join(".codex/hooks.json");
+    let theirs = "{\n  \"hooks\": {\n    \"Stop\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"./notify.sh\" }] }]\n  }\n}\n";
+    write_file(&codex, theirs);
+
+    let dry = env.hookd(
+        &root,
+        &["hooks", "convert", "--to", "codex", "--write", "--dry-run"],
+    );
+    dry.assert_ok();
+    assert!(
+        dry.stdout.contains("Dry run: would add to") && dry.stdout.contains("+++"),
+        "{}",
+        dry.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), theirs);
+
+    let run = env.hookd(&root, &["hooks", "convert", "--to", "codex", "--write"]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains("added 1 converted hook group"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("1 of 1 hooks of") && run.stderr.contains("trust it"),
+        "the report and Codex's trust note: {}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(&codex).unwrap();
+    assert!(
+        text.starts_with("{\n  \"hooks\": {\n    \"Stop\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"./notify.sh\" }] }]"),
+        "{text}"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        value["hooks"]["PreToolUse"],
+        json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5}]}])
+    );
+    let again = env.hookd(&root, &["hooks", "convert", "--to", "codex", "--write"]);
+    again.assert_ok();
+    assert!(again.stdout.contains("Nothing to add"), "{}", again.stdout);
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), text);
+
+    // Copilot: a file of its own beside hookd's recording file.
+    env.hookd(&root, &["hooks", "convert", "--to", "copilot", "--write"])
+        .assert_ok();
+    let copilot: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join(".github/hooks/claude-hooks.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(copilot["version"], 1);
+    assert_eq!(copilot["hooks"]["preToolUse"][0]["bash"], "./guard.sh");
+    assert!(!root.join(".github/hooks/hookd.json").exists());
+
+    // A file Codex would drop whole: refused, untouched.
+    let dropped = "{\"version\": 1, \"hooks\": {}}\n";
+    write_file(&codex, dropped);
+    let refused = env.hookd(&root, &["hooks", "convert", "--to", "codex", "--write"]);
+    assert!(!refused.status.success(), "{}", refused.stdout);
+    assert!(refused.stderr.contains("\"version\""), "{}", refused.stderr);
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), dropped);
+}

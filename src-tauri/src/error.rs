@@ -212,12 +212,13 @@ fn sqlite_kind(err: &rusqlite::Error) -> ErrorKind {
 
 fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
     match err {
-        AgentConnectError::Read { source, .. } | AgentConnectError::CreateDir { source, .. } => {
-            io_kind(source)
-        }
+        AgentConnectError::Read { source, .. }
+        | AgentConnectError::CreateDir { source, .. }
+        | AgentConnectError::Remove { source, .. } => io_kind(source),
         AgentConnectError::Write(_) => ErrorKind::Io,
         AgentConnectError::Parse { .. }
         | AgentConnectError::Shape { .. }
+        | AgentConnectError::OutOfProject { .. }
         | AgentConnectError::EmitCommand(_) => ErrorKind::InvalidInput,
     }
 }

@@ -103,6 +103,7 @@ impl TestEnv {
             "HOOKD_LEDGER_MODE",
             "HOOKD_DEBUG",
             "CLAUDE_AGENT_ID",
+            "CODEX_HOME",
         ] {
             command.env_remove(inherited);
         }

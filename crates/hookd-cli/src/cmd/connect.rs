@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use super::target;
 use super::{backup_note, show};
 use anyhow::Result;
-use anyhow::bail;
 use clap::Args;
 use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeReport, ChangeStatus};
-use hookd_core::settings::{Kind, Scope, SettingsLocation, copilot, cursor, gemini};
+use hookd_core::settings::connector::{self, Connector};
+use hookd_core::settings::{Kind, Scope, SettingsLocation};
 
 /// The `--agent` values.
 const AGENTS: [&str; 5] = ["claude", "codex", "gemini", "cursor", "copilot"];
@@ -25,34 +25,24 @@ fn agent_parser() -> impl clap::builder::TypedValueParser<Value = AgentKind> {
         .map(|name: String| AgentKind::parse(&name).unwrap_or(AgentKind::Claude))
 }
 
-/// The agents `connect` can edit the files of so far.
-fn connectable(agent: AgentKind) -> Result<()> {
-    match agent {
-        AgentKind::Claude | AgentKind::Gemini | AgentKind::Cursor | AgentKind::Copilot => Ok(()),
-        other => bail!(
-            "hookd cannot connect {other} yet (claude, gemini, cursor and copilot so far); add `hookd-emit --agent {other} <event>` to its hooks by hand to record it (docs/agent-hooks.md)"
-        ),
-    }
-}
-
 /// Flags of `hookd connect`.
 #[derive(Debug, Clone, Args)]
 pub struct ConnectArgs {
-    /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
+    /// Whose settings to edit: claude (Claude Code), codex (Codex CLI:
+    /// $CODEX_HOME/hooks.json, default ~/.codex/hooks.json, or
+    /// DIR/.codex/hooks.json with --scope project; Codex runs the entries
+    /// once you trust them in its /hooks), gemini (Gemini CLI:
     /// ~/.gemini/settings.json, or DIR/.gemini/settings.json with --scope
-    /// project; recording only), cursor (Cursor: ~/.cursor/hooks.json, or
-    /// DIR/.cursor/hooks.json with --scope project; recording only) or
-    /// copilot (GitHub Copilot: hookd's own ~/.copilot/hooks/hookd.json, or
-    /// DIR/.github/hooks/hookd.json with --scope project; recording only)
+    /// project), cursor (Cursor: ~/.cursor/hooks.json, or
+    /// DIR/.cursor/hooks.json with --scope project) or copilot (GitHub
+    /// Copilot: hookd's own ~/.copilot/hooks/hookd.json, or
+    /// DIR/.github/hooks/hookd.json with --scope project)
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini,
-    /// cursor and copilot global (~/.gemini/settings.json,
-    /// ~/.cursor/hooks.json, ~/.copilot/hooks/hookd.json) or project
-    /// (DIR/.gemini/settings.json, DIR/.cursor/hooks.json,
-    /// DIR/.github/hooks/hookd.json)
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; the other
+    /// agents have global and project files only (see --agent)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -65,8 +55,9 @@ pub struct ConnectArgs {
     pub emit_command: Option<String>,
     /// Managed mode: install `hookd-emit --wait` entries (one per event), so the
     /// agent also gets the answer of hookd's managed hooks (~/.hookd/settings.json,
-    /// PROJECT/.hookd/settings*.json, hot-reloaded); replaces recording-only entries.
-    /// Without it, existing managed entries are switched back to recording only.
+    /// PROJECT/.hookd/settings*.json, hot-reloaded) in its own output shape;
+    /// replaces recording-only entries where they stand. Without it, existing
+    /// managed entries are switched back to recording only.
     #[arg(long)]
     pub managed: bool,
     /// Print what would change, with the diff of the file, without writing anything
@@ -77,20 +68,16 @@ pub struct ConnectArgs {
 /// Flags of `hookd disconnect`.
 #[derive(Debug, Clone, Args)]
 pub struct DisconnectArgs {
-    /// Whose settings to edit: claude (Claude Code), gemini (Gemini CLI:
-    /// ~/.gemini/settings.json or DIR/.gemini/settings.json), cursor
-    /// (Cursor: ~/.cursor/hooks.json or DIR/.cursor/hooks.json) or copilot
-    /// (GitHub Copilot: ~/.copilot/hooks/hookd.json or
-    /// DIR/.github/hooks/hookd.json, removed when only hookd's entries were in it)
+    /// Whose settings to edit: claude (Claude Code), codex (Codex CLI),
+    /// gemini (Gemini CLI), cursor (Cursor) or copilot (GitHub Copilot:
+    /// hookd's own file, removed when only hookd's entries were in it);
+    /// the files are those of `hookd connect --agent`
     #[arg(long, value_name = "AGENT", value_parser = agent_parser(), default_value = "claude")]
     pub agent: AgentKind,
     /// Settings file to edit: global (~/.claude/settings.json; `user` is
     /// accepted too), project (DIR/.claude/settings.json) or local
-    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; for gemini,
-    /// cursor and copilot global (~/.gemini/settings.json,
-    /// ~/.cursor/hooks.json, ~/.copilot/hooks/hookd.json) or project
-    /// (DIR/.gemini/settings.json, DIR/.cursor/hooks.json,
-    /// DIR/.github/hooks/hookd.json)
+    /// (DIR/.claude/settings.local.json), as in `hookd hooks`; the other
+    /// agents have global and project files only (see --agent)
     #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), default_value = "global")]
     pub scope: Scope,
     /// Project directory for --scope project/local; its git root is used if it is inside a
@@ -104,24 +91,17 @@ pub struct DisconnectArgs {
 
 /// Adds hookd's hooks to the chosen settings file and says what changed.
 pub fn connect(args: &ConnectArgs) -> Result<()> {
-    connectable(args.agent)?;
-    if args.agent == AgentKind::Gemini {
-        return connect_gemini(args);
-    }
-    if args.agent == AgentKind::Cursor {
-        return connect_cursor(args);
-    }
-    if args.agent == AgentKind::Copilot {
-        return connect_copilot(args);
-    }
-    let location = settings_file(args.scope, args.project.as_deref())?;
-    let path = location.path.clone();
-    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
     let mode = if args.managed {
         connect::Mode::Managed
     } else {
         connect::Mode::Record
     };
+    if let Some(agent) = connector::of(args.agent) {
+        return connect_agent(agent, args, mode);
+    }
+    let location = settings_file(args.scope, args.project.as_deref())?;
+    let path = location.path.clone();
+    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
     let report = connect::connect_at(&location, &emit, mode, args.dry_run)?;
     say_connected(&report, mode_note(mode), mode.hooks().len());
     if args.dry_run {
@@ -135,96 +115,42 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
     Ok(())
 }
 
-/// `hookd connect --agent gemini`: recording entries in Gemini CLI's file.
-fn connect_gemini(args: &ConnectArgs) -> Result<()> {
-    if args.managed {
-        bail!(
-            "--managed is not supported with --agent gemini yet: connect without it to record Gemini CLI's sessions (hookd-emit --wait --agent gemini answers in Gemini CLI's shape, if you add --wait to its entries by hand)"
-        );
-    }
-    let location = gemini_file(args.scope, args.project.as_deref())?;
+/// `hookd connect --agent X` for an agent other than Claude Code: hookd's
+/// entries in that agent's hooks file, and what the agent asks before it
+/// runs them.
+fn connect_agent(agent: &dyn Connector, args: &ConnectArgs, mode: connect::Mode) -> Result<()> {
+    let location = agent_file(agent, args.scope, args.project.as_deref())?;
     let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
-    let report = gemini::connect(&location, &emit, args.dry_run)?;
-    say_connected(&report, " (Gemini CLI)", gemini::EVENTS.len());
+    let report = agent.connect(&location, &emit, mode, args.dry_run)?;
+    say_connected(
+        &report,
+        &format!(" ({}){}", agent.name(), mode_note(mode)),
+        agent.events(mode).len(),
+    );
     if args.dry_run {
         print_diff(
-            &gemini::preview_connect(&location, &emit)?,
+            &agent.preview_connect(&location, &emit, mode)?,
             &show(&location.path),
         );
     }
     warn_if_emit_missing(&report, &emit);
-    if location.scope == Scope::Project && report.count > 0 {
-        eprintln!(
-            "note: Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
-        );
+    if report.count > 0 {
+        for note in agent.connect_notes(&location) {
+            eprintln!("note: {note}");
+        }
     }
     Ok(())
 }
 
-/// `hookd connect --agent cursor`: recording entries in Cursor's hooks file.
-fn connect_cursor(args: &ConnectArgs) -> Result<()> {
-    if args.managed {
-        bail!(
-            "--managed is not supported with --agent cursor yet: connect without it to record Cursor's sessions"
-        );
-    }
-    let location = cursor_file(args.scope, args.project.as_deref())?;
-    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
-    let report = cursor::connect(&location, &emit, args.dry_run)?;
-    say_connected(&report, " (Cursor)", cursor::EVENTS.len());
-    if args.dry_run {
-        print_diff(
-            &cursor::preview_connect(&location, &emit)?,
-            &show(&location.path),
-        );
-    }
-    warn_if_emit_missing(&report, &emit);
-    if location.scope == Scope::Project && report.count > 0 {
-        eprintln!("note: Cursor runs a project's hooks only in a trusted workspace");
-    }
-    Ok(())
-}
-
-/// `hookd connect --agent copilot`: recording entries in hookd's own file
-/// among GitHub Copilot's hooks files.
-fn connect_copilot(args: &ConnectArgs) -> Result<()> {
-    if args.managed {
-        bail!(
-            "--managed is not supported with --agent copilot yet: connect without it to record GitHub Copilot's sessions"
-        );
-    }
-    let location = copilot_file(args.scope, args.project.as_deref())?;
-    let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
-    let report = copilot::connect(&location, &emit, args.dry_run)?;
-    say_connected(&report, " (GitHub Copilot)", copilot::EVENTS.len());
-    if args.dry_run {
-        print_diff(
-            &copilot::preview_connect(&location, &emit)?,
-            &show(&location.path),
-        );
-    }
-    warn_if_emit_missing(&report, &emit);
-    Ok(())
-}
-
-/// hookd's GitHub Copilot hooks file for the flags.
-fn copilot_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
-    let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
-    Ok(copilot::location(&roots, scope, project.as_deref())?)
-}
-
-/// Cursor's hooks file for the flags, the project resolved as `hookd
+/// The hooks file of `agent` for the flags, the project resolved as `hookd
 /// hooks` resolves it.
-fn cursor_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
+fn agent_file(
+    agent: &dyn Connector,
+    scope: Scope,
+    project: Option<&Path>,
+) -> Result<SettingsLocation> {
     let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
-    Ok(cursor::location(&roots, scope, project.as_deref())?)
-}
-
-/// Gemini CLI's settings file for the flags, the project resolved as
-/// `hookd hooks` resolves it.
-fn gemini_file(scope: Scope, project: Option<&Path>) -> Result<SettingsLocation> {
-    let (roots, _, project) = target::resolve(scope, Kind::Agent, project)?;
-    Ok(gemini::location(&roots, scope, project.as_deref())?)
+    Ok(agent.location(&roots, scope, project.as_deref())?)
 }
 
 /// The one line saying what a connect did (or would do) to its file.
@@ -275,30 +201,19 @@ fn mode_note(mode: connect::Mode) -> &'static str {
 
 /// Removes hookd's hooks from the chosen settings file and says what changed.
 pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
-    connectable(args.agent)?;
-    let location = match args.agent {
-        AgentKind::Gemini => gemini_file(args.scope, args.project.as_deref())?,
-        AgentKind::Cursor => cursor_file(args.scope, args.project.as_deref())?,
-        AgentKind::Copilot => copilot_file(args.scope, args.project.as_deref())?,
-        _ => settings_file(args.scope, args.project.as_deref())?,
-    };
-    let path = location.path.clone();
-    let (report, preview) = if args.agent == AgentKind::Copilot {
+    let (path, report, preview) = if let Some(agent) = connector::of(args.agent) {
+        let location = agent_file(agent, args.scope, args.project.as_deref())?;
         (
-            copilot::disconnect(&location, args.dry_run)?,
+            location.path.clone(),
+            agent.disconnect(&location, args.dry_run)?,
             args.dry_run
-                .then(|| copilot::preview_disconnect(&location))
-                .transpose()?,
-        )
-    } else if args.agent == AgentKind::Cursor {
-        (
-            cursor::disconnect(&location, args.dry_run)?,
-            args.dry_run
-                .then(|| cursor::preview_disconnect(&location))
+                .then(|| agent.preview_disconnect(&location))
                 .transpose()?,
         )
     } else {
+        let location = settings_file(args.scope, args.project.as_deref())?;
         (
+            location.path.clone(),
             connect::disconnect_at(&location, args.dry_run)?,
             args.dry_run
                 .then(|| connect::preview_disconnect_at(&location))
@@ -334,7 +249,7 @@ pub fn disconnect(args: &DisconnectArgs) -> Result<()> {
 }
 
 /// The unified diff a dry run would write, as the app's Connect dialog shows it.
-fn print_diff(preview: &connect::EditPreview, file: &str) {
+pub(super) fn print_diff(preview: &connect::EditPreview, file: &str) {
     let text = |bytes: &Option<Vec<u8>>| {
         bytes
             .as_deref()

@@ -1,19 +1,24 @@
 //! `hookd hooks convert`: Claude Code hooks as another agent's hooks file,
 //! with what degrades hook by hook ([`hookd_core::settings::convert`]).
 //! The converted file goes to stdout (so `> hooks.json` keeps it), the
-//! report to stderr; `--format json` prints both as one document.
+//! report to stderr; `--format json` prints both as one document. With
+//! `--write` the converted hooks go into the agent's own file instead
+//! ([`hookd_core::settings::converted`]), after what it holds.
 
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::Args;
 use hookd_core::AgentKind;
+use hookd_core::settings::connect::ChangeStatus;
 use hookd_core::settings::convert::{Conversion, convert_settings};
 use hookd_core::settings::{self, Kind, Scope, SettingsDocument, SettingsRoots};
+use hookd_core::settings::{connector, converted};
 
+use super::connect::print_diff;
 use super::hooks::Format;
-use super::show;
 use super::target::{self, project_dir};
+use super::{backup_note, show};
 
 /// Flags of `hookd hooks convert`.
 #[derive(Debug, Args)]
@@ -42,6 +47,18 @@ pub struct ConvertArgs {
     /// on stdout)
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Write the converted hooks into the agent's own hooks file (after the hooks it
+    /// holds, each only once; Copilot gets claude-hooks.json in its hooks directory)
+    /// instead of printing the file; the report still goes to stderr
+    #[arg(long)]
+    pub write: bool,
+    /// With --write: which of the agent's files, global or project [default: global for
+    /// --scope global, else project]
+    #[arg(long, value_name = "SCOPE", value_parser = target::scope_parser(), requires = "write")]
+    pub into: Option<Scope>,
+    /// With --write: print what would change, with the diff, without writing anything
+    #[arg(long, requires = "write")]
+    pub dry_run: bool,
 }
 
 /// Converts and prints.
@@ -78,19 +95,75 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         bail!("{}", settings::SettingsError::Invalid { path, errors });
     }
     let conversion = convert_settings(doc.value(), args.to);
+    if args.write {
+        return write(args, &conversion, &show(&path));
+    }
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&conversion)?),
         Format::Table => {
             println!("{}", serde_json::to_string_pretty(&conversion.document)?);
-            eprint!("{}", report(&conversion, &show(&path)));
+            eprint!("{}", report_text(&conversion, &show(&path)));
         }
     }
     Ok(())
 }
 
+/// `--write`: the conversion merged into the agent's file, what changed
+/// said on stdout, the report on stderr.
+fn write(args: &ConvertArgs, conversion: &Conversion, from: &str) -> Result<()> {
+    let into = args.into.unwrap_or(match (args.scope, &args.file) {
+        (Scope::Global, None) => Scope::Global,
+        _ => Scope::Project,
+    });
+    let (roots, _, project) = target::resolve(into, Kind::Agent, args.project.as_deref())?;
+    let Some(location) = converted::location(args.to, &roots, into, project.as_deref()) else {
+        bail!("--to claude: these are Claude Code's hooks already; name another agent");
+    };
+    let location = location?;
+    let file = show(&location.path);
+    let report = converted::write(conversion, &location, args.dry_run)?;
+    let n = report.count;
+    let flat = matches!(args.to, AgentKind::Cursor | AgentKind::Copilot);
+    let what = match (flat, n == 1) {
+        (true, true) => format!("{n} converted entry"),
+        (true, false) => format!("{n} converted entries"),
+        (false, true) => format!("{n} converted hook group"),
+        (false, false) => format!("{n} converted hook groups"),
+    };
+    match &report.status {
+        ChangeStatus::Written(outcome) if outcome.created => {
+            println!("Wrote {file}: created it with {what}");
+        }
+        ChangeStatus::Written(outcome) => println!(
+            "Wrote {file}: added {what}{}",
+            backup_note(outcome.backup.as_deref())
+        ),
+        ChangeStatus::WouldWrite { creates } => println!(
+            "Dry run: would {} {file} with {what}: {}",
+            if *creates { "create" } else { "add to" },
+            report.events.join(", ")
+        ),
+        ChangeStatus::Unchanged | ChangeStatus::Missing => {
+            println!("Nothing to add: {file} holds every converted hook already");
+        }
+    }
+    if args.dry_run {
+        print_diff(&converted::preview(conversion, &location)?, &file);
+    }
+    if n > 0
+        && let Some(agent) = connector::of(args.to)
+    {
+        for note in agent.connect_notes(&location) {
+            eprintln!("note: {note}");
+        }
+    }
+    eprint!("{}", report_text(conversion, from));
+    Ok(())
+}
+
 /// The report for people: each hook, what it became, what was lost and
 /// what to check.
-fn report(conversion: &Conversion, from: &str) -> String {
+fn report_text(conversion: &Conversion, from: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let converted = conversion.hooks.len() - conversion.left_out();

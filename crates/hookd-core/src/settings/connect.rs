@@ -184,6 +184,24 @@ pub enum AgentConnectError {
     /// Writing the settings file (or its backup) failed.
     #[error(transparent)]
     Write(#[from] FsAtomicError),
+    /// A project's hooks file leads out of the project (a symbolic link
+    /// on the way), so hookd does not make the directory it would sit in.
+    #[error("refusing to write {path}")]
+    OutOfProject {
+        /// The hooks file.
+        path: PathBuf,
+        /// Where the path leads and why that is refused.
+        source: crate::fs_atomic::confine::ConfineError,
+    },
+    /// A hooks file of hookd's own, left empty by a disconnect, could not
+    /// be removed.
+    #[error("cannot remove {path}")]
+    Remove {
+        /// The file.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: io::Error,
+    },
     /// An explicit emit command that does not run `hookd-emit`.
     #[error(
         "emit command {0:?} does not run a program named hookd-emit; hookd finds its hooks by that name, so disconnect could never remove them"
@@ -530,6 +548,95 @@ pub fn add_hooks_for(
     Ok(added)
 }
 
+/// Adds hookd's group (`handler(event)`, matching every tool (`*`) for the
+/// events in `tool_events`) to each of `events` in a parsed hooks file of
+/// Claude Code's shape (another agent's: Gemini CLI's `settings.json`,
+/// Codex CLI's `hooks.json`) that has no hookd handler of `mode`, after the
+/// user's groups. hookd's handlers of the other mode become
+/// `handler(event)` where they stand, or go where `events` has no such
+/// event, so switching modes leaves one hookd entry per event in its
+/// place. Returns the events that gained one.
+pub(crate) fn add_groups(
+    settings: &mut Value,
+    events: &[&str],
+    tool_events: &[&str],
+    mode: Mode,
+    handler: impl Fn(&str) -> Value,
+) -> Result<Vec<String>, ShapeError> {
+    check_shape(settings)?;
+    let mut added = Vec::new();
+    if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
+        for (event, groups) in hooks.iter_mut() {
+            if !events.contains(&event.as_str()) {
+                continue;
+            }
+            let handlers = groups
+                .as_array_mut()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get_mut("hooks").and_then(Value::as_array_mut))
+                .flatten();
+            for slot in handlers {
+                if handler_mode(slot).is_some_and(|m| m != mode) {
+                    *slot = handler(event);
+                    added.push(event.clone());
+                }
+            }
+        }
+    }
+    remove_hooks_where(settings, |h| handler_mode(h).is_some_and(|m| m != mode))?;
+    let Value::Object(root) = settings else {
+        return Err(shape("top level".into(), "an object"));
+    };
+    for &event in events {
+        let present = root
+            .get("hooks")
+            .and_then(|hooks| hooks.get(event))
+            .and_then(Value::as_array)
+            .is_some_and(|groups| {
+                groups
+                    .iter()
+                    .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                    .flatten()
+                    .any(|h| handler_mode(h) == Some(mode))
+            });
+        if present {
+            continue;
+        }
+        let mut group = Map::new();
+        if tool_events.contains(&event) {
+            group.insert("matcher".into(), "*".into());
+        }
+        group.insert("hooks".into(), Value::Array(vec![handler(event)]));
+        push_group(root, event, Value::Object(group))?;
+        added.push(event.to_owned());
+    }
+    // In the order of `events`, however the file orders them.
+    added.sort_by_key(|event| events.iter().position(|e| e == event));
+    Ok(added)
+}
+
+/// The command of hookd's entry for `agent`'s `event` (its own spelling):
+/// `<emit> --agent <agent> <event>`, with [`WAIT_FLAG`] first in
+/// [`Mode::Managed`].
+pub(crate) fn agent_command(emit: &str, mode: Mode, agent: &str, event: &str) -> String {
+    match mode {
+        Mode::Record => format!("{emit} --agent {agent} {event}"),
+        Mode::Managed => format!("{emit} {WAIT_FLAG} --agent {agent} {event}"),
+    }
+}
+
+/// The timeout, in seconds, of hookd's entry for another agent's event in
+/// `mode` (`prompt`: the event of a submitted prompt), as
+/// [`Mode::timeout_secs`] chooses it for Claude Code's.
+pub(crate) fn agent_timeout_secs(mode: Mode, prompt: bool) -> u64 {
+    match (mode, prompt) {
+        (Mode::Record, _) => HANDLER_TIMEOUT_SECS,
+        (Mode::Managed, true) => 40,
+        (Mode::Managed, false) => 610,
+    }
+}
+
 /// Appends `group` to `event`'s list under `hooks` in the settings object
 /// `root`, creating either when missing (`entry` appends new keys at the
 /// end, so the user's keys keep their order).
@@ -739,12 +846,19 @@ fn handler_mode(handler: &Value) -> Option<Mode> {
         return None;
     }
     let command = handler.get("command").and_then(Value::as_str)?;
-    let words = shell_words(command, 2);
-    Some(if words.get(1).map(String::as_str) == Some(WAIT_FLAG) {
+    Some(command_mode(command))
+}
+
+/// The mode of a `hookd-emit` command: [`Mode::Managed`] when [`WAIT_FLAG`]
+/// is among its options (`hookd-emit --wait <event>`, `hookd-emit --agent
+/// gemini --wait <event>`), else [`Mode::Record`].
+pub(crate) fn command_mode(command: &str) -> Mode {
+    let words = shell_words(command, 5);
+    if words.iter().skip(1).any(|word| word == WAIT_FLAG) {
         Mode::Managed
     } else {
         Mode::Record
-    })
+    }
 }
 
 /// The event argument of a hookd handler: the first word after the program

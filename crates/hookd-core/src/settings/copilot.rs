@@ -10,49 +10,21 @@
 //! write is the same locked, surgical one as Claude Code's files
 //! ([`super::connect`]), so whatever a user added to `hookd.json` stays.
 //!
-//! Only recording: managed mode is not offered for Copilot through `connect`.
+//! In managed mode ([`Mode::Managed`]) each entry runs `hookd-emit --wait
+//! --agent copilot <event>`, which answers with the merged decision of
+//! hookd's managed hooks in Copilot's own output shape (Copilot honours
+//! only a deny).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, ChangeStatus, EditPreview, ShapeError};
+use super::connect::{
+    self, AgentConnectError, ChangeReport, ChangeStatus, EditPreview, Mode, ShapeError,
+};
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
-
-/// Why a Copilot connect or disconnect failed.
-#[derive(Debug, thiserror::Error)]
-pub enum CopilotError {
-    /// The project's `.github/hooks/hookd.json` leads out of the project
-    /// (a symbolic link), or its `.github` could not be made.
-    #[error("refusing to write {path}")]
-    Project {
-        /// hookd's file.
-        path: PathBuf,
-        /// Why.
-        source: crate::fs_atomic::confine::ConfineError,
-    },
-    /// The project's `.github` directory could not be created.
-    #[error("cannot create directory {path}")]
-    CreateDir {
-        /// The directory.
-        path: PathBuf,
-        /// The underlying I/O error.
-        source: std::io::Error,
-    },
-    /// Reading, checking or writing the file failed (the errors of [`connect()`] and [`disconnect()`]).
-    #[error(transparent)]
-    Edit(#[from] connect::AgentConnectError),
-    /// hookd's emptied file could not be removed.
-    #[error("cannot remove {path}")]
-    Remove {
-        /// hookd's file.
-        path: PathBuf,
-        /// The underlying I/O error.
-        source: std::io::Error,
-    },
-}
 
 /// The name of hookd's own file in Copilot's hooks directories.
 pub const FILE_NAME: &str = "hookd.json";
@@ -74,6 +46,17 @@ pub const EVENTS: [&str; 6] = [
     "postToolUse",
     "agentStop",
 ];
+
+/// The events that get hookd's entry: [`EVENTS`] in either mode.
+pub fn events(_mode: Mode) -> &'static [&'static str] {
+    &EVENTS
+}
+
+/// What a user must know once hookd's entries are in the file at
+/// `location`: nothing (Copilot asks no trust of a hooks file).
+pub fn connect_notes(_location: &SettingsLocation) -> Vec<String> {
+    Vec::new()
+}
 
 /// hookd's Copilot hooks file of `scope`: `~/.copilot/hooks/hookd.json` for
 /// [`Scope::Global`], `<project>/.github/hooks/hookd.json` for
@@ -104,14 +87,13 @@ const FILE: AgentFile = AgentFile {
 pub fn connect(
     location: &SettingsLocation,
     emit: &str,
+    mode: Mode,
     dry_run: bool,
-) -> Result<ChangeReport, CopilotError> {
+) -> connect::Result<ChangeReport> {
     if !dry_run {
-        make_github_dir(location)?;
+        prepare_dir(location)?;
     }
-    Ok(connect::add_at(location, dry_run, |file| {
-        add_hooks(file, emit)
-    })?)
+    connect::add_at(location, dry_run, |file| add_hooks(file, emit, mode))
 }
 
 /// For a project's file: refuses a path that leads out of the project, then
@@ -119,7 +101,7 @@ pub fn connect(
 /// the directory above its own (`.github` here, two levels down, where
 /// Claude Code's files are one), which must exist: this checks against the
 /// project itself first.
-fn make_github_dir(location: &SettingsLocation) -> Result<(), CopilotError> {
+pub(crate) fn prepare_dir(location: &SettingsLocation) -> connect::Result<()> {
     if !location.scope.is_project() {
         return Ok(());
     }
@@ -131,39 +113,40 @@ fn make_github_dir(location: &SettingsLocation) -> Result<(), CopilotError> {
         return Ok(());
     };
     crate::fs_atomic::confine::resolve_within(project, path).map_err(|source| {
-        CopilotError::Project {
+        AgentConnectError::OutOfProject {
             path: path.clone(),
             source,
         }
     })?;
-    std::fs::create_dir_all(github).map_err(|source| CopilotError::CreateDir {
+    std::fs::create_dir_all(github).map_err(|source| AgentConnectError::CreateDir {
         path: github.to_path_buf(),
         source,
     })
 }
 
 /// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |file| add_hooks(file, emit))
+pub fn preview_connect(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |file| add_hooks(file, emit, mode))
 }
 
 /// Removes every `hookd-emit` entry from hookd's file at `location`, and
 /// the event lists and `hooks` object that only held them; when what is
 /// left is `{"version": 1}` and nothing else, the file is removed. The
 /// report's `events` name the event of each entry removed.
-pub fn disconnect(
-    location: &SettingsLocation,
-    dry_run: bool,
-) -> Result<ChangeReport, CopilotError> {
+pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
     if !dry_run && location.scope.is_project() && !location.path.exists() {
-        return Ok(connect::add_at(location, true, remove_hooks)?);
+        return connect::add_at(location, true, remove_hooks);
     }
     let report = connect::add_at(location, dry_run, remove_hooks)?;
     if matches!(report.status, ChangeStatus::Written(_))
         && let Ok(text) = std::fs::read(&location.path)
         && serde_json::from_slice::<Value>(&text).ok() == Some(json!({"version": 1}))
     {
-        std::fs::remove_file(&location.path).map_err(|source| CopilotError::Remove {
+        std::fs::remove_file(&location.path).map_err(|source| AgentConnectError::Remove {
             path: location.path.clone(),
             source,
         })?;
@@ -180,26 +163,35 @@ pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPr
 /// True when `entry` is one of hookd's: a command entry (`type` absent or
 /// `command`) whose `bash` (or `command`) runs a program named `hookd-emit`.
 pub fn is_hookd_entry(entry: &Value) -> bool {
-    entry
-        .get("type")
-        .is_none_or(|kind| kind.as_str() == Some("command"))
-        && ["bash", "command"].iter().any(|key| {
-            entry
-                .get(key)
-                .and_then(Value::as_str)
-                .is_some_and(connect::runs_hookd_emit)
-        })
+    hookd_mode(entry).is_some()
 }
 
-/// Adds hookd's entry to each [`EVENTS`] event of a parsed Copilot hooks
-/// file that has none, after any other entry; a new (empty) file gets
-/// `"version": 1` first. Returns the events that gained one.
-pub fn add_hooks(file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
-    flat::add_entries(file, &EVENTS, is_hookd_entry, |event| {
+/// The mode of one of hookd's entries ([`is_hookd_entry`]); `None` for
+/// any other entry.
+fn hookd_mode(entry: &Value) -> Option<Mode> {
+    if entry
+        .get("type")
+        .is_some_and(|kind| kind.as_str() != Some("command"))
+    {
+        return None;
+    }
+    ["bash", "command"]
+        .iter()
+        .filter_map(|key| entry.get(key).and_then(Value::as_str))
+        .find(|command| connect::runs_hookd_emit(command))
+        .map(connect::command_mode)
+}
+
+/// Adds hookd's entry of `mode` to each [`EVENTS`] event of a parsed
+/// Copilot hooks file that has none, after any other entry (hookd's
+/// entries of the other mode are replaced in place); a new (empty) file
+/// gets `"version": 1` first. Returns the events that gained one.
+pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+    flat::add_entries(file, &EVENTS, mode, hookd_mode, |event| {
         json!({
             "type": "command",
-            "bash": format!("{emit} --agent copilot {event}"),
-            "timeoutSec": connect::HANDLER_TIMEOUT_SECS,
+            "bash": connect::agent_command(emit, mode, "copilot", event),
+            "timeoutSec": connect::agent_timeout_secs(mode, event == "userPromptSubmitted"),
         })
     })
 }
@@ -219,7 +211,7 @@ mod tests {
     fn each_event_gets_one_entry_and_a_users_entry_stays() {
         let mut file = json!({});
         assert_eq!(
-            add_hooks(&mut file, "hookd-emit").unwrap(),
+            add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap(),
             EVENTS.map(str::to_owned)
         );
         assert_eq!(file["version"], 1);
@@ -227,7 +219,11 @@ mod tests {
             file["hooks"]["preToolUse"][0],
             json!({"type": "command", "bash": "hookd-emit --agent copilot preToolUse", "timeoutSec": 10})
         );
-        assert!(add_hooks(&mut file, "hookd-emit").unwrap().is_empty());
+        assert!(
+            add_hooks(&mut file, "hookd-emit", Mode::Record)
+                .unwrap()
+                .is_empty()
+        );
         // A user's entry added to hookd's file is theirs to keep.
         file["hooks"]["preToolUse"]
             .as_array_mut()
@@ -254,7 +250,9 @@ mod tests {
         ] {
             let mut value = bad.clone();
             assert_eq!(
-                add_hooks(&mut value, "hookd-emit").unwrap_err().json_path,
+                add_hooks(&mut value, "hookd-emit", Mode::Record)
+                    .unwrap_err()
+                    .json_path,
                 path
             );
             assert_eq!(value, bad);

@@ -10,13 +10,15 @@
 //! Claude Code's files ([`super::connect`]): every byte outside the entries
 //! edited stays as it was, the user's entries and unknown keys included.
 //!
-//! Only recording: managed mode is not offered for Cursor through `connect`.
+//! In managed mode ([`Mode::Managed`]) each entry runs `hookd-emit --wait
+//! --agent cursor <event>`, which answers with the merged decision of
+//! hookd's managed hooks in Cursor's own output shape.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, EditPreview, ShapeError};
+use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
@@ -42,6 +44,20 @@ pub const EVENTS: [&str; 7] = [
     "stop",
 ];
 
+/// The events that get hookd's entry: [`EVENTS`] in either mode.
+pub fn events(_mode: Mode) -> &'static [&'static str] {
+    &EVENTS
+}
+
+/// What a user must know once hookd's entries are in the file at
+/// `location`: a project's hooks run only in a workspace Cursor trusts.
+pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
+    (location.scope == Scope::Project)
+        .then(|| "Cursor runs a project's hooks only in a trusted workspace".to_owned())
+        .into_iter()
+        .collect()
+}
+
 /// The Cursor hooks file of `scope`: `~/.cursor/hooks.json` for
 /// [`Scope::Global`], `<project>/.cursor/hooks.json` for [`Scope::Project`].
 /// Cursor has no local file; its enterprise files are an administrator's,
@@ -63,21 +79,27 @@ const FILE: AgentFile = AgentFile {
     comments: false,
 };
 
-/// Adds hookd's entry to every [`EVENTS`] event of the file at `location`
-/// that has none (creating the file, with `"version": 1`, and its directory
-/// if needed); `emit` is the command prefix ([`connect::emit_command_for`]).
+/// Adds hookd's entry of `mode` to every [`EVENTS`] event of the file at
+/// `location` that has none (creating the file, with `"version": 1`, and
+/// its directory if needed; hookd's entries of the other mode are
+/// replaced); `emit` is the command prefix ([`connect::emit_command_for`]).
 /// Nothing is written when nothing is missing, or in a dry run.
 pub fn connect(
     location: &SettingsLocation,
     emit: &str,
+    mode: Mode,
     dry_run: bool,
 ) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, |hooks| add_hooks(hooks, emit))
+    connect::add_at(location, dry_run, |hooks| add_hooks(hooks, emit, mode))
 }
 
 /// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |hooks| add_hooks(hooks, emit))
+pub fn preview_connect(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |hooks| add_hooks(hooks, emit, mode))
 }
 
 /// Removes every `hookd-emit` entry from the file at `location`, and the
@@ -96,23 +118,35 @@ pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPr
 /// True when `entry` is one of hookd's: a command entry (`type` absent or
 /// `command`) whose program's basename is `hookd-emit`.
 pub fn is_hookd_entry(entry: &Value) -> bool {
-    entry
-        .get("type")
-        .is_none_or(|kind| kind.as_str() == Some("command"))
-        && entry
-            .get("command")
-            .and_then(Value::as_str)
-            .is_some_and(connect::runs_hookd_emit)
+    hookd_mode(entry).is_some()
 }
 
-/// Adds hookd's entry to each [`EVENTS`] event of a parsed Cursor hooks
-/// file that has none, after the user's entries; a new (empty) file gets
-/// `"version": 1` first. Returns the events that gained one.
-pub fn add_hooks(hooks_file: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
-    flat::add_entries(hooks_file, &EVENTS, is_hookd_entry, |event| {
+/// The mode of one of hookd's entries ([`is_hookd_entry`]); `None` for
+/// any other entry.
+fn hookd_mode(entry: &Value) -> Option<Mode> {
+    if entry
+        .get("type")
+        .is_some_and(|kind| kind.as_str() != Some("command"))
+    {
+        return None;
+    }
+    let command = entry.get("command").and_then(Value::as_str)?;
+    connect::runs_hookd_emit(command).then(|| connect::command_mode(command))
+}
+
+/// Adds hookd's entry of `mode` to each [`EVENTS`] event of a parsed
+/// Cursor hooks file that has none, after the user's entries (hookd's
+/// entries of the other mode are replaced in place); a new (empty) file
+/// gets `"version": 1` first. Returns the events that gained one.
+pub fn add_hooks(
+    hooks_file: &mut Value,
+    emit: &str,
+    mode: Mode,
+) -> Result<Vec<String>, ShapeError> {
+    flat::add_entries(hooks_file, &EVENTS, mode, hookd_mode, |event| {
         json!({
-            "command": format!("{emit} --agent cursor {event}"),
-            "timeout": connect::HANDLER_TIMEOUT_SECS,
+            "command": connect::agent_command(emit, mode, "cursor", event),
+            "timeout": connect::agent_timeout_secs(mode, event == "beforeSubmitPrompt"),
         })
     })
 }
@@ -140,7 +174,7 @@ mod tests {
             }
         });
         let original = file.clone();
-        let added = add_hooks(&mut file, "hookd-emit").unwrap();
+        let added = add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap();
         assert_eq!(added, EVENTS.map(str::to_owned));
         let edits = file["hooks"]["afterFileEdit"].as_array().unwrap();
         assert_eq!(edits.len(), 2);
@@ -149,7 +183,25 @@ mod tests {
             edits[1],
             json!({"command": "hookd-emit --agent cursor afterFileEdit", "timeout": 10})
         );
-        assert!(add_hooks(&mut file, "hookd-emit").unwrap().is_empty());
+        assert!(
+            add_hooks(&mut file, "hookd-emit", Mode::Record)
+                .unwrap()
+                .is_empty()
+        );
+        // Managed mode turns each of hookd's entries into a waiting one in
+        // place; recording turns them back.
+        let recording = file.clone();
+        add_hooks(&mut file, "hookd-emit", Mode::Managed).unwrap();
+        assert_eq!(
+            file["hooks"]["afterFileEdit"][1],
+            json!({"command": "hookd-emit --wait --agent cursor afterFileEdit", "timeout": 610})
+        );
+        assert_eq!(file["hooks"]["beforeSubmitPrompt"][0]["timeout"], 40);
+        assert_eq!(
+            add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap(),
+            EVENTS.map(str::to_owned)
+        );
+        assert_eq!(file, recording);
         let removed = remove_hooks(&mut file).unwrap();
         assert_eq!(removed.len(), EVENTS.len());
         // The user's entries, the empty list they had and their own key stay.
@@ -159,7 +211,7 @@ mod tests {
     #[test]
     fn a_new_file_gets_version_1_and_loses_hooks_again_on_removal() {
         let mut file = json!({});
-        add_hooks(&mut file, "/opt/hookd-emit").unwrap();
+        add_hooks(&mut file, "/opt/hookd-emit", Mode::Record).unwrap();
         assert_eq!(file["version"], 1);
         assert_eq!(file.as_object().unwrap().keys().next().unwrap(), "version");
         assert!(is_hookd_entry(&file["hooks"]["stop"][0]));
@@ -169,6 +221,18 @@ mod tests {
         assert!(!is_hookd_entry(
             &json!({"type": "prompt", "command": "hookd-emit"})
         ));
+    }
+
+    #[test]
+    fn the_users_keys_after_hooks_keep_their_order_when_hooks_goes() {
+        let mut file = json!({"version": 1});
+        add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap();
+        let root = file.as_object_mut().unwrap();
+        root.insert("a".into(), json!(1));
+        root.insert("b".into(), json!(2));
+        remove_hooks(&mut file).unwrap();
+        let keys: Vec<&String> = file.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["version", "a", "b"]);
     }
 
     #[test]
@@ -182,7 +246,9 @@ mod tests {
         ] {
             let mut value = bad.clone();
             assert_eq!(
-                add_hooks(&mut value, "hookd-emit").unwrap_err().json_path,
+                add_hooks(&mut value, "hookd-emit", Mode::Record)
+                    .unwrap_err()
+                    .json_path,
                 path
             );
             assert_eq!(value, bad, "nothing changed");

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::connect::{self, ShapeError};
+use super::connect::{self, Mode, ShapeError};
 
 /// Refuses what the agent would not read as a hooks file, before anything
 /// is changed: the top level must be an object, `version` a number, `hooks`
@@ -40,26 +40,47 @@ pub(crate) fn check_shape(file: &Value) -> Result<(), ShapeError> {
     Ok(())
 }
 
-/// Adds `entry(event)` to each of `events` that has no entry `ours`
-/// recognises, after the entries there; a new (empty) file gets
-/// `"version": 1` first. Returns the events that gained one.
+/// Adds `entry(event)` to each of `events` that has no entry of hookd's
+/// in `mode` (`hookd_mode` says the mode of an entry that is hookd's), after
+/// the entries there; a new (empty) file gets `"version": 1` first. hookd's
+/// entries of the other mode become `entry(event)` where they stand, or go
+/// where `events` has no such event, so switching modes leaves one entry
+/// per event in its place. Returns the events that gained one.
 pub(crate) fn add_entries(
     file: &mut Value,
     events: &[&str],
-    ours: fn(&Value) -> bool,
+    mode: Mode,
+    hookd_mode: impl Fn(&Value) -> Option<Mode>,
     entry: impl Fn(&str) -> Value,
 ) -> Result<Vec<String>, ShapeError> {
     check_shape(file)?;
+    let mut added = Vec::new();
+    if let Some(Value::Object(hooks)) = file.get_mut("hooks") {
+        for (event, entries) in hooks.iter_mut() {
+            let Value::Array(entries) = entries else {
+                continue;
+            };
+            if !events.contains(&event.as_str()) {
+                continue;
+            }
+            for slot in entries.iter_mut() {
+                if hookd_mode(slot).is_some_and(|m| m != mode) {
+                    *slot = entry(event);
+                    added.push(event.clone());
+                }
+            }
+        }
+    }
+    remove_entries(file, |e| hookd_mode(e).is_some_and(|m| m != mode))?;
     let Value::Object(root) = file else {
         return Err(connect::shape("top level".into(), "an object"));
     };
-    let mut added = Vec::new();
     for &event in events {
         let present = root
             .get("hooks")
             .and_then(|hooks| hooks.get(event))
             .and_then(Value::as_array)
-            .is_some_and(|entries| entries.iter().any(ours));
+            .is_some_and(|entries| entries.iter().any(|e| hookd_mode(e) == Some(mode)));
         if present {
             continue;
         }
@@ -81,6 +102,8 @@ pub(crate) fn add_entries(
         entries.push(entry(event));
         added.push(event.to_owned());
     }
+    // In the order of `events`, however the file orders them.
+    added.sort_by_key(|event| events.iter().position(|e| e == event));
     Ok(added)
 }
 
@@ -89,7 +112,7 @@ pub(crate) fn add_entries(
 /// the event of each entry removed, in document order.
 pub(crate) fn remove_entries(
     file: &mut Value,
-    ours: fn(&Value) -> bool,
+    ours: impl Fn(&Value) -> bool,
 ) -> Result<Vec<String>, ShapeError> {
     check_shape(file)?;
     let Some(Value::Object(hooks)) = file.get_mut("hooks") else {
@@ -110,7 +133,9 @@ pub(crate) fn remove_entries(
         && hooks.is_empty()
         && let Value::Object(root) = file
     {
-        root.remove("hooks");
+        // `shift_remove`: with preserve_order `remove` swaps the last key
+        // into this place, moving the user's keys.
+        root.shift_remove("hooks");
     }
     Ok(removed)
 }

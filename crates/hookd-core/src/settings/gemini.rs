@@ -12,14 +12,15 @@
 //! as Claude Code's files ([`super::connect`]): every byte outside the
 //! entries added stays as it was, comments included.
 //!
-//! Only recording: hookd answers in Claude Code's output shape, so managed
-//! mode is not offered for Gemini CLI yet.
+//! In managed mode ([`Mode::Managed`]) each entry runs `hookd-emit --wait
+//! --agent gemini <Event>`, which answers with the merged decision of
+//! hookd's managed hooks in Gemini CLI's own output shape.
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, EditPreview, ShapeError};
+use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 
@@ -43,8 +44,27 @@ pub const EVENTS: [&str; 8] = [
 /// The events whose matcher is tested against the tool's name.
 const TOOL_EVENTS: [&str; 2] = ["BeforeTool", "AfterTool"];
 
-/// `timeout` of hookd's handlers, in milliseconds (Gemini's unit): a broken
-/// emitter never stalls the agent for Gemini's default minute.
+/// The events that get hookd's entry: [`EVENTS`] in either mode.
+pub fn events(_mode: Mode) -> &'static [&'static str] {
+    &EVENTS
+}
+
+/// What a user must know once hookd's entries are in the file at
+/// `location`: a project's hooks run only in a folder Gemini CLI trusts.
+pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
+    (location.scope == Scope::Project)
+        .then(|| {
+            "Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
+                .to_owned()
+        })
+        .into_iter()
+        .collect()
+}
+
+/// `timeout` of hookd's recording handlers, in milliseconds (Gemini's
+/// unit): a broken emitter never stalls the agent for Gemini's default
+/// minute. Managed handlers wait as long as hookd's managed hooks may run
+/// (610 s, 40 s for `BeforeAgent`, as Claude Code's managed entries do).
 pub const HANDLER_TIMEOUT_MS: u64 = connect::HANDLER_TIMEOUT_SECS * 1000;
 
 /// The Gemini CLI settings file of `scope`: the user's for
@@ -69,21 +89,29 @@ const FILE: AgentFile = AgentFile {
     comments: true,
 };
 
-/// Adds hookd's entry to every [`EVENTS`] event of the file at `location`
-/// that has none (creating the file and its directory if needed); `emit` is
-/// the command prefix ([`connect::emit_command_for`]). Nothing is written
-/// when nothing is missing, or in a dry run.
+/// Adds hookd's entry of `mode` to every [`EVENTS`] event of the file at
+/// `location` that has none (creating the file and its directory if
+/// needed; hookd's entries of the other mode are replaced); `emit` is the
+/// command prefix ([`connect::emit_command_for`]). Nothing is written when
+/// nothing is missing, or in a dry run.
 pub fn connect(
     location: &SettingsLocation,
     emit: &str,
+    mode: Mode,
     dry_run: bool,
 ) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, |settings| add_hooks(settings, emit))
+    connect::add_at(location, dry_run, |settings| {
+        add_hooks(settings, emit, mode)
+    })
 }
 
 /// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(location: &SettingsLocation, emit: &str) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |settings| add_hooks(settings, emit))
+pub fn preview_connect(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |settings| add_hooks(settings, emit, mode))
 }
 
 /// Removes every `hookd-emit` handler from the file at `location`, and the
@@ -98,51 +126,24 @@ pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPr
     connect::preview_disconnect_at(location)
 }
 
-/// Adds hookd's group to each [`EVENTS`] event of a parsed Gemini CLI
-/// settings document that has no `hookd-emit` handler, after the user's
-/// groups; returns the events that gained one.
-pub fn add_hooks(settings: &mut Value, emit: &str) -> Result<Vec<String>, ShapeError> {
-    connect::check_shape(settings)?;
-    let Value::Object(root) = settings else {
-        return Err(connect::shape("top level".into(), "an object"));
-    };
-    let mut added = Vec::new();
-    for event in EVENTS {
-        let present = root
-            .get("hooks")
-            .and_then(|hooks| hooks.get(event))
-            .and_then(Value::as_array)
-            .is_some_and(|groups| {
-                groups
-                    .iter()
-                    .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-                    .flatten()
-                    .any(connect::is_hookd_handler)
-            });
-        if present {
-            continue;
-        }
-        connect::push_group(root, event, group(event, emit))?;
-        added.push(event.to_owned());
-    }
-    Ok(added)
+/// Adds hookd's group of `mode` to each [`EVENTS`] event of a parsed
+/// Gemini CLI settings document that has no `hookd-emit` handler of that
+/// mode, after the user's groups (hookd's handlers of the other mode are
+/// taken out); returns the events that gained one.
+pub fn add_hooks(settings: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+    connect::add_groups(settings, &EVENTS, &TOOL_EVENTS, mode, |event| {
+        handler(event, emit, mode)
+    })
 }
 
-/// hookd's group for `event`: every tool for the tool events (`*`), no
-/// matcher for the others (they match everything without one).
-fn group(event: &str, emit: &str) -> Value {
-    let handler = json!({
+/// hookd's handler for `event`.
+fn handler(event: &str, emit: &str, mode: Mode) -> Value {
+    json!({
         "type": "command",
         "name": format!("hookd {event}"),
-        "command": format!("{emit} --agent gemini {event}"),
-        "timeout": HANDLER_TIMEOUT_MS,
-    });
-    let mut group = Map::new();
-    if TOOL_EVENTS.contains(&event) {
-        group.insert("matcher".into(), "*".into());
-    }
-    group.insert("hooks".into(), Value::Array(vec![handler]));
-    Value::Object(group)
+        "command": connect::agent_command(emit, mode, "gemini", event),
+        "timeout": connect::agent_timeout_secs(mode, event == "BeforeAgent") * 1000,
+    })
 }
 
 #[cfg(test)]
@@ -156,7 +157,7 @@ mod tests {
             "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
                 {"type": "command", "command": "./guard.sh", "timeout": 5000}]}]}
         });
-        let added = add_hooks(&mut settings, "hookd-emit").unwrap();
+        let added = add_hooks(&mut settings, "hookd-emit", Mode::Record).unwrap();
         assert_eq!(added, EVENTS.map(str::to_owned));
         let before = &settings["hooks"]["BeforeTool"];
         assert_eq!(before.as_array().unwrap().len(), 2);
@@ -172,7 +173,27 @@ mod tests {
                 .is_none()
         );
         // Connected already: nothing more.
-        assert!(add_hooks(&mut settings, "hookd-emit").unwrap().is_empty());
+        assert!(
+            add_hooks(&mut settings, "hookd-emit", Mode::Record)
+                .unwrap()
+                .is_empty()
+        );
+        // Managed mode replaces each recording entry with a waiting one.
+        let mut managed = settings.clone();
+        assert_eq!(
+            add_hooks(&mut managed, "hookd-emit", Mode::Managed).unwrap(),
+            EVENTS.map(str::to_owned)
+        );
+        assert_eq!(managed["hooks"]["BeforeTool"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            managed["hooks"]["BeforeTool"][1]["hooks"][0],
+            json!({"type": "command", "name": "hookd BeforeTool",
+                "command": "hookd-emit --wait --agent gemini BeforeTool", "timeout": 610_000})
+        );
+        assert_eq!(
+            managed["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"],
+            40_000
+        );
         // And gone again, the user's hook kept.
         let (events, removed) = connect::remove_hooks(&mut settings).unwrap();
         assert_eq!((events.len(), removed), (8, 8));

@@ -24,6 +24,10 @@ pub const HOOKD_HOME_ENV: &str = "HOOKD_HOME";
 /// from (tests; machines where the administrator put them elsewhere).
 pub const POLICY_ENV: &str = "HOOKD_POLICY_SETTINGS";
 
+/// Environment variable naming Codex CLI's home (default `~/.codex`), where
+/// its user `hooks.json` and `config.toml` live.
+pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
+
 /// Where Claude Code reads managed (policy) settings on Linux.
 pub const DEFAULT_POLICY_PATH: &str = "/etc/claude-code/managed-settings.json";
 
@@ -230,11 +234,15 @@ pub struct SettingsRoots {
     pub hookd_home: PathBuf,
     /// The agent's policy settings file, which may not exist.
     pub policy: PathBuf,
+    /// Codex CLI's home (`$CODEX_HOME`, default `~/.codex`): its user
+    /// `hooks.json` and `config.toml`.
+    pub codex_home: PathBuf,
 }
 
 impl SettingsRoots {
-    /// `$HOME`, `$HOOKD_HOME` (default `~/.hookd`) and `$HOOKD_POLICY_SETTINGS`
-    /// (default [`DEFAULT_POLICY_PATH`]).
+    /// `$HOME`, `$HOOKD_HOME` (default `~/.hookd`), `$HOOKD_POLICY_SETTINGS`
+    /// (default [`DEFAULT_POLICY_PATH`]) and `$CODEX_HOME` (default
+    /// `~/.codex`).
     pub fn from_env() -> Result<Self> {
         let home = crate::dirs::home_dir().map_err(|_| SettingsError::NoHome)?;
         let hookd_home = env::var_os(HOOKD_HOME_ENV)
@@ -243,20 +251,26 @@ impl SettingsRoots {
         let policy = env::var_os(POLICY_ENV)
             .filter(|p| !p.is_empty())
             .map_or_else(|| PathBuf::from(DEFAULT_POLICY_PATH), PathBuf::from);
+        let codex_home = env::var_os(CODEX_HOME_ENV)
+            .filter(|d| !d.is_empty())
+            .map_or_else(|| home.join(".codex"), PathBuf::from);
         Ok(Self {
             home,
             hookd_home,
             policy,
+            codex_home,
         })
     }
 
     /// Everything under one directory: home `base`, hookd home `base/.hookd`,
-    /// policy `base/managed-settings.json`. For tests.
+    /// policy `base/managed-settings.json`, Codex home `base/.codex`. For
+    /// tests.
     pub fn under(base: &Path) -> Self {
         Self {
             home: base.to_path_buf(),
             hookd_home: base.join(".hookd"),
             policy: base.join("managed-settings.json"),
+            codex_home: base.join(".codex"),
         }
     }
 

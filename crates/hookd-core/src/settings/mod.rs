@@ -25,18 +25,24 @@
 //!   listed read-only with their plugin.
 //! - [`components`](mod@components): the hooks skills and subagents carry in
 //!   their frontmatter, listed read-only with the skill or agent.
-//! - [`gemini`](mod@gemini): Gemini CLI's settings files, where
-//!   `hookd connect --agent gemini` adds `hookd-emit` entries.
+//! - [`connector`](mod@connector): one face for connecting every other
+//!   agent: [`codex`](mod@codex) (`hooks.json`), [`gemini`](mod@gemini)
+//!   (`settings.json`), [`cursor`](mod@cursor) (`hooks.json`) and
+//!   [`copilot`](mod@copilot) (hookd's own file among Copilot's), where
+//!   `hookd connect --agent X` adds `hookd-emit` entries.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
 pub mod agent_schema;
+pub mod codex;
 pub mod components;
 pub mod connect;
+pub mod connector;
 pub mod containers;
 pub mod convert;
+pub mod converted;
 pub mod copilot;
 pub mod cursor;
 pub mod disabled;

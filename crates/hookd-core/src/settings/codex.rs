@@ -1,0 +1,338 @@
+//! Codex CLI's `hooks.json` files, as a place the agent calls `hookd-emit`
+//! from.
+//!
+//! Codex CLI reads hooks from a `hooks.json` beside each of its config
+//! layers: the user's (`$CODEX_HOME/hooks.json`, default
+//! `~/.codex/hooks.json`) and a project's (`<project>/.codex/hooks.json`,
+//! loaded only when the project is trusted), in Claude Code's shape (event
+//! → groups with a `matcher` → command handlers, `timeout` in seconds)
+//! with Claude Code's event names (see `docs/agent-hooks.md`, "Codex CLI").
+//! hookd records a Codex session when each event runs `hookd-emit --agent
+//! codex <Event>`; this module adds those entries and takes them out again
+//! with the same locked, surgical write as Claude Code's files
+//! ([`super::connect`]).
+//!
+//! Two of Codex's rules shape what is done here:
+//! - its `hooks.json` may hold nothing but `hooks` and `description` at
+//!   the top level: a file with any other key (`$schema`, `version`) is
+//!   dropped whole, with a warning. hookd refuses such a file, naming the
+//!   key, rather than connect a file Codex would never read;
+//! - every hook runs only once the user has trusted its exact definition
+//!   (a hash kept in Codex's `config.toml`, set from Codex's `/hooks`
+//!   browser). hookd never writes that trust: an entry hookd adds or
+//!   changes waits for the user to trust it, and [`connect_notes`] says so.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
+use super::error::Result as SettingsResult;
+use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
+
+/// The events hookd records, in the order their entries are added: a
+/// session's start and end (a thread-spawned subagent's start and stop
+/// too), each prompt, each tool call before and after (shell commands are
+/// tool `Bash`, file edits `apply_patch`), compaction and the end of each
+/// turn. `PermissionRequest` (the same call asked again) is added only in
+/// managed mode ([`MANAGED_EVENTS`]), where a managed hook may answer it;
+/// `Interrupt` tells nothing hookd keeps.
+pub const EVENTS: [&str; 10] = [
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "Stop",
+];
+
+/// The events of managed mode: [`EVENTS`] and `PermissionRequest`.
+pub const MANAGED_EVENTS: [&str; 11] = [
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+    "SubagentStop",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "Stop",
+];
+
+/// The events whose matcher is tested against the tool's name.
+const TOOL_EVENTS: [&str; 3] = ["PreToolUse", "PermissionRequest", "PostToolUse"];
+
+/// The top-level keys Codex CLI accepts in a `hooks.json`.
+pub const TOP_LEVEL_KEYS: [&str; 2] = ["hooks", "description"];
+
+/// Codex CLI caps the timeout of `SessionEnd` hooks at this many seconds
+/// (and warns about a larger one): a session's end must not wait.
+const SESSION_END_TIMEOUT_SECS: u64 = 3;
+
+/// The events of `mode`.
+pub fn events(mode: Mode) -> &'static [&'static str] {
+    match mode {
+        Mode::Record => &EVENTS,
+        Mode::Managed => &MANAGED_EVENTS,
+    }
+}
+
+/// The Codex CLI hooks file of `scope`: `$CODEX_HOME/hooks.json` (default
+/// `~/.codex/hooks.json`) for [`Scope::Global`],
+/// `<project>/.codex/hooks.json` for [`Scope::Project`]. Inline `[hooks]`
+/// in `config.toml` are read by Codex too, but hookd writes only the JSON
+/// file; the system and `requirements.toml` hooks are an administrator's.
+pub fn location(
+    roots: &SettingsRoots,
+    scope: Scope,
+    project: Option<&Path>,
+) -> SettingsResult<SettingsLocation> {
+    let mut location = FILE.location(roots, scope, project)?;
+    if scope == Scope::Global {
+        location.path = roots.codex_home.join("hooks.json");
+    }
+    Ok(location)
+}
+
+/// Codex CLI's hooks files (the user's is under `$CODEX_HOME`, see
+/// [`location`]).
+const FILE: AgentFile = AgentFile {
+    agent: "Codex CLI",
+    global: ".codex/hooks.json",
+    project: ".codex/hooks.json",
+    expected: "--scope global ($CODEX_HOME/hooks.json, default ~/.codex/hooks.json) or project (<project>/.codex/hooks.json)",
+    // Codex parses hooks.json with serde_json: no comments.
+    comments: false,
+};
+
+/// Adds hookd's entry of `mode` to every event of [`events`] in the file
+/// at `location` that has none (creating the file and its directory if
+/// needed; hookd's entries of the other mode are replaced where they
+/// stand); `emit` is the command prefix ([`connect::emit_command_for`]).
+/// Nothing is written when nothing is missing, or in a dry run.
+pub fn connect(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+    dry_run: bool,
+) -> connect::Result<ChangeReport> {
+    connect::add_at(location, dry_run, |file| add_hooks(file, emit, mode))
+}
+
+/// What [`connect()`] would write: the file before and after.
+pub fn preview_connect(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, |file| add_hooks(file, emit, mode))
+}
+
+/// Removes every `hookd-emit` handler from the file at `location`, and the
+/// groups, event lists and `hooks` object that only held them (the shape
+/// is Claude Code's). A file Codex would drop is refused like in
+/// [`connect()`].
+pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
+    connect::add_at(location, dry_run, remove_hooks)
+}
+
+/// What [`disconnect()`] would write.
+pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
+    connect::preview_add_at(location, remove_hooks)
+}
+
+/// Adds hookd's group of `mode` to each event of [`events`] in a parsed
+/// Codex hooks file that has no `hookd-emit` handler of that mode, after
+/// the user's groups; returns the events that gained one.
+pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+    check_top_level(file)?;
+    connect::add_groups(file, events(mode), &TOOL_EVENTS, mode, |event| {
+        handler(event, emit, mode)
+    })
+}
+
+/// Removes every hookd handler from a parsed Codex hooks file; returns the
+/// event of each handler removed (so their count is the handlers').
+pub fn remove_hooks(file: &mut Value) -> Result<Vec<String>, ShapeError> {
+    check_top_level(file)?;
+    let each: Vec<String> = file
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .flat_map(|(event, groups)| {
+            groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+                .filter(|h| connect::is_hookd_handler(h))
+                .map(move |_| event.clone())
+        })
+        .collect();
+    connect::remove_hooks(file)?;
+    Ok(each)
+}
+
+/// hookd's handler for `event`.
+fn handler(event: &str, emit: &str, mode: Mode) -> Value {
+    let timeout = if event == "SessionEnd" {
+        SESSION_END_TIMEOUT_SECS
+    } else {
+        connect::agent_timeout_secs(mode, event == "UserPromptSubmit")
+    };
+    json!({
+        "type": "command",
+        "command": connect::agent_command(emit, mode, "codex", event),
+        "timeout": timeout,
+    })
+}
+
+/// Refuses a file Codex CLI would drop whole: one with a top-level key
+/// other than [`TOP_LEVEL_KEYS`].
+pub(crate) fn check_top_level(file: &Value) -> Result<(), ShapeError> {
+    let Value::Object(root) = file else {
+        return Err(connect::shape("top level".into(), "an object"));
+    };
+    match root
+        .keys()
+        .find(|key| !TOP_LEVEL_KEYS.contains(&key.as_str()))
+    {
+        Some(key) => Err(connect::shape(
+            Value::from(key.as_str()).to_string(),
+            "no such key: Codex CLI reads a hooks.json only when its top level holds nothing but \"hooks\" and \"description\", and drops this file whole",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What a user must know after hookd's entries went into the Codex file at
+/// `location` (`config_toml`: the same layer's `config.toml`, whose inline
+/// `[hooks]` Codex also runs): the entries run only once trusted in Codex
+/// (hookd never writes trust), a project's only in a trusted project, and
+/// a layer whose `config.toml` already calls `hookd-emit` would record
+/// each event twice.
+pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
+    let mut notes = vec![
+        "Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust hookd's entries (hookd never writes trust for you)".to_owned(),
+    ];
+    if location.scope == Scope::Project {
+        notes.push(
+            "Codex CLI loads a project's .codex/hooks.json only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)".to_owned(),
+        );
+    }
+    let config = location.path.with_file_name("config.toml");
+    if std::fs::read_to_string(&config).is_ok_and(|text| text.contains(connect::EMIT_PROGRAM)) {
+        notes.push(format!(
+            "{} also names hookd-emit (inline [hooks]): Codex runs both files, so remove one or each event is recorded twice",
+            config.display()
+        ));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_event_gets_one_recording_entry_in_claudes_shape_and_the_users_hooks_stay() {
+        let mut file = json!({
+            "description": "team hooks",
+            "hooks": {"PreToolUse": [{"matcher": "^Bash$", "hooks": [
+                {"type": "command", "command": "./guard.sh", "timeout": 5}]}]}
+        });
+        let original = file.clone();
+        let added = add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap();
+        assert_eq!(added, EVENTS.map(str::to_owned));
+        let pre = file["hooks"]["PreToolUse"].as_array().unwrap();
+        assert_eq!(pre.len(), 2);
+        assert_eq!(
+            pre[1],
+            json!({"matcher": "*", "hooks": [{"type": "command",
+                "command": "hookd-emit --agent codex PreToolUse", "timeout": 10}]})
+        );
+        assert!(file["hooks"]["Stop"][0].get("matcher").is_none());
+        assert_eq!(file["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 3);
+        assert!(
+            add_hooks(&mut file, "hookd-emit", Mode::Record)
+                .unwrap()
+                .is_empty()
+        );
+        let removed = remove_hooks(&mut file).unwrap();
+        assert_eq!(removed.len(), EVENTS.len());
+        assert_eq!(file, original);
+    }
+
+    #[test]
+    fn managed_mode_waits_and_answers_permission_requests_too() {
+        let mut file = json!({});
+        add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap();
+        let added = add_hooks(&mut file, "hookd-emit", Mode::Managed).unwrap();
+        assert_eq!(added.len(), MANAGED_EVENTS.len());
+        assert_eq!(
+            file["hooks"]["PermissionRequest"][0]["hooks"][0],
+            json!({"type": "command", "command": "hookd-emit --wait --agent codex PermissionRequest", "timeout": 610})
+        );
+        assert_eq!(
+            file["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"],
+            40
+        );
+        // One entry per event, the waiting one.
+        assert_eq!(file["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
+        // Back to recording: PermissionRequest's entry goes.
+        add_hooks(&mut file, "hookd-emit", Mode::Record).unwrap();
+        assert!(file["hooks"].get("PermissionRequest").is_none());
+        assert_eq!(
+            file["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+            "hookd-emit --agent codex PreToolUse"
+        );
+    }
+
+    #[test]
+    fn a_file_codex_would_drop_is_refused_untouched() {
+        for (bad, path) in [
+            (json!({"$schema": "x", "hooks": {}}), "\"$schema\""),
+            (json!({"version": 1}), "\"version\""),
+            (json!([]), "top level"),
+            (json!({"hooks": []}), "hooks"),
+            (json!({"hooks": {"Stop": {}}}), "hooks.Stop"),
+        ] {
+            let mut value = bad.clone();
+            let err = add_hooks(&mut value, "hookd-emit", Mode::Record).unwrap_err();
+            assert_eq!(err.json_path, path, "{bad}");
+            assert_eq!(value, bad);
+            assert!(remove_hooks(&mut value).is_err());
+        }
+    }
+
+    #[test]
+    fn the_codex_home_and_project_files_only() {
+        let roots = SettingsRoots::under(Path::new("/h"));
+        let p = Path::new("/p");
+        assert_eq!(
+            location(&roots, Scope::Global, None).unwrap().path,
+            Path::new("/h/.codex/hooks.json")
+        );
+        let elsewhere = SettingsRoots {
+            codex_home: "/c".into(),
+            ..roots.clone()
+        };
+        assert_eq!(
+            location(&elsewhere, Scope::Global, None).unwrap().path,
+            Path::new("/c/hooks.json")
+        );
+        assert_eq!(
+            location(&roots, Scope::Project, Some(p)).unwrap().path,
+            Path::new("/p/.codex/hooks.json")
+        );
+        assert!(location(&roots, Scope::Local, Some(p)).is_err());
+    }
+}
