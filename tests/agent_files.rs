@@ -440,6 +440,18 @@ fn every_documented_cursor_example_validates_and_survives_connect_byte_for_byte(
     for fixture in fixtures("cursor") {
         CURSOR.round_trip(&env, &root, &fixture, &file);
     }
+    // The cookbook's file is a project's: connected there too.
+    let cookbook = fixture("cursor", "cookbook-hooks.json");
+    let project_file = root.join(".cursor/hooks.json");
+    write_file(&project_file, std::str::from_utf8(&cookbook.bytes).unwrap());
+    let args = ["--agent", "cursor", "--scope", "project"];
+    let run = env.hookd(&root, &[&["connect"][..], &args].concat());
+    assert!(run.status.success(), "{}{}", run.stdout, run.stderr);
+    let connected = std::fs::read(&project_file).unwrap();
+    assert!(connected != cookbook.bytes && only_inserted(&cookbook.bytes, &connected));
+    let run = env.hookd(&root, &[&["disconnect"][..], &args].concat());
+    assert!(run.status.success(), "{}{}", run.stdout, run.stderr);
+    assert_eq!(std::fs::read(&project_file).unwrap(), cookbook.bytes);
 }
 
 /// Codex CLI's `hooks.json` in `$HOME/.codex/`, and in `$CODEX_HOME` when
@@ -531,6 +543,20 @@ fn every_documented_copilot_example_validates_and_is_untouched_by_connect() {
         std::fs::remove_file(&theirs).unwrap();
         std::fs::remove_file(dir.join(backup)).unwrap();
     }
+
+    // A repository's `.github/hooks/`: the same, through --scope project.
+    let complex = fixture("copilot", "configuration-compliance-audit-trail.json");
+    let theirs = root.join(".github/hooks/audit.json");
+    write_file(&theirs, std::str::from_utf8(&complex.bytes).unwrap());
+    let args = ["--agent", "copilot", "--scope", "project"];
+    let run = env.hookd(&root, &[&["connect"][..], &args].concat());
+    assert!(run.status.success(), "{}{}", run.stdout, run.stderr);
+    assert!(root.join(".github/hooks/hookd.json").is_file());
+    assert_eq!(std::fs::read(&theirs).unwrap(), complex.bytes);
+    let run = env.hookd(&root, &[&["disconnect"][..], &args].concat());
+    assert!(run.status.success(), "{}{}", run.stdout, run.stderr);
+    assert!(!root.join(".github/hooks/hookd.json").exists());
+    assert_eq!(std::fs::read(&theirs).unwrap(), complex.bytes);
 }
 
 #[test]
