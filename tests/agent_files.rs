@@ -457,7 +457,6 @@ fn every_documented_cursor_example_validates_and_survives_connect_byte_for_byte(
 /// Codex CLI's `hooks.json` in `$HOME/.codex/`, and in `$CODEX_HOME` when
 /// that is set.
 #[test]
-#[ignore = "hookd connect --agent codex not landed yet"]
 fn every_documented_codex_example_validates_and_survives_connect_byte_for_byte() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
@@ -684,7 +683,6 @@ fn codex_files_validate_rejects_are_refused_by_connect_too() {
 }
 
 #[test]
-#[ignore = "hookd connect --agent codex not landed yet"]
 fn mangled_codex_files_are_refused_by_validate_and_connect_and_left_untouched() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
