@@ -418,11 +418,9 @@ fn every_documented_gemini_example_validates_and_survives_connect_byte_for_byte(
 }
 
 /// Gemini CLI's troubleshooting page keeps `"disabled": ["my-hook-name"]`
-/// under `hooks` (a setting Gemini passes over, not an event); hookd's
-/// connect reads every key there as an event of groups and refuses the
-/// file (`hooks.disabled[0]: expected an object`).
+/// under `hooks` (a setting Gemini passes over, not an event): connect
+/// leaves it alone rather than refuse it as a malformed event (it did).
 #[test]
-#[ignore = "bug in settings::gemini connect (not this file's): Gemini's hooks.enabled/disabled/notifications settings are refused as malformed events"]
 fn gemini_hook_settings_under_hooks_do_not_stop_connect() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
@@ -635,10 +633,9 @@ fn mangled_cursor_files_are_refused_by_validate_and_connect_and_left_untouched()
 }
 
 /// Manglings validate rejects (Cursor would not run the hook, or not read
-/// the file) but connect writes into anyway: it checks only the file's
-/// containers, not a command's type or the version's value.
+/// the file) are refused by connect too, which once checked only the
+/// file's containers, not a command's type or the version's value.
 #[test]
-#[ignore = "bug in settings::flat connect (not this file's): a command that is a number, or version 2, is connected into"]
 fn cursor_files_validate_rejects_are_refused_by_connect_too() {
     let env = TestEnv::new();
     let repo = GitRepo::new();
@@ -661,11 +658,10 @@ fn cursor_files_validate_rejects_are_refused_by_connect_too() {
 }
 
 /// A handler whose `command` is not a string makes Codex CLI fail to parse
-/// the whole `hooks.json` and drop it (hookd's entries with it), yet
-/// connect writes into it: it checks only the top-level keys and the
+/// the whole `hooks.json` and drop it (hookd's entries with it): connect
+/// refuses it, where it once checked only the top-level keys and the
 /// containers.
 #[test]
-#[ignore = "bug in settings::codex connect (not this file's): a file Codex drops for a handler's type error is connected into"]
 fn codex_files_validate_rejects_are_refused_by_connect_too() {
     let env = TestEnv::new();
     let repo = GitRepo::new();

@@ -29,6 +29,7 @@ use serde_json::{Value, json};
 use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
+use crate::AgentKind;
 
 /// The events hookd records, in the order their entries are added: a
 /// session's start and end (a thread-spawned subagent's start and stop
@@ -152,8 +153,10 @@ pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPr
 /// the user's groups; returns the events that gained one.
 pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
     check_top_level(file)?;
-    connect::add_groups(file, events(mode), &TOOL_EVENTS, mode, |event| {
-        handler(event, emit, mode)
+    connect::checked_edit(AgentKind::Codex, file, |file| {
+        connect::add_groups(file, events(mode), &TOOL_EVENTS, mode, |event| {
+            handler(event, emit, mode)
+        })
     })
 }
 
@@ -205,10 +208,10 @@ pub(crate) fn check_top_level(file: &Value) -> Result<(), ShapeError> {
         .keys()
         .find(|key| !TOP_LEVEL_KEYS.contains(&key.as_str()))
     {
-        Some(key) => Err(connect::shape(
-            Value::from(key.as_str()).to_string(),
-            "no such key: Codex CLI reads a hooks.json only when its top level holds nothing but \"hooks\" and \"description\", and drops this file whole",
-        )),
+        Some(key) => Err(ShapeError {
+            json_path: Value::from(key.as_str()).to_string(),
+            problem: "Codex CLI reads a hooks.json only when its top level holds nothing but \"hooks\" and \"description\", and drops this file whole".into(),
+        }),
         None => Ok(()),
     }
 }
@@ -311,6 +314,14 @@ mod tests {
             assert_eq!(value, bad);
             assert!(remove_hooks(&mut value).is_err());
         }
+        // A type error Codex's parser fails on drops the file whole: no
+        // entries go in (taking hookd's out of it still works).
+        let bad = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 7}]}]}});
+        let mut value = bad.clone();
+        let err = add_hooks(&mut value, "hookd-emit", Mode::Record).unwrap_err();
+        assert_eq!(err.json_path, "hooks.Stop[0].hooks[0].command");
+        assert!(err.problem.contains("Codex CLI would not read"), "{err}");
+        assert_eq!(value, bad);
     }
 
     #[test]

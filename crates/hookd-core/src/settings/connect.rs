@@ -135,12 +135,12 @@ impl Mode {
 /// A settings file whose structure is not what Claude Code expects, located
 /// by a JSON path such as `hooks.PreToolUse[1]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{json_path}: expected {expected}")]
+#[error("{json_path}: {problem}")]
 pub struct ShapeError {
     /// Where in the document, e.g. `hooks.PreToolUse[1]` (`top level` for the root).
     pub json_path: String,
-    /// What should have been there, e.g. "an object".
-    pub expected: &'static str,
+    /// What is wrong there, e.g. "expected an object".
+    pub problem: Cow<'static, str>,
 }
 
 /// Errors from connecting or disconnecting; each names the file involved.
@@ -916,10 +916,16 @@ pub(crate) fn shell_words(command: &str, max: usize) -> Vec<String> {
     words
 }
 
+/// Keys under `hooks` that are settings, not events: Gemini CLI's
+/// `enabled`, `disabled` (a list of hook names) and `notifications`, which
+/// it passes over. No event is named so, so an edit leaves them alone.
+const SETTINGS_UNDER_HOOKS: [&str; 3] = ["enabled", "disabled", "notifications"];
+
 /// Refuses documents Claude Code itself would not accept, before anything is
 /// changed, so hookd never "repairs" a file by dropping what it cannot read.
 /// Checks that `settings` has the shape hookd edits: an object whose
-/// `hooks`, when present, maps events to arrays of groups.
+/// `hooks`, when present, maps events to arrays of groups (Gemini CLI's
+/// settings under `hooks` aside).
 pub(crate) fn check_shape(settings: &Value) -> Result<(), ShapeError> {
     let Value::Object(root) = settings else {
         return Err(shape("top level".into(), "an object"));
@@ -931,6 +937,9 @@ pub(crate) fn check_shape(settings: &Value) -> Result<(), ShapeError> {
         return Err(shape("hooks".into(), "an object"));
     };
     for (event, groups) in hooks {
+        if SETTINGS_UNDER_HOOKS.contains(&event.as_str()) {
+            continue;
+        }
         let Value::Array(groups) = groups else {
             return Err(shape(event_path(event), "an array"));
         };
@@ -957,11 +966,52 @@ pub(crate) fn event_path(event: &str) -> String {
     }
 }
 
+/// A [`ShapeError`] at `json_path`: "expected `expected`".
 pub(crate) fn shape(json_path: String, expected: &'static str) -> ShapeError {
     ShapeError {
         json_path,
-        expected,
+        problem: Cow::Owned(format!("expected {expected}")),
     }
+}
+
+/// Makes `edit` to a copy of the hooks file `file` of `agent` and keeps it
+/// only when the agent would read the result whole, as
+/// [`super::agent_schema::check`] finds it: hookd does not add its entries
+/// to a file the agent may drop with them, nor edit around a broken hook
+/// the user should see first. What the edit itself supplies (the `hooks`
+/// of a new file, Copilot's `version`) is no refusal. The first error is
+/// named, with how many more there are; `file` is untouched on any error.
+pub(crate) fn checked_edit<T>(
+    agent: crate::AgentKind,
+    file: &mut Value,
+    edit: impl FnOnce(&mut Value) -> Result<T, ShapeError>,
+) -> Result<T, ShapeError> {
+    let mut edited = file.clone();
+    let out = edit(&mut edited)?;
+    agent_check(agent, &edited)?;
+    *file = edited;
+    Ok(out)
+}
+
+/// [`checked_edit`]'s check: the first error `agent` finds in `file`.
+fn agent_check(agent: crate::AgentKind, file: &Value) -> Result<(), ShapeError> {
+    let errors = super::agent_schema::check(agent, file).errors;
+    let Some(first) = errors.first() else {
+        return Ok(());
+    };
+    let more = match errors.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more problem; hookd hooks validate --agent lists them)".to_owned(),
+        n => format!(" (and {n} more problems; hookd hooks validate --agent lists them)"),
+    };
+    Err(ShapeError {
+        json_path: first.path.clone(),
+        problem: Cow::Owned(format!(
+            "{}, which {} would not read{more}",
+            first.message,
+            super::convert::label(agent)
+        )),
+    })
 }
 
 fn shape_error(path: &Path, shape: ShapeError) -> AgentConnectError {

@@ -25,6 +25,7 @@ use super::connect::{
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
+use crate::AgentKind;
 
 /// The name of hookd's own file in Copilot's hooks directories.
 pub const FILE_NAME: &str = "hookd.json";
@@ -187,11 +188,14 @@ fn hookd_mode(entry: &Value) -> Option<Mode> {
 /// entries of the other mode are replaced in place); a new (empty) file
 /// gets `"version": 1` first. Returns the events that gained one.
 pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
-    flat::add_entries(file, &EVENTS, mode, hookd_mode, |event| {
-        json!({
-            "type": "command",
-            "bash": connect::agent_command(emit, mode, "copilot", event),
-            "timeoutSec": connect::agent_timeout_secs(mode, event == "userPromptSubmitted"),
+    flat::check_shape(file)?;
+    connect::checked_edit(AgentKind::Copilot, file, |file| {
+        flat::add_entries(file, &EVENTS, mode, hookd_mode, |event| {
+            json!({
+                "type": "command",
+                "bash": connect::agent_command(emit, mode, "copilot", event),
+                "timeoutSec": connect::agent_timeout_secs(mode, event == "userPromptSubmitted"),
+            })
         })
     })
 }

@@ -22,6 +22,7 @@ use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
+use crate::AgentKind;
 
 /// The events hookd records, in the order their entries are added: a
 /// session's start and end, each prompt (`beforeSubmitPrompt`), each tool
@@ -143,10 +144,13 @@ pub fn add_hooks(
     emit: &str,
     mode: Mode,
 ) -> Result<Vec<String>, ShapeError> {
-    flat::add_entries(hooks_file, &EVENTS, mode, hookd_mode, |event| {
-        json!({
-            "command": connect::agent_command(emit, mode, "cursor", event),
-            "timeout": connect::agent_timeout_secs(mode, event == "beforeSubmitPrompt"),
+    flat::check_shape(hooks_file)?;
+    connect::checked_edit(AgentKind::Cursor, hooks_file, |hooks_file| {
+        flat::add_entries(hooks_file, &EVENTS, mode, hookd_mode, |event| {
+            json!({
+                "command": connect::agent_command(emit, mode, "cursor", event),
+                "timeout": connect::agent_timeout_secs(mode, event == "beforeSubmitPrompt"),
+            })
         })
     })
 }

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
+use crate::AgentKind;
 
 /// The events hookd records, in the order their entries are added: a
 /// session's start and end, each prompt and answer (`BeforeAgent`,
@@ -131,8 +132,11 @@ pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPr
 /// mode, after the user's groups (hookd's handlers of the other mode are
 /// taken out); returns the events that gained one.
 pub fn add_hooks(settings: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
-    connect::add_groups(settings, &EVENTS, &TOOL_EVENTS, mode, |event| {
-        handler(event, emit, mode)
+    connect::check_shape(settings)?;
+    connect::checked_edit(AgentKind::Gemini, settings, |settings| {
+        connect::add_groups(settings, &EVENTS, &TOOL_EVENTS, mode, |event| {
+            handler(event, emit, mode)
+        })
     })
 }
 
@@ -201,6 +205,17 @@ mod tests {
             settings,
             json!({"theme": "dark", "hooks": {"BeforeTool": [{"matcher": "write_file",
                 "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 5000}]}]}})
+        );
+    }
+
+    #[test]
+    fn geminis_settings_under_hooks_are_left_alone() {
+        let mut settings = json!({"hooks": {"disabled": ["my-hook"], "enabled": true}});
+        add_hooks(&mut settings, "hookd-emit", Mode::Record).unwrap();
+        connect::remove_hooks(&mut settings).unwrap();
+        assert_eq!(
+            settings,
+            json!({"hooks": {"disabled": ["my-hook"], "enabled": true}})
         );
     }
 
