@@ -1,6 +1,8 @@
 //! The Projects screen's "Connect" button: `hookd connect` (and
-//! `hookd disconnect`) for one project and scope, showing the exact change
-//! to the agent's settings file before writing it.
+//! `hookd disconnect`) for one project, agent and scope, showing the exact
+//! change to the agent's hooks file before writing it. Claude Code's files
+//! go through [`connect`]; every other agent's through its
+//! [`connector::Connector`], as `hookd connect --agent` does.
 //!
 //! A preview is the core's plan of the edit rendered instead of saved
 //! ([`connect::preview_connect`]), so the diff shown is byte for byte
@@ -10,7 +12,9 @@
 //! [`ErrorKind::Conflict`] and writes nothing, so nobody approves one diff
 //! and gets another.
 
+use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
+use hookd_core::settings::connector::{self, Connector};
 use hookd_core::settings::{Kind, Scope, SettingsLocation};
 use serde::Serialize;
 use ts_rs::TS;
@@ -43,6 +47,9 @@ pub struct ConnectPreview {
     pub hooks_disabled: bool,
     /// Token of the file as read; give it back to apply.
     pub version: String,
+    /// What the user must know once it is applied (e.g. Codex CLI runs a
+    /// new hook only once trusted in its `/hooks`); empty for Claude Code.
+    pub notes: Vec<String>,
 }
 
 /// What an apply did.
@@ -60,16 +67,38 @@ pub struct ConnectResult {
     pub events: Vec<String>,
 }
 
+/// The agent named `name` (`claude`, `codex`, …).
+pub fn agent_of(name: &str) -> Result<AgentKind> {
+    AgentKind::parse(name).ok_or_else(|| {
+        AppError::invalid_input(format!(
+            "unknown agent {name:?}: expected one of {}",
+            AgentKind::names()
+        ))
+    })
+}
+
 /// What `connect_apply` would write: the file before and after adding
-/// hookd's entries in `mode`.
+/// hookd's entries in `mode` to `agent`'s file of `scope`.
 pub fn connect_preview(
     state: &AppState,
     project: &str,
+    agent: AgentKind,
     scope: Scope,
     mode: Mode,
 ) -> Result<ConnectPreview> {
-    let location = settings_location(state, project, scope)?;
     let emit = connect::emit_command_for(None, scope).map_err(core)?;
+    if let Some(connector) = connector::of(agent) {
+        let location = agent_location(state, connector, project, scope)?;
+        let preview = connector
+            .preview_connect(&location, &emit, mode)
+            .map_err(core)?;
+        let mut out = preview_of(&preview, emit);
+        if out.changes {
+            out.notes = connector.connect_notes(&location);
+        }
+        return Ok(out);
+    }
+    let location = settings_location(state, project, scope)?;
     let preview = connect::preview_connect_at(&location, &emit, mode).map_err(core)?;
     Ok(preview_of(&preview, emit))
 }
@@ -79,26 +108,40 @@ pub fn connect_preview(
 pub fn connect_apply(
     state: &AppState,
     project: &str,
+    agent: AgentKind,
     scope: Scope,
     mode: Mode,
     version: &str,
 ) -> Result<ConnectResult> {
-    let location = settings_location(state, project, scope)?;
     let emit = connect::emit_command_for(None, scope).map_err(core)?;
-    // The version is compared under the file's lock, with what is written.
-    let report =
-        connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?;
-    tracing::info!(file = %location.path.display(), ?mode, added = report.count, "connected hookd");
+    let report = if let Some(connector) = connector::of(agent) {
+        let location = agent_location(state, connector, project, scope)?;
+        connector
+            .connect_if(&location, &emit, mode, version)
+            .map_err(core)?
+    } else {
+        let location = settings_location(state, project, scope)?;
+        // The version is compared under the file's lock, with what is written.
+        connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?
+    };
+    tracing::info!(file = %report.path.display(), %agent, ?mode, added = report.count, "connected hookd");
     Ok(result_of(&report))
 }
 
 /// What `disconnect_apply` would write: the file without hookd's entries.
-pub fn disconnect_preview(state: &AppState, project: &str, scope: Scope) -> Result<ConnectPreview> {
-    let location = settings_location(state, project, scope)?;
-    Ok(preview_of(
-        &connect::preview_disconnect_at(&location).map_err(core)?,
-        String::new(),
-    ))
+pub fn disconnect_preview(
+    state: &AppState,
+    project: &str,
+    agent: AgentKind,
+    scope: Scope,
+) -> Result<ConnectPreview> {
+    let preview = if let Some(connector) = connector::of(agent) {
+        let location = agent_location(state, connector, project, scope)?;
+        connector.preview_disconnect(&location)
+    } else {
+        connect::preview_disconnect_at(&settings_location(state, project, scope)?)
+    };
+    Ok(preview_of(&preview.map_err(core)?, String::new()))
 }
 
 /// Removes hookd's entries from the file, provided it still is what the
@@ -106,13 +149,37 @@ pub fn disconnect_preview(state: &AppState, project: &str, scope: Scope) -> Resu
 pub fn disconnect_apply(
     state: &AppState,
     project: &str,
+    agent: AgentKind,
     scope: Scope,
     version: &str,
 ) -> Result<ConnectResult> {
-    let location = settings_location(state, project, scope)?;
-    let report = connect::disconnect_checked(&location, |now| check_version(now, version))?;
-    tracing::info!(file = %location.path.display(), removed = report.count, "disconnected hookd");
+    let report = if let Some(connector) = connector::of(agent) {
+        let location = agent_location(state, connector, project, scope)?;
+        connector.disconnect_if(&location, version).map_err(core)?
+    } else {
+        let location = settings_location(state, project, scope)?;
+        connect::disconnect_checked(&location, |now| check_version(now, version))?
+    };
+    tracing::info!(file = %report.path.display(), %agent, removed = report.count, "disconnected hookd");
     Ok(result_of(&report))
+}
+
+/// `connector`'s hooks file of `scope` for `project` (the user's for the
+/// global scope); the agent's missing scopes are refused by the core.
+fn agent_location(
+    state: &AppState,
+    connector: &dyn Connector,
+    project: &str,
+    scope: Scope,
+) -> Result<SettingsLocation> {
+    let roots = state.roots()?;
+    let root = match scope {
+        Scope::Global => None,
+        _ => Some(project_root(project)?),
+    };
+    connector
+        .location(roots, scope, root.as_deref())
+        .map_err(core)
 }
 
 /// The agent settings file of `scope`, with what a write must respect (a
@@ -151,6 +218,7 @@ fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {
         emit_command: emit,
         hooks_disabled: report.hooks_disabled,
         version: preview.version(),
+        notes: Vec::new(),
     }
 }
 

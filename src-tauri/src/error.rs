@@ -216,6 +216,7 @@ fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
         | AgentConnectError::CreateDir { source, .. }
         | AgentConnectError::Remove { source, .. } => io_kind(source),
         AgentConnectError::Write(_) => ErrorKind::Io,
+        AgentConnectError::Changed { .. } => ErrorKind::Conflict,
         AgentConnectError::Parse { .. }
         | AgentConnectError::Shape { .. }
         | AgentConnectError::OutOfProject { .. }

@@ -8,12 +8,14 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use hookd_core::AgentKind;
 use hookd_core::dirs;
 use hookd_core::ledger::Ledger;
 use hookd_core::ledger::registry::{KnownRepo, Origin, Registry};
 use hookd_core::project::ProjectError;
 use hookd_core::settings::SettingsDocument;
 use hookd_core::settings::connect::is_hookd_handler;
+use hookd_core::settings::connector;
 use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde::Serialize;
 use serde_json::Value;
@@ -49,6 +51,11 @@ pub struct ProjectInfo {
     /// The coding agents that called `hookd-emit` here, by the ledger
     /// (`claude`, `codex`, `gemini`, `cursor`, `copilot`); empty without one.
     pub agent_kinds: Vec<String>,
+    /// The other coding agents whose hooks file calls `hookd-emit` for
+    /// this project, the user's or the project's (`codex`, `gemini`,
+    /// `cursor`, `copilot`, in that order), as `hookd connect --agent`
+    /// writes them; Claude Code's are in `connected`.
+    pub agents_connected: Vec<String>,
 }
 
 /// Whether each Claude Code settings scope has hookd's handlers.
@@ -85,11 +92,11 @@ pub struct Rejected {
 pub fn list_projects(state: &AppState) -> Result<Vec<ProjectInfo>> {
     let registry = Registry::open(&state.data_dir)?;
     let roots = state.settings_roots.as_ref();
-    let global = global_connected(roots);
+    let global = Global::of(roots);
     let mut projects: Vec<ProjectInfo> = registry
         .list()?
         .iter()
-        .map(|known| project_info(known, roots, global))
+        .map(|known| project_info(known, roots, &global))
         .collect();
     sort_by_activity(&mut projects);
     Ok(projects)
@@ -101,7 +108,7 @@ pub fn list_projects(state: &AppState) -> Result<Vec<ProjectInfo>> {
 pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsResult> {
     let registry = Registry::open(&state.data_dir)?;
     let roots = state.settings_roots.as_ref();
-    let global = global_connected(roots);
+    let global = Global::of(roots);
     let mut added = Vec::new();
     let mut rejected = Vec::new();
     let mut seen = HashSet::new();
@@ -128,7 +135,7 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
                 AppError::internal(format!("{} vanished from the registry", root.display()))
             })?;
         tracing::info!(root = %root.display(), origin = %known.origin, "project added");
-        added.push(project_info(&known, roots, global));
+        added.push(project_info(&known, roots, &global));
     }
     Ok(AddProjectsResult { added, rejected })
 }
@@ -171,7 +178,7 @@ pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, Rejection> 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection(pub String);
 
-fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) -> ProjectInfo {
+fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: &Global) -> ProjectInfo {
     let root = &known.root;
     let ledger_path = dirs::repo_ledger_path(root);
     let has_ledger = ledger_path.is_file();
@@ -196,8 +203,9 @@ fn project_info(known: &KnownRepo, roots: Option<&SettingsRoots>, global: bool) 
         events,
         mutations,
         has_ledger,
-        connected: connected(roots, root, global),
+        connected: connected(roots, root, global.claude),
         agent_kinds,
+        agents_connected: agents_connected(roots, root, global),
     }
 }
 
@@ -243,6 +251,61 @@ fn connected(roots: Option<&SettingsRoots>, root: &Path, global: bool) -> Connec
     }
 }
 
+/// What the user's own hooks files connect, the same for every project:
+/// read once per listing.
+struct Global {
+    /// `~/.claude/settings.json` calls hookd.
+    claude: bool,
+    /// The other agents whose user file calls hookd.
+    agents: Vec<AgentKind>,
+}
+
+impl Global {
+    fn of(roots: Option<&SettingsRoots>) -> Self {
+        let agents = roots.map_or_else(Vec::new, |roots| {
+            AgentKind::ALL
+                .into_iter()
+                .filter(|&agent| agent_connected(roots, agent, Scope::Global, None))
+                .collect()
+        });
+        Self {
+            claude: global_connected(roots),
+            agents,
+        }
+    }
+}
+
+/// The other agents that call hookd for the project at `root`: from the
+/// user's file (`global`) or the project's.
+fn agents_connected(roots: Option<&SettingsRoots>, root: &Path, global: &Global) -> Vec<String> {
+    let Some(roots) = roots else {
+        return Vec::new();
+    };
+    AgentKind::ALL
+        .into_iter()
+        .filter(|&agent| {
+            global.agents.contains(&agent)
+                || agent_connected(roots, agent, Scope::Project, Some(root))
+        })
+        .map(|agent| agent.as_str().to_owned())
+        .collect()
+}
+
+/// Whether `agent`'s hooks file of `scope` has hookd's entries (never for
+/// Claude Code, whose files `connected` reads).
+fn agent_connected(
+    roots: &SettingsRoots,
+    agent: AgentKind,
+    scope: Scope,
+    project: Option<&Path>,
+) -> bool {
+    connector::of(agent).is_some_and(|connector| {
+        connector
+            .location(roots, scope, project)
+            .is_ok_and(|location| connector.is_connected(&location))
+    })
+}
+
 fn global_connected(roots: Option<&SettingsRoots>) -> bool {
     roots
         .and_then(|r| r.location(Kind::Agent, Scope::Global, None).ok())
@@ -283,6 +346,7 @@ mod tests {
             mutations: 0,
             has_ledger: last.is_some(),
             connected: Connected::default(),
+            agents_connected: Vec::new(),
             agent_kinds: Vec::new(),
         }
     }

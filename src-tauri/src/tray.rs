@@ -326,7 +326,12 @@ pub fn compose(
         .collect();
     let projects = projects
         .iter()
-        .filter(|p| p.connected.global || p.connected.project || p.connected.local)
+        .filter(|p| {
+            p.connected.global
+                || p.connected.project
+                || p.connected.local
+                || !p.agents_connected.is_empty()
+        })
         .map(|p| (p.name.clone(), format!("timeline?repo={}", p.root)))
         .collect();
     let untrusted = untrusted
@@ -572,6 +577,7 @@ mod tests {
                 local: false,
             },
             agent_kinds: Vec::new(),
+            agents_connected: Vec::new(),
         }
     }
 

@@ -201,10 +201,18 @@ fn run_shows_the_exit_2_deny_with_the_hook_s_stderr_as_the_reason() {
 
     // Connected to hookd: the recorder entry is listed but never run by the bench.
     let state = env.state();
-    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        hookd_core::AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
     connect::connect_apply(
         &state,
         &project,
+        hookd_core::AgentKind::Claude,
         Scope::Project,
         Mode::Record,
         &preview.version,

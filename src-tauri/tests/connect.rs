@@ -5,6 +5,7 @@
 mod common;
 
 use common::DesktopEnv;
+use hookd_core::AgentKind;
 use hookd_core::settings::Scope;
 use hookd_core::settings::connect::Mode;
 use hookd_desktop::ErrorKind;
@@ -36,7 +37,14 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     projects::add_projects(&state, &[repo.root()]).unwrap();
     let file = repo.root().join(".claude/settings.json");
 
-    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
     assert_eq!(preview.path, file.display().to_string());
     assert!(!preview.exists);
     assert!(preview.changes);
@@ -60,6 +68,7 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     let done = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Project,
         Mode::Record,
         &preview.version,
@@ -75,12 +84,20 @@ fn project_scope_preview_then_apply_writes_exactly_the_preview() {
     assert!(!info.connected.local && !info.connected.global);
 
     // Again: nothing to change, and applying writes nothing.
-    let again = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let again = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
     assert!(again.exists && !again.changes);
     assert_eq!(again.after, again.before);
     let noop = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Project,
         Mode::Record,
         &again.version,
@@ -99,7 +116,14 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, THEIRS).unwrap();
 
-    let preview = connect::connect_preview(&state, &project, Scope::Local, Mode::Managed).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Local,
+        Mode::Managed,
+    )
+    .unwrap();
     assert_eq!(preview.before, THEIRS);
     assert!(preview.exists && preview.changes);
     assert!(
@@ -120,6 +144,7 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     let done = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Local,
         Mode::Managed,
         &preview.version,
@@ -130,10 +155,18 @@ fn managed_mode_in_the_local_file_keeps_the_user_s_keys_and_format() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), preview.after);
 
     // Disconnect gives the user's file back.
-    let off = connect::disconnect_preview(&state, &project, Scope::Local).unwrap();
+    let off =
+        connect::disconnect_preview(&state, &project, AgentKind::Claude, Scope::Local).unwrap();
     assert!(off.changes);
     assert_eq!(off.before, preview.after);
-    let undone = connect::disconnect_apply(&state, &project, Scope::Local, &off.version).unwrap();
+    let undone = connect::disconnect_apply(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Local,
+        &off.version,
+    )
+    .unwrap();
     assert!(undone.written);
     let back: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(back, serde_json::from_str::<Value>(THEIRS).unwrap());
@@ -149,11 +182,19 @@ fn a_file_changed_since_the_preview_is_a_conflict_and_stays_as_it_is() {
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "{}\n").unwrap();
 
-    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
     std::fs::write(&file, THEIRS).unwrap();
     let err = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Project,
         Mode::Record,
         &preview.version,
@@ -173,11 +214,19 @@ fn a_file_changed_since_the_preview_is_a_conflict_and_stays_as_it_is() {
 
     // A file that appeared after a preview of a missing one conflicts too.
     let local = repo.root().join(".claude/settings.local.json");
-    let preview = connect::connect_preview(&state, &project, Scope::Local, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Local,
+        Mode::Record,
+    )
+    .unwrap();
     std::fs::write(&local, "{\"model\": \"haiku\"}\n").unwrap();
     let err = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Local,
         Mode::Record,
         &preview.version,
@@ -196,12 +245,20 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
     let state = env.state();
     let repo = GitRepo::new();
     let project = repo.root().display().to_string();
-    let preview = connect::connect_preview(&state, &project, Scope::Global, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Global,
+        Mode::Record,
+    )
+    .unwrap();
     let home_file = env.home().join(".claude/settings.json");
     assert_eq!(preview.path, home_file.display().to_string());
     connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Global,
         Mode::Record,
         &preview.version,
@@ -218,13 +275,25 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
     let file = repo.root().join(".claude/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, "{\"hooks\": [] ").unwrap();
-    let err = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap_err();
+    let err = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidInput);
     assert!(err.message.contains("not valid JSON"), "{}", err.message);
 
-    let err =
-        connect::connect_preview(&state, "/definitely/not/here", Scope::Project, Mode::Record)
-            .unwrap_err();
+    let err = connect::connect_preview(
+        &state,
+        "/definitely/not/here",
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap_err();
     assert_eq!(err.kind, ErrorKind::NotFound);
 }
 
@@ -241,10 +310,18 @@ fn a_project_file_linked_out_of_the_project_is_refused_and_nothing_is_written() 
     std::fs::create_dir_all(repo.root().join(".claude")).unwrap();
     std::os::unix::fs::symlink(&global, repo.root().join(".claude/settings.json")).unwrap();
 
-    let preview = connect::connect_preview(&state, &project, Scope::Project, Mode::Record).unwrap();
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Claude,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
     let err = connect::connect_apply(
         &state,
         &project,
+        AgentKind::Claude,
         Scope::Project,
         Mode::Record,
         &preview.version,
@@ -259,5 +336,83 @@ fn a_project_file_linked_out_of_the_project_is_refused_and_nothing_is_written() 
         std::fs::read_to_string(&global).unwrap(),
         THEIRS,
         "the global file is untouched"
+    );
+}
+
+/// Connect works per agent: a Codex CLI project file is previewed with
+/// Codex's trust note, written exactly as shown, seen on the Projects
+/// screen as Codex calling hookd, refused when changed since its preview,
+/// and removed again; an agent the app does not know is invalid input.
+#[test]
+fn another_agents_file_is_connected_with_its_notes_and_seen_on_the_projects_screen() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    projects::add_projects(&state, &[repo.root()]).unwrap();
+    let file = repo.root().join(".codex/hooks.json");
+
+    let preview = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Project,
+        Mode::Record,
+    )
+    .unwrap();
+    assert_eq!(preview.path, file.display().to_string());
+    assert!(preview.changes && !preview.exists);
+    assert!(preview.events.contains(&"PreToolUse".to_owned()));
+    assert!(
+        preview.notes.iter().any(|n| n.contains("trust it")),
+        "{:?}",
+        preview.notes
+    );
+    let done = connect::connect_apply(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Project,
+        Mode::Record,
+        &preview.version,
+    )
+    .unwrap();
+    assert!(done.written && done.created);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), preview.after);
+    let listed = projects::list_projects(&state).unwrap();
+    assert_eq!(listed[0].agents_connected, ["codex"]);
+    assert!(
+        !listed[0].connected.project,
+        "Claude Code's file is another"
+    );
+
+    // Changed since the preview: a conflict, nothing written.
+    let off =
+        connect::disconnect_preview(&state, &project, AgentKind::Codex, Scope::Project).unwrap();
+    std::fs::write(&file, "{\"hooks\": {}}\n").unwrap();
+    let err = connect::disconnect_apply(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Project,
+        &off.version,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Conflict);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"hooks\": {}}\n");
+
+    // Codex has no local file; an unknown agent is refused.
+    let local = connect::connect_preview(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Local,
+        Mode::Record,
+    )
+    .unwrap_err();
+    assert_eq!(local.kind, ErrorKind::InvalidInput);
+    assert_eq!(
+        connect::agent_of("aider").unwrap_err().kind,
+        ErrorKind::InvalidInput
     );
 }

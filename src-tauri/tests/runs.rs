@@ -38,8 +38,18 @@ fn project_with_guard(env: &TestEnv) -> (GitRepo, String) {
 
 fn connect(env: &TestEnv, project: &str, scope: Scope, mode: Mode) {
     let state = env.state();
-    let preview = connect::connect_preview(&state, project, scope, mode).unwrap();
-    connect::connect_apply(&state, project, scope, mode, &preview.version).unwrap();
+    let preview =
+        connect::connect_preview(&state, project, hookd_core::AgentKind::Claude, scope, mode)
+            .unwrap();
+    connect::connect_apply(
+        &state,
+        project,
+        hookd_core::AgentKind::Claude,
+        scope,
+        mode,
+        &preview.version,
+    )
+    .unwrap();
 }
 
 /// The guard's verdict as the editor, the Effective view and the bench give it.

@@ -74,16 +74,39 @@ describe('connect dialog', () => {
     await vi.waitFor(() => expect(document.activeElement).toBe(button(WEBSHOP)));
   });
 
+  it('offers each coding agent its own files', async () => {
+    mount();
+    await openFor(WEBSHOP);
+    const agent = $<HTMLSelectElement>('connect-agent');
+    expect(agent.value).toBe('claude');
+    expect([...agent.options].map((o) => o.textContent)).toEqual(['Claude Code', 'Codex CLI', 'Gemini CLI', 'Cursor', 'GitHub Copilot']);
+    agent.value = 'codex';
+    agent.dispatchEvent(new Event('change'));
+    const scope = $<HTMLSelectElement>('connect-scope');
+    expect([...scope.options].map((o) => o.value)).toEqual(['project', 'global']);
+    expect(scope.value).toBe('global');
+    expect($('connect-scope-note').textContent).toContain('~/.codex/hooks.json');
+    expect($('connect-scope-note').textContent).toContain('trust it in /hooks');
+    scope.value = 'project';
+    scope.dispatchEvent(new Event('change'));
+    expect($('connect-scope-note').textContent).toContain(`${WEBSHOP}/.codex/hooks.json`);
+    // Back to Claude Code: its three files, the chosen scope kept.
+    agent.value = 'claude';
+    agent.dispatchEvent(new Event('change'));
+    expect([...scope.options].map((o) => o.value)).toEqual(['project', 'local', 'global']);
+    expect(scope.value).toBe('project');
+  });
+
   it('keeps focus inside, closes on Esc and gives focus back', async () => {
     mount();
     await openFor(WEBSHOP);
     const dialog = $('connect-dialog');
-    expect(document.activeElement).toBe($('connect-scope'));
+    expect(document.activeElement).toBe($('connect-agent'));
     key('Tab', true); // from the first control backwards: to the last one
     const focusable = [...dialog.querySelectorAll<HTMLElement>('button:not([disabled]), select')];
     expect(document.activeElement).toBe(focusable[focusable.length - 1]);
     key('Tab'); // and forwards again: back to the first
-    expect(document.activeElement).toBe($('connect-scope'));
+    expect(document.activeElement).toBe($('connect-agent'));
     key('Escape');
     expect($('connect-dialog')).toBeNull();
     expect(document.activeElement).toBe(button(WEBSHOP));

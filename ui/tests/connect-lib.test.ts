@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope, foldDiff, isConnected, previewSummary } from '../src/lib/connect';
+import { connectScopes, defaultScope, foldDiff, isConnected, previewSummary } from '../src/lib/connect';
 import { lineDiff } from '../src/lib/diff';
 import type { ConnectPreview, ProjectInfo } from '../src/lib/types';
 
@@ -14,6 +14,7 @@ const preview = (over: Partial<ConnectPreview>): ConnectPreview => ({
   emit_found: true,
   hooks_disabled: false,
   version: 'missing',
+  notes: [],
   ...over,
 });
 
@@ -45,12 +46,24 @@ describe('connect logic', () => {
   });
 
   it('preselects the connected scope', () => {
-    const p = (global: boolean, project: boolean, local: boolean): ProjectInfo =>
-      ({ root: '/r', name: 'r', origin: 'manual', first_seen: '', last_activity: null, events: 0, mutations: 0, has_ledger: false, connected: { global, project, local } }) as ProjectInfo;
+    const p = (global: boolean, project: boolean, local: boolean, agents: string[] = []): ProjectInfo =>
+      ({ root: '/r', name: 'r', origin: 'manual', first_seen: '', last_activity: null, events: 0, mutations: 0, has_ledger: false, connected: { global, project, local }, agent_kinds: [], agents_connected: agents }) as ProjectInfo;
     expect(defaultScope(p(false, false, false))).toBe('global');
     expect(defaultScope(p(true, false, true))).toBe('local');
     expect(defaultScope(p(true, false, false))).toBe('global');
     expect(isConnected(p(false, false, false))).toBe(false);
     expect(isConnected(p(false, false, true))).toBe(true);
+    // Another agent calling hookd connects the project too.
+    expect(isConnected(p(false, false, false, ['codex']))).toBe(true);
+    // Another agent's file: the user's, as `hookd connect --agent` picks.
+    expect(defaultScope(p(false, true, false), 'codex')).toBe('global');
+  });
+
+  it('offers each agent its own files, no local one beside Claude Code', () => {
+    expect(connectScopes('claude').map((s) => s.value)).toEqual(['project', 'local', 'global']);
+    const codex = connectScopes('codex');
+    expect(codex.map((s) => `${s.value} ${s.file}`)).toEqual(['project .codex/hooks.json', 'global ~/.codex/hooks.json']);
+    expect(codex[0]?.note).toContain('trust it in /hooks');
+    expect(connectScopes('copilot')[0]?.file).toBe('.github/hooks/hookd.json');
   });
 });

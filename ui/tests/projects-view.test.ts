@@ -163,7 +163,7 @@ describe('projects view', () => {
 describe('sortProjects', () => {
   const p = (name: string, last: string | null): ProjectInfo => ({
     root: `/${name}`, name, origin: 'event', first_seen: '2026-01-01T00:00:00.000Z', last_activity: last,
-    events: 0, mutations: 0, has_ledger: true, connected: { global: false, project: false, local: false }, agent_kinds: [],
+    events: 0, mutations: 0, has_ledger: true, connected: { global: false, project: false, local: false }, agent_kinds: [], agents_connected: [],
   });
   it('puts the newest activity first and idle projects last by name', () => {
     const sorted = sortProjects([p('b', null), p('old', '2026-01-01T00:00:00.000Z'), p('a', null), p('new', '2026-02-01T00:00:00.000Z')]);

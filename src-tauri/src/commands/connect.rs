@@ -1,5 +1,6 @@
 //! The Connect dialog's commands: previewing and applying the hookd entries
-//! in the agent's settings (record or managed mode), and removing them.
+//! in a coding agent's hooks file (`agent`: `claude`, `codex`, `gemini`,
+//! `cursor`, `copilot`; record or managed mode), and removing them.
 
 use hookd_core::settings::Scope;
 use hookd_core::settings::connect::Mode;
@@ -14,11 +15,13 @@ command! {
     /// The settings file of `scope` before and after connecting; writes nothing.
     pub(crate) async fn connect_preview<R: Runtime>[app: AppHandle<R>](
         project: String,
+        agent: String,
         scope: Scope,
         mode: Mode,
     ) -> Result<ConnectPreview> {
+        let agent = connect::agent_of(&agent)?;
         blocking(&app, move |state| {
-            connect::connect_preview(state, &project, scope, mode)
+            connect::connect_preview(state, &project, agent, scope, mode)
         })
         .await
     }
@@ -29,12 +32,14 @@ command! {
     /// version is a `conflict`.
     pub(crate) async fn connect_apply<R: Runtime>[app: AppHandle<R>](
         project: String,
+        agent: String,
         scope: Scope,
         mode: Mode,
         version: String,
     ) -> Result<ConnectResult> {
+        let agent = connect::agent_of(&agent)?;
         blocking(&app, move |state| {
-            connect::connect_apply(state, &project, scope, mode, &version)
+            connect::connect_apply(state, &project, agent, scope, mode, &version)
         })
         .await
     }
@@ -44,10 +49,12 @@ command! {
     /// The settings file of `scope` before and after removing hookd's entries.
     pub(crate) async fn disconnect_preview<R: Runtime>[app: AppHandle<R>](
         project: String,
+        agent: String,
         scope: Scope,
     ) -> Result<ConnectPreview> {
+        let agent = connect::agent_of(&agent)?;
         blocking(&app, move |state| {
-            connect::disconnect_preview(state, &project, scope)
+            connect::disconnect_preview(state, &project, agent, scope)
         })
         .await
     }
@@ -58,11 +65,13 @@ command! {
     /// a `conflict`.
     pub(crate) async fn disconnect_apply<R: Runtime>[app: AppHandle<R>](
         project: String,
+        agent: String,
         scope: Scope,
         version: String,
     ) -> Result<ConnectResult> {
+        let agent = connect::agent_of(&agent)?;
         blocking(&app, move |state| {
-            connect::disconnect_apply(state, &project, scope, &version)
+            connect::disconnect_apply(state, &project, agent, scope, &version)
         })
         .await
     }

@@ -54,4 +54,39 @@ export default async function ({ browser, test, shot, repo }) {
     assert.equal(await (await card('[data-testid="project-connect"]')).getText(), 'Connected');
     assert.match(await browser.$('#connect-notice').getText(), /Connected: .*settings\.json was (created|updated)/);
   });
+
+  await test('connect Codex CLI in the Project scope: its own file, its trust note, a Codex badge', async () => {
+    const codexFile = path.join(repo, '.codex', 'hooks.json');
+    const button = await card('[data-testid="project-connect"]');
+    await button.click();
+    const dialog = await browser.$('#connect-dialog');
+    await dialog.waitForExist({ timeout: 5000 });
+    await browser.$('#connect-agent').selectByAttribute('value', 'codex');
+    const scopes = await browser.execute(() => [...document.querySelectorAll('#connect-scope option')].map((o) => o.value));
+    assert.deepEqual(scopes, ['project', 'global'], 'Codex has no local file');
+    await browser.$('#connect-scope').selectByAttribute('value', 'project');
+    await browser.$('#connect-mode').selectByAttribute('value', 'record');
+    await browser.waitUntil(
+      async () => (await browser.$('#connect-apply').isEnabled()) && /--agent codex PreToolUse/.test(await browser.execute(() => document.querySelector('#connect-diff')?.textContent ?? '')),
+      { timeout: 10000, timeoutMsg: 'the diff shows Codex entries and Apply is enabled' },
+    );
+    assert.match(await browser.execute(() => document.querySelector('#connect-diff figcaption')?.textContent ?? ''), /\.codex\/hooks\.json \(new file\)/);
+    const notes = await browser.execute(() => [...document.querySelectorAll('[data-testid="connect-note"]')].map((n) => n.textContent));
+    assert.ok(notes.some((n) => /only once you trust it/.test(n)), `Codex's trust note is shown: ${notes.join(' | ')}`);
+    assert.ok(!fs.existsSync(codexFile), 'nothing written before Apply');
+    await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    await shot(browser, 'connect-codex');
+
+    await browser.$('#connect-apply').click();
+    await dialog.waitForExist({ timeout: 5000, reverse: true });
+    const hooks = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
+    assert.deepEqual(Object.keys(hooks), ['hooks'], 'nothing Codex would drop at the top level');
+    assert.equal(hooks.hooks.PreToolUse[0].hooks[0].command, 'hookd-emit --agent codex PreToolUse');
+    await browser.waitUntil(async () => (await (await card('[data-testid="connected-agent"][data-agent="codex"]')).isExisting()), {
+      timeout: 5000,
+      timeoutMsg: 'the project shows Codex calling hookd',
+    });
+    await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+    await shot(browser, 'projects-codex');
+  });
 }

@@ -1,6 +1,7 @@
 // The Connect dialog of the Projects screen: `hookd connect` for one
-// project, with the scope and mode to choose and the exact change to the
-// agent's settings file shown before anything is written.
+// project, with the coding agent, the scope and the mode to choose and the
+// exact change to the agent's hooks file shown before anything is written
+// (and what the agent asks before it runs the entries, e.g. Codex's trust).
 //
 // A modal: focus stays inside (Tab and Shift+Tab cycle), Esc or Cancel
 // closes it and focus goes back to the button that opened it. Apply sends
@@ -9,7 +10,7 @@
 
 import '../styles/connect.css';
 import { api } from '../lib/api';
-import { CONNECT_ACTIONS, CONNECT_SCOPES, defaultScope, foldDiff, previewSummary, type ConnectAction } from '../lib/connect';
+import { CONNECT_ACTIONS, CONNECT_AGENTS, connectScopes, defaultScope, foldDiff, previewSummary, type ConnectAction } from '../lib/connect';
 import { diffStat, lineDiff } from '../lib/diff';
 import type { ConnectPreview, ConnectResult, Scope, ProjectInfo } from '../lib/types';
 import { h } from './dom';
@@ -18,13 +19,13 @@ import { modal } from './modal';
 export interface ConnectDialogOptions {
   project: ProjectInfo;
   /** After a successful apply (the dialog has closed). */
-  onApplied(result: ConnectResult, action: ConnectAction, scope: Scope): void;
+  onApplied(result: ConnectResult, action: ConnectAction, scope: Scope, agent: string): void;
   /** Shows an error that is not the dialog's own (the window's banner). */
   onError(err: unknown, context: string): void;
   /** Where focus goes back to when the dialog closes. */
   returnFocus?: HTMLElement | null;
-  /** The scope and action to open with (e.g. switching the file that records now to managed mode). */
-  initial?: { scope: Scope; action: ConnectAction };
+  /** The scope and action to open with (e.g. switching the file that records now to managed mode), and the agent (Claude Code when left out). */
+  initial?: { scope: Scope; action: ConnectAction; agent?: string };
 }
 
 export interface ConnectDialog {
@@ -74,12 +75,15 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
   let seq = 0;
   let busy = false;
 
-  const scope = h(
-    'select',
-    { id: 'connect-scope', class: 'select', attrs: { 'aria-describedby': 'connect-scope-note' } },
-    ...CONNECT_SCOPES.map((s) => h('option', { attrs: { value: s.value }, text: `${s.label} — ${s.file}` })),
-  );
-  scope.value = opts.initial?.scope ?? defaultScope(p);
+  const agent = h('select', { id: 'connect-agent', class: 'select' }, ...CONNECT_AGENTS.map((a) => h('option', { attrs: { value: a.name }, text: a.label })));
+  agent.value = opts.initial?.agent ?? 'claude';
+  const scope = h('select', { id: 'connect-scope', class: 'select', attrs: { 'aria-describedby': 'connect-scope-note' } });
+  function fillScopes(wanted: Scope): void {
+    const scopes = connectScopes(agent.value);
+    scope.replaceChildren(...scopes.map((s) => h('option', { attrs: { value: s.value }, text: `${s.label} — ${s.file}` })));
+    scope.value = scopes.some((s) => s.value === wanted) ? wanted : defaultScope(p, agent.value);
+  }
+  fillScopes(opts.initial?.scope ?? defaultScope(p, agent.value));
   const scopeNote = h('div', { id: 'connect-scope-note', class: 'muted small-note' });
   const action = h('select', { id: 'connect-mode', class: 'select' }, ...CONNECT_ACTIONS.map((a) => h('option', { attrs: { value: a.value }, text: a.label })));
   if (opts.initial) action.value = opts.initial.action;
@@ -104,13 +108,14 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
       { id: 'connect-intro', class: 'muted' },
       'Adds entries that call ',
       h('code', { text: 'hookd-emit' }),
-      ' to one of Claude Code\u2019s settings files, so the agent reports every event to hookd (what ',
-      h('code', { text: 'hookd connect' }),
+      ' to one of the coding agent\u2019s hooks files, so the agent reports every event to hookd (what ',
+      h('code', { text: 'hookd connect --agent' }),
       ' does). Nothing is written until you press Apply; your other settings stay as they are.',
     ),
     h(
       'div',
       { class: 'connect-fields' },
+      h('div', { class: 'connect-field' }, h('label', { class: 'field-label', attrs: { for: 'connect-agent' }, text: 'Coding agent' }), agent),
       h('div', { class: 'connect-field' }, h('label', { class: 'field-label', attrs: { for: 'connect-scope' }, text: 'Settings file' }), scope, scopeNote),
       h('div', { class: 'connect-field' }, h('label', { class: 'field-label', attrs: { for: 'connect-mode' }, text: 'What to do' }), action),
     ),
@@ -124,7 +129,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
   const backdrop = shown.backdrop;
 
   function describeScope(): void {
-    const s = CONNECT_SCOPES.find((x) => x.value === scope.value)!;
+    const s = connectScopes(agent.value).find((x) => x.value === scope.value)!;
     scopeNote.textContent = `${s.value === 'global' ? s.file : `${p.root}/${s.file}`}: ${s.note}.`;
   }
 
@@ -132,6 +137,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     const mine = ++seq;
     const chosen = action.value as ConnectAction;
     const sc = scope.value as Scope;
+    const who = agent.value;
     describeScope();
     if (!keepConflict) conflict.hidden = true;
     apply.disabled = true;
@@ -139,7 +145,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     diffHost.setAttribute('aria-busy', 'true');
     summary.textContent = 'Working out the change…';
     try {
-      const next = chosen === 'disconnect' ? await api.disconnect_preview({ project: p.root, scope: sc }) : await api.connect_preview({ project: p.root, scope: sc, mode: chosen });
+      const next = chosen === 'disconnect' ? await api.disconnect_preview({ project: p.root, agent: who, scope: sc }) : await api.connect_preview({ project: p.root, agent: who, scope: sc, mode: chosen });
       if (shown.closed || mine !== seq) return;
       preview = next;
       dialog.dataset.changes = String(next.changes);
@@ -147,6 +153,7 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
       const notes: HTMLElement[] = [];
       if (!next.emit_found) notes.push(h('p', { class: 'connect-warning', text: `${next.emit_command} was not found beside the app nor on PATH: the agent\u2019s hooks will fail until hookd-emit is installed.` }));
       if (next.hooks_disabled) notes.push(h('p', { class: 'connect-warning', text: 'This file sets "disableAllHooks": true, so the agent runs no hook at all (hookd\u2019s included) until it is removed.' }));
+      for (const note of next.notes) notes.push(h('p', { class: 'connect-note', data: { testid: 'connect-note' }, text: note }));
       warnings.replaceChildren(...notes);
       diffHost.replaceChildren(next.changes || next.exists ? renderDiff(next) : h('p', { class: 'muted', text: 'The file does not exist; nothing to show.' }));
       apply.disabled = !next.changes || busy;
@@ -165,13 +172,17 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     if (!preview || busy || !preview.changes) return;
     const chosen = action.value as ConnectAction;
     const sc = scope.value as Scope;
+    const who = agent.value;
     busy = true;
     apply.disabled = true;
     try {
-      const result = chosen === 'disconnect' ? await api.disconnect_apply({ project: p.root, scope: sc, version: preview.version }) : await api.connect_apply({ project: p.root, scope: sc, mode: chosen, version: preview.version });
+      const result =
+        chosen === 'disconnect'
+          ? await api.disconnect_apply({ project: p.root, agent: who, scope: sc, version: preview.version })
+          : await api.connect_apply({ project: p.root, agent: who, scope: sc, mode: chosen, version: preview.version });
       if (shown.closed) return;
       close();
-      opts.onApplied(result, chosen, sc);
+      opts.onApplied(result, chosen, sc, who);
     } catch (err) {
       if (shown.closed) return;
       const e = err as { kind?: string; message?: string };
@@ -193,10 +204,14 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
     shown.close();
   }
 
+  agent.addEventListener('change', () => {
+    fillScopes(scope.value as Scope);
+    void load();
+  });
   scope.addEventListener('change', () => void load());
   action.addEventListener('change', () => void load());
   host.append(backdrop);
-  scope.focus();
+  agent.focus();
   void load();
   return { el: backdrop, close };
 }

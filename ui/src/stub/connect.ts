@@ -120,6 +120,7 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
       emit_found: true,
       hooks_disabled: false,
       version: version(path),
+      notes: [],
       next,
     };
   }

@@ -132,6 +132,7 @@ export function createStub(options: StubOptions = {}): StubBackend {
         has_ledger: false,
         connected: { global: true, project: false, local: false },
         agent_kinds: [],
+        agents_connected: [],
       };
       projects.push(project);
       result.added.push(project);

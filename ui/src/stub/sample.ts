@@ -259,6 +259,7 @@ export function sampleProjects(rows: MutationRow[], end: number): ProjectInfo[] 
       connected: { ...repo.connected },
       // The first repository's sessions came from two coding agents.
       agent_kinds: repo === REPOS[0] ? ['claude', 'gemini'] : ['claude'],
+      agents_connected: [],
     };
   });
   projects.push({
@@ -272,6 +273,7 @@ export function sampleProjects(rows: MutationRow[], end: number): ProjectInfo[] 
     has_ledger: false,
     connected: { global: true, project: false, local: false },
     agent_kinds: [],
+    agents_connected: [],
   });
   return projects;
 }

@@ -166,15 +166,24 @@ export function createProjectsView(ctx: ViewContext): View {
         { class: 'project-badges' },
         h(
           'span',
-          { class: 'badge-group', attrs: { role: 'group', 'aria-label': 'Hooks connected to hookd', title: anyConnected ? 'Claude Code calls hookd from these settings files' : 'No settings file calls hookd yet: run hookd connect' } },
+          { class: 'badge-group', attrs: { role: 'group', 'aria-label': 'Hooks connected to hookd', title: anyConnected ? 'The coding agents call hookd from these hooks files' : 'No hooks file calls hookd yet: run hookd connect' } },
           ...SCOPES.map((s) => badge(p, s)),
+          ...p.agents_connected.map((name) => {
+            const label = CODING_AGENTS.find((a) => a.name === name);
+            return h('span', {
+              class: `badge badge-on badge-agent agent-${name}`,
+              data: { testid: 'connected-agent', agent: name },
+              attrs: { title: `${label?.label ?? name} calls hookd for this project (its user or project hooks file)`, 'aria-label': `${label?.label ?? name} connected` },
+              text: `\u25cf ${label?.short ?? name}`,
+            });
+          }),
           h('button', {
             class: 'button small project-connect',
             data: { testid: 'project-connect', connected: String(anyConnected) },
             attrs: {
               type: 'button',
               'aria-haspopup': 'dialog',
-              title: anyConnected ? 'Connected: change or remove hookd\u2019s entries (shows the change first)' : 'Make Claude Code call hookd here (shows the change first)',
+              title: anyConnected ? 'Connected: change or remove hookd\u2019s entries (shows the change first)' : 'Make a coding agent call hookd here (shows the change first)',
             },
             text: anyConnected ? 'Connected' : 'Connect',
             on: {
@@ -220,7 +229,7 @@ export function createProjectsView(ctx: ViewContext): View {
     keepFocus(list, () => list.replaceChildren(...sortProjects(projects).map(item)), focusKeys);
     list.hidden = projects.length === 0;
     empty.hidden = projects.length !== 0;
-    const connected = projects.filter((p) => p.connected.global || p.connected.project || p.connected.local).length;
+    const connected = projects.filter(isConnected).length;
     summary.textContent =
       projects.length === 0 ? '' : `${projects.length} project${projects.length === 1 ? '' : 's'} · ${connected} connected to hookd`;
   }

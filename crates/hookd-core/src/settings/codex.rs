@@ -143,6 +143,28 @@ pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result
     connect::add_at(location, dry_run, remove_hooks)
 }
 
+/// [`connect()`], provided the file is still what the preview of `version`
+/// ([`EditPreview::version`]) read; else nothing is written.
+pub fn connect_if(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+    version: &str,
+) -> connect::Result<ChangeReport> {
+    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
+}
+
+/// [`disconnect()`], provided the file is still what the preview of
+/// `version` read; else nothing is written.
+pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
+    connect::add_if(location, version, remove_hooks)
+}
+
+/// Whether the file at `location` has an entry of hookd's.
+pub fn is_connected(location: &SettingsLocation) -> bool {
+    connect::file_has(location, connect::has_hookd_handler)
+}
+
 /// What [`disconnect()`] would write.
 pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
     connect::preview_add_at(location, remove_hooks)

@@ -202,6 +202,13 @@ pub enum AgentConnectError {
         /// The underlying I/O error.
         source: io::Error,
     },
+    /// The file is no longer what the preview approved (another editor,
+    /// the agent, another hookd wrote it since); nothing was written.
+    #[error("{path} changed since the preview; nothing was written")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
     /// An explicit emit command that does not run `hookd-emit`.
     #[error(
         "emit command {0:?} does not run a program named hookd-emit; hookd finds its hooks by that name, so disconnect could never remove them"
@@ -295,6 +302,32 @@ pub(crate) fn add_at(
     let lock = lock(location)?;
     let plan = plan_add(read_locked(&lock)?, add)?;
     write(&lock, plan)
+}
+
+/// [`add_at`], provided the file is still what the preview of `version`
+/// ([`EditPreview::version`]) read: compared under the file's lock with
+/// what is written, else [`AgentConnectError::Changed`] and nothing is.
+pub(crate) fn add_if(
+    location: &SettingsLocation,
+    version: &str,
+    add: impl FnOnce(&mut Value) -> Result<Vec<String>, ShapeError>,
+) -> Result<ChangeReport> {
+    let lock = lock(location)?;
+    let plan = plan_add(read_locked(&lock)?, add)?;
+    same_version(&preview(&plan)?, version)?;
+    write(&lock, plan)
+}
+
+/// Refuses an edit whose file is no longer what the preview of `version`
+/// read.
+pub(crate) fn same_version(now: &EditPreview, version: &str) -> Result<()> {
+    if now.version() == version {
+        Ok(())
+    } else {
+        Err(AgentConnectError::Changed {
+            path: now.report.path.clone(),
+        })
+    }
 }
 
 /// What [`add_at`] would write: the file before and after.
@@ -734,6 +767,27 @@ pub fn relayed_events(settings: &Value) -> BTreeMap<String, Mode> {
         }
     }
     out
+}
+
+/// True when a parsed hooks file of Claude Code's shape (Claude Code's,
+/// Gemini CLI's, Codex CLI's) has a hookd handler under any event.
+pub(crate) fn has_hookd_handler(settings: &Value) -> bool {
+    settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|hooks| hooks.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter_map(|group| group.get("hooks").and_then(Value::as_array))
+        .flatten()
+        .any(is_hookd_handler)
+}
+
+/// Whether the hooks file at `location` has an entry of hookd's, as
+/// `is_ours` reads the parsed file; a missing or unreadable file has none.
+pub(crate) fn file_has(location: &SettingsLocation, is_ours: impl FnOnce(&Value) -> bool) -> bool {
+    read(location).is_ok_and(|doc| doc.existed() && is_ours(doc.value()))
 }
 
 /// True when `handler` is one of hookd's: a command handler whose program's

@@ -62,6 +62,27 @@ pub trait Connector: Sync {
     ) -> connect::Result<ChangeReport>;
     /// What [`Connector::disconnect`] would write.
     fn preview_disconnect(&self, location: &SettingsLocation) -> connect::Result<EditPreview>;
+    /// [`Connector::connect`], provided the file is still what the preview
+    /// of `version` ([`EditPreview::version`]) read, compared under the
+    /// file's lock (else [`connect::AgentConnectError::Changed`], nothing
+    /// written): what an editor that showed the diff applies.
+    fn connect_if(
+        &self,
+        location: &SettingsLocation,
+        emit: &str,
+        mode: Mode,
+        version: &str,
+    ) -> connect::Result<ChangeReport>;
+    /// [`Connector::disconnect`], provided the file is still what the
+    /// preview of `version` read.
+    fn disconnect_if(
+        &self,
+        location: &SettingsLocation,
+        version: &str,
+    ) -> connect::Result<ChangeReport>;
+    /// Whether the file at `location` has an entry of hookd's (a missing or
+    /// unreadable file has none).
+    fn is_connected(&self, location: &SettingsLocation) -> bool;
     /// What the user must know once hookd's entries are in the file at
     /// `location` (trust the agent asks for before it runs them, …).
     fn connect_notes(&self, location: &SettingsLocation) -> Vec<String>;
@@ -133,6 +154,25 @@ macro_rules! connector {
             fn connect_notes(&self, location: &SettingsLocation) -> Vec<String> {
                 $module::connect_notes(location)
             }
+            fn connect_if(
+                &self,
+                location: &SettingsLocation,
+                emit: &str,
+                mode: Mode,
+                version: &str,
+            ) -> connect::Result<ChangeReport> {
+                $module::connect_if(location, emit, mode, version)
+            }
+            fn disconnect_if(
+                &self,
+                location: &SettingsLocation,
+                version: &str,
+            ) -> connect::Result<ChangeReport> {
+                $module::disconnect_if(location, version)
+            }
+            fn is_connected(&self, location: &SettingsLocation) -> bool {
+                $module::is_connected(location)
+            }
         }
     };
 }
@@ -173,5 +213,53 @@ mod tests {
             ]
             .map(std::path::PathBuf::from)
         );
+    }
+
+    #[test]
+    fn an_applied_preview_writes_only_the_file_it_showed() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(dir.path());
+        for agent in AgentKind::ALL.into_iter().skip(1) {
+            let connector = of(agent).unwrap();
+            let location = connector.location(&roots, Scope::Global, None).unwrap();
+            assert!(!connector.is_connected(&location), "{agent:?}");
+            let preview = connector
+                .preview_connect(&location, "hookd-emit", Mode::Record)
+                .unwrap();
+            // Someone writes the file after the preview: refused, untouched.
+            std::fs::create_dir_all(location.path.parent().unwrap()).unwrap();
+            let theirs = if agent == AgentKind::Codex {
+                "{\"hooks\": {}}\n"
+            } else {
+                "{\"version\": 1, \"hooks\": {}}\n"
+            };
+            std::fs::write(&location.path, theirs).unwrap();
+            let stale =
+                connector.connect_if(&location, "hookd-emit", Mode::Record, &preview.version());
+            assert!(
+                matches!(stale, Err(connect::AgentConnectError::Changed { .. })),
+                "{agent:?}: {stale:?}"
+            );
+            assert_eq!(std::fs::read_to_string(&location.path).unwrap(), theirs);
+            // The new preview applies.
+            let preview = connector
+                .preview_connect(&location, "hookd-emit", Mode::Record)
+                .unwrap();
+            let report = connector
+                .connect_if(&location, "hookd-emit", Mode::Record, &preview.version())
+                .unwrap();
+            assert_eq!(report.count, connector.events(Mode::Record).len());
+            assert!(connector.is_connected(&location), "{agent:?}");
+            assert_eq!(
+                std::fs::read(&location.path).unwrap(),
+                preview.after.unwrap(),
+                "{agent:?}: what was shown is what was written"
+            );
+            let preview = connector.preview_disconnect(&location).unwrap();
+            connector
+                .disconnect_if(&location, &preview.version())
+                .unwrap();
+            assert!(!connector.is_connected(&location), "{agent:?}");
+        }
     }
 }

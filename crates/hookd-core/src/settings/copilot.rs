@@ -143,6 +143,13 @@ pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result
         return connect::add_at(location, true, remove_hooks);
     }
     let report = connect::add_at(location, dry_run, remove_hooks)?;
+    remove_if_emptied(location, &report)?;
+    Ok(report)
+}
+
+/// Removes hookd's file when a disconnect just wrote it as `{"version":
+/// 1}` and nothing else.
+fn remove_if_emptied(location: &SettingsLocation, report: &ChangeReport) -> connect::Result<()> {
     if matches!(report.status, ChangeStatus::Written(_))
         && let Ok(text) = std::fs::read(&location.path)
         && serde_json::from_slice::<Value>(&text).ok() == Some(json!({"version": 1}))
@@ -152,7 +159,32 @@ pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result
             source,
         })?;
     }
+    Ok(())
+}
+
+/// [`connect()`], provided the file is still what the preview of `version`
+/// ([`EditPreview::version`]) read; else nothing is written.
+pub fn connect_if(
+    location: &SettingsLocation,
+    emit: &str,
+    mode: Mode,
+    version: &str,
+) -> connect::Result<ChangeReport> {
+    prepare_dir(location)?;
+    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
+}
+
+/// [`disconnect()`], provided the file is still what the preview of
+/// `version` read; else nothing is written.
+pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
+    let report = connect::add_if(location, version, remove_hooks)?;
+    remove_if_emptied(location, &report)?;
     Ok(report)
+}
+
+/// Whether the file at `location` has an entry of hookd's.
+pub fn is_connected(location: &SettingsLocation) -> bool {
+    connect::file_has(location, |file| flat::has_entry(file, is_hookd_entry))
 }
 
 /// What [`disconnect()`] would write (the file left as `{"version": 1}`

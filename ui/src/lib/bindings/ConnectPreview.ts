@@ -43,4 +43,9 @@ hooks_disabled: boolean,
 /**
  * Token of the file as read; give it back to apply.
  */
-version: string, };
+version: string, 
+/**
+ * What the user must know once it is applied (e.g. Codex CLI runs a
+ * new hook only once trusted in its `/hooks`); empty for Claude Code.
+ */
+notes: Array<string>, };

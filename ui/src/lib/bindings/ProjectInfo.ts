@@ -45,4 +45,11 @@ connected: Connected,
  * The coding agents that called `hookd-emit` here, by the ledger
  * (`claude`, `codex`, `gemini`, `cursor`, `copilot`); empty without one.
  */
-agent_kinds: Array<string>, };
+agent_kinds: Array<string>, 
+/**
+ * The other coding agents whose hooks file calls `hookd-emit` for
+ * this project, the user's or the project's (`codex`, `gemini`,
+ * `cursor`, `copilot`, in that order), as `hookd connect --agent`
+ * writes them; Claude Code's are in `connected`.
+ */
+agents_connected: Array<string>, };

@@ -229,19 +229,19 @@ export type Commands = {
    */
   bench_backtest: { args: { request: BacktestRequest }; result: BacktestReport };
   /** The settings file of `scope` before and after connecting; writes nothing. */
-  connect_preview: { args: { project: string; scope: Scope; mode: ConnectMode }; result: ConnectPreview };
+  connect_preview: { args: { project: string; agent: string; scope: Scope; mode: ConnectMode }; result: ConnectPreview };
   /**
    * Connects: writes what the preview of `version` showed; a stale
    * version is a `conflict`.
    */
-  connect_apply: { args: { project: string; scope: Scope; mode: ConnectMode; version: string }; result: ConnectResult };
+  connect_apply: { args: { project: string; agent: string; scope: Scope; mode: ConnectMode; version: string }; result: ConnectResult };
   /** The settings file of `scope` before and after removing hookd's entries. */
-  disconnect_preview: { args: { project: string; scope: Scope }; result: ConnectPreview };
+  disconnect_preview: { args: { project: string; agent: string; scope: Scope }; result: ConnectPreview };
   /**
    * Disconnects: removes hookd's entries as previewed; a stale version is
    * a `conflict`.
    */
-  disconnect_apply: { args: { project: string; scope: Scope; version: string }; result: ConnectResult };
+  disconnect_apply: { args: { project: string; agent: string; scope: Scope; version: string }; result: ConnectResult };
   /**
    * The health of the project's hooks over the last `days` (7 when null):
    * findings, the serious ones first, and the managed hooks' evidence.
