@@ -431,6 +431,24 @@ fn agents_are_listed_and_shown_by_a_readable_name_a_user_can_change() {
     let agents: Vec<serde_json::Value> = serde_json::from_slice(&list.stdout).unwrap();
     let names: Vec<&str> = agents.iter().map(|a| a["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["main 3f2a9c1d", "Explore 77b1e0c2"]);
+    assert!(
+        agents.iter().all(|a| a["agent_kind"] == "claude"),
+        "{agents:?}"
+    );
+    // The table names the coding agent too.
+    let listed = env
+        .command("hookd")
+        .args(["agents"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(
+        listed.starts_with("NAME")
+            && listed.contains("CODING AGENT")
+            && listed.contains("Claude Code"),
+        "{listed}"
+    );
 
     let table = env.query(&[], &root);
     let text = String::from_utf8_lossy(&table.stdout);

@@ -558,6 +558,7 @@ export function createTimelineStub(
         agent_type: null,
         session_id: null,
         first_seen: '',
+        agent_kind: null,
         label: labels.get(id) ?? null,
         name: labels.get(id) ?? `main ${id.slice(0, 8)}`,
       })),

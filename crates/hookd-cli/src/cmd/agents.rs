@@ -9,10 +9,12 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
+use hookd_core::AgentKind;
 use hookd_core::ledger::MutationFilter;
 use hookd_core::ledger::agents::{self, AgentInfo};
 use hookd_core::ledger::query::{Query, QueryScope};
 use hookd_core::ledger::registry::Registry;
+use hookd_core::settings::convert::label;
 
 /// Flags of `hookd agents`.
 #[derive(Debug, Args)]
@@ -84,12 +86,23 @@ pub fn run(args: &AgentsArgs) -> anyhow::Result<()> {
 }
 
 fn print_table(out: &mut impl std::io::Write, list: &[AgentInfo]) -> anyhow::Result<()> {
-    let header = ["NAME", "TYPE", "FIRST SEEN (UTC)", "AGENT ID"];
+    let header = [
+        "NAME",
+        "CODING AGENT",
+        "TYPE",
+        "FIRST SEEN (UTC)",
+        "AGENT ID",
+    ];
     let rows: Vec<Vec<String>> = list
         .iter()
         .map(|a| {
             vec![
                 a.name.clone(),
+                a.agent_kind
+                    .as_deref()
+                    .and_then(AgentKind::parse)
+                    .map_or("-", label)
+                    .to_owned(),
                 a.agent_type.clone().unwrap_or_else(|| "main".into()),
                 a.first_seen
                     .replace('T', " ")

@@ -35,6 +35,10 @@ pub struct AgentInfo {
     pub label: Option<String>,
     /// The name to show: the label, else what it is and a short id.
     pub name: String,
+    /// The coding agent it is an agent of (`claude`, `codex`, `gemini`,
+    /// `cursor`, `copilot`), as `hookd-emit --agent` named it; `None` for
+    /// an id no ledger knows.
+    pub agent_kind: Option<String>,
 }
 
 /// The readable name of an agent: its label, else `TYPE SHORTID` (`main`
@@ -65,7 +69,7 @@ impl Ledger {
 
     /// What the ledger knows of `ids` (every agent without), unnamed yet.
     fn agent_rows(&self, ids: Option<&[String]>) -> Result<Vec<AgentInfo>> {
-        let columns = "SELECT agent_id, agent_type, session_id, first_seen FROM agents";
+        let columns = "SELECT agent_id, agent_type, session_id, first_seen, agent_kind FROM agents";
         let map = |r: &rusqlite::Row<'_>| {
             Ok(AgentInfo {
                 agent_id: r.get(0)?,
@@ -74,6 +78,7 @@ impl Ledger {
                 first_seen: r.get(3)?,
                 label: None,
                 name: String::new(),
+                agent_kind: r.get(4)?,
             })
         };
         match ids {
@@ -134,6 +139,7 @@ pub fn agents(query: &Query, ids: Option<&[String]>) -> Result<Vec<AgentInfo>> {
             first_seen: String::new(),
             label: labels.get(id).cloned(),
             name: String::new(),
+            agent_kind: None,
         });
     }
     let mut agents: Vec<AgentInfo> = found

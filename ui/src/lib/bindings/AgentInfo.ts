@@ -27,4 +27,10 @@ label: string | null,
 /**
  * The name to show: the label, else what it is and a short id.
  */
-name: string, };
+name: string, 
+/**
+ * The coding agent it is an agent of (`claude`, `codex`, `gemini`,
+ * `cursor`, `copilot`), as `hookd-emit --agent` named it; `None` for
+ * an id no ledger knows.
+ */
+agent_kind: string | null, };
