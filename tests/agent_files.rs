@@ -529,16 +529,14 @@ fn every_documented_copilot_example_validates_and_is_untouched_by_connect() {
         assert!(run.status.success(), "{what}: {}{}", run.stdout, run.stderr);
         assert_eq!(std::fs::read(&theirs).unwrap(), fixture.bytes, "{what}");
         assert!(!ours.exists(), "{what}: hookd's file removed");
-        // The write's documented backup of hookd's file stays; Copilot
-        // loads only `*.json`, so it is never read as a hooks file.
-        let backup = "hookd.json.hookd-backup";
+        // hookd's file goes with the backup of it the write kept: nothing
+        // of hookd's is left in the user's hooks directory.
         assert_eq!(
             names_in(&dir),
-            BTreeSet::from([fixture.name.clone(), backup.to_owned()]),
+            BTreeSet::from([fixture.name.clone()]),
             "{what}"
         );
         std::fs::remove_file(&theirs).unwrap();
-        std::fs::remove_file(dir.join(backup)).unwrap();
     }
 
     // A repository's `.github/hooks/`: the same, through --scope project.

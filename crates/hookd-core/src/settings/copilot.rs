@@ -148,16 +148,28 @@ pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result
 }
 
 /// Removes hookd's file when a disconnect just wrote it as `{"version":
-/// 1}` and nothing else.
+/// 1}` and nothing else, and the backup that write kept: it held only
+/// hookd's entries, and a `hookd.json.hookd-backup` left in the user's
+/// hooks directory would only puzzle them.
 fn remove_if_emptied(location: &SettingsLocation, report: &ChangeReport) -> connect::Result<()> {
-    if matches!(report.status, ChangeStatus::Written(_))
-        && let Ok(text) = std::fs::read(&location.path)
-        && serde_json::from_slice::<Value>(&text).ok() == Some(json!({"version": 1}))
-    {
-        std::fs::remove_file(&location.path).map_err(|source| AgentConnectError::Remove {
-            path: location.path.clone(),
+    let ChangeStatus::Written(outcome) = &report.status else {
+        return Ok(());
+    };
+    let Ok(text) = std::fs::read(&location.path) else {
+        return Ok(());
+    };
+    if serde_json::from_slice::<Value>(&text).ok() != Some(json!({"version": 1})) {
+        return Ok(());
+    }
+    let remove = |path: &Path| {
+        std::fs::remove_file(path).map_err(|source| AgentConnectError::Remove {
+            path: path.to_path_buf(),
             source,
-        })?;
+        })
+    };
+    remove(&location.path)?;
+    if let Some(backup) = &outcome.backup {
+        remove(backup)?;
     }
     Ok(())
 }
