@@ -20,13 +20,14 @@
 //! - every hook runs only once the user has trusted its exact definition
 //!   (a hash kept in Codex's `config.toml`, set from Codex's `/hooks`
 //!   browser). hookd never writes that trust: an entry hookd adds or
-//!   changes waits for the user to trust it, and [`connect_notes`] says so.
+//!   changes waits for the user to trust it, and the connector's notes say so.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
+use super::connect::{self, Mode, ShapeError};
+use super::connector::Connector;
 use super::error::Result as SettingsResult;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 use crate::AgentKind;
@@ -76,14 +77,6 @@ pub const TOP_LEVEL_KEYS: [&str; 2] = ["hooks", "description"];
 /// (and warns about a larger one): a session's end must not wait.
 const SESSION_END_TIMEOUT_SECS: u64 = 3;
 
-/// The events of `mode`.
-pub fn events(mode: Mode) -> &'static [&'static str] {
-    match mode {
-        Mode::Record => &EVENTS,
-        Mode::Managed => &MANAGED_EVENTS,
-    }
-}
-
 /// The Codex CLI hooks file of `scope`: `$CODEX_HOME/hooks.json` (default
 /// `~/.codex/hooks.json`) for [`Scope::Global`],
 /// `<project>/.codex/hooks.json` for [`Scope::Project`]. Inline `[hooks]`
@@ -112,71 +105,14 @@ const FILE: AgentFile = AgentFile {
     comments: false,
 };
 
-/// Adds hookd's entry of `mode` to every event of [`events`] in the file
-/// at `location` that has none (creating the file and its directory if
-/// needed; hookd's entries of the other mode are replaced where they
-/// stand); `emit` is the command prefix ([`connect::emit_command_for`]).
-/// Nothing is written when nothing is missing, or in a dry run.
-pub fn connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    dry_run: bool,
-) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, |file| add_hooks(file, emit, mode))
-}
-
-/// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |file| add_hooks(file, emit, mode))
-}
-
-/// Removes every `hookd-emit` handler from the file at `location`, and the
-/// groups, event lists and `hooks` object that only held them (the shape
-/// is Claude Code's). A file Codex would drop is refused like in
-/// [`connect()`].
-pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, remove_hooks)
-}
-
-/// [`connect()`], provided the file is still what the preview of `version`
-/// ([`EditPreview::version`]) read; else nothing is written.
-pub fn connect_if(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    version: &str,
-) -> connect::Result<ChangeReport> {
-    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
-}
-
-/// [`disconnect()`], provided the file is still what the preview of
-/// `version` read; else nothing is written.
-pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
-    connect::add_if(location, version, remove_hooks)
-}
-
-/// Whether the file at `location` has an entry of hookd's.
-pub fn is_connected(location: &SettingsLocation) -> bool {
-    connect::file_has(location, connect::has_hookd_handler)
-}
-
-/// What [`disconnect()`] would write.
-pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, remove_hooks)
-}
-
-/// Adds hookd's group of `mode` to each event of [`events`] in a parsed
-/// Codex hooks file that has no `hookd-emit` handler of that mode, after
-/// the user's groups; returns the events that gained one.
+/// Adds hookd's group of `mode` to each event of [`EVENTS`]
+/// ([`MANAGED_EVENTS`] when managed) in a parsed Codex hooks file that has
+/// no `hookd-emit` handler of that mode, after the user's groups; returns
+/// the events that gained one.
 pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
     check_top_level(file)?;
     connect::checked_edit(AgentKind::Codex, file, |file| {
-        connect::add_groups(file, events(mode), &TOOL_EVENTS, mode, |event| {
+        connect::add_groups(file, Codex.events(mode), &TOOL_EVENTS, mode, |event| {
             handler(event, emit, mode)
         })
     })
@@ -186,24 +122,7 @@ pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>
 /// event of each handler removed (so their count is the handlers').
 pub fn remove_hooks(file: &mut Value) -> Result<Vec<String>, ShapeError> {
     check_top_level(file)?;
-    let each: Vec<String> = file
-        .get("hooks")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .flat_map(|(event, groups)| {
-            groups
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
-                .flatten()
-                .filter(|h| connect::is_hookd_handler(h))
-                .map(move |_| event.clone())
-        })
-        .collect();
-    connect::remove_hooks(file)?;
-    Ok(each)
+    connect::remove_each(file)
 }
 
 /// hookd's handler for `event`.
@@ -238,29 +157,55 @@ pub(crate) fn check_top_level(file: &Value) -> Result<(), ShapeError> {
     }
 }
 
-/// What a user must know after hookd's entries went into the Codex file at
-/// `location` (`config_toml`: the same layer's `config.toml`, whose inline
-/// `[hooks]` Codex also runs): the entries run only once trusted in Codex
-/// (hookd never writes trust), a project's only in a trusted project, and
-/// a layer whose `config.toml` already calls `hookd-emit` would record
-/// each event twice.
-pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
-    let mut notes = vec![
-        "Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust hookd's entries (hookd never writes trust for you)".to_owned(),
-    ];
-    if location.scope == Scope::Project {
-        notes.push(
-            "Codex CLI loads a project's .codex/hooks.json only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)".to_owned(),
-        );
+/// Codex CLI's [`Connector`].
+pub struct Codex;
+
+impl Connector for Codex {
+    fn agent(&self) -> AgentKind {
+        AgentKind::Codex
     }
-    let config = location.path.with_file_name("config.toml");
-    if std::fs::read_to_string(&config).is_ok_and(|text| text.contains(connect::EMIT_PROGRAM)) {
-        notes.push(format!(
-            "{} also names hookd-emit (inline [hooks]): Codex runs both files, so remove one or each event is recorded twice",
-            config.display()
-        ));
+    fn location(
+        &self,
+        roots: &SettingsRoots,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> SettingsResult<SettingsLocation> {
+        location(roots, scope, project)
     }
-    notes
+    fn events(&self, mode: Mode) -> &'static [&'static str] {
+        match mode {
+            Mode::Record => &EVENTS,
+            Mode::Managed => &MANAGED_EVENTS,
+        }
+    }
+    fn add(&self, file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+        add_hooks(file, emit, mode)
+    }
+    fn remove(&self, file: &mut Value) -> Result<Vec<String>, ShapeError> {
+        remove_hooks(file)
+    }
+    /// The entries run only once trusted in Codex (hookd never writes
+    /// trust), a project's only in a trusted project, and a layer whose
+    /// `config.toml` (inline `[hooks]`, which Codex also runs) already
+    /// calls `hookd-emit` would record each event twice.
+    fn connect_notes(&self, location: &SettingsLocation) -> Vec<String> {
+        let mut notes = vec![
+            "Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust hookd's entries (hookd never writes trust for you)".to_owned(),
+        ];
+        if location.scope == Scope::Project {
+            notes.push(
+                "Codex CLI loads a project's .codex/hooks.json only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)".to_owned(),
+            );
+        }
+        let config = location.path.with_file_name("config.toml");
+        if std::fs::read_to_string(&config).is_ok_and(|text| text.contains(connect::EMIT_PROGRAM)) {
+            notes.push(format!(
+                "{} also names hookd-emit (inline [hooks]): Codex runs both files, so remove one or each event is recorded twice",
+                config.display()
+            ));
+        }
+        notes
+    }
 }
 
 #[cfg(test)]

@@ -700,6 +700,30 @@ pub fn remove_hooks(settings: &mut Value) -> Result<(Vec<String>, usize), ShapeE
     remove_hooks_where(settings, |_| true)
 }
 
+/// [`remove_hooks`] for another agent's file of Claude Code's shape (Gemini
+/// CLI's, Codex CLI's): returns the event of each handler removed, in
+/// document order, as the flat files report it.
+pub(crate) fn remove_each(settings: &mut Value) -> Result<Vec<String>, ShapeError> {
+    let each: Vec<String> = settings
+        .get("hooks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .flat_map(|(event, groups)| {
+            groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+                .flatten()
+                .filter(|h| is_hookd_handler(h))
+                .map(move |_| event.clone())
+        })
+        .collect();
+    remove_hooks(settings)?;
+    Ok(each)
+}
+
 /// Removes the hookd handlers for which `doomed` is true (see [`remove_hooks`]).
 fn remove_hooks_where(
     settings: &mut Value,
@@ -767,21 +791,6 @@ pub fn relayed_events(settings: &Value) -> BTreeMap<String, Mode> {
         }
     }
     out
-}
-
-/// True when a parsed hooks file of Claude Code's shape (Claude Code's,
-/// Gemini CLI's, Codex CLI's) has a hookd handler under any event.
-pub(crate) fn has_hookd_handler(settings: &Value) -> bool {
-    settings
-        .get("hooks")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|hooks| hooks.values())
-        .filter_map(Value::as_array)
-        .flatten()
-        .filter_map(|group| group.get("hooks").and_then(Value::as_array))
-        .flatten()
-        .any(is_hookd_handler)
 }
 
 /// Whether the hooks file at `location` has an entry of hookd's, as

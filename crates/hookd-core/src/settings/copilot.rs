@@ -19,9 +19,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{
-    self, AgentConnectError, ChangeReport, ChangeStatus, EditPreview, Mode, ShapeError,
-};
+use super::connect::{self, AgentConnectError, ChangeReport, ChangeStatus, Mode, ShapeError};
+use super::connector::Connector;
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
@@ -48,17 +47,6 @@ pub const EVENTS: [&str; 6] = [
     "agentStop",
 ];
 
-/// The events that get hookd's entry: [`EVENTS`] in either mode.
-pub fn events(_mode: Mode) -> &'static [&'static str] {
-    &EVENTS
-}
-
-/// What a user must know once hookd's entries are in the file at
-/// `location`: nothing (Copilot asks no trust of a hooks file).
-pub fn connect_notes(_location: &SettingsLocation) -> Vec<String> {
-    Vec::new()
-}
-
 /// hookd's Copilot hooks file of `scope`: `~/.copilot/hooks/hookd.json` for
 /// [`Scope::Global`], `<project>/.github/hooks/hookd.json` for
 /// [`Scope::Project`]. Copilot's policy files are an administrator's, which
@@ -79,23 +67,6 @@ const FILE: AgentFile = AgentFile {
     expected: "--scope global (~/.copilot/hooks/hookd.json) or project (<project>/.github/hooks/hookd.json)",
     comments: false,
 };
-
-/// Adds hookd's entry to every [`EVENTS`] event of hookd's file at
-/// `location` that has none, creating the file (with `"version": 1`) and
-/// its directory if needed; `emit` is the command prefix
-/// ([`connect::emit_command_for`]). Nothing is written when nothing is
-/// missing, or in a dry run.
-pub fn connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    dry_run: bool,
-) -> connect::Result<ChangeReport> {
-    if !dry_run {
-        prepare_dir(location)?;
-    }
-    connect::add_at(location, dry_run, |file| add_hooks(file, emit, mode))
-}
 
 /// For a project's file: refuses a path that leads out of the project, then
 /// makes `<project>/.github`. The shared write confines a project file to
@@ -125,28 +96,6 @@ pub(crate) fn prepare_dir(location: &SettingsLocation) -> connect::Result<()> {
     })
 }
 
-/// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |file| add_hooks(file, emit, mode))
-}
-
-/// Removes every `hookd-emit` entry from hookd's file at `location`, and
-/// the event lists and `hooks` object that only held them; when what is
-/// left is `{"version": 1}` and nothing else, the file is removed. The
-/// report's `events` name the event of each entry removed.
-pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
-    if !dry_run && location.scope.is_project() && !location.path.exists() {
-        return connect::add_at(location, true, remove_hooks);
-    }
-    let report = connect::add_at(location, dry_run, remove_hooks)?;
-    remove_if_emptied(location, &report)?;
-    Ok(report)
-}
-
 /// Removes hookd's file when a disconnect just wrote it as `{"version":
 /// 1}` and nothing else, and the backup that write kept: it held only
 /// hookd's entries, and a `hookd.json.hookd-backup` left in the user's
@@ -172,37 +121,6 @@ fn remove_if_emptied(location: &SettingsLocation, report: &ChangeReport) -> conn
         remove(backup)?;
     }
     Ok(())
-}
-
-/// [`connect()`], provided the file is still what the preview of `version`
-/// ([`EditPreview::version`]) read; else nothing is written.
-pub fn connect_if(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    version: &str,
-) -> connect::Result<ChangeReport> {
-    prepare_dir(location)?;
-    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
-}
-
-/// [`disconnect()`], provided the file is still what the preview of
-/// `version` read; else nothing is written.
-pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
-    let report = connect::add_if(location, version, remove_hooks)?;
-    remove_if_emptied(location, &report)?;
-    Ok(report)
-}
-
-/// Whether the file at `location` has an entry of hookd's.
-pub fn is_connected(location: &SettingsLocation) -> bool {
-    connect::file_has(location, |file| flat::has_entry(file, is_hookd_entry))
-}
-
-/// What [`disconnect()`] would write (the file left as `{"version": 1}`
-/// is removed instead).
-pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, remove_hooks)
 }
 
 /// True when `entry` is one of hookd's: a command entry (`type` absent or
@@ -249,6 +167,46 @@ pub fn add_hooks(file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>
 /// empty already); returns the event of each entry removed.
 pub fn remove_hooks(file: &mut Value) -> Result<Vec<String>, ShapeError> {
     flat::remove_entries(file, is_hookd_entry)
+}
+
+/// GitHub Copilot's [`Connector`]: hookd's own file among Copilot's.
+pub struct Copilot;
+
+impl Connector for Copilot {
+    fn agent(&self) -> AgentKind {
+        AgentKind::Copilot
+    }
+    fn location(
+        &self,
+        roots: &SettingsRoots,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> SettingsResult<SettingsLocation> {
+        location(roots, scope, project)
+    }
+    fn events(&self, _mode: Mode) -> &'static [&'static str] {
+        &EVENTS
+    }
+    fn add(&self, file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+        add_hooks(file, emit, mode)
+    }
+    fn remove(&self, file: &mut Value) -> Result<Vec<String>, ShapeError> {
+        remove_hooks(file)
+    }
+    /// Nothing: Copilot asks no trust of a hooks file.
+    fn connect_notes(&self, _location: &SettingsLocation) -> Vec<String> {
+        Vec::new()
+    }
+    fn prepare(&self, location: &SettingsLocation) -> connect::Result<()> {
+        prepare_dir(location)
+    }
+    fn after_disconnect(
+        &self,
+        location: &SettingsLocation,
+        report: &ChangeReport,
+    ) -> connect::Result<()> {
+        remove_if_emptied(location, report)
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
+use super::connect::{self, Mode, ShapeError};
+use super::connector::Connector;
 use super::error::Result as SettingsResult;
 use super::flat;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
@@ -45,20 +46,6 @@ pub const EVENTS: [&str; 7] = [
     "stop",
 ];
 
-/// The events that get hookd's entry: [`EVENTS`] in either mode.
-pub fn events(_mode: Mode) -> &'static [&'static str] {
-    &EVENTS
-}
-
-/// What a user must know once hookd's entries are in the file at
-/// `location`: a project's hooks run only in a workspace Cursor trusts.
-pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
-    (location.scope == Scope::Project)
-        .then(|| "Cursor runs a project's hooks only in a trusted workspace".to_owned())
-        .into_iter()
-        .collect()
-}
-
 /// The Cursor hooks file of `scope`: `~/.cursor/hooks.json` for
 /// [`Scope::Global`], `<project>/.cursor/hooks.json` for [`Scope::Project`].
 /// Cursor has no local file; its enterprise files are an administrator's,
@@ -79,64 +66,6 @@ const FILE: AgentFile = AgentFile {
     expected: "--scope global (~/.cursor/hooks.json) or project (<project>/.cursor/hooks.json)",
     comments: false,
 };
-
-/// Adds hookd's entry of `mode` to every [`EVENTS`] event of the file at
-/// `location` that has none (creating the file, with `"version": 1`, and
-/// its directory if needed; hookd's entries of the other mode are
-/// replaced); `emit` is the command prefix ([`connect::emit_command_for`]).
-/// Nothing is written when nothing is missing, or in a dry run.
-pub fn connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    dry_run: bool,
-) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, |hooks| add_hooks(hooks, emit, mode))
-}
-
-/// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |hooks| add_hooks(hooks, emit, mode))
-}
-
-/// Removes every `hookd-emit` entry from the file at `location`, and the
-/// event lists and `hooks` object that only held them. The report's
-/// `events` name the event of each entry removed (so `count` is the
-/// entries'); a missing file or one without hookd's entries is not written.
-pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, remove_hooks)
-}
-
-/// [`connect()`], provided the file is still what the preview of `version`
-/// ([`EditPreview::version`]) read; else nothing is written.
-pub fn connect_if(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    version: &str,
-) -> connect::Result<ChangeReport> {
-    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
-}
-
-/// [`disconnect()`], provided the file is still what the preview of
-/// `version` read; else nothing is written.
-pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
-    connect::add_if(location, version, remove_hooks)
-}
-
-/// Whether the file at `location` has an entry of hookd's.
-pub fn is_connected(location: &SettingsLocation) -> bool {
-    connect::file_has(location, |file| flat::has_entry(file, is_hookd_entry))
-}
-
-/// What [`disconnect()`] would write.
-pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, remove_hooks)
-}
 
 /// True when `entry` is one of hookd's: a command entry (`type` absent or
 /// `command`) whose program's basename is `hookd-emit`.
@@ -182,6 +111,39 @@ pub fn add_hooks(
 /// already); returns the event of each entry removed, in document order.
 pub fn remove_hooks(hooks_file: &mut Value) -> Result<Vec<String>, ShapeError> {
     flat::remove_entries(hooks_file, is_hookd_entry)
+}
+
+/// Cursor's [`Connector`].
+pub struct Cursor;
+
+impl Connector for Cursor {
+    fn agent(&self) -> AgentKind {
+        AgentKind::Cursor
+    }
+    fn location(
+        &self,
+        roots: &SettingsRoots,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> SettingsResult<SettingsLocation> {
+        location(roots, scope, project)
+    }
+    fn events(&self, _mode: Mode) -> &'static [&'static str] {
+        &EVENTS
+    }
+    fn add(&self, file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+        add_hooks(file, emit, mode)
+    }
+    fn remove(&self, file: &mut Value) -> Result<Vec<String>, ShapeError> {
+        remove_hooks(file)
+    }
+    /// A project's hooks run only in a workspace Cursor trusts.
+    fn connect_notes(&self, location: &SettingsLocation) -> Vec<String> {
+        (location.scope == Scope::Project)
+            .then(|| "Cursor runs a project's hooks only in a trusted workspace".to_owned())
+            .into_iter()
+            .collect()
+    }
 }
 
 #[cfg(test)]

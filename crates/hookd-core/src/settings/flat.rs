@@ -107,18 +107,6 @@ pub(crate) fn add_entries(
     Ok(added)
 }
 
-/// True when some event of a parsed flat hooks file has an entry `ours`
-/// recognises.
-pub(crate) fn has_entry(file: &Value, ours: impl Fn(&Value) -> bool) -> bool {
-    file.get("hooks")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|hooks| hooks.values())
-        .filter_map(Value::as_array)
-        .flatten()
-        .any(ours)
-}
-
 /// Removes every entry `ours` recognises, and the event lists and `hooks`
 /// object left empty by that (never ones that were empty already); returns
 /// the event of each entry removed, in document order.

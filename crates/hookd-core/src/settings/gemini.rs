@@ -20,7 +20,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
+use super::connect::{self, Mode, ShapeError};
+use super::connector::Connector;
 use super::error::Result as SettingsResult;
 use super::location::{AgentFile, Scope, SettingsLocation, SettingsRoots};
 use crate::AgentKind;
@@ -44,23 +45,6 @@ pub const EVENTS: [&str; 8] = [
 
 /// The events whose matcher is tested against the tool's name.
 const TOOL_EVENTS: [&str; 2] = ["BeforeTool", "AfterTool"];
-
-/// The events that get hookd's entry: [`EVENTS`] in either mode.
-pub fn events(_mode: Mode) -> &'static [&'static str] {
-    &EVENTS
-}
-
-/// What a user must know once hookd's entries are in the file at
-/// `location`: a project's hooks run only in a folder Gemini CLI trusts.
-pub fn connect_notes(location: &SettingsLocation) -> Vec<String> {
-    (location.scope == Scope::Project)
-        .then(|| {
-            "Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
-                .to_owned()
-        })
-        .into_iter()
-        .collect()
-}
 
 /// `timeout` of hookd's recording handlers, in milliseconds (Gemini's
 /// unit): a broken emitter never stalls the agent for Gemini's default
@@ -90,65 +74,6 @@ const FILE: AgentFile = AgentFile {
     comments: true,
 };
 
-/// Adds hookd's entry of `mode` to every [`EVENTS`] event of the file at
-/// `location` that has none (creating the file and its directory if
-/// needed; hookd's entries of the other mode are replaced); `emit` is the
-/// command prefix ([`connect::emit_command_for`]). Nothing is written when
-/// nothing is missing, or in a dry run.
-pub fn connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    dry_run: bool,
-) -> connect::Result<ChangeReport> {
-    connect::add_at(location, dry_run, |settings| {
-        add_hooks(settings, emit, mode)
-    })
-}
-
-/// What [`connect()`] would write: the file before and after.
-pub fn preview_connect(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-) -> connect::Result<EditPreview> {
-    connect::preview_add_at(location, |settings| add_hooks(settings, emit, mode))
-}
-
-/// Removes every `hookd-emit` handler from the file at `location`, and the
-/// groups, event lists and `hooks` object that only held them (the shape is
-/// Claude Code's, so this is [`connect::disconnect_at`]).
-pub fn disconnect(location: &SettingsLocation, dry_run: bool) -> connect::Result<ChangeReport> {
-    connect::disconnect_at(location, dry_run)
-}
-
-/// [`connect()`], provided the file is still what the preview of `version`
-/// ([`EditPreview::version`]) read; else nothing is written.
-pub fn connect_if(
-    location: &SettingsLocation,
-    emit: &str,
-    mode: Mode,
-    version: &str,
-) -> connect::Result<ChangeReport> {
-    connect::add_if(location, version, |file| add_hooks(file, emit, mode))
-}
-
-/// [`disconnect()`], provided the file is still what the preview of
-/// `version` read; else nothing is written.
-pub fn disconnect_if(location: &SettingsLocation, version: &str) -> connect::Result<ChangeReport> {
-    connect::disconnect_checked(location, |now| connect::same_version(now, version))
-}
-
-/// Whether the file at `location` has an entry of hookd's.
-pub fn is_connected(location: &SettingsLocation) -> bool {
-    connect::file_has(location, connect::has_hookd_handler)
-}
-
-/// What [`disconnect()`] would write.
-pub fn preview_disconnect(location: &SettingsLocation) -> connect::Result<EditPreview> {
-    connect::preview_disconnect_at(location)
-}
-
 /// Adds hookd's group of `mode` to each [`EVENTS`] event of a parsed
 /// Gemini CLI settings document that has no `hookd-emit` handler of that
 /// mode, after the user's groups (hookd's handlers of the other mode are
@@ -170,6 +95,39 @@ fn handler(event: &str, emit: &str, mode: Mode) -> Value {
         "command": connect::agent_command(emit, mode, "gemini", event),
         "timeout": connect::agent_timeout_secs(mode, event == "BeforeAgent") * 1000,
     })
+}
+
+/// Gemini CLI's [`Connector`].
+pub struct Gemini;
+
+impl Connector for Gemini {
+    fn agent(&self) -> AgentKind {
+        AgentKind::Gemini
+    }
+    fn location(
+        &self,
+        roots: &SettingsRoots,
+        scope: Scope,
+        project: Option<&Path>,
+    ) -> SettingsResult<SettingsLocation> {
+        location(roots, scope, project)
+    }
+    fn events(&self, _mode: Mode) -> &'static [&'static str] {
+        &EVENTS
+    }
+    fn add(&self, file: &mut Value, emit: &str, mode: Mode) -> Result<Vec<String>, ShapeError> {
+        add_hooks(file, emit, mode)
+    }
+    fn remove(&self, file: &mut Value) -> Result<Vec<String>, ShapeError> {
+        connect::remove_each(file)
+    }
+    /// A project's hooks run only in a folder Gemini CLI trusts.
+    fn connect_notes(&self, location: &SettingsLocation) -> Vec<String> {
+        (location.scope == Scope::Project)
+            .then(|| "Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)".to_owned())
+            .into_iter()
+            .collect()
+    }
 }
 
 #[cfg(test)]
