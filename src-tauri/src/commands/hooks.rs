@@ -11,6 +11,7 @@ use tauri::{AppHandle, Runtime, State};
 
 use super::blocking;
 use super::registry::command;
+use crate::editor::agent_files::AgentHookFile;
 use crate::editor::{
     self, EffectiveView, FileRef, HookCopy, HookEventInfo, HookFile, HookRef, MatcherCheck,
     MovePreview, MoveResult, MoveVersions, SavePreview, SaveResult,
@@ -32,6 +33,20 @@ command! {
         project: String,
     ) -> Result<Vec<HookFile>> {
         blocking(&app, move |state| editor::hook_files(state, &project)).await
+    }
+}
+
+command! {
+    /// The hooks files of the other coding agents that exist for a project
+    /// (Codex CLI, Gemini CLI, Cursor, GitHub Copilot; the user's and the
+    /// project's), read-only.
+    pub(crate) async fn agent_hook_files<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<Vec<AgentHookFile>> {
+        blocking(&app, move |state| {
+            editor::agent_files::agent_hook_files(state, &project)
+        })
+        .await
     }
 }
 

@@ -65,6 +65,7 @@ register! {
     rewind::rewind_undo,
     hooks::hook_events,
     hooks::hook_files,
+    hooks::agent_hook_files,
     hooks::effective_hooks,
     hooks::check_matcher,
     hooks::copy_hook,

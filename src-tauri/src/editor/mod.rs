@@ -22,6 +22,7 @@
 //! - [`write`](mod@write): preview (diff), save, enable/disable, and move
 //!   (previewed too).
 
+pub mod agent_files;
 pub mod catalogue;
 pub mod copy;
 pub mod files;
