@@ -657,3 +657,161 @@ fn a_cursor_file_edit_is_recorded_as_a_change_of_its_file() {
     assert_eq!(rows[0]["session_id"], "c-7");
     assert_eq!(rows[0]["hook_type"], "post_tool_use");
 }
+
+/// Sends one GitHub Copilot camelCase tool event through the real
+/// `hookd-emit --agent copilot`: `{sessionId, timestamp, cwd, toolName,
+/// toolArgs}`, `toolArgs` JSON-encoded as a string (as GitHub's examples
+/// show it) or as an object, and on `postToolUse` its `toolResult`.
+fn copilot_call(
+    env: &TestEnv,
+    root: &Path,
+    event: &str,
+    tool: &str,
+    args: &Value,
+    as_string: bool,
+) {
+    let mut payload = json!({
+        "sessionId": "copilot-s1", "timestamp": 1_704_614_600_000_i64, "cwd": root,
+        "toolName": tool,
+        "toolArgs": if as_string { json!(args.to_string()) } else { args.clone() },
+    });
+    if event == "postToolUse" {
+        payload["toolResult"] = json!({"resultType": "success", "textResultForLlm": "done"});
+    }
+    emit_ok(
+        env,
+        &["--agent", "copilot", event],
+        &payload.to_string(),
+        root,
+    );
+}
+
+/// Copilot's `bash` tool (`toolArgs: {command, description}`) is recorded
+/// like Claude Code's Bash: its preToolUse and postToolUse pair (by its
+/// session, tool and arguments: Copilot names no call) around the
+/// repository's state, and each file the command wrote is a change with
+/// its lines, the session Copilot's `sessionId`.
+#[test]
+fn a_copilot_bash_command_writing_two_files_is_recorded_like_a_bash_command() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let command = "mkdir -p out && echo one > out/one.txt && echo two >> README.md";
+    let args = json!({"command": command, "description": "write two files"});
+    copilot_call(&env, &root, "preToolUse", "bash", &args, true);
+    // No waiting: Copilot runs the command as soon as its hook returns.
+    hookd_testkit::sh(&root, command);
+    copilot_call(&env, &root, "postToolUse", "bash", &args, true);
+    // The agent's next change, before the daemon stores the command: not its.
+    std::fs::write(root.join("next.txt"), "next\n").unwrap();
+    wait_for_count(&repo, "events", 2);
+    wait_for_count(&repo, "mutations", 2);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(
+        changes(&rows),
+        [
+            ("README.md", "Bash", 1, 0, "copilot"),
+            ("out/one.txt", "Bash", 1, 0, "copilot"),
+        ],
+        "{rows:?}"
+    );
+    for row in &rows {
+        assert_eq!(row["session_id"], "copilot-s1", "{row}");
+        assert_eq!(row["command"], command, "{row}");
+        assert_eq!(row["hook_type"], "post_tool_use", "{row}");
+        assert_eq!(row["event_type"], "tool.mutation.bash", "{row}");
+    }
+}
+
+/// Copilot's `edit` of a file is one Edit of `toolArgs.path`, its lines
+/// added and removed counted from the file as the daemon read it before
+/// and after the call (the other argument names are not documented), with
+/// `toolArgs` sent as a string or as an object.
+#[test]
+fn a_copilot_edit_is_recorded_as_an_edit_of_its_file() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    hookd_testkit::sh(
+        &root,
+        "mkdir -p src && printf 'fn a() {}\\nfn b() {}\\n' > src/lib.rs && printf 'x\\ny\\n' > src/two.rs && git add . && git commit -qm lib",
+    );
+    let _daemon = env.start_daemon();
+    for (file, as_string, new_text) in [
+        ("src/lib.rs", true, "fn a() {}\nfn c() {}\nfn d() {}\n"),
+        ("src/two.rs", false, "x\n"),
+    ] {
+        let path = root.join(file);
+        let args = json!({"path": path, "old_str": "whatever", "new_str": "the agent says"});
+        copilot_call(&env, &root, "preToolUse", "edit", &args, as_string);
+        std::fs::write(&path, new_text).unwrap();
+        copilot_call(&env, &root, "postToolUse", "edit", &args, as_string);
+    }
+    wait_for_count(&repo, "events", 4);
+    wait_for_count(&repo, "mutations", 2);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(
+        changes(&rows),
+        [
+            ("src/lib.rs", "Edit", 2, 1, "copilot"),
+            ("src/two.rs", "Edit", 0, 1, "copilot"),
+        ],
+        "{rows:?}"
+    );
+    for row in &rows {
+        assert_eq!(row["session_id"], "copilot-s1", "{row}");
+        assert_eq!(
+            (
+                row["before"]["state"].as_str(),
+                row["after"]["state"].as_str()
+            ),
+            (Some("kept"), Some("kept")),
+            "{row}"
+        );
+    }
+}
+
+/// Copilot's `create` is a Write of `toolArgs.path`: a new file, every
+/// line added, whichever form `toolArgs` comes in.
+#[test]
+fn a_copilot_create_is_recorded_as_a_write_of_its_file() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    for (file, as_string) in [("new.txt", true), ("docs/other.md", false)] {
+        let path = root.join(file);
+        let args = json!({"path": path, "file_text": "a\nb\nc\n"});
+        copilot_call(&env, &root, "preToolUse", "create", &args, as_string);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "a\nb\nc\n").unwrap();
+        copilot_call(&env, &root, "postToolUse", "create", &args, as_string);
+    }
+    wait_for_count(&repo, "events", 4);
+    wait_for_count(&repo, "mutations", 2);
+
+    let rows = env.query_json(&[], &root);
+    assert_eq!(
+        changes(&rows),
+        [
+            ("new.txt", "Write", 3, 0, "copilot"),
+            ("docs/other.md", "Write", 3, 0, "copilot"),
+        ],
+        "{rows:?}"
+    );
+    for row in &rows {
+        assert_eq!(row["session_id"], "copilot-s1", "{row}");
+        assert_eq!(row["event_type"], "tool.mutation.write", "{row}");
+        assert_eq!(
+            (
+                row["before"]["state"].as_str(),
+                row["after"]["state"].as_str()
+            ),
+            (Some("absent"), Some("kept")),
+            "{row}"
+        );
+    }
+}

@@ -114,9 +114,10 @@ pub fn build_line(
 
 /// Whether the daemon takes a snapshot for this call before it closes the
 /// connection ([`hookd_proto::snapshot::moment`]), with the daemon's rule
-/// for the tool: the payload's `tool_name` wins over the argument, and
-/// another agent's event and tool are read as Claude Code's
-/// ([`AgentKind::claude_event`]).
+/// for the tool: the payload's tool ([`AgentKind::tool_name`]: `tool_name`,
+/// GitHub Copilot's `toolName`) wins over the argument, and another agent's
+/// event and tool are read as the Claude Code ones they are recorded as
+/// ([`AgentKind::claude_event`], [`AgentKind::recorded_tool`]).
 fn waits_for_snapshot(
     agent: Option<AgentKind>,
     event_type: &str,
@@ -124,11 +125,10 @@ fn waits_for_snapshot(
     payload: &Value,
 ) -> bool {
     let agent = agent.unwrap_or(AgentKind::Claude);
-    let tool = payload
-        .get("tool_name")
-        .and_then(Value::as_str)
+    let tool = agent
+        .tool_name(payload)
         .or(tool_arg)
-        .map(|tool| agent.claude_tool(tool).unwrap_or(tool));
+        .map(|tool| agent.recorded_tool(tool).unwrap_or(tool));
     let event = agent.claude_event(event_type);
     tool.is_some_and(|tool| hookd_proto::snapshot::moment(event, tool).is_some())
 }
@@ -152,9 +152,10 @@ fn build_line_with_limit(
         &payload,
     );
     let tool_name = tool_name.or_else(|| {
-        payload
-            .get("tool_name")
-            .and_then(Value::as_str)
+        context
+            .agent_kind
+            .unwrap_or(AgentKind::Claude)
+            .tool_name(&payload)
             .map(str::to_owned)
     });
     let mut envelope = Envelope {
@@ -319,6 +320,43 @@ mod tests {
             Some("run_shell_command"),
             serde_json::json!({})
         ));
+        // GitHub Copilot names its tool `toolName`; its shells and file
+        // tools wait, its other tools do not.
+        let copilot = |event: &str, tool: &str| {
+            waits_for_snapshot(
+                Some(AgentKind::Copilot),
+                event,
+                None,
+                &serde_json::json!({"sessionId": "s", "toolName": tool,
+                    "toolArgs": "{\"command\":\"ls\"}"}),
+            )
+        };
+        for tool in ["bash", "powershell", "create", "edit"] {
+            assert!(copilot("preToolUse", tool), "{tool}");
+            assert!(copilot("postToolUse", tool), "{tool}");
+        }
+        assert!(copilot("postToolUseFailure", "bash"));
+        assert!(!copilot("preToolUse", "view"));
+        assert!(!copilot("sessionStart", "bash"));
+        // Another agent's `toolName` is no tool.
+        assert!(!waits(
+            "PreToolUse",
+            None,
+            serde_json::json!({"toolName": "bash"})
+        ));
+    }
+
+    #[test]
+    fn a_copilot_tool_name_travels_in_the_envelope() {
+        let mut context = context();
+        context.agent_kind = Some(AgentKind::Copilot);
+        let stdin = br#"{"sessionId":"s","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#;
+        let built =
+            build_line_with_limit("preToolUse".into(), None, stdin, context, MAX_LINE_BYTES)
+                .unwrap();
+        let envelope: Envelope = serde_json::from_slice(&built.bytes).unwrap();
+        assert_eq!(envelope.tool_name.as_deref(), Some("bash"));
+        assert!(built.wait_for_daemon);
     }
 
     #[test]

@@ -92,7 +92,8 @@ Usage: hookd-emit [--agent NAME] [--wait [--fail-closed] [--timeout SECS]] <even
 
 Reads a hook's JSON payload on stdin and sends it, wrapped in an envelope,
 to the hookd daemon's socket ($HOOKD_SOCKET, else $XDG_RUNTIME_DIR/hookd.sock).
-Without [tool_name], the payload's \"tool_name\" is used.
+Without [tool_name], the payload's \"tool_name\" (GitHub Copilot's
+\"toolName\") is used.
 
 Without --wait it only records: it always exits 0 and prints nothing, so it
 can never block or confuse the agent.

@@ -7,6 +7,15 @@
 //! reads the payload in that agent's shape and the ledger keeps whose
 //! event it was. An envelope without it is Claude Code's: every emitter
 //! before this field, and the default `hookd connect`.
+//!
+//! The rules for reading another agent's payload as Claude Code's (its
+//! event, tool and tool input under their names) are here, not in the
+//! daemon, because `hookd-emit` needs the same ones to know which calls
+//! the daemon snapshots ([`crate::snapshot`]) and must not disagree.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
 
 /// A coding agent hookd knows the hooks of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,6 +95,20 @@ const CURSOR_EVENTS: [(&str, &str); 1] = [("beforeSubmitPrompt", "UserPromptSubm
 /// (`tool_input: {command, working_directory}`).
 const CURSOR_TOOLS: [(&str, &str); 1] = [("Shell", "Bash")];
 
+/// GitHub Copilot's tools that are Claude Code's under another name with
+/// the same input: its shells (`toolArgs: {command, description}`).
+/// Copilot's own table for its Claude-compatible (PascalCase) events names
+/// `powershell` `Bash` too; a PowerShell command's changes are found as a
+/// bash command's, by comparing the repository before and after it.
+const COPILOT_TOOLS: [(&str, &str); 2] = [("bash", "Bash"), ("powershell", "Bash")];
+
+/// GitHub Copilot's file tools, recorded as the Claude Code tool they are
+/// though their input differs: the file is `toolArgs.path` (GitHub's own
+/// example reads it so); the rest (`old_str`, `new_str`, `file_text`?) is
+/// not documented, so the daemon counts their lines from the file as it
+/// read it before and after the call, never from the arguments.
+const COPILOT_FILE_TOOLS: [(&str, &str); 2] = [("create", "Write"), ("edit", "Edit")];
+
 impl AgentKind {
     /// The Claude Code event an event of this agent is (`BeforeTool` of
     /// Gemini CLI is `PreToolUse`), so hookd records and snapshots it as
@@ -114,13 +137,62 @@ impl AgentKind {
         let table: &[(&str, &str)] = match self {
             Self::Gemini => &GEMINI_TOOLS,
             Self::Cursor => &CURSOR_TOOLS,
+            Self::Copilot => &COPILOT_TOOLS,
             _ => &[],
         };
-        table
-            .iter()
-            .find(|(own, _)| *own == tool.trim())
-            .map(|(_, claude)| *claude)
+        find_tool(table, tool)
     }
+
+    /// The Claude Code tool a call of this agent's `tool` is recorded as:
+    /// [`Self::claude_tool`], or a file tool whose input has other fields
+    /// (GitHub Copilot's `create` is a `Write`, its `edit` an `Edit`: the
+    /// daemon reads their file, `path`, before and after the call and counts
+    /// the lines from that). Only for recording: a managed hook told such a
+    /// call as a `Write` would look for a `file_path` it does not have.
+    #[must_use]
+    pub fn recorded_tool(self, tool: &str) -> Option<&'static str> {
+        self.claude_tool(tool).or_else(|| match self {
+            Self::Copilot => find_tool(&COPILOT_FILE_TOOLS, tool),
+            _ => None,
+        })
+    }
+
+    /// The tool a hook payload of this agent names: `tool_name`, else
+    /// GitHub Copilot's camelCase `toolName`.
+    #[must_use]
+    pub fn tool_name(self, payload: &Value) -> Option<&str> {
+        let name = |key| payload.get(key).and_then(Value::as_str);
+        name("tool_name").or_else(|| match self {
+            Self::Copilot => name("toolName"),
+            _ => None,
+        })
+    }
+
+    /// The tool input a hook payload of this agent holds: `tool_input`,
+    /// else GitHub Copilot's camelCase `toolArgs`, which comes as an object
+    /// or as a JSON-encoded string (then parsed; a string that is not JSON
+    /// is kept as the string).
+    #[must_use]
+    pub fn tool_input(self, payload: &Value) -> Option<Cow<'_, Value>> {
+        if let Some(input) = payload.get("tool_input") {
+            return Some(Cow::Borrowed(input));
+        }
+        match (self, payload.get("toolArgs")?) {
+            (Self::Copilot, Value::String(text)) => Some(Cow::Owned(
+                serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone())),
+            )),
+            (Self::Copilot, args) => Some(Cow::Borrowed(args)),
+            _ => None,
+        }
+    }
+}
+
+/// The Claude Code name `table` gives `tool` (exact, spaces trimmed).
+fn find_tool(table: &[(&str, &'static str)], tool: &str) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|(own, _)| *own == tool.trim())
+        .map(|(_, claude)| *claude)
 }
 
 impl std::fmt::Display for AgentKind {
@@ -132,6 +204,7 @@ impl std::fmt::Display for AgentKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn names_round_trip_and_unknown_ones_are_refused() {
@@ -163,5 +236,55 @@ mod tests {
         // Other agents' names are left alone.
         assert_eq!(AgentKind::Codex.claude_event("BeforeTool"), "BeforeTool");
         assert_eq!(AgentKind::Claude.claude_tool("replace"), None);
+    }
+
+    #[test]
+    fn copilot_shells_are_bash_and_its_file_tools_are_recorded_as_claude_codes() {
+        let copilot = AgentKind::Copilot;
+        assert_eq!(copilot.claude_tool("bash"), Some("Bash"));
+        assert_eq!(copilot.claude_tool("powershell"), Some("Bash"));
+        // Its file tools' input is not a Write's or an Edit's: managed
+        // hooks are not told them so, only the recording is.
+        assert_eq!(copilot.claude_tool("edit"), None);
+        assert_eq!(copilot.recorded_tool("create"), Some("Write"));
+        assert_eq!(copilot.recorded_tool("edit"), Some("Edit"));
+        assert_eq!(copilot.recorded_tool("bash"), Some("Bash"));
+        assert_eq!(copilot.recorded_tool("view"), None);
+        assert_eq!(AgentKind::Gemini.recorded_tool("edit"), None);
+        assert_eq!(AgentKind::Gemini.recorded_tool("write_file"), Some("Write"));
+    }
+
+    #[test]
+    fn copilots_tool_and_arguments_are_read_from_its_camel_case_fields() {
+        let as_string = json!({"sessionId": "s", "toolName": "bash",
+            "toolArgs": "{\"command\":\"npm test\"}"});
+        let as_object = json!({"sessionId": "s", "toolName": "edit",
+            "toolArgs": {"path": "/w/a.rs"}});
+        let copilot = AgentKind::Copilot;
+        assert_eq!(copilot.tool_name(&as_string), Some("bash"));
+        assert_eq!(
+            copilot.tool_input(&as_string).as_deref(),
+            Some(&json!({"command": "npm test"}))
+        );
+        assert_eq!(
+            copilot.tool_input(&as_object).as_deref(),
+            Some(&json!({"path": "/w/a.rs"}))
+        );
+        let not_json = json!({"toolArgs": "rm -rf"});
+        assert_eq!(
+            copilot.tool_input(&not_json).as_deref(),
+            Some(&json!("rm -rf"))
+        );
+        // The snake_case fields win (Copilot's PascalCase events send them).
+        let both = json!({"tool_name": "Bash", "toolName": "bash",
+            "tool_input": {"command": "ls"}, "toolArgs": "{}"});
+        assert_eq!(copilot.tool_name(&both), Some("Bash"));
+        assert_eq!(
+            copilot.tool_input(&both).as_deref(),
+            Some(&json!({"command": "ls"}))
+        );
+        // Other agents' payloads are not read so.
+        assert_eq!(AgentKind::Cursor.tool_name(&as_string), None);
+        assert_eq!(AgentKind::Claude.tool_input(&as_object), None);
     }
 }

@@ -25,17 +25,23 @@ pub const BYTES_KEY: &str = "bytes";
 /// Key of the line count computed from the whole payload's tool input.
 pub const LINES_CHANGED_KEY: &str = "lines_changed";
 
-/// Top-level payload fields the stand-in keeps (strings only).
-pub const KEPT_FIELDS: [&str; 6] = [
+/// Top-level payload fields the stand-in keeps (strings only); GitHub
+/// Copilot's camelCase payloads name the tool and session `toolName` and
+/// `sessionId`.
+pub const KEPT_FIELDS: [&str; 8] = [
     "tool_name",
     "session_id",
     "agent_id",
     "cwd",
     "hook_event_name",
     "tool_use_id",
+    "toolName",
+    "sessionId",
 ];
 
-/// `tool_input` fields the stand-in keeps (strings only): the file touched.
+/// Tool input fields the stand-in keeps (strings only), under
+/// `tool_input`: the file touched. The input is `tool_input`, or Copilot's
+/// `toolArgs` (an object or a JSON-encoded string).
 pub const KEPT_INPUT_FIELDS: [&str; 3] = ["file_path", "notebook_path", "path"];
 
 /// Longest string the stand-in keeps; a multi-megabyte `session_id` must
@@ -73,7 +79,10 @@ pub fn stand_in(payload: &Value, stdin_bytes: usize) -> Value {
             summary.insert(field.into(), value.into());
         }
     }
-    if let Some(input) = payload.get("tool_input") {
+    // No agent but GitHub Copilot sends `toolArgs`: reading it for every
+    // payload is reading it for Copilot's.
+    if let Some(input) = crate::AgentKind::Copilot.tool_input(payload) {
+        let input = input.as_ref();
         let kept: serde_json::Map<String, Value> = KEPT_INPUT_FIELDS
             .iter()
             .filter_map(|field| short_str(input, field).map(|v| ((*field).to_owned(), v.into())))
@@ -131,6 +140,24 @@ mod tests {
                 "lines_changed": 3,
             })
         );
+    }
+
+    #[test]
+    fn a_copilot_calls_session_tool_and_file_are_kept() {
+        for args in [
+            json!({"path": "/w/big.txt", "file_text": "a\nb\n"}),
+            json!("{\"path\":\"/w/big.txt\",\"file_text\":\"a\\nb\\n\"}"),
+        ] {
+            let payload = json!({"sessionId": "s-1", "timestamp": 1, "cwd": "/w",
+                "toolName": "create", "toolArgs": args});
+            assert_eq!(
+                stand_in(&payload, 9),
+                json!({"hookd_error": "payload too large", "bytes": 9, "cwd": "/w",
+                    "toolName": "create", "sessionId": "s-1",
+                    "tool_input": {"path": "/w/big.txt"}}),
+                "{args}"
+            );
+        }
     }
 
     #[test]

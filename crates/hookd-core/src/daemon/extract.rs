@@ -43,13 +43,18 @@ pub fn hook_event(
             .event_type
             .trim()
             .eq_ignore_ascii_case(CURSOR_FILE_EDIT);
-    let tool_name = str_field(payload, "tool_name")
+    // GitHub Copilot's camelCase payloads name the tool `toolName` and its
+    // input `toolArgs` (a JSON string or an object); its `create` and
+    // `edit` are recorded as a Write and an Edit of `toolArgs.path`
+    // ([`AgentKind::recorded_tool`]).
+    let tool_name = agent
+        .tool_name(payload)
         .or(envelope.tool_name.as_deref())
         .or(cursor_edit.then_some(CURSOR_EDIT_TOOL))
         .filter(|name| !name.trim().is_empty())
         .map(|name| {
             agent
-                .claude_tool(name)
+                .recorded_tool(name)
                 .map_or_else(|| canonical_tool_name(name), str::to_owned)
         });
     // Cursor names its session `conversation_id` on every event but its
@@ -71,10 +76,11 @@ pub fn hook_event(
         .unwrap_or("unknown")
         .to_owned();
     let tool_input = if cursor_edit {
-        Some(payload)
+        Some(Cow::Borrowed(payload))
     } else {
-        payload.get("tool_input")
+        agent.tool_input(payload)
     };
+    let tool_input = tool_input.as_deref();
     // Cursor's events outside a tool call carry no `cwd`, only the
     // workspace's roots: the first is where the agent works.
     let cwd = str_field(payload, "cwd")
@@ -92,8 +98,11 @@ pub fn hook_event(
         normalize_hook_type(agent.claude_event(&envelope.event_type))
     };
     // Diffing costs more than counting newlines: only the events that make
-    // a mutation row (see `direct_mutation`) are diffed.
+    // a mutation row (see `direct_mutation`) are diffed. Copilot's file
+    // tools' arguments beyond `path` are not documented: their lines are
+    // counted from the file before and after the call (`daemon::ingest`).
     let makes_mutation = hook_type == names::POST_TOOL_USE
+        && agent != AgentKind::Copilot
         && tool_name.as_deref().is_some_and(is_file_mutating_tool);
     let counts = if makes_mutation {
         tool_input
@@ -113,7 +122,10 @@ pub fn hook_event(
         file_path: tool_input
             .and_then(file_path)
             .map(|p| absolutize(&p, cwd.as_deref())),
-        lines_changed: tool_input.and_then(lines_changed).or(side.kept_lines),
+        lines_changed: tool_input
+            .filter(|_| agent != AgentKind::Copilot)
+            .and_then(lines_changed)
+            .or(side.kept_lines),
         lines_added: counts.map(|c| i64::from(c.added)),
         lines_removed: counts.map(|c| i64::from(c.removed)),
         command: tool_input
@@ -138,24 +150,34 @@ const CURSOR_FILE_EDIT: &str = "afterFileEdit";
 /// (`file_path`, `edits`).
 const CURSOR_EDIT_TOOL: &str = "MultiEdit";
 
-/// The id of a tool call whose agent gives none (Gemini CLI): its session,
-/// tool and input, hashed. The call's before and after events carry the
-/// same three, so they pair as Claude Code's `tool_use_id` pairs them (for
-/// the repository's state around a command, a file's contents around an
-/// edit); an identical call repeated later pairs with its own events, as
-/// each ends before the next begins.
+/// The id of a tool call whose agent gives none (Gemini CLI, GitHub
+/// Copilot): its session, tool and input, hashed. The call's before and
+/// after events carry the same three, so they pair as Claude Code's
+/// `tool_use_id` pairs them (for the repository's state around a command,
+/// a file's contents around an edit); an identical call repeated later
+/// pairs with its own events, as each ends before the next begins.
+/// Copilot's input is hashed as parsed ([`AgentKind::tool_input`]), so a
+/// `toolArgs` sent as a string before and as an object after still pairs.
 fn derived_tool_use_id(agent: AgentKind, hook_type: &str, payload: &Value) -> Option<String> {
     use sha2::{Digest, Sha256};
-    if agent != AgentKind::Gemini
-        || !matches!(hook_type, names::PRE_TOOL_USE | names::POST_TOOL_USE)
-    {
+    let session = match agent {
+        AgentKind::Gemini => str_field(payload, "session_id"),
+        AgentKind::Copilot => {
+            str_field(payload, "session_id").or_else(|| str_field(payload, "sessionId"))
+        }
+        _ => return None,
+    };
+    if !matches!(
+        hook_type,
+        names::PRE_TOOL_USE | names::POST_TOOL_USE | names::POST_TOOL_USE_FAILURE
+    ) {
         return None;
     }
     let mut hash = Sha256::new();
     for part in [
-        str_field(payload, "session_id").unwrap_or_default(),
-        str_field(payload, "tool_name")?,
-        &payload.get("tool_input")?.to_string(),
+        session.unwrap_or_default(),
+        agent.tool_name(payload)?,
+        &agent.tool_input(payload)?.to_string(),
     ] {
         hash.update(part.as_bytes());
         hash.update([0]);
@@ -349,6 +371,96 @@ mod tests {
         // Another agent's payload is not read so.
         e.agent_kind = Some("codex".into());
         assert_eq!(event(&e).session_id, None);
+    }
+
+    /// A Copilot camelCase tool event of `tool` with `args` as its `toolArgs`.
+    fn copilot(event_type: &str, tool: &str, args: &Value) -> HookEvent {
+        let mut payload = json!({"sessionId": "s-9", "timestamp": 1_704_614_600_000_i64,
+            "cwd": "/w", "toolName": tool, "toolArgs": args});
+        if event_type == "postToolUse" {
+            payload["toolResult"] = json!({"resultType": "success", "textResultForLlm": "ok"});
+        }
+        let mut e = envelope(event_type, None, payload);
+        e.agent_kind = Some("copilot".into());
+        event(&e)
+    }
+
+    #[test]
+    fn a_copilot_shell_call_is_a_bash_call_paired_by_its_session_tool_and_arguments() {
+        let args = json!({"command": "echo hi > out.txt", "description": "write"});
+        let pre = copilot("preToolUse", "bash", &json!(args.to_string()));
+        let post = copilot("postToolUse", "bash", &args);
+        for e in [&pre, &post] {
+            assert_eq!(e.tool_name.as_deref(), Some("Bash"));
+            assert_eq!(e.command.as_deref(), Some("echo hi > out.txt"));
+            assert_eq!(e.session_id.as_deref(), Some("s-9"));
+            assert_eq!(e.cwd.as_deref(), Some(Path::new("/w")));
+            assert!(
+                e.tool_use_id.as_deref().unwrap().starts_with("copilot-"),
+                "{:?}",
+                e.tool_use_id
+            );
+        }
+        assert_eq!(
+            (pre.hook_type.as_str(), post.hook_type.as_str()),
+            ("pre_tool_use", "post_tool_use")
+        );
+        // toolArgs as a string before and an object after: the same call.
+        assert_eq!(pre.tool_use_id, post.tool_use_id);
+        let failed = copilot("postToolUseFailure", "bash", &args);
+        assert_eq!(failed.tool_use_id, pre.tool_use_id);
+        // Another command is another call.
+        let other = copilot("postToolUse", "bash", &json!({"command": "ls"}));
+        assert_ne!(other.tool_use_id, pre.tool_use_id);
+        let powershell = copilot(
+            "preToolUse",
+            "powershell",
+            &json!({"command": "Get-ChildItem"}),
+        );
+        assert_eq!(powershell.tool_name.as_deref(), Some("Bash"));
+        assert_eq!(powershell.command.as_deref(), Some("Get-ChildItem"));
+        // Outside a tool call there is no call to name.
+        assert_eq!(copilot("sessionStart", "bash", &args).tool_use_id, None);
+    }
+
+    #[test]
+    fn copilot_creates_and_edits_are_writes_and_edits_of_their_path_counted_later() {
+        for args in [
+            json!({"path": "src/a.rs", "old_str": "a", "new_str": "b\nc"}),
+            json!("{\"path\":\"src/a.rs\",\"old_str\":\"a\",\"new_str\":\"b\\nc\"}"),
+        ] {
+            let edit = copilot("postToolUse", "edit", &args);
+            assert_eq!(edit.tool_name.as_deref(), Some("Edit"), "{args}");
+            assert_eq!(edit.file_path.as_deref(), Some(Path::new("/w/src/a.rs")));
+            assert_eq!(edit.session_id.as_deref(), Some("s-9"));
+            assert!(edit.tool_use_id.is_some());
+            // Not from the undocumented arguments: from the file read
+            // before and after (`daemon::ingest`).
+            assert_eq!((edit.lines_added, edit.lines_removed), (None, None));
+            assert_eq!(edit.lines_changed, None);
+            let m = direct_mutation(&edit, &repo("/w")).unwrap();
+            assert_eq!(
+                (m.tool_name.as_str(), m.file_path.as_deref()),
+                ("Edit", Some("src/a.rs"))
+            );
+            let pre = copilot("preToolUse", "edit", &args);
+            assert_eq!(pre.tool_use_id, edit.tool_use_id);
+        }
+        let create = copilot(
+            "postToolUse",
+            "create",
+            &json!({"path": "/w/new.txt", "file_text": "x\n"}),
+        );
+        assert_eq!(create.tool_name.as_deref(), Some("Write"));
+        assert_eq!(create.file_path.as_deref(), Some(Path::new("/w/new.txt")));
+        assert_eq!(
+            direct_mutation(&create, &repo("/w")).unwrap().event_type,
+            "tool.mutation.write"
+        );
+        // Copilot's other tools change nothing.
+        let view = copilot("postToolUse", "view", &json!({"path": "/w/a.rs"}));
+        assert_eq!(view.tool_name.as_deref(), Some("view"));
+        assert!(direct_mutation(&view, &repo("/w")).is_none());
     }
 
     #[test]

@@ -198,7 +198,11 @@ impl Writer {
                     placed.own.mutations.extend(bash);
                     if let Some((before, after)) = contents {
                         placed.set_contents(&before, &after);
-                        if let Some(counts) = self.write_counts(&placed.own.event, &before) {
+                        let event = &placed.own.event;
+                        let counts = self
+                            .write_counts(event, &before)
+                            .or_else(|| self.content_counts(event, &before, &after));
+                        if let Some(counts) = counts {
                             placed.set_counts(counts);
                         }
                     }
@@ -469,6 +473,48 @@ impl Writer {
             .ok()?;
         let text = String::from_utf8(bytes).ok()?;
         crate::diff::tool_input_counts(payload.get("tool_input")?, Some(&text))
+    }
+
+    /// A file tool's lines added and removed counted from its file as the
+    /// daemon read it before and after the call (the diff rule of
+    /// [`crate::diff::line_counts`]), for a change whose input gave none:
+    /// GitHub Copilot's `create` and `edit`, whose arguments beyond `path`
+    /// are not documented ([`hookd_proto::AgentKind::recorded_tool`]).
+    /// `None` when the input gave counts, for a stand-in (its counts stay
+    /// unknown, as the emitter's rule says), or when either content is not
+    /// known text.
+    fn content_counts(
+        &self,
+        event: &HookEvent,
+        before: &ContentRef,
+        after: &ContentRef,
+    ) -> Option<crate::diff::LineCounts> {
+        if event.lines_added.is_some()
+            || event
+                .flags
+                .contains(&crate::record::Flag::PayloadSummarised)
+            || !event
+                .tool_name
+                .as_deref()
+                .is_some_and(names::is_file_mutating_tool)
+        {
+            return None;
+        }
+        let file = event.file_path.as_deref()?;
+        let root = extract::event_dir(event).and_then(|dir| self.config.stores.root_of(&dir));
+        let state_dir = capture::state_dir_for(file, root.as_deref(), &self.config.data_dir);
+        let (old, new) = self
+            .config
+            .stores
+            .with_store(&state_dir, |store| {
+                let text = |content| crate::ledger::change::kept_text(store, content);
+                text(before).zip(text(after))
+            })
+            .ok()??;
+        Some(crate::diff::line_counts(
+            old.as_deref().unwrap_or_default(),
+            new.as_deref().unwrap_or_default(),
+        ))
     }
 
     /// The files a shell command or a Codex patch changed (its
