@@ -39,7 +39,11 @@ export type HooksTab = (typeof HOOKS_TABS)[number];
 export type Route =
   | { view: 'projects' }
   | { view: 'settings' }
-  | { view: 'hooks'; project: string | null; tab: HooksTab }
+  /**
+   * `agentFile`: another coding agent's hooks file shown instead of `tab`
+   * (its key, `agent_file=` in the hash; see components/hooks-agent-file.ts).
+   */
+  | { view: 'hooks'; project: string | null; tab: HooksTab; agentFile?: string }
   | { view: 'bench'; project: string | null; event: string | null }
   | { view: 'health'; project: string | null }
   | { view: 'timeline'; filter: TimelineFilter };
@@ -163,7 +167,8 @@ export function parseHash(hash: string): Route {
   if (path === '/hooks') {
     const p = parseParams(query);
     const tab = p.get('tab') as HooksTab | undefined;
-    return { view: 'hooks', project: p.get('project')?.trim() || null, tab: tab && HOOKS_TABS.includes(tab) ? tab : 'agent-project' };
+    const agentFile = p.get('agent_file')?.trim();
+    return { view: 'hooks', project: p.get('project')?.trim() || null, tab: tab && HOOKS_TABS.includes(tab) ? tab : 'agent-project', ...(agentFile ? { agentFile } : {}) };
   }
   return { view: 'projects' };
 }
@@ -172,7 +177,7 @@ export function parseHash(hash: string): Route {
 export function formatHash(route: Route): string {
   if (route.view === 'projects') return '#/projects';
   if (route.view === 'settings') return '#/settings';
-  if (route.view === 'hooks') return hooksHash(route.project, route.tab);
+  if (route.view === 'hooks') return hooksHash(route.project, route.tab, route.agentFile ?? null);
   if (route.view === 'bench') return benchHash(route.project, route.event);
   if (route.view === 'health') return healthHash(route.project);
   return `#/timeline?${filterToParams(route.filter)}`;
@@ -188,9 +193,13 @@ export function sameFilter(a: TimelineFilter, b: TimelineFilter): boolean {
   return filterToParams(a) === filterToParams(b);
 }
 
-/** The hash of the Hook editor for a project (null: pick one) and tab. */
-export function hooksHash(project: string | null, tab: HooksTab = 'agent-project'): string {
-  return project ? `#/hooks?project=${encode(project)}&tab=${tab}` : `#/hooks?tab=${tab}`;
+/**
+ * The hash of the Hook editor for a project (null: pick one) and tab, or
+ * another agent's hooks file (`agentFile`, its key) shown instead of the tab.
+ */
+export function hooksHash(project: string | null, tab: HooksTab = 'agent-project', agentFile: string | null = null): string {
+  const file = agentFile ? `&agent_file=${encode(agentFile)}` : '';
+  return project ? `#/hooks?project=${encode(project)}&tab=${tab}${file}` : `#/hooks?tab=${tab}${file}`;
 }
 
 /** The hash of the Test bench for a project and event (null: the bench picks). */

@@ -100,6 +100,8 @@ export type { Scope } from './bindings/Scope';
 export type { HookEventInfo } from './bindings/HookEventInfo';
 export type { BadMatcher } from './bindings/BadMatcher';
 export type { HookFile } from './bindings/HookFile';
+export type { AgentHook } from './bindings/AgentHook';
+export type { AgentHookFile } from './bindings/AgentHookFile';
 export type { HookGroup } from './bindings/HookGroup';
 export type { HookHandler } from './bindings/HookHandler';
 export type { HookRef } from './bindings/HookRef';

@@ -12,12 +12,13 @@
 // validation, version tokens, merging) are hookd-core's, tested in Rust.
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
-import type { BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, JsonValue, MatcherCheck, SavePreview } from '../lib/types';
+import type { AgentHookFile, BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, JsonValue, MatcherCheck, SavePreview } from '../lib/types';
 import { DISABLED, fail, RUNS, type StubPart } from './types';
 
 export type HooksCommands =
   | 'hook_events'
   | 'hook_files'
+  | 'agent_hook_files'
   | 'effective_hooks'
   | 'check_matcher'
   | 'copy_hook'
@@ -267,6 +268,7 @@ export function createHooksStub(projects: string[]): HooksStub {
     trust_review: ({ project }) => trustReview(project),
     trust_approve: ({ project }) => trustReview(project),
     hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
+    agent_hook_files: ({ project }) => agentHookFiles(project),
     effective_hooks: ({ project }) => {
       // Canned plugin hooks (the core reads installed_plugins.json and enabledPlugins).
       const plugin = (id: string, version: string, enabled: boolean, event: string, matcher: string | null, runs: string): PluginHook => ({
@@ -405,4 +407,52 @@ export function createHooksStub(projects: string[]): HooksStub {
   };
 
   return { commands, files, writeFile: write, read };
+}
+
+/**
+ * The other agents' hooks files of a project, canned (the core reads and
+ * checks the real ones, tested in Rust): the user's Codex CLI file with a
+ * hook of the user's and hookd's own, and the project's Cursor file with
+ * an entry Cursor drops.
+ */
+function agentHookFiles(project: string): AgentHookFile[] {
+  const hook = (event: string, claude: string | null, matcher: string | null, command: string | null, timeout: number | null, hookd: boolean, path: string): AgentHookFile['hooks'][number] => ({
+    event,
+    claude_event: claude,
+    matcher,
+    handler_type: 'command',
+    command,
+    timeout_secs: timeout,
+    hookd,
+    json_path: path,
+  });
+  return [
+    {
+      agent: 'codex',
+      label: 'Codex CLI',
+      scope: 'global',
+      path: `${HOME}/.codex/hooks.json`,
+      name: 'hooks.json',
+      error: null,
+      hooks: [
+        hook('PreToolUse', 'PreToolUse', 'Bash', './guard.sh', 5, false, 'hooks.PreToolUse[0].hooks[0]'),
+        hook('PreToolUse', 'PreToolUse', '*', 'hookd-emit --agent codex PreToolUse', 10, true, 'hooks.PreToolUse[1].hooks[0]'),
+      ],
+      errors: [],
+      warnings: [],
+      timeout_note: null,
+    },
+    {
+      agent: 'cursor',
+      label: 'Cursor',
+      scope: 'project',
+      path: `${project}/.cursor/hooks.json`,
+      name: 'hooks.json',
+      error: null,
+      hooks: [hook('beforeSubmitPrompt', 'UserPromptSubmit', null, './audit.sh', 3, false, 'hooks.beforeSubmitPrompt[0]'), hook('stop', 'Stop', null, null, 3, false, 'hooks.stop[0]')],
+      errors: [{ path: 'hooks.stop[0].command', message: 'missing: a command entry without a command never runs' }],
+      warnings: [],
+      timeout_note: null,
+    },
+  ];
 }

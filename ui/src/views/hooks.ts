@@ -11,11 +11,15 @@
 // edited file exactly as Save would write it (the save preview's text) and
 // shows what it would decide differently, how far it is, and a Cancel. The
 // Templates tab installs ready-made hooks into any of the six files.
+// After hookd's tabs, one read-only tab per hooks file of another coding
+// agent that exists (Codex CLI, Gemini CLI, Cursor, GitHub Copilot;
+// components/hooks-agent-file.ts), selected by `agent_file=` in the hash.
 
 import '../styles/hooks.css';
 import { basename, h, replaceChildren } from '../components/dom';
 import { backtestStatus, emptyAdd, isDirty, renderFileEditor, type EditsBacktest, type FileEditor, type FileEditorState } from '../components/hooks-file';
 import { renderEffective } from '../components/hooks-effective';
+import { agentFileKey, agentFileLabel, agentFileTabLabel, hasProblems, renderAgentFile } from '../components/hooks-agent-file';
 import { openMoveDialog } from '../components/hooks-move';
 import type { Modal } from '../components/modal';
 import { placementLabel, renderIdleTemplate, renderTemplates } from '../components/hooks-templates';
@@ -25,7 +29,7 @@ import { draftOfSave, listenProgress } from '../lib/backtest';
 import { debounce } from '../lib/debounce';
 import { mergeHooks, sameTree, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { AgentHookFile, EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -137,6 +141,11 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let destroyed = false;
   let project = initial.project;
   let tab: HooksTab = initial.tab;
+  // Another agent's hooks file shown instead of `tab` (its key), and the files there are.
+  let agentFile: string | null = initial.agentFile ?? null;
+  let agentFiles: AgentHookFile[] = [];
+  // The other agents' files were read at least once for this project.
+  let loaded = false;
   let events: HookEventInfo[] = [];
   let projects: ProjectInfo[] = [];
   let tabs = tabsOf(project);
@@ -171,12 +180,14 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   const status = h('p', { id: 'hooks-status', class: 'hooks-status', attrs: { role: 'status', 'aria-live': 'polite' } });
   const tablist = h('div', { id: 'hooks-tabs', class: 'hooks-tabs', attrs: { role: 'tablist', 'aria-label': 'Settings files' } });
   const tabButtons = new Map<HooksTab, HTMLButtonElement>();
+  // The other agents' tabs, rebuilt from each load: after hookd's, before Effective.
+  const agentTabs = h('span', { id: 'hooks-agent-tabs', class: 'hooks-agent-tabs' });
   const groupOf = (t: HooksTab): string => (t.startsWith('agent') ? 'Claude Code' : t.startsWith('managed') ? 'hookd' : '');
   let lastGroup = '';
   for (const t of HOOKS_TABS) {
     const group = groupOf(t);
     if (group !== lastGroup && group !== '') tablist.append(h('span', { class: 'hooks-tab-group', attrs: { 'aria-hidden': 'true' }, text: group }));
-    if (t === 'effective') tablist.append(h('span', { class: 'hooks-tab-sep', attrs: { 'aria-hidden': 'true' } }));
+    if (t === 'effective') tablist.append(agentTabs, h('span', { class: 'hooks-tab-sep', attrs: { 'aria-hidden': 'true' } }));
     lastGroup = group;
     const button = h('button', {
       id: `hooks-tab-${t}`,
@@ -189,18 +200,25 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     tabButtons.set(t, button);
     tablist.append(button);
   }
+  /** Every tab in order, as a `HooksTab` or `agent:<key>`: the files' tabs, the other agents', then Effective and Templates. */
+  const tabOrder = (): string[] => {
+    const files: string[] = HOOKS_TABS.filter((t) => t !== 'effective' && t !== 'templates');
+    return [...files, ...agentFiles.map((f) => `agent:${agentFileKey(f)}`), 'effective', 'templates'];
+  };
+  const hashOf = (id: string): string => (id.startsWith('agent:') ? hooksHash(project, tab, id.slice(6)) : hooksHash(project, id as HooksTab));
   tablist.addEventListener('keydown', (ev) => {
-    const order = [...HOOKS_TABS];
-    const i = order.indexOf(tab);
-    let next: HooksTab | undefined;
+    const order = tabOrder();
+    const i = order.indexOf(agentFile !== null ? `agent:${agentFile}` : tab);
+    let next: string | undefined;
     if (ev.key === 'ArrowRight') next = order[(i + 1) % order.length];
     else if (ev.key === 'ArrowLeft') next = order[(i - 1 + order.length) % order.length];
     else if (ev.key === 'Home') next = order[0];
     else if (ev.key === 'End') next = order[order.length - 1];
     if (!next) return;
     ev.preventDefault();
-    ctx.navigate(hooksHash(project, next));
-    tabButtons.get(next)?.focus();
+    ctx.navigate(hashOf(next));
+    const key = next.startsWith('agent:') ? next.slice(6) : null;
+    (key !== null ? [...agentTabs.querySelectorAll<HTMLElement>('[data-agent-file]')].find((b) => b.dataset.agentFile === key) : tabButtons.get(next as HooksTab))?.focus();
   });
 
   const banner = h('div', { id: 'hooks-disk-banner', class: 'hooks-banner', attrs: { role: 'alert', hidden: true } });
@@ -246,9 +264,38 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     picker.value = project ?? '';
   }
 
+  /** The other agents' tabs, each under its agent's name like Claude Code's and hookd's. */
+  function renderAgentTabs(): void {
+    const children: HTMLElement[] = [];
+    let lastAgent = '';
+    agentFiles.forEach((f, i) => {
+      const key = agentFileKey(f);
+      const on = agentFile === key;
+      if (f.agent !== lastAgent) children.push(h('span', { class: 'hooks-tab-group', attrs: { 'aria-hidden': 'true' }, text: f.label }));
+      lastAgent = f.agent;
+      children.push(
+        h(
+          'button',
+          {
+            id: `hooks-agent-tab-${i}`,
+            class: 'hooks-tab hooks-agent-tab',
+            data: { agentFile: key, agent: f.agent, scope: f.scope },
+            attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', 'aria-selected': String(on), tabindex: on ? 0 : -1, 'aria-label': agentFileLabel(f), title: f.path },
+            on: { click: () => ctx.navigate(hooksHash(project, tab, key)) },
+          },
+          agentFileTabLabel(f),
+          f.hooks.length > 0 ? h('span', { class: 'hooks-tab-count', text: String(f.hooks.length) }) : null,
+          hasProblems(f) ? h('span', { class: 'hooks-tab-problem', attrs: { title: f.error !== null ? 'cannot be read' : 'problems' }, text: '⚠' }) : null,
+        ),
+      );
+    });
+    agentTabs.replaceChildren(...children);
+  }
+
   function renderTabs(): void {
+    renderAgentTabs();
     for (const [t, button] of tabButtons) {
-      const on = t === tab;
+      const on = agentFile === null && t === tab;
       button.setAttribute('aria-selected', String(on));
       button.tabIndex = on ? 0 : -1;
       const state = tabs.get(t);
@@ -265,7 +312,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         state && (state.loaded.problems.length > 0 || state.loaded.parse_error || state.loaded.bad_matchers.length > 0) ? h('span', { class: 'hooks-tab-problem', attrs: { title: state.loaded.problems.length > 0 || state.loaded.parse_error ? 'problems' : 'a group never matches' }, text: '⚠' }) : null,
       );
     }
-    panel.setAttribute('aria-labelledby', `hooks-tab-${tab}`);
+    const agentIndex = agentFiles.findIndex((f) => agentFileKey(f) === agentFile);
+    panel.setAttribute('aria-labelledby', agentFile !== null && agentIndex >= 0 ? `hooks-agent-tab-${agentIndex}` : `hooks-tab-${tab}`);
   }
 
   function renderBanner(): void {
@@ -355,6 +403,16 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     renderTabs();
     renderBanner();
     renderTrust();
+    if (agentFile !== null) {
+      const shownFile = agentFiles.find((f) => agentFileKey(f) === agentFile);
+      banner.hidden = true;
+      panel.replaceChildren(
+        shownFile
+          ? renderAgentFile(shownFile)
+          : h('p', { id: 'hooks-agent-file-missing', class: 'muted', text: loaded ? `No hooks file ${agentFile} of another agent exists for this project (any more).` : 'Loading…' }),
+      );
+      return;
+    }
     if (tab === 'effective') {
       panel.replaceChildren(effective ? renderEffective(effective, project) : h('p', { class: 'muted', text: 'Loading…' }));
       return;
@@ -457,14 +515,21 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       );
       // Without the review the banner stays hidden; the daemon still skips unapproved files.
       const review = api.trust_review({ project: root }).catch(() => [] as FileReview[]);
-      const [files, view, , templates, trust] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates, review]);
+      // The other agents' files only fill their own tabs: a failure leaves them out, and says so.
+      const others = api.agent_hook_files({ project: root }).catch((err: unknown) => {
+        if (!destroyed) ctx.errors.show(err, 'Could not read the other agents\u2019 hooks files');
+        return [] as AgentHookFile[];
+      });
+      const [files, view, , templates, trust, agents] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates, review, others]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
       const shown = (): string =>
-        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError, trustFiles]);
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError, trustFiles, agentFiles]);
       const before = shown();
       effective = view;
+      agentFiles = agents;
+      loaded = true;
       trustFiles = trust;
       templateList = templates.list;
       templatesUnreadable = templates.unreadable;
@@ -776,6 +841,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       if (route.project !== project) {
         project = route.project;
         tab = route.tab;
+        agentFile = route.agentFile ?? null;
+        agentFiles = [];
+        loaded = false;
         tabs = tabsOf(project);
         effective = null;
         status.textContent = '';
@@ -784,8 +852,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         render();
         return;
       }
-      if (route.tab !== tab) {
+      if (route.tab !== tab || (route.agentFile ?? null) !== agentFile) {
         tab = route.tab;
+        agentFile = route.agentFile ?? null;
         render();
       }
     },

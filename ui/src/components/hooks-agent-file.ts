@@ -1,0 +1,112 @@
+// The Hook editor's tabs of the other coding agents: one per hooks file of
+// Codex CLI, Gemini CLI, Cursor and GitHub Copilot that exists for the
+// project (the user's and the project's; Copilot keeps several files per
+// scope, one tab each), read-only. A tab shows the file's hooks as a table
+// (the agent's event with its Claude Code counterpart, matcher, command,
+// timeout in seconds), hookd's own entries marked, and at the top what the
+// agent would drop or skip, each with its JSON path. hookd writes these
+// files only through `hookd connect --agent` and `hookd hooks convert
+// --write`; the tab says so.
+
+import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
+import { breakable, h } from './dom';
+
+const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
+
+/** A file's key in the route (`agent_file=`): `codex-global`, `copilot-project-guard.json`. */
+export function agentFileKey(f: AgentHookFile): string {
+  return f.agent === 'copilot' ? `${f.agent}-${f.scope}-${f.name}` : `${f.agent}-${f.scope}`;
+}
+
+/** A file's tab, under its agent's name: `Global`, `Project · guard.json` (Copilot's files by name). */
+export function agentFileTabLabel(f: AgentHookFile): string {
+  return f.agent === 'copilot' ? `${SCOPE_TEXT[f.scope]} · ${f.name}` : SCOPE_TEXT[f.scope];
+}
+
+/** A file for a person: `Codex CLI · Global`, `GitHub Copilot · Project · guard.json`. */
+export function agentFileLabel(f: AgentHookFile): string {
+  return `${f.label} · ${agentFileTabLabel(f)}`;
+}
+
+/** A timeout in seconds for a cell: `5 s`, `0.5 s`; empty when the agent's default applies. */
+export function formatTimeout(secs: number | null): string {
+  if (secs === null) return '';
+  return `${Number.isInteger(secs) ? secs : Number(secs.toFixed(3))} s`;
+}
+
+/** The findings at a hook's place in the file or inside it (`hooks.stop[1]`, `hooks.stop[1].command`). */
+export function problemsAt(hook: AgentHook, problems: Problem[]): Problem[] {
+  return problems.filter((p) => p.path === hook.json_path || p.path.startsWith(`${hook.json_path}.`) || p.path.startsWith(`${hook.json_path}[`));
+}
+
+/** Whether a file's tab gets the problem mark: it could not be read, or the agent would drop something. */
+export function hasProblems(f: AgentHookFile): boolean {
+  return f.error !== null || f.errors.length > 0;
+}
+
+/** The "edited elsewhere" line: how this file is changed. */
+export function editedWith(f: AgentHookFile): string {
+  return `Read-only here: edit this file with ${f.label}\u2019s own tools, or let hookd write it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) or hookd hooks convert --write --to ${f.agent} (Claude Code\u2019s hooks converted).`;
+}
+
+function findings(id: string, cls: string, title: string, problems: Problem[]): HTMLElement | null {
+  if (problems.length === 0) return null;
+  return h(
+    'div',
+    { id, class: cls, attrs: { role: 'status' } },
+    h('strong', { text: title }),
+    h('ul', {}, ...problems.map((p) => h('li', { data: { testid: 'agent-file-problem', path: p.path } }, h('code', { class: 'hooks-agent-json-path', text: p.path }), ` ${p.message}`))),
+  );
+}
+
+/** The panel of one agent's hooks file. */
+export function renderAgentFile(f: AgentHookFile): HTMLElement {
+  const rows = f.hooks.map((x) => {
+    const own = problemsAt(x, f.errors);
+    return h(
+      'tr',
+      { class: own.length > 0 ? 'hooks-agent-row-error' : '', data: { testid: 'agent-hook', event: x.event, claudeEvent: x.claude_event ?? '', hookd: String(x.hookd), path: x.json_path } },
+      h('td', { class: 'mono hooks-event-name', attrs: { title: x.json_path } }, x.event),
+      h('td', { class: 'mono hooks-event-name', data: { testid: 'agent-hook-claude' } }, x.claude_event ?? h('span', { class: 'muted', attrs: { title: 'Claude Code has no such event' }, text: '—' })),
+      h('td', { class: 'mono', attrs: { title: x.matcher ?? null } }, ...breakable(x.matcher ?? '')),
+      h(
+        'td',
+        { class: 'mono hooks-summary', data: { testid: 'agent-hook-command' }, attrs: { title: x.command ?? null } },
+        x.handler_type !== 'command' ? h('span', { class: 'badge badge-off', text: x.handler_type }) : null,
+        x.handler_type !== 'command' ? ' ' : null,
+        ...(x.command !== null ? breakable(x.command) : x.handler_type === 'command' ? [h('span', { class: 'muted', text: '(no command)' })] : []),
+        x.hookd ? h('span', { class: 'badge hooks-agent-hookd', data: { testid: 'agent-hook-hookd' }, attrs: { title: 'hookd\u2019s own entry (hookd connect --agent): it hands each event to hookd' }, text: 'records for hookd' }) : null,
+        ...own.map((p) => h('span', { class: 'hooks-agent-row-problem', data: { testid: 'agent-hook-error' }, text: `⚠ ${p.message}` })),
+      ),
+      h('td', { class: 'num', text: formatTimeout(x.timeout_secs) }),
+    );
+  });
+  const table = h(
+    'table',
+    { id: 'hooks-agent-table', class: 'hooks-table hooks-agent-table' },
+    h('caption', { class: 'visually-hidden', text: `Hooks of ${agentFileLabel(f)}` }),
+    h('colgroup', {}, ...['event', 'claude', 'matcher', 'runs', 'timeout'].map((c) => h('col', { class: `hooks-col-${c}` }))),
+    h('thead', {}, h('tr', {}, ...['Event', 'Claude Code event', 'Matcher', 'Command', 'Timeout'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+    h('tbody', {}, ...rows),
+  );
+  return h(
+    'section',
+    { id: 'hooks-agent-file', class: 'hooks-file hooks-agent-file', data: { agent: f.agent, scope: f.scope, name: f.name }, attrs: { 'aria-label': agentFileLabel(f) } },
+    h(
+      'div',
+      { class: 'hooks-file-header' },
+      h('div', { class: 'hooks-file-title' }, h('strong', { id: 'hooks-agent-file-label', text: agentFileLabel(f) }), h('span', { class: 'badge badge-off', text: 'read-only' })),
+      h('span', { id: 'hooks-agent-file-path', class: 'mono hooks-path', text: f.path }),
+      h('p', { id: 'hooks-agent-file-edit', class: 'muted', text: editedWith(f) }),
+    ),
+    f.error !== null ? h('p', { id: 'hooks-agent-file-error', class: 'hooks-alert', attrs: { role: 'alert' } }, h('strong', { text: 'Cannot read this file: ' }), f.error) : null,
+    findings('hooks-agent-file-errors', 'hooks-alert', `${f.label} would drop this file or these hooks:`, f.errors),
+    findings('hooks-agent-file-warnings', 'hooks-warning', `${f.label} skips or ignores:`, f.warnings),
+    f.timeout_note !== null ? h('p', { id: 'hooks-agent-file-timeouts', class: 'muted small-note', text: f.timeout_note }) : null,
+    f.hooks.length > 0
+      ? h('div', { class: 'hooks-table-wrap' }, table)
+      : f.error === null
+        ? h('p', { id: 'hooks-agent-file-empty', class: 'muted', text: 'No hooks in this file.' })
+        : null,
+  );
+}

@@ -1,0 +1,148 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, formatTimeout, hasProblems, problemsAt, renderAgentFile } from '../src/components/hooks-agent-file';
+import { createErrorBanner } from '../src/components/error-banner';
+import { setBackend } from '../src/lib/api';
+import { formatHash, hooksHash, parseHash } from '../src/lib/route';
+import type { AgentHook, AgentHookFile } from '../src/lib/types';
+import { createStub } from '../src/stub';
+import { createHooksView, forgetHookDrafts } from '../src/views/hooks';
+import type { View } from '../src/views/view';
+
+const hook = (over: Partial<AgentHook> = {}): AgentHook => ({
+  event: 'BeforeTool',
+  claude_event: 'PreToolUse',
+  matcher: 'run_shell_command',
+  handler_type: 'command',
+  command: './guard.sh',
+  timeout_secs: 5,
+  hookd: false,
+  json_path: 'hooks.BeforeTool[0].hooks[0]',
+  ...over,
+});
+
+const file = (over: Partial<AgentHookFile> = {}): AgentHookFile => ({
+  agent: 'gemini',
+  label: 'Gemini CLI',
+  scope: 'global',
+  path: '/home/dev/.gemini/settings.json',
+  name: 'settings.json',
+  error: null,
+  hooks: [hook()],
+  errors: [],
+  warnings: [],
+  timeout_note: 'Gemini CLI counts timeouts in milliseconds; they are shown here in seconds',
+  ...over,
+});
+
+describe('agent file labels and keys', () => {
+  it('names a file by agent and scope, Copilot\u2019s also by file name', () => {
+    expect(agentFileKey(file())).toBe('gemini-global');
+    expect(agentFileTabLabel(file())).toBe('Global');
+    expect(agentFileLabel(file({ agent: 'codex', label: 'Codex CLI' }))).toBe('Codex CLI · Global');
+    const copilot = file({ agent: 'copilot', label: 'GitHub Copilot', scope: 'project', name: 'guard.json', path: '/src/app/.github/hooks/guard.json' });
+    expect(agentFileKey(copilot)).toBe('copilot-project-guard.json');
+    expect(agentFileTabLabel(copilot)).toBe('Project · guard.json');
+    expect(agentFileLabel(copilot)).toBe('GitHub Copilot · Project · guard.json');
+    expect(editedWith(copilot)).toContain('hookd connect --agent copilot');
+  });
+
+  it('shows timeouts in seconds and none as empty', () => {
+    expect(formatTimeout(null)).toBe('');
+    expect(formatTimeout(5)).toBe('5 s');
+    expect(formatTimeout(0.25)).toBe('0.25 s');
+    expect(formatTimeout(1 / 3)).toBe('0.333 s');
+  });
+
+  it('finds the findings of one hook by its JSON path, not its neighbours\u2019', () => {
+    const x = hook({ json_path: 'hooks.stop[1]' });
+    const problems = [
+      { path: 'hooks.stop[1].command', message: 'missing' },
+      { path: 'hooks.stop[10].command', message: 'other hook' },
+      { path: 'hooks.stop[1]', message: 'itself' },
+      { path: 'version', message: 'file' },
+    ];
+    expect(problemsAt(x, problems).map((p) => p.message)).toEqual(['missing', 'itself']);
+    expect(hasProblems(file())).toBe(false);
+    expect(hasProblems(file({ errors: problems }))).toBe(true);
+    expect(hasProblems(file({ error: 'not valid JSON', hooks: [] }))).toBe(true);
+  });
+
+  it('renders the hooks, hookd\u2019s own entry, the findings and the timeout note', () => {
+    const el = renderAgentFile(
+      file({
+        hooks: [hook(), hook({ command: 'hookd-emit --agent gemini BeforeTool', hookd: true, json_path: 'hooks.BeforeTool[1].hooks[0]', claude_event: null, event: 'BeforeModel' })],
+        errors: [{ path: 'hooks.BeforeTool[0].hooks[0].timeout', message: 'expected a number' }],
+        warnings: [{ path: 'hooks.Bogus', message: 'not a Gemini CLI event: it is skipped' }],
+      }),
+    );
+    const rows = [...el.querySelectorAll<HTMLElement>('[data-testid=agent-hook]')];
+    expect(rows.map((r) => [r.dataset.event, r.dataset.claudeEvent, r.dataset.hookd])).toEqual([
+      ['BeforeTool', 'PreToolUse', 'false'],
+      ['BeforeModel', '', 'true'],
+    ]);
+    expect(rows[0]!.querySelector('[data-testid=agent-hook-error]')!.textContent).toContain('expected a number');
+    expect(rows[1]!.querySelector('[data-testid=agent-hook-hookd]')!.textContent).toBe('records for hookd');
+    expect(rows[0]!.textContent).toContain('5 s');
+    expect(el.querySelector('#hooks-agent-file-errors')!.textContent).toContain('hooks.BeforeTool[0].hooks[0].timeout');
+    expect(el.querySelector('#hooks-agent-file-warnings')!.textContent).toContain('hooks.Bogus');
+    expect(el.querySelector('#hooks-agent-file-timeouts')!.textContent).toContain('milliseconds');
+    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Read-only here');
+  });
+
+  it('shows why a file cannot be read instead of an empty table', () => {
+    const el = renderAgentFile(file({ error: '/x/settings.json is not valid JSON: EOF', hooks: [] }));
+    expect(el.querySelector('#hooks-agent-file-error')!.textContent).toContain('not valid JSON');
+    expect(el.querySelector('#hooks-agent-table')).toBeNull();
+    expect(el.querySelector('#hooks-agent-file-empty')).toBeNull();
+  });
+});
+
+describe('agent file route', () => {
+  it('keeps the agent file beside the tab, and leaves routes without one as they were', () => {
+    expect(hooksHash('/src/app', 'agent-project', 'copilot-project-a b.json')).toBe('#/hooks?project=/src/app&tab=agent-project&agent_file=copilot-project-a%20b.json');
+    expect(parseHash('#/hooks?project=/src/app&tab=effective&agent_file=codex-global')).toEqual({ view: 'hooks', project: '/src/app', tab: 'effective', agentFile: 'codex-global' });
+    expect(parseHash('#/hooks?project=/src/app&agent_file=')).toEqual({ view: 'hooks', project: '/src/app', tab: 'agent-project' });
+    const hash = hooksHash('/src/app', 'managed-global', 'cursor-project');
+    expect(formatHash(parseHash(hash))).toBe(hash);
+  });
+});
+
+describe('agent file tabs in the hooks view', () => {
+  let view: View | null = null;
+  afterEach(() => {
+    forgetHookDrafts();
+    view?.destroy();
+    view = null;
+    setBackend(null);
+    document.body.replaceChildren();
+  });
+
+  it('adds one tab per agent file after hookd\u2019s and shows the chosen one', async () => {
+    const stub = createStub({ rows: 5 });
+    setBackend(stub);
+    const root = '/home/dev/src/hookd';
+    const route = parseHash(`#/hooks?project=${root}&tab=agent-project`);
+    if (route.view !== 'hooks') throw new Error('not a hooks route');
+    const errors = createErrorBanner();
+    view = createHooksView({ errors, appInfo: Promise.resolve(null), navigate: (h) => view?.update(parseHash(h)) }, route);
+    document.body.replaceChildren(errors.el, view.el);
+    await vi.waitFor(() => expect(document.querySelectorAll('.hooks-agent-tab')).toHaveLength(2));
+    const tabs = [...document.querySelectorAll<HTMLElement>('#hooks-tabs > *')].map((e) => e.dataset.agentFile ?? e.dataset.tab ?? e.textContent);
+    // After hookd's Local tab, before Effective.
+    expect(tabs.indexOf('managed-local')).toBeLessThan(tabs.indexOf('effective'));
+    const agentTabs = [...document.querySelectorAll<HTMLElement>('.hooks-agent-tab')];
+    expect(agentTabs.map((t) => t.getAttribute('aria-label'))).toEqual(['Codex CLI · Global', 'Cursor · Project']);
+    expect(agentTabs[1]!.getAttribute('title')).toBe(`${root}/.cursor/hooks.json`);
+    expect(agentTabs[1]!.textContent).toContain('⚠');
+    agentTabs[1]!.click();
+    await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file-path')?.textContent).toBe(`${root}/.cursor/hooks.json`));
+    expect(document.querySelector('.hooks-agent-tab[data-agent-file=cursor-project]')!.getAttribute('aria-selected')).toBe('true');
+    expect(document.querySelector('#hooks-tab-agent-project')!.getAttribute('aria-selected')).toBe('false');
+    expect(document.querySelector('#hooks-agent-file-errors')!.textContent).toContain('hooks.stop[0].command');
+    // Back to a settings file tab.
+    view.update(parseHash(hooksHash(root, 'agent-project')));
+    await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file')).toBeNull());
+    expect(document.querySelector('#hooks-tab-agent-project')!.getAttribute('aria-selected')).toBe('true');
+  });
+});
