@@ -815,3 +815,40 @@ fn a_copilot_create_is_recorded_as_a_write_of_its_file() {
         );
     }
 }
+
+/// GitHub Copilot's prompt and turn end are the ledger's prompt and stop:
+/// `userPromptSubmitted` is stored as `user_prompt_submit`, `agentStop` as
+/// `stop` (so a Copilot prompt groups its changes as Claude Code's does).
+#[test]
+fn copilots_prompt_and_turn_end_are_stored_as_claudes() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let _daemon = env.start_daemon();
+    let prompt = json!({"sessionId": "p-1", "timestamp": 1_704_614_600_000_u64, "cwd": root,
+        "prompt": "fix the cart"});
+    emit_ok(
+        &env,
+        &["--agent", "copilot", "userPromptSubmitted"],
+        &prompt.to_string(),
+        &root,
+    );
+    let stop = json!({"sessionId": "p-1", "timestamp": 1_704_614_700_000_u64, "cwd": root,
+        "stopReason": "end_turn"});
+    emit_ok(
+        &env,
+        &["--agent", "copilot", "agentStop"],
+        &stop.to_string(),
+        &root,
+    );
+    wait_for_count(&repo, "events", 2);
+    let types: Vec<String> = repo
+        .ledger()
+        .prepare("SELECT hook_type FROM events ORDER BY event_id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(types, ["user_prompt_submit", "stop"]);
+}

@@ -91,6 +91,15 @@ const GEMINI_TOOLS: [(&str, &str); 3] = [
 /// `preToolUse`, `sessionStart`, …, differ only in case).
 const CURSOR_EVENTS: [(&str, &str); 1] = [("beforeSubmitPrompt", "UserPromptSubmit")];
 
+/// GitHub Copilot's events that are Claude Code's under another name (the
+/// rest differ only in case: `preToolUse`, `sessionStart`, …), so its
+/// prompts and turns are the ledger's prompts and stops.
+const COPILOT_EVENTS: [(&str, &str); 3] = [
+    ("userPromptSubmitted", "UserPromptSubmit"),
+    ("agentStop", "Stop"),
+    ("subagentStop", "SubagentStop"),
+];
+
 /// Cursor's tools that are Claude Code's under another name: its shell
 /// (`tool_input: {command, working_directory}`).
 const CURSOR_TOOLS: [(&str, &str); 1] = [("Shell", "Bash")];
@@ -119,6 +128,7 @@ impl AgentKind {
         let table: &[(&str, &str)] = match self {
             Self::Gemini => &GEMINI_EVENTS,
             Self::Cursor => &CURSOR_EVENTS,
+            Self::Copilot => &COPILOT_EVENTS,
             _ => &[],
         };
         table
@@ -232,6 +242,14 @@ mod tests {
             "UserPromptSubmit"
         );
         assert_eq!(AgentKind::Cursor.claude_event("preToolUse"), "preToolUse");
+        let copilot = AgentKind::Copilot;
+        assert_eq!(
+            copilot.claude_event("userPromptSubmitted"),
+            "UserPromptSubmit"
+        );
+        assert_eq!(copilot.claude_event("agentStop"), "Stop");
+        assert_eq!(copilot.claude_event("subagentStop"), "SubagentStop");
+        assert_eq!(copilot.claude_event("preToolUse"), "preToolUse");
         assert_eq!(AgentKind::Cursor.claude_tool("Shell"), Some("Bash"));
         // Other agents' names are left alone.
         assert_eq!(AgentKind::Codex.claude_event("BeforeTool"), "BeforeTool");
