@@ -84,8 +84,10 @@ pub fn mutation_diff(
         });
     }
     let Some(payload) = with_tool_input(&row.record.raw_payload) else {
+        // An input not in Claude Code's fields (GitHub Copilot's `toolArgs`):
+        // the contents kept around the call are the diff, as a command's.
         return Ok(MutationDiff {
-            change: None,
+            change: shell_diff(ledger, row),
             previous: None,
             recorded,
         });
@@ -104,7 +106,8 @@ pub fn mutation_diff(
         }),
         _ => None,
     };
-    let change = diff::tool_input_diff(input, previous.as_ref().and_then(|p| p.content.as_deref()));
+    let change = diff::tool_input_diff(input, previous.as_ref().and_then(|p| p.content.as_deref()))
+        .or_else(|| shell_diff(ledger, row));
     if let Some(p) = previous.as_mut() {
         p.content = None;
     }
@@ -274,6 +277,40 @@ mod tests {
             ],
             "a file too large to keep has no diff"
         );
+    }
+
+    #[test]
+    fn a_file_tool_whose_input_is_not_claudes_is_diffed_from_its_kept_contents() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join(".hookd");
+        let mut ledger = Ledger::open_or_create(&state.join("mutations.db")).unwrap();
+        let store = ContentStore::open(&state).unwrap();
+        let keep = |text: &str| crate::daemon::capture::keep(&store, text.as_bytes());
+        // GitHub Copilot's edit: `toolArgs`, no `tool_input`.
+        let mut edit = entry(
+            "c",
+            "Edit",
+            json!({"sessionId": "s", "toolName": "edit", "toolArgs": "{\"path\": \"a.txt\"}"}),
+        );
+        let mut m = MutationRecord::for_event(
+            &edit.event,
+            &edit.repo,
+            "Edit",
+            0,
+            Some("a.txt".into()),
+            None,
+        );
+        m.before = Some(keep("1\n2\n3\n"));
+        m.after = Some(keep("1\ntwo\n3\n4\n"));
+        edit.mutations = vec![m];
+        ledger.append(&[edit]).unwrap();
+        let id = ledger.event_mutations("c").unwrap()[0].id;
+        let whole = ledger.mutation(id).unwrap().unwrap();
+        let change = mutation_diff(&ledger, None, &whole)
+            .unwrap()
+            .change
+            .unwrap();
+        assert_eq!((change.counts.added, change.counts.removed), (2, 1));
     }
 
     #[test]
