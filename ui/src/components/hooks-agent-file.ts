@@ -46,7 +46,7 @@ export function hasProblems(f: AgentHookFile): boolean {
 
 /** The "edited elsewhere" line: how this file is changed. */
 export function editedWith(f: AgentHookFile): string {
-  return `Read-only here: edit this file with ${f.label}\u2019s own tools, or let hookd write it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) or hookd hooks convert --write --to ${f.agent} (Claude Code\u2019s hooks converted).`;
+  return `Read-only here: edit this file with ${f.label}\u2019s own tools, or let hookd write it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) or hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
 }
 
 function findings(id: string, cls: string, title: string, problems: Problem[]): HTMLElement | null {
