@@ -276,6 +276,12 @@ pub fn direct_mutation(event: &HookEvent, repo: &RepoFacts) -> Option<MutationRe
     if event.hook_type != names::POST_TOOL_USE || !is_file_mutating_tool(tool) {
         return None;
     }
+    // Cursor's edits are recorded from its `afterFileEdit` (a MultiEdit of
+    // the file); the `postToolUse` of its own `Write` tool is the same edit
+    // told again, which would be a second row.
+    if event.agent_kind == AgentKind::Cursor.as_str() && tool != CURSOR_EDIT_TOOL {
+        return None;
+    }
     let file_path = event
         .file_path
         .as_deref()
@@ -479,6 +485,23 @@ mod tests {
         assert_eq!(ev.cwd.as_deref(), Some(Path::new("/w")));
         assert_eq!((ev.lines_added, ev.lines_removed), (Some(2), Some(1)));
         assert!(direct_mutation(&ev, &repo("/w")).is_some());
+        // The postToolUse of Cursor's own Write tool is that edit again: no
+        // second row.
+        let mut write = envelope(
+            "postToolUse",
+            Some("Write"),
+            json!({"conversation_id": "c-1", "hook_event_name": "postToolUse", "tool_name": "Write",
+                "tool_input": {"file_path": "/w/src/lib.rs", "content": "b\nc\n"}, "cwd": "/w"}),
+        );
+        write.agent_kind = Some("cursor".into());
+        let written = event(&write);
+        assert_eq!(written.tool_name.as_deref(), Some("Write"));
+        assert!(direct_mutation(&written, &repo("/w")).is_none());
+        write.agent_kind = None;
+        assert!(
+            direct_mutation(&event(&write), &repo("/w")).is_some(),
+            "Claude Code's Write is one"
+        );
         // The same event name from another agent is not read so.
         e.agent_kind = Some("gemini".into());
         let other = event(&e);
