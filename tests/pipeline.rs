@@ -362,7 +362,8 @@ fn the_agent_named_by_hookd_emit_is_kept_with_each_row() {
         "toolu_1",
         json!({"file_path": root.join("a.txt"), "content": "a\n"}),
     );
-    emit_ok(&env, &["--agent", "cursor", "PostToolUse"], &write, &root);
+    // (Not Cursor: its edits are recorded from afterFileEdit, not its Write tool.)
+    emit_ok(&env, &["--agent", "gemini", "PostToolUse"], &write, &root);
     emit_ok(
         &env,
         &["PostToolUse"],
@@ -401,7 +402,7 @@ fn the_agent_named_by_hookd_emit_is_kept_with_each_row() {
         [
             ("session_start", "gemini"),
             ("user_prompt_submit", "codex"),
-            ("post_tool_use", "cursor"),
+            ("post_tool_use", "gemini"),
             ("post_tool_use", "claude"),
         ]
     );
@@ -415,7 +416,7 @@ fn the_agent_named_by_hookd_emit_is_kept_with_each_row() {
             )
         })
         .collect();
-    assert_eq!(changes, [("toolu_1", "cursor"), ("toolu_2", "claude")]);
+    assert_eq!(changes, [("toolu_1", "gemini"), ("toolu_2", "claude")]);
 }
 
 /// A Codex CLI patch (`apply_patch`, several files in one call) is recorded
