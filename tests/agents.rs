@@ -577,3 +577,74 @@ fn codex_home_names_the_user_file() {
     );
     assert!(!elsewhere.exists(), "a dry run writes nothing");
 }
+
+/// `hookd hooks list --agent codex` says whether Codex will run each hook:
+/// hookd's own entries, just connected, record nothing until trusted in
+/// Codex's `/hooks`; once Codex's `config.toml` holds their trust, they
+/// run provided they are unchanged (hookd does not check Codex's hash); a
+/// project's file waits for the project's trust.
+#[test]
+fn hooks_list_says_which_codex_hooks_run_and_why_not() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    env.hookd(&root, &["connect", "--agent", "codex"])
+        .assert_ok();
+    let file = env.home().join(".codex/hooks.json");
+    let list = env.hookd(&root, &["hooks", "list", "--agent", "codex"]);
+    let out = list.assert_ok();
+    assert!(
+        out.starts_with("Codex CLI · global ~/.codex/hooks.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("hookd-emit --agent codex PreToolUse 10s [hookd]: Codex CLI runs it only once you trust it: open /hooks in Codex"),
+        "{out}"
+    );
+
+    // Trusted in Codex (its state, as /hooks writes it): runs if unchanged.
+    let key = |event: &str| format!("{}:{event}:0:0", file.display());
+    write_file(
+        &env.home().join(".codex/config.toml"),
+        &format!(
+            "[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:0\"\n\n[hooks.state.\"{}\"]\nenabled = false\ntrusted_hash = \"sha256:1\"\n",
+            key("pre_tool_use"),
+            key("stop")
+        ),
+    );
+    let json = env.hookd(
+        &root,
+        &["hooks", "list", "--agent", "codex", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_str(json.assert_ok()).unwrap();
+    let hooks = doc["files"][0]["hooks"].as_array().unwrap();
+    let verdict = |event: &str| {
+        hooks
+            .iter()
+            .find(|h| h["event"] == event)
+            .map(|h| h["will_run"].clone())
+            .unwrap()
+    };
+    assert_eq!(verdict("PreToolUse")["runs"], true);
+    assert!(
+        verdict("PreToolUse")["provided"][0]
+            .as_str()
+            .unwrap()
+            .contains("unchanged since you trusted it"),
+        "{doc}"
+    );
+    assert_eq!(verdict("Stop")["runs"], false);
+    assert_eq!(verdict("Stop")["reasons"][0]["code"], "turned_off");
+    assert_eq!(
+        verdict("SessionStart")["reasons"][0]["code"],
+        "not_trusted_in_agent"
+    );
+
+    // Another agent without a file: said so.
+    let none = env.hookd(&root, &["hooks", "list", "--agent", "cursor"]);
+    assert!(
+        none.assert_ok().contains("Cursor has no hooks file for"),
+        "{}",
+        none.stdout
+    );
+}

@@ -105,6 +105,11 @@ pub struct ListArgs {
     /// Which hooks to show: agent, managed or all
     #[arg(long, value_enum, default_value_t = KindFilter::All)]
     pub kind: KindFilter,
+    /// Whose hooks files to list: claude (Claude Code's and hookd's, the default) or
+    /// another agent's (codex, gemini, cursor, copilot: its user and project files, each
+    /// hook with whether that agent will run it)
+    #[arg(long, value_name = "AGENT", value_parser = super::target::agent_kind_parser(), default_value = "claude")]
+    pub agent: hookd_core::AgentKind,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -232,6 +237,9 @@ pub fn run(args: &HooksArgs) -> Result<()> {
 }
 
 fn list(args: &ListArgs) -> Result<()> {
+    if args.agent != hookd_core::AgentKind::Claude {
+        return list_agent(args);
+    }
     let project = project_dir(args.project.as_deref())?;
     let view = load_view(args.kind, &project)?;
     let roots = SettingsRoots::from_env()?;
@@ -367,6 +375,91 @@ fn print_components(hooks: &[settings::components::ComponentHook]) {
     }
 }
 
+/// `hookd hooks list --agent X`: that agent's hooks files for the project
+/// (the user's and the project's), each hook with whether the agent will
+/// run it and why not ([`settings::agent_runs`]).
+fn list_agent(args: &ListArgs) -> Result<()> {
+    let project = project_dir(args.project.as_deref())?;
+    let roots = SettingsRoots::from_env()?;
+    let files: Vec<_> = settings::agent_files::agent_hook_files(&roots, Some(&project))
+        .into_iter()
+        .filter(|f| f.agent == args.agent)
+        .collect();
+    let label = settings::convert::label(args.agent);
+    let judged: Vec<Vec<settings::agent_runs::AgentVerdict>> = files
+        .iter()
+        .map(|f| settings::agent_runs::verdicts(&roots, Some(&project), f))
+        .collect();
+    if args.format == Format::Json {
+        let files: Vec<Value> = files
+            .iter()
+            .zip(&judged)
+            .map(|(f, verdicts)| {
+                let hooks: Vec<Value> = f
+                    .hooks
+                    .iter()
+                    .zip(verdicts)
+                    .map(|(h, v)| {
+                        json!({
+                            "event": h.event,
+                            "claude_event": h.claude_event,
+                            "matcher": h.matcher,
+                            "type": h.handler_type,
+                            "command": h.command,
+                            "timeout_secs": h.timeout_secs,
+                            "hookd": h.hookd,
+                            "json_path": h.json_path,
+                            "will_run": v,
+                        })
+                    })
+                    .collect();
+                json!({
+                    "scope": f.scope.as_str(),
+                    "path": f.path,
+                    "error": f.error.as_ref().map(ToString::to_string),
+                    "errors": f.check.errors,
+                    "warnings": f.check.warnings,
+                    "hooks": hooks,
+                })
+            })
+            .collect();
+        let doc = json!({"project": project, "agent": args.agent.as_str(), "files": files});
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(());
+    }
+    if files.is_empty() {
+        println!("{label} has no hooks file for {}", show(&project));
+        return Ok(());
+    }
+    for (f, verdicts) in files.iter().zip(&judged) {
+        println!("{label} · {} {}", f.scope, show(&f.path));
+        if let Some(error) = &f.error {
+            println!("  cannot read it: {error}");
+            continue;
+        }
+        if f.hooks.is_empty() {
+            println!("  (no hooks)");
+        }
+        for (h, v) in f.hooks.iter().zip(verdicts) {
+            let event = match &h.claude_event {
+                Some(claude) if claude != &h.event => format!("{} ({claude})", h.event),
+                _ => h.event.clone(),
+            };
+            let timeout = h
+                .timeout_secs
+                .map_or_else(String::new, |t| format!(" {t}s"));
+            println!(
+                "  {event} {} {}{timeout}{}: {}",
+                h.matcher.as_deref().unwrap_or("(none)"),
+                h.command.as_deref().unwrap_or("(no command)"),
+                if h.hookd { " [hookd]" } else { "" },
+                v.summary()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// The STATE cell: `runs`, or the first reason it does not (all of them
 /// are printed under the table).
 fn state_cell(verdict: Option<&RunVerdict>) -> String {
@@ -381,6 +474,10 @@ fn state_cell(verdict: Option<&RunVerdict>) -> String {
         NotRunCode::Untrusted => "untrusted",
         NotRunCode::NotConnected => "not connected",
         NotRunCode::RecordOnly => "record-only",
+        NotRunCode::Dropped => "dropped by the agent",
+        NotRunCode::TurnedOff => "off in the agent",
+        NotRunCode::ProjectNotTrusted => "project untrusted",
+        NotRunCode::NotTrustedInAgent => "not trusted yet",
     }
     .to_owned()
 }

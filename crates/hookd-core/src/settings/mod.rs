@@ -37,6 +37,7 @@
 //!   (by the SHA-256 of their bytes), so only those run.
 
 pub mod agent_files;
+pub mod agent_runs;
 pub mod agent_schema;
 pub mod codex;
 pub mod components;

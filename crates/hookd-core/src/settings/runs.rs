@@ -51,6 +51,17 @@ pub enum NotRunCode {
     /// A managed hook, but the agent calls hookd for its event only to
     /// record (`hookd-emit` without `--wait`).
     RecordOnly,
+    /// Another agent drops its file, or this hook of it, as it is written
+    /// ([`super::agent_runs`]).
+    Dropped,
+    /// Turned off in the other agent's own settings (Codex's `/hooks`,
+    /// Gemini CLI's `hooksConfig`, Copilot's `disableAllHooks`).
+    TurnedOff,
+    /// The other agent loads this project file only in a project it trusts.
+    ProjectNotTrusted,
+    /// The other agent runs this hook only once the user trusts it there
+    /// (Codex CLI's `/hooks`).
+    NotTrustedInAgent,
 }
 
 /// One reason a hook will not run, with its explanation.

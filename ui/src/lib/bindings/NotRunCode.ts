@@ -3,4 +3,4 @@
 /**
  * Why a hook will not run. The wording is [`NotRun::message`]'s.
  */
-export type NotRunCode = "disabled" | "all_hooks_disabled" | "managed_hooks_only" | "bad_matcher" | "untrusted" | "not_connected" | "record_only";
+export type NotRunCode = "disabled" | "all_hooks_disabled" | "managed_hooks_only" | "bad_matcher" | "untrusted" | "not_connected" | "record_only" | "dropped" | "turned_off" | "project_not_trusted" | "not_trusted_in_agent";

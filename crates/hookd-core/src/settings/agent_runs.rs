@@ -1,0 +1,614 @@
+//! Whether each hook of another agent's file will really run for a
+//! project, and why not: the other agents' side of [`super::runs`].
+//!
+//! A hook in Codex CLI's, Gemini CLI's, Cursor's or GitHub Copilot's file
+//! is not a hook that runs, and each agent has its own reasons
+//! (`docs/agent-hooks.md` §1.1, §2.1, §3.1, §4.1):
+//! - the agent drops a file it cannot parse whole, or one hook of it
+//!   ([`super::agent_schema::check`]'s errors);
+//! - Codex CLI loads a project's `.codex/hooks.json` only when the project
+//!   is trusted (`[projects."<path>"] trust_level = "trusted"` in its
+//!   `config.toml`), and runs any unmanaged hook only once the user has
+//!   trusted that exact hook in `/hooks` (`[hooks.state."<key>"]
+//!   trusted_hash`), and never one turned off there (`enabled = false`);
+//! - Gemini CLI runs no hook with `hooksConfig.enabled: false`, none named
+//!   in `hooksConfig.disabled`, and a project's only in a trusted folder;
+//! - Cursor runs a project's hooks only in a trusted workspace;
+//! - Copilot skips a file with `"disableAllHooks": true`.
+//!
+//! What hookd can read it says ([`AgentVerdict::reasons`]); what it cannot
+//! (Codex's hash of the hook as trusted, Gemini's and Cursor's folder
+//! trust) it names as a condition ([`AgentVerdict::provided`]) rather than
+//! guess. So the Effective view and `hookd hooks list --agent` say, for
+//! instance, that hookd's own Codex entries record nothing until trusted.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::agent_files::{AgentHook, AgentHookFile};
+use super::format;
+use super::location::{Scope, SettingsRoots};
+use super::runs::{NotRun, NotRunCode};
+use crate::AgentKind;
+
+/// Whether one hook of another agent's file will run for the project.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct AgentVerdict {
+    /// No reason stops it (it runs when its event comes and its matcher
+    /// matches, if the conditions in `provided` hold).
+    pub runs: bool,
+    /// Why it will not run, every reason hookd can see.
+    pub reasons: Vec<NotRun>,
+    /// What must hold for it to run that hookd cannot check (the agent
+    /// keeps it where hookd cannot read it, or in a form hookd does not
+    /// reproduce).
+    pub provided: Vec<String>,
+}
+
+impl AgentVerdict {
+    /// The verdict in one line: `runs`, `runs if …`, or the reasons.
+    pub fn summary(&self) -> String {
+        if !self.runs {
+            return self
+                .reasons
+                .iter()
+                .map(|r| r.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+        if self.provided.is_empty() {
+            "runs".to_owned()
+        } else {
+            format!("runs if {}", self.provided.join(" and "))
+        }
+    }
+}
+
+/// The verdict of each hook of `file` (in its order), for `project` (the
+/// user's files only without one); `roots` locate the agent's own settings
+/// (Codex's `config.toml`, Gemini's user `settings.json`).
+pub fn verdicts(
+    roots: &SettingsRoots,
+    project: Option<&Path>,
+    file: &AgentHookFile,
+) -> Vec<AgentVerdict> {
+    let raw = read(file);
+    let context = Context::read(roots, project, file, raw.as_ref());
+    file.hooks
+        .iter()
+        .map(|hook| {
+            let mut verdict = AgentVerdict {
+                runs: true,
+                reasons: Vec::new(),
+                provided: Vec::new(),
+            };
+            context.judge(file, hook, raw.as_ref(), &mut verdict);
+            verdict.runs = verdict.reasons.is_empty();
+            verdict
+        })
+        .collect()
+}
+
+/// What the agent's own settings say about the file being judged.
+struct Context {
+    /// Codex CLI's `config.toml`, parsed (empty when there is none; `None`
+    /// when it cannot be read or parsed).
+    codex: Option<toml::Table>,
+    /// Gemini CLI's master switch is off (`hooksConfig.enabled: false`).
+    gemini_off: bool,
+    /// The hook names (or commands) Gemini CLI's `hooksConfig.disabled`
+    /// lists, user's and project's.
+    gemini_disabled: Vec<String>,
+    /// The project, for Codex's trust entry.
+    project: Option<std::path::PathBuf>,
+}
+
+impl Context {
+    fn read(
+        roots: &SettingsRoots,
+        project: Option<&Path>,
+        file: &AgentHookFile,
+        raw: Option<&Value>,
+    ) -> Self {
+        let mut context = Self {
+            codex: None,
+            gemini_off: false,
+            gemini_disabled: Vec::new(),
+            project: project.map(Path::to_path_buf),
+        };
+        match file.agent {
+            AgentKind::Codex => {
+                // No config.toml: nothing trusted yet. One hookd cannot
+                // read or parse: nothing known.
+                context.codex = match std::fs::read_to_string(roots.codex_home.join("config.toml"))
+                {
+                    Ok(text) => text.parse::<toml::Table>().ok(),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(toml::Table::new()),
+                    Err(_) => None,
+                };
+            }
+            AgentKind::Gemini => {
+                // Gemini merges its user's and the project's settings; the
+                // disabled lists are a union, the switch the project's when set.
+                let user = read_json(&roots.home.join(".gemini/settings.json"), true);
+                let project_settings =
+                    project.and_then(|p| read_json(&p.join(".gemini/settings.json"), true));
+                let mut enabled = true;
+                for settings in [user.as_ref(), project_settings.as_ref(), raw]
+                    .into_iter()
+                    .flatten()
+                {
+                    let config = settings.get("hooksConfig");
+                    if let Some(on) = config
+                        .and_then(|c| c.get("enabled"))
+                        .and_then(Value::as_bool)
+                    {
+                        enabled = on;
+                    }
+                    for list in [
+                        config.and_then(|c| c.get("disabled")),
+                        settings.get("hooks").and_then(|h| h.get("disabled")),
+                    ] {
+                        context.gemini_disabled.extend(
+                            list.and_then(Value::as_array)
+                                .into_iter()
+                                .flatten()
+                                .filter_map(Value::as_str)
+                                .map(str::to_owned),
+                        );
+                    }
+                }
+                context.gemini_off = !enabled;
+            }
+            AgentKind::Claude | AgentKind::Cursor | AgentKind::Copilot => {}
+        }
+        context
+    }
+
+    fn judge(
+        &self,
+        file: &AgentHookFile,
+        hook: &AgentHook,
+        raw: Option<&Value>,
+        v: &mut AgentVerdict,
+    ) {
+        let agent = crate::settings::convert::label(file.agent);
+        // What the agent drops: the whole file, or this hook.
+        let mut whole = None;
+        let mut this = None;
+        for error in &file.check.errors {
+            match drops(file, hook, &error.path) {
+                Drops::File => whole = whole.or(Some(error)),
+                Drops::ThisHook => this = this.or(Some(error)),
+                Drops::Another => {}
+            }
+        }
+        if let Some(first) = whole {
+            v.reasons.push(not_run(
+                NotRunCode::Dropped,
+                format!(
+                    "{agent} drops this file ({}: {})",
+                    first.path, first.message
+                ),
+            ));
+        } else if let Some(first) = this {
+            v.reasons.push(not_run(
+                NotRunCode::Dropped,
+                format!(
+                    "{agent} drops this hook ({}: {})",
+                    first.path, first.message
+                ),
+            ));
+        }
+        match file.agent {
+            AgentKind::Codex => self.codex(file, hook, v),
+            AgentKind::Gemini => self.gemini(file, hook, raw, v),
+            AgentKind::Cursor if file.scope == Scope::Project => {
+                v.provided.push(
+                    "Cursor trusts this workspace (it runs a project's hooks only then)".to_owned(),
+                );
+            }
+            AgentKind::Copilot
+                if raw
+                    .and_then(|r| r.get("disableAllHooks"))
+                    .and_then(Value::as_bool)
+                    == Some(true) =>
+            {
+                v.reasons.push(not_run(
+                    NotRunCode::TurnedOff,
+                    "this file sets \"disableAllHooks\": true, so GitHub Copilot skips its hooks"
+                        .to_owned(),
+                ));
+            }
+            _ => {}
+        }
+    }
+
+    fn codex(&self, file: &AgentHookFile, hook: &AgentHook, v: &mut AgentVerdict) {
+        let Some(config) = &self.codex else {
+            if file.scope == Scope::Project {
+                v.provided.push(
+                    "Codex CLI trusts this project (its config.toml could not be read or parsed)"
+                        .to_owned(),
+                );
+            }
+            v.provided
+                .push("you trusted this hook in Codex's /hooks".to_owned());
+            return;
+        };
+        if file.scope == Scope::Project {
+            let trusted = self.project.as_deref().is_some_and(|project| {
+                config
+                    .get("projects")
+                    .and_then(|p| p.get(project.display().to_string()))
+                    .and_then(|p| p.get("trust_level"))
+                    .and_then(toml::Value::as_str)
+                    == Some("trusted")
+            });
+            if !trusted {
+                v.reasons.push(not_run(
+                    NotRunCode::ProjectNotTrusted,
+                    "Codex CLI loads a project's .codex/hooks.json only in a trusted project, and your config.toml does not trust this one (Codex asks when it opens it)".to_owned(),
+                ));
+            }
+        }
+        let Some(key) = codex_state_key(file, hook) else {
+            return;
+        };
+        let state = config
+            .get("hooks")
+            .and_then(|h| h.get("state"))
+            .and_then(|s| s.get(&key));
+        if state
+            .and_then(|s| s.get("enabled"))
+            .and_then(toml::Value::as_bool)
+            == Some(false)
+        {
+            v.reasons.push(not_run(
+                NotRunCode::TurnedOff,
+                "turned off in Codex's /hooks".to_owned(),
+            ));
+        }
+        if state.and_then(|s| s.get("trusted_hash")).is_some() {
+            v.provided.push(
+                "it is unchanged since you trusted it in Codex's /hooks (hookd does not check Codex's hash)".to_owned(),
+            );
+        } else {
+            v.reasons.push(not_run(
+                NotRunCode::NotTrustedInAgent,
+                "Codex CLI runs it only once you trust it: open /hooks in Codex".to_owned(),
+            ));
+        }
+    }
+
+    fn gemini(
+        &self,
+        file: &AgentHookFile,
+        hook: &AgentHook,
+        raw: Option<&Value>,
+        v: &mut AgentVerdict,
+    ) {
+        if self.gemini_off {
+            v.reasons.push(not_run(
+                NotRunCode::TurnedOff,
+                "Gemini CLI's hooksConfig.enabled is false: it runs no hook".to_owned(),
+            ));
+        }
+        // Gemini names a hook by its `name`, or without one by its command.
+        let name = raw
+            .and_then(|r| at_path(r, &hook.json_path))
+            .and_then(|h| h.get("name"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| hook.command.clone());
+        if name.is_some_and(|n| self.gemini_disabled.contains(&n)) {
+            v.reasons.push(not_run(
+                NotRunCode::TurnedOff,
+                "listed in Gemini CLI's hooksConfig.disabled".to_owned(),
+            ));
+        }
+        if file.scope == Scope::Project {
+            v.provided.push(
+                "Gemini CLI trusts this folder (it runs a project's hooks only then)".to_owned(),
+            );
+        }
+    }
+}
+
+fn not_run(code: NotRunCode, message: String) -> NotRun {
+    NotRun { code, message }
+}
+
+/// The file as parsed, to read what [`AgentHook`] does not carry.
+fn read(file: &AgentHookFile) -> Option<Value> {
+    if file.error.is_some() {
+        return None;
+    }
+    read_json(&file.path, file.agent == AgentKind::Gemini)
+}
+
+fn read_json(path: &Path, comments: bool) -> Option<Value> {
+    let bytes = std::fs::read(path).ok()?;
+    format::parse_with(&bytes, comments)
+        .ok()
+        .map(|(value, _)| value)
+}
+
+/// `path` is `hook` or inside it (`hooks.Stop[0].hooks[1].command` is in
+/// `hooks.Stop[0].hooks[1]`).
+fn within(path: &str, hook: &str) -> bool {
+    path == hook
+        || path
+            .strip_prefix(hook)
+            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+}
+
+/// What the agent drops for an error at `path` of `file`, seen from `hook`.
+enum Drops {
+    /// The whole file (Codex CLI drops a file it cannot parse whole; every
+    /// agent one whose top level, `hooks` or an event list is wrong).
+    File,
+    /// `hook`: the error is in it or in its group.
+    ThisHook,
+    /// Another hook.
+    Another,
+}
+
+fn drops(file: &AgentHookFile, hook: &AgentHook, path: &str) -> Drops {
+    let Some(entry) = event_entry(path) else {
+        return Drops::File;
+    };
+    if file.agent == AgentKind::Codex {
+        return Drops::File;
+    }
+    if within(path, &hook.json_path) {
+        return Drops::ThisHook;
+    }
+    let in_another = file
+        .hooks
+        .iter()
+        .any(|other| other.json_path != hook.json_path && within(path, &other.json_path));
+    if !in_another && within(&hook.json_path, &entry) {
+        Drops::ThisHook
+    } else {
+        Drops::Another
+    }
+}
+
+/// The event list entry a path is in (`hooks.Stop[0]` of
+/// `hooks.Stop[0].hooks[1].command`); `None` above that level.
+fn event_entry(path: &str) -> Option<String> {
+    let rest = path.strip_prefix("hooks")?;
+    let bracket = rest.find("][").map(|i| i + 1).or_else(|| {
+        // `hooks.Event[0]…`: the first index.
+        let open = rest.find('[')?;
+        // `hooks["odd name"][0]`: skip the key's own brackets.
+        if rest[open..].starts_with("[\"") {
+            rest[open..].find("][").map(|i| open + i + 1)
+        } else {
+            Some(open)
+        }
+    })?;
+    let close = rest[bracket..].find(']')? + bracket;
+    Some(format!("hooks{}", &rest[..=close]))
+}
+
+/// The JSON value at `path` (`hooks.BeforeTool[0].hooks[1]`, `hooks["a b"][0]`).
+fn at_path<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut value = root;
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("[\"") {
+            // A quoted key: `["…"]`, JSON-escaped.
+            let end = after.find("\"]")?;
+            let key: String = serde_json::from_str(&format!("\"{}\"", &after[..end])).ok()?;
+            value = value.get(key.as_str())?;
+            rest = &after[end + 2..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            value = value.get(after[..end].parse::<usize>().ok()?)?;
+            rest = &after[end + 1..];
+        } else {
+            let name = rest.strip_prefix('.').unwrap_or(rest);
+            let end = name.find(['.', '[']).unwrap_or(name.len());
+            value = value.get(&name[..end])?;
+            rest = &name[end..];
+        }
+    }
+    Some(value)
+}
+
+/// Codex CLI's key of a hook's enable and trust state:
+/// `<file>:<event_snake>:<group>:<handler>` (`docs/agent-hooks.md` §1.1).
+fn codex_state_key(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
+    let indexes: Vec<usize> = hook
+        .json_path
+        .split('[')
+        .skip(1)
+        .filter_map(|part| part.split(']').next()?.parse().ok())
+        .collect();
+    let [group, handler] = indexes[..] else {
+        return None;
+    };
+    Some(format!(
+        "{}:{}:{group}:{handler}",
+        file.path.display(),
+        crate::names::normalize_hook_type(&hook.event)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::agent_files::agent_hook_files;
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn summaries(roots: &SettingsRoots, project: &Path, agent: AgentKind) -> Vec<(Scope, String)> {
+        agent_hook_files(roots, Some(project))
+            .iter()
+            .filter(|f| f.agent == agent)
+            .flat_map(|f| {
+                verdicts(roots, Some(project), f)
+                    .into_iter()
+                    .map(|v| (f.scope, v.summary()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn codex_hooks_run_once_trusted_and_a_projects_only_in_a_trusted_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let user_file = roots.codex_home.join("hooks.json");
+        write(
+            &user_file,
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "./a.sh"}, {"type": "command", "command": "./b.sh"}]}],
+              "Stop": [{"hooks": [{"type": "command", "command": "./c.sh"}]}]}}"#,
+        );
+        write(
+            &project.join(".codex/hooks.json"),
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./d.sh"}]}]}}"#,
+        );
+        let config = format!(
+            "[hooks.state.\"{f}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:x\"\n\n[hooks.state.\"{f}:pre_tool_use:0:1\"]\nenabled = false\ntrusted_hash = \"sha256:y\"\n",
+            f = user_file.display()
+        );
+        write(&roots.codex_home.join("config.toml"), &config);
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert!(
+            found[0]
+                .1
+                .starts_with("runs if it is unchanged since you trusted it"),
+            "{found:?}"
+        );
+        assert_eq!(found[1].1, "turned off in Codex's /hooks");
+        assert_eq!(
+            found[2].1,
+            "Codex CLI runs it only once you trust it: open /hooks in Codex"
+        );
+        assert!(
+            found[3].1.contains("only in a trusted project") && found[3].1.contains("open /hooks"),
+            "{found:?}"
+        );
+        // Trusting the project leaves the hook's own trust to give.
+        write(
+            &roots.codex_home.join("config.toml"),
+            &format!(
+                "{config}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+                project.display()
+            ),
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found[3].1,
+            "Codex CLI runs it only once you trust it: open /hooks in Codex"
+        );
+    }
+
+    #[test]
+    fn gemini_switches_names_and_folder_trust_and_what_agents_drop() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        write(
+            &roots.home.join(".gemini/settings.json"),
+            r#"{
+              // comments allowed
+              "hooksConfig": {"disabled": ["quiet"]},
+              "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
+                {"type": "command", "name": "quiet", "command": "./q.sh"},
+                {"type": "command", "command": "./loud.sh"}]}]}}"#,
+        );
+        write(
+            &project.join(".gemini/settings.json"),
+            r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(
+            found.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+            [
+                "listed in Gemini CLI's hooksConfig.disabled",
+                "runs",
+                "runs if Gemini CLI trusts this folder (it runs a project's hooks only then)",
+            ]
+        );
+        // The project turns every hook off.
+        write(
+            &project.join(".gemini/settings.json"),
+            r#"{"hooksConfig": {"enabled": false}, "hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert!(
+            found
+                .iter()
+                .all(|(_, s)| s.contains("hooksConfig.enabled is false")),
+            "{found:?}"
+        );
+
+        // Cursor: a hook without a command is dropped, its sibling runs in
+        // a trusted workspace; Copilot's disableAllHooks stops its file.
+        write(
+            &project.join(".cursor/hooks.json"),
+            r#"{"version": 1, "hooks": {"stop": [{"timeout": 3}, {"command": "./ok.sh"}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Cursor);
+        assert!(
+            found[0]
+                .1
+                .starts_with("Cursor drops this hook (hooks.stop[0]"),
+            "{found:?}"
+        );
+        assert_eq!(
+            found[1].1,
+            "runs if Cursor trusts this workspace (it runs a project's hooks only then)"
+        );
+        write(
+            &project.join(".github/hooks/guard.json"),
+            r#"{"version": 1, "disableAllHooks": true, "hooks": {"preToolUse": [{"type": "command", "bash": "./g.sh"}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Copilot);
+        assert_eq!(
+            found[0].1,
+            "this file sets \"disableAllHooks\": true, so GitHub Copilot skips its hooks"
+        );
+    }
+
+    #[test]
+    fn json_paths_are_read_back() {
+        let value = serde_json::json!({"hooks": {"a b": [{"hooks": [1, {"name": "n"}]}], "Stop": [{"x": 2}]}});
+        assert_eq!(
+            at_path(&value, "hooks[\"a b\"][0].hooks[1].name"),
+            Some(&serde_json::json!("n"))
+        );
+        assert_eq!(
+            at_path(&value, "hooks.Stop[0].x"),
+            Some(&serde_json::json!(2))
+        );
+        assert_eq!(at_path(&value, "hooks.Stop[3]"), None);
+        assert_eq!(
+            event_entry("hooks.Stop[0].hooks[1].command").as_deref(),
+            Some("hooks.Stop[0]")
+        );
+        assert_eq!(
+            event_entry("hooks[\"a b\"][2].command").as_deref(),
+            Some("hooks[\"a b\"][2]")
+        );
+        assert_eq!(event_entry("version"), None);
+        assert!(within(
+            "hooks.Stop[0].hooks[1].command",
+            "hooks.Stop[0].hooks[1]"
+        ));
+        assert!(!within("hooks.Stop[0].hooks[10]", "hooks.Stop[0].hooks[1]"));
+    }
+}
