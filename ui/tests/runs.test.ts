@@ -6,7 +6,7 @@
 // the Effective view gives the reasons a row of their own.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openConnectDialog } from '../src/components/connect-dialog';
-import { renderEffective } from '../src/components/hooks-effective';
+import { agentCounts, agentVerdictText, renderEffective } from '../src/components/hooks-effective';
 import { renderIdleTemplate } from '../src/components/hooks-templates';
 import { renderVerdict } from '../src/components/runs-verdict';
 import { setBackend } from '../src/lib/api';
@@ -85,6 +85,31 @@ describe('the Effective view', () => {
     const why = rows[2]!.querySelectorAll('td');
     expect([...why].map((td) => td.getAttribute('colspan'))).toEqual(['1', '6']);
     expect(rows[2]!.querySelector('[data-testid=runs-reason]')!.textContent).toBe(RECORD_ONLY.reasons[0]!.message);
+  });
+});
+
+describe('the other agents in the Effective view', () => {
+  const untrusted = { runs: false, reasons: [{ code: 'not_trusted_in_agent' as const, message: 'Codex CLI runs it only once you trust it: open /hooks in Codex' }], provided: [] };
+  const ifTrusted = { runs: true, reasons: [], provided: ['Cursor trusts this workspace'] };
+  it('says runs, runs if, or why not, and counts each', () => {
+    expect(agentVerdictText({ runs: true, reasons: [], provided: [] })).toBe('runs');
+    expect(agentVerdictText(ifTrusted)).toBe('runs if Cursor trusts this workspace');
+    expect(agentVerdictText(untrusted)).toBe('Codex CLI runs it only once you trust it: open /hooks in Codex');
+    expect(agentCounts([{ path: 'a', verdicts: [untrusted, ifTrusted] }, { path: 'b', verdicts: [{ runs: true, reasons: [], provided: [] }] }])).toEqual({ runs: 1, provided: 1, not: 1 });
+  });
+  it('lists each agent hook with its verdict and a row saying why', () => {
+    const view: EffectiveView = { files: [], hooks: [], errors: [], all_disabled_by: [], plugins: [], components: [], component_problems: [] };
+    const hook = { event: 'Stop', claude_event: 'Stop', matcher: null, handler_type: 'command', command: 'hookd-emit --agent codex Stop', timeout_secs: 10, hookd: true, json_path: 'hooks.Stop[0].hooks[0]' };
+    const files = [{ agent: 'codex', label: 'Codex CLI', scope: 'project' as const, path: '/p/.codex/hooks.json', name: 'hooks.json', error: null, hooks: [hook], errors: [], warnings: [], timeout_note: null }];
+    const el = renderEffective(view, '/p', { files, verdicts: [{ path: '/p/.codex/hooks.json', verdicts: [untrusted] }] });
+    const rows = [...el.querySelectorAll<HTMLElement>('#hooks-effective-agents tbody tr')];
+    expect(rows[0]!.dataset.agent).toBe('codex');
+    expect(rows[0]!.dataset.runs).toBe('false');
+    expect(rows[0]!.textContent).toContain('records for hookd');
+    expect(rows[1]!.textContent).toBe(`Does not run: ${untrusted.reasons[0]!.message}`);
+    expect(el.querySelector('#hooks-effective-agents-summary')!.textContent).toContain('1 hooks in their files: 0 run, 0 run only if');
+    // Without other agents' files, no section.
+    expect(renderEffective(view, '/p', { files: [], verdicts: [] }).querySelector('#hooks-effective-agents')).toBeNull();
   });
 });
 

@@ -12,6 +12,7 @@ use tauri::{AppHandle, Runtime, State};
 use super::blocking;
 use super::registry::command;
 use crate::editor::agent_files::AgentHookFile;
+use crate::editor::agent_runs::AgentFileVerdicts;
 use crate::editor::{
     self, EffectiveView, FileRef, HookCopy, HookEventInfo, HookFile, HookRef, MatcherCheck,
     MovePreview, MoveResult, MoveVersions, SavePreview, SaveResult,
@@ -190,5 +191,18 @@ command! {
     ) -> Result<Vec<String>> {
         let project = editor::project_dir(&project)?;
         watch.watch_project(&project)
+    }
+}
+
+command! {
+    /// Whether each hook of the other coding agents' files will run for a
+    /// project, and why not, per file in `agent_hook_files`' order.
+    pub(crate) async fn agent_verdicts<R: Runtime>[app: AppHandle<R>](
+        project: String,
+    ) -> Result<Vec<AgentFileVerdicts>> {
+        blocking(&app, move |state| {
+            editor::agent_runs::agent_verdicts(state, &project)
+        })
+        .await
     }
 }

@@ -23,6 +23,7 @@
 //!   (previewed too).
 
 pub mod agent_files;
+pub mod agent_runs;
 pub mod catalogue;
 pub mod copy;
 pub mod files;

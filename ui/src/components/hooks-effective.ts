@@ -10,8 +10,12 @@
 // subagents' frontmatter, which run only while their skill or agent is
 // active), read-only, each with whose it is, a disabled plugin's shown as
 // not running, and a frontmatter the agent cannot read as a warning.
+// Last, "Other coding agents": each hook of Codex CLI's, Gemini CLI's,
+// Cursor's and Copilot's files for the project with whether that agent
+// will run it (settings::agent_runs: what hookd can read of the agent's own
+// settings), and what must hold that hookd cannot check ("runs if …").
 
-import type { ComponentHook, EffectiveEntry, EffectiveView, PluginHook, Scope } from '../lib/types';
+import type { AgentFileVerdicts, AgentHookFile, AgentVerdict, ComponentHook, EffectiveEntry, EffectiveView, PluginHook, Scope } from '../lib/types';
 import { breakable, h } from './dom';
 import { renderReasons, renderVerdict } from './runs-verdict';
 
@@ -154,8 +158,84 @@ function renderSources(view: EffectiveView, project: string | null): HTMLElement
   );
 }
 
-/** Renders the effective view of `project`. */
-export function renderEffective(view: EffectiveView, project: string | null = null): HTMLElement {
+/** What the other agents' files hold for the project, and the verdicts of their hooks. */
+export interface OtherAgents {
+  files: AgentHookFile[];
+  verdicts: AgentFileVerdicts[];
+}
+
+/** The verdict of an agent's hook in words: `runs`, `runs if …`, or why not. */
+export function agentVerdictText(v: AgentVerdict): string {
+  if (!v.runs) return v.reasons.map((r) => r.message).join('; ');
+  return v.provided.length === 0 ? 'runs' : `runs if ${v.provided.join(' and ')}`;
+}
+
+/** Counts for the section's summary: hooks that run, run only if, do not run. */
+export function agentCounts(verdicts: AgentFileVerdicts[]): { runs: number; provided: number; not: number } {
+  const all = verdicts.flatMap((f) => f.verdicts);
+  return {
+    runs: all.filter((v) => v.runs && v.provided.length === 0).length,
+    provided: all.filter((v) => v.runs && v.provided.length > 0).length,
+    not: all.filter((v) => !v.runs).length,
+  };
+}
+
+function renderOtherAgents(others: OtherAgents | null, project: string | null): HTMLElement[] {
+  if (!others || others.files.length === 0) return [];
+  const counts = agentCounts(others.verdicts);
+  const rows = others.files.flatMap((f) => {
+    const verdicts = others.verdicts.find((v) => v.path === f.path)?.verdicts ?? [];
+    return f.hooks.flatMap((hook, i) => {
+      const v = verdicts[i];
+      const event = hook.claude_event && hook.claude_event !== hook.event ? `${hook.event} (${hook.claude_event})` : hook.event;
+      const row = h(
+        'tr',
+        { data: { testid: 'effective-agent-hook', agent: f.agent, scope: f.scope, event: hook.event, runs: String(v?.runs ?? false), provided: String((v?.provided.length ?? 0) > 0) } },
+        h('td', { class: 'hooks-source' }, h('span', { class: `hooks-source-who agent-${f.agent}`, text: `${f.label} · ${SCOPE_TEXT[f.scope]}` }), h('span', { class: 'mono', attrs: { title: f.path } }, ...breakable(shortPath(f.path, project)))),
+        h('td', { class: 'mono hooks-event-name', text: event }),
+        h('td', { class: 'mono', text: hook.matcher ?? '' }),
+        h('td', { class: 'mono hooks-summary', attrs: { title: hook.command ?? '' } }, ...breakable(hook.command ?? `(${hook.handler_type})`), hook.hookd ? h('span', { class: 'badge badge-on', text: 'records for hookd' }) : null),
+        h(
+          'td',
+          { class: 'hooks-state-cell' },
+          v ? renderVerdict(v, { reasons: false }) : null,
+          v && v.runs && v.provided.length > 0 ? h('span', { class: 'badge badge-warn', data: { testid: 'runs-provided' }, attrs: { title: agentVerdictText(v) }, text: 'if …' }) : null,
+        ),
+      );
+      if (!v || (v.runs && v.provided.length === 0)) return [row];
+      row.classList.add('hooks-has-reasons');
+      const why = h(
+        'tr',
+        { class: 'hooks-reasons-row', data: { testid: 'effective-agent-why' } },
+        h('td', {}),
+        h('td', { attrs: { colspan: '4' } }, h('span', { class: v.runs ? 'hooks-reasons-title hooks-provided-title' : 'hooks-reasons-title', text: v.runs ? 'Runs only if: ' : 'Does not run: ' }), agentVerdictText(v).replace(/^runs if /, '')),
+      );
+      return [row, why];
+    });
+  });
+  return [
+    h('h3', { id: 'hooks-effective-agents-title', class: 'hooks-section-title', text: 'Other coding agents' }),
+    h('p', {
+      id: 'hooks-effective-agents-summary',
+      class: 'muted',
+      text: `${counts.runs + counts.provided + counts.not} hooks in their files: ${counts.runs} run, ${counts.provided} run only if something hookd cannot check holds, ${counts.not} do not run.`,
+    }),
+    h(
+      'div',
+      { class: 'hooks-table-wrap' },
+      h(
+        'table',
+        { id: 'hooks-effective-agents', class: 'hooks-table' },
+        h('caption', { class: 'visually-hidden', text: 'Hooks of the other coding agents and whether they run' }),
+        h('thead', {}, h('tr', {}, ...['File', 'Event', 'Matcher', 'What runs', 'State'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+        h('tbody', {}, ...rows),
+      ),
+    ),
+  ];
+}
+
+/** Renders the effective view of `project` (and the other agents' hooks, when given). */
+export function renderEffective(view: EffectiveView, project: string | null = null, others: OtherAgents | null = null): HTMLElement {
   const runs = view.hooks.filter((e) => e.runs.runs && e.duplicate_of === null).length;
   const idle = view.hooks.filter((e) => !e.runs.runs).length;
   const summary = h('p', {
@@ -228,5 +308,6 @@ export function renderEffective(view: EffectiveView, project: string | null = nu
     renderSources(view, project),
     h('h3', { class: 'hooks-section-title', text: 'Files read, in order' }),
     files,
+    ...renderOtherAgents(others, project),
   );
 }

@@ -102,6 +102,8 @@ export type { BadMatcher } from './bindings/BadMatcher';
 export type { HookFile } from './bindings/HookFile';
 export type { AgentHook } from './bindings/AgentHook';
 export type { AgentHookFile } from './bindings/AgentHookFile';
+export type { AgentFileVerdicts } from './bindings/AgentFileVerdicts';
+export type { AgentVerdict } from './bindings/AgentVerdict';
 export type { HookGroup } from './bindings/HookGroup';
 export type { HookHandler } from './bindings/HookHandler';
 export type { HookRef } from './bindings/HookRef';

@@ -19,6 +19,7 @@ export type HooksCommands =
   | 'hook_events'
   | 'hook_files'
   | 'agent_hook_files'
+  | 'agent_verdicts'
   | 'effective_hooks'
   | 'check_matcher'
   | 'copy_hook'
@@ -269,6 +270,20 @@ export function createHooksStub(projects: string[]): HooksStub {
     trust_approve: ({ project }) => trustReview(project),
     hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
     agent_hook_files: ({ project }) => agentHookFiles(project),
+    // Canned verdicts (the core reads each agent's own settings): hookd's
+    // Codex entry is not trusted yet, the user's guard is; Cursor's project
+    // hooks run if the workspace is trusted.
+    agent_verdicts: ({ project }) =>
+      agentHookFiles(project).map((f) => ({
+        path: f.path,
+        verdicts: f.hooks.map((hook) =>
+          f.agent === 'codex' && hook.hookd
+            ? { runs: false, reasons: [{ code: 'not_trusted_in_agent' as const, message: 'Codex CLI runs it only once you trust it: open /hooks in Codex' }], provided: [] }
+            : f.agent === 'codex'
+              ? { runs: true, reasons: [], provided: ['it is unchanged since you trusted it in Codex\u2019s /hooks (hookd does not check Codex\u2019s hash)'] }
+              : { runs: true, reasons: [], provided: f.scope === 'project' ? ['Cursor trusts this workspace (it runs a project\u2019s hooks only then)'] : [] },
+        ),
+      })),
     effective_hooks: ({ project }) => {
       // Canned plugin hooks (the core reads installed_plugins.json and enabledPlugins).
       const plugin = (id: string, version: string, enabled: boolean, event: string, matcher: string | null, runs: string): PluginHook => ({

@@ -29,7 +29,7 @@ import { draftOfSave, listenProgress } from '../lib/backtest';
 import { debounce } from '../lib/debounce';
 import { mergeHooks, sameTree, treeOfFile, type HooksTree } from '../lib/hooks-model';
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
-import type { AgentHookFile, EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
+import type { AgentFileVerdicts, AgentHookFile, EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
@@ -144,6 +144,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   // Another agent's hooks file shown instead of `tab` (its key), and the files there are.
   let agentFile: string | null = initial.agentFile ?? null;
   let agentFiles: AgentHookFile[] = [];
+  let agentVerdicts: AgentFileVerdicts[] = [];
   // The other agents' files were read at least once for this project.
   let loaded = false;
   let events: HookEventInfo[] = [];
@@ -414,7 +415,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       return;
     }
     if (tab === 'effective') {
-      panel.replaceChildren(effective ? renderEffective(effective, project) : h('p', { class: 'muted', text: 'Loading…' }));
+      panel.replaceChildren(effective ? renderEffective(effective, project, { files: agentFiles, verdicts: agentVerdicts }) : h('p', { class: 'muted', text: 'Loading…' }));
       return;
     }
     if (tab === 'templates') {
@@ -520,15 +521,18 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
         if (!destroyed) ctx.errors.show(err, 'Could not read the other agents\u2019 hooks files');
         return [] as AgentHookFile[];
       });
-      const [files, view, , templates, trust, agents] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates, review, others]);
+      // Whether their hooks run: only the Effective tab's last section.
+      const othersRun = api.agent_verdicts({ project: root }).catch(() => [] as AgentFileVerdicts[]);
+      const [files, view, , templates, trust, agents, verdicts] = await Promise.all([api.hook_files({ project: root }), api.effective_hooks({ project: root }), catalogue, catalogueOfTemplates, review, others, othersRun]);
       if (destroyed || seq !== loadSeq || root !== project) return;
       // What the screen shows, to skip re-rendering (and so disturbing
       // typing) when a change on disk was the one this screen just made.
       const shown = (): string =>
-        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError, trustFiles, agentFiles]);
+        JSON.stringify([[...tabs.entries()].map(([t, st]) => [t, st.loaded, st.onDisk?.version ?? null]), effective, templateList, templatesUnreadable, templatesError, trustFiles, agentFiles, agentVerdicts]);
       const before = shown();
       effective = view;
       agentFiles = agents;
+      agentVerdicts = verdicts;
       loaded = true;
       trustFiles = trust;
       templateList = templates.list;
