@@ -86,6 +86,7 @@ fn list_counts_events_and_mutations_and_orders_by_last_activity() {
         keys,
         [
             "agent_kinds",
+            "agents_connected",
             "connected",
             "events",
             "first_seen",
