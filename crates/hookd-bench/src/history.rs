@@ -28,9 +28,10 @@ use crate::env;
 
 /// Bumped whenever the rows [`History`] makes change, or how a ledger keeps
 /// them (2: the derived tables are kept by `Ledger::append`, no longer by
-/// triggers a version-1 ledger still has), so a cached ledger of an older
+/// triggers a version-1 ledger still has; 3: sessions of several coding
+/// agents, [`History::agent_kind_of`]), so a cached ledger of an older
 /// shape is rebuilt rather than measured.
-pub const BUILDER_VERSION: u32 = 2;
+pub const BUILDER_VERSION: u32 = 3;
 
 /// Rows appended per transaction while building.
 const BUILD_BATCH: usize = 10_000;
@@ -196,6 +197,18 @@ impl History {
         ((u * u * self.files.len() as f64) as usize).min(self.files.len() - 1)
     }
 
+    /// The coding agent of session `session`: a user who runs several, mostly
+    /// Claude Code (60 %), then Codex CLI (20 %), Gemini CLI and Cursor
+    /// (10 % each).
+    pub fn agent_kind_of(session: u64) -> &'static str {
+        match mix(session, 5) % 10 {
+            0..=5 => "claude",
+            6 | 7 => "codex",
+            8 => "gemini",
+            _ => "cursor",
+        }
+    }
+
     /// The tool of row `n`: mostly Edit, then Write, MultiEdit and Bash.
     pub fn tool_of(n: u64) -> &'static str {
         match mix(n, 3) % 20 {
@@ -266,7 +279,7 @@ impl History {
             received_at: hookd_core::timefmt::format(received),
             source_pid: Some(4242),
             flags: Vec::new(),
-            agent_kind: hookd_core::record::claude(),
+            agent_kind: Self::agent_kind_of(session_n).to_owned(),
         };
         let mutation =
             MutationRecord::for_event(&event, repo, tool, 0, Some(rel_path.clone()), Some(lines));

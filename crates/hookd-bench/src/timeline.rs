@@ -466,6 +466,30 @@ fn measure_size(
             path_has("ledger"),
         ),
         (
+            "coding agent gemini (10 % of sessions)".to_owned(),
+            MutationFilter {
+                agent_kind: Some("gemini".to_owned()),
+                ..MutationFilter::default()
+            },
+            count(
+                "SELECT COUNT(*) FROM mutations WHERE agent_kind = 'gemini'",
+                &[],
+            )?,
+            Box::new(|r: &MutationRow| r.record.agent_kind == "gemini"),
+        ),
+        (
+            "coding agent codex (20 % of sessions)".to_owned(),
+            MutationFilter {
+                agent_kind: Some("codex".to_owned()),
+                ..MutationFilter::default()
+            },
+            count(
+                "SELECT COUNT(*) FROM mutations WHERE agent_kind = 'codex'",
+                &[],
+            )?,
+            Box::new(|r: &MutationRow| r.record.agent_kind == "codex"),
+        ),
+        (
             format!("tool {tool}"),
             MutationFilter {
                 tool: Some(tool.to_owned()),
