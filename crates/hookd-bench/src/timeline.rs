@@ -837,14 +837,21 @@ fn write_v3(source: &Path, path: &Path) -> Result<()> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     MIGRATIONS_V3.to_latest(&mut conn)?;
     conn.execute("ATTACH DATABASE ?1 AS src", [source.to_string_lossy()])?;
-    conn.execute_batch(
-        "BEGIN;
-         INSERT INTO main.events SELECT * FROM src.events;
-         INSERT INTO main.mutations SELECT * FROM src.mutations;
-         INSERT INTO main.hook_runs SELECT * FROM src.hook_runs;
-         COMMIT;
-         DETACH DATABASE src;",
-    )?;
+    // The version-3 tables' own columns, by name: the cached ledger has the
+    // columns later migrations added too (`agent_kind`, …).
+    let mut copy = String::from("BEGIN;");
+    for table in ["events", "mutations", "hook_runs"] {
+        let columns: Vec<String> = conn
+            .prepare(&format!("SELECT name FROM pragma_table_info('{table}', 'main')"))?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let columns = columns.join(", ");
+        copy.push_str(&format!(
+            "INSERT INTO main.{table} ({columns}) SELECT {columns} FROM src.{table};"
+        ));
+    }
+    copy.push_str("COMMIT; DETACH DATABASE src;");
+    conn.execute_batch(&copy)?;
     conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
     Ok(())
 }
