@@ -881,7 +881,8 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
     };
     let bytes_before = ledger_bytes(&v3);
     // A copy kept at the version-3 schema (its indexes) for the ingest
-    // series, with the derived tables `Ledger::append` writes created empty,
+    // series, with the derived tables and columns `Ledger::append` writes
+    // (migrations 0004-0014, not their indexes) created empty,
     // and marked as the latest version so `Ledger` opens it without
     // migrating it: the two differ by the new indexes.
     std::fs::copy(&v3, &v3_schema)?;
@@ -893,6 +894,12 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
             include_str!("../../hookd-core/src/ledger/0006_search.sql"),
             include_str!("../../hookd-core/src/ledger/0007_lines.sql"),
             include_str!("../../hookd-core/src/ledger/0008_search_lean.sql"),
+            include_str!("../../hookd-core/src/ledger/0009_payload_once.sql"),
+            include_str!("../../hookd-core/src/ledger/0010_hour_runs.sql"),
+            include_str!("../../hookd-core/src/ledger/0011_contents.sql"),
+            include_str!("../../hookd-core/src/ledger/0012_payload_refs.sql"),
+            include_str!("../../hookd-core/src/ledger/0013_agent_kind.sql"),
+            include_str!("../../hookd-core/src/ledger/0014_agent_kinds.sql"),
         ] {
             // Comments may hold a `;`: they go before the split.
             let code: String = sql
@@ -904,6 +911,7 @@ fn measure_migration(built: &Built, cache: &Path) -> Result<MigrationReport> {
                 // The columns `Ledger::append` writes too (0007), and the
                 // search tables as 0008 leaves them.
                 if statement.starts_with("CREATE TABLE")
+                    || statement.starts_with("CREATE VIEW")
                     || statement.starts_with("DROP TABLE")
                     || statement.starts_with("CREATE VIRTUAL TABLE")
                     || statement.starts_with("ALTER TABLE")
