@@ -112,8 +112,12 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
     let mut added = Vec::new();
     let mut rejected = Vec::new();
     let mut seen = HashSet::new();
+    let home = roots
+        .map(|r| r.home.clone())
+        .or_else(|| hookd_core::dirs::home_dir().ok());
     for path in paths {
-        let root = match project_root_for(path) {
+        let root = match typed_path(path, home.as_deref()).and_then(|path| project_root_for(&path))
+        {
             Ok(root) => root,
             Err(Rejection(reason)) => {
                 rejected.push(Rejected {
@@ -172,6 +176,37 @@ pub fn project_root_for(path: &Path) -> std::result::Result<PathBuf, Rejection> 
             ProjectError::Unreadable { source, .. } => format!("cannot be read: {source}"),
         })
     })
+}
+
+/// A path as a person types it into the window: `~` and `$HOME` (or
+/// `${HOME}`) at its start are `home`, as a shell would have made them. A
+/// relative path is refused with what to give instead: the window has no
+/// working directory a person could mean.
+pub fn typed_path(path: &Path, home: Option<&Path>) -> std::result::Result<PathBuf, Rejection> {
+    let text = path.to_string_lossy();
+    let rest = ["~", "$HOME", "${HOME}"].iter().find_map(|prefix| {
+        let rest = text.strip_prefix(prefix)?;
+        (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    });
+    if let Some(rest) = rest {
+        let Some(home) = home else {
+            return Err(Rejection(
+                "the home directory is not known here: give the full path".to_owned(),
+            ));
+        };
+        return Ok(home.join(rest.trim_start_matches('/')));
+    }
+    if path.as_os_str().is_empty() || path.is_absolute() {
+        return Ok(path.to_path_buf());
+    }
+    if text.starts_with('~') {
+        return Err(Rejection(
+            "another user's home (~name) is not expanded: give the full path".to_owned(),
+        ));
+    }
+    Err(Rejection(
+        "a relative path: give the full path (/home/you/src/app, or ~/src/app)".to_owned(),
+    ))
 }
 
 /// Why a path cannot be added as a project, as the window shows it.

@@ -132,6 +132,55 @@ fn connected_reflects_each_claude_settings_scope() {
     assert!(connected.local);
 }
 
+/// A path typed as a shell user writes it: `~/…` and `$HOME/…` are the
+/// home directory's; a relative path is refused with what to give instead
+/// (it said "does not exist" for all three).
+#[test]
+fn typed_home_paths_are_expanded_and_relative_ones_explained() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let notes = env.home().join("src/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    let result = projects::add_projects(
+        &state,
+        &[
+            PathBuf::from("~/src/notes"),
+            PathBuf::from("$HOME/src/notes/"),
+            PathBuf::from("${HOME}/src"),
+            PathBuf::from("src/notes"),
+            PathBuf::from("~someone/src"),
+        ],
+    )
+    .unwrap();
+    let added: Vec<&str> = result.added.iter().map(|p| p.root.as_str()).collect();
+    assert_eq!(
+        added,
+        [
+            notes.display().to_string(),
+            env.home().join("src").display().to_string()
+        ],
+        "~ and $HOME are the home directory (the second names the first again)"
+    );
+    let rejected: Vec<(&str, &str)> = result
+        .rejected
+        .iter()
+        .map(|r| (r.path.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(
+        rejected,
+        [
+            (
+                "src/notes",
+                "a relative path: give the full path (/home/you/src/app, or ~/src/app)"
+            ),
+            (
+                "~someone/src",
+                "another user's home (~name) is not expanded: give the full path"
+            ),
+        ]
+    );
+}
+
 #[test]
 fn add_accepts_folders_by_their_git_root_and_rejects_files_and_missing_paths() {
     let env = TestEnv::new();
