@@ -13,8 +13,10 @@
 //! entry is hookd's own (`hookd connect --agent`), together with what the
 //! agent would make of the file ([`super::agent_schema::check`]).
 //!
-//! Reading only: a file is changed with the agent's own tools or with
-//! `hookd connect --agent` / `hookd hooks convert --write`. A file that
+//! Reading only: a file is changed with the agent's own tools, with
+//! `hookd connect --agent` / `hookd hooks convert --write`, or a hook at a
+//! time with [`super::agent_edit`] (which edits only a file listed here). A
+//! file that
 //! cannot be read or parsed is listed with its error rather than left out
 //! (a hooks file the agent cannot read either is worth seeing), and a
 //! project's file that leads out of the project through a symbolic link is

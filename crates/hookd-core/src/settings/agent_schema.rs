@@ -117,6 +117,20 @@ const COPILOT_EVENTS: &[&str] = &[
     "ErrorOccurred",
 ];
 
+/// `agent`'s events, spelled as its hooks files key them, in the order of
+/// `docs/agent-hooks.md` (Copilot's camelCase then PascalCase). Claude
+/// Code's are the catalogue's ([`super::events::EVENTS`]), not listed here:
+/// empty.
+pub fn events(agent: AgentKind) -> &'static [&'static str] {
+    match agent {
+        AgentKind::Claude => &[],
+        AgentKind::Codex => CODEX_EVENTS,
+        AgentKind::Gemini => GEMINI_EVENTS,
+        AgentKind::Cursor => CURSOR_EVENTS,
+        AgentKind::Copilot => COPILOT_EVENTS,
+    }
+}
+
 /// Collects the findings with their paths.
 #[derive(Default)]
 struct Findings(AgentFileCheck);

@@ -31,11 +31,13 @@
 //!   [`copilot`](mod@copilot) (hookd's own file among Copilot's), where
 //!   `hookd connect --agent X` adds `hookd-emit` entries.
 //! - [`agent_files`](mod@agent_files): those agents' hooks files as they are, read-only.
+//! - [`agent_edit`](mod@agent_edit): a hook added to or removed from one of them, previewed first.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
+pub mod agent_edit;
 pub mod agent_files;
 pub mod agent_runs;
 pub mod agent_schema;
