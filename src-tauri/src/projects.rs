@@ -72,8 +72,10 @@ pub struct Connected {
 /// What `add_projects` did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct AddProjectsResult {
-    /// Projects now registered (including ones that already were).
+    /// Projects registered by this call.
     pub added: Vec<ProjectInfo>,
+    /// Projects that were listed already (nothing changed for them).
+    pub known: Vec<ProjectInfo>,
     /// Paths that could not be added, and why.
     pub rejected: Vec<Rejected>,
 }
@@ -110,6 +112,8 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
     let roots = state.settings_roots.as_ref();
     let global = Global::of(roots);
     let mut added = Vec::new();
+    let mut known_before: HashSet<PathBuf> = registry.list()?.into_iter().map(|k| k.root).collect();
+    let mut already = Vec::new();
     let mut rejected = Vec::new();
     let mut seen = HashSet::new();
     let home = roots
@@ -138,10 +142,19 @@ pub fn add_projects(state: &AppState, paths: &[PathBuf]) -> Result<AddProjectsRe
             .ok_or_else(|| {
                 AppError::internal(format!("{} vanished from the registry", root.display()))
             })?;
-        tracing::info!(root = %root.display(), origin = %known.origin, "project added");
-        added.push(project_info(&known, roots, &global));
+        let info = project_info(&known, roots, &global);
+        if known_before.insert(root) {
+            tracing::info!(root = %known.root.display(), origin = %known.origin, "project added");
+            added.push(info);
+        } else {
+            already.push(info);
+        }
     }
-    Ok(AddProjectsResult { added, rejected })
+    Ok(AddProjectsResult {
+        added,
+        known: already,
+        rejected,
+    })
 }
 
 /// [`add_projects`] for folders dropped on the window: nobody awaits a
@@ -152,6 +165,7 @@ pub fn add_dropped(state: &AppState, paths: &[PathBuf]) -> AddProjectsResult {
         tracing::warn!(error = %err, "cannot add dropped folders");
         AddProjectsResult {
             added: Vec::new(),
+            known: Vec::new(),
             rejected: paths
                 .iter()
                 .map(|path| Rejected {

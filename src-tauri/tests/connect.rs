@@ -270,7 +270,13 @@ fn user_scope_edits_the_home_file_and_bad_files_are_refused() {
             .contains("hookd-emit")
     );
     let listed = projects::add_projects(&state, &[repo.root()]).unwrap();
-    assert!(listed.added[0].connected.global);
+    assert!(
+        listed
+            .added
+            .iter()
+            .chain(&listed.known)
+            .all(|p| p.connected.global)
+    );
 
     let file = repo.root().join(".claude/settings.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();

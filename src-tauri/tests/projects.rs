@@ -231,7 +231,8 @@ fn add_accepts_folders_by_their_git_root_and_rejects_files_and_missing_paths() {
 
     // Idempotent: adding again lists it again and changes nothing.
     let again = projects::add_projects(&state, &[repo.root(), subfolder]).unwrap();
-    assert_eq!(again.added.len(), 1, "two paths, one root: listed once");
+    assert!(again.added.is_empty(), "nothing new: not said to be added");
+    assert_eq!(again.known.len(), 1, "two paths, one root: listed once");
     assert!(again.rejected.is_empty());
     assert_eq!(projects::list_projects(&state).unwrap().len(), 2);
 }
@@ -247,8 +248,9 @@ fn a_repository_known_from_events_keeps_its_origin_when_added_by_hand() {
         &[Event::write("a.txt", "2026-11-20T10:00:00.000Z")],
     );
     let result = projects::add_projects(&state, &[repo.root()]).unwrap();
-    assert_eq!(result.added[0].origin, "event");
-    assert_eq!(result.added[0].mutations, 1);
+    assert!(result.added.is_empty(), "listed already, from its events");
+    assert_eq!(result.known[0].origin, "event");
+    assert_eq!(result.known[0].mutations, 1);
 }
 
 #[test]

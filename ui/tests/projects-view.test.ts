@@ -84,6 +84,13 @@ describe('projects view', () => {
     expect(document.getElementById('add-folder-added')!.textContent).toBe('Added fresh.');
     expect(document.querySelectorAll('[data-testid=rejection]')).toHaveLength(0);
     expect(input().value).toBe('');
+
+    // The same folder again: listed already, not "Added".
+    input().value = '/home/dev/src/fresh';
+    document.getElementById('add-folder-submit')!.click();
+    await vi.waitFor(() => expect(document.getElementById('add-folder-known')?.textContent).toBe('Already listed: fresh.'));
+    expect(document.getElementById('add-folder-added')).toBeNull();
+    expect(items()).toHaveLength(5);
   });
 
   it('adds the folders chosen in the native picker, and does nothing when it is cancelled', async () => {

@@ -70,16 +70,16 @@ describe('stub backend', () => {
     await expect(stub.invoke('list_projects')).resolves.toBeInstanceOf(Array);
   });
 
-  it('adds folders, refusing only its canned paths and known projects', async () => {
+  it('adds folders, refusing only its canned paths, and says which were listed already', async () => {
     const stub = make();
     const result = await stub.invoke('add_projects', { paths: ['/home/dev/src/new-one', 'relative/path', '/home/dev/missing', '/home/dev/file.txt', '/home/dev/src/hookd', ''] });
     expect(result).toMatchObject({
       added: [{ root: '/home/dev/src/new-one', name: 'new-one', origin: 'manual', has_ledger: false }],
+      known: [{ root: '/home/dev/src/hookd' }],
       rejected: [
         { path: 'relative/path', reason: REFUSED_PATHS['relative/path'] },
         { path: '/home/dev/missing', reason: 'does not exist' },
         { path: '/home/dev/file.txt', reason: 'not a folder (a file was given)' },
-        { path: '/home/dev/src/hookd', reason: 'already a project' },
         { path: '', reason: 'empty path' },
       ],
     });
@@ -118,6 +118,6 @@ describe('stub backend', () => {
     const changes: unknown[] = [];
     await stub.listen('projects-changed', (p) => changes.push(p));
     stub.drop(['/home/dev/dropped']);
-    expect(changes).toEqual([{ added: [expect.objectContaining({ root: '/home/dev/dropped' })], rejected: [] }]);
+    expect(changes).toEqual([{ added: [expect.objectContaining({ root: '/home/dev/dropped' })], known: [], rejected: [] }]);
   });
 });

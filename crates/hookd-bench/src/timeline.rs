@@ -842,7 +842,9 @@ fn write_v3(source: &Path, path: &Path) -> Result<()> {
     let mut copy = String::from("BEGIN;");
     for table in ["events", "mutations", "hook_runs"] {
         let columns: Vec<String> = conn
-            .prepare(&format!("SELECT name FROM pragma_table_info('{table}', 'main')"))?
+            .prepare(&format!(
+                "SELECT name FROM pragma_table_info('{table}', 'main')"
+            ))?
             .query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         let columns = columns.join(", ");

@@ -114,11 +114,16 @@ export function createStub(options: StubOptions = {}): StubBackend {
   const connect = createConnectStub(projects);
 
   function addProjects(paths: string[]): AddProjectsResult {
-    const result: AddProjectsResult = { added: [], rejected: [] };
+    const result: AddProjectsResult = { added: [], known: [], rejected: [] };
     for (const path of paths) {
-      const refused = REFUSED_PATHS[path] ?? (projects.some((p) => p.root === path) ? 'already a project' : undefined);
+      const refused = REFUSED_PATHS[path];
       if (refused !== undefined) {
         result.rejected.push({ path, reason: refused });
+        continue;
+      }
+      const listed = projects.find((p) => p.root === path);
+      if (listed) {
+        result.known.push(listed);
         continue;
       }
       const project: ProjectInfo = {

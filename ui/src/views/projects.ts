@@ -282,6 +282,15 @@ export function createProjectsView(ctx: ViewContext): View {
         }),
       );
     }
+    if (result.known.length > 0) {
+      parts.push(
+        h('p', {
+          id: 'add-folder-known',
+          class: 'muted',
+          text: `Already listed: ${result.known.map((p) => p.name || p.root).join(', ')}.`,
+        }),
+      );
+    }
     if (result.rejected.length > 0) {
       parts.push(
         h(
@@ -304,7 +313,7 @@ export function createProjectsView(ctx: ViewContext): View {
   async function addTyped(): Promise<void> {
     const path = input.value.trim();
     if (path === '') {
-      showResult({ added: [], rejected: [{ path: '', reason: 'type the absolute path of a folder' }] }, 'typed');
+      showResult({ added: [], known: [], rejected: [{ path: '', reason: 'type the absolute path of a folder' }] }, 'typed');
       input.focus();
       return;
     }

@@ -7,9 +7,13 @@ import type { Rejected } from "./Rejected";
  */
 export type AddProjectsResult = { 
 /**
- * Projects now registered (including ones that already were).
+ * Projects registered by this call.
  */
 added: Array<ProjectInfo>, 
+/**
+ * Projects that were listed already (nothing changed for them).
+ */
+known: Array<ProjectInfo>, 
 /**
  * Paths that could not be added, and why.
  */
