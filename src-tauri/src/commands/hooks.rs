@@ -1,7 +1,8 @@
 //! The Hook editor's commands: the event catalogue, a project's six settings
 //! files and their effective view, live matcher checks, previewed saves,
-//! disabling hooks, previewed moves, a hook copied for another agent, and
-//! the watcher behind `settings-changed`.
+//! disabling hooks, previewed moves, a hook copied for another agent, the
+//! other agents' hooks files (listed, a hook added or removed, previewed),
+//! and the watcher behind `settings-changed`.
 
 // Tauri hands commands their extractors (`State`, `AppHandle`) by value.
 #![allow(clippy::needless_pass_by_value)]
@@ -11,7 +12,9 @@ use tauri::{AppHandle, Runtime, State};
 
 use super::blocking;
 use super::registry::command;
-use crate::editor::agent_files::AgentHookFile;
+use crate::editor::agent_files::{
+    AgentEditPreview, AgentEditResult, AgentHookFile, AgentHookRules,
+};
 use crate::editor::agent_runs::AgentFileVerdicts;
 use crate::editor::{
     self, EffectiveView, FileRef, HookCopy, HookEventInfo, HookFile, HookRef, MatcherCheck,
@@ -19,6 +22,7 @@ use crate::editor::{
 };
 use crate::error::Result;
 use crate::settings_watch::SettingsWatch;
+use hookd_core::settings::agent_edit::AgentEdit;
 use hookd_core::settings::trust::FileReview;
 
 command! {
@@ -40,12 +44,51 @@ command! {
 command! {
     /// The hooks files of the other coding agents that exist for a project
     /// (Codex CLI, Gemini CLI, Cursor, GitHub Copilot; the user's and the
-    /// project's), read-only.
+    /// project's).
     pub(crate) async fn agent_hook_files<R: Runtime>[app: AppHandle<R>](
         project: String,
     ) -> Result<Vec<AgentHookFile>> {
         blocking(&app, move |state| {
             editor::agent_files::agent_hook_files(state, &project)
+        })
+        .await
+    }
+}
+
+command! {
+    /// What the "Add hook" form offers for each other agent: its events,
+    /// where a matcher goes, its timeout unit.
+    pub(crate) fn agent_hook_rules() -> Vec<AgentHookRules> {
+        editor::agent_files::agent_hook_rules()
+    }
+}
+
+command! {
+    /// An agent's hooks file (one `agent_hook_files` lists for the project)
+    /// before and after adding or removing one hook; writes nothing.
+    pub(crate) async fn agent_hook_preview<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        path: String,
+        edit: AgentEdit,
+    ) -> Result<AgentEditPreview> {
+        blocking(&app, move |state| {
+            editor::agent_files::agent_hook_preview(state, &project, &path, &edit)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Adds or removes the hook as the preview of `version` showed; a file
+    /// changed since is a `conflict`.
+    pub(crate) async fn agent_hook_apply<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        path: String,
+        edit: AgentEdit,
+        version: String,
+    ) -> Result<AgentEditResult> {
+        blocking(&app, move |state| {
+            editor::agent_files::agent_hook_apply(state, &project, &path, &edit, &version)
         })
         .await
     }

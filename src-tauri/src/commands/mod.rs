@@ -66,6 +66,7 @@ register! {
     hooks::hook_events,
     hooks::hook_files,
     hooks::agent_hook_files,
+    hooks::agent_hook_rules, hooks::agent_hook_preview, hooks::agent_hook_apply,
     hooks::agent_verdicts,
     hooks::effective_hooks,
     hooks::check_matcher,

@@ -5,11 +5,20 @@
 //! The core reads them (`hookd_core::settings::agent_files`); this adapts
 //! its answer for the window: the agent's name and label as strings, paths
 //! and errors as text, the check's findings as the editor's [`Problem`]s.
-//! The window shows them read-only: hookd writes those files only through
-//! `hookd connect --agent` and `hookd hooks convert --write`.
+//! Two edits are made here ([`agent_hook_preview`], [`agent_hook_apply`]):
+//! a hook added with the agent's own event list and field rules, or one
+//! removed, each shown as a diff first and written with the core's locked,
+//! byte-preserving write (`hookd_core::settings::agent_edit`), only to a
+//! file the list above holds for the project.
 
+use std::path::Path;
+
+use hookd_core::AgentKind;
 use hookd_core::settings::Scope;
+use hookd_core::settings::agent_edit::{self, AgentEdit};
 use hookd_core::settings::agent_files::{self, AgentHookFile as CoreFile};
+use hookd_core::settings::agent_schema;
+use hookd_core::settings::connect::{ChangeStatus, EditPreview};
 use hookd_core::settings::convert;
 use hookd_core::settings::validate::ValidationError;
 use serde::Serialize;
@@ -17,7 +26,7 @@ use ts_rs::TS;
 
 use super::files::Problem;
 use super::{display, project_dir};
-use crate::error::Result;
+use crate::error::{AppError, Result, core};
 use crate::state::AppState;
 
 /// One hooks file of another coding agent, as the window shows it.
@@ -75,6 +84,159 @@ pub fn agent_hook_files(state: &AppState, project: &str) -> Result<Vec<AgentHook
         .into_iter()
         .map(adapt)
         .collect())
+}
+
+/// What the "Add hook" form of one agent offers: its events, where a
+/// matcher goes, the unit of its timeouts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AgentHookRules {
+    /// The agent (`codex`, `gemini`, `cursor`, `copilot`).
+    pub agent: String,
+    /// Its name for a person (`Codex CLI`).
+    pub label: String,
+    /// Its events, as its files spell them.
+    pub events: Vec<String>,
+    /// The events whose hooks take a matcher.
+    pub matcher_events: Vec<String>,
+    /// The unit of its timeouts: `seconds` or `milliseconds` (Gemini CLI).
+    pub timeout_unit: String,
+    /// The key its timeout goes under (`timeout`, Copilot's `timeoutSec`).
+    pub timeout_key: String,
+    /// Its hooks take a `name` (Gemini CLI).
+    pub named: bool,
+}
+
+/// A hook added to or removed from an agent's file, before it is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AgentEditPreview {
+    /// The file.
+    pub path: String,
+    /// Applying would write it.
+    pub changes: bool,
+    /// Its text now.
+    pub before: String,
+    /// Its text after applying.
+    pub after: String,
+    /// The event the edit touches.
+    pub events: Vec<String>,
+    /// Token of the file as read; give it back to apply.
+    pub version: String,
+    /// What the user must know once it is applied (Codex CLI runs a new
+    /// hook only once trusted in its `/hooks`).
+    pub notes: Vec<String>,
+}
+
+/// What an applied edit did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AgentEditResult {
+    /// The file.
+    pub path: String,
+    /// It was written.
+    pub written: bool,
+    /// The copy of the previous file, when one was kept.
+    pub backup: Option<String>,
+    /// The event the edit touched.
+    pub events: Vec<String>,
+    /// What the user must know now (as in the preview).
+    pub notes: Vec<String>,
+}
+
+/// The "Add hook" form's rules of every other agent, in agent order.
+pub fn agent_hook_rules() -> Vec<AgentHookRules> {
+    let owned = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect();
+    AgentKind::ALL
+        .into_iter()
+        .filter(|agent| *agent != AgentKind::Claude)
+        .map(|agent| AgentHookRules {
+            agent: agent.as_str().to_owned(),
+            label: convert::label(agent).to_owned(),
+            events: owned(agent_schema::events(agent)),
+            matcher_events: owned(agent_edit::matcher_events(agent)),
+            timeout_unit: agent_edit::timeout_unit(agent).to_owned(),
+            timeout_key: agent_edit::timeout_key(agent).to_owned(),
+            named: agent == AgentKind::Gemini,
+        })
+        .collect()
+}
+
+/// What `edit` would write to the agent file at `path`, one of those
+/// [`agent_hook_files`] lists for `project` (any other path is refused).
+pub fn agent_hook_preview(
+    state: &AppState,
+    project: &str,
+    path: &str,
+    edit: &AgentEdit,
+) -> Result<AgentEditPreview> {
+    let (agent, location) = edit_location(state, project, path)?;
+    let preview = agent_edit::preview(&location, agent, edit).map_err(core)?;
+    let changes = matches!(preview.report.status, ChangeStatus::WouldWrite { .. });
+    Ok(AgentEditPreview {
+        path: display(&location.path),
+        changes,
+        before: text(&preview, false),
+        after: text(&preview, true),
+        events: preview.report.events.clone(),
+        version: preview.version(),
+        notes: if changes {
+            agent_edit::notes(agent, &location, edit)
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// Makes `edit` to the agent file at `path`, provided it is still what
+/// the preview of `version` read (else a `conflict`, nothing written).
+pub fn agent_hook_apply(
+    state: &AppState,
+    project: &str,
+    path: &str,
+    edit: &AgentEdit,
+    version: &str,
+) -> Result<AgentEditResult> {
+    let (agent, location) = edit_location(state, project, path)?;
+    let report = agent_edit::apply(&location, agent, edit, version).map_err(core)?;
+    let (written, backup) = match &report.status {
+        ChangeStatus::Written(outcome) => (true, outcome.backup.as_deref().map(display)),
+        _ => (false, None),
+    };
+    tracing::info!(file = %report.path.display(), %agent, events = ?report.events, "edited an agent's hooks file");
+    Ok(AgentEditResult {
+        path: display(&report.path),
+        written,
+        backup,
+        events: report.events,
+        notes: if written {
+            agent_edit::notes(agent, &location, edit)
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// The agent and location of `path`, provided the core lists it for
+/// `project` and it could be read.
+fn edit_location(
+    state: &AppState,
+    project: &str,
+    path: &str,
+) -> Result<(AgentKind, hookd_core::settings::SettingsLocation)> {
+    let project = project_dir(project)?;
+    let roots = state.roots()?;
+    agent_edit::file_location(roots, Some(&project), Path::new(path))
+        .map_err(|err| AppError::invalid_input(err.to_string()))
+}
+
+/// A preview's text before or after the edit (empty: no file).
+fn text(preview: &EditPreview, after: bool) -> String {
+    let bytes = if after {
+        preview.after.as_deref()
+    } else {
+        preview.before.as_deref()
+    };
+    bytes
+        .map(|b| String::from_utf8_lossy(b).into_owned())
+        .unwrap_or_default()
 }
 
 /// The core's file as the window's.
@@ -202,6 +364,109 @@ mod tests {
         );
         // Not a project: refused, as every editor command does.
         assert!(agent_hook_files(&state, "relative/path").is_err());
+    }
+
+    #[test]
+    fn a_hook_is_added_and_removed_as_previewed_and_only_in_a_listed_file() {
+        use hookd_core::settings::agent_edit::NewAgentHook;
+
+        use crate::error::ErrorKind;
+
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("proj");
+        let codex = project.join(".codex/hooks.json");
+        let text = "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"./done.sh\"}]\n      }\n    ]\n  }\n}\n";
+        write(&codex, text);
+        let state = AppState::new(
+            home.path().join("data"),
+            home.path().join("hookd.sock"),
+            Some(SettingsRoots::under(home.path())),
+        );
+        let root = project.display().to_string();
+        let path = codex.display().to_string();
+        let add = AgentEdit::Add {
+            hook: NewAgentHook {
+                event: "PreToolUse".into(),
+                matcher: Some("Bash".into()),
+                command: "./guard.sh".into(),
+                timeout: Some(5),
+                name: None,
+            },
+        };
+        let preview = agent_hook_preview(&state, &root, &path, &add).unwrap();
+        assert!(preview.changes);
+        assert_eq!(preview.before, text);
+        assert_eq!(preview.events, ["PreToolUse"]);
+        assert!(preview.notes[0].contains("/hooks"), "{:?}", preview.notes);
+        // Someone writes the file meanwhile: a conflict, nothing written.
+        let theirs = text.replace("./done.sh", "./theirs.sh");
+        fs::write(&codex, &theirs).unwrap();
+        let err = agent_hook_apply(&state, &root, &path, &add, &preview.version).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Conflict, "{err:?}");
+        assert_eq!(fs::read_to_string(&codex).unwrap(), theirs);
+        fs::write(&codex, text).unwrap();
+        let done = agent_hook_apply(&state, &root, &path, &add, &preview.version).unwrap();
+        assert!(done.written);
+        assert_eq!(fs::read_to_string(&codex).unwrap(), preview.after);
+        let kept = &text[..=text.rfind(']').unwrap()];
+        assert!(
+            preview.after.starts_with(kept),
+            "bytes before the new hook kept: {}",
+            preview.after
+        );
+
+        let listed = agent_hook_files(&state, &root).unwrap();
+        let new = listed[0]
+            .hooks
+            .iter()
+            .find(|h| h.command.as_deref() == Some("./guard.sh"))
+            .unwrap();
+        let remove = AgentEdit::Remove {
+            json_path: new.json_path.clone(),
+            command: new.command.clone(),
+        };
+        let preview = agent_hook_preview(&state, &root, &path, &remove).unwrap();
+        agent_hook_apply(&state, &root, &path, &remove, &preview.version).unwrap();
+        assert_eq!(fs::read_to_string(&codex).unwrap(), text);
+
+        // A path the list does not hold is refused, whatever it is.
+        let elsewhere = home.path().join("elsewhere.json");
+        write(&elsewhere, text);
+        for other in [elsewhere.display().to_string(), "/etc/hosts".into()] {
+            let err = agent_hook_preview(&state, &root, &other, &add).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
+            assert!(agent_hook_apply(&state, &root, &other, &add, "v").is_err());
+        }
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), text);
+        // An edit Codex CLI would reject: refused.
+        let empty = AgentEdit::Add {
+            hook: NewAgentHook {
+                event: "Stop".into(),
+                matcher: None,
+                command: " ".into(),
+                timeout: None,
+                name: None,
+            },
+        };
+        let err = agent_hook_preview(&state, &root, &path, &empty).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
+    }
+
+    #[test]
+    fn every_other_agent_has_its_form_rules() {
+        let rules = agent_hook_rules();
+        let agents: Vec<&str> = rules.iter().map(|r| r.agent.as_str()).collect();
+        assert_eq!(agents, ["codex", "gemini", "cursor", "copilot"]);
+        let gemini = &rules[1];
+        assert_eq!(gemini.timeout_unit, "milliseconds");
+        assert!(gemini.named);
+        assert_eq!(gemini.matcher_events, ["BeforeTool", "AfterTool"]);
+        assert_eq!(rules[3].timeout_key, "timeoutSec");
+        assert!(
+            rules
+                .iter()
+                .all(|r| r.matcher_events.iter().all(|m| r.events.contains(m)))
+        );
     }
 
     #[test]
