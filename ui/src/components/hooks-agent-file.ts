@@ -1,14 +1,17 @@
 // The Hook editor's tabs of the other coding agents: one per hooks file of
 // Codex CLI, Gemini CLI, Cursor and GitHub Copilot that exists for the
 // project (the user's and the project's; Copilot keeps several files per
-// scope, one tab each), read-only. A tab shows the file's hooks as a table
-// (the agent's event with its Claude Code counterpart, matcher, command,
-// timeout in seconds), hookd's own entries marked, and at the top what the
-// agent would drop or skip, each with its JSON path. hookd writes these
-// files only through `hookd connect --agent` and `hookd hooks convert
-// --write`; the tab says so.
+// scope, one tab each). A tab shows the file's hooks as a table (the
+// agent's event with its Claude Code counterpart, matcher, command, timeout
+// in seconds), hookd's own entries marked, and at the top what the agent
+// would drop or skip, each with its JSON path. Two edits are made here, each
+// reviewed as a diff first (components/agent-hook-dialog.ts): "Add hook"
+// (with that agent's event list and field rules) and "Remove" on a row.
+// hookd's own recording entries are `hookd disconnect --agent`'s to remove;
+// anything else is edited with the agent's own tools.
 
 import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
+import { noticeFor, openAgentHookDialog } from './agent-hook-dialog';
 import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
@@ -44,9 +47,24 @@ export function hasProblems(f: AgentHookFile): boolean {
   return f.error !== null || f.errors.length > 0;
 }
 
-/** The "edited elsewhere" line: how this file is changed. */
+/** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
-  return `Read-only here: edit this file with ${f.label}\u2019s own tools, or let hookd write it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) or hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
+  return `Add or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
+}
+
+/** Why a row has no Remove button: hookd's own entry goes with `hookd disconnect`. */
+export function disconnectHint(f: AgentHookFile): string {
+  return `hookd\u2019s own entry: hookd disconnect --agent ${f.agent} removes it (or the Connect dialog of the Projects screen)`;
+}
+
+/** What a tab needs to edit its file; without it the tab only shows the file. */
+export interface AgentFileEditing {
+  /** The project the Hooks screen shows. */
+  project: string;
+  /** Reloads the screen after an edit. */
+  reload(): Promise<void>;
+  /** Shows an error in the window's banner. */
+  onError(err: unknown, context: string): void;
 }
 
 function findings(id: string, cls: string, title: string, problems: Problem[]): HTMLElement | null {
@@ -59,13 +77,29 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
   );
 }
 
-/** The panel of one agent's hooks file. */
-export function renderAgentFile(f: AgentHookFile): HTMLElement {
-  const rows = f.hooks.map((x) => {
+/** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
+export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
+  const canEdit = editing !== undefined && f.error === null;
+  const open = (action: { kind: 'add' } | { kind: 'remove'; hook: AgentHook; index: number }, opener: HTMLElement): void => {
+    if (!editing) return;
+    openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });
+  };
+  const rows = f.hooks.map((x, index) => {
     const own = problemsAt(x, f.errors);
+    const remove = !canEdit
+      ? null
+      : x.hookd
+        ? h('span', { class: 'muted small-note', data: { testid: 'agent-hook-own' }, attrs: { title: disconnectHint(f) }, text: 'hookd disconnect' })
+        : h('button', {
+            class: 'button small hooks-agent-remove',
+            data: { testid: 'agent-hook-remove' },
+            attrs: { type: 'button', 'aria-label': `Remove the ${x.event} hook ${x.command ?? x.handler_type}` },
+            text: 'Remove',
+            on: { click: (ev) => open({ kind: 'remove', hook: x, index }, ev.currentTarget as HTMLElement) },
+          });
     return h(
       'tr',
-      { class: own.length > 0 ? 'hooks-agent-row-error' : '', data: { testid: 'agent-hook', event: x.event, claudeEvent: x.claude_event ?? '', hookd: String(x.hookd), path: x.json_path } },
+      { class: own.length > 0 ? 'hooks-agent-row-error' : '', data: { testid: 'agent-hook', event: x.event, claudeEvent: x.claude_event ?? '', hookd: String(x.hookd), path: x.json_path }, attrs: { tabindex: canEdit ? -1 : null } },
       h('td', { class: 'mono hooks-event-name', attrs: { title: x.json_path } }, x.event),
       h('td', { class: 'mono hooks-event-name', data: { testid: 'agent-hook-claude' } }, x.claude_event ?? h('span', { class: 'muted', attrs: { title: 'Claude Code has no such event' }, text: '—' })),
       h('td', { class: 'mono', attrs: { title: x.matcher ?? null } }, ...breakable(x.matcher ?? '')),
@@ -79,14 +113,16 @@ export function renderAgentFile(f: AgentHookFile): HTMLElement {
         ...own.map((p) => h('span', { class: 'hooks-agent-row-problem', data: { testid: 'agent-hook-error' }, text: `⚠ ${p.message}` })),
       ),
       h('td', { class: 'num', text: formatTimeout(x.timeout_secs) }),
+      canEdit ? h('td', { class: 'hooks-agent-actions' }, remove) : null,
     );
   });
+  const notice = noticeFor(f.path);
   const table = h(
     'table',
     { id: 'hooks-agent-table', class: 'hooks-table hooks-agent-table' },
     h('caption', { class: 'visually-hidden', text: `Hooks of ${agentFileLabel(f)}` }),
-    h('colgroup', {}, ...['event', 'claude', 'matcher', 'runs', 'timeout'].map((c) => h('col', { class: `hooks-col-${c}` }))),
-    h('thead', {}, h('tr', {}, ...['Event', 'Claude Code event', 'Matcher', 'Command', 'Timeout'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+    h('colgroup', {}, ...['event', 'claude', 'matcher', 'runs', 'timeout', ...(canEdit ? ['actions'] : [])].map((c) => h('col', { class: `hooks-col-${c}` }))),
+    h('thead', {}, h('tr', {}, ...['Event', 'Claude Code event', 'Matcher', 'Command', 'Timeout'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })), canEdit ? h('th', { attrs: { scope: 'col' } }, h('span', { class: 'visually-hidden', text: 'Actions' })) : null)),
     h('tbody', {}, ...rows),
   );
   return h(
@@ -95,10 +131,23 @@ export function renderAgentFile(f: AgentHookFile): HTMLElement {
     h(
       'div',
       { class: 'hooks-file-header' },
-      h('div', { class: 'hooks-file-title' }, h('strong', { id: 'hooks-agent-file-label', text: agentFileLabel(f) }), h('span', { class: 'badge badge-off', text: 'read-only' })),
+      h(
+        'div',
+        { class: 'hooks-file-title' },
+        h('strong', { id: 'hooks-agent-file-label', text: agentFileLabel(f) }),
+        canEdit ? h('button', { id: 'hooks-agent-add', class: 'button small', attrs: { type: 'button' }, text: 'Add hook', on: { click: (ev) => open({ kind: 'add' }, ev.currentTarget as HTMLElement) } }) : null,
+      ),
       h('span', { id: 'hooks-agent-file-path', class: 'mono hooks-path', text: f.path }),
       h('p', { id: 'hooks-agent-file-edit', class: 'muted', text: editedWith(f) }),
     ),
+    notice !== null
+      ? h(
+          'div',
+          { id: 'hooks-agent-file-done', class: 'connect-notice hooks-agent-done', attrs: { role: 'status', tabindex: -1 } },
+          h('p', { text: notice.text }),
+          ...notice.notes.map((n) => h('p', { class: 'connect-note', data: { testid: 'agent-edit-note' }, text: n })),
+        )
+      : null,
     f.error !== null ? h('p', { id: 'hooks-agent-file-error', class: 'hooks-alert', attrs: { role: 'alert' } }, h('strong', { text: 'Cannot read this file: ' }), f.error) : null,
     findings('hooks-agent-file-errors', 'hooks-alert', `${f.label} would drop this file or these hooks:`, f.errors),
     findings('hooks-agent-file-warnings', 'hooks-warning', `${f.label} skips or ignores:`, f.warnings),

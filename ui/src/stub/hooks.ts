@@ -13,12 +13,17 @@
 
 import { addHandler, commandOf, matcherOf, removeHandler, treeFrom, type Handler, type HooksTree, type JsonObject } from '../lib/hooks-model';
 import type { AgentHookFile, BadMatcher, DisabledEntry, EffectiveView, PluginHook, EventHooks, Kind, FileRef, FileReview, Scope, HookEventInfo, HookFile, HookRef, JsonValue, MatcherCheck, SavePreview } from '../lib/types';
+import type { AgentEdit } from '../lib/bindings/AgentEdit';
+import type { AgentHookRules } from '../lib/bindings/AgentHookRules';
 import { DISABLED, fail, RUNS, type StubPart } from './types';
 
 export type HooksCommands =
   | 'hook_events'
   | 'hook_files'
   | 'agent_hook_files'
+  | 'agent_hook_rules'
+  | 'agent_hook_preview'
+  | 'agent_hook_apply'
   | 'agent_verdicts'
   | 'effective_hooks'
   | 'check_matcher'
@@ -262,6 +267,47 @@ export function createHooksStub(projects: string[]): HooksStub {
     });
   }
 
+  // The other agents' files, edited in place (json paths renumbered by a
+  // simple rule: the stub writes no real file; the core's edits are tested in Rust).
+  const agentFiles = new Map<string, AgentHookFile[]>();
+  const agentRevisions = new Map<string, number>();
+  const agentFilesOf = (project: string): AgentHookFile[] => {
+    let found = agentFiles.get(project);
+    if (!found) {
+      found = agentHookFiles(project);
+      agentFiles.set(project, found);
+    }
+    return found;
+  };
+  const agentVersion = (path: string): string => `rev-${agentRevisions.get(path) ?? 0}`;
+  const agentEdit = (project: string, path: string, edit: AgentEdit): { file: AgentHookFile; hooks: AgentHookFile['hooks']; before: string; after: string; event: string } => {
+    const file = agentFilesOf(project).find((f) => f.path === path);
+    if (!file) throw fail('invalid_input', `${path} is not a hooks file of another coding agent for this project`);
+    let hooks: AgentHookFile['hooks'];
+    let event: string;
+    if (edit.kind === 'add') {
+      if (edit.hook.command.trim() === '') throw fail('invalid_input', `refusing to edit ${path}: the new hook's command is empty: it would never run`);
+      event = edit.hook.event;
+      const flat = file.agent === 'cursor' || file.agent === 'copilot';
+      const n = file.hooks.filter((x) => x.event === event).length;
+      const secs = edit.hook.timeout === null ? null : file.agent === 'gemini' ? edit.hook.timeout / 1000 : edit.hook.timeout;
+      hooks = [...file.hooks, { event, claude_event: null, matcher: edit.hook.matcher, handler_type: 'command', command: edit.hook.command, timeout_secs: secs, hookd: false, json_path: flat ? `hooks.${event}[${n}]` : `hooks.${event}[${n}].hooks[0]` }];
+    } else {
+      const gone = file.hooks.find((x) => x.json_path === edit.json_path && x.command === edit.command);
+      if (!gone) throw fail('invalid_input', `refusing to edit ${path}: ${edit.json_path}: no hook of this file is here any more (the file changed): reload it`);
+      event = gone.event;
+      hooks = file.hooks.filter((x) => x !== gone);
+    }
+    const text = (list: AgentHookFile['hooks']): string => {
+      const byEvent: Record<string, JsonValue[]> = {};
+      for (const x of list) (byEvent[x.event] ??= []).push({ ...(x.matcher !== null ? { matcher: x.matcher } : {}), command: x.command, ...(x.timeout_secs !== null ? { timeout: x.timeout_secs } : {}) });
+      return `${JSON.stringify({ hooks: byEvent }, null, 2)}\n`;
+    };
+    return { file, hooks, before: text(file.hooks), after: text(hooks), event };
+  };
+  const agentNotes = (file: AgentHookFile, edit: AgentEdit): string[] =>
+    file.agent !== 'codex' ? [] : edit.kind === 'add' ? ['Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust it (hookd never writes trust for you)'] : ['Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks'];
+
   const commands: StubPart<HooksCommands> = {
     hook_events: () => STUB_EVENTS,
     // Every sample project's managed files count as approved: the stub has
@@ -269,12 +315,24 @@ export function createHooksStub(projects: string[]): HooksStub {
     trust_review: ({ project }) => trustReview(project),
     trust_approve: ({ project }) => trustReview(project),
     hook_files: ({ project }) => KINDS.flatMap((kind) => SCOPES.map((scope) => hookFile({ project, kind, scope }))),
-    agent_hook_files: ({ project }) => agentHookFiles(project),
+    agent_hook_files: ({ project }) => agentFilesOf(project),
+    agent_hook_rules: () => STUB_AGENT_RULES,
+    agent_hook_preview: ({ project, path, edit }) => {
+      const { file, before, after, event } = agentEdit(project, path, edit);
+      return { path: file.path, changes: true, before, after, events: [event], version: agentVersion(path), notes: agentNotes(file, edit) };
+    },
+    agent_hook_apply: ({ project, path, edit, version }) => {
+      if (version !== agentVersion(path)) throw fail('conflict', `${path} changed since the preview; nothing was written`);
+      const { file, hooks, event } = agentEdit(project, path, edit);
+      file.hooks = hooks;
+      agentRevisions.set(path, (agentRevisions.get(path) ?? 0) + 1);
+      return { path: file.path, written: true, backup: `${path}.hookd-backup`, events: [event], notes: agentNotes(file, edit) };
+    },
     // Canned verdicts (the core reads each agent's own settings): hookd's
     // Codex entry is not trusted yet, the user's guard is; Cursor's project
     // hooks run if the workspace is trusted.
     agent_verdicts: ({ project }) =>
-      agentHookFiles(project).map((f) => ({
+      agentFilesOf(project).map((f) => ({
         path: f.path,
         verdicts: f.hooks.map((hook) =>
           f.agent === 'codex' && hook.hookd
@@ -423,6 +481,14 @@ export function createHooksStub(projects: string[]): HooksStub {
 
   return { commands, files, writeFile: write, read };
 }
+
+/** The "Add hook" form's rules, canned (the core's lists are in agent_schema.rs). */
+const STUB_AGENT_RULES: AgentHookRules[] = [
+  { agent: 'codex', label: 'Codex CLI', events: ['SessionStart', 'SubagentStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SubagentStop', 'Stop', 'SessionEnd', 'Interrupt'], matcher_events: ['PreToolUse', 'PermissionRequest', 'PostToolUse'], timeout_unit: 'seconds', timeout_key: 'timeout', named: false },
+  { agent: 'gemini', label: 'Gemini CLI', events: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent', 'SessionStart', 'SessionEnd', 'Notification'], matcher_events: ['BeforeTool', 'AfterTool'], timeout_unit: 'milliseconds', timeout_key: 'timeout', named: true },
+  { agent: 'cursor', label: 'Cursor', events: ['sessionStart', 'preToolUse', 'postToolUse', 'beforeShellExecution', 'afterFileEdit', 'beforeSubmitPrompt', 'stop'], matcher_events: ['preToolUse', 'postToolUse', 'beforeShellExecution', 'afterFileEdit'], timeout_unit: 'seconds', timeout_key: 'timeout', named: false },
+  { agent: 'copilot', label: 'GitHub Copilot', events: ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop'], matcher_events: ['preToolUse', 'postToolUse'], timeout_unit: 'seconds', timeout_key: 'timeoutSec', named: false },
+];
 
 /**
  * The other agents' hooks files of a project, canned (the core reads and

@@ -11,9 +11,10 @@
 // edited file exactly as Save would write it (the save preview's text) and
 // shows what it would decide differently, how far it is, and a Cancel. The
 // Templates tab installs ready-made hooks into any of the six files.
-// After hookd's tabs, one read-only tab per hooks file of another coding
-// agent that exists (Codex CLI, Gemini CLI, Cursor, GitHub Copilot;
-// components/hooks-agent-file.ts), selected by `agent_file=` in the hash.
+// After hookd's tabs, one tab per hooks file of another coding agent that
+// exists (Codex CLI, Gemini CLI, Cursor, GitHub Copilot; a hook added or
+// removed there is reviewed as a diff first; components/hooks-agent-file.ts),
+// selected by `agent_file=` in the hash.
 
 import '../styles/hooks.css';
 import { basename, h, replaceChildren } from '../components/dom';
@@ -409,7 +410,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       banner.hidden = true;
       panel.replaceChildren(
         shownFile
-          ? renderAgentFile(shownFile)
+          ? renderAgentFile(shownFile, { project, reload: () => load('saved'), onError: (err, context) => ctx.errors.show(err, context) })
           : h('p', { id: 'hooks-agent-file-missing', class: 'muted', text: loaded ? `No hooks file ${agentFile} of another agent exists for this project (any more).` : 'Loading…' }),
       );
       return;
