@@ -1,10 +1,12 @@
 // The other agents' hooks files in the Hooks screen: the user's Codex CLI
 // ~/.codex/hooks.json and a project's Cursor .cursor/hooks.json each get a
-// read-only tab after hookd's, with their hooks (the agent's event beside
-// Claude Code's, matcher, command, timeout), hookd's own entry marked, and
-// the entry Cursor would drop named with its JSON path. In a repository of
-// its own, so the other specs' files are untouched. See run.mjs for the
-// context every spec receives.
+// tab after hookd's, with their hooks (the agent's event beside Claude
+// Code's, matcher, command, timeout), hookd's own entry marked, and the
+// entry Cursor would drop named with its JSON path. Then a hook is added to
+// the Codex CLI file through the review dialog (the file on disk gains only
+// the new group's bytes) and removed again (the file is back byte for
+// byte). In a repository of its own, so the other specs' files are
+// untouched. See run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,7 +86,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
       ['PreToolUse', 'PreToolUse', 'Bash', './scripts/no-rm-rf.sh', '5 s', 'false'],
       ['PreToolUse', 'PreToolUse', '*', 'hookd-emit --agent codex PreToolUserecords for hookd', '10 s', 'true'],
     ]);
-    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Read-only here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
+    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Add or remove a hook here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
     assert.ok(!(await browser.$('#hooks-agent-file-errors').isExisting()), 'a file Codex CLI reads whole has no errors');
 
     // Cursor's file: its events beside Claude Code's, and the entry it drops.
@@ -122,5 +124,66 @@ export default async function ({ browser, test, shot, makeRepo }) {
     await browser.$('#hooks-file-path').waitForExist({ timeout: 10000 });
     assert.ok(!(await browser.$('#hooks-agent-file').isExisting()));
     assert.doesNotMatch(await browser.execute(() => window.location.hash), /agent_file=/);
+  });
+
+  await test('a hook is added to the Codex CLI file after a review of its diff, and removed again byte for byte', async () => {
+    const before = fs.readFileSync(codexFile, 'utf8');
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project&agent_file=codex-global`);
+    await browser.$('#hooks-agent-add').waitForClickable({ timeout: 10000 });
+    // hookd's own entry has no Remove: hookd disconnect removes it.
+    assert.equal(await browser.execute(() => document.querySelector('[data-testid="agent-hook"][data-hookd="true"] [data-testid="agent-hook-remove"]') === null), true);
+    await browser.$('#hooks-agent-add').click();
+    await browser.waitUntil(async () => (await browser.$$('#agent-hook-event option').length) > 5, { timeout: 10000, timeoutMsg: 'the Codex CLI events fill the form' });
+    const events = await browser.execute(() => [...document.querySelectorAll('#agent-hook-event option')].map((o) => o.value));
+    assert.ok(events.includes('PermissionRequest') && events.includes('Interrupt') && !events.includes('BeforeTool'), `Codex CLI's own events: ${events}`);
+    assert.equal(await browser.execute(() => document.querySelector('#agent-hook-timeout-field label').textContent), 'Timeout (seconds)');
+    // A matcher only on the tool events.
+    await browser.$('#agent-hook-event').selectByAttribute('value', 'Stop');
+    assert.equal(await browser.$('#agent-hook-matcher').isEnabled(), false, 'Stop takes no matcher');
+    await browser.$('#agent-hook-event').selectByAttribute('value', 'PreToolUse');
+    assert.equal(await browser.$('#agent-hook-matcher').isEnabled(), true);
+    await browser.$('#agent-hook-matcher').setValue('apply_patch');
+    await browser.$('#agent-hook-command').setValue('./scripts/check-edit.sh');
+    await browser.$('#agent-hook-timeout').setValue('30');
+    await browser.$('#agent-hook-review').click();
+    await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the change is previewed' });
+    const diff = await browser.$('#agent-hook-dialog [data-testid="hooks-diff"]').getText();
+    assert.match(diff, /check-edit\.sh/);
+    assert.match(await browser.$('#agent-hook-notes').getText(), /trust it/, 'the Codex CLI trust note');
+    assert.equal(fs.readFileSync(codexFile, 'utf8'), before, 'nothing written before Apply');
+    await shot(browser, 'hooks-agent-edit');
+    await browser.$('#agent-hook-apply').click();
+    await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-done').isExisting()) && /Added a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), {
+      timeout: 10000,
+      timeoutMsg: 'the tab says the hook was added',
+    });
+    assert.match(await browser.$('#hooks-agent-file-done').getText(), /open \/hooks in Codex/, 'Codex runs it only once trusted');
+
+    // On disk: the new group after the event's groups; every other byte as it was.
+    const after = fs.readFileSync(codexFile, 'utf8');
+    const groups = JSON.parse(after).hooks.PreToolUse;
+    assert.deepEqual(groups.at(-1), { matcher: 'apply_patch', hooks: [{ type: 'command', command: './scripts/check-edit.sh', timeout: 30 }] });
+    assert.equal(groups.length, JSON.parse(before).hooks.PreToolUse.length + 1);
+    let prefix = 0;
+    while (prefix < before.length && before[prefix] === after[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < before.length - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix]) suffix++;
+    assert.equal(prefix + suffix, before.length, `only bytes inserted, none changed: ${JSON.stringify(after.slice(prefix, after.length - suffix))}`);
+    assert.ok(prefix > before.indexOf('hookd-emit --agent codex PreToolUse'), 'inserted after the event’s groups');
+
+    // The focus is on the new row, never on <body>.
+    await browser.waitUntil(
+      async () => browser.execute(() => document.activeElement?.dataset?.event === 'PreToolUse' && document.activeElement.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === './scripts/check-edit.sh'),
+      { timeout: 5000, timeoutMsg: 'the focus lands on the added row' },
+    );
+
+    // Remove it again: the file is back byte for byte.
+    await browser.execute(() => document.activeElement.querySelector('[data-testid="agent-hook-remove"]').click());
+    await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the removal is previewed' });
+    assert.match(await browser.$('#agent-hook-dialog [data-testid="hooks-diff"]').getText(), /check-edit\.sh/);
+    await browser.$('#agent-hook-apply').click();
+    await browser.waitUntil(async () => /Removed a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook was removed' });
+    assert.equal(fs.readFileSync(codexFile, 'utf8'), before, 'back byte for byte');
+    await browser.waitUntil(async () => browser.execute(() => document.activeElement !== document.body && document.activeElement !== null), { timeout: 5000, timeoutMsg: 'the focus is not lost to <body>' });
   });
 }
