@@ -39,10 +39,6 @@ use super::{copilot, cursor};
 use crate::AgentKind;
 use crate::fs_atomic::confine::{self, ConfineError};
 
-/// Keys under Gemini CLI's `hooks` that are its settings, not events
-/// (`docs/agent-hooks.md` §2.2): no hooks are read from them.
-const GEMINI_SETTINGS_KEYS: [&str; 3] = ["enabled", "disabled", "notifications"];
-
 /// What the list says about Gemini CLI's timeouts, which its files count in
 /// milliseconds.
 pub const GEMINI_TIMEOUT_NOTE: &str =
@@ -129,6 +125,10 @@ pub struct AgentHookFile {
     pub check: AgentFileCheck,
     /// What to know about its timeouts ([`GEMINI_TIMEOUT_NOTE`]).
     pub timeout_note: Option<&'static str>,
+    /// The file as parsed (`None` with `error`), for what `hooks` does not
+    /// carry (a Gemini handler's `name`, Copilot's `disableAllHooks`),
+    /// so nobody reads the file again.
+    pub value: Option<Value>,
 }
 
 impl AgentHookFile {
@@ -214,11 +214,13 @@ pub fn read_file(
         hooks: Vec::new(),
         check: AgentFileCheck::default(),
         timeout_note: (agent == AgentKind::Gemini).then_some(GEMINI_TIMEOUT_NOTE),
+        value: None,
     };
     match parse(path, comments, project) {
         Ok(Some(value)) => {
             file.hooks = hooks(agent, &value);
             file.check = agent_schema::check(agent, &value);
+            file.value = Some(value);
         }
         // A link to nothing: no file.
         Ok(None) => return None,
@@ -276,7 +278,9 @@ pub fn hooks(agent: AgentKind, file: &Value) -> Vec<AgentHook> {
     };
     let mut out = Vec::new();
     for (event, entries) in events {
-        if agent == AgentKind::Gemini && GEMINI_SETTINGS_KEYS.contains(&event.as_str()) {
+        if agent == AgentKind::Gemini
+            && agent_schema::GEMINI_CONFIG_FIELDS.contains(&event.as_str())
+        {
             continue;
         }
         let Some(entries) = entries.as_array() else {

@@ -75,8 +75,8 @@ pub fn verdicts(
     project: Option<&Path>,
     file: &AgentHookFile,
 ) -> Vec<AgentVerdict> {
-    let raw = read(file);
-    let context = Context::read(roots, project, file, raw.as_ref());
+    let raw = file.value.as_ref();
+    let context = Context::read(roots, project, file, raw);
     file.hooks
         .iter()
         .map(|hook| {
@@ -85,7 +85,7 @@ pub fn verdicts(
                 reasons: Vec::new(),
                 provided: Vec::new(),
             };
-            context.judge(file, hook, raw.as_ref(), &mut verdict);
+            context.judge(file, hook, raw, &mut verdict);
             verdict.runs = verdict.reasons.is_empty();
             verdict
         })
@@ -320,14 +320,6 @@ impl Context {
 
 fn not_run(code: NotRunCode, message: String) -> NotRun {
     NotRun { code, message }
-}
-
-/// The file as parsed, to read what [`AgentHook`] does not carry.
-fn read(file: &AgentHookFile) -> Option<Value> {
-    if file.error.is_some() {
-        return None;
-    }
-    read_json(&file.path, file.agent == AgentKind::Gemini)
 }
 
 fn read_json(path: &Path, comments: bool) -> Option<Value> {

@@ -60,8 +60,10 @@ const GEMINI_EVENTS: &[&str] = &[
 
 /// Keys under Gemini CLI's `hooks` that are settings, not events: it skips
 /// them without a word (`HOOKS_CONFIG_FIELDS` in its `hooks/types.ts`; the
-/// docs' troubleshooting still shows `"hooks": {"disabled": [...]}`).
-const GEMINI_CONFIG_FIELDS: &[&str] = &["enabled", "disabled", "notifications"];
+/// docs' troubleshooting still shows `"hooks": {"disabled": [...]}`). The
+/// check, the connect that edits around them and the listing of an agent's
+/// hooks all pass them over by this list.
+pub(crate) const GEMINI_CONFIG_FIELDS: &[&str] = &["enabled", "disabled", "notifications"];
 
 /// Cursor's events (§3.3).
 const CURSOR_EVENTS: &[&str] = &[

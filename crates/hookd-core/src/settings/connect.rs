@@ -979,11 +979,6 @@ pub(crate) fn shell_words(command: &str, max: usize) -> Vec<String> {
     words
 }
 
-/// Keys under `hooks` that are settings, not events: Gemini CLI's
-/// `enabled`, `disabled` (a list of hook names) and `notifications`, which
-/// it passes over. No event is named so, so an edit leaves them alone.
-const SETTINGS_UNDER_HOOKS: [&str; 3] = ["enabled", "disabled", "notifications"];
-
 /// Refuses documents Claude Code itself would not accept, before anything is
 /// changed, so hookd never "repairs" a file by dropping what it cannot read.
 /// Checks that `settings` has the shape hookd edits: an object whose
@@ -1000,7 +995,9 @@ pub(crate) fn check_shape(settings: &Value) -> Result<(), ShapeError> {
         return Err(shape("hooks".into(), "an object"));
     };
     for (event, groups) in hooks {
-        if SETTINGS_UNDER_HOOKS.contains(&event.as_str()) {
+        // Gemini CLI's settings kept under `hooks`: no event is named so,
+        // so an edit leaves them alone.
+        if super::agent_schema::GEMINI_CONFIG_FIELDS.contains(&event.as_str()) {
             continue;
         }
         let Value::Array(groups) = groups else {
