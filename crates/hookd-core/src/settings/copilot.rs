@@ -132,17 +132,7 @@ pub fn is_hookd_entry(entry: &Value) -> bool {
 /// The mode of one of hookd's entries ([`is_hookd_entry`]); `None` for
 /// any other entry.
 fn hookd_mode(entry: &Value) -> Option<Mode> {
-    if entry
-        .get("type")
-        .is_some_and(|kind| kind.as_str() != Some("command"))
-    {
-        return None;
-    }
-    ["bash", "command"]
-        .iter()
-        .filter_map(|key| entry.get(key).and_then(Value::as_str))
-        .find(|command| connect::runs_hookd_emit(command))
-        .map(connect::command_mode)
+    flat::hookd_mode(entry, &["bash", "command"])
 }
 
 /// Adds hookd's entry of `mode` to each [`EVENTS`] event of a parsed

@@ -76,14 +76,7 @@ pub fn is_hookd_entry(entry: &Value) -> bool {
 /// The mode of one of hookd's entries ([`is_hookd_entry`]); `None` for
 /// any other entry.
 fn hookd_mode(entry: &Value) -> Option<Mode> {
-    if entry
-        .get("type")
-        .is_some_and(|kind| kind.as_str() != Some("command"))
-    {
-        return None;
-    }
-    let command = entry.get("command").and_then(Value::as_str)?;
-    connect::runs_hookd_emit(command).then(|| connect::command_mode(command))
+    flat::hookd_mode(entry, &["command"])
 }
 
 /// Adds hookd's entry of `mode` to each [`EVENTS`] event of a parsed

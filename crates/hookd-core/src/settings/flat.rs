@@ -8,6 +8,24 @@ use serde_json::{Map, Value, json};
 
 use super::connect::{self, Mode, ShapeError};
 
+/// The mode of `entry` when it is one of hookd's: a command entry (`type`
+/// absent or `command`) whose command, under the first of `keys` that runs
+/// a program named `hookd-emit`, is hookd's ([`connect::command_mode`]);
+/// `None` for any other entry. Cursor keeps the command under `command`,
+/// Copilot under `bash` (or `command`).
+pub(crate) fn hookd_mode(entry: &Value, keys: &[&str]) -> Option<Mode> {
+    if entry
+        .get("type")
+        .is_some_and(|kind| kind.as_str() != Some("command"))
+    {
+        return None;
+    }
+    keys.iter()
+        .filter_map(|key| entry.get(key).and_then(Value::as_str))
+        .find(|command| connect::runs_hookd_emit(command))
+        .map(connect::command_mode)
+}
+
 /// Refuses what the agent would not read as a hooks file, before anything
 /// is changed: the top level must be an object, `version` a number, `hooks`
 /// an object of arrays of entry objects.
