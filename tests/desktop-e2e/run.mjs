@@ -1,6 +1,6 @@
 // End-to-end tests of the real hookd-desktop app through its real webview.
 // Started by scripts/desktop-e2e, which provides Xvfb, tauri-driver on
-// 127.0.0.1:4444 and these environment variables:
+// 127.0.0.1:$HOOKD_E2E_PORT (4444 unless set) and these environment variables:
 //   HOOKD_E2E_APP          the hookd-desktop binary
 //   HOOKD_E2E_EMIT         the hookd-emit binary
 //   HOOKD_E2E_WORK         a temp dir for repositories
@@ -88,7 +88,7 @@ async function test(name, body) {
 
 const browser = await remote({
   hostname: '127.0.0.1',
-  port: 4444,
+  port: Number(process.env.HOOKD_E2E_PORT || 4444),
   logLevel: 'warn',
   capabilities: { 'tauri:options': { application: APP }, 'wdio:enforceWebDriverClassic': true },
 });
