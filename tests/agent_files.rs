@@ -267,8 +267,8 @@ impl Target {
         assert_validates(env, root, self.agent, file, &format!("{what}, connected"));
         assert_eq!(
             names_in(dir),
-            BTreeSet::from([file_name.clone(), format!("{file_name}.hookd-backup")]),
-            "{what}: the file and its documented backup, nothing else"
+            BTreeSet::from([file_name]),
+            "{what}: the file and nothing else (its backup is in hookd's data directory)"
         );
 
         let run = env.hookd(root, &["disconnect", "--agent", self.agent]);

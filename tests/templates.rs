@@ -694,7 +694,7 @@ fn the_new_templates_install_surgically_once_and_uninstall_exactly() {
     ]));
     assert_eq!(
         out,
-        "Installed stop-run-tests into R/.claude/settings.json (agent, project scope): added Stop; script copied to R/.hookd/hooks/stop-run-tests.py (backup: R/.claude/settings.json.hookd-backup)\n\
+        "Installed stop-run-tests into R/.claude/settings.json (agent, project scope): added Stop; script copied to R/.hookd/hooks/stop-run-tests.py (previous version kept: `hookd hooks backups` lists it)\n\
          Updated R/.hookd/.gitignore: .hookd/hooks/ and settings.json can be committed; the ledger, local settings and .hookd/hooks-local/ stay out of git\n"
             .replace("R/", &format!("{}/", root.display())),
     );

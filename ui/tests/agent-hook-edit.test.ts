@@ -42,7 +42,7 @@ describe('removing and what happened', () => {
   it('removes a hook by its place and command, and says what was done', () => {
     expect(removalOf(hook())).toEqual({ kind: 'remove', json_path: 'hooks.Stop[0].hooks[0]', command: './done.sh' });
     const result = { path: '/h/.codex/hooks.json', written: true, backup: '/h/.codex/hooks.json.hookd-backup', events: ['Stop'], notes: [] };
-    expect(editDone(removalOf(hook()), result, 'Codex CLI · Global')).toBe('Removed a Stop hook from Codex CLI · Global. The previous file is kept as /h/.codex/hooks.json.hookd-backup.');
+    expect(editDone(removalOf(hook()), result, 'Codex CLI · Global')).toBe('Removed a Stop hook from Codex CLI · Global. The previous version is kept (hookd hooks restore-backup brings it back).');
     expect(editDone({ kind: 'add', hook: { event: 'Stop', matcher: null, command: 'x', timeout: null, name: null } }, { ...result, backup: null }, 'Cursor · Project')).toBe('Added a Stop hook to Cursor · Project.');
   });
 

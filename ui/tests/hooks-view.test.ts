@@ -621,7 +621,7 @@ describe('hooks view', () => {
     await vi.waitFor(() => expect(card().querySelectorAll('[data-testid=template-installed]')).toHaveLength(0));
     expect($('#hooks-status').textContent).toContain('Uninstalled block-dangerous-shell from hookd · Local');
     expect($('#hooks-status').textContent).toBe(
-      'Uninstalled block-dangerous-shell from hookd · Local (.hookd/settings.local.json): removed PreToolUse (Bash); script .hookd/hooks-local/block-dangerous-shell.py removed; previous file kept as .hookd/settings.local.json.hookd-backup.',
+      'Uninstalled block-dangerous-shell from hookd · Local (.hookd/settings.local.json): removed PreToolUse (Bash); script .hookd/hooks-local/block-dangerous-shell.py removed; the previous version is kept (hookd hooks restore-backup brings it back).',
     );
     expect(JSON.parse(stub.hooks.files.get(`${ROOT}/.hookd/settings.local.json`)!)).toEqual({});
   });

@@ -2,7 +2,7 @@
 //! HOME, real settings files on disk.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hookd_testkit::{TestEnv, read_json};
 use serde_json::{Value, json};
@@ -68,13 +68,27 @@ fn user_scope_connect_twice_then_disconnect() {
     assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "Disconnected hookd from ~/.claude/settings.json: removed 11 hookd handlers (backup: ~/.claude/settings.json.hookd-backup)\n"
+        "Disconnected hookd from ~/.claude/settings.json: removed 11 hookd handlers (previous version kept: `hookd hooks backups` lists it)\n"
     );
     assert_eq!(read_json(&settings), json!({}));
-    assert_eq!(
-        fs::read(home.join(".claude/settings.json.hookd-backup")).unwrap(),
-        bytes
+    assert_eq!(kept_versions(&env, &settings), std::slice::from_ref(&bytes));
+    assert!(!home.join(".claude/settings.json.hookd-backup").exists());
+
+    // The kept version comes back, and the restore is undoable in turn.
+    let run = env.hookd(
+        &home,
+        &["hooks", "restore-backup", settings.to_str().unwrap()],
     );
+    assert!(run.ok(), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Restored ~/.claude/settings.json to version 1 "),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read(&settings).unwrap(), bytes);
+    assert_eq!(read_json(&kept_path(&env, &settings, 0)), json!({}));
+    assert!(env.hookd(&home, &["disconnect"]).ok());
 
     let run = env.hookd(&home, &["disconnect"]);
     assert!(run.ok(), "{}", run.stderr);
@@ -100,7 +114,7 @@ fn user_scope_keeps_existing_settings() {
     assert!(run.ok(), "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "Connected hookd to ~/.claude/settings.json: added 11 hook groups (backup: ~/.claude/settings.json.hookd-backup)\n"
+        "Connected hookd to ~/.claude/settings.json: added 11 hook groups (previous version kept: `hookd hooks backups` lists it)\n"
     );
     let after = read_json(&settings);
     assert_eq!(
@@ -116,8 +130,8 @@ fn user_scope_keeps_existing_settings() {
         "{text}"
     );
     assert_eq!(
-        fs::read_to_string(home.join(".claude/settings.json.hookd-backup")).unwrap(),
-        original
+        kept_versions(&env, &settings),
+        [original.as_bytes().to_vec()]
     );
 
     let run = env.hookd(&home, &["disconnect"]);
@@ -395,4 +409,45 @@ fn managed_flag_switches_to_wait_entries_and_back() {
     let back = env.hookd(&home, &["connect", "--emit-command", "hookd-emit"]);
     assert!(back.ok(), "{}", back.stderr);
     assert_eq!(read_json(&settings)["hooks"], expected_hooks("hookd-emit"));
+}
+
+/// Where `hookd hooks backups FILE --format json` says version `n` (0:
+/// the newest) of `file` is kept.
+fn kept_path(env: &TestEnv, file: &Path, n: usize) -> PathBuf {
+    let run = env.hookd(
+        &env.home(),
+        &[
+            "hooks",
+            "backups",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert!(run.ok(), "{}", run.stderr);
+    let listed: Value = serde_json::from_str(&run.stdout).unwrap();
+    PathBuf::from(listed[0]["versions"][n]["path"].as_str().unwrap())
+}
+
+/// The contents of every kept version of `file`, newest first, as
+/// `hookd hooks backups` lists them.
+fn kept_versions(env: &TestEnv, file: &Path) -> Vec<Vec<u8>> {
+    let run = env.hookd(
+        &env.home(),
+        &[
+            "hooks",
+            "backups",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert!(run.ok(), "{}", run.stderr);
+    let listed: Value = serde_json::from_str(&run.stdout).unwrap();
+    listed[0]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| fs::read(v["path"].as_str().unwrap()).unwrap())
+        .collect()
 }

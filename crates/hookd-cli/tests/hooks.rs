@@ -85,9 +85,8 @@ fn add_list_remove_keep_everything_else() {
     assert_eq!(
         run.stdout,
         format!(
-            "Added PreToolUse hook \"./lint.sh\" (matcher \"Bash\") to {} (agent, project scope) (backup: {}.hookd-backup)\n",
+            "Added PreToolUse hook \"./lint.sh\" (matcher \"Bash\") to {} (agent, project scope) (previous version kept: `hookd hooks backups` lists it)\n",
             settings.display(),
-            settings.display()
         )
     );
     let mut expected = user_settings();

@@ -4,8 +4,9 @@
 //! dying mid-write. Here a file is only ever replaced whole: the new bytes go
 //! to a temp file in the same directory, are fsynced, get the original's
 //! permissions and owner, and are renamed over the target; the directory is
-//! then fsynced so the rename itself survives a crash. The previous contents
-//! can be kept as `<name>.hookd-backup` so a bad edit is always undoable.
+//! then fsynced so the rename itself survives a crash. (A settings file's
+//! previous contents are kept by its writer in hookd's data directory,
+//! [`crate::settings::backups`], never beside the file.)
 //!
 //! - [`lock`]: one writer at a time, from reading a file to renaming its new
 //!   version in.
@@ -22,8 +23,10 @@ use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// Suffix appended to a file's name to form its backup's name.
-pub const BACKUP_SUFFIX: &str = ".hookd-backup";
+/// Suffix of the backups earlier versions of hookd kept beside a settings
+/// file (`settings.json.hookd-backup`); they are kept in hookd's data
+/// directory now ([`crate::settings::backups`]).
+pub const LEGACY_BACKUP_SUFFIX: &str = ".hookd-backup";
 
 /// How many symlink hops [`write_atomic`] follows before giving up.
 const MAX_SYMLINK_HOPS: usize = 40;
@@ -79,29 +82,21 @@ pub type Result<T> = std::result::Result<T, FsAtomicError>;
 pub struct WriteOutcome {
     /// The file actually replaced (the given path with symlinks resolved).
     pub path: PathBuf,
-    /// Where the previous contents were saved, if a backup was asked for and
-    /// there was a previous file.
+    /// Where the previous contents were kept: filled by a writer that keeps
+    /// them ([`crate::settings::backups`]); [`write_atomic`] itself keeps none.
     pub backup: Option<PathBuf>,
     /// True when the file did not exist before.
     pub created: bool,
 }
 
-/// The backup path for `path`: `<name>.hookd-backup` in the same directory.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(BACKUP_SUFFIX);
-    path.with_file_name(name)
-}
-
-/// Replaces `path` with `contents` atomically, optionally keeping the previous
-/// contents in [`backup_path`] (overwriting an older backup).
+/// Replaces `path` with `contents` atomically.
 ///
 /// A symlinked target (dotfile managers do this) is followed, so the link
 /// survives and its target is what gets replaced. An existing file keeps its
 /// mode and, when the process may set it, its owner and group; a new file gets
 /// the usual `0666 & !umask`. The parent directory must exist.
-pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteOutcome> {
-    write_atomic_as(path, contents, backup, None)
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<WriteOutcome> {
+    write_atomic_as(path, contents, None)
 }
 
 /// [`write_atomic`], giving a file it creates the permission bits
@@ -110,7 +105,6 @@ pub fn write_atomic(path: &Path, contents: &[u8], backup: bool) -> Result<WriteO
 pub fn write_atomic_as(
     path: &Path,
     contents: &[u8],
-    backup: bool,
     new_mode: Option<u32>,
 ) -> Result<WriteOutcome> {
     let target = resolve_symlinks(path).map_err(|source| FsAtomicError::Read {
@@ -143,19 +137,6 @@ pub fn write_atomic_as(
         }
     };
 
-    let mut backup_written = None;
-    if let (true, Some(meta)) = (backup, &existing) {
-        let previous = fs::read(&target).map_err(|source| FsAtomicError::Read {
-            path: target.clone(),
-            source,
-        })?;
-        let backup = backup_path(&target);
-        // The backup holds the same (possibly secret) settings, so it gets the
-        // same mode and owner as the original.
-        replace_file(dir, &backup, &previous, Some(meta), None)?;
-        backup_written = Some(backup);
-    }
-
     replace_file(dir, &target, contents, existing.as_ref(), new_mode)?;
 
     File::open(dir)
@@ -167,7 +148,7 @@ pub fn write_atomic_as(
 
     Ok(WriteOutcome {
         path: target,
-        backup: backup_written,
+        backup: None,
         created: existing.is_none(),
     })
 }
@@ -260,10 +241,10 @@ mod tests {
     }
 
     #[test]
-    fn creates_new_file_without_backup() {
+    fn creates_a_new_file_and_nothing_beside_it() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("settings.json");
-        let out = write_atomic(&path, b"{}\n", true).unwrap();
+        let out = write_atomic(&path, b"{}\n").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"{}\n");
         assert_eq!(
             out,
@@ -273,7 +254,7 @@ mod tests {
                 created: true
             }
         );
-        // No temp file left behind, no backup of a file that never existed.
+        // No temp file left behind.
         assert_eq!(dir_entries(tmp.path()), vec!["settings.json"]);
     }
 
@@ -281,7 +262,7 @@ mod tests {
     fn new_file_mode_follows_umask_not_tempfile_default() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("new.json");
-        write_atomic(&path, b"x", false).unwrap();
+        write_atomic(&path, b"x").unwrap();
         // Compare with what a plain create gets under the same umask.
         let reference = tmp.path().join("reference");
         File::create(&reference).unwrap();
@@ -289,48 +270,27 @@ mod tests {
     }
 
     #[test]
-    fn replaces_and_keeps_backup_of_previous_bytes() {
+    fn replaces_and_keeps_nothing_beside_the_file() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("settings.json");
         fs::write(&path, b"old contents").unwrap();
-        let out = write_atomic(&path, b"new contents", true).unwrap();
+        let out = write_atomic(&path, b"new contents").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new contents");
-        let backup = tmp.path().join("settings.json.hookd-backup");
-        assert_eq!(out.backup.as_deref(), Some(backup.as_path()));
-        assert!(!out.created);
-        assert_eq!(fs::read(&backup).unwrap(), b"old contents");
-
-        // A second write overwrites the one backup with the newer previous state.
-        write_atomic(&path, b"newest", true).unwrap();
-        assert_eq!(fs::read(&backup).unwrap(), b"new contents");
-        assert_eq!(
-            dir_entries(tmp.path()),
-            vec!["settings.json", "settings.json.hookd-backup"]
-        );
+        assert_eq!((out.backup, out.created), (None, false));
+        assert_eq!(dir_entries(tmp.path()), vec!["settings.json"]);
     }
 
     #[test]
-    fn no_backup_when_not_asked() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("a.json");
-        fs::write(&path, b"1").unwrap();
-        let out = write_atomic(&path, b"2", false).unwrap();
-        assert_eq!(out.backup, None);
-        assert_eq!(dir_entries(tmp.path()), vec!["a.json"]);
-    }
-
-    #[test]
-    fn keeps_mode_of_existing_file_and_backup() {
+    fn keeps_mode_of_existing_file() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("settings.json");
         fs::write(&path, b"secret").unwrap();
         fs::set_permissions(&path, Permissions::from_mode(0o600)).unwrap();
-        write_atomic(&path, b"still secret", true).unwrap();
+        write_atomic(&path, b"still secret").unwrap();
         assert_eq!(mode(&path), 0o600);
-        assert_eq!(mode(&backup_path(&path)), 0o600);
 
         fs::set_permissions(&path, Permissions::from_mode(0o640)).unwrap();
-        write_atomic(&path, b"group readable", false).unwrap();
+        write_atomic(&path, b"group readable").unwrap();
         assert_eq!(mode(&path), 0o640);
     }
 
@@ -344,7 +304,7 @@ mod tests {
         let link = tmp.path().join("settings.json");
         symlink("dotfiles/settings.json", &link).unwrap();
 
-        let out = write_atomic(&link, b"new", true).unwrap();
+        let out = write_atomic(&link, b"new").unwrap();
         assert!(
             fs::symlink_metadata(&link)
                 .unwrap()
@@ -353,26 +313,14 @@ mod tests {
         );
         assert_eq!(fs::read(&real).unwrap(), b"new");
         assert_eq!(out.path, real);
-        assert_eq!(
-            fs::read(real_dir.join("settings.json.hookd-backup")).unwrap(),
-            b"old"
-        );
     }
 
     #[test]
     fn missing_directory_is_an_error_naming_the_file() {
         let tmp = tempfile::tempdir().unwrap();
         let path = tmp.path().join("nope").join("settings.json");
-        let err = write_atomic(&path, b"x", true).unwrap_err();
+        let err = write_atomic(&path, b"x").unwrap_err();
         assert!(matches!(err, FsAtomicError::Write { .. }), "{err:?}");
         assert!(err.to_string().contains("nope/settings.json"), "{err}");
-    }
-
-    #[test]
-    fn backup_path_appends_suffix() {
-        assert_eq!(
-            backup_path(Path::new("/h/.claude/settings.local.json")),
-            PathBuf::from("/h/.claude/settings.local.json.hookd-backup")
-        );
     }
 }

@@ -100,7 +100,7 @@ pub fn keep_gitignore(dir: &Path, need: GitignoreNeed) -> fs_atomic::Result<bool
     let text = current.as_deref().map(String::from_utf8_lossy);
     match gitignore_update(text.as_deref(), need) {
         Some(content) => {
-            fs_atomic::write_atomic(&path, content.as_bytes(), false)?;
+            fs_atomic::write_atomic(&path, content.as_bytes())?;
             Ok(true)
         }
         None => Ok(false),

@@ -47,7 +47,8 @@ pub struct SaveResult {
     pub path: String,
     /// It did not exist before.
     pub created: bool,
-    /// Where the previous contents were saved (`<file>.hookd-backup`).
+    /// Where the previous contents were kept (in hookd's data directory;
+    /// `hookd hooks restore-backup` brings them back).
     pub backup: Option<String>,
     /// The new version token.
     pub version: String,

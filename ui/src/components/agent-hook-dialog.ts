@@ -24,6 +24,7 @@ import type { AgentHook, AgentHookFile } from '../lib/types';
 import { h } from './dom';
 import { renderDiff } from './hooks-diff';
 import { modal } from './modal';
+import { keptNote } from '../lib/backup';
 
 /** The Add form's fields, as typed. */
 export interface AddFields {
@@ -70,7 +71,8 @@ export function removalOf(hook: AgentHook): AgentEdit {
 export function editDone(edit: AgentEdit, result: AgentEditResult, fileLabel: string): string {
   const event = result.events[0] ?? (edit.kind === 'add' ? edit.hook.event : '');
   if (!result.written) return `Nothing changed in ${fileLabel}.`;
-  const backup = result.backup !== null ? ` The previous file is kept as ${result.backup}.` : '';
+  const kept = keptNote(result.backup);
+  const backup = kept ? ` ${kept[0]!.toUpperCase()}${kept.slice(1)}.` : '';
   return edit.kind === 'add' ? `Added a ${event} hook to ${fileLabel}.${backup}` : `Removed a ${event} hook from ${fileLabel}.${backup}`;
 }
 

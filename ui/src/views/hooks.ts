@@ -32,6 +32,7 @@ import { mergeHooks, sameTree, treeOfFile, type HooksTree } from '../lib/hooks-m
 import { HOOKS_TABS, hooksHash, type HooksTab, type Route } from '../lib/route';
 import type { AgentFileVerdicts, AgentHookFile, EffectiveView, FileRef, FileReview, HookEventInfo, HookFile, HookRef, JsonValue, ProjectInfo, Scope, TemplateChange, TemplateInfo, UnreadableFile } from '../lib/types';
 import type { View, ViewContext } from './view';
+import { keptNote } from '../lib/backup';
 
 type HooksRoute = Extract<Route, { view: 'hooks' }>;
 
@@ -636,7 +637,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       const result = await api.save_hooks({ file: state.loaded.file, hooks: state.draft, version: state.loaded.version, force });
       if (destroyed) return;
       state.busy = false;
-      say(`Saved ${result.path}${result.created ? ' (created)' : ''}${result.backup ? `; the previous version is in ${basename(result.backup)}` : ''}.`);
+      say(`Saved ${result.path}${result.created ? ' (created)' : ''}${result.backup ? `; ${keptNote(result.backup)}` : ''}.`);
       // Take the saved file as the new base.
       const saved = state.draft;
       Object.assign(state, { ...freshState(state.loaded, state.add), base: saved, draft: saved });
@@ -889,7 +890,7 @@ export function templateMessage(action: 'install' | 'uninstall', change: Templat
           ? `; script ${short(change.script)} already in place`
           : `; script ${short(change.script)} kept (another settings file still uses it)`
         : `; script ${short(change.script)} ${change.script_change}`;
-  const backup = change.backup ? `; previous file kept as ${short(change.backup)}` : '';
+  const backup = change.backup ? `; ${keptNote(change.backup)}` : '';
   return action === 'install'
     ? `Installed ${change.template} into ${file}: added ${handlers}${script}${backup}.`
     : `Uninstalled ${change.template} from ${file}: removed ${handlers}${script}${backup}.`;

@@ -17,6 +17,7 @@ import { hooksHash, timelineHashForRepo } from '../lib/route';
 import { absoluteTitle, relativeTime } from '../lib/time';
 import type { AddProjectsResult, ProjectInfo } from '../lib/types';
 import type { View, ViewContext } from './view';
+import { keptNote } from '../lib/backup';
 
 const SCOPES = [
   { key: 'global', file: '~/.claude/settings.json' },
@@ -244,7 +245,7 @@ export function createProjectsView(ctx: ViewContext): View {
         dialog = null;
         const what = action === 'disconnect' ? 'Disconnected' : 'Connected';
         notice.textContent = result.written
-          ? `${what}: ${result.path} was ${result.created ? 'created' : 'updated'}${result.backup ? ` (previous version kept as ${result.backup})` : ''}.`
+          ? `${what}: ${result.path} was ${result.created ? 'created' : 'updated'}${result.backup ? `; ${keptNote(result.backup)}` : ''}.`
           : `Nothing to change in ${result.path}.`;
         notice.hidden = false;
         void load().then(() => {

@@ -63,6 +63,12 @@ pub enum HooksCommand {
     /// copilot), and say hook by hook what degrades: events and tools it lacks, fields it
     /// cannot take, answers it reads differently.
     Convert(super::convert::ConvertArgs),
+    /// List the versions settings files had before each of hookd's writes (the last 5 per
+    /// file, kept in hookd's data directory, never beside the file).
+    Backups(super::backups::BackupsArgs),
+    /// Put a kept version of a settings file back (the version it replaces is kept, so
+    /// running it again undoes it). What it writes is not approved.
+    RestoreBackup(super::backups::RestoreArgs),
 }
 
 /// Which kinds to show.
@@ -227,6 +233,8 @@ pub fn run(args: &HooksArgs) -> Result<()> {
         HooksCommand::Test(args) => test(args),
         HooksCommand::Backtest(args) => super::backtest::run(args),
         HooksCommand::Convert(args) => super::convert::run(args),
+        HooksCommand::Backups(args) => super::backups::list(args),
+        HooksCommand::RestoreBackup(args) => super::backups::restore(args),
     };
     outcome.map_err(|err| match err.downcast_ref::<SettingsError>() {
         Some(changed @ SettingsError::ChangedOnDisk { .. }) => anyhow::anyhow!(

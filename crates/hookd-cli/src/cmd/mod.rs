@@ -3,6 +3,7 @@
 pub mod agents;
 pub mod amqp;
 pub mod backtest;
+pub mod backups;
 pub mod connect;
 pub mod convert;
 pub mod daemon;
@@ -64,10 +65,11 @@ pub fn table_line<S: AsRef<str>>(cells: &[S], widths: &[usize]) -> String {
     padded.join("  ").trim_end().to_owned()
 }
 
-/// ` (backup: PATH)` when a write kept a backup, else nothing.
+/// ` (previous version kept: …)` when a write kept what the file held
+/// (in hookd's data directory, not beside the file), else nothing.
 pub fn backup_note(backup: Option<&std::path::Path>) -> String {
     backup
-        .map(|b| format!(" (backup: {})", show(b)))
+        .map(|_| " (previous version kept: `hookd hooks backups` lists it)".to_owned())
         .unwrap_or_default()
 }
 

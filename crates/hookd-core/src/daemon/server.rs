@@ -737,13 +737,9 @@ async fn accept_line(
 
 /// Writes this process's pid, whole, to `pid_file`.
 fn write_pid_file(pid_file: &Path) -> Result<()> {
-    crate::fs_atomic::write_atomic(
-        pid_file,
-        format!("{}\n", std::process::id()).as_bytes(),
-        false,
-    )
-    .map(|_| ())
-    .map_err(|e| Error::io("cannot write PID file", pid_file, std::io::Error::other(e)))
+    crate::fs_atomic::write_atomic(pid_file, format!("{}\n", std::process::id()).as_bytes())
+        .map(|_| ())
+        .map_err(|e| Error::io("cannot write PID file", pid_file, std::io::Error::other(e)))
 }
 
 /// How long writing an acknowledgement may take.

@@ -102,7 +102,7 @@ pub fn status_path(socket: &Path) -> PathBuf {
 /// Writes the status atomically (readers never see half a file).
 pub fn write(path: &Path, status: &DaemonStatus) -> std::io::Result<()> {
     let bytes = serde_json::to_vec_pretty(status).map_err(std::io::Error::other)?;
-    crate::fs_atomic::write_atomic(path, &bytes, false)
+    crate::fs_atomic::write_atomic(path, &bytes)
         .map(|_| ())
         .map_err(std::io::Error::other)
 }

@@ -407,6 +407,7 @@ mod tests {
             read_only: false,
             trust_store: None,
             kept_store: None,
+            backup_store: None,
             comments: false,
         };
         let current = EffectiveHooks::default();

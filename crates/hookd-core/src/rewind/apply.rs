@@ -223,7 +223,7 @@ fn write_file(
         })?;
         crate::fs_atomic::confine::no_symlink_below(root, full)?;
     }
-    crate::fs_atomic::write_atomic_as(full, bytes, false, mode)?;
+    crate::fs_atomic::write_atomic_as(full, bytes, mode)?;
     Ok(())
 }
 

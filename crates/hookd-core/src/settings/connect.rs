@@ -255,6 +255,8 @@ pub enum ChangeStatus {
 /// its directory if needed), skipping events that already call `hookd-emit`
 /// with the same argument. `emit` is the shell command prefix, normally from
 /// [`emit_command`]. When nothing is missing the file is not rewritten.
+/// A bare path keeps no backup: the CLI and the app connect a location
+/// from [`super::SettingsRoots`] ([`connect_at`]), which does.
 pub fn connect(path: &Path, emit: &str, dry_run: bool) -> Result<ChangeReport> {
     connect_mode(path, emit, Mode::Record, dry_run)
 }
@@ -1095,6 +1097,7 @@ fn location(path: &Path) -> SettingsLocation {
         read_only: false,
         trust_store: None,
         kept_store: None,
+        backup_store: None,
         comments: false,
     }
 }
@@ -1152,7 +1155,6 @@ fn from_settings(path: &Path, err: SettingsError) -> AgentConnectError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fs_atomic;
     use crate::settings::format::detect_indent;
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
@@ -1205,6 +1207,24 @@ mod tests {
         path
     }
 
+    /// `path`'s location with its backups kept in `store`.
+    fn kept(path: &Path, store: &Path) -> SettingsLocation {
+        SettingsLocation {
+            backup_store: Some(store.to_path_buf()),
+            ..location(path)
+        }
+    }
+
+    /// The names in `dir`, sorted.
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     fn read_json(path: &Path) -> Value {
         serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
     }
@@ -1227,8 +1247,9 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = write(tmp.path(), "settings.json", USER_SETTINGS);
         let original = read_json(&path);
+        let store = tmp.path().join("store");
 
-        let report = connect(&path, EMIT, false).unwrap();
+        let report = connect_at(&kept(&path, &store), EMIT, Mode::Record, false).unwrap();
         assert_eq!(report.count, 11);
         assert_eq!(
             report.events,
@@ -1237,10 +1258,11 @@ mod tests {
         let ChangeStatus::Written(outcome) = &report.status else {
             panic!("not written: {report:?}");
         };
-        assert_eq!(
-            outcome.backup.as_deref(),
-            Some(tmp.path().join("settings.json.hookd-backup").as_path())
-        );
+        let backup = outcome
+            .backup
+            .as_deref()
+            .expect("the previous version kept");
+        assert!(backup.starts_with(&store), "{}", backup.display());
 
         let after = read_json(&path);
         // Top-level keys: same keys, same order, untouched values except hooks.
@@ -1286,18 +1308,20 @@ mod tests {
             keys(&after["hooks"]["PreToolUse"][0]["hooks"][0]),
             ["type", "command", "timeout", "statusMessage", "x-custom"]
         );
-        assert_eq!(
-            fs::read(tmp.path().join("settings.json.hookd-backup")).unwrap(),
-            USER_SETTINGS.as_bytes()
-        );
+        assert_eq!(fs::read(backup).unwrap(), USER_SETTINGS.as_bytes());
+        assert_eq!(names_in(tmp.path()), ["settings.json", "store"]);
     }
 
     #[test]
     fn connect_twice_changes_nothing_the_second_time() {
         let tmp = tempfile::tempdir().unwrap();
         let path = write(tmp.path(), "settings.json", USER_SETTINGS);
-        connect(&path, EMIT, false).unwrap();
-        let backup = fs_atomic::backup_path(&path);
+        let location = kept(&path, &tmp.path().join("store"));
+        let report = connect_at(&location, EMIT, Mode::Record, false).unwrap();
+        let ChangeStatus::Written(outcome) = report.status else {
+            panic!("not written");
+        };
+        let backup = outcome.backup.unwrap();
         let bytes = fs::read(&path).unwrap();
         let mtime = fs::metadata(&path).unwrap().modified().unwrap();
         let backup_mtime = fs::metadata(&backup).unwrap().modified().unwrap();
@@ -1305,7 +1329,7 @@ mod tests {
 
         std::thread::sleep(std::time::Duration::from_millis(20));
         // A different emit path still counts as connected: recognition is by basename.
-        let report = connect(&path, "'/other dir/hookd-emit'", false).unwrap();
+        let report = connect_at(&location, "'/other dir/hookd-emit'", Mode::Record, false).unwrap();
         assert_eq!(report.status, ChangeStatus::Unchanged);
         assert_eq!(report.count, 0);
         assert!(report.events.is_empty());
@@ -1317,6 +1341,11 @@ mod tests {
         );
         assert_eq!(fs::read(&backup).unwrap(), USER_SETTINGS.as_bytes());
         assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), entries);
+        assert_eq!(
+            fs::read_dir(backup.parent().unwrap()).unwrap().count(),
+            2,
+            "one version and its record"
+        );
     }
 
     #[test]
@@ -1500,7 +1529,7 @@ mod tests {
                 assert!(shown.contains(&path.display().to_string()), "{shown}");
                 assert_eq!(fs::read(&path).unwrap(), text.as_bytes());
             }
-            assert!(!fs_atomic::backup_path(&path).exists());
+            assert_eq!(names_in(tmp.path()), ["settings.json"]);
         }
     }
 
@@ -1540,7 +1569,7 @@ mod tests {
         assert_eq!(report.status, ChangeStatus::WouldWrite { creates: false });
         assert_eq!(report.count, 11);
         assert_eq!(fs::read(&path).unwrap(), USER_SETTINGS.as_bytes());
-        assert!(!fs_atomic::backup_path(&path).exists());
+        assert_eq!(names_in(tmp.path()), ["settings.json"]);
 
         let missing = tmp.path().join("new/.claude/settings.json");
         let report = connect(&missing, EMIT, true).unwrap();
@@ -1560,15 +1589,19 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let path = write(tmp.path(), "settings.json", USER_SETTINGS);
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-        connect(&path, EMIT, false).unwrap();
+        let location = kept(&path, &tmp.path().join("store"));
+        let written = |report: ChangeReport| match report.status {
+            ChangeStatus::Written(outcome) => outcome.backup.unwrap(),
+            other => panic!("not written: {other:?}"),
+        };
+        let backup = written(connect_at(&location, EMIT, Mode::Record, false).unwrap());
         let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&path), 0o600);
-        let backup = fs_atomic::backup_path(&path);
         assert_eq!(fs::read(&backup).unwrap(), USER_SETTINGS.as_bytes());
         assert_eq!(mode(&backup), 0o600);
 
         let connected = fs::read(&path).unwrap();
-        disconnect(&path, false).unwrap();
+        let backup = written(disconnect_at(&location, false).unwrap());
         assert_eq!(fs::read(&backup).unwrap(), connected);
         assert_eq!(mode(&path), 0o600);
     }

@@ -97,9 +97,9 @@ pub(crate) fn prepare_dir(location: &SettingsLocation) -> connect::Result<()> {
 }
 
 /// Removes hookd's file when a disconnect just wrote it as `{"version":
-/// 1}` and nothing else, and the backup that write kept: it held only
-/// hookd's entries, and a `hookd.json.hookd-backup` left in the user's
-/// hooks directory would only puzzle them.
+/// 1}` and nothing else, and the version that write kept
+/// ([`super::backups`]): it held only hookd's entries, and would be
+/// offered back by `hookd hooks restore-backup` for a file that is gone.
 fn remove_if_emptied(location: &SettingsLocation, report: &ChangeReport) -> connect::Result<()> {
     let ChangeStatus::Written(outcome) = &report.status else {
         return Ok(());

@@ -27,6 +27,7 @@ use serde_json::{Map, Value};
 use crate::fs_atomic::{self, DirLock, FsAtomicError, LOCK_WAIT, LockError, WriteOutcome, confine};
 use crate::state_dir::{GITIGNORE, GitignoreNeed, keep_gitignore};
 
+use super::backups::BackupStore;
 use super::containers::KeptContainers;
 use super::error::{Result, SettingsError};
 use super::format::{self, Format};
@@ -111,6 +112,7 @@ impl SettingsDocument {
             read_only: true,
             trust_store: None,
             kept_store: None,
+            backup_store: None,
             comments: false,
         };
         let doc = Self::load(&location)?;
@@ -403,7 +405,7 @@ impl SettingsLock {
         self.prepare_gitignore(existed)?;
         let keeps_approval = self.keeps_approval()?;
         self.written.set(true);
-        let outcome = fs_atomic::write_atomic(&self.target, bytes, true)?;
+        let outcome = self.replace(bytes)?;
         if let (Some(store), true) = (&self.location.trust_store, keeps_approval) {
             // Saving through hookd is an approval of what it wrote, when the
             // user had approved what was there (or there was nothing to
@@ -413,6 +415,38 @@ impl SettingsLock {
             }
         }
         Ok(outcome)
+    }
+
+    /// Replaces the file with `bytes` atomically, first keeping what it
+    /// held in the location's backup store ([`super::backups`]; never a
+    /// file beside it). The outcome's `backup` is the version kept.
+    fn replace(&self, bytes: &[u8]) -> Result<WriteOutcome> {
+        let mut backup = None;
+        if let Some(store) = &self.location.backup_store {
+            let store = BackupStore::new(store);
+            if let Err(err) = store.adopt_legacy(&self.location, &self.target) {
+                tracing::warn!(file = %self.location.path.display(), error = %err, "cannot move an earlier hookd's backup into the store");
+            }
+            if let Some(previous) = self.read()? {
+                backup = Some(store.save(&self.location, &self.target, &previous)?);
+            }
+        }
+        let outcome = fs_atomic::write_atomic(&self.target, bytes)?;
+        Ok(WriteOutcome { backup, ..outcome })
+    }
+
+    /// The file this lock writes: the location's path, its links followed.
+    pub(crate) fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Writes `bytes` as the file's content, unchecked and without
+    /// approving it, keeping what it replaces: a kept version put back
+    /// ([`BackupStore::restore`]).
+    pub(crate) fn restore(&self, bytes: &[u8]) -> Result<WriteOutcome> {
+        self.prepare_gitignore(self.read()?.is_some())?;
+        self.written.set(true);
+        self.replace(bytes)
     }
 
     /// For a file whose hooks run only once approved ([`super::trust`]):
@@ -520,6 +554,7 @@ mod tests {
             read_only: scope == Scope::Policy,
             trust_store: None,
             kept_store: None,
+            backup_store: None,
             comments: false,
         }
     }

@@ -103,6 +103,33 @@ pub enum SettingsError {
         /// What is wrong with it.
         message: String,
     },
+    /// hookd kept no earlier version of this file.
+    #[error("hookd kept no backup of {path} (it keeps one each time it writes the file)")]
+    NoBackup {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The version asked for is not kept.
+    #[error("{path} has {kept} kept version(s); there is no version {nth} (1 is the newest)")]
+    NoSuchBackup {
+        /// The file.
+        path: PathBuf,
+        /// The version asked for.
+        nth: usize,
+        /// How many are kept.
+        kept: usize,
+    },
+    /// The file now leads somewhere else than where its backup came from
+    /// (a symbolic link changed): nothing is written through it.
+    #[error("{path} now leads to {now}, not to {kept} whose backup this is; nothing was written")]
+    BackupElsewhere {
+        /// The file.
+        path: PathBuf,
+        /// The file the backup was taken of.
+        kept: PathBuf,
+        /// Where the path leads now.
+        now: PathBuf,
+    },
     /// A kind name that is not agent or managed.
     #[error("unknown kind {0:?}: expected agent or managed")]
     UnknownKind(String),

@@ -152,6 +152,11 @@ pub struct SettingsLocation {
     /// `None`: such containers are dropped when emptied.
     #[serde(skip)]
     pub kept_store: Option<PathBuf>,
+    /// Where the versions this file had before each of hookd's writes are
+    /// kept ([`super::backups`], in hookd's data directory, never beside
+    /// the file); `None`: no backup.
+    #[serde(skip)]
+    pub backup_store: Option<PathBuf>,
     /// The file may hold comments (Gemini CLI's settings are JSON with
     /// comments; Claude Code's are plain JSON): they are read and kept
     /// through an edit, and a file whose comments an edit cannot keep is
@@ -217,6 +222,7 @@ impl AgentFile {
             read_only: false,
             trust_store: None,
             kept_store: Some(roots.hookd_home.join(super::containers::KEPT_FILE_NAME)),
+            backup_store: Some(roots.backups.clone()),
             comments: self.comments,
         })
     }
@@ -237,6 +243,9 @@ pub struct SettingsRoots {
     /// Codex CLI's home (`$CODEX_HOME`, default `~/.codex`): its user
     /// `hooks.json` and `config.toml`.
     pub codex_home: PathBuf,
+    /// Where the previous versions of the files hookd writes are kept
+    /// (`<data dir>/settings-backups`, [`super::backups`]).
+    pub backups: PathBuf,
 }
 
 impl SettingsRoots {
@@ -254,23 +263,30 @@ impl SettingsRoots {
         let codex_home = env::var_os(CODEX_HOME_ENV)
             .filter(|d| !d.is_empty())
             .map_or_else(|| home.join(".codex"), PathBuf::from);
+        let backups = crate::dirs::data_dir()
+            .map_err(|_| SettingsError::NoHome)?
+            .join(super::backups::BACKUPS_DIR);
         Ok(Self {
             home,
             hookd_home,
             policy,
             codex_home,
+            backups,
         })
     }
 
     /// Everything under one directory: home `base`, hookd home `base/.hookd`,
-    /// policy `base/managed-settings.json`, Codex home `base/.codex`. For
-    /// tests.
+    /// policy `base/managed-settings.json`, Codex home `base/.codex`,
+    /// backups `base/.local/share/hookd/settings-backups`. For tests.
     pub fn under(base: &Path) -> Self {
         Self {
             home: base.to_path_buf(),
             hookd_home: base.join(".hookd"),
             policy: base.join("managed-settings.json"),
             codex_home: base.join(".codex"),
+            backups: base
+                .join(".local/share/hookd")
+                .join(super::backups::BACKUPS_DIR),
         }
     }
 
@@ -323,6 +339,7 @@ impl SettingsRoots {
                 .then(|| self.hookd_home.join(super::trust::TRUST_FILE_NAME)),
             kept_store: (scope != Scope::Policy)
                 .then(|| self.hookd_home.join(super::containers::KEPT_FILE_NAME)),
+            backup_store: (scope != Scope::Policy).then(|| self.backups.clone()),
             comments: false,
         })
     }

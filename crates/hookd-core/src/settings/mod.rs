@@ -41,6 +41,7 @@ pub mod agent_edit;
 pub mod agent_files;
 pub mod agent_runs;
 pub mod agent_schema;
+pub mod backups;
 pub mod codex;
 pub mod components;
 pub mod connect;

@@ -59,7 +59,7 @@ pub(crate) fn write<T: Serialize>(path: &Path, file: &T) -> Result<()> {
         fs::create_dir_all(dir)
             .map_err(|e| SettingsError::io("cannot create directory", dir, e))?;
     }
-    fs_atomic::write_atomic(path, &bytes, false)?;
+    fs_atomic::write_atomic(path, &bytes)?;
     Ok(())
 }
 

@@ -184,7 +184,7 @@ fn write_script(dir: &Path, path: &Path, bytes: &[u8]) -> Result<FileChange> {
         return Ok(FileChange::Unchanged);
     }
     fs::create_dir_all(dir).map_err(io_err("cannot create directory", dir))?;
-    fs_atomic::write_atomic(path, bytes, false)
+    fs_atomic::write_atomic(path, bytes)
         .map_err(|e| TemplateError::Settings(SettingsError::Write(e)))?;
     fs::set_permissions(path, fs::Permissions::from_mode(0o755))
         .map_err(io_err("cannot make executable", path))?;
