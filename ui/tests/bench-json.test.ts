@@ -16,23 +16,24 @@ describe('checkJson', () => {
     expect(c.ok).toBe(false);
     if (c.ok) return;
     expect([c.line, c.column]).toEqual([4, 3]);
-    expect(c.message).toBe('expected , or } after a property, found "\\""');
-    expect(formatJsonError(c)).toBe('line 4, column 3: expected , or } after a property, found "\\""');
+    expect(c.message).toBe('expected , or } after a property, found a double quote "');
+    expect(formatJsonError(c)).toBe('line 4, column 3: expected , or } after a property, found a double quote "');
     expect(text[c.offset]).toBe('"');
   });
 
   it('explains the usual mistakes', () => {
     const cases: [string, string, number, number][] = [
-      ['{"a": 1,}', 'expected a property name (no trailing comma), found "}"', 1, 9],
+      ['{"a": 1,}', 'expected a property name (no trailing comma), found “}”', 1, 9],
       ["{'a': 1}", "expected a property name in double quotes, found ' (JSON strings use double quotes)", 1, 2],
-      ['{"a": tru}', 'expected a value, found "t"', 1, 7],
+      ['{"a": tru}', 'expected a value, found “t”', 1, 7],
       ['{"a": "x', 'unterminated string', 1, 9],
-      ['{"a": [1, 2,]}', 'expected a value (no trailing comma), found "]"', 1, 13],
-      ['{"a": 1} x', 'expected the end of the document, found "x"', 1, 10],
+      ['{"a": [1, 2,]}', 'expected a value (no trailing comma), found “]”', 1, 13],
+      ['{"a": 1} x', 'expected the end of the document, found “x”', 1, 10],
       ['', 'the payload is empty: expected a JSON object, found the end of the text', 1, 1],
-      ['{"a": "\\q"}', 'invalid escape in a string, found "q"', 1, 9],
-      ['{"a": 01}', 'expected , or } after a property, found "1"', 1, 8],
+      ['{"a": "\\q"}', 'invalid escape in a string, found “q”', 1, 9],
+      ['{"a": 01}', 'expected , or } after a property, found “1”', 1, 8],
       ['{"a":\n\t"b\tc"}', 'a control character must be escaped in a string, found a tab', 2, 4],
+      ['{"a": 1\u0001}', 'expected , or } after a property, found the control character "\\u0001"', 1, 8],
     ];
     for (const [text, message, line, column] of cases) {
       const c = checkJson(text);

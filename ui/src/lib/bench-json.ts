@@ -55,7 +55,12 @@ function describe(ch: string | undefined): string {
   if (ch === '\n') return 'a line break';
   if (ch === '\t') return 'a tab';
   if (ch === "'") return "' (JSON strings use double quotes)";
-  return JSON.stringify(ch);
+  if (ch === '"') return 'a double quote "';
+  // A control character is shown escaped; anything else as typed, in
+  // typographic quotes (JSON.stringify would show a backslash the user
+  // never typed: "\"").
+  if (ch < ' ') return `the control character ${JSON.stringify(ch)}`;
+  return `“${ch}”`;
 }
 
 /** Parses `text` as JSON, or says where and why it is not. */
