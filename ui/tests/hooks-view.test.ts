@@ -83,6 +83,8 @@ describe('hooks view', () => {
     $<HTMLInputElement>('#hooks-add-timeout').value = '15';
     $('#hooks-add-submit').click();
     await vi.waitFor(() => expect($('[data-testid=hook-event][data-event=PreToolUse]')).not.toBeNull());
+    // Said, since nothing is written yet: the hook is in the edits only.
+    expect($('#hooks-status').textContent).toBe('Added a PreToolUse hook running ./scripts/guard.sh (matcher Bash) to your unsaved edits: Review and save to write it.');
     expect($('#hooks-dirty').dataset.dirty).toBe('true');
     expect($('#hooks-tab-agent-project').dataset.dirty).toBe('true');
 
@@ -568,6 +570,17 @@ describe('hooks view', () => {
     document.body.replaceChildren(errors.el, view.el);
     await vi.waitFor(() => expect($('[data-testid=hook-handler][data-command="./kept.sh"]')).not.toBeNull());
     expect($('#hooks-dirty').dataset.dirty).toBe('true');
+  });
+
+  it('says what happened on the tab it happened on, and not on the next one', async () => {
+    mount();
+    await vi.waitFor(() => expect(all('[data-testid=handler-timeout]').length).toBeGreaterThan(0));
+    type($<HTMLInputElement>('[data-testid=handler-timeout]'), '90');
+    $('#hooks-discard').click();
+    await vi.waitFor(() => expect($('#hooks-status').textContent).toBe('Edits discarded.'));
+    $('#hooks-tab-agent-local').click();
+    await vi.waitFor(() => expect($('#hooks-tab-agent-local').getAttribute('aria-selected')).toBe('true'));
+    expect($('#hooks-status').textContent).toBe('');
   });
 
   it('switches tabs with the arrow keys and asks for a project when none is given', async () => {

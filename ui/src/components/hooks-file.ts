@@ -103,6 +103,8 @@ export interface FileEditorDeps {
   targets: { file: FileRef; label: string }[];
   /** The draft changed; `structural` edits re-render the file. */
   onDraft(draft: HooksTree, structural: boolean): void;
+  /** The add form put a hook into the draft (said to the user: nothing is written until Save). */
+  onAdded(event: string, matcher: string | null, command: string): void;
   /** Disable or enable a hook through hookd's store. */
   onToggle(hook: HookRef, enabled: boolean): void;
   /** Move a hook to another file: choose where, review both files, confirm (`from`: the button, for the focus). */
@@ -389,6 +391,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
         const next = addHandler(draft, select.value, m, commandHandler(text, t.secs));
         Object.assign(add, { ...emptyAdd(), event: select.value });
         edit(next, true);
+        deps.onAdded(select.value, m, text);
       } catch (err) {
         error.textContent = err instanceof EditError ? err.message : String(err);
       }

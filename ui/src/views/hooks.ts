@@ -251,8 +251,13 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     return { loaded: file, base: tree, draft: tree, review: null, conflict: false, notes: [], busy: false, onDisk: null, add, backtest: null };
   }
 
+  /** The tab (and agent file) the status line speaks of: another tab clears it. */
+  let saidOn = '';
+  const placeKey = (): string => `${tab}|${agentFile ?? ''}`;
+
   function say(text: string): void {
     status.textContent = text;
+    saidOn = placeKey();
   }
 
   // ---- rendering ----
@@ -443,6 +448,9 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
     editor = renderFileEditor(state, {
       events,
       targets,
+      onAdded: (event, matcher, command) => {
+        say(`Added a ${event} hook running ${command}${matcher !== null ? ` (matcher ${matcher})` : ''} to your unsaved edits: Review and save to write it.`);
+      },
       onDraft: (draft, structural) => {
         state.draft = draft;
         state.notes = structural ? state.notes : state.notes;
@@ -861,6 +869,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       if (route.tab !== tab || (route.agentFile ?? null) !== agentFile) {
         tab = route.tab;
         agentFile = route.agentFile ?? null;
+        // What was said of another tab ("Edits discarded.") is not about this one.
+        if (saidOn !== placeKey()) status.textContent = '';
         render();
       }
     },
