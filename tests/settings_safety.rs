@@ -500,3 +500,45 @@ fn a_writer_that_never_lets_go_gets_a_clear_refusal_not_a_lost_write() {
     add(&env, &root, "agent", "project", "./x.sh").assert_ok();
     assert_eq!(commands(&dir.join("settings.json")), ["./x.sh"]);
 }
+
+/// `git status --porcelain` of `root`, untracked files one by one.
+fn git_status(root: &Path) -> String {
+    let out = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn edits_of_a_committed_settings_file_leave_only_that_file_in_git_status() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let file = root.join(".claude/settings.json");
+    std::fs::write(&file, "{\n  \"model\": \"opus\"\n}\n").unwrap();
+    repo.commit_all("settings");
+
+    add(&env, &root, "agent", "project", "./first.sh").assert_ok();
+    add(&env, &root, "agent", "project", "./second.sh").assert_ok();
+    let before_connect = std::fs::read(&file).unwrap();
+    env.hookd(&root, &["connect", "--scope", "project"])
+        .assert_ok();
+    env.hookd(&root, &["disconnect", "--scope", "project"])
+        .assert_ok();
+    assert_eq!(git_status(&root), " M .claude/settings.json\n");
+
+    // The versions are hookd's to give back: version 2 is the file before
+    // the connect, and restoring it leaves git status as it was.
+    env.hookd(
+        &root,
+        &["hooks", "restore-backup", file.to_str().unwrap(), "2"],
+    )
+    .assert_ok();
+    assert_eq!(std::fs::read(&file).unwrap(), before_connect);
+    assert_eq!(commands(&file), ["./first.sh", "./second.sh"]);
+    assert_eq!(git_status(&root), " M .claude/settings.json\n");
+}
