@@ -12,6 +12,8 @@
 //!   batched `ledger-commit` event;
 //! - [`tray`]: the tray icon and menu, guarded so the app survives without
 //!   an appindicator library;
+//! - [`autostart`](mod@autostart): launch on login, the XDG autostart entry
+//!   under `$XDG_CONFIG_HOME/autostart`;
 //! - [`error`]: the `{kind, message}` error every command returns;
 //! - [`editor`] and [`settings_watch`]: the Hook editor's files, saves and
 //!   moves, and the `settings-changed` event;
@@ -38,6 +40,7 @@
 //! added as projects and announced with `projects-changed`.
 
 pub mod activity;
+pub mod autostart;
 pub mod backtest;
 pub mod bench;
 pub mod bench_runs;
@@ -94,11 +97,6 @@ pub fn run() -> error::Result<()> {
         }))
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
-        .plugin(
-            tauri_plugin_autostart::Builder::new()
-                .arg(HIDDEN_FLAG)
-                .build(),
-        )
         .manage(state)
         .manage(closing::Handover::default())
         .invoke_handler(commands::handler())
@@ -132,6 +130,7 @@ pub fn run() -> error::Result<()> {
 /// builds the window (unless autostarted into a working tray).
 fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     let handle = app.handle().clone();
+    manage_autostart(app);
     let state = app.state::<AppState>();
     let started = daemon::start_for(&state);
     state.set_daemon_info(started.info.clone());
@@ -179,6 +178,27 @@ fn setup<R: Runtime>(app: &mut App<R>) -> tauri::Result<()> {
     }
     window::build_main_window(&handle, window::start_route(std::env::args()).as_deref())?;
     Ok(())
+}
+
+/// Manages the [`autostart::Autostart`] entry that starts this program (or
+/// its AppImage) with [`HIDDEN_FLAG`]; without one, launch on login says it
+/// is unavailable.
+fn manage_autostart<R: Runtime>(app: &App<R>) {
+    let program = app
+        .env()
+        .appimage
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::current_exe().ok());
+    let Some(program) = program else {
+        tracing::warn!("launch on login unavailable: cannot tell this program's path");
+        return;
+    };
+    match autostart::Autostart::from_env(program, vec![HIDDEN_FLAG.to_owned()]) {
+        Ok(entry) => {
+            app.manage(entry);
+        }
+        Err(err) => tracing::warn!(error = %err, "launch on login unavailable"),
+    }
 }
 
 /// SIGTERM or SIGINT quit the app the way the tray's Quit does, so the

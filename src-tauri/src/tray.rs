@@ -1,8 +1,10 @@
 //! The tray icon and its menu: a status line, open the window, pause or
 //! resume recording, the last few file changes, the connected projects,
-//! quit. The icon shows the state: recording, paused (or attached to
-//! another daemon), or an error (no daemon, or the broker is down while
-//! publishing). A refresher re-reads the daemon's status file, the newest
+//! launch on login (a check item; the same entry as the Settings screen's
+//! switch, see [`crate::autostart`]), quit. The icon shows the state:
+//! recording, paused (or attached to another daemon), or an error (no
+//! daemon, the daemon the app attached to is gone, or the broker is down
+//! while publishing). A refresher re-reads the daemon's status file, the newest
 //! mutations and the projects every few seconds and rebuilds the menu when
 //! something changed; choosing a change or a project opens its timeline.
 //! A project with serious hook health findings (a guard that cannot start,
@@ -25,7 +27,7 @@ use std::time::Duration;
 use hookd_core::daemon::status::DaemonStatus;
 use hookd_core::record::MutationRow;
 use tauri::image::Image;
-use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::menu::{CheckMenuItem, Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::{TrayIcon, TrayIconBuilder};
 use tauri::{AppHandle, Manager, Runtime};
 
@@ -37,6 +39,7 @@ use crate::timeline::{self, TimelineQuery};
 const TRAY_ID: &str = "hookd";
 const OPEN_ID: &str = "open";
 const PAUSE_ID: &str = "pause";
+const LOGIN_ID: &str = "launch-on-login";
 const QUIT_ID: &str = "quit";
 /// Ids of the recent-change and project items start with this; the rest is a key into [`Tray::routes`].
 const ROUTE_PREFIX: &str = "route:";
@@ -45,6 +48,9 @@ const ROUTE_PREFIX: &str = "route:";
 pub const RECENT_CHANGES: u64 = 5;
 /// How often the refresher looks at the status file, ledgers and projects.
 const REFRESH_EVERY: Duration = Duration::from_secs(2);
+/// How old the attached daemon's status file may get (it rewrites it every
+/// second) before the tray says that daemon is gone.
+const ATTACHED_STALE_AFTER: chrono::TimeDelta = chrono::TimeDelta::seconds(5);
 
 /// Event asking the window to show a route (`timeline?repo=...`).
 pub const NAVIGATE_EVENT: &str = "navigate";
@@ -81,6 +87,9 @@ pub struct TrayView {
     /// Projects with serious health findings: label (`⚠ N hook problems in
     /// name`) and route (their Health view).
     pub health: Vec<(String, String)>,
+    /// Whether the app starts on login; `None` when that cannot be read
+    /// (the item is then greyed out).
+    pub launch_on_login: Option<bool>,
 }
 
 /// The icon's state.
@@ -169,7 +178,16 @@ fn on_menu_event<R: Runtime>(app: &AppHandle<R>, event: &MenuEvent) {
         PAUSE_ID => {
             let paused = app.state::<AppState>().recording.toggle();
             tracing::info!(paused, "recording toggled from the tray");
-            refresh(app);
+            refresh_in_background(app, false);
+        }
+        LOGIN_ID => {
+            let wanted = crate::autostart::is_enabled_for_app(app).map(|on| !on);
+            match wanted.and_then(|on| crate::autostart::set_for_app(app, on)) {
+                Ok(on) => tracing::info!(on, "launch on login toggled from the tray"),
+                Err(err) => tracing::warn!(error = %err, "cannot change launch on login"),
+            }
+            // The check mark shows the entry's state, not the click's.
+            refresh_in_background(app, true);
         }
         QUIT_ID => app.exit(0),
         _ if id.starts_with(ROUTE_PREFIX) => {
@@ -190,13 +208,29 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// [`refresh`] off the calling thread. Menu events and commands run on the
+/// main thread, which must stay free: the refresher may hold the menu's lock
+/// while it waits for the main thread to install a new menu. With `rebuild`
+/// the menu is rebuilt even when nothing changed (a check item the host
+/// toggled on its own gets its true state back).
+pub fn refresh_in_background<R: Runtime>(app: &AppHandle<R>, rebuild: bool) {
+    let app = app.clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        if rebuild && let Some(tray) = app.try_state::<Tray<R>>() {
+            *lock(&tray.shown) = None;
+        }
+        refresh(&app);
+    });
+}
+
 /// Re-reads the state and updates the icon and menu when they changed.
 pub fn refresh<R: Runtime>(app: &AppHandle<R>) {
     let Some(tray) = app.try_state::<Tray<R>>() else {
         return;
     };
     let state = app.state::<AppState>();
-    let view = view_of(&state);
+    let mut view = view_of(&state);
+    view.launch_on_login = crate::autostart::is_enabled_for_app(app).ok();
     let mut shown = lock(&tray.shown);
     if shown.as_ref() == Some(&view) {
         return;
@@ -209,8 +243,14 @@ pub fn refresh<R: Runtime>(app: &AppHandle<R>) {
 
 /// What the tray should show for `state` now.
 pub fn view_of(state: &AppState) -> TrayView {
-    let daemon = state.daemon_info();
+    let mut daemon = state.daemon_info();
     let status = state.daemon_status().ok().flatten();
+    if daemon.mode == DaemonMode::Attached
+        && let Some(why) = attached_daemon_gone(status.as_ref(), chrono::Utc::now())
+    {
+        daemon.mode = DaemonMode::Unavailable;
+        daemon.error = Some(format!("the daemon this app attached to is gone ({why})"));
+    }
     let recent = timeline::timeline(
         state,
         &TimelineQuery {
@@ -245,6 +285,25 @@ pub fn view_of(state: &AppState) -> TrayView {
     );
     view.health = health_items(&health);
     view
+}
+
+/// In attached mode, why the other daemon looks gone at `now`: it left no
+/// status file (a daemon that stops removes it) or stopped rewriting it (it
+/// was killed). `None` while it runs.
+pub fn attached_daemon_gone(
+    status: Option<&DaemonStatus>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Option<String> {
+    let Some(status) = status else {
+        return Some("no status file".to_owned());
+    };
+    let written = chrono::DateTime::parse_from_rfc3339(&status.updated_at).ok()?;
+    (now.signed_duration_since(written) > ATTACHED_STALE_AFTER).then(|| {
+        format!(
+            "status not updated since {}",
+            status.updated_at.get(11..19).unwrap_or(&status.updated_at)
+        )
+    })
 }
 
 /// The tray's items for projects with serious health findings: label and
@@ -351,6 +410,7 @@ pub fn compose(
         projects,
         untrusted,
         health: Vec::new(),
+        launch_on_login: None,
     }
 }
 
@@ -371,6 +431,25 @@ fn shorten(text: &str, max: usize) -> String {
 }
 
 fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tauri::Result<()> {
+    let (menu, routes) = menu_of(app, view)?;
+    let icon = match view.look {
+        Look::Recording => ICON_RECORDING,
+        Look::Paused => ICON_PAUSED,
+        Look::Error => ICON_ERROR,
+    };
+    tray.icon.set_menu(Some(menu))?;
+    tray.icon
+        .set_tooltip(Some(format!("hookd: {}", view.status)))?;
+    tray.icon.set_icon(Some(Image::from_bytes(icon)?))?;
+    *lock(&tray.routes) = routes;
+    Ok(())
+}
+
+/// The menu showing `view`, and which route each route item opens.
+fn menu_of<R: Runtime>(
+    app: &AppHandle<R>,
+    view: &TrayView,
+) -> tauri::Result<(Menu<R>, HashMap<String, String>)> {
     let mut routes = HashMap::new();
     let mut route_item = |label: &str, route: &str| -> tauri::Result<MenuItem<R>> {
         let id = format!("{ROUTE_PREFIX}{}", routes.len());
@@ -412,6 +491,14 @@ fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tau
     for (label, route) in &view.projects {
         connected.append(&route_item(label, route)?)?;
     }
+    let login = CheckMenuItem::with_id(
+        app,
+        LOGIN_ID,
+        "Launch on login",
+        view.launch_on_login.is_some(),
+        view.launch_on_login == Some(true),
+        None::<&str>,
+    )?;
     let quit = MenuItem::with_id(app, QUIT_ID, "Quit hookd", true, None::<&str>)?;
     let warnings = view
         .health
@@ -436,22 +523,13 @@ fn apply<R: Runtime>(app: &AppHandle<R>, tray: &Tray<R>, view: &TrayView) -> tau
                 &recent,
                 &connected,
                 &PredefinedMenuItem::separator(app)?,
+                &login,
                 &quit,
             ],
         ]
         .concat(),
     )?;
-    let icon = match view.look {
-        Look::Recording => ICON_RECORDING,
-        Look::Paused => ICON_PAUSED,
-        Look::Error => ICON_ERROR,
-    };
-    tray.icon.set_menu(Some(menu))?;
-    tray.icon
-        .set_tooltip(Some(format!("hookd: {}", view.status)))?;
-    tray.icon.set_icon(Some(Image::from_bytes(icon)?))?;
-    *lock(&tray.routes) = routes;
-    Ok(())
+    Ok((menu, routes))
 }
 
 /// The tray's one-line summary of the daemon.
@@ -674,6 +752,68 @@ mod tests {
         };
         let view = compose(&attached, None, false, &[], &[], &[]);
         assert_eq!((view.look, view.pause), (Look::Paused, None));
+    }
+
+    #[test]
+    fn the_menu_has_a_launch_on_login_check_item_showing_the_entry_state() {
+        let app = tauri::test::mock_app();
+        let own = DaemonInfo {
+            mode: DaemonMode::Own,
+            socket: "/s".into(),
+            error: None,
+        };
+        let mut view = compose(&own, None, false, &[], &[], &[]);
+        let login = |view: &TrayView| {
+            let (menu, _) = menu_of(app.handle(), view).unwrap();
+            let item = menu.get(LOGIN_ID).expect("a launch-on-login item");
+            let check = item.as_check_menuitem().expect("a check item").clone();
+            (
+                check.text().unwrap(),
+                check.is_checked().unwrap(),
+                check.is_enabled().unwrap(),
+            )
+        };
+        // Unknown (no config directory): shown, greyed out.
+        assert_eq!(login(&view), ("Launch on login".to_owned(), false, false));
+        view.launch_on_login = Some(true);
+        assert_eq!(login(&view), ("Launch on login".to_owned(), true, true));
+        view.launch_on_login = Some(false);
+        assert_eq!(login(&view), ("Launch on login".to_owned(), false, true));
+        // It sits just above Quit.
+        let (menu, _) = menu_of(app.handle(), &view).unwrap();
+        let ids: Vec<String> = menu
+            .items()
+            .unwrap()
+            .iter()
+            .map(|item| item.id().as_ref().to_owned())
+            .collect();
+        assert_eq!(ids[ids.len() - 2..], [LOGIN_ID, QUIT_ID]);
+    }
+
+    #[test]
+    fn an_attached_daemon_that_stopped_or_was_killed_is_gone() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-22T10:00:10Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc);
+        let written_at = |at: &str| -> DaemonStatus {
+            serde_json::from_value(serde_json::json!({
+                "pid": 1, "socket": "/s", "started_at": "", "updated_at": at, "ledger_mode": "local",
+                "stats": {"connections": 0, "lines_accepted": 0, "lines_rejected": 0, "events_stored": 0, "events_spooled": 0}
+            }))
+            .unwrap()
+        };
+        assert_eq!(
+            attached_daemon_gone(Some(&written_at("2026-11-22T10:00:09.500Z")), now),
+            None
+        );
+        assert_eq!(
+            attached_daemon_gone(None, now).as_deref(),
+            Some("no status file")
+        );
+        assert_eq!(
+            attached_daemon_gone(Some(&written_at("2026-11-22T10:00:01.000Z")), now).as_deref(),
+            Some("status not updated since 10:00:01")
+        );
     }
 
     #[test]

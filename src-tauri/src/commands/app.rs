@@ -5,12 +5,11 @@
 #![allow(clippy::needless_pass_by_value)]
 
 use hookd_core::daemon::status::DaemonStatus;
-use tauri::{AppHandle, Manager, Runtime, State};
-use tauri_plugin_autostart::AutoLaunchManager;
+use tauri::{AppHandle, Runtime, State};
 
 use super::blocking;
 use super::registry::command;
-use crate::error::{AppError, ErrorKind, Result};
+use crate::error::Result;
 use crate::perf::{self, UiMark};
 use crate::state::{AppInfo, AppState};
 
@@ -43,36 +42,15 @@ command! {
     pub(crate) fn set_launch_on_login<R: Runtime>[app: AppHandle<R>](
         enabled: bool,
     ) -> Result<bool> {
-        let autostart = autostart(&app)?;
-        let changed = if enabled {
-            autostart.enable()
-        } else {
-            autostart.disable()
-        };
-        changed.map_err(|err| AppError::new(ErrorKind::Io, format!("launch on login: {err}")))?;
-        tracing::info!(enabled, "launch on login changed");
-        autostart_enabled(&autostart)
+        let on = crate::autostart::set_for_app(&app, enabled)?;
+        crate::tray::refresh_in_background(&app, false);
+        Ok(on)
     }
 }
 
 command! {
     /// Whether the app starts on login.
     pub(crate) fn launch_on_login<R: Runtime>[app: AppHandle<R>]() -> Result<bool> {
-        autostart_enabled(autostart(&app)?.inner())
+        crate::autostart::is_enabled_for_app(&app)
     }
-}
-
-fn autostart<R: Runtime>(app: &AppHandle<R>) -> Result<State<'_, AutoLaunchManager>> {
-    app.try_state::<AutoLaunchManager>().ok_or_else(|| {
-        AppError::new(
-            ErrorKind::Unavailable,
-            "launch on login is not available in this build",
-        )
-    })
-}
-
-fn autostart_enabled(autostart: &AutoLaunchManager) -> Result<bool> {
-    autostart
-        .is_enabled()
-        .map_err(|err| AppError::new(ErrorKind::Io, format!("launch on login: {err}")))
 }

@@ -20,7 +20,10 @@ export default async function ({ browser, test, shot, emit, env, repo }) {
     assert.equal(await browser.$('#settings-socket').getText(), process.env.HOOKD_SOCKET);
     assert.match(await browser.$('#settings-broker').getText(), /not publishing \(local mode\)/);
 
-    const entry = path.join(env('HOME'), '.config', 'autostart', 'hookd.desktop');
+    // Where the XDG autostart specification has sessions look: under
+    // $XDG_CONFIG_HOME (set to a temp dir here), not ~/.config.
+    const entry = path.join(env('XDG_CONFIG_HOME'), 'autostart', 'hookd.desktop');
+    const legacy = path.join(env('HOME'), '.config', 'autostart', 'hookd.desktop');
     const box = await browser.$('#settings-launch-on-login');
     await browser.waitUntil(async () => await box.isEnabled(), { timeout: 5000, timeoutMsg: 'launch on login readable' });
     assert.equal(await box.isSelected(), false, 'off at first');
@@ -30,6 +33,7 @@ export default async function ({ browser, test, shot, emit, env, repo }) {
       timeoutMsg: `${entry} created`,
     });
     assert.match(await browser.$('#settings-launch-status').getText(), /^On/);
+    assert.ok(!fs.existsSync(legacy), `nothing written to ${legacy}`);
     await shot(browser, 'settings');
     await box.click();
     await browser.waitUntil(async () => !fs.existsSync(entry) && !(await box.isSelected()) && (await box.isEnabled()), {
