@@ -1,54 +1,15 @@
 // tray: closing the window leaves the app recording in the tray and ends
 // the window's WebKit web process; a second launch builds a new window on
 // the screen the closed one showed, with the Hook editor's unsaved edits.
-// It closes the session's window, so it runs last. See run.mjs for the
+// It closes the session's window, so it runs after the other screens (the
+// tray menu specs 96 and 99 follow). See run.mjs for the
 // context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-
-/** Every live process as {pid, ppid, name}, read from /proc. */
-function processes() {
-  const list = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // it ended meanwhile
-    }
-    // The name may hold spaces and parentheses: fields start after the last ')'.
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state !== 'Z') list.push({ pid: Number(entry), ppid: Number(ppid), name });
-  }
-  return list;
-}
-
-function environOf(pid) {
-  const vars = new Map();
-  for (const entry of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
-    const eq = entry.indexOf('=');
-    if (eq > 0) vars.set(entry.slice(0, eq), entry.slice(eq + 1));
-  }
-  return vars;
-}
-
-/** The app under test: the hookd-desktop whose daemon owns this run's socket. */
-function appPid() {
-  const found = processes().filter((p) => p.name === 'hookd-desktop').filter((p) => {
-    try {
-      return environOf(p.pid).get('HOOKD_SOCKET') === process.env.HOOKD_SOCKET;
-    } catch {
-      return false;
-    }
-  });
-  assert.equal(found.length, 1, `one hookd-desktop on ${process.env.HOOKD_SOCKET}, found ${found.length}`);
-  return found[0].pid;
-}
+import { appPid, environOf, processes, until } from '../tray-bus.mjs';
 
 const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
 
@@ -65,14 +26,6 @@ async function openProjectTab(browser, repo) {
 }
 
 const webProcesses = (app) => processes().filter((p) => p.ppid === app && p.name.startsWith('WebKitWeb'));
-
-async function until(condition, what, timeout = 15000) {
-  const deadline = Date.now() + timeout;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 export default async function ({ browser, test, emit, repo, APP }) {
   await test('closing the window keeps the app recording in the tray; a second launch opens a new window where it was, unsaved hook edits kept', async () => {
