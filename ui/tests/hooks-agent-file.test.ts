@@ -32,6 +32,7 @@ const file = (over: Partial<AgentHookFile> = {}): AgentHookFile => ({
   errors: [],
   warnings: [],
   timeout_note: 'Gemini CLI counts timeouts in milliseconds; they are shown here in seconds',
+  read_only: null,
   ...over,
 });
 
@@ -90,6 +91,18 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Add or remove a hook here');
     // Without a project to edit in, no edit buttons.
     expect(el.querySelector('#hooks-agent-add')).toBeNull();
+  });
+
+  it('lists Codex CLI\u2019s config.toml hooks by name, read-only: no Add hook, no Remove, and why', () => {
+    const toml = file({ agent: 'codex', label: 'Codex CLI', name: 'config.toml', path: '/h/.codex/config.toml', timeout_note: null, read_only: 'hookd lists the [hooks] of Codex CLI\u2019s config.toml but does not edit them' });
+    expect(agentFileKey(toml)).toBe('codex-global-config.toml');
+    expect(agentFileTabLabel(toml)).toBe('Global · config.toml');
+    expect(agentFileKey(file({ agent: 'codex', name: 'hooks.json' }))).toBe('codex-global');
+    const el = renderAgentFile(toml, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
+    expect(el.querySelector('#hooks-agent-add')).toBeNull();
+    expect(el.querySelector('[data-testid=agent-hook-remove]')).toBeNull();
+    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toBe('hookd lists the [hooks] of Codex CLI\u2019s config.toml but does not edit them.');
+    expect(el.querySelectorAll('[data-testid=agent-hook]')).toHaveLength(1);
   });
 
   it('shows why a file cannot be read instead of an empty table', () => {

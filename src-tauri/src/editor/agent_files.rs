@@ -52,6 +52,9 @@ pub struct AgentHookFile {
     pub warnings: Vec<Problem>,
     /// What to know about its timeouts (Gemini CLI counts milliseconds).
     pub timeout_note: Option<String>,
+    /// Why hookd does not edit it (Codex CLI's `config.toml`); `null`:
+    /// hooks are added and removed here.
+    pub read_only: Option<String>,
 }
 
 /// One hook of an agent's file.
@@ -274,6 +277,7 @@ fn adapt(file: CoreFile) -> AgentHookFile {
         errors: problems(file.check.errors),
         warnings: problems(file.check.warnings),
         timeout_note: file.timeout_note.map(str::to_owned),
+        read_only: file.read_only.map(str::to_owned),
     }
 }
 

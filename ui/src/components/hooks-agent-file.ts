@@ -1,7 +1,8 @@
 // The Hook editor's tabs of the other coding agents: one per hooks file of
 // Codex CLI, Gemini CLI, Cursor and GitHub Copilot that exists for the
 // project (the user's and the project's; Copilot keeps several files per
-// scope, one tab each). A tab shows the file's hooks as a table (the
+// scope, one tab each; Codex CLI's config.toml [hooks] is a read-only tab
+// beside its hooks.json). A tab shows the file's hooks as a table (the
 // agent's event with its Claude Code counterpart, matcher, command, timeout
 // in seconds), hookd's own entries marked, and at the top what the agent
 // would drop or skip, each with its JSON path. Two edits are made here, each
@@ -16,14 +17,17 @@ import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
-/** A file's key in the route (`agent_file=`): `codex-global`, `copilot-project-guard.json`. */
+/** Whether a file is told apart by its name: Copilot's several files, Codex CLI's config.toml beside its hooks.json. */
+const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || (f.agent === 'codex' && f.name === 'config.toml');
+
+/** A file's key in the route (`agent_file=`): `codex-global`, `codex-global-config.toml`, `copilot-project-guard.json`. */
 export function agentFileKey(f: AgentHookFile): string {
-  return f.agent === 'copilot' ? `${f.agent}-${f.scope}-${f.name}` : `${f.agent}-${f.scope}`;
+  return byName(f) ? `${f.agent}-${f.scope}-${f.name}` : `${f.agent}-${f.scope}`;
 }
 
-/** A file's tab, under its agent's name: `Global`, `Project · guard.json` (Copilot's files by name). */
+/** A file's tab, under its agent's name: `Global`, `Project · guard.json` (files told apart by name). */
 export function agentFileTabLabel(f: AgentHookFile): string {
-  return f.agent === 'copilot' ? `${SCOPE_TEXT[f.scope]} · ${f.name}` : SCOPE_TEXT[f.scope];
+  return byName(f) ? `${SCOPE_TEXT[f.scope]} · ${f.name}` : SCOPE_TEXT[f.scope];
 }
 
 /** A file for a person: `Codex CLI · Global`, `GitHub Copilot · Project · guard.json`. */
@@ -49,6 +53,7 @@ export function hasProblems(f: AgentHookFile): boolean {
 
 /** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
+  if (f.read_only !== null) return `${f.read_only}.`;
   return `Add or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
 }
 
@@ -79,7 +84,7 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
 
 /** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
 export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
-  const canEdit = editing !== undefined && f.error === null;
+  const canEdit = editing !== undefined && f.error === null && f.read_only === null;
   const open = (action: { kind: 'add' } | { kind: 'remove'; hook: AgentHook; index: number }, opener: HTMLElement): void => {
     if (!editing) return;
     openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });

@@ -522,6 +522,7 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [],
       warnings: [],
       timeout_note: null,
+      read_only: null,
     },
     {
       agent: 'cursor',
@@ -534,6 +535,7 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [{ path: 'hooks.stop[0].command', message: 'missing: a command entry without a command never runs' }],
       warnings: [],
       timeout_note: null,
+      read_only: null,
     },
   ];
 }

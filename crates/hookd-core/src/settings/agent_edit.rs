@@ -112,6 +112,14 @@ pub enum AgentFileRefused {
         /// Why it cannot be read.
         reason: String,
     },
+    /// Listed, but hookd does not write it (Codex CLI's `config.toml`).
+    #[error("{path}: {reason}")]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+        /// Why ([`agent_files::CODEX_TOML_READ_ONLY`]).
+        reason: &'static str,
+    },
     /// The agent's file location could not be worked out.
     #[error("cannot locate {path}")]
     Location {
@@ -144,6 +152,12 @@ pub fn file_location(
         return Err(AgentFileRefused::Unreadable {
             path: path.to_path_buf(),
             reason: error.to_string(),
+        });
+    }
+    if let Some(reason) = file.read_only {
+        return Err(AgentFileRefused::ReadOnly {
+            path: path.to_path_buf(),
+            reason,
         });
     }
     let connector = connector::of(file.agent).ok_or_else(not_listed)?;
@@ -900,6 +914,23 @@ mod tests {
             file_location(&roots, Some(&project), &project.join(".codex/hooks.json")),
             Err(AgentFileRefused::Unreadable { .. })
         ));
+        // Codex CLI's config.toml hooks are listed, and not written.
+        let toml = project.join(".codex/config.toml");
+        write(
+            &toml,
+            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./s.sh\" }]\n",
+        );
+        let before = fs::read(&toml).unwrap();
+        let refused = file_location(&roots, Some(&project), &toml).unwrap_err();
+        assert!(
+            matches!(refused, AgentFileRefused::ReadOnly { .. }),
+            "{refused}"
+        );
+        assert!(
+            refused.to_string().contains("does not edit them"),
+            "{refused}"
+        );
+        assert_eq!(fs::read(&toml).unwrap(), before);
         // Copilot's files are each their own, in their scope's directory.
         write(&project.join(".github/hooks/guard.json"), COPILOT);
         let (agent, location) = file_location(

@@ -13,6 +13,12 @@
 //! entry is hookd's own (`hookd connect --agent`), together with what the
 //! agent would make of the file ([`super::agent_schema::check`]).
 //!
+//! Codex CLI also reads inline `[hooks]` tables of each layer's
+//! `config.toml` (the user's and the project's, §1.1): they are listed
+//! beside its `hooks.json` as a file of their own, read-only
+//! ([`AgentHookFile::read_only`]; hookd does not write TOML), with the same
+//! JSON paths (`hooks.PreToolUse[0].hooks[0]`) and the same checks.
+//!
 //! Reading only: a file is changed with the agent's own tools, with
 //! `hookd connect --agent` / `hookd hooks convert --write`, or a hook at a
 //! time with [`super::agent_edit`] (which edits only a file listed here). A
@@ -44,6 +50,9 @@ use crate::fs_atomic::confine::{self, ConfineError};
 pub const GEMINI_TIMEOUT_NOTE: &str =
     "Gemini CLI counts timeouts in milliseconds; they are shown here in seconds";
 
+/// Why hookd lists Codex CLI's `config.toml` hooks but does not edit them.
+pub const CODEX_TOML_READ_ONLY: &str = "hookd lists the [hooks] of Codex CLI's config.toml but does not edit them: edit config.toml yourself, or keep hooks in hooks.json beside it, which hookd edits";
+
 /// Why an agent's hooks file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum AgentFileError {
@@ -59,6 +68,14 @@ pub enum AgentFileError {
     /// The file is not JSON (for Gemini CLI: not JSON with comments).
     #[error("{path} is not valid JSON: {message}")]
     Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// Codex CLI's `config.toml` is not TOML, or its `hooks` is not a table.
+    #[error("{path} is not valid TOML: {message}")]
+    ParseToml {
         /// The file.
         path: PathBuf,
         /// The parser's message, with line and column.
@@ -127,8 +144,12 @@ pub struct AgentHookFile {
     pub timeout_note: Option<&'static str>,
     /// The file as parsed (`None` with `error`), for what `hooks` does not
     /// carry (a Gemini handler's `name`, Copilot's `disableAllHooks`),
-    /// so nobody reads the file again.
+    /// so nobody reads the file again. For Codex CLI's `config.toml`: its
+    /// `[hooks]` events as JSON, under `hooks` (its `state` table left out).
     pub value: Option<Value>,
+    /// Why hookd does not edit this file ([`CODEX_TOML_READ_ONLY`]);
+    /// `None`: [`super::agent_edit`] edits it.
+    pub read_only: Option<&'static str>,
 }
 
 impl AgentHookFile {
@@ -177,6 +198,12 @@ pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<Ag
 /// Copilot every `*.json` of the directory hookd's own file goes in. A
 /// directory that cannot be listed is one candidate, so its error shows.
 fn candidates(agent: AgentKind, location: &SettingsLocation) -> Vec<PathBuf> {
+    if agent == AgentKind::Codex {
+        return vec![
+            location.path.clone(),
+            location.path.with_file_name(CODEX_CONFIG),
+        ];
+    }
     if agent != AgentKind::Copilot {
         return vec![location.path.clone()];
     }
@@ -196,7 +223,11 @@ fn candidates(agent: AgentKind, location: &SettingsLocation) -> Vec<PathBuf> {
     files
 }
 
-/// `path` read as `agent`'s hooks file; `None` when there is no such file.
+/// Codex CLI's configuration file, whose `[hooks]` it reads beside `hooks.json`.
+const CODEX_CONFIG: &str = "config.toml";
+
+/// `path` read as `agent`'s hooks file; `None` when there is no such file
+/// (nor, for Codex CLI's `config.toml`, any hook event in it).
 /// `project` confines a project's file: it is not followed out of it.
 pub fn read_file(
     agent: AgentKind,
@@ -206,6 +237,7 @@ pub fn read_file(
     project: Option<&Path>,
 ) -> Option<AgentHookFile> {
     fs::symlink_metadata(path).ok()?;
+    let toml = agent == AgentKind::Codex && path.file_name().is_some_and(|n| n == CODEX_CONFIG);
     let mut file = AgentHookFile {
         agent,
         scope,
@@ -215,8 +247,18 @@ pub fn read_file(
         check: AgentFileCheck::default(),
         timeout_note: (agent == AgentKind::Gemini).then_some(GEMINI_TIMEOUT_NOTE),
         value: None,
+        read_only: toml.then_some(CODEX_TOML_READ_ONLY),
     };
-    match parse(path, comments, project) {
+    let parsed = if toml {
+        parse_codex_toml(path, project)
+    } else {
+        parse(path, comments, project)
+    };
+    match parsed {
+        // A config.toml without hooks is not a hooks file.
+        Ok(Some(value)) if toml && value["hooks"].as_object().is_none_or(Map::is_empty) => {
+            return None;
+        }
         Ok(Some(value)) => {
             file.hooks = hooks(agent, &value);
             file.check = agent_schema::check(agent, &value);
@@ -229,12 +271,53 @@ pub fn read_file(
     Some(file)
 }
 
+/// Codex CLI's `config.toml` as `{"hooks": <its [hooks] events>}` (the
+/// `state` table of trust and enable flags left out: it is no event);
+/// `None` when it vanished.
+fn parse_codex_toml(path: &Path, project: Option<&Path>) -> Result<Option<Value>, AgentFileError> {
+    let Some(bytes) = read(path, project)? else {
+        return Ok(None);
+    };
+    let invalid = |message: String| AgentFileError::ParseToml {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = String::from_utf8(bytes).map_err(|e| invalid(e.to_string()))?;
+    let mut table: toml::Table = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    let mut hooks = match table.remove("hooks") {
+        None => toml::Table::new(),
+        Some(toml::Value::Table(hooks)) => hooks,
+        Some(other) => {
+            return Err(invalid(format!(
+                "hooks is a {}, not a table",
+                other.type_str()
+            )));
+        }
+    };
+    hooks.remove("state");
+    let events = serde_json::to_value(hooks).map_err(|e| invalid(e.to_string()))?;
+    Ok(Some(serde_json::json!({ "hooks": events })))
+}
+
 /// The parsed file; `None` when it vanished (or is a dangling link).
 fn parse(
     path: &Path,
     comments: bool,
     project: Option<&Path>,
 ) -> Result<Option<Value>, AgentFileError> {
+    let Some(bytes) = read(path, project)? else {
+        return Ok(None);
+    };
+    let (value, _) = format::parse_with(&bytes, comments).map_err(|err| AgentFileError::Parse {
+        path: path.to_path_buf(),
+        message: err.to_string(),
+    })?;
+    Ok(Some(value))
+}
+
+/// The file's bytes; `None` when it vanished (or is a dangling link).
+/// `project` confines a project's file: it is not followed out of it.
+fn read(path: &Path, project: Option<&Path>) -> Result<Option<Vec<u8>>, AgentFileError> {
     if let Some(root) = project {
         confine::resolve_within(root, path).map_err(|err| match err {
             ConfineError::Outside { resolved, .. } => AgentFileError::OutOfProject {
@@ -251,21 +334,14 @@ fn parse(
             },
         })?;
     }
-    let bytes = match fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(AgentFileError::Read {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
-    let (value, _) = format::parse_with(&bytes, comments).map_err(|err| AgentFileError::Parse {
-        path: path.to_path_buf(),
-        message: err.to_string(),
-    })?;
-    Ok(Some(value))
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(AgentFileError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// The hooks of a parsed hooks file of `agent` (for Gemini CLI its whole
@@ -433,6 +509,78 @@ mod tests {
     fn nothing_is_listed_where_no_agent_has_a_file() {
         let (_dir, roots, project) = setup();
         assert!(agent_hook_files(&roots, Some(&project)).is_empty());
+    }
+
+    #[test]
+    fn codex_config_toml_hooks_are_listed_read_only_beside_hooks_json() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.codex_home.join("config.toml"),
+            r#"model = "o3"
+
+[[hooks.PreToolUse]]
+matcher = "Bash"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./toml-guard.sh"
+timeout = 5
+
+[[hooks.Stop]]
+hooks = [{ type = "command", command = "hookd-emit --agent codex Stop" }]
+
+[hooks.state."/x/hooks.json:stop:0:0"]
+enabled = false
+"#,
+        );
+        // Only trust state, no event: not a hooks file.
+        write(
+            &project.join(".codex/config.toml"),
+            "[hooks.state.\"k\"]\nenabled = true\n",
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        assert_eq!(
+            listed(&files),
+            [(AgentKind::Codex, Scope::Global, "config.toml".into())]
+        );
+        let toml = &files[0];
+        assert_eq!(toml.read_only, Some(CODEX_TOML_READ_ONLY));
+        assert!(toml.error.is_none());
+        assert_eq!(toml.check, AgentFileCheck::default());
+        let shown: Vec<String> = toml
+            .hooks
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} {:?} {:?} {:?} {} {}",
+                    h.event, h.matcher, h.command, h.timeout_secs, h.hookd, h.json_path
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                r#"PreToolUse Some("Bash") Some("./toml-guard.sh") Some(5.0) false hooks.PreToolUse[0].hooks[0]"#,
+                r#"Stop None Some("hookd-emit --agent codex Stop") None true hooks.Stop[0].hooks[0]"#,
+            ]
+        );
+
+        // Beside a hooks.json, both are listed, the JSON file first; a
+        // config.toml that is no TOML is listed with its error.
+        write(&roots.codex_home.join("hooks.json"), r#"{"hooks": {}}"#);
+        write(&project.join(".codex/config.toml"), "[hooks\nbroken");
+        let files = agent_hook_files(&roots, Some(&project));
+        assert_eq!(
+            listed(&files),
+            [
+                (AgentKind::Codex, Scope::Global, "hooks.json".into()),
+                (AgentKind::Codex, Scope::Global, "config.toml".into()),
+                (AgentKind::Codex, Scope::Project, "config.toml".into()),
+            ]
+        );
+        assert_eq!(files[0].read_only, None);
+        let broken = files[2].error.as_ref().expect("an error").to_string();
+        assert!(broken.contains("is not valid TOML"), "{broken}");
     }
 
     #[test]

@@ -509,6 +509,29 @@ mod tests {
     }
 
     #[test]
+    fn codex_config_toml_hooks_have_their_own_trust_and_enable_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let config = roots.codex_home.join("config.toml");
+        write(
+            &config,
+            &format!(
+                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{{ type = \"command\", command = \"./a.sh\" }}, {{ type = \"command\", command = \"./b.sh\" }}]\n\n[hooks.state.\"{f}:pre_tool_use:0:1\"]\nenabled = false\n",
+                f = config.display()
+            ),
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+            [
+                "Codex CLI runs it only once you trust it: open /hooks in Codex",
+                "turned off in Codex's /hooks; Codex CLI runs it only once you trust it: open /hooks in Codex",
+            ]
+        );
+    }
+
+    #[test]
     fn gemini_switches_names_and_folder_trust_and_what_agents_drop() {
         let dir = tempfile::tempdir().unwrap();
         let roots = SettingsRoots::under(&dir.path().join("home"));

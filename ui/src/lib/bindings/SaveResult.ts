@@ -13,7 +13,8 @@ path: string,
  */
 created: boolean, 
 /**
- * Where the previous contents were saved (`<file>.hookd-backup`).
+ * Where the previous contents were kept (in hookd's data directory;
+ * `hookd hooks restore-backup` brings them back).
  */
 backup: string | null, 
 /**
