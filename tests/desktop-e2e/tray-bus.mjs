@@ -236,3 +236,56 @@ export class TrayItem {
     }
   }
 }
+
+/** The StatusNotifier host (gtk-sni-tray-standalone) on the bus at `address`. */
+export function hostPid(address) {
+  const host = processes().find((p) => {
+    if (!p.name.startsWith('gtk-sni-tray')) return false;
+    try {
+      return environOf(p.pid).get('DBUS_SESSION_BUS_ADDRESS') === address;
+    } catch {
+      return false;
+    }
+  });
+  return host?.pid;
+}
+
+/**
+ * Shows the host's tray with the item's menu open on the display, as a
+ * user opens it (a right click on the icon), and saves it as
+ * $HOOKD_E2E_SCREENSHOTS/NAME.png; with `submenu`, that item's submenu open
+ * too. There is no window manager under Xvfb: the tray's window is placed
+ * at the top right, above the app's window.
+ */
+export async function trayShot(tray, name, { submenu } = {}) {
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const xdotool = (...args) => spawnSync('xdotool', args, { encoding: 'utf8', timeout: 10000 });
+  const host = hostPid(tray.address);
+  assert.ok(host, 'a StatusNotifier host runs in the app session');
+  const bar = xdotool('search', '--onlyvisible', '--pid', String(host)).stdout.trim().split('\n')[0];
+  assert.ok(bar, 'the tray host has a window on the display');
+  const size = 48;
+  xdotool('windowsize', bar, String(size), String(size));
+  xdotool('windowmove', bar, String(1280 - size - 4), '4');
+  xdotool('windowraise', bar);
+  await pause(500);
+  xdotool('mousemove', String(1280 - size / 2 - 4), String(4 + size / 2), 'click', '3');
+  await pause(1000);
+  if (submenu) {
+    // The menu opens below the icon, its right edge at the screen's; its
+    // items are about 25 px high, the first one some 60 px down.
+    const top = tray.menu().children.filter((i) => i.visible);
+    const index = top.findIndex((i) => i.label === submenu);
+    assert.ok(index >= 0, `no ${submenu} in the menu`);
+    const y = 4 + size + 12 + top.slice(0, index).reduce((h, i) => h + (i.type === 'separator' ? 1 : 25), 0);
+    xdotool('mousemove', '1150', String(y + 5));
+    await pause(1000);
+  }
+  const file = path.join(process.env.HOOKD_E2E_SCREENSHOTS, `${name}.png`);
+  const crop = submenu ? '760x330+520+0' : '400x260+880+0';
+  const out = spawnSync('import', ['-window', 'root', '-crop', crop, '+repage', file], { timeout: 15000 });
+  assert.equal(out.status, 0, `screenshot failed: ${out.stderr}`);
+  xdotool('key', 'Escape');
+  if (submenu) xdotool('key', 'Escape');
+  await pause(300);
+}

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrayItem, appPid, processes, until } from '../tray-bus.mjs';
+import { TrayItem, appPid, processes, trayShot, until } from '../tray-bus.mjs';
 
 const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
 const STATUS_FILE = process.env.HOOKD_SOCKET.replace(/\.sock$/, '.status.json');
@@ -45,42 +45,6 @@ const write = (repo, file, session = 'e2e-tray-menu') => ({
   tool_input: { file_path: path.join(repo, file), content: `${file}\n` },
   tool_response: { filePath: path.join(repo, file), success: true },
 });
-
-/**
- * Shows the tray and its open menu on the display and saves them as
- * docs/screenshots/NAME.png; with `submenu`, that item's submenu open too.
- */
-async function trayShot(tray, name, { submenu } = {}) {
-  const xdotool = (...args) => spawnSync('xdotool', args, { encoding: 'utf8', timeout: 10000 });
-  const bar = xdotool('search', '--onlyvisible', '--class', 'gtk-sni-tray-standalone').stdout.trim().split('\n')[0];
-  assert.ok(bar, 'the tray host has a window on the display');
-  // No window manager under Xvfb: place the bar at the top right, above the app's window.
-  const size = 48;
-  xdotool('windowsize', bar, String(size), String(size));
-  xdotool('windowmove', bar, String(1280 - size - 4), '4');
-  xdotool('windowraise', bar);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  // A right click on the icon opens its menu, as a user does.
-  xdotool('mousemove', String(1280 - size / 2 - 4), String(4 + size / 2), 'click', '3');
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  if (submenu) {
-    // The menu opens below the icon, its right edge at the screen's; its
-    // items are about 25 px high, the first one some 60 px down.
-    const top = tray.menu().children.filter((i) => i.visible);
-    const index = top.findIndex((i) => i.label === submenu);
-    assert.ok(index >= 0, `no ${submenu} in the menu`);
-    const y = 4 + size + 12 + top.slice(0, index).reduce((h, i) => h + (i.type === 'separator' ? 1 : 25), 0);
-    xdotool('mousemove', '1150', String(y + 5));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  const file = path.join(process.env.HOOKD_E2E_SCREENSHOTS, `${name}.png`);
-  const crop = submenu ? '760x330+520+0' : '400x260+880+0';
-  const out = spawnSync('import', ['-window', 'root', '-crop', crop, '+repage', file], { timeout: 15000 });
-  assert.equal(out.status, 0, `screenshot failed: ${out.stderr}`);
-  xdotool('key', 'Escape');
-  if (submenu) xdotool('key', 'Escape');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-}
 
 export default async function ({ browser, test, emit, makeRepo, env, EMIT, APP }) {
   const hookd = path.join(path.dirname(EMIT), 'hookd');

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { TrayItem, appPids, until } from '../tray-bus.mjs';
+import { TrayItem, appPids, hostPid, trayShot, until } from '../tray-bus.mjs';
 
 /** Files and environment for a hookd of its own under WORK/NAME. */
 function ownEnv(WORK, name, extra = {}) {
@@ -36,12 +36,14 @@ function ownEnv(WORK, name, extra = {}) {
 
 /**
  * Starts hookd-desktop --hidden in a D-Bus session of its own with a
- * StatusNotifierWatcher; returns its tray item and how to stop it.
+ * StatusNotifierWatcher (and, with `host`, a visible tray); returns its tray
+ * item and how to stop it.
  */
-async function startTrayApp(APP, env, log) {
+async function startTrayApp(APP, env, log, { host = false } = {}) {
+  const tray = host ? 'gtk-sni-tray-standalone --no-strut &' : '';
   const child = spawn(
     'dbus-run-session',
-    ['--', 'bash', '-c', 'status-notifier-watcher & gdbus wait --session --timeout 10 org.kde.StatusNotifierWatcher; exec "$0" --hidden', APP],
+    ['--', 'bash', '-c', `status-notifier-watcher & gdbus wait --session --timeout 10 org.kde.StatusNotifierWatcher; ${tray} exec "$0" --hidden`, APP],
     { env, detached: true, stdio: ['ignore', fs.openSync(log, 'w'), fs.openSync(log, 'a')] },
   );
   const stop = () => {
@@ -119,11 +121,13 @@ export default async function ({ test, WORK, APP, EMIT }) {
       HOOKD_AMQP_URL: `amqp://guest:guest@127.0.0.1:${relay.port}/%2f`,
       HOOKD_AMQP_EXCHANGE: 'hookd.e2e.tray',
     });
-    const app = await startTrayApp(APP, env, path.join(WORK, 'tray-broker.log'));
+    const app = await startTrayApp(APP, env, path.join(WORK, 'tray-broker.log'), { host: true });
     try {
       const line = () => app.tray.items()[0].label;
       await until(() => app.tray.look() === 'error', 'the error icon while the broker is unreachable', 20000);
       assert.match(line(), /^Recording; broker (disconnected|connecting)/);
+      await until(() => hostPid(app.tray.address) && app.tray.hostRegistered(), 'its tray host');
+      await trayShot(app.tray, 'tray-error');
       await relay.start();
       await until(() => app.tray.look() === 'recording', 'the recording icon once the broker is reachable', 45000);
       assert.equal(line(), 'Recording');
