@@ -250,35 +250,56 @@ export function hostPid(address) {
   return host?.pid;
 }
 
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const xdotool = (...args) => spawnSync('xdotool', args, { encoding: 'utf8', timeout: 10000 });
+const ICON_SIZE = 48;
+
 /**
- * Shows the host's tray with the item's menu open on the display, as a
- * user opens it (a right click on the icon), and saves it as
- * $HOOKD_E2E_SCREENSHOTS/NAME.png; with `submenu`, that item's submenu open
- * too. There is no window manager under Xvfb: the tray's window is placed
- * at the top right, above the app's window.
+ * Opens the item's menu in its session's host as a user does: a right click
+ * on the icon. There is no window manager under Xvfb: the tray's window is
+ * placed at the top right, above the app's window.
  */
-export async function trayShot(tray, name, { submenu } = {}) {
-  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const xdotool = (...args) => spawnSync('xdotool', args, { encoding: 'utf8', timeout: 10000 });
+async function openHostMenu(tray) {
   const host = hostPid(tray.address);
   assert.ok(host, 'a StatusNotifier host runs in the app session');
   const bar = xdotool('search', '--onlyvisible', '--pid', String(host)).stdout.trim().split('\n')[0];
   assert.ok(bar, 'the tray host has a window on the display');
-  const size = 48;
-  xdotool('windowsize', bar, String(size), String(size));
-  xdotool('windowmove', bar, String(1280 - size - 4), '4');
+  xdotool('windowsize', bar, String(ICON_SIZE), String(ICON_SIZE));
+  xdotool('windowmove', bar, String(1280 - ICON_SIZE - 4), '4');
   xdotool('windowraise', bar);
   await pause(500);
-  xdotool('mousemove', String(1280 - size / 2 - 4), String(4 + size / 2), 'click', '3');
+  xdotool('mousemove', String(1280 - ICON_SIZE / 2 - 4), String(4 + ICON_SIZE / 2), 'click', '3');
   await pause(1000);
+}
+
+/**
+ * Where the host draws the top-level item `label` of the open menu: it opens
+ * below the icon, its right edge at the screen's, items about 25 px high
+ * (separators 1 px), the first one some 60 px down.
+ */
+function menuItemY(tray, label) {
+  const top = tray.menu().children.filter((i) => i.visible);
+  const index = top.findIndex((i) => i.label === label);
+  assert.ok(index >= 0, `no ${label} in the menu`);
+  return 4 + ICON_SIZE + 12 + top.slice(0, index).reduce((h, i) => h + (i.type === 'separator' ? 1 : 25), 0) + 5;
+}
+
+/** Picks the top-level item `label` with the mouse in the host's menu, as a user does. */
+export async function hostClick(tray, label) {
+  await openHostMenu(tray);
+  xdotool('mousemove', '1150', String(menuItemY(tray, label)), 'click', '1');
+  await pause(300);
+}
+
+/**
+ * Shows the host's tray with the item's menu open on the display (see
+ * openHostMenu) and saves it as $HOOKD_E2E_SCREENSHOTS/NAME.png; with
+ * `submenu`, that item's submenu open too.
+ */
+export async function trayShot(tray, name, { submenu } = {}) {
+  await openHostMenu(tray);
   if (submenu) {
-    // The menu opens below the icon, its right edge at the screen's; its
-    // items are about 25 px high, the first one some 60 px down.
-    const top = tray.menu().children.filter((i) => i.visible);
-    const index = top.findIndex((i) => i.label === submenu);
-    assert.ok(index >= 0, `no ${submenu} in the menu`);
-    const y = 4 + size + 12 + top.slice(0, index).reduce((h, i) => h + (i.type === 'separator' ? 1 : 25), 0);
-    xdotool('mousemove', '1150', String(y + 5));
+    xdotool('mousemove', '1150', String(menuItemY(tray, submenu)));
     await pause(1000);
   }
   const file = path.join(process.env.HOOKD_E2E_SCREENSHOTS, `${name}.png`);

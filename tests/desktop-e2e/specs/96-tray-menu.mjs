@@ -1,7 +1,8 @@
 // tray menu: every item of the tray's menu, picked through a real
 // StatusNotifier host's path (scripts/desktop-e2e runs a watcher and a tray
 // in the app's D-Bus session; ../tray-bus.mjs reads the item and clicks over
-// com.canonical.dbusmenu), each checked by its effect: the window, the
+// com.canonical.dbusmenu, or with the mouse in the visible tray's menu, for
+// Resume), each checked by its effect: the window, the
 // ledger, the daemon's counters, the autostart entry on disk, the icon.
 // Quit is 99-tray-quit.mjs (it ends the app). See run.mjs for the context
 // every spec receives.
@@ -10,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrayItem, appPid, processes, trayShot, until } from '../tray-bus.mjs';
+import { TrayItem, appPid, hostClick, processes, trayShot, until } from '../tray-bus.mjs';
 
 const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
 const STATUS_FILE = process.env.HOOKD_SOCKET.replace(/\.sock$/, '.status.json');
@@ -129,7 +130,8 @@ export default async function ({ browser, test, emit, makeRepo, env, EMIT, APP }
     assert.equal(during.events_stored, before.events_stored, 'nothing stored while paused');
     assert.ok(!recorded(hookd, project).includes('while-paused.txt'), 'the paused change is not in the ledger');
 
-    await tray.click('Resume recording');
+    // This one with the mouse in the visible tray's menu, the way a user picks it.
+    await hostClick(tray, 'Resume recording');
     paused = false;
     await until(() => tray.find('Pause recording'), 'the menu to offer Pause recording again');
     await until(() => tray.look() === 'recording', 'the recording icon again');
