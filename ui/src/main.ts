@@ -35,6 +35,20 @@ const TITLES: Record<Route['view'], string> = {
   settings: 'Settings',
 };
 
+/**
+ * A path that wraps only after a `/` (a `<wbr>` there), never inside a
+ * directory or file name: the sidebar is narrow, and a socket path broken
+ * mid-word reads as two names.
+ */
+function pathBreaks(path: string): Node[] {
+  const out: Node[] = [];
+  for (const part of path.split(/(?<=\/)/)) {
+    if (out.length > 0) out.push(document.createElement('wbr'));
+    out.push(document.createTextNode(part));
+  }
+  return out;
+}
+
 export function startApp(root: HTMLElement): void {
   const errors = createErrorBanner();
   const navProjects = h('a', { id: 'nav-projects', class: 'nav-link', attrs: { href: '#/projects' } }, h('span', { class: 'nav-icon', attrs: { 'aria-hidden': 'true' }, text: '▤' }), 'Projects');
@@ -85,7 +99,7 @@ export function startApp(root: HTMLElement): void {
       daemonStatus.dataset.mode = info.daemon.mode;
       text.textContent = DAEMON_TEXT[info.daemon.mode];
       daemonStatus.title = info.daemon.error ?? `data: ${info.data_dir}`;
-      daemonSocket.textContent = info.daemon.socket;
+      daemonSocket.replaceChildren(...pathBreaks(info.daemon.socket));
       daemonSocket.title = `socket: ${info.daemon.socket}`;
       version.textContent = `v${info.version}${backend.kind === 'stub' ? ' · browser stub' : ''}`;
     } else {

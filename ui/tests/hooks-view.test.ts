@@ -105,6 +105,8 @@ describe('hooks view', () => {
     expect(saved.hooks.PostToolUse[0].hooks[1]).toEqual({ type: 'http', url: 'https://hooks.example.invalid/audit' });
     await vi.waitFor(() => expect($('#hooks-dirty').dataset.dirty).toBe('false'));
     expect($('#hooks-review-panel')).toBeNull();
+    // The Save button is gone: focus lands on the saved file's tab, never on <body>.
+    expect(document.activeElement).toBe($('#hooks-tab-agent-project'));
   });
 
   it('edits a command and timeout in place, refuses a bad timeout, and discards', async () => {

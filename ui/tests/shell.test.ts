@@ -20,6 +20,9 @@ describe('app shell', () => {
     await vi.waitFor(() => expect(document.getElementById('daemon-status')!.dataset.mode).toBe('own'));
     expect(document.getElementById('daemon-status')!.textContent).toContain('daemon running in the app');
     expect(document.getElementById('daemon-socket')!.textContent).toBe('/run/user/1000/hookd.sock');
+    // It may wrap only after a slash: a <wbr> after each one, and nowhere else.
+    const socket = document.getElementById('daemon-socket')!;
+    expect([...socket.childNodes].map((n) => (n.nodeName === 'WBR' ? '|' : n.textContent)).join('')).toBe('/|run/|user/|1000/|hookd.sock');
     expect(document.getElementById('app-version')!.textContent).toContain('browser stub');
   });
 

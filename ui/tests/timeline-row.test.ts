@@ -53,6 +53,18 @@ describe('a timeline row', () => {
     expect(el.children).toHaveLength(7);
   });
 
+  it('is named by what it shows (WCAG 2.5.3, axe label-content-name-mismatch): every cell\u2019s text is in its accessible name, after a placeholder too', () => {
+    const names = new Map([[mutation.agent_id, 'main 3f2a9c1d'], [event.agent_id, 'helper 77aa']]);
+    const el = document.createElement('div');
+    renderPlaceholder(el);
+    for (const row of [mutation, event]) {
+      renderRow(el, row, look({ all: true, names }));
+      // No aria-label: an option's name is its content, as painted.
+      const name = el.getAttribute('aria-label') ?? el.textContent ?? '';
+      for (const cell of texts(el)) expect(name).toContain(cell.trim());
+    }
+  });
+
   it('shows an agent by its readable name when it has one, its id in the title', () => {
     const el = document.createElement('div');
     renderRow(el, mutation, look({ names: new Map([[mutation.agent_id, 'main 3f2a9c1d']]) }));

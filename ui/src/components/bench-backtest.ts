@@ -56,7 +56,7 @@ export function renderBacktest(report: BacktestReport): HTMLElement {
 }
 
 export function createBacktestPanel(deps: BacktestPanelDeps): HTMLElement {
-  const target = h('select', { id: 'backtest-target', class: 'select' }, ...TARGETS.map((t, i) => h('option', { attrs: { value: String(i) }, text: t.label })));
+  const target = h('select', { id: 'backtest-target', class: 'select', attrs: { 'aria-label': 'Hooks file to test in' } }, ...TARGETS.map((t, i) => h('option', { attrs: { value: String(i) }, text: t.label })));
   const matcher = h('input', { id: 'backtest-matcher', class: 'text-input mono', attrs: { type: 'text', placeholder: 'matcher (e.g. Bash)', 'aria-label': 'Matcher' } });
   const command = h('input', { id: 'backtest-command', class: 'text-input mono', attrs: { type: 'text', placeholder: 'command the hook runs', 'aria-label': 'Command' } });
   const last = h('input', { id: 'backtest-last', class: 'text-input', attrs: { type: 'number', min: '1', value: String(BACKTEST_DEFAULTS.last), 'aria-label': 'Events' } });

@@ -62,7 +62,7 @@ export function diffLine(line: DiffLine): HTMLElement {
 
 function diffBlock(block: DiffBlock, label: string): HTMLElement {
   const { lines } = block;
-  const body = h('div', { class: 'diff-body' });
+  const body = h('div', { class: 'diff-body', attrs: { tabindex: 0, role: 'region', 'aria-label': `Lines of ${label}` } });
   const renderLines = (upTo: number): void => {
     const frag = document.createDocumentFragment();
     for (const line of lines.slice(0, upTo)) {

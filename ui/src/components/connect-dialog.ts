@@ -37,7 +37,8 @@ export interface ConnectDialog {
 function renderDiff(p: ConnectPreview): HTMLElement {
   const lines = lineDiff(p.before, p.after);
   const stat = diffStat(lines);
-  const body = h('div', { class: 'diff-body' });
+  // A scroll box the keyboard reaches: Tab to it, then the arrow keys and Page Up/Down scroll it.
+  const body = h('div', { class: 'diff-body', attrs: { tabindex: 0, role: 'region', 'aria-label': `Lines of ${p.path}` } });
   for (const line of foldDiff(lines)) {
     if (line.op === 'gap') {
       body.append(h('div', { class: 'diff-line diff-gap', data: { op: 'gap' }, text: `⋯ ${line.count} unchanged line${line.count === 1 ? '' : 's'}` }));

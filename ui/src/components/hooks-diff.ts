@@ -33,7 +33,8 @@ const SIGN: Record<DiffLine['op'], string> = { eq: ' ', del: '-', add: '+' };
 /** A figure with the folded diff of `lines`. */
 export function renderDiff(lines: DiffLine[], label: string): HTMLElement {
   const stat = diffStat(lines);
-  const body = h('div', { class: 'diff-body' });
+  // A scroll box the keyboard reaches: Tab to it, then the arrow keys and Page Up/Down scroll it.
+  const body = h('div', { class: 'diff-body', attrs: { tabindex: 0, role: 'region', 'aria-label': `Lines of ${label}` } });
   for (const item of hunks(lines)) {
     if ('fold' in item) {
       body.append(h('div', { class: 'diff-line diff-fold', data: { op: 'fold' }, text: `⋯ ${item.fold} unchanged line${item.fold === 1 ? '' : 's'}` }));

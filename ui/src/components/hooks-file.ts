@@ -560,7 +560,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const move: HTMLButtonElement = h('button', {
       class: 'button small hooks-move',
       data: { testid: 'handler-move', focus: `${key}-move` },
-      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Move ${event} hook ${hi + 1} to another file…`, disabled: !saved || state.busy, title: why || 'Move this hook to another file (you review both files first)' },
+      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Move to… another file: ${event} hook ${hi + 1}`, disabled: !saved || state.busy, title: why || 'Move this hook to another file (you review both files first)' },
       text: 'Move to…',
       on: { click: () => ref && deps.onMove(ref, move) },
     });
@@ -568,7 +568,7 @@ export function renderFileEditor(state: FileEditorState, deps: FileEditorDeps): 
     const copy: HTMLButtonElement = h('button', {
       class: 'button small hooks-copy-open',
       data: { testid: 'handler-copy', focus: `${key}-copy` },
-      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Copy ${event} hook ${hi + 1} to another agent…`, title: 'Show this hook as Codex CLI’s, Gemini CLI’s, Cursor’s or GitHub Copilot’s, and what degrades' },
+      attrs: { type: 'button', 'aria-haspopup': 'dialog', 'aria-label': `Copy to… another agent: ${event} hook ${hi + 1}`, title: 'Show this hook as Codex CLI’s, Gemini CLI’s, Cursor’s or GitHub Copilot’s, and what degrades' },
       text: 'Copy to…',
       on: { click: () => openCopyDialog({ event, matcher, handler, returnFocus: copy }) },
     });

@@ -44,7 +44,7 @@ const MAX_LINES = 400;
 
 /** A file's diff from now to after the revert, unchanged runs folded. */
 export function renderRewindDiff(file: RewindFilePreview, caption: string): HTMLElement {
-  const body = h('div', { class: 'diff-body' });
+  const body = h('div', { class: 'diff-body', attrs: { tabindex: 0, role: 'region', 'aria-label': `Lines of ${file.path}: ${caption}` } });
   const folded = foldDiff(file.diff);
   const paint = (upTo: number): void => {
     body.replaceChildren();

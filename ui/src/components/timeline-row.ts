@@ -146,7 +146,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
     cell(el, i++, file, 'col-file mono').title = row.file_path ?? row.command ?? '';
     fillLines(cell(el, i++, '', 'col-lines mono'), row);
     cell(el, i++, row.branch, 'col-branch mono').title = row.branch;
-    el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${row.tool_name} ${row.file_path ?? row.command ?? ''}`);
+    el.removeAttribute('aria-label'); // named by its cells, as shown (label in name)
   } else {
     const event = eventLabel(row.hook_type);
     const verdict = eventVerdict(row.hook_runs);
@@ -175,7 +175,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
       );
       c.title = text ?? subject;
       cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} Prompt ${line} (${followed}) ${runs}`);
+      el.removeAttribute('aria-label'); // named by its cells, as shown (label in name)
     } else {
       cell(el, i++, event, `col-event event-${row.hook_type}`).title = event;
       cell(el, i++, row.tool_name ?? '', `col-tool tool-${(row.tool_name ?? '').toLowerCase()}`);
@@ -191,7 +191,7 @@ export function renderRow(el: HTMLElement, row: Row, look: RowLook): void {
         if (fetched.caption) c.prepend(h('span', { class: 'prompt-caption', data: { testid: 'prompt-caption' }, text: `prompt: ${line}` }));
       }
       cell(el, i++, runs, `col-hooks${verdict ? ` verdict-${verdict}` : ''}`).title = runs;
-      el.setAttribute('aria-label', `${formatLocal(row.event_timestamp)} ${row.agent_id} ${event} ${row.tool_name ?? ''} ${subject} ${runs}`);
+      el.removeAttribute('aria-label'); // named by its cells, as shown (label in name)
     }
   }
   while (el.children.length > i) el.lastElementChild?.remove();

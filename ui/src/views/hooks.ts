@@ -189,14 +189,15 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
   let lastGroup = '';
   for (const t of HOOKS_TABS) {
     const group = groupOf(t);
-    if (group !== lastGroup && group !== '') tablist.append(h('span', { class: 'hooks-tab-group', attrs: { 'aria-hidden': 'true' }, text: group }));
+    if (group !== lastGroup && group !== '') tablist.append(h('span', { id: `hooks-tab-group-${group === 'hookd' ? 'hookd' : 'agent'}`, class: 'hooks-tab-group', attrs: { 'aria-hidden': 'true' }, text: group }));
     if (t === 'effective') tablist.append(agentTabs, h('span', { class: 'hooks-tab-sep', attrs: { 'aria-hidden': 'true' } }));
     lastGroup = group;
     const button = h('button', {
       id: `hooks-tab-${t}`,
       class: 'hooks-tab',
       data: { tab: t },
-      attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', 'aria-label': group ? `${group} ${TAB_LABEL[t]}` : TAB_LABEL[t] },
+      // Named by what it shows, count included (label in name); the group above it describes it.
+      attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', ...(group ? { 'aria-describedby': `hooks-tab-group-${group === 'hookd' ? 'hookd' : 'agent'}` } : {}) },
       text: TAB_LABEL[t],
       on: { click: () => ctx.navigate(hooksHash(project, t)) },
     });
@@ -651,7 +652,8 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       Object.assign(state, { ...freshState(state.loaded, state.add), base: saved, draft: saved });
       state.loaded = { ...state.loaded, version: result.version, exists: true };
       await load('saved');
-      panel.querySelector<HTMLElement>('#hooks-review')?.focus();
+      // Review is disabled now (nothing unsaved) and Save is gone: focus the saved file's tab, not <body>.
+      tabButtons.get(tab)?.focus();
     } catch (err) {
       state.busy = false;
       if (isConflict(err)) {
