@@ -11,6 +11,7 @@
 // Prints one "e2e: N passed, N failed" line at the end; exits 1 on failure.
 
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,59 @@ function emit(eventType, payload) {
 }
 
 async function shot(browser, name) {
+  await withRepaint(browser, () => browser.saveScreenshot(path.join(SHOTS, `${name}.png`)));
+}
+
+/**
+ * The window as painted now, with the median relative luminance (0 black, 1
+ * white) of each element `selector` matches (its background's): what a user sees, where the
+ * computed style may not say it (a native widget painted by the toolkit).
+ */
+async function paintedLuminance(browser, selector) {
+  const png = await withRepaint(browser, () => browser.takeScreenshot());
+  return browser.executeAsync(
+    (data, sel, done) => {
+      const img = new Image();
+      img.onerror = () => done({ error: 'the screenshot did not load' });
+      img.onload = () => {
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const g = canvas.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const scale = img.width / window.innerWidth;
+        const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        const out = [...document.querySelectorAll(sel)]
+          .filter((el) => {
+            // Only what the screenshot shows: the window's viewport.
+            const r = el.getBoundingClientRect();
+            return r.width > 8 && r.height > 8 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+          })
+          .map((el) => {
+            const r = el.getBoundingClientRect();
+            // The inside, off the border and the rounded corners.
+            const x = Math.round((r.left + 4) * scale);
+            const y = Math.round((r.top + 4) * scale);
+            const w = Math.max(1, Math.round((r.width - 8) * scale));
+            const h = Math.max(1, Math.round((r.height - 8) * scale));
+            const px = g.getImageData(x, y, w, h).data;
+            const lum = [];
+            for (let i = 0; i < px.length; i += 4) lum.push(0.2126 * lin(px[i]) + 0.7152 * lin(px[i + 1]) + 0.0722 * lin(px[i + 2]));
+            lum.sort((p, q) => p - q);
+            // The median is the background's: text and arrows are fewer pixels.
+            return { id: el.id, luminance: lum[lum.length >> 1] };
+          });
+        done({ elements: out });
+      };
+      img.src = `data:image/png;base64,${data}`;
+    },
+    png,
+    selector,
+  );
+}
+
+/** Runs `take` (a screenshot) while the page repaints, and returns what it returns. */
+async function withRepaint(browser, take) {
   await browser.pause(500); // a WebDriver screenshot shows the last painted frame
   // WebKitWebDriver takes a screenshot after the page's next rendering
   // update. The app renders on the CPU (src-tauri/src/render.rs), and there a
@@ -64,13 +118,87 @@ async function shot(browser, name) {
     }, 50);
   });
   try {
-    await browser.saveScreenshot(path.join(SHOTS, `${name}.png`));
+    return await take();
   } finally {
     await browser.execute(() => {
       clearInterval(window.__e2eRepaint);
       document.getElementById('e2e-repaint')?.remove();
     });
   }
+}
+
+// axe-core (the npm package), run inside the app's real webview. The source is
+// given to WebDriver's execute, which the page's CSP (script-src 'self') does
+// not govern, so the app's CSP stays as it ships.
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** Impact counts of every axe run, for the summary line at the end. */
+const axeTotals = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+
+/**
+ * Runs axe-core's WCAG 2.1 A/AA rules on the page as it is now (a screen, or
+ * a screen with a dialog open) and throws, listing rule, impact, targets and
+ * summary, when any violation is serious or critical. Prints the counts.
+ */
+async function axe(browser, screen) {
+  await browser.setTimeout({ script: 120000 });
+  await browser.execute(`if (!window.axe) { ${AXE_SOURCE}\n } return typeof window.axe;`);
+  const result = await browser.executeAsync((tags, done) => {
+    window.axe
+      .run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+      .then((r) =>
+        done({
+          violations: r.violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            nodes: v.nodes.map((n) => ({ target: n.target.join(' '), impact: n.impact, summary: n.failureSummary })),
+          })),
+        }),
+      )
+      .catch((err) => done({ error: String(err && err.stack ? err.stack : err) }));
+  }, AXE_TAGS);
+  if (result.error) throw new Error(`axe failed on ${screen}: ${result.error}`);
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  for (const v of result.violations) for (const n of v.nodes) counts[n.impact ?? v.impact] = (counts[n.impact ?? v.impact] ?? 0) + 1;
+  for (const k of Object.keys(counts)) axeTotals[k] = (axeTotals[k] ?? 0) + counts[k];
+  console.log(`axe ${screen}: ${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  const lines = [];
+  for (const v of result.violations) {
+    for (const n of v.nodes) {
+      const impact = n.impact ?? v.impact;
+      const line = `  ${v.id} (${impact}) ${n.target}: ${v.help}; ${String(n.summary ?? '').replace(/\s+/g, ' ')}`;
+      if (impact === 'serious' || impact === 'critical') lines.push(line);
+      else console.log(line);
+    }
+  }
+  if (lines.length) throw new Error(`axe: ${lines.length} serious or critical violation(s) on ${screen}:\n${lines.join('\n')}`);
+}
+
+/**
+ * Shows the app in its dark (true) or light (false) theme. The theme follows
+ * the OS's prefers-color-scheme, which a WebDriver session cannot switch, so
+ * this copies the rules of every `@media (prefers-color-scheme: dark)` block
+ * into one unconditional block at the end of the app's stylesheet (CSSOM, so
+ * the CSP allows it), with color-scheme: dark, as the OS setting would.
+ */
+async function theme(browser, dark) {
+  return browser.execute((on) => {
+    const owner = [...document.styleSheets].find((s) => s.ownerNode && s.ownerNode.tagName === 'LINK') ?? document.styleSheets[0];
+    const old = [...owner.cssRules].findIndex((r) => r.cssText.includes('--e2e-dark-theme'));
+    if (old >= 0) owner.deleteRule(old);
+    if (!on) return window.matchMedia('(prefers-color-scheme: dark)').matches;
+    const rules = [':root { --e2e-dark-theme: 1; color-scheme: dark; }'];
+    for (const sheet of document.styleSheets) {
+      for (const rule of sheet.cssRules) {
+        if (rule instanceof CSSMediaRule && /prefers-color-scheme:\s*dark/.test(rule.media.mediaText)) {
+          for (const inner of rule.cssRules) rules.push(inner.cssText);
+        }
+      }
+    }
+    owner.insertRule(`@media all { ${rules.join('\n')} }`, owner.cssRules.length);
+    return true;
+  }, dark);
 }
 
 const results = [];
@@ -97,7 +225,7 @@ const repo = makeRepo('alpha');
 
 // Every spec in specs/, in file-name order (they share one app session, so
 // a later spec may rely on what an earlier one added, such as the project).
-const context = { browser, test, shot, emit, env, makeRepo, repo, WORK, EMIT, APP };
+const context = { browser, test, shot, axe, theme, paintedLuminance, emit, env, makeRepo, repo, WORK, EMIT, APP };
 const specDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'specs');
 const only = process.env.HOOKD_E2E_ONLY; // e.g. "hooks": run only specs whose name contains it
 try {
@@ -112,5 +240,8 @@ try {
 
 const passed = results.filter((r) => r.ok).length;
 const failed = results.length - passed;
+if (Object.values(axeTotals).some((n) => n > 0)) {
+  console.log(`axe, all screens: ${Object.entries(axeTotals).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+}
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
