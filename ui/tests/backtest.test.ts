@@ -54,6 +54,16 @@ describe('backtest in words', () => {
 });
 
 describe('the panel', () => {
+  it('names every field (axe select-name): a label, aria-label or aria-labelledby each', () => {
+    const panel = createBacktestPanel({ project: () => null, event: () => 'PreToolUse', onError: (err) => { throw err; } });
+    document.body.append(panel);
+    const unnamed = [...panel.querySelectorAll<HTMLElement>('select, input, textarea')].filter(
+      (el) => !el.getAttribute('aria-label')?.trim() && !el.getAttribute('aria-labelledby') && !(el.id && panel.querySelector(`label[for="${el.id}"]`)) && !el.closest('label'),
+    );
+    expect(unnamed.map((el) => el.id)).toEqual([]);
+    panel.remove();
+  });
+
   it('sends the hook being tried with the limits, is disabled while it runs, and lists the blocked call', async () => {
     const stub = createStub({ rows: 5, seed: 1 });
     setBackend(stub);
