@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { editDone, focusTarget, newHookOf, removalOf, takesMatcher, timeoutLabel, type AddFields } from '../src/components/agent-hook-dialog';
+import { changeOf, editDone, fieldsOf, focusTarget, newHookOf, removalOf, takesMatcher, timeoutLabel, type AddFields } from '../src/components/agent-hook-dialog';
 import { createErrorBanner } from '../src/components/error-banner';
 import { disconnectHint, renderAgentFile } from '../src/components/hooks-agent-file';
 import { setBackend } from '../src/lib/api';
@@ -14,7 +14,7 @@ import type { View } from '../src/views/view';
 const gemini: AgentHookRules = { agent: 'gemini', label: 'Gemini CLI', events: ['BeforeTool', 'AfterAgent'], matcher_events: ['BeforeTool'], timeout_unit: 'milliseconds', timeout_key: 'timeout', named: true };
 const copilot: AgentHookRules = { agent: 'copilot', label: 'GitHub Copilot', events: ['preToolUse', 'agentStop'], matcher_events: ['preToolUse'], timeout_unit: 'seconds', timeout_key: 'timeoutSec', named: false };
 const fields = (over: Partial<AddFields> = {}): AddFields => ({ event: 'BeforeTool', matcher: 'write_file', command: ' ./guard.sh ', timeout: '5000', name: 'guard', ...over });
-const hook = (over: Partial<AgentHook> = {}): AgentHook => ({ event: 'Stop', claude_event: 'Stop', matcher: null, handler_type: 'command', command: './done.sh', timeout_secs: null, hookd: false, json_path: 'hooks.Stop[0].hooks[0]', ...over });
+const hook = (over: Partial<AgentHook> = {}): AgentHook => ({ event: 'Stop', claude_event: 'Stop', matcher: null, handler_type: 'command', command: './done.sh', timeout_secs: null, hookd: false, name: null, json_path: 'hooks.Stop[0].hooks[0]', ...over });
 
 describe('the Add hook form', () => {
   it('builds the hook in the agent\u2019s own terms', () => {
@@ -46,6 +46,17 @@ describe('removing and what happened', () => {
     expect(editDone({ kind: 'add', hook: { event: 'Stop', matcher: null, command: 'x', timeout: null, name: null } }, { ...result, backup: null }, 'Cursor · Project')).toBe('Added a Stop hook to Cursor · Project.');
   });
 
+  it('fills the form with a listed hook in the agent\u2019s units and changes it by its place and command', () => {
+    const listed = hook({ event: 'BeforeTool', matcher: 'write_file', command: './guard.sh', timeout_secs: 5, name: 'guard', json_path: 'hooks.BeforeTool[0].hooks[0]' });
+    expect(fieldsOf(gemini, listed)).toEqual({ event: 'BeforeTool', matcher: 'write_file', command: './guard.sh', timeout: '5000', name: 'guard' });
+    expect(fieldsOf(copilot, hook({ timeout_secs: null }))).toEqual({ event: 'Stop', matcher: '', command: './done.sh', timeout: '', name: '' });
+    const to = { event: 'BeforeTool', matcher: 'write_file', command: './guard2.sh', timeout: 8000, name: 'guard' };
+    const change = changeOf(listed, to);
+    expect(change).toEqual({ kind: 'change', json_path: 'hooks.BeforeTool[0].hooks[0]', command: './guard.sh', hook: to });
+    const result = { path: '/h/.gemini/settings.json', written: true, backup: null, events: ['BeforeTool'], notes: [] };
+    expect(editDone(change, result, 'Gemini CLI · Global')).toBe('Changed a BeforeTool hook in Gemini CLI · Global.');
+  });
+
   it('puts the focus on the added row, or the row after the removed one', () => {
     const row = (event: string, command: string): HTMLElement => {
       const tr = document.createElement('tr');
@@ -61,6 +72,7 @@ describe('removing and what happened', () => {
     expect(focusTarget(rows, removalOf(hook()), 1)).toBe(rows[1]);
     expect(focusTarget(rows, removalOf(hook()), 3)).toBe(rows[2]);
     expect(focusTarget([], removalOf(hook()), 0)).toBeNull();
+    expect(focusTarget(rows, changeOf(hook(), { event: 'Stop', matcher: null, command: './c.sh', timeout: null, name: null }), 2)).toBe(rows[2]);
   });
 
   it('offers Remove on every row but hookd\u2019s own, which points to hookd disconnect', () => {
@@ -69,6 +81,8 @@ describe('removing and what happened', () => {
     const rows = [...el.querySelectorAll<HTMLElement>('[data-testid=agent-hook]')];
     expect(rows[0]!.querySelector('[data-testid=agent-hook-remove]')).not.toBeNull();
     expect(rows[1]!.querySelector('[data-testid=agent-hook-remove]')).toBeNull();
+    expect(rows[0]!.querySelector('[data-testid=agent-hook-change]')!.getAttribute('aria-label')).toBe('Change the Stop hook ./done.sh');
+    expect(rows[1]!.querySelector('[data-testid=agent-hook-change]')).toBeNull();
     expect(rows[1]!.querySelector('[data-testid=agent-hook-own]')!.getAttribute('title')).toBe(disconnectHint(f));
     expect(disconnectHint(f)).toContain('hookd disconnect --agent codex');
     expect(el.querySelector('#hooks-agent-add')).not.toBeNull();
@@ -128,5 +142,23 @@ describe('editing an agent file in the hooks view', () => {
     expect(rows()).toHaveLength(2);
     await vi.waitFor(() => expect(document.activeElement).toBe(rows()[0]));
     expect(document.activeElement).not.toBe(document.body);
+
+    // Change the Stop hook where it stands: the form is filled in, the event fixed.
+    const stop = rows().findIndex((r) => r.dataset.event === 'Stop' && r.querySelector('[data-testid=agent-hook-change]') !== null);
+    rows()[stop]!.querySelector<HTMLButtonElement>('[data-testid=agent-hook-change]')!.click();
+    await vi.waitFor(() => expect(document.querySelector<HTMLInputElement>('#agent-hook-command')!.value).toBe('./notify.sh'));
+    expect(document.querySelector<HTMLSelectElement>('#agent-hook-event')!.value).toBe('Stop');
+    expect(document.querySelector<HTMLSelectElement>('#agent-hook-event')!.disabled).toBe(true);
+    expect(document.querySelector<HTMLInputElement>('#agent-hook-timeout')!.value).toBe('15');
+    expect(document.querySelector('#agent-hook-title')!.textContent).toBe('Change a hook of Codex CLI · Global');
+    document.querySelector<HTMLInputElement>('#agent-hook-command')!.value = './notify.sh --loud';
+    document.querySelector<HTMLFormElement>('#agent-hook-form')!.requestSubmit();
+    await vi.waitFor(() => expect(document.querySelector<HTMLButtonElement>('#agent-hook-apply')!.disabled).toBe(false));
+    expect(document.querySelector('#agent-hook-apply')!.textContent).toBe('Change hook');
+    document.querySelector<HTMLButtonElement>('#agent-hook-apply')!.click();
+    await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file-done')?.textContent).toContain('Changed a Stop hook in Codex CLI · Global'));
+    expect(rows()).toHaveLength(2);
+    expect(rows()[stop]!.querySelector('[data-testid=agent-hook-command]')!.getAttribute('title')).toBe('./notify.sh --loud');
+    await vi.waitFor(() => expect(document.activeElement).toBe(rows()[stop]));
   });
 });

@@ -17,6 +17,7 @@ const hook = (over: Partial<AgentHook> = {}): AgentHook => ({
   command: './guard.sh',
   timeout_secs: 5,
   hookd: false,
+  name: null,
   json_path: 'hooks.BeforeTool[0].hooks[0]',
   ...over,
 });

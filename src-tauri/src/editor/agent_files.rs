@@ -74,6 +74,8 @@ pub struct AgentHook {
     pub timeout_secs: Option<f64>,
     /// hookd's own entry (it runs `hookd-emit`).
     pub hookd: bool,
+    /// Gemini CLI's handler `name` (`null`: none, or another agent).
+    pub name: Option<String>,
     /// Where it is in the file (`hooks.BeforeTool[0].hooks[1]`).
     pub json_path: String,
 }
@@ -271,6 +273,7 @@ fn adapt(file: CoreFile) -> AgentHookFile {
                 command: h.command,
                 timeout_secs: h.timeout_secs,
                 hookd: h.hookd,
+                name: h.name,
                 json_path: h.json_path,
             })
             .collect(),
@@ -349,6 +352,7 @@ mod tests {
                 command: Some("hookd-emit --agent gemini BeforeTool".into()),
                 timeout_secs: Some(10.0),
                 hookd: true,
+                name: None,
                 json_path: "hooks.BeforeTool[0].hooks[0]".into(),
             }]
         );

@@ -1,7 +1,8 @@
 // The review dialog of an edit to another coding agent's hooks file: a hook
 // added (the form: the event from that agent's own list, a matcher only on
 // the events that take one, the command, the timeout in the agent's unit,
-// Gemini CLI's name) or one removed. Nothing is written until the diff of
+// Gemini CLI's name), one changed where it stands (the same form, filled in,
+// its event fixed) or one removed. Nothing is written until the diff of
 // the exact bytes is shown and Apply pressed; Apply sends the preview's
 // version, and a file changed meanwhile comes back as a `conflict`: the
 // dialog then shows the change as it would be now instead of writing.
@@ -62,6 +63,17 @@ export function newHookOf(rules: AgentHookRules, f: AddFields): { hook: NewAgent
   return { hook: { event: f.event, matcher, command, timeout, name } };
 }
 
+/** The form filled in with a listed hook, in the agent's units (Gemini CLI's milliseconds). */
+export function fieldsOf(rules: AgentHookRules, hook: AgentHook): AddFields {
+  const timeout = hook.timeout_secs === null ? '' : String(Math.round(rules.timeout_unit === 'milliseconds' ? hook.timeout_secs * 1000 : hook.timeout_secs));
+  return { event: hook.event, matcher: hook.matcher ?? '', command: hook.command ?? '', timeout, name: hook.name ?? '' };
+}
+
+/** The change of a listed hook (named by its place and command, as shown) into `to`. */
+export function changeOf(hook: AgentHook, to: NewAgentHook): AgentEdit {
+  return { kind: 'change', json_path: hook.json_path, command: hook.command, hook: to };
+}
+
 /** The removal of a listed hook: its place and its command, as shown. */
 export function removalOf(hook: AgentHook): AgentEdit {
   return { kind: 'remove', json_path: hook.json_path, command: hook.command };
@@ -73,6 +85,7 @@ export function editDone(edit: AgentEdit, result: AgentEditResult, fileLabel: st
   if (!result.written) return `Nothing changed in ${fileLabel}.`;
   const kept = keptNote(result.backup);
   const backup = kept ? ` ${kept[0]!.toUpperCase()}${kept.slice(1)}.` : '';
+  if (edit.kind === 'change') return `Changed a ${event} hook in ${fileLabel}.${backup}`;
   return edit.kind === 'add' ? `Added a ${event} hook to ${fileLabel}.${backup}` : `Removed a ${event} hook from ${fileLabel}.${backup}`;
 }
 
@@ -100,8 +113,9 @@ function allRules(): Promise<AgentHookRules[]> {
   return rulesOnce;
 }
 
-/** The row of the focus after an edit: the added hook's, or the one after the removed one. */
+/** The row of the focus after an edit: the added hook's, the changed one's, or the one after the removed one. */
 export function focusTarget(rows: HTMLElement[], edit: AgentEdit, removedIndex: number): HTMLElement | null {
+  if (edit.kind === 'change') return rows[removedIndex] ?? null;
   if (edit.kind === 'add') {
     const mine = rows.filter((r) => r.dataset.event === edit.hook.event && r.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === edit.hook.command);
     return mine.at(-1) ?? null;
@@ -109,14 +123,17 @@ export function focusTarget(rows: HTMLElement[], edit: AgentEdit, removedIndex: 
   return rows[removedIndex] ?? rows[removedIndex - 1] ?? null;
 }
 
+/** What the dialog does: add a hook, or change or remove a listed one. */
+export type AgentHookAction = { kind: 'add' } | { kind: 'change' | 'remove'; hook: AgentHook; index: number };
+
 export interface AgentHookDialogOptions {
   /** The project whose tab shows the file. */
   project: string;
   file: AgentHookFile;
   /** The file for a person (`Codex CLI · Global`). */
   fileLabel: string;
-  /** Add a hook, or remove this one (its index among the file's hooks). */
-  action: { kind: 'add' } | { kind: 'remove'; hook: AgentHook; index: number };
+  /** Add a hook, or change or remove this one (its index among the file's hooks). */
+  action: AgentHookAction;
   /** Reloads the screen after an apply; the dialog then places the focus. */
   reload(): Promise<void>;
   /** Shows an error that is not the dialog's own. */
@@ -127,10 +144,13 @@ export interface AgentHookDialogOptions {
 
 /** Opens the dialog over the document. */
 export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): void } {
-  const { file } = opts;
-  const adding = opts.action.kind === 'add';
+  const { file, action } = opts;
+  // The form is for an addition and a change; a change keeps the event.
+  const adding = action.kind !== 'remove';
+  const changing = action.kind === 'change';
+  const verb = action.kind === 'add' ? 'Add hook' : action.kind === 'change' ? 'Change hook' : 'Remove hook';
   let preview: AgentEditPreview | null = null;
-  let edit: AgentEdit | null = opts.action.kind === 'remove' ? removalOf(opts.action.hook) : null;
+  let edit: AgentEdit | null = action.kind === 'remove' ? removalOf(action.hook) : null;
   let rules: AgentHookRules | null = null;
   let seq = 0;
   let busy = false;
@@ -164,9 +184,9 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
   const diffHost = h('div', { class: 'connect-diff-host', attrs: { 'aria-busy': 'false' } });
   const cancel = h('button', { id: 'agent-hook-cancel', class: 'button', attrs: { type: 'button' }, text: 'Cancel', on: { click: () => shown.close() } });
   const reviewButton = h('button', { id: 'agent-hook-review', class: 'button', attrs: { type: 'submit', form: 'agent-hook-form' }, text: 'Review change' });
-  const apply = h('button', { id: 'agent-hook-apply', class: 'button primary', attrs: { type: 'button', disabled: true }, text: adding ? 'Add hook' : 'Remove hook', on: { click: () => void doApply() } });
+  const apply = h('button', { id: 'agent-hook-apply', class: 'button primary', attrs: { type: 'button', disabled: true }, text: verb, on: { click: () => void doApply() } });
 
-  const title = adding ? `Add a hook to ${opts.fileLabel}` : `Remove a hook from ${opts.fileLabel}`;
+  const title = action.kind === 'add' ? `Add a hook to ${opts.fileLabel}` : action.kind === 'change' ? `Change a hook of ${opts.fileLabel}` : `Remove a hook from ${opts.fileLabel}`;
   const dialog = h(
     'div',
     { id: 'agent-hook-dialog', class: 'modal connect-dialog agent-hook-dialog', data: { agent: file.agent, action: opts.action.kind }, attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'agent-hook-title', 'aria-describedby': 'agent-hook-intro' } },
@@ -174,14 +194,18 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
     h(
       'p',
       { id: 'agent-hook-intro', class: 'muted' },
-      adding ? `A hook in ${file.label}\u2019s own terms: its events, its matcher rules, its timeout unit. ` : 'This hook and only this one goes; its group or event list goes only if nothing else is left in it. ',
+      changing
+        ? `This hook changes where it stands, in ${file.label}\u2019s own terms; its event and its other keys stay. `
+        : adding
+          ? `A hook in ${file.label}\u2019s own terms: its events, its matcher rules, its timeout unit. `
+          : 'This hook and only this one goes; its group or event list goes only if nothing else is left in it. ',
       'Nothing is written until you press ',
-      h('strong', { text: adding ? 'Add hook' : 'Remove hook' }),
+      h('strong', { text: verb }),
       '; every other byte of ',
       h('code', { text: file.path }),
       ' stays as it is.',
     ),
-    adding ? form : h('p', { class: 'mono agent-hook-removed', text: opts.action.kind === 'remove' ? `${opts.action.hook.event}${opts.action.hook.matcher !== null ? ` (${opts.action.hook.matcher})` : ''}: ${opts.action.hook.command ?? opts.action.hook.handler_type}` : '' }),
+    adding ? form : h('p', { class: 'mono agent-hook-removed', text: action.kind === 'remove' ? `${action.hook.event}${action.hook.matcher !== null ? ` (${action.hook.matcher})` : ''}: ${action.hook.command ?? action.hook.handler_type}` : '' }),
     formError,
     summary,
     notesHost,
@@ -224,7 +248,7 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
         return;
       }
       formError.hidden = true;
-      edit = { kind: 'add', hook: asked.hook };
+      edit = action.kind === 'change' ? changeOf(action.hook, asked.hook) : { kind: 'add', hook: asked.hook };
     }
     if (edit === null) return;
     const mine = ++seq;
@@ -236,7 +260,8 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
       const next = await api.agent_hook_preview({ project: opts.project, path: file.path, edit });
       if (shown.closed || mine !== seq) return;
       preview = next;
-      summary.textContent = next.changes ? (adding ? `Adds a ${next.events[0] ?? ''} hook to ${file.path}:` : `Removes the ${next.events[0] ?? ''} hook from ${file.path}:`) : 'Nothing would change.';
+      const what = next.events[0] ?? '';
+      summary.textContent = next.changes ? (changing ? `Changes the ${what} hook in ${file.path}:` : adding ? `Adds a ${what} hook to ${file.path}:` : `Removes the ${what} hook from ${file.path}:`) : 'Nothing would change.';
       notesHost.replaceChildren(...next.notes.map((n) => h('p', { class: 'connect-note', data: { testid: 'agent-hook-note' }, text: n })));
       diffHost.replaceChildren(renderDiff(lineDiff(next.before, next.after), next.path));
       apply.disabled = !next.changes || busy;
@@ -266,7 +291,7 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
       shown.close();
       await opts.reload();
       const rows = [...document.querySelectorAll<HTMLElement>('#hooks-agent-file [data-testid="agent-hook"]')];
-      const target = focusTarget(rows, done, opts.action.kind === 'remove' ? opts.action.index : -1) ?? document.querySelector<HTMLElement>('#hooks-agent-add') ?? document.querySelector<HTMLElement>('#hooks-agent-file-done');
+      const target = focusTarget(rows, done, action.kind === 'add' ? -1 : action.index) ?? document.querySelector<HTMLElement>('#hooks-agent-add') ?? document.querySelector<HTMLElement>('#hooks-agent-file-done');
       target?.focus();
     } catch (err) {
       if (shown.closed) return;
@@ -278,7 +303,7 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
         await review(true);
         return;
       }
-      opts.onError(err, adding ? 'Could not add the hook' : 'Could not remove the hook');
+      opts.onError(err, changing ? 'Could not change the hook' : adding ? 'Could not add the hook' : 'Could not remove the hook');
       apply.disabled = false;
     } finally {
       busy = false;
@@ -307,9 +332,18 @@ export function openAgentHookDialog(opts: AgentHookDialogOptions): { close(): vo
         timeoutField.querySelector('label')!.textContent = timeoutLabel(rules);
         timeoutNote.textContent = `Empty: ${rules.label}\u2019s default. Written as "${rules.timeout_key}" in ${rules.timeout_unit}.`;
         nameField.hidden = !rules.named;
+        if (action.kind === 'change') {
+          const was = fieldsOf(rules, action.hook);
+          event.value = was.event;
+          event.disabled = true;
+          matcher.value = was.matcher;
+          command.value = was.command;
+          timeout.value = was.timeout;
+          name.value = was.name;
+        }
         describeEvent();
         summary.textContent = '';
-        event.focus();
+        (changing ? command : event).focus();
       })
       .catch((err: unknown) => {
         if (shown.closed) return;

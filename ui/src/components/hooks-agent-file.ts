@@ -5,14 +5,15 @@
 // beside its hooks.json). A tab shows the file's hooks as a table (the
 // agent's event with its Claude Code counterpart, matcher, command, timeout
 // in seconds), hookd's own entries marked, and at the top what the agent
-// would drop or skip, each with its JSON path. Two edits are made here, each
-// reviewed as a diff first (components/agent-hook-dialog.ts): "Add hook"
-// (with that agent's event list and field rules) and "Remove" on a row.
+// would drop or skip, each with its JSON path. Three edits are made here,
+// each reviewed as a diff first (components/agent-hook-dialog.ts): "Add
+// hook" (with that agent's event list and field rules), "Edit" on a row
+// (the same form, filled in, the event fixed) and "Remove" on a row.
 // hookd's own recording entries are `hookd disconnect --agent`'s to remove;
 // anything else is edited with the agent's own tools.
 
 import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
-import { noticeFor, openAgentHookDialog } from './agent-hook-dialog';
+import { noticeFor, openAgentHookDialog, type AgentHookAction } from './agent-hook-dialog';
 import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
@@ -85,7 +86,7 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
 /** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
 export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
   const canEdit = editing !== undefined && f.error === null && f.read_only === null;
-  const open = (action: { kind: 'add' } | { kind: 'remove'; hook: AgentHook; index: number }, opener: HTMLElement): void => {
+  const open = (action: AgentHookAction, opener: HTMLElement): void => {
     if (!editing) return;
     openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });
   };
@@ -95,13 +96,25 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
       ? null
       : x.hookd
         ? h('span', { class: 'muted small-note', data: { testid: 'agent-hook-own' }, attrs: { title: disconnectHint(f) }, text: 'hookd disconnect' })
-        : h('button', {
+        : [
+          // Changed in place: only a command entry with a command (what the form edits).
+          x.handler_type === 'command' && x.command !== null
+            ? h('button', {
+                class: 'button small hooks-agent-change',
+                data: { testid: 'agent-hook-change' },
+                attrs: { type: 'button', 'aria-label': `Change the ${x.event} hook ${x.command}` },
+                text: 'Edit',
+                on: { click: (ev) => open({ kind: 'change', hook: x, index }, ev.currentTarget as HTMLElement) },
+              })
+            : null,
+          h('button', {
             class: 'button small hooks-agent-remove',
             data: { testid: 'agent-hook-remove' },
             attrs: { type: 'button', 'aria-label': `Remove the ${x.event} hook ${x.command ?? x.handler_type}` },
             text: 'Remove',
             on: { click: (ev) => open({ kind: 'remove', hook: x, index }, ev.currentTarget as HTMLElement) },
-          });
+          }),
+        ];
     return h(
       'tr',
       { class: own.length > 0 ? 'hooks-agent-row-error' : '', data: { testid: 'agent-hook', event: x.event, claudeEvent: x.claude_event ?? '', hookd: String(x.hookd), path: x.json_path }, attrs: { tabindex: canEdit ? -1 : null } },
@@ -118,7 +131,7 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
         ...own.map((p) => h('span', { class: 'hooks-agent-row-problem', data: { testid: 'agent-hook-error' }, text: `⚠ ${p.message}` })),
       ),
       h('td', { class: 'num', text: formatTimeout(x.timeout_secs) }),
-      canEdit ? h('td', { class: 'hooks-agent-actions' }, remove) : null,
+      canEdit ? h('td', { class: 'hooks-agent-actions' }, ...(Array.isArray(remove) ? remove : [remove])) : null,
     );
   });
   const notice = noticeFor(f.path);

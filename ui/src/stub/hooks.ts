@@ -291,7 +291,14 @@ export function createHooksStub(projects: string[]): HooksStub {
       const flat = file.agent === 'cursor' || file.agent === 'copilot';
       const n = file.hooks.filter((x) => x.event === event).length;
       const secs = edit.hook.timeout === null ? null : file.agent === 'gemini' ? edit.hook.timeout / 1000 : edit.hook.timeout;
-      hooks = [...file.hooks, { event, claude_event: null, matcher: edit.hook.matcher, handler_type: 'command', command: edit.hook.command, timeout_secs: secs, hookd: false, json_path: flat ? `hooks.${event}[${n}]` : `hooks.${event}[${n}].hooks[0]` }];
+      hooks = [...file.hooks, { event, claude_event: null, matcher: edit.hook.matcher, handler_type: 'command', command: edit.hook.command, timeout_secs: secs, hookd: false, name: edit.hook.name, json_path: flat ? `hooks.${event}[${n}]` : `hooks.${event}[${n}].hooks[0]` }];
+    } else if (edit.kind === 'change') {
+      const was = file.hooks.find((x) => x.json_path === edit.json_path && x.command === edit.command);
+      if (!was) throw fail('invalid_input', `refusing to edit ${path}: ${edit.json_path}: no hook of this file is here any more (the file changed): reload it`);
+      event = was.event;
+      const secs = edit.hook.timeout === null ? null : file.agent === 'gemini' ? edit.hook.timeout / 1000 : edit.hook.timeout;
+      const now = { ...was, matcher: edit.hook.matcher, command: edit.hook.command, timeout_secs: secs, name: edit.hook.name };
+      hooks = file.hooks.map((x) => (x === was ? now : x));
     } else {
       const gone = file.hooks.find((x) => x.json_path === edit.json_path && x.command === edit.command);
       if (!gone) throw fail('invalid_input', `refusing to edit ${path}: ${edit.json_path}: no hook of this file is here any more (the file changed): reload it`);
@@ -306,7 +313,7 @@ export function createHooksStub(projects: string[]): HooksStub {
     return { file, hooks, before: text(file.hooks), after: text(hooks), event };
   };
   const agentNotes = (file: AgentHookFile, edit: AgentEdit): string[] =>
-    file.agent !== 'codex' ? [] : edit.kind === 'add' ? ['Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust it (hookd never writes trust for you)'] : ['Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks'];
+    file.agent !== 'codex' ? [] : edit.kind !== 'remove' ? ['Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust it (hookd never writes trust for you)'] : ['Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks'];
 
   const commands: StubPart<HooksCommands> = {
     hook_events: () => STUB_EVENTS,
@@ -505,6 +512,7 @@ function agentHookFiles(project: string): AgentHookFile[] {
     command,
     timeout_secs: timeout,
     hookd,
+    name: null,
     json_path: path,
   });
   return [

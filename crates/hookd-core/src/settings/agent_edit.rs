@@ -1,4 +1,5 @@
-//! Adding a hook to another coding agent's hooks file, and removing one.
+//! Adding a hook to another coding agent's hooks file, changing one in
+//! place, and removing one.
 //!
 //! [`mod@super::agent_files`] lists the hooks files of Codex CLI, Gemini
 //! CLI, Cursor and GitHub Copilot as they are. The two edits people make
@@ -19,6 +20,11 @@
 //! where it takes none), and a removal names the hook it removes (its JSON
 //! path and command, as the list showed them): a file that changed so that
 //! another hook stands there is refused rather than losing the wrong hook.
+//! A change ([`AgentEdit::Change`]) names its hook the same way and sets its
+//! command, matcher, timeout (and Gemini CLI's name) where it stands,
+//! keeping the entry's other keys and its place (Codex CLI keys its trust
+//! by place); a matcher its group shares with other hooks is refused
+//! rather than changed for them too.
 //! hookd's own recording entries are `hookd disconnect --agent`'s to
 //! remove. Only a file [`agent_files::agent_hook_files`] lists for the
 //! project can be edited ([`file_location`]): a window cannot make hookd
@@ -71,6 +77,18 @@ pub enum AgentEdit {
         /// The hook.
         hook: NewAgentHook,
     },
+    /// Changes one hook where it stands: its command, matcher, timeout
+    /// and (Gemini CLI) name become `hook`'s; its event stays (`hook.event`
+    /// must be it) and so do its other keys.
+    Change {
+        /// Where it is ([`agent_files::AgentHook::json_path`]).
+        json_path: String,
+        /// The command it runs there, as listed (`null`: it has none);
+        /// another hook at that place is not changed.
+        command: Option<String>,
+        /// What it becomes.
+        hook: NewAgentHook,
+    },
     /// Removes one hook (a handler, or a flat entry) and the group or
     /// event list only it was left in.
     Remove {
@@ -88,7 +106,7 @@ impl AgentEdit {
     /// says).
     fn added_event(&self) -> Option<&str> {
         match self {
-            Self::Add { hook } => Some(&hook.event),
+            Self::Add { hook } | Self::Change { hook, .. } => Some(&hook.event),
             Self::Remove { .. } => None,
         }
     }
@@ -307,8 +325,134 @@ pub fn edit_value(
                 e
             })
         }
+        AgentEdit::Change {
+            json_path,
+            command,
+            hook,
+        } => {
+            let (event, index, handler) = listed_at(agent, file, json_path, command.as_deref())?;
+            let (_, new) = new_entry(agent, file, hook)?;
+            if hook.event != event {
+                return Err(refusal(
+                    json_path.as_str(),
+                    format!(
+                        "a change keeps the hook's event ({event}): remove it and add one for {}",
+                        hook.event
+                    ),
+                ));
+            }
+            connect::checked_edit(agent, file, |file| {
+                change(agent, file, (&event, index, handler), json_path, &new)
+            })
+        }
         AgentEdit::Remove { json_path, command } => {
             remove(agent, file, json_path, command.as_deref())
+        }
+    }
+}
+
+/// Sets the hook at (`event`, `index`, `handler`) to `new` (what
+/// [`new_entry`] built: a group holding one handler, or a flat entry):
+/// the keys hookd writes take `new`'s values or go when `new` has none,
+/// every other key stays, in its place.
+fn change(
+    agent: AgentKind,
+    file: &mut Value,
+    (event, index, handler): (&str, usize, Option<usize>),
+    json_path: &str,
+    new: &Value,
+) -> Result<Vec<String>, ShapeError> {
+    let missing = || refusal(json_path, "not found in the file");
+    let entries = file
+        .get_mut("hooks")
+        .and_then(|h| h.get_mut(event))
+        .and_then(Value::as_array_mut)
+        .ok_or_else(missing)?;
+    let entry = entries.get_mut(index).ok_or_else(missing)?;
+    let (target, fields) = match handler {
+        None => (entry, new.as_object().ok_or_else(missing)?),
+        Some(j) => {
+            let group = entry.as_object_mut().ok_or_else(missing)?;
+            let siblings = group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            let matcher = new.get("matcher");
+            if group.get("matcher") != matcher {
+                if siblings > 1 {
+                    return Err(refusal(
+                        format!(
+                            "{}.matcher",
+                            json_path
+                                .rsplit_once(".hooks[")
+                                .map_or(json_path, |(g, _)| g)
+                        ),
+                        format!(
+                            "this hook shares its group's matcher with {} other hook(s): change the matcher in the file, or remove this hook and add it with its own",
+                            siblings - 1
+                        ),
+                    ));
+                }
+                set_or_remove(group, "matcher", matcher);
+            }
+            let handler = group
+                .get_mut("hooks")
+                .and_then(Value::as_array_mut)
+                .and_then(|h| h.get_mut(j))
+                .ok_or_else(missing)?;
+            let fields = new
+                .get("hooks")
+                .and_then(|h| h.get(0))
+                .and_then(Value::as_object)
+                .ok_or_else(missing)?;
+            (handler, fields)
+        }
+    };
+    let target = target.as_object_mut().ok_or_else(missing)?;
+    // The command goes where it was read from (Copilot's `bash` or
+    // `command`), the timeout under the key the entry already uses.
+    let command_key = match agent {
+        AgentKind::Copilot => ["bash", "command", "powershell"]
+            .into_iter()
+            .find(|k| target.contains_key(*k))
+            .unwrap_or("bash"),
+        _ => "command",
+    };
+    set_or_remove(
+        target,
+        command_key,
+        fields.get("bash").or_else(|| fields.get("command")),
+    );
+    let timeout_keys: &[&str] = match agent {
+        AgentKind::Codex | AgentKind::Copilot => &["timeout", "timeoutSec"],
+        _ => &["timeout"],
+    };
+    let timeout_key = timeout_keys
+        .iter()
+        .copied()
+        .find(|k| target.contains_key(*k))
+        .unwrap_or(timeout_key(agent));
+    set_or_remove(target, timeout_key, fields.get(self::timeout_key(agent)));
+    if handler.is_none() {
+        set_or_remove(target, "matcher", fields.get("matcher"));
+    }
+    if agent == AgentKind::Gemini {
+        set_or_remove(target, "name", fields.get("name"));
+    }
+    Ok(vec![event.to_owned()])
+}
+
+/// Sets `key` of `object` to `value` where it stands (a new key goes last),
+/// or removes it (keeping the others' order) when `value` is `None`.
+fn set_or_remove(object: &mut Map<String, Value>, key: &str, value: Option<&Value>) {
+    match value {
+        Some(value) => {
+            if object.get(key) != Some(value) {
+                object.insert(key.to_owned(), value.clone());
+            }
+        }
+        None => {
+            object.shift_remove(key);
         }
     }
 }
@@ -438,36 +582,7 @@ fn remove(
     json_path: &str,
     command: Option<&str>,
 ) -> Result<Vec<String>, ShapeError> {
-    let label = convert::label(agent);
-    let listed = agent_files::hooks(agent, file);
-    let Some(hook) = listed.iter().find(|h| h.json_path == json_path) else {
-        return Err(refusal(
-            json_path,
-            format!("no hook of this {label} file is here any more (the file changed): reload it"),
-        ));
-    };
-    if hook.command.as_deref() != command {
-        return Err(refusal(
-            json_path,
-            format!(
-                "the hook here now runs {}, not {} (the file changed): reload it",
-                shown(hook.command.as_deref()),
-                shown(command)
-            ),
-        ));
-    }
-    if hook.hookd {
-        return Err(refusal(
-            json_path,
-            format!(
-                "hookd's own entry: hookd disconnect --agent {} removes it",
-                agent.as_str()
-            ),
-        ));
-    }
-    let event = hook.event.clone();
-    let (index, handler) = position(agent, file, &event, json_path)
-        .ok_or_else(|| refusal(json_path, "not found in the file"))?;
+    let (event, index, handler) = listed_at(agent, file, json_path, command)?;
     let missing = || refusal(json_path, "not found in the file");
     let root = file.as_object_mut().ok_or_else(missing)?;
     let hooks = root
@@ -503,6 +618,47 @@ fn remove(
         root.shift_remove("hooks");
     }
     Ok(vec![event])
+}
+
+/// The event, entry index and handler index (`None`: a flat entry) of the
+/// hook listed at `json_path`, provided it still runs `command` (as the
+/// list showed it) and is not hookd's own.
+fn listed_at(
+    agent: AgentKind,
+    file: &Value,
+    json_path: &str,
+    command: Option<&str>,
+) -> Result<(String, usize, Option<usize>), ShapeError> {
+    let label = convert::label(agent);
+    let listed = agent_files::hooks(agent, file);
+    let Some(hook) = listed.iter().find(|h| h.json_path == json_path) else {
+        return Err(refusal(
+            json_path,
+            format!("no hook of this {label} file is here any more (the file changed): reload it"),
+        ));
+    };
+    if hook.command.as_deref() != command {
+        return Err(refusal(
+            json_path,
+            format!(
+                "the hook here now runs {}, not {} (the file changed): reload it",
+                shown(hook.command.as_deref()),
+                shown(command)
+            ),
+        ));
+    }
+    if hook.hookd {
+        return Err(refusal(
+            json_path,
+            format!(
+                "hookd's own entry: hookd disconnect --agent {} removes it",
+                agent.as_str()
+            ),
+        ));
+    }
+    let (index, handler) = position(agent, file, &hook.event, json_path)
+        .ok_or_else(|| refusal(json_path, "not found in the file"))?;
+    Ok((hook.event.clone(), index, handler))
 }
 
 /// A command for a message.
@@ -635,6 +791,161 @@ mod tests {
                 add("agentStop", None, "./done.sh", None),
             ),
         ]
+    }
+
+    /// A change of the hook at `json_path` (running `command`) to `hook`.
+    fn change(json_path: &str, command: &str, hook: NewAgentHook) -> AgentEdit {
+        AgentEdit::Change {
+            json_path: json_path.into(),
+            command: Some(command.into()),
+            hook,
+        }
+    }
+
+    fn hook(
+        event: &str,
+        matcher: Option<&str>,
+        command: &str,
+        timeout: Option<u64>,
+    ) -> NewAgentHook {
+        NewAgentHook {
+            event: event.into(),
+            matcher: matcher.map(str::to_owned),
+            command: command.into(),
+            timeout,
+            name: None,
+        }
+    }
+
+    #[test]
+    fn a_hook_changed_in_place_keeps_its_place_its_other_keys_and_every_other_byte() {
+        let (_dir, roots, project) = setup();
+        let mut gemini = hook("BeforeTool", Some("replace"), "./guard2.sh", Some(8000));
+        gemini.name = Some("guard2".into());
+        let copilot_file = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"command\": \"./guard.sh\", \"cwd\": \"scripts\", \"timeoutSec\": 15}, {\"type\": \"command\", \"bash\": \"./second.sh\"}]}}";
+        let cases = [
+            (
+                AgentKind::Codex,
+                roots.codex_home.join("hooks.json"),
+                CODEX,
+                change("hooks.PreToolUse[0].hooks[0]", "./guard.sh", hook("PreToolUse", Some("^Bash$"), "./guard --strict", None)),
+                "{\n    \"description\": \"team hooks\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"^Bash$\",\n                \"hooks\": [{\"type\": \"command\", \"command\": \"./guard --strict\"}]\n            }\n        ]\n    }\n}\n".to_owned(),
+            ),
+            (
+                AgentKind::Gemini,
+                project.join(".gemini/settings.json"),
+                GEMINI,
+                change("hooks.BeforeTool[0].hooks[0]", "./guard.sh", gemini),
+                GEMINI
+                    .replace("\"matcher\": \"write_file\"", "\"matcher\": \"replace\"")
+                    .replace("\"name\": \"guard\", \"command\": \"./guard.sh\", \"timeout\": 5000", "\"name\": \"guard2\", \"command\": \"./guard2.sh\", \"timeout\": 8000"),
+            ),
+            (
+                AgentKind::Cursor,
+                project.join(".cursor/hooks.json"),
+                CURSOR,
+                change("hooks.stop[0]", "./done.sh", hook("stop", None, "./done.sh --quiet", Some(4))),
+                "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./done.sh --quiet\",\n        \"timeout\": 4\n      }\n    ]\n  }\n}\n".to_owned(),
+            ),
+            (
+                // Copilot: the command stays under the key it was read
+                // from, the timeout under timeoutSec, cwd as it was.
+                AgentKind::Copilot,
+                project.join(".github/hooks/guard.json"),
+                copilot_file,
+                change("hooks.preToolUse[0]", "./guard.sh", hook("preToolUse", None, "./guard2.sh", Some(20))),
+                copilot_file.replace("\"command\": \"./guard.sh\"", "\"command\": \"./guard2.sh\"").replace("15", "20"),
+            ),
+        ];
+        for (agent, path, text, edit, expected) in cases {
+            write(&path, text);
+            let (_, location) = file_location(&roots, Some(&project), &path).unwrap();
+            let shown = preview(&location, agent, &edit).unwrap();
+            apply(&location, agent, &edit, &shown.version()).unwrap();
+            assert_eq!(fs::read_to_string(&path).unwrap(), expected, "{agent:?}");
+            let notes = notes(agent, &location, &edit);
+            assert_eq!(
+                notes.iter().any(|n| n == CODEX_TRUST_NOTE),
+                agent == AgentKind::Codex,
+                "{notes:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_change_is_refused_untouched_when_it_would_change_other_hooks_or_the_event() {
+        let (_dir, roots, project) = setup();
+        let path = roots.codex_home.join("hooks.json");
+        let text = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {"type": "command", "command": "./a.sh"},
+          {"type": "command", "command": "./b.sh"},
+          {"type": "command", "command": "hookd-emit --agent codex PreToolUse"}
+        ]
+      }
+    ]
+  }
+}
+"#;
+        write(&path, text);
+        let (_, location) = file_location(&roots, Some(&project), &path).unwrap();
+        let refused = |edit: AgentEdit| {
+            let err = preview(&location, AgentKind::Codex, &edit).unwrap_err();
+            assert_eq!(fs::read_to_string(&path).unwrap(), text);
+            err.to_string()
+        };
+        // The matcher is the group's, shared with two other hooks.
+        let err = refused(change(
+            "hooks.PreToolUse[0].hooks[0]",
+            "./a.sh",
+            hook("PreToolUse", Some("Edit"), "./a.sh", None),
+        ));
+        assert!(
+            err.contains("hooks.PreToolUse[0].matcher")
+                && err.contains("shares its group's matcher with 2 other hook(s)"),
+            "{err}"
+        );
+        // Another event is a removal and an addition.
+        let err = refused(change(
+            "hooks.PreToolUse[0].hooks[0]",
+            "./a.sh",
+            hook("Stop", None, "./a.sh", None),
+        ));
+        assert!(err.contains("keeps the hook's event (PreToolUse)"), "{err}");
+        // The hook there is no longer the one listed.
+        let err = refused(change(
+            "hooks.PreToolUse[0].hooks[1]",
+            "./a.sh",
+            hook("PreToolUse", Some("Bash"), "./c.sh", None),
+        ));
+        assert!(err.contains("now runs \"./b.sh\""), "{err}");
+        // hookd's own entry.
+        let err = refused(change(
+            "hooks.PreToolUse[0].hooks[2]",
+            "hookd-emit --agent codex PreToolUse",
+            hook("PreToolUse", Some("Bash"), "./x.sh", None),
+        ));
+        assert!(err.contains("hookd's own entry"), "{err}");
+        // The same matcher, a new command: fine, and only that handler changes.
+        let edit = change(
+            "hooks.PreToolUse[0].hooks[1]",
+            "./b.sh",
+            hook("PreToolUse", Some("Bash"), "./b2.sh", Some(7)),
+        );
+        let shown = preview(&location, AgentKind::Codex, &edit).unwrap();
+        apply(&location, AgentKind::Codex, &edit, &shown.version()).unwrap();
+        let after = fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            after,
+            text.replace(
+                r#""command": "./b.sh"}"#,
+                r#""command": "./b2.sh", "timeout": 7}"#
+            )
+        );
     }
 
     #[test]

@@ -118,6 +118,9 @@ pub struct AgentHook {
     pub timeout_secs: Option<f64>,
     /// The entry runs `hookd-emit`: hookd's own (`hookd connect --agent`).
     pub hookd: bool,
+    /// Gemini CLI's handler `name` (its `hooks.disabled` list names hooks
+    /// by it); `None` for other agents or when absent.
+    pub name: Option<String>,
     /// Where it is in the file (`hooks.BeforeTool[0].hooks[1]`), as the
     /// check's findings name places.
     pub json_path: String,
@@ -443,6 +446,9 @@ fn hook(
         command,
         timeout_secs,
         hookd,
+        name: (agent == AgentKind::Gemini)
+            .then(|| text(entry, "name"))
+            .flatten(),
         json_path,
     }
 }
@@ -620,6 +626,7 @@ enabled = false
                 command: Some("./guard.sh".into()),
                 timeout_secs: Some(5.0),
                 hookd: false,
+                name: None,
                 json_path: "hooks.PreToolUse[0].hooks[0]".into(),
             }
         );
@@ -706,6 +713,7 @@ enabled = false
         assert_eq!(gemini.timeout_note, Some(GEMINI_TIMEOUT_NOTE));
         assert_eq!(gemini.hooks.len(), 2, "disabled is a setting, not an event");
         assert_eq!(gemini.hooks[0].timeout_secs, Some(5.0));
+        assert_eq!(gemini.hooks[0].name.as_deref(), Some("guard"));
         assert_eq!(gemini.hooks[0].claude_event.as_deref(), Some("PreToolUse"));
         assert_eq!(gemini.hooks[1].claude_event, None);
         assert!(gemini.check.errors.is_empty(), "{:?}", gemini.check);

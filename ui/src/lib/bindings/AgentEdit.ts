@@ -8,6 +8,19 @@ export type AgentEdit = { "kind": "add",
 /**
  * The hook.
  */
+hook: NewAgentHook, } | { "kind": "change", 
+/**
+ * Where it is ([`agent_files::AgentHook::json_path`]).
+ */
+json_path: string, 
+/**
+ * The command it runs there, as listed (`null`: it has none);
+ * another hook at that place is not changed.
+ */
+command: string | null, 
+/**
+ * What it becomes.
+ */
 hook: NewAgentHook, } | { "kind": "remove", 
 /**
  * Where it is ([`agent_files::AgentHook::json_path`]:

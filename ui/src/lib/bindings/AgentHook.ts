@@ -33,6 +33,10 @@ timeout_secs: number | null,
  */
 hookd: boolean, 
 /**
+ * Gemini CLI's handler `name` (`null`: none, or another agent).
+ */
+name: string | null, 
+/**
  * Where it is in the file (`hooks.BeforeTool[0].hooks[1]`).
  */
 json_path: string, };
