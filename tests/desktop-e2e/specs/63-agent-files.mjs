@@ -126,7 +126,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
     assert.doesNotMatch(await browser.execute(() => window.location.hash), /agent_file=/);
   });
 
-  await test('a hook is added to the Codex CLI file after a review of its diff, and removed again byte for byte', async () => {
+  await test('a hook is added to the Codex CLI file after a review of its diff, changed in place, and removed again byte for byte', async () => {
     const before = fs.readFileSync(codexFile, 'utf8');
     await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project&agent_file=codex-global`);
     await browser.$('#hooks-agent-add').waitForClickable({ timeout: 10000 });
@@ -175,6 +175,27 @@ export default async function ({ browser, test, shot, makeRepo }) {
     await browser.waitUntil(
       async () => browser.execute(() => document.activeElement?.dataset?.event === 'PreToolUse' && document.activeElement.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === './scripts/check-edit.sh'),
       { timeout: 5000, timeoutMsg: 'the focus lands on the added row' },
+    );
+
+    // Change it where it stands: the form comes filled in, the event fixed;
+    // only the timeout's value changes on disk.
+    const added = after;
+    await browser.execute(() => document.activeElement.querySelector('[data-testid="agent-hook-change"]').click());
+    await browser.waitUntil(async () => (await browser.$('#agent-hook-command').getValue()) === './scripts/check-edit.sh', { timeout: 10000, timeoutMsg: 'the form is filled in with the hook' });
+    assert.equal(await browser.$('#agent-hook-event').isEnabled(), false, 'a change keeps the event');
+    assert.equal(await browser.$('#agent-hook-matcher').getValue(), 'apply_patch');
+    assert.equal(await browser.$('#agent-hook-timeout').getValue(), '30');
+    await browser.$('#agent-hook-timeout').setValue('45');
+    await browser.$('#agent-hook-review').click();
+    await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the change is previewed' });
+    assert.equal(await browser.$('#agent-hook-apply').getText(), 'Change hook');
+    await browser.$('#agent-hook-apply').click();
+    await browser.waitUntil(async () => /Changed a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook was changed' });
+    const at = added.lastIndexOf('"timeout": 30');
+    assert.equal(fs.readFileSync(codexFile, 'utf8'), `${added.slice(0, at)}"timeout": 45${added.slice(at + '"timeout": 30'.length)}`, 'only the timeout changed');
+    await browser.waitUntil(
+      async () => browser.execute(() => document.activeElement?.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === './scripts/check-edit.sh'),
+      { timeout: 5000, timeoutMsg: 'the focus lands on the changed row' },
     );
 
     // Remove it again: the file is back byte for byte.

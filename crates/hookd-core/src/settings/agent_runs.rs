@@ -12,13 +12,17 @@
 //!   trusted that exact hook in `/hooks` (`[hooks.state."<key>"]
 //!   trusted_hash`), and never one turned off there (`enabled = false`);
 //! - Gemini CLI runs no hook with `hooksConfig.enabled: false`, none named
-//!   in `hooksConfig.disabled`, and a project's only in a trusted folder;
+//!   in `hooksConfig.disabled`, and a project's only in a trusted folder
+//!   when its folder trust is on (`security.folderTrust.enabled` in the
+//!   user's settings): a folder `~/.gemini/trustedFolders.json` trusts
+//!   (`TRUST_FOLDER`, or `TRUST_PARENT` of a folder inside), not one it
+//!   marks `DO_NOT_TRUST`; for any other Gemini asks when it opens it;
 //! - Cursor runs a project's hooks only in a trusted workspace;
 //! - Copilot skips a file with `"disableAllHooks": true`.
 //!
 //! What hookd can read it says ([`AgentVerdict::reasons`]); what it cannot
-//! (Codex's hash of the hook as trusted, Gemini's and Cursor's folder
-//! trust) it names as a condition ([`AgentVerdict::provided`]) rather than
+//! (Codex's hash of the hook as trusted, Cursor's workspace trust, a folder
+//! Gemini has not been asked about yet) it names as a condition ([`AgentVerdict::provided`]) rather than
 //! guess. So the Effective view and `hookd hooks list --agent` say, for
 //! instance, that hookd's own Codex entries record nothing until trusted.
 
@@ -102,8 +106,76 @@ struct Context {
     /// The hook names (or commands) Gemini CLI's `hooksConfig.disabled`
     /// lists, user's and project's.
     gemini_disabled: Vec<String>,
+    /// Whether Gemini CLI trusts the project's folder.
+    gemini_folder: FolderTrust,
     /// The project, for Codex's trust entry.
     project: Option<std::path::PathBuf>,
+}
+
+/// What Gemini CLI's own settings say of the project's folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FolderTrust {
+    /// Its folder trust is off (the default): every folder is trusted.
+    Off,
+    /// `trustedFolders.json` trusts it.
+    Trusted,
+    /// `trustedFolders.json` marks it `DO_NOT_TRUST`.
+    NotTrusted,
+    /// Nothing decided (Gemini asks when it opens the folder), or the file
+    /// cannot be read.
+    Unknown,
+}
+
+/// Environment variable Gemini CLI reads its trusted folders file from,
+/// instead of `~/.gemini/trustedFolders.json`.
+const GEMINI_TRUSTED_FOLDERS_ENV: &str = "GEMINI_CLI_TRUSTED_FOLDERS_PATH";
+
+/// Gemini CLI's trust in `project` (`docs/agent-hooks.md` §2.1): off unless
+/// `security.folderTrust.enabled` is true in the user's settings; then the
+/// rules of its trusted folders file, the way its `isPathTrusted` applies
+/// them (a trusted folder and everything inside it; `DO_NOT_TRUST` only
+/// that very folder).
+fn gemini_folder_trust(roots: &SettingsRoots, user: Option<&Value>, project: &Path) -> FolderTrust {
+    let enabled = user
+        .and_then(|u| u.pointer("/security/folderTrust/enabled"))
+        .and_then(Value::as_bool)
+        == Some(true);
+    if !enabled {
+        return FolderTrust::Off;
+    }
+    let file = std::env::var_os(GEMINI_TRUSTED_FOLDERS_ENV)
+        .filter(|p| !p.is_empty())
+        .map_or_else(
+            || roots.home.join(".gemini/trustedFolders.json"),
+            std::path::PathBuf::from,
+        );
+    let Some(rules) = read_json(&file, true) else {
+        return FolderTrust::Unknown;
+    };
+    let Some(rules) = rules.as_object() else {
+        return FolderTrust::Unknown;
+    };
+    let mut untrusted = false;
+    for (path, level) in rules {
+        let path = Path::new(path);
+        let trusted_root = match level.as_str() {
+            Some("TRUST_FOLDER") => Some(path),
+            Some("TRUST_PARENT") => path.parent(),
+            Some("DO_NOT_TRUST") => {
+                untrusted |= path.components().eq(project.components());
+                None
+            }
+            _ => None,
+        };
+        if trusted_root.is_some_and(|root| project.starts_with(root)) {
+            return FolderTrust::Trusted;
+        }
+    }
+    if untrusted {
+        FolderTrust::NotTrusted
+    } else {
+        FolderTrust::Unknown
+    }
 }
 
 impl Context {
@@ -117,6 +189,7 @@ impl Context {
             codex: None,
             gemini_off: false,
             gemini_disabled: Vec::new(),
+            gemini_folder: FolderTrust::Unknown,
             project: project.map(Path::to_path_buf),
         };
         match file.agent {
@@ -136,6 +209,9 @@ impl Context {
                 let user = read_json(&roots.home.join(".gemini/settings.json"), true);
                 let project_settings =
                     project.and_then(|p| read_json(&p.join(".gemini/settings.json"), true));
+                if let Some(project) = project {
+                    context.gemini_folder = gemini_folder_trust(roots, user.as_ref(), project);
+                }
                 let mut enabled = true;
                 for settings in [user.as_ref(), project_settings.as_ref(), raw]
                     .into_iter()
@@ -205,7 +281,7 @@ impl Context {
         }
         match file.agent {
             AgentKind::Codex => self.codex(file, hook, v),
-            AgentKind::Gemini => self.gemini(file, hook, raw, v),
+            AgentKind::Gemini => self.gemini(file, hook, v),
             AgentKind::Cursor if file.scope == Scope::Project => {
                 v.provided.push(
                     "Cursor trusts this workspace (it runs a project's hooks only then)".to_owned(),
@@ -284,13 +360,7 @@ impl Context {
         }
     }
 
-    fn gemini(
-        &self,
-        file: &AgentHookFile,
-        hook: &AgentHook,
-        raw: Option<&Value>,
-        v: &mut AgentVerdict,
-    ) {
+    fn gemini(&self, file: &AgentHookFile, hook: &AgentHook, v: &mut AgentVerdict) {
         if self.gemini_off {
             v.reasons.push(not_run(
                 NotRunCode::TurnedOff,
@@ -298,12 +368,7 @@ impl Context {
             ));
         }
         // Gemini names a hook by its `name`, or without one by its command.
-        let name = raw
-            .and_then(|r| at_path(r, &hook.json_path))
-            .and_then(|h| h.get("name"))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .or_else(|| hook.command.clone());
+        let name = hook.name.clone().or_else(|| hook.command.clone());
         if name.is_some_and(|n| self.gemini_disabled.contains(&n)) {
             v.reasons.push(not_run(
                 NotRunCode::TurnedOff,
@@ -311,9 +376,16 @@ impl Context {
             ));
         }
         if file.scope == Scope::Project {
-            v.provided.push(
-                "Gemini CLI trusts this folder (it runs a project's hooks only then)".to_owned(),
-            );
+            match self.gemini_folder {
+                FolderTrust::Off | FolderTrust::Trusted => {}
+                FolderTrust::NotTrusted => v.reasons.push(not_run(
+                    NotRunCode::ProjectNotTrusted,
+                    "Gemini CLI does not trust this folder (DO_NOT_TRUST in its trustedFolders.json), so it runs none of the project's hooks".to_owned(),
+                )),
+                FolderTrust::Unknown => v.provided.push(
+                    "Gemini CLI trusts this folder (it runs a project's hooks only then, and asks when it opens one)".to_owned(),
+                ),
+            }
         }
     }
 }
@@ -386,31 +458,6 @@ fn event_entry(path: &str) -> Option<String> {
     })?;
     let close = rest[bracket..].find(']')? + bracket;
     Some(format!("hooks{}", &rest[..=close]))
-}
-
-/// The JSON value at `path` (`hooks.BeforeTool[0].hooks[1]`, `hooks["a b"][0]`).
-fn at_path<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
-    let mut value = root;
-    let mut rest = path;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("[\"") {
-            // A quoted key: `["…"]`, JSON-escaped.
-            let end = after.find("\"]")?;
-            let key: String = serde_json::from_str(&format!("\"{}\"", &after[..end])).ok()?;
-            value = value.get(key.as_str())?;
-            rest = &after[end + 2..];
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let end = after.find(']')?;
-            value = value.get(after[..end].parse::<usize>().ok()?)?;
-            rest = &after[end + 1..];
-        } else {
-            let name = rest.strip_prefix('.').unwrap_or(rest);
-            let end = name.find(['.', '[']).unwrap_or(name.len());
-            value = value.get(&name[..end])?;
-            rest = &name[end..];
-        }
-    }
-    Some(value)
 }
 
 /// Codex CLI's key of a hook's enable and trust state:
@@ -555,7 +602,8 @@ mod tests {
             [
                 "listed in Gemini CLI's hooksConfig.disabled",
                 "runs",
-                "runs if Gemini CLI trusts this folder (it runs a project's hooks only then)",
+                // Gemini's folder trust is off unless turned on: trusted.
+                "runs",
             ]
         );
         // The project turns every hook off.
@@ -600,17 +648,56 @@ mod tests {
     }
 
     #[test]
+    fn geminis_folder_trust_is_read_when_it_is_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("src/repo");
+        write(
+            &project.join(".gemini/settings.json"),
+            r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "./log.sh"}]}]}}"#,
+        );
+        let verdict = |trusted: Option<&str>| {
+            if let Some(rules) = trusted {
+                write(&roots.home.join(".gemini/trustedFolders.json"), rules);
+            }
+            summaries(&roots, &project, AgentKind::Gemini)[0].1.clone()
+        };
+        // Folder trust off (Gemini's default): every folder is trusted.
+        assert_eq!(verdict(None), "runs");
+        write(
+            &roots.home.join(".gemini/settings.json"),
+            r#"{"security": {"folderTrust": {"enabled": true}}}"#,
+        );
+        // On, and nothing decided for this folder: a condition.
+        assert!(
+            verdict(None).starts_with("runs if Gemini CLI trusts this folder"),
+            "{}",
+            verdict(None)
+        );
+        let repo = project.display().to_string();
+        let parent = dir.path().join("src").display().to_string();
+        assert_eq!(
+            verdict(Some(&format!(r#"{{"{repo}": "DO_NOT_TRUST"}}"#))),
+            "Gemini CLI does not trust this folder (DO_NOT_TRUST in its trustedFolders.json), so it runs none of the project's hooks"
+        );
+        // A trusted parent folder trusts what is inside; TRUST_PARENT trusts the folder above.
+        assert_eq!(
+            verdict(Some(&format!(r#"{{"{parent}": "TRUST_FOLDER"}}"#))),
+            "runs"
+        );
+        assert_eq!(
+            verdict(Some(&format!(r#"{{"{repo}/.gemini": "TRUST_PARENT"}}"#))),
+            "runs"
+        );
+        // DO_NOT_TRUST of another folder says nothing of this one.
+        assert!(
+            verdict(Some(&format!(r#"{{"{parent}/other": "DO_NOT_TRUST"}}"#)))
+                .starts_with("runs if")
+        );
+    }
+
+    #[test]
     fn json_paths_are_read_back() {
-        let value = serde_json::json!({"hooks": {"a b": [{"hooks": [1, {"name": "n"}]}], "Stop": [{"x": 2}]}});
-        assert_eq!(
-            at_path(&value, "hooks[\"a b\"][0].hooks[1].name"),
-            Some(&serde_json::json!("n"))
-        );
-        assert_eq!(
-            at_path(&value, "hooks.Stop[0].x"),
-            Some(&serde_json::json!(2))
-        );
-        assert_eq!(at_path(&value, "hooks.Stop[3]"), None);
         assert_eq!(
             event_entry("hooks.Stop[0].hooks[1].command").as_deref(),
             Some("hooks.Stop[0]")
