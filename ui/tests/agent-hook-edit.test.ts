@@ -81,7 +81,7 @@ describe('removing and what happened', () => {
     const rows = [...el.querySelectorAll<HTMLElement>('[data-testid=agent-hook]')];
     expect(rows[0]!.querySelector('[data-testid=agent-hook-remove]')).not.toBeNull();
     expect(rows[1]!.querySelector('[data-testid=agent-hook-remove]')).toBeNull();
-    expect(rows[0]!.querySelector('[data-testid=agent-hook-change]')!.getAttribute('aria-label')).toBe('Change the Stop hook ./done.sh');
+    expect(rows[0]!.querySelector('[data-testid=agent-hook-change]')!.getAttribute('aria-label')).toBe('Edit the Stop hook ./done.sh');
     expect(rows[1]!.querySelector('[data-testid=agent-hook-change]')).toBeNull();
     expect(rows[1]!.querySelector('[data-testid=agent-hook-own]')!.getAttribute('title')).toBe(disconnectHint(f));
     expect(disconnectHint(f)).toContain('hookd disconnect --agent codex');

@@ -148,7 +148,8 @@ describe('agent file tabs in the hooks view', () => {
     // After hookd's Local tab, before Effective.
     expect(tabs.indexOf('managed-local')).toBeLessThan(tabs.indexOf('effective'));
     const agentTabs = [...document.querySelectorAll<HTMLElement>('.hooks-agent-tab')];
-    expect(agentTabs.map((t) => t.getAttribute('aria-label'))).toEqual(['Codex CLI · Global', 'Cursor · Project']);
+    // Named by the file and the count the tab shows (label in name).
+    expect(agentTabs.map((t) => t.getAttribute('aria-label'))).toEqual(['Codex CLI · Global 2', 'Cursor · Project 2']);
     expect(agentTabs[1]!.getAttribute('title')).toBe(`${root}/.cursor/hooks.json`);
     expect(agentTabs[1]!.textContent).toContain('⚠');
     agentTabs[1]!.click();

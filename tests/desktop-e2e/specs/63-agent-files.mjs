@@ -48,7 +48,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
     const tabs = async () =>
       browser.execute(() =>
         [...document.querySelectorAll('#hooks-tabs > *, #hooks-agent-tabs > *')]
-          .map((e) => e.dataset.agentFile ? `agent:${e.getAttribute('aria-label')}|${e.getAttribute('title')}` : e.dataset.tab ?? (e.classList.contains('hooks-tab-group') ? `group:${e.textContent}` : null))
+          .map((e) => e.dataset.agentFile ? `agent:${e.getAttribute('aria-label').replace(/ \d+$/, '')}|${e.getAttribute('title')}` : e.dataset.tab ?? (e.classList.contains('hooks-tab-group') ? `group:${e.textContent}` : null))
           .filter(Boolean),
       );
     const order = await tabs();

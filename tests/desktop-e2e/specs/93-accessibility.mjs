@@ -4,6 +4,7 @@
 // test. Runs before the tray specs, which close the window.
 // See run.mjs for the context every spec receives (axe, theme).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export default async function ({ browser, test, axe, theme, paintedLuminance, emit, repo }) {
@@ -147,6 +148,55 @@ export default async function ({ browser, test, axe, theme, paintedLuminance, em
     await go(`#/hooks?project=${repo}&tab=templates`);
     await browser.$('[data-testid="template"]').waitForExist({ timeout: 10000 });
     await check('Hooks, templates');
+  });
+
+  await axeTest('axe: the Hooks dialogs (Move to…, Copy to…, another agent\u2019s Add hook)', async () => {
+    // The Project file has a saved hook (the save above): move and copy it.
+    await go(`#/hooks?project=${repo}&tab=agent-project`);
+    const move = await browser.$('[data-testid="handler-move"]:not([disabled])');
+    await move.waitForExist({ timeout: 10000 });
+    await move.click();
+    await browser.$('#hooks-move-dialog').waitForDisplayed({ timeout: 5000 });
+    try {
+      await check('Hooks, Move to… dialog');
+    } finally {
+      await browser.keys('Escape');
+      await browser.$('#hooks-move-dialog').waitForExist({ timeout: 5000, reverse: true });
+    }
+    await browser.$('[data-testid="handler-copy"]').click();
+    await browser.$('#copy-dialog').waitForDisplayed({ timeout: 5000 });
+    try {
+      await check('Hooks, Copy to… dialog');
+    } finally {
+      await browser.keys('Escape');
+      await browser.$('#copy-dialog').waitForExist({ timeout: 5000, reverse: true });
+    }
+
+    // Another coding agent's file (Codex CLI's user file; kept if a spec wrote one).
+    const codexFile = path.join(process.env.CODEX_HOME || path.join(process.env.HOME, '.codex'), 'hooks.json');
+    if (!fs.existsSync(codexFile)) {
+      fs.mkdirSync(path.dirname(codexFile), { recursive: true });
+      fs.writeFileSync(codexFile, `${JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './a11y-stop.sh' }] }] } }, null, 2)}\n`);
+    }
+    await go(`#/hooks?project=${repo}&tab=agent-project`);
+    const tab = await browser.$('.hooks-agent-tab[data-agent-file="codex-global"]');
+    await tab.waitForExist({ timeout: 15000 });
+    await tab.click();
+    await browser.$('#hooks-agent-add').waitForExist({ timeout: 10000 });
+    await check('Hooks, Codex CLI file');
+    await browser.$('#hooks-agent-add').click();
+    await browser.waitUntil(async () => (await browser.$$('#agent-hook-event option').length) > 1, { timeout: 10000, timeoutMsg: 'the agent hook form' });
+    try {
+      await check('Hooks, Add hook to another agent\u2019s file');
+      await browser.$('#agent-hook-event').selectByAttribute('value', 'Stop');
+      await browser.$('#agent-hook-command').setValue('./a11y-check.sh');
+      await browser.$('#agent-hook-review').click();
+      await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the change is previewed' });
+      await check('Hooks, Add hook review (another agent)');
+    } finally {
+      await browser.keys('Escape');
+      await browser.$('#agent-hook-dialog').waitForExist({ timeout: 5000, reverse: true });
+    }
   });
 
   await axeTest('axe: Test bench', async () => {

@@ -102,7 +102,7 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
             ? h('button', {
                 class: 'button small hooks-agent-change',
                 data: { testid: 'agent-hook-change' },
-                attrs: { type: 'button', 'aria-label': `Change the ${x.event} hook ${x.command}` },
+                attrs: { type: 'button', 'aria-label': `Edit the ${x.event} hook ${x.command}` },
                 text: 'Edit',
                 on: { click: (ev) => open({ kind: 'change', hook: x, index }, ev.currentTarget as HTMLElement) },
               })

@@ -89,7 +89,8 @@ export function createHealthView(ctx: ViewContext, initial: Extract<Route, { vie
       h('p', { class: 'muted', text: 'What the settings files say, joined with what the ledger saw (hookd doctor).' }),
       h('div', { class: 'health-controls' }, picker, recheck),
     ),
-    h('div', { class: 'view-scroll' }, body),
+    // The report is text only: the box itself takes focus, so the keyboard can scroll it.
+    h('div', { class: 'view-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Health report' } }, body),
   );
 
   function renderPicker(): void {

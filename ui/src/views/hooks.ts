@@ -289,10 +289,13 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
             id: `hooks-agent-tab-${i}`,
             class: 'hooks-tab hooks-agent-tab',
             data: { agentFile: key, agent: f.agent, scope: f.scope },
-            attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', 'aria-selected': String(on), tabindex: on ? 0 : -1, 'aria-label': agentFileLabel(f), title: f.path },
+            // The file, then the count it shows (label in name: every word shown is in the name).
+            attrs: { type: 'button', role: 'tab', 'aria-controls': 'hooks-panel', 'aria-selected': String(on), tabindex: on ? 0 : -1, 'aria-label': `${agentFileLabel(f)}${f.hooks.length > 0 ? ` ${f.hooks.length}` : ''}`, title: f.path },
             on: { click: () => ctx.navigate(hooksHash(project, tab, key)) },
           },
           agentFileTabLabel(f),
+          // A word break for the name (the flex gap spaces it on screen).
+          ' ',
           f.hooks.length > 0 ? h('span', { class: 'hooks-tab-count', text: String(f.hooks.length) }) : null,
           hasProblems(f) ? h('span', { class: 'hooks-tab-problem', attrs: { title: f.error !== null ? 'cannot be read' : 'problems' }, text: '⚠' }) : null,
         ),
@@ -314,6 +317,7 @@ export function createHooksView(ctx: ViewContext, initial: HooksRoute): View {
       replaceChildren(
         button,
         TAB_LABEL[t],
+        ' ', // a word break in the tab's name ("Project 2"); the flex gap spaces it on screen
         // Only non-zero counts: an empty file's tab stays short, so all the tabs fit on one line.
         count !== null && count > 0 ? h('span', { class: 'hooks-tab-count', text: String(count) }) : null,
         dirty ? h('span', { class: 'hooks-tab-dirty', attrs: { title: 'unsaved changes' }, text: '•' }) : null,
