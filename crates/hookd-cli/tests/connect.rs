@@ -411,27 +411,8 @@ fn managed_flag_switches_to_wait_entries_and_back() {
     assert_eq!(read_json(&settings)["hooks"], expected_hooks("hookd-emit"));
 }
 
-/// Where `hookd hooks backups FILE --format json` says version `n` (0:
-/// the newest) of `file` is kept.
-fn kept_path(env: &TestEnv, file: &Path, n: usize) -> PathBuf {
-    let run = env.hookd(
-        &env.home(),
-        &[
-            "hooks",
-            "backups",
-            file.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-    );
-    assert!(run.ok(), "{}", run.stderr);
-    let listed: Value = serde_json::from_str(&run.stdout).unwrap();
-    PathBuf::from(listed[0]["versions"][n]["path"].as_str().unwrap())
-}
-
-/// The contents of every kept version of `file`, newest first, as
-/// `hookd hooks backups` lists them.
-fn kept_versions(env: &TestEnv, file: &Path) -> Vec<Vec<u8>> {
+/// What `hookd hooks backups FILE --format json` lists of `file`'s kept versions.
+fn listed_versions(env: &TestEnv, file: &Path) -> Vec<Value> {
     let run = env.hookd(
         &env.home(),
         &[
@@ -446,7 +427,18 @@ fn kept_versions(env: &TestEnv, file: &Path) -> Vec<Vec<u8>> {
     let listed: Value = serde_json::from_str(&run.stdout).unwrap();
     listed[0]["versions"]
         .as_array()
-        .unwrap()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Where version `n` (0: the newest) of `file` is kept.
+fn kept_path(env: &TestEnv, file: &Path, n: usize) -> PathBuf {
+    PathBuf::from(listed_versions(env, file)[n]["path"].as_str().unwrap())
+}
+
+/// The contents of every kept version of `file`, newest first.
+fn kept_versions(env: &TestEnv, file: &Path) -> Vec<Vec<u8>> {
+    listed_versions(env, file)
         .iter()
         .map(|v| fs::read(v["path"].as_str().unwrap()).unwrap())
         .collect()

@@ -225,19 +225,11 @@ pub(crate) fn resolve_symlinks(path: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookd_testkit::names_in;
     use std::os::unix::fs::symlink;
 
     fn mode(path: &Path) -> u32 {
         fs::metadata(path).unwrap().mode() & 0o7777
-    }
-
-    fn dir_entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     #[test]
@@ -255,7 +247,7 @@ mod tests {
             }
         );
         // No temp file left behind.
-        assert_eq!(dir_entries(tmp.path()), vec!["settings.json"]);
+        assert_eq!(names_in(tmp.path()), vec!["settings.json"]);
     }
 
     #[test]
@@ -277,7 +269,7 @@ mod tests {
         let out = write_atomic(&path, b"new contents").unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"new contents");
         assert_eq!((out.backup, out.created), (None, false));
-        assert_eq!(dir_entries(tmp.path()), vec!["settings.json"]);
+        assert_eq!(names_in(tmp.path()), vec!["settings.json"]);
     }
 
     #[test]

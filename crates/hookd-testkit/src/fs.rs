@@ -30,6 +30,17 @@ pub fn write_json_pretty(path: &Path, value: &Value) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// The names of the entries of `dir` (not recursive), sorted: what a test
+/// asserts was (or was not) left beside a file.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|err| panic!("read {}: {err}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Reads and parses the JSON file at `path`.
 pub fn read_json(path: &Path) -> Value {
     let bytes = std::fs::read(path).unwrap_or_else(|err| panic!("read {}: {err}", path.display()));

@@ -34,7 +34,7 @@ pub mod wait;
 pub use bins::{bash_emitter, bin, workspace_root};
 pub use env::TestEnv;
 pub use fs::{
-    is_symlink, pretty_json, private_tempdir, read_json, write_file, write_json_pretty,
+    is_symlink, names_in, pretty_json, private_tempdir, read_json, write_file, write_json_pretty,
     write_script,
 };
 pub use git::{GitRepo, commit_all, commit_index, init_repo};

@@ -437,6 +437,7 @@ mod tests {
     use super::*;
     use crate::settings::location::SettingsRoots;
     use crate::settings::{SettingsDocument, TrustStore};
+    use hookd_testkit::names_in;
     use serde_json::json;
     use std::os::unix::fs::{PermissionsExt, symlink};
 
@@ -481,13 +482,16 @@ mod tests {
         }
     }
 
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+    /// Each version's text without whitespace.
+    fn compact(versions: &[Backup]) -> Vec<String> {
+        versions
+            .iter()
+            .map(|v| {
+                fs::read_to_string(&v.path)
+                    .unwrap()
+                    .replace(char::is_whitespace, "")
+            })
+            .collect()
     }
 
     fn mode(path: &Path) -> u32 {
@@ -501,7 +505,7 @@ mod tests {
         fs::write(&file, "{\n  \"model\": \"opus\"\n}\n").unwrap();
         let outcome = s.save(Kind::Agent, json!({"model": "sonnet"}));
 
-        assert_eq!(names(&s.project.join(".claude")), vec!["settings.json"]);
+        assert_eq!(names_in(&s.project.join(".claude")), vec!["settings.json"]);
         let kept = outcome.backup.expect("a version kept");
         assert!(kept.starts_with(&s.roots.backups), "{}", kept.display());
         assert_eq!(
@@ -531,14 +535,7 @@ mod tests {
         }
         // The first save created the file: 7 earlier versions, n = 0..=6.
         let versions = s.store().versions(&file).unwrap();
-        let held: Vec<String> = versions
-            .iter()
-            .map(|v| {
-                fs::read_to_string(&v.path)
-                    .unwrap()
-                    .replace(char::is_whitespace, "")
-            })
-            .collect();
+        let held = compact(&versions);
         assert_eq!(
             held,
             [
@@ -556,15 +553,7 @@ mod tests {
         s.save(Kind::Agent, json!({ "n": 6 }));
         s.save(Kind::Agent, json!({ "n": 9 }));
         let versions = s.store().versions(&file).unwrap();
-        let first: Vec<String> = versions[..2]
-            .iter()
-            .map(|v| {
-                fs::read_to_string(&v.path)
-                    .unwrap()
-                    .replace(char::is_whitespace, "")
-            })
-            .collect();
-        assert_eq!(first, ["{\"n\":6}", "{\"n\":7}"]);
+        assert_eq!(compact(&versions[..2]), ["{\"n\":6}", "{\"n\":7}"]);
     }
 
     #[test]
@@ -579,7 +568,7 @@ mod tests {
         let restored = s.store().restore(&file, 1).unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), original);
         assert_eq!(restored.file, file);
-        assert_eq!(names(&s.project.join(".claude")), vec!["settings.json"]);
+        assert_eq!(names_in(&s.project.join(".claude")), vec!["settings.json"]);
 
         // Version 1 is now the edit: restoring it again undoes the restore.
         s.store().restore(&file, 1).unwrap();
@@ -636,7 +625,10 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("not used for backups"), "{err}");
         assert_eq!(fs::read_to_string(&file).unwrap(), "{\"a\": 1}\n");
-        assert!(names(&other).is_empty(), "nothing written through the link");
+        assert!(
+            names_in(&other).is_empty(),
+            "nothing written through the link"
+        );
     }
 
     #[test]
@@ -649,7 +641,7 @@ mod tests {
         fs::set_permissions(&legacy, fs::Permissions::from_mode(0o644)).unwrap();
 
         s.save(Kind::Agent, json!({"a": 2}));
-        assert_eq!(names(&s.project.join(".claude")), vec!["settings.json"]);
+        assert_eq!(names_in(&s.project.join(".claude")), vec!["settings.json"]);
         let held: Vec<String> = s
             .store()
             .versions(&file)

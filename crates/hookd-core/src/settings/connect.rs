@@ -1156,6 +1156,7 @@ fn from_settings(path: &Path, err: SettingsError) -> AgentConnectError {
 mod tests {
     use super::*;
     use crate::settings::format::detect_indent;
+    use hookd_testkit::names_in;
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
@@ -1213,16 +1214,6 @@ mod tests {
             backup_store: Some(store.to_path_buf()),
             ..location(path)
         }
-    }
-
-    /// The names in `dir`, sorted.
-    fn names_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
     }
 
     fn read_json(path: &Path) -> Value {
