@@ -109,6 +109,21 @@ describe('settings view', () => {
     expect(stub.launchOnLogin).toBe(true);
   });
 
+  it('follows launch on login changed elsewhere (the tray\u2019s check item) at the next refresh', async () => {
+    vi.useFakeTimers();
+    const stub = createStub({ rows: 5 });
+    mount(stub);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(checkbox().checked).toBe(false);
+    stub.launchOnLogin = true;
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(checkbox().checked).toBe(true);
+    expect($('settings-launch-status').textContent).toMatch(/^On/);
+    stub.launchOnLogin = false;
+    await vi.advanceTimersByTimeAsync(REFRESH_MS);
+    expect(checkbox().checked).toBe(false);
+  });
+
   it('says when there is no status file', async () => {
     const stub = createStub({ rows: 5 });
     stub.status = null;

@@ -168,21 +168,42 @@ export function createSettingsView(ctx: ViewContext): View {
     }
   }
 
+  // Launch on login is read again with each refresh: the tray's check item
+  // (and anything else) changes it too. Not while a toggle is on its way.
+  let toggling = false;
+  let launchRead = false;
+
+  function showLaunch(on: boolean): void {
+    launch.checked = on;
+    launchStatus.textContent = on ? 'On: hookd starts in the tray when you log in.' : 'Off: hookd does not start on login.';
+  }
+
+  async function rereadLaunch(): Promise<void> {
+    if (!launchRead || toggling) return;
+    try {
+      const on = await api.launch_on_login();
+      if (!destroyed && !toggling && on !== launch.checked) showLaunch(on);
+    } catch {
+      // Said once when the screen opened; a refresh stays quiet.
+    }
+  }
+
   async function toggleLaunch(): Promise<void> {
     const wanted = launch.checked;
+    toggling = true;
     launch.disabled = true;
     launchStatus.textContent = wanted ? 'Turning on…' : 'Turning off…';
     try {
       const on = await api.set_launch_on_login({ enabled: wanted });
       if (destroyed) return;
-      launch.checked = on;
-      launchStatus.textContent = on ? 'On: hookd starts in the tray when you log in.' : 'Off: hookd does not start on login.';
+      showLaunch(on);
     } catch (err) {
       if (destroyed) return;
       launch.checked = !wanted;
       launchStatus.textContent = '';
       ctx.errors.show(err, 'Could not change launch on login');
     } finally {
+      toggling = false;
       if (!destroyed) launch.disabled = false;
     }
   }
@@ -201,6 +222,7 @@ export function createSettingsView(ctx: ViewContext): View {
       if (destroyed) return;
       launch.checked = on;
       launch.disabled = false;
+      launchRead = true;
     },
     (err: unknown) => {
       if (destroyed) return;
@@ -210,7 +232,10 @@ export function createSettingsView(ctx: ViewContext): View {
   );
 
   void refresh();
-  timer = window.setInterval(() => void refresh(), REFRESH_MS);
+  timer = window.setInterval(() => {
+    void refresh();
+    void rereadLaunch();
+  }, REFRESH_MS);
 
   return {
     el,
