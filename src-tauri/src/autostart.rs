@@ -24,7 +24,10 @@ pub enum AutostartError {
     /// Neither `$XDG_CONFIG_HOME` (absolute) nor `$HOME` is set.
     #[error("no config directory: neither XDG_CONFIG_HOME nor HOME is set")]
     NoConfigDir,
-    /// Reading, writing or removing the entry failed.
+    /// Writing the entry failed.
+    #[error(transparent)]
+    Write(#[from] hookd_core::fs_atomic::FsAtomicError),
+    /// Reading or removing the entry failed.
     #[error("{}: {source}", path.display())]
     Io {
         /// The file or directory.
@@ -97,7 +100,8 @@ impl Autostart {
                 path: dir.to_owned(),
                 source,
             })?;
-            std::fs::write(&self.entry, self.desktop_entry()).map_err(|source| self.io(source))?;
+            // Whole or not at all: a crash leaves the old entry or the new one.
+            hookd_core::fs_atomic::write_atomic(&self.entry, self.desktop_entry().as_bytes())?;
         } else {
             match std::fs::remove_file(&self.entry) {
                 Ok(()) => {}
@@ -157,7 +161,7 @@ fn managed<R: Runtime>(app: &AppHandle<R>) -> crate::error::Result<tauri::State<
 fn to_app_error(err: &AutostartError) -> AppError {
     let kind = match err {
         AutostartError::NoConfigDir => ErrorKind::Unavailable,
-        AutostartError::Io { .. } => ErrorKind::Io,
+        AutostartError::Io { .. } | AutostartError::Write(_) => ErrorKind::Io,
     };
     AppError::new(kind, format!("launch on login: {err}"))
 }
