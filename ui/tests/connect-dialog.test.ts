@@ -113,6 +113,17 @@ describe('connect dialog', () => {
     expect(stub.calls.get('connect_apply')).toBeUndefined();
   });
 
+  it('makes the page behind it inert while open (aria-modal made true), and only that', async () => {
+    mount();
+    await openFor(WEBSHOP);
+    const dialog = $('connect-dialog');
+    expect(dialog.closest('[inert]')).toBeNull();
+    expect(card(WEBSHOP).closest('[inert]')).not.toBeNull();
+    expect(errors.el.hasAttribute('inert')).toBe(true);
+    key('Escape');
+    expect(document.querySelectorAll('[inert]')).toHaveLength(0);
+  });
+
   it('managed mode and disconnect preview their own changes; Cancel writes nothing', async () => {
     mount();
     await openFor('/home/dev/src/hookd');

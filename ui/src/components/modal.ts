@@ -1,6 +1,7 @@
 // One modal dialog's wiring, shared by every dialog of the app (connect,
 // rename an agent, revert): a backdrop that closes it on a click outside,
-// Escape to close, Tab kept inside, and the focus given back on close.
+// Escape to close, Tab kept inside, the page around it inert, and the focus
+// given back on close.
 // Each dialog used to carry its own copy of this.
 
 import { trapTab } from '../lib/focus';
@@ -33,9 +34,26 @@ export function modal(dialog: HTMLElement, returnFocus?: HTMLElement | null): Mo
     trapTab(dialog, ev);
   };
   const backdrop = h('div', { class: 'modal-backdrop', on: { mousedown: (ev) => ev.target === backdrop && close() } }, dialog);
+  // Everything outside the dialog is inert while it is open (aria-modal says
+  // so; inert makes it true): no focus, no clicks, nothing read out or checked
+  // behind it. The caller appends the backdrop right after this returns, so
+  // the page around it is known a microtask later.
+  const inerted: Element[] = [];
+  queueMicrotask(() => {
+    if (closed || !backdrop.isConnected) return;
+    for (let node: Element = backdrop; node.parentElement && node !== document.body; node = node.parentElement) {
+      for (const sibling of node.parentElement.children) {
+        if (sibling !== node && !sibling.hasAttribute('inert')) {
+          sibling.setAttribute('inert', '');
+          inerted.push(sibling);
+        }
+      }
+    }
+  });
   function close(): void {
     if (closed) return;
     closed = true;
+    for (const el of inerted) el.removeAttribute('inert');
     backdrop.remove();
     document.removeEventListener('keydown', onKey, true);
     if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
