@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export default async function ({ browser, test, shot, emit, makeRepo, WORK }) {
+export default async function ({ browser, test, shot, axe, theme, emit, makeRepo, WORK }) {
   const dir = makeRepo('backtest-history');
   const guard = path.join(WORK, 'bin', 'no-sudo.sh');
 
@@ -91,6 +91,11 @@ export default async function ({ browser, test, shot, emit, makeRepo, WORK }) {
     assert.equal(await browser.$('#hooks-dirty').getAttribute('data-dirty'), 'true', 'the edits are still unsaved');
     await browser.$('#hooks-backtest-panel').scrollIntoView({ block: 'center' });
     await shot(browser, 'hooks-backtest-edits');
+    // axe (WCAG 2.1 AA, as spec 93 on every screen) on the panel with its report, both themes.
+    for (const dark of [true, false]) {
+      await theme(browser, dark);
+      await axe(browser, `Hooks backtest panel (${dark ? 'dark' : 'light'})`);
+    }
 
     // A hook that hangs: Cancel stops the replay long before the hook would end.
     const command = await browser.$(`[data-testid="hook-handler"][data-command="${slow}"] [data-testid="handler-command"]`);

@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const AGENT = 'e2e-room';
 
-export default async function ({ browser, test, shot, emit, repo }) {
+export default async function ({ browser, test, shot, axe, theme, emit, repo }) {
   const textOf = (el) => browser.execute((e) => e.textContent, el);
   const go = (hash) => browser.execute((h) => { window.location.hash = h; }, hash);
   /** Rows wholly inside the list's viewport. */
@@ -105,6 +105,11 @@ export default async function ({ browser, test, shot, emit, repo }) {
     await input.waitForDisplayed({ timeout: 5000 });
     await input.setValue('Notes writer');
     await shot(browser, 'timeline-rename');
+    // axe (WCAG 2.1 AA, as spec 93 on every screen) on the rename dialog, both themes.
+    for (const dark of [true, false]) {
+      await theme(browser, dark);
+      await axe(browser, `Agent rename dialog (${dark ? 'dark' : 'light'})`);
+    }
     await browser.$('#agent-rename-save').click();
     await browser
       .waitUntil(async () => (await textOf(await browser.$('#filter-agent-chip'))) === 'Agent Notes writer', { timeout: 5000 })
