@@ -237,6 +237,25 @@ export class TrayItem {
   }
 }
 
+/**
+ * Clicks the item `label` of `tray` until `effect()` holds (at most 3
+ * clicks, 5 s each). A click that lands while the app rebuilds its menu (a
+ * new recent change, the refresher) can be lost without an error; a host
+ * shows the menu again and the user clicks again. Only for an item whose
+ * label goes away with its effect (Pause recording → Resume recording), so a
+ * click whose effect was merely slow is never repeated.
+ */
+export async function clickUntil(tray, label, effect, what) {
+  for (let attempt = 1; ; attempt++) {
+    await tray.click(label);
+    try {
+      return await until(effect, what, 5000);
+    } catch (err) {
+      if (attempt >= 3 || !tray.find(label)) throw err;
+    }
+  }
+}
+
 /** The StatusNotifier host (gtk-sni-tray-standalone) on the bus at `address`. */
 export function hostPid(address) {
   const host = processes().find((p) => {

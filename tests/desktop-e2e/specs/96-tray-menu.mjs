@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TrayItem, appPid, hostClick, processes, trayShot, until } from '../tray-bus.mjs';
+import { TrayItem, appPid, clickUntil, hostClick, processes, trayShot, until } from '../tray-bus.mjs';
 
 const CLOSE_WINDOW = fileURLToPath(new URL('../close-window.py', import.meta.url));
 const STATUS_FILE = process.env.HOOKD_SOCKET.replace(/\.sock$/, '.status.json');
@@ -114,9 +114,8 @@ export default async function ({ browser, test, emit, makeRepo, env, EMIT, APP }
     assert.equal(answered.status, 2, `the guard blocks while recording: ${answered.stderr}`);
     const before = await stats();
 
-    await tray.click('Pause recording');
     paused = true;
-    await until(() => tray.find('Resume recording'), 'the menu to offer Resume recording');
+    await clickUntil(tray, 'Pause recording', () => tray.find('Resume recording'), 'the menu to offer Resume recording');
     assert.equal(statusLine(), 'Recording paused (hooks still answer)');
     await until(() => tray.look() === 'paused', 'the paused icon');
     await trayShot(tray, 'tray-paused');
