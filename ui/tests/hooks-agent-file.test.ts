@@ -89,7 +89,7 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('#hooks-agent-file-errors')!.textContent).toContain('hooks.BeforeTool[0].hooks[0].timeout');
     expect(el.querySelector('#hooks-agent-file-warnings')!.textContent).toContain('hooks.Bogus');
     expect(el.querySelector('#hooks-agent-file-timeouts')!.textContent).toContain('milliseconds');
-    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Add or remove a hook here');
+    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Add, edit or remove a hook here');
     // Without a project to edit in, no edit buttons.
     expect(el.querySelector('#hooks-agent-add')).toBeNull();
   });

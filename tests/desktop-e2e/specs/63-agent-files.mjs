@@ -86,7 +86,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
       ['PreToolUse', 'PreToolUse', 'Bash', './scripts/no-rm-rf.sh', '5 s', 'false'],
       ['PreToolUse', 'PreToolUse', '*', 'hookd-emit --agent codex PreToolUserecords for hookd', '10 s', 'true'],
     ]);
-    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Add or remove a hook here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
+    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Add, edit or remove a hook here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
     assert.ok(!(await browser.$('#hooks-agent-file-errors').isExisting()), 'a file Codex CLI reads whole has no errors');
 
     // Cursor's file: its events beside Claude Code's, and the entry it drops.

@@ -55,7 +55,7 @@ export function hasProblems(f: AgentHookFile): boolean {
 /** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
   if (f.read_only !== null) return `${f.read_only}.`;
-  return `Add or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
+  return `Add, edit or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
 }
 
 /** Why a row has no Remove button: hookd's own entry goes with `hookd disconnect`. */
