@@ -698,21 +698,9 @@ mod tests {
     use std::fs;
 
     use super::*;
+    use crate::settings::agent_files::tests::setup;
     use crate::settings::connect::{AgentConnectError, ChangeStatus};
-
-    fn write(path: &Path, text: &str) {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-
-    /// A home with its roots, and a project inside it.
-    fn setup() -> (tempfile::TempDir, SettingsRoots, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let roots = SettingsRoots::under(dir.path());
-        let project = dir.path().join("proj");
-        fs::create_dir_all(&project).unwrap();
-        (dir, roots, project)
-    }
+    use hookd_testkit::write_file as write;
 
     fn add(event: &str, matcher: Option<&str>, command: &str, timeout: Option<u64>) -> AgentEdit {
         AgentEdit::Add {

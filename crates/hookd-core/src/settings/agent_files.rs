@@ -487,16 +487,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use hookd_testkit::write_file as write;
 
-    fn write(path: &Path, text: &str) {
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-
-    /// A home with its roots, and a project inside it.
-    fn setup() -> (tempfile::TempDir, SettingsRoots, PathBuf) {
+    /// A home with its roots, and a project inside it (also for
+    /// [`super::super::agent_edit`]'s tests).
+    pub(crate) fn setup() -> (tempfile::TempDir, SettingsRoots, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let roots = SettingsRoots::under(dir.path());
         let project = dir.path().join("proj");

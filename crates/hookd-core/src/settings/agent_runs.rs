@@ -483,11 +483,7 @@ fn codex_state_key(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
 mod tests {
     use super::*;
     use crate::settings::agent_files::agent_hook_files;
-
-    fn write(path: &Path, text: &str) {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    use hookd_testkit::write_file as write;
 
     fn summaries(roots: &SettingsRoots, project: &Path, agent: AgentKind) -> Vec<(Scope, String)> {
         agent_hook_files(roots, Some(project))
