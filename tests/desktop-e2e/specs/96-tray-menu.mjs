@@ -36,8 +36,8 @@ export function recorded(hookd, repo) {
   return JSON.parse(out.stdout).map((row) => row.file_path);
 }
 
-/** A PostToolUse Write of `file` in `repo`. */
-const write = (repo, file, session = 'e2e-tray-menu') => ({
+/** A PostToolUse Write of `file` in `repo` (spec 99 sends them too). */
+export const write = (repo, file, session = 'e2e-tray-menu') => ({
   session_id: session,
   transcript_path: '/dev/null',
   cwd: repo,

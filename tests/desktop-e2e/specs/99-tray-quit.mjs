@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TrayItem, appPid, appPids, until } from '../tray-bus.mjs';
-import { recorded } from './96-tray-menu.mjs';
+import { recorded, write } from './96-tray-menu.mjs';
 
 export default async function ({ test, emit, makeRepo, EMIT }) {
   await test('Quit from the tray: the daemon drains, nothing delivered is lost, the socket is removed', async () => {
@@ -17,15 +17,7 @@ export default async function ({ test, emit, makeRepo, EMIT }) {
     const repo = makeRepo('tray-quit');
     const files = Array.from({ length: 25 }, (_, i) => `quit-${String(i).padStart(2, '0')}.txt`);
     for (const file of files) {
-      emit('PostToolUse', {
-        session_id: 'e2e-tray-quit',
-        transcript_path: '/dev/null',
-        cwd: repo,
-        hook_event_name: 'PostToolUse',
-        tool_name: 'Write',
-        tool_input: { file_path: path.join(repo, file), content: `${file}\n` },
-        tool_response: { filePath: path.join(repo, file), success: true },
-      });
+      emit('PostToolUse', write(repo, file, 'e2e-tray-quit'));
     }
     await tray.click('Quit hookd');
     await until(() => !fs.existsSync(`/proc/${app}`), 'the app to end', 20000);
