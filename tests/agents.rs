@@ -580,9 +580,10 @@ fn codex_home_names_the_user_file() {
 
 /// `hookd hooks list --agent codex` says whether Codex will run each hook:
 /// hookd's own entries, just connected, record nothing until trusted in
-/// Codex's `/hooks`; once Codex's `config.toml` holds their trust, they
-/// run provided they are unchanged (hookd does not check Codex's hash); a
-/// project's file waits for the project's trust.
+/// Codex's `/hooks`; a hook Codex's `config.toml` holds the trust hash of
+/// runs when that is the hash of the hook as it is (hookd computes it as
+/// Codex does), and not when the hook changed since; a project's file
+/// waits for the project's trust.
 #[test]
 fn hooks_list_says_which_codex_hooks_run_and_why_not() {
     let env = TestEnv::new();
@@ -602,12 +603,18 @@ fn hooks_list_says_which_codex_hooks_run_and_why_not() {
         "{out}"
     );
 
-    // Trusted in Codex (its state, as /hooks writes it): runs if unchanged.
+    // Trusted in Codex (its state, as /hooks writes it): the hash of a hook
+    // in config.toml's [hooks] as it is runs it; hookd's entries' hashes
+    // here are another hook's, as if they changed since.
+    let config = env.home().join(".codex/config.toml");
     let key = |event: &str| format!("{}:{event}:0:0", file.display());
+    // sha256 of {"event_name":"stop","hooks":[{"async":false,"command":"./notify.sh","timeout":600,"type":"command"}]}
+    let notify = "sha256:54654dbfa3a5c17e18532f36723c02a9af3ba4460ca9021a47f4a7a3f225c8fb";
     write_file(
-        &env.home().join(".codex/config.toml"),
+        &config,
         &format!(
-            "[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:0\"\n\n[hooks.state.\"{}\"]\nenabled = false\ntrusted_hash = \"sha256:1\"\n",
+            "[[hooks.Stop]]\nhooks = [{{ type = \"command\", command = \"./notify.sh\" }}]\n\n[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"{notify}\"\n\n[hooks.state.\"{}\"]\ntrusted_hash = \"sha256:0\"\n\n[hooks.state.\"{}\"]\nenabled = false\ntrusted_hash = \"sha256:1\"\n",
+            config.display(),
             key("pre_tool_use"),
             key("stop")
         ),
@@ -617,7 +624,16 @@ fn hooks_list_says_which_codex_hooks_run_and_why_not() {
         &["hooks", "list", "--agent", "codex", "--format", "json"],
     );
     let doc: Value = serde_json::from_str(json.assert_ok()).unwrap();
-    let hooks = doc["files"][0]["hooks"].as_array().unwrap();
+    let file_hooks = |name: &str| {
+        doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"].as_str().unwrap().ends_with(name))
+            .map(|f| f["hooks"].as_array().unwrap().clone())
+            .unwrap()
+    };
+    let hooks = file_hooks("hooks.json");
     let verdict = |event: &str| {
         hooks
             .iter()
@@ -625,13 +641,10 @@ fn hooks_list_says_which_codex_hooks_run_and_why_not() {
             .map(|h| h["will_run"].clone())
             .unwrap()
     };
-    assert_eq!(verdict("PreToolUse")["runs"], true);
-    assert!(
-        verdict("PreToolUse")["provided"][0]
-            .as_str()
-            .unwrap()
-            .contains("unchanged since you trusted it"),
-        "{doc}"
+    assert_eq!(verdict("PreToolUse")["runs"], false, "{doc}");
+    assert_eq!(
+        verdict("PreToolUse")["reasons"][0]["message"],
+        "changed since you trusted it; trust it again in Codex's /hooks"
     );
     assert_eq!(verdict("Stop")["runs"], false);
     assert_eq!(verdict("Stop")["reasons"][0]["code"], "turned_off");
@@ -639,6 +652,9 @@ fn hooks_list_says_which_codex_hooks_run_and_why_not() {
         verdict("SessionStart")["reasons"][0]["code"],
         "not_trusted_in_agent"
     );
+    let notify = &file_hooks("config.toml")[0]["will_run"];
+    assert_eq!(notify["runs"], true, "{doc}");
+    assert_eq!(notify["provided"], serde_json::json!([]), "{doc}");
 
     // Another agent without a file: said so.
     let none = env.hookd(&root, &["hooks", "list", "--agent", "cursor"]);

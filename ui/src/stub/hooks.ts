@@ -335,9 +335,10 @@ export function createHooksStub(projects: string[]): HooksStub {
       agentRevisions.set(path, (agentRevisions.get(path) ?? 0) + 1);
       return { path: file.path, written: true, backup: `${path}.hookd-backup`, events: [event], notes: agentNotes(file, edit) };
     },
-    // Canned verdicts (the core reads each agent's own settings): hookd's
-    // Codex entry is not trusted yet, the user's guard is; Cursor's project
-    // hooks run if the workspace is trusted.
+    // Canned verdicts (the core reads each agent's own settings and checks
+    // Codex's trust hash): hookd's Codex entry is not trusted yet, the
+    // user's guard is, unchanged since; Cursor's project hooks run if the
+    // workspace is trusted.
     agent_verdicts: ({ project }) =>
       agentFilesOf(project).map((f) => ({
         path: f.path,
@@ -345,7 +346,7 @@ export function createHooksStub(projects: string[]): HooksStub {
           f.agent === 'codex' && hook.hookd
             ? { runs: false, reasons: [{ code: 'not_trusted_in_agent' as const, message: 'Codex CLI runs it only once you trust it: open /hooks in Codex' }], provided: [] }
             : f.agent === 'codex'
-              ? { runs: true, reasons: [], provided: ['it is unchanged since you trusted it in Codex\u2019s /hooks (hookd does not check Codex\u2019s hash)'] }
+              ? { runs: true, reasons: [], provided: [] }
               : { runs: true, reasons: [], provided: f.scope === 'project' ? ['Cursor trusts this workspace (it runs a project\u2019s hooks only then)'] : [] },
         ),
       })),

@@ -10,7 +10,9 @@
 //!   is trusted (`[projects."<path>"] trust_level = "trusted"` in its
 //!   `config.toml`), and runs any unmanaged hook only once the user has
 //!   trusted that exact hook in `/hooks` (`[hooks.state."<key>"]
-//!   trusted_hash`), and never one turned off there (`enabled = false`);
+//!   trusted_hash`, the hash hookd computes as Codex does,
+//!   [`super::codex_trust`]: a hook changed since is not run), and never
+//!   one turned off there (`enabled = false`);
 //! - Gemini CLI runs no hook with `hooksConfig.enabled: false`, none named
 //!   in `hooksConfig.disabled`, and a project's only in a trusted folder
 //!   when its folder trust is on (`security.folderTrust.enabled` in the
@@ -21,10 +23,11 @@
 //! - Copilot skips a file with `"disableAllHooks": true`.
 //!
 //! What hookd can read it says ([`AgentVerdict::reasons`]); what it cannot
-//! (Codex's hash of the hook as trusted, Cursor's workspace trust, a folder
-//! Gemini has not been asked about yet) it names as a condition ([`AgentVerdict::provided`]) rather than
-//! guess. So the Effective view and `hookd hooks list --agent` say, for
-//! instance, that hookd's own Codex entries record nothing until trusted.
+//! (Cursor's workspace trust, a folder Gemini has not been asked about yet,
+//! Codex's hash of an `mcp_tool` hook) it names as a condition
+//! ([`AgentVerdict::provided`]) rather than guess. So the Effective view
+//! and `hookd hooks list --agent` say, for instance, that hookd's own Codex
+//! entries record nothing until trusted.
 
 use std::path::Path;
 
@@ -32,6 +35,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::agent_files::{AgentHook, AgentHookFile};
+use super::codex_trust::{self, HookTrust};
 use super::format;
 use super::location::{Scope, SettingsRoots};
 use super::runs::{NotRun, NotRunCode};
@@ -334,29 +338,31 @@ impl Context {
         let Some(key) = codex_state_key(file, hook) else {
             return;
         };
-        let state = config
-            .get("hooks")
-            .and_then(|h| h.get("state"))
-            .and_then(|s| s.get(&key));
-        if state
-            .and_then(|s| s.get("enabled"))
-            .and_then(toml::Value::as_bool)
-            == Some(false)
-        {
+        let state = codex_trust::hook_state(config, &key);
+        if state.enabled == Some(false) {
             v.reasons.push(not_run(
                 NotRunCode::TurnedOff,
                 "turned off in Codex's /hooks".to_owned(),
             ));
         }
-        if state.and_then(|s| s.get("trusted_hash")).is_some() {
-            v.provided.push(
-                "it is unchanged since you trusted it in Codex's /hooks (hookd does not check Codex's hash)".to_owned(),
-            );
-        } else {
+        let Some(stored) = state.trusted_hash else {
             v.reasons.push(not_run(
                 NotRunCode::NotTrustedInAgent,
                 "Codex CLI runs it only once you trust it: open /hooks in Codex".to_owned(),
             ));
+            return;
+        };
+        let trust = codex_hook_hash(file, hook).map(|now| codex_trust::trust(Some(&stored), &now));
+        match trust {
+            Some(HookTrust::Modified) => v.reasons.push(not_run(
+                NotRunCode::NotTrustedInAgent,
+                "changed since you trusted it; trust it again in Codex's /hooks".to_owned(),
+            )),
+            Some(HookTrust::Trusted | HookTrust::Untrusted) => {}
+            // A hook hookd cannot hash as Codex does (an `mcp_tool` one).
+            None => v.provided.push(
+                "it is unchanged since you trusted it in Codex's /hooks (hookd cannot compute Codex's hash of this kind of hook)".to_owned(),
+            ),
         }
     }
 
@@ -460,16 +466,40 @@ fn event_entry(path: &str) -> Option<String> {
     Some(format!("hooks{}", &rest[..=close]))
 }
 
-/// Codex CLI's key of a hook's enable and trust state:
-/// `<file>:<event_snake>:<group>:<handler>` (`docs/agent-hooks.md` §1.1).
-fn codex_state_key(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
-    let indexes: Vec<usize> = hook
-        .json_path
+/// Codex CLI's trust hash of `hook` as it is in `file`
+/// ([`codex_trust::hook_hash`]), read from the file as parsed; `None` when
+/// Codex would not hash it that way.
+fn codex_hook_hash(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
+    let [group, handler] = hook_indexes(hook)[..] else {
+        return None;
+    };
+    let group = file
+        .value
+        .as_ref()?
+        .get("hooks")?
+        .get(&hook.event)?
+        .get(group)?;
+    let matcher = match group.get("matcher") {
+        None | Some(Value::Null) => None,
+        Some(matcher) => Some(matcher.as_str()?),
+    };
+    codex_trust::hook_hash(&hook.event, matcher, group.get("hooks")?.get(handler)?)
+}
+
+/// The group and handler indexes of `hook` (`[0, 1]` of
+/// `hooks.Stop[0].hooks[1]`).
+fn hook_indexes(hook: &AgentHook) -> Vec<usize> {
+    hook.json_path
         .split('[')
         .skip(1)
         .filter_map(|part| part.split(']').next()?.parse().ok())
-        .collect();
-    let [group, handler] = indexes[..] else {
+        .collect()
+}
+
+/// Codex CLI's key of a hook's enable and trust state:
+/// `<file>:<event_snake>:<group>:<handler>` (`docs/agent-hooks.md` §1.1).
+fn codex_state_key(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
+    let [group, handler] = hook_indexes(hook)[..] else {
         return None;
     };
     Some(format!(
@@ -498,6 +528,17 @@ mod tests {
             .collect()
     }
 
+    /// `sha256:<hex>` of `identity`, the bytes Codex CLI hashes for a hook
+    /// (`codex_trust`), written out here by hand.
+    fn codex_hash(identity: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let hex: String = Sha256::digest(identity.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256:{hex}")
+    }
+
     #[test]
     fn codex_hooks_run_once_trusted_and_a_projects_only_in_a_trusted_project() {
         let dir = tempfile::tempdir().unwrap();
@@ -510,10 +551,12 @@ mod tests {
                 {"type": "command", "command": "./a.sh"}, {"type": "command", "command": "./b.sh"}]}],
               "Stop": [{"hooks": [{"type": "command", "command": "./c.sh"}]}]}}"#,
         );
+        let project_file = project.join(".codex/hooks.json");
         write(
-            &project.join(".codex/hooks.json"),
-            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./d.sh"}]}]}}"#,
+            &project_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./d.sh", "timeout": 30}]}]}}"#,
         );
+        // Hashes of other hooks than these: changed since trusted.
         let config = format!(
             "[hooks.state.\"{f}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:x\"\n\n[hooks.state.\"{f}:pre_tool_use:0:1\"]\nenabled = false\ntrusted_hash = \"sha256:y\"\n",
             f = user_file.display()
@@ -521,13 +564,12 @@ mod tests {
         write(&roots.codex_home.join("config.toml"), &config);
         let found = summaries(&roots, &project, AgentKind::Codex);
         assert_eq!(found.len(), 4, "{found:?}");
-        assert!(
-            found[0]
-                .1
-                .starts_with("runs if it is unchanged since you trusted it"),
-            "{found:?}"
+        let changed = "changed since you trusted it; trust it again in Codex's /hooks";
+        assert_eq!(found[0].1, changed);
+        assert_eq!(
+            found[1].1,
+            format!("turned off in Codex's /hooks; {changed}")
         );
-        assert_eq!(found[1].1, "turned off in Codex's /hooks");
         assert_eq!(
             found[2].1,
             "Codex CLI runs it only once you trust it: open /hooks in Codex"
@@ -536,19 +578,51 @@ mod tests {
             found[3].1.contains("only in a trusted project") && found[3].1.contains("open /hooks"),
             "{found:?}"
         );
-        // Trusting the project leaves the hook's own trust to give.
-        write(
-            &roots.codex_home.join("config.toml"),
-            &format!(
-                "{config}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
-                project.display()
-            ),
+
+        // The hash /hooks writes for the hook as it is: it runs.
+        let a_sh = codex_hash(
+            r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"./a.sh","timeout":600,"type":"command"}],"matcher":"Bash"}"#,
         );
+        let config = config.replacen("sha256:x", &a_sh, 1);
+        write(&roots.codex_home.join("config.toml"), &config);
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(found[0].1, "runs");
+        // Still turned off, and its own hash is still another hook's.
+        assert_eq!(
+            found[1].1,
+            format!("turned off in Codex's /hooks; {changed}")
+        );
+
+        // Trusting the project leaves the hook's own trust to give.
+        let config = format!(
+            "{config}\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            project.display()
+        );
+        write(&roots.codex_home.join("config.toml"), &config);
         let found = summaries(&roots, &project, AgentKind::Codex);
         assert_eq!(
             found[3].1,
             "Codex CLI runs it only once you trust it: open /hooks in Codex"
         );
+        let d_sh = codex_hash(
+            r#"{"event_name":"stop","hooks":[{"async":false,"command":"./d.sh","timeout":30,"type":"command"}]}"#,
+        );
+        write(
+            &roots.codex_home.join("config.toml"),
+            &format!(
+                "{config}\n[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"{d_sh}\"\n",
+                project_file.display()
+            ),
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(found[3].1, "runs");
+        // Edited since: no longer the hook trusted.
+        write(
+            &project_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./d.sh", "timeout": 31}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(found[3].1, changed);
     }
 
     #[test]
@@ -557,13 +631,12 @@ mod tests {
         let roots = SettingsRoots::under(&dir.path().join("home"));
         let project = dir.path().join("repo");
         let config = roots.codex_home.join("config.toml");
-        write(
-            &config,
-            &format!(
-                "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{{ type = \"command\", command = \"./a.sh\" }}, {{ type = \"command\", command = \"./b.sh\" }}]\n\n[hooks.state.\"{f}:pre_tool_use:0:1\"]\nenabled = false\n",
-                f = config.display()
-            ),
+        let hooks = "[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"./a.sh\" }, { type = \"command\", command = \"./b.sh\" }]\n";
+        let state = format!(
+            "\n[hooks.state.\"{f}:pre_tool_use:0:1\"]\nenabled = false\n",
+            f = config.display()
         );
+        write(&config, &format!("{hooks}{state}"));
         let found = summaries(&roots, &project, AgentKind::Codex);
         assert_eq!(
             found.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
@@ -571,6 +644,51 @@ mod tests {
                 "Codex CLI runs it only once you trust it: open /hooks in Codex",
                 "turned off in Codex's /hooks; Codex CLI runs it only once you trust it: open /hooks in Codex",
             ]
+        );
+        // The same hook as in a hooks.json has the same hash: trusted, it runs.
+        let a_sh = codex_hash(
+            r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"./a.sh","timeout":600,"type":"command"}],"matcher":"Bash"}"#,
+        );
+        let trusted = format!(
+            "\n[hooks.state.\"{f}:pre_tool_use:0:0\"]\ntrusted_hash = \"{a_sh}\"\n",
+            f = config.display()
+        );
+        write(&config, &format!("{hooks}{state}{trusted}"));
+        assert_eq!(summaries(&roots, &project, AgentKind::Codex)[0].1, "runs");
+        // Its matcher edited: changed since trusted.
+        write(
+            &config,
+            &format!("{}{state}{trusted}", hooks.replace("\"Bash\"", "\"Edit\"")),
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Codex)[0].1,
+            "changed since you trusted it; trust it again in Codex's /hooks"
+        );
+    }
+
+    #[test]
+    fn a_codex_hook_hookd_cannot_hash_stays_a_condition() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let user_file = roots.codex_home.join("hooks.json");
+        write(
+            &user_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "mcp_tool", "server": "s", "tool": "t"}]}]}}"#,
+        );
+        write(
+            &roots.codex_home.join("config.toml"),
+            &format!(
+                "[hooks.state.\"{}:stop:0:0\"]\ntrusted_hash = \"sha256:x\"\n",
+                user_file.display()
+            ),
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found[0]
+                .1
+                .starts_with("runs if it is unchanged since you trusted it in Codex's /hooks (hookd cannot compute"),
+            "{found:?}"
         );
     }
 

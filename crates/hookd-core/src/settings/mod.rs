@@ -43,6 +43,7 @@ pub mod agent_runs;
 pub mod agent_schema;
 pub mod backups;
 pub mod codex;
+pub mod codex_trust;
 pub mod components;
 pub mod connect;
 pub mod connector;
