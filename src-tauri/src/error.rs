@@ -218,6 +218,7 @@ fn agent_connect_kind(err: &AgentConnectError) -> ErrorKind {
         AgentConnectError::Write(_) => ErrorKind::Io,
         AgentConnectError::Changed { .. } => ErrorKind::Conflict,
         AgentConnectError::Parse { .. }
+        | AgentConnectError::ParseToml { .. }
         | AgentConnectError::Shape { .. }
         | AgentConnectError::OutOfProject { .. }
         | AgentConnectError::EmitCommand(_) => ErrorKind::InvalidInput,

@@ -33,7 +33,6 @@ const file = (over: Partial<AgentHookFile> = {}): AgentHookFile => ({
   errors: [],
   warnings: [],
   timeout_note: 'Gemini CLI counts timeouts in milliseconds; they are shown here in seconds',
-  read_only: null,
   ...over,
 });
 
@@ -94,16 +93,21 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('#hooks-agent-add')).toBeNull();
   });
 
-  it('lists Codex CLI\u2019s config.toml hooks by name, read-only: no Add hook, no Remove, and why', () => {
-    const toml = file({ agent: 'codex', label: 'Codex CLI', name: 'config.toml', path: '/h/.codex/config.toml', timeout_note: null, read_only: 'hookd lists the [hooks] of Codex CLI\u2019s config.toml but does not edit them' });
+  it('lists Codex CLI\u2019s config.toml hooks by name, with Add hook, Edit and Remove like the JSON files', () => {
+    const toml = file({ agent: 'codex', label: 'Codex CLI', name: 'config.toml', path: '/h/.codex/config.toml', timeout_note: null });
     expect(agentFileKey(toml)).toBe('codex-global-config.toml');
     expect(agentFileTabLabel(toml)).toBe('Global · config.toml');
     expect(agentFileKey(file({ agent: 'codex', name: 'hooks.json' }))).toBe('codex-global');
     const el = renderAgentFile(toml, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
-    expect(el.querySelector('#hooks-agent-add')).toBeNull();
-    expect(el.querySelector('[data-testid=agent-hook-remove]')).toBeNull();
-    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toBe('hookd lists the [hooks] of Codex CLI\u2019s config.toml but does not edit them.');
+    expect(el.querySelector('#hooks-agent-add')).not.toBeNull();
+    expect(el.querySelectorAll('[data-testid=agent-hook-change]')).toHaveLength(1);
+    expect(el.querySelectorAll('[data-testid=agent-hook-remove]')).toHaveLength(1);
+    const says = el.querySelector('#hooks-agent-file-edit')!.textContent!;
+    expect(says).toContain('every other line of config.toml');
+    expect(says).not.toContain('does not edit');
     expect(el.querySelectorAll('[data-testid=agent-hook]')).toHaveLength(1);
+    // Without the editing context (nothing to edit with) it only shows the file.
+    expect(renderAgentFile(toml).querySelector('#hooks-agent-add')).toBeNull();
   });
 
   it('shows why a file cannot be read instead of an empty table', () => {

@@ -5,11 +5,12 @@
 //! The core reads them (`hookd_core::settings::agent_files`); this adapts
 //! its answer for the window: the agent's name and label as strings, paths
 //! and errors as text, the check's findings as the editor's [`Problem`]s.
-//! Two edits are made here ([`agent_hook_preview`], [`agent_hook_apply`]):
-//! a hook added with the agent's own event list and field rules, or one
-//! removed, each shown as a diff first and written with the core's locked,
-//! byte-preserving write (`hookd_core::settings::agent_edit`), only to a
-//! file the list above holds for the project.
+//! Three edits are made here ([`agent_hook_preview`], [`agent_hook_apply`]):
+//! a hook added with the agent's own event list and field rules, one
+//! changed in place, or one removed, each shown as a diff first and written
+//! with the core's locked, byte-preserving write
+//! (`hookd_core::settings::agent_edit`; for Codex CLI's `config.toml` the
+//! same, as TOML), only to a file the list above holds for the project.
 
 use std::path::Path;
 
@@ -52,9 +53,6 @@ pub struct AgentHookFile {
     pub warnings: Vec<Problem>,
     /// What to know about its timeouts (Gemini CLI counts milliseconds).
     pub timeout_note: Option<String>,
-    /// Why hookd does not edit it (Codex CLI's `config.toml`); `null`:
-    /// hooks are added and removed here.
-    pub read_only: Option<String>,
 }
 
 /// One hook of an agent's file.
@@ -280,7 +278,6 @@ fn adapt(file: CoreFile) -> AgentHookFile {
         errors: problems(file.check.errors),
         warnings: problems(file.check.warnings),
         timeout_note: file.timeout_note.map(str::to_owned),
-        read_only: file.read_only.map(str::to_owned),
     }
 }
 
@@ -458,6 +455,66 @@ mod tests {
         };
         let err = agent_hook_preview(&state, &root, &path, &empty).unwrap_err();
         assert_eq!(err.kind, ErrorKind::InvalidInput, "{err:?}");
+    }
+
+    #[test]
+    fn a_hook_is_added_to_codexs_config_toml_and_removed_byte_for_byte() {
+        use hookd_core::settings::agent_edit::NewAgentHook;
+
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("proj");
+        let config = project.join(".codex/config.toml");
+        let text = "model = \"o3\" # mine\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./done.sh\" }]\n";
+        write(&config, text);
+        let state = AppState::new(
+            home.path().join("data"),
+            home.path().join("hookd.sock"),
+            Some(SettingsRoots::under(home.path())),
+        );
+        let root = project.display().to_string();
+        let path = config.display().to_string();
+        let files = agent_hook_files(&state, &root).unwrap();
+        assert_eq!(files[0].name, "config.toml");
+        let add = AgentEdit::Add {
+            hook: NewAgentHook {
+                event: "PreToolUse".into(),
+                matcher: Some("Bash".into()),
+                command: "./guard.sh".into(),
+                timeout: Some(5),
+                name: None,
+            },
+        };
+        let preview = agent_hook_preview(&state, &root, &path, &add).unwrap();
+        assert!(preview.changes);
+        assert_eq!(
+            preview.after,
+            format!(
+                "{text}\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./guard.sh\"\ntimeout = 5\n"
+            )
+        );
+        assert!(
+            preview
+                .notes
+                .iter()
+                .any(|n| n.contains(".codex/config.toml")),
+            "{:?}",
+            preview.notes
+        );
+        let done = agent_hook_apply(&state, &root, &path, &add, &preview.version).unwrap();
+        assert!(done.written && done.backup.is_some(), "{done:?}");
+        let listed = agent_hook_files(&state, &root).unwrap();
+        let new = listed[0]
+            .hooks
+            .iter()
+            .find(|h| h.command.as_deref() == Some("./guard.sh"))
+            .unwrap();
+        let remove = AgentEdit::Remove {
+            json_path: new.json_path.clone(),
+            command: new.command.clone(),
+        };
+        let preview = agent_hook_preview(&state, &root, &path, &remove).unwrap();
+        agent_hook_apply(&state, &root, &path, &remove, &preview.version).unwrap();
+        assert_eq!(fs::read_to_string(&config).unwrap(), text);
     }
 
     #[test]

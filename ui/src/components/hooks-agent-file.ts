@@ -1,14 +1,16 @@
 // The Hook editor's tabs of the other coding agents: one per hooks file of
 // Codex CLI, Gemini CLI, Cursor and GitHub Copilot that exists for the
 // project (the user's and the project's; Copilot keeps several files per
-// scope, one tab each; Codex CLI's config.toml [hooks] is a read-only tab
+// scope, one tab each; Codex CLI's config.toml [hooks] is a tab of its own
 // beside its hooks.json). A tab shows the file's hooks as a table (the
 // agent's event with its Claude Code counterpart, matcher, command, timeout
 // in seconds), hookd's own entries marked, and at the top what the agent
 // would drop or skip, each with its JSON path. Three edits are made here,
 // each reviewed as a diff first (components/agent-hook-dialog.ts): "Add
 // hook" (with that agent's event list and field rules), "Edit" on a row
-// (the same form, filled in, the event fixed) and "Remove" on a row.
+// (the same form, filled in, the event fixed) and "Remove" on a row, in
+// the JSON files and in config.toml alike (the core edits its TOML in
+// place, every other byte kept).
 // hookd's own recording entries are `hookd disconnect --agent`'s to remove;
 // anything else is edited with the agent's own tools.
 
@@ -18,8 +20,11 @@ import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
 
+/** Whether a file is Codex CLI's config.toml, whose [hooks] are listed beside its hooks.json. */
+const isCodexConfig = (f: AgentHookFile): boolean => f.agent === 'codex' && f.name === 'config.toml';
+
 /** Whether a file is told apart by its name: Copilot's several files, Codex CLI's config.toml beside its hooks.json. */
-const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || (f.agent === 'codex' && f.name === 'config.toml');
+const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || isCodexConfig(f);
 
 /** A file's key in the route (`agent_file=`): `codex-global`, `codex-global-config.toml`, `copilot-project-guard.json`. */
 export function agentFileKey(f: AgentHookFile): string {
@@ -54,7 +59,9 @@ export function hasProblems(f: AgentHookFile): boolean {
 
 /** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
-  if (f.read_only !== null) return `${f.read_only}.`;
+  if (isCodexConfig(f)) {
+    return 'Add, edit or remove a hook here (you review the exact change first); every other line of config.toml, its comments and Codex CLI\u2019s trust state included, stays as it is. For anything else edit config.toml with Codex CLI or a text editor; hookd connect --agent codex writes hooks.json beside it, not this file.';
+  }
   return `Add, edit or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
 }
 
@@ -85,7 +92,7 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
 
 /** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
 export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
-  const canEdit = editing !== undefined && f.error === null && f.read_only === null;
+  const canEdit = editing !== undefined && f.error === null;
   const open = (action: AgentHookAction, opener: HTMLElement): void => {
     if (!editing) return;
     openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });

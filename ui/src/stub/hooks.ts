@@ -531,7 +531,6 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [],
       warnings: [],
       timeout_note: null,
-      read_only: null,
     },
     {
       agent: 'cursor',
@@ -544,7 +543,6 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [{ path: 'hooks.stop[0].command', message: 'missing: a command entry without a command never runs' }],
       warnings: [],
       timeout_note: null,
-      read_only: null,
     },
   ];
 }

@@ -13,7 +13,9 @@
 //! renders what it would write, [`apply`] writes it only if the file is
 //! still what the preview read, both with the locked, surgical write of
 //! [`super::connect`], so every byte outside the hook added or removed
-//! stays as it was (Gemini CLI's comments included).
+//! stays as it was (Gemini CLI's comments included). The `[hooks]` of Codex
+//! CLI's `config.toml` are edited by the same rules and the same locked
+//! write, as TOML ([`super::codex_toml`]).
 //!
 //! An edit is refused, the file untouched, when the agent would not read
 //! the result (a command left empty, an event it does not have, a matcher
@@ -38,7 +40,8 @@ use serde_json::{Map, Value, json};
 
 use super::agent_files;
 use super::agent_schema;
-use super::connect::{self, ChangeReport, EditPreview, ShapeError};
+use super::codex_toml::{self, CodexTomlError};
+use super::connect::{self, ChangeReport, EditPreview, ShapeError, TextEdit};
 use super::connector;
 use super::convert;
 use super::error::SettingsError;
@@ -130,14 +133,6 @@ pub enum AgentFileRefused {
         /// Why it cannot be read.
         reason: String,
     },
-    /// Listed, but hookd does not write it (Codex CLI's `config.toml`).
-    #[error("{path}: {reason}")]
-    ReadOnly {
-        /// The file.
-        path: PathBuf,
-        /// Why ([`agent_files::CODEX_TOML_READ_ONLY`]).
-        reason: &'static str,
-    },
     /// The agent's file location could not be worked out.
     #[error("cannot locate {path}")]
     Location {
@@ -151,8 +146,9 @@ pub enum AgentFileRefused {
 /// The agent and settings location of `path`, provided it is one of the
 /// files [`agent_files::agent_hook_files`] lists for `project` and could be
 /// read: the location has the agent's rules for its scope (a project's file
-/// is confined to the project). Copilot keeps several files per scope; the
-/// location is its scope's, with the file's own path.
+/// is confined to the project). Copilot keeps several files per scope, and
+/// Codex CLI a `config.toml` beside its `hooks.json`; the location is the
+/// scope's, with the file's own path.
 pub fn file_location(
     roots: &SettingsRoots,
     project: Option<&Path>,
@@ -172,12 +168,6 @@ pub fn file_location(
             reason: error.to_string(),
         });
     }
-    if let Some(reason) = file.read_only {
-        return Err(AgentFileRefused::ReadOnly {
-            path: path.to_path_buf(),
-            reason,
-        });
-    }
     let connector = connector::of(file.agent).ok_or_else(not_listed)?;
     let mut location = connector
         .location(roots, file.scope, project)
@@ -185,7 +175,9 @@ pub fn file_location(
             path: path.to_path_buf(),
             source,
         })?;
-    if file.agent == AgentKind::Copilot {
+    // Copilot's files, and Codex CLI's config.toml beside its hooks.json,
+    // are in the directory of the scope's file, under names of their own.
+    if file.agent == AgentKind::Copilot || agent_files::is_codex_config(file.agent, &file.path) {
         if location.path.parent() != file.path.parent() {
             return Err(not_listed());
         }
@@ -248,6 +240,9 @@ pub fn preview(
     agent: AgentKind,
     edit: &AgentEdit,
 ) -> connect::Result<EditPreview> {
+    if agent_files::is_codex_config(agent, &location.path) {
+        return connect::preview_text_at(location, |text| edit_toml(&location.path, text, edit));
+    }
     connect::preview_add_at(location, |file| edit_value(agent, file, edit))
 }
 
@@ -261,12 +256,49 @@ pub fn apply(
     edit: &AgentEdit,
     version: &str,
 ) -> connect::Result<ChangeReport> {
+    if agent_files::is_codex_config(agent, &location.path) {
+        return connect::edit_text_if(location, version, |text| {
+            edit_toml(&location.path, text, edit)
+        });
+    }
     connect::add_if(location, version, |file| edit_value(agent, file, edit))
+}
+
+/// `edit` made to the text of Codex CLI's `config.toml` at `path`
+/// ([`codex_toml::edit`]): refused when the file is gone, is no TOML, or
+/// the edit is refused.
+fn edit_toml(path: &Path, text: Option<&[u8]>, edit: &AgentEdit) -> connect::Result<TextEdit> {
+    let Some(bytes) = text else {
+        return Err(connect::AgentConnectError::Read {
+            path: path.to_path_buf(),
+            source: std::io::ErrorKind::NotFound.into(),
+        });
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| connect::AgentConnectError::ParseToml {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let (events, after) = codex_toml::edit(text, edit).map_err(|err| match err {
+        CodexTomlError::Parse(message) => connect::AgentConnectError::ParseToml {
+            path: path.to_path_buf(),
+            message,
+        },
+        CodexTomlError::Shape(shape) => connect::AgentConnectError::Shape {
+            path: path.to_path_buf(),
+            shape,
+        },
+    })?;
+    Ok(TextEdit {
+        events,
+        after: after.into_bytes(),
+    })
 }
 
 /// What the user must know once `edit` is in `agent`'s file at `location`:
 /// the agent's trust before it runs a new hook (Codex CLI's `/hooks`, a
-/// trusted folder), and that Codex CLI keys its trust by position.
+/// trusted folder; a project's `.codex/hooks.json` or `.codex/config.toml`
+/// only in a trusted project), and that Codex CLI keys its trust by
+/// position.
 pub fn notes(agent: AgentKind, location: &SettingsLocation, edit: &AgentEdit) -> Vec<String> {
     let project = location.scope == Scope::Project;
     let mut out = Vec::new();
@@ -274,7 +306,12 @@ pub fn notes(agent: AgentKind, location: &SettingsLocation, edit: &AgentEdit) ->
         (AgentKind::Codex, Some(_)) => {
             out.push(CODEX_TRUST_NOTE.to_owned());
             if project {
-                out.push("Codex CLI loads a project's .codex/hooks.json only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)".to_owned());
+                let file = if agent_files::is_codex_config(agent, &location.path) {
+                    "config.toml"
+                } else {
+                    "hooks.json"
+                };
+                out.push(format!("Codex CLI loads a project's .codex/{file} only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)"));
             }
         }
         (AgentKind::Codex, None) => out.push(
@@ -668,7 +705,7 @@ fn shown(command: Option<&str>) -> String {
 
 /// The entry index and handler index (`None`: a flat entry) of the hook at
 /// `json_path` under `event`.
-fn position(
+pub(crate) fn position(
     agent: AgentKind,
     file: &Value,
     event: &str,
@@ -1213,23 +1250,15 @@ mod tests {
             file_location(&roots, Some(&project), &project.join(".codex/hooks.json")),
             Err(AgentFileRefused::Unreadable { .. })
         ));
-        // Codex CLI's config.toml hooks are listed, and not written.
+        // Codex CLI's config.toml hooks are listed, and edited there.
         let toml = project.join(".codex/config.toml");
         write(
             &toml,
             "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./s.sh\" }]\n",
         );
-        let before = fs::read(&toml).unwrap();
-        let refused = file_location(&roots, Some(&project), &toml).unwrap_err();
-        assert!(
-            matches!(refused, AgentFileRefused::ReadOnly { .. }),
-            "{refused}"
-        );
-        assert!(
-            refused.to_string().contains("does not edit them"),
-            "{refused}"
-        );
-        assert_eq!(fs::read(&toml).unwrap(), before);
+        let (agent, location) = file_location(&roots, Some(&project), &toml).unwrap();
+        assert_eq!((agent, &location.path), (AgentKind::Codex, &toml));
+        assert_eq!(location.scope, Scope::Project);
         // Copilot's files are each their own, in their scope's directory.
         write(&project.join(".github/hooks/guard.json"), COPILOT);
         let (agent, location) = file_location(

@@ -15,9 +15,9 @@
 //!
 //! Codex CLI also reads inline `[hooks]` tables of each layer's
 //! `config.toml` (the user's and the project's, §1.1): they are listed
-//! beside its `hooks.json` as a file of their own, read-only
-//! ([`AgentHookFile::read_only`]; hookd does not write TOML), with the same
-//! JSON paths (`hooks.PreToolUse[0].hooks[0]`) and the same checks.
+//! beside its `hooks.json` as a file of their own, with the same JSON paths
+//! (`hooks.PreToolUse[0].hooks[0]`) and the same checks
+//! ([`super::codex_toml`] reads them, and edits them in place).
 //!
 //! Reading only: a file is changed with the agent's own tools, with
 //! `hookd connect --agent` / `hookd hooks convert --write`, or a hook at a
@@ -35,6 +35,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::agent_schema::{self, AgentFileCheck};
+use super::codex_toml;
 use super::connect;
 use super::connector;
 use super::convert;
@@ -49,9 +50,6 @@ use crate::fs_atomic::confine::{self, ConfineError};
 /// milliseconds.
 pub const GEMINI_TIMEOUT_NOTE: &str =
     "Gemini CLI counts timeouts in milliseconds; they are shown here in seconds";
-
-/// Why hookd lists Codex CLI's `config.toml` hooks but does not edit them.
-pub const CODEX_TOML_READ_ONLY: &str = "hookd lists the [hooks] of Codex CLI's config.toml but does not edit them: edit config.toml yourself, or keep hooks in hooks.json beside it, which hookd edits";
 
 /// Why an agent's hooks file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -150,9 +148,6 @@ pub struct AgentHookFile {
     /// so nobody reads the file again. For Codex CLI's `config.toml`: its
     /// `[hooks]` events as JSON, under `hooks` (its `state` table left out).
     pub value: Option<Value>,
-    /// Why hookd does not edit this file ([`CODEX_TOML_READ_ONLY`]);
-    /// `None`: [`super::agent_edit`] edits it.
-    pub read_only: Option<&'static str>,
 }
 
 impl AgentHookFile {
@@ -229,6 +224,12 @@ fn candidates(agent: AgentKind, location: &SettingsLocation) -> Vec<PathBuf> {
 /// Codex CLI's configuration file, whose `[hooks]` it reads beside `hooks.json`.
 const CODEX_CONFIG: &str = "config.toml";
 
+/// Whether `path` is Codex CLI's `config.toml` (its `[hooks]` read and
+/// edited as TOML, [`super::codex_toml`]) rather than a JSON hooks file.
+pub fn is_codex_config(agent: AgentKind, path: &Path) -> bool {
+    agent == AgentKind::Codex && path.file_name().is_some_and(|n| n == CODEX_CONFIG)
+}
+
 /// `path` read as `agent`'s hooks file; `None` when there is no such file
 /// (nor, for Codex CLI's `config.toml`, any hook event in it).
 /// `project` confines a project's file: it is not followed out of it.
@@ -240,7 +241,7 @@ pub fn read_file(
     project: Option<&Path>,
 ) -> Option<AgentHookFile> {
     fs::symlink_metadata(path).ok()?;
-    let toml = agent == AgentKind::Codex && path.file_name().is_some_and(|n| n == CODEX_CONFIG);
+    let toml = is_codex_config(agent, path);
     let mut file = AgentHookFile {
         agent,
         scope,
@@ -250,7 +251,6 @@ pub fn read_file(
         check: AgentFileCheck::default(),
         timeout_note: (agent == AgentKind::Gemini).then_some(GEMINI_TIMEOUT_NOTE),
         value: None,
-        read_only: toml.then_some(CODEX_TOML_READ_ONLY),
     };
     let parsed = if toml {
         parse_codex_toml(path, project)
@@ -274,9 +274,8 @@ pub fn read_file(
     Some(file)
 }
 
-/// Codex CLI's `config.toml` as `{"hooks": <its [hooks] events>}` (the
-/// `state` table of trust and enable flags left out: it is no event);
-/// `None` when it vanished.
+/// Codex CLI's `config.toml` as `{"hooks": <its [hooks] events>}`
+/// ([`codex_toml::hooks_value`]); `None` when it vanished.
 fn parse_codex_toml(path: &Path, project: Option<&Path>) -> Result<Option<Value>, AgentFileError> {
     let Some(bytes) = read(path, project)? else {
         return Ok(None);
@@ -286,20 +285,9 @@ fn parse_codex_toml(path: &Path, project: Option<&Path>) -> Result<Option<Value>
         message,
     };
     let text = String::from_utf8(bytes).map_err(|e| invalid(e.to_string()))?;
-    let mut table: toml::Table = toml::from_str(&text).map_err(|e| invalid(e.to_string()))?;
-    let mut hooks = match table.remove("hooks") {
-        None => toml::Table::new(),
-        Some(toml::Value::Table(hooks)) => hooks,
-        Some(other) => {
-            return Err(invalid(format!(
-                "hooks is a {}, not a table",
-                other.type_str()
-            )));
-        }
-    };
-    hooks.remove("state");
-    let events = serde_json::to_value(hooks).map_err(|e| invalid(e.to_string()))?;
-    Ok(Some(serde_json::json!({ "hooks": events })))
+    codex_toml::hooks_value(&text)
+        .map(Some)
+        .map_err(|e| invalid(e.to_string()))
 }
 
 /// The parsed file; `None` when it vanished (or is a dangling link).
@@ -515,7 +503,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn codex_config_toml_hooks_are_listed_read_only_beside_hooks_json() {
+    fn codex_config_toml_hooks_are_listed_beside_hooks_json() {
         let (_dir, roots, project) = setup();
         write(
             &roots.codex_home.join("config.toml"),
@@ -547,7 +535,6 @@ enabled = false
             [(AgentKind::Codex, Scope::Global, "config.toml".into())]
         );
         let toml = &files[0];
-        assert_eq!(toml.read_only, Some(CODEX_TOML_READ_ONLY));
         assert!(toml.error.is_none());
         assert_eq!(toml.check, AgentFileCheck::default());
         let shown: Vec<String> = toml
@@ -581,7 +568,6 @@ enabled = false
                 (AgentKind::Codex, Scope::Project, "config.toml".into()),
             ]
         );
-        assert_eq!(files[0].read_only, None);
         let broken = files[2].error.as_ref().expect("an error").to_string();
         assert!(broken.contains("is not valid TOML"), "{broken}");
     }

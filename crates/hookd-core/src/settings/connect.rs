@@ -165,6 +165,14 @@ pub enum AgentConnectError {
         /// Where and why parsing failed.
         source: serde_json::Error,
     },
+    /// Codex CLI's `config.toml` is not valid TOML; it is left alone.
+    #[error("refusing to edit {path}: not valid TOML: {message}")]
+    ParseToml {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with line and column.
+        message: String,
+    },
     /// The settings file is JSON of the wrong shape; it is left alone.
     #[error("refusing to edit {path}: {shape}")]
     Shape {
@@ -338,6 +346,84 @@ pub(crate) fn preview_add_at(
     add: impl FnOnce(&mut Value) -> Result<Vec<String>, ShapeError>,
 ) -> Result<EditPreview> {
     preview(&plan_add(read(location)?, add)?)
+}
+
+/// What an edit of a file's text worked out: the events it touched and the
+/// file's new bytes. The way a file hookd does not parse as JSON is edited
+/// (Codex CLI's `config.toml`, `super::codex_toml`) with the same lock,
+/// version check, backup and atomic write as [`add_if`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TextEdit {
+    /// The events the edit touched, in file order.
+    pub(crate) events: Vec<String>,
+    /// The file's new bytes (the old ones: nothing changes).
+    pub(crate) after: Vec<u8>,
+}
+
+/// What [`edit_text_if`] would write to the file at `location` with
+/// `edit` (given the file's bytes, `None` when it does not exist): the
+/// file before and after.
+pub(crate) fn preview_text_at(
+    location: &SettingsLocation,
+    edit: impl FnOnce(Option<&[u8]>) -> Result<TextEdit>,
+) -> Result<EditPreview> {
+    let before = read_if_exists(&location.path).map_err(|e| from_settings(&location.path, e))?;
+    plan_text(&location.path, before, edit)
+}
+
+/// Writes what `edit` makes of the file at `location`, provided the file
+/// is still what the preview of `version` ([`EditPreview::version`]) read:
+/// read, compared and written under the file's lock, with a backup, else
+/// [`AgentConnectError::Changed`] and nothing is written. When the text
+/// does not change, nothing is written.
+pub(crate) fn edit_text_if(
+    location: &SettingsLocation,
+    version: &str,
+    edit: impl FnOnce(Option<&[u8]>) -> Result<TextEdit>,
+) -> Result<ChangeReport> {
+    let lock = lock(location)?;
+    let before = lock.read().map_err(|e| from_settings(&location.path, e))?;
+    let existed = before.is_some();
+    let plan = plan_text(&location.path, before, edit)?;
+    same_version(&plan, version)?;
+    let EditPreview {
+        mut report, after, ..
+    } = plan;
+    if let (ChangeStatus::WouldWrite { .. }, Some(after)) = (&report.status, after) {
+        let outcome = lock
+            .put_bytes(&after, existed)
+            .map_err(|e| from_settings(&location.path, e))?;
+        report.status = ChangeStatus::Written(outcome);
+    }
+    Ok(report)
+}
+
+/// The preview of a text edit of the file at `path`, whose bytes are
+/// `before`.
+fn plan_text(
+    path: &Path,
+    before: Option<Vec<u8>>,
+    edit: impl FnOnce(Option<&[u8]>) -> Result<TextEdit>,
+) -> Result<EditPreview> {
+    let TextEdit { events, after } = edit(before.as_deref())?;
+    let status = if before.as_deref() == Some(after.as_slice()) {
+        ChangeStatus::Unchanged
+    } else {
+        ChangeStatus::WouldWrite {
+            creates: before.is_none(),
+        }
+    };
+    Ok(EditPreview {
+        report: ChangeReport {
+            path: path.to_path_buf(),
+            count: events.len(),
+            events,
+            status,
+            hooks_disabled: false,
+        },
+        before,
+        after: Some(after),
+    })
 }
 
 /// Removes every `hookd-emit` handler from the settings file at `path`, and

@@ -399,6 +399,15 @@ impl SettingsLock {
         Ok(outcome)
     }
 
+    /// Writes `bytes`, read and edited under this lock as text rather than
+    /// as a document (Codex CLI's `config.toml`,
+    /// [`crate::settings::connect`]), as the file's new content: unchecked,
+    /// with a backup, as [`Self::put`] writes. `existed`: the file existed
+    /// when the edit read it.
+    pub(crate) fn put_bytes(&self, bytes: &[u8], existed: bool) -> Result<WriteOutcome> {
+        self.write(bytes, existed)
+    }
+
     /// Writes `bytes` as the file's new content (with a backup).
     /// `existed`: the file existed when the edit read it.
     fn write(&self, bytes: &[u8], existed: bool) -> Result<WriteOutcome> {

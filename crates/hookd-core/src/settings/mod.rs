@@ -30,8 +30,9 @@
 //!   (`settings.json`), [`cursor`](mod@cursor) (`hooks.json`) and
 //!   [`copilot`](mod@copilot) (hookd's own file among Copilot's), where
 //!   `hookd connect --agent X` adds `hookd-emit` entries.
-//! - [`agent_files`](mod@agent_files): those agents' hooks files as they are, read-only.
-//! - [`agent_edit`](mod@agent_edit): a hook added to or removed from one of them, previewed first.
+//! - [`agent_files`](mod@agent_files): those agents' hooks files as they are.
+//! - [`agent_edit`](mod@agent_edit): a hook added to, changed in or removed from one of them, previewed first;
+//!   [`codex_toml`](mod@codex_toml) for the `[hooks]` of Codex CLI's `config.toml`.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
@@ -43,6 +44,7 @@ pub mod agent_runs;
 pub mod agent_schema;
 pub mod backups;
 pub mod codex;
+pub mod codex_toml;
 pub mod codex_trust;
 pub mod components;
 pub mod connect;

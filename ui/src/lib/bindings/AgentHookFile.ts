@@ -46,9 +46,4 @@ warnings: Array<Problem>,
 /**
  * What to know about its timeouts (Gemini CLI counts milliseconds).
  */
-timeout_note: string | null, 
-/**
- * Why hookd does not edit it (Codex CLI's `config.toml`); `null`:
- * hooks are added and removed here.
- */
-read_only: string | null, };
+timeout_note: string | null, };
