@@ -183,7 +183,7 @@ async function axe(browser, screen) {
  * the CSP allows it), with color-scheme: dark, as the OS setting would.
  */
 async function theme(browser, dark) {
-  return browser.execute((on) => {
+  const switched = await browser.execute((on) => {
     const owner = [...document.styleSheets].find((s) => s.ownerNode && s.ownerNode.tagName === 'LINK') ?? document.styleSheets[0];
     const old = [...owner.cssRules].findIndex((r) => r.cssText.includes('--e2e-dark-theme'));
     if (old >= 0) owner.deleteRule(old);
@@ -199,6 +199,22 @@ async function theme(browser, dark) {
     owner.insertRule(`@media all { ${rules.join('\n')} }`, owner.cssRules.length);
     return true;
   }, dark);
+  // Colours change through CSS transitions (the drop zone's 120 ms one): axe
+  // must see where they end, not a colour half way between the two themes
+  // (endless animations, a spinner, are not waited for).
+  await browser.executeAsync((done) => {
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => null)),
+        ).then(() => done(true)),
+      ),
+    );
+  });
+  return switched;
 }
 
 const results = [];
