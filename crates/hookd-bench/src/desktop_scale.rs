@@ -19,7 +19,9 @@
 //! 5. a burst of 20,000 `Write` events at full speed over eight connections
 //!    to the app's own daemon, while a requestAnimationFrame monitor runs in
 //!    the page: the longest frame gap, the list's total before and after
-//!    (it must grow by exactly the burst), memory before and 15 s after.
+//!    (it must grow by exactly the burst), memory before, 15 s after and
+//!    again at [`LATER_READS`] (WebKit's web process gives memory back on
+//!    its own schedule, so one read cannot say whether it stays).
 //!
 //! The window reports with `ui_mark` (`ui/src/lib/perf.ts`): a list's rows
 //! count as painted once the rows in view are real rows (no placeholder)
@@ -53,6 +55,11 @@ use crate::stats::Summary;
 pub const BURST_EVENTS: u64 = 20_000;
 /// How long after the burst (once the list caught up) memory is read again.
 const AFTER_BURST: Duration = Duration::from_secs(15);
+/// When memory is read again after the list caught up, seconds (the first
+/// read is [`AFTER_BURST`]'s). WebKit polls its memory pressure every 30 s
+/// and the JavaScript heap is collected on its own timers, so a figure
+/// that says whether the memory stays needs reads past a minute.
+pub const LATER_READS: [u64; 3] = [30, 60, 120];
 /// How long the list may take to show the whole burst.
 const BURST_TIMEOUT: Duration = Duration::from_secs(180);
 /// How long the app's daemon may take to commit its first event to a
@@ -122,6 +129,8 @@ pub struct Burst {
     pub before: Memory,
     /// Memory [`AFTER_BURST`] after the list caught up.
     pub after: Memory,
+    /// Memory [`LATER_READS`] seconds after the list caught up, in order.
+    pub later: Vec<Memory>,
 }
 
 /// A kind of work the page timed during the burst.
@@ -187,6 +196,8 @@ pub struct ProjectSeries {
     pub before_burst: Option<Memory>,
     /// Median memory after it.
     pub after_burst: Option<Memory>,
+    /// Median memory at each of [`LATER_READS`] after it.
+    pub later_burst: Vec<Memory>,
     /// The first event after a launch → committed.
     pub first_write: Option<Summary>,
     /// First byte of the burst → the ledger holding it whole.
@@ -525,8 +536,14 @@ fn round(
     let committed_unix = committed
         .join()
         .map_err(|_| anyhow::anyhow!("the commit watcher panicked"))??;
+    let caught = Instant::now();
     std::thread::sleep(AFTER_BURST);
     let after = running.memory()?;
+    let mut later = Vec::with_capacity(LATER_READS.len());
+    for seconds in LATER_READS {
+        std::thread::sleep(Duration::from_secs(seconds).saturating_sub(caught.elapsed()));
+        later.push(running.memory()?);
+    }
     let burst = Burst {
         first_write,
         events: BURST_EVENTS,
@@ -541,6 +558,7 @@ fn round(
         work,
         before,
         after,
+        later,
     };
     drop(running);
     Ok(Round {
@@ -751,6 +769,9 @@ fn print_round(label: &str, r: &Round) {
         b.before,
         b.after
     );
+    for (seconds, memory) in LATER_READS.iter().zip(&b.later) {
+        eprintln!("[desktop-scale] {label}: memory {seconds} s after the list caught up: {memory}");
+    }
 }
 
 fn series(project: Project) -> ProjectSeries {
@@ -781,6 +802,10 @@ fn series(project: Project) -> ProjectSeries {
         window_open: memory(|r| r.window_open),
         before_burst: memory(|r| r.burst.before),
         after_burst: memory(|r| r.burst.after),
+        later_burst: (0..LATER_READS.len())
+            .filter(|&i| rounds.iter().all(|r| r.burst.later.len() > i))
+            .map(|i| Memory::median(&rounds.iter().map(|r| r.burst.later[i]).collect::<Vec<_>>()))
+            .collect(),
         first_write: summary(&|r| vec![r.burst.first_write]),
         committed: summary(&|r| vec![r.burst.committed]),
         caught_up: summary(&|r| vec![r.burst.caught_up]),

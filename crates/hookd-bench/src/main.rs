@@ -903,6 +903,23 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
             ),
             Verdict::judge(back.is_some_and(|b| b <= 0.10)),
         ));
+        for (seconds, later) in desktop_scale::LATER_READS.iter().zip(&p.later_burst) {
+            let back = p
+                .before_burst
+                .as_ref()
+                .map(|b| later.rss_total_mib / b.rss_total_mib - 1.0);
+            rows.push(Row::new(
+                format!(
+                    "Desktop {who}: RSS before the burst → {seconds} s after the list caught up"
+                ),
+                format!("{} → {}", mib(&p.before_burst), mib(&Some(*later))),
+                format!(
+                    "within 10% ({})",
+                    back.map_or_else(|| "-".to_owned(), |b| format!("{:+.1}%", b * 100.0))
+                ),
+                Verdict::judge(back.is_some_and(|b| b <= 0.10)),
+            ));
+        }
     }
     for f in &r.failures {
         rows.push(Row::new(
