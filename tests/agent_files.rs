@@ -493,6 +493,112 @@ fn every_documented_codex_example_validates_and_survives_connect_byte_for_byte()
     assert_eq!(std::fs::read(&file).unwrap(), complex.bytes);
 }
 
+/// Codex CLI's documented inline `[hooks]` of a `config.toml`
+/// (`codex/*.toml`), in the user's `~/.codex/config.toml` among the rest of
+/// a configuration: `hookd hooks list --agent codex` lists its hooks with
+/// their JSON paths; a hook added, changed and removed with the edit the
+/// app's config.toml tab makes (`agent_edit`) gives the file back byte for
+/// byte, every line outside the hook untouched all along; a mangled copy is
+/// refused with its line and column, untouched.
+#[test]
+fn every_documented_codex_config_toml_example_is_listed_and_edited_in_place() {
+    use hookd_core::settings::SettingsRoots;
+    use hookd_core::settings::agent_edit::{self, AgentEdit, NewAgentHook};
+
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    let file = env.home().join(".codex/config.toml");
+    let roots = SettingsRoots::under(&env.home());
+    let dir = workspace_root().join("tests/fixtures/agents/codex");
+    let mut examples: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    examples.sort();
+    assert!(
+        !examples.is_empty(),
+        "no config.toml example in {}",
+        dir.display()
+    );
+    let mine = "# my Codex configuration\nmodel = \"o3\"\n\n[projects.\"/home/me/work\"]\ntrust_level = \"trusted\"\n\n";
+    let state = "\n[hooks.state.\"/home/me/.codex/hooks.json:stop:0:0\"]\nenabled = false\n";
+    for example in examples {
+        let docs = std::fs::read_to_string(&example).unwrap();
+        let text = format!("{mine}{docs}{state}");
+        write_file(&file, &text);
+        let list = env.hookd(
+            &root,
+            &["hooks", "list", "--agent", "codex", "--format", "json"],
+        );
+        let doc: Value = serde_json::from_str(list.assert_ok()).unwrap();
+        let listed = &doc["files"][0];
+        assert!(
+            listed["path"].as_str().unwrap().ends_with("config.toml"),
+            "{doc}"
+        );
+        assert_eq!(listed["error"], Value::Null, "{}", example.display());
+        assert_eq!(listed["errors"], json!([]), "{}", example.display());
+        assert_eq!(
+            listed["hooks"][0]["json_path"],
+            "hooks.PreToolUse[0].hooks[0]"
+        );
+
+        let (agent, location) = agent_edit::file_location(&roots, Some(&root), &file).unwrap();
+        let edit = |edit: &AgentEdit| {
+            let shown = agent_edit::preview(&location, agent, edit).unwrap();
+            agent_edit::apply(&location, agent, edit, &shown.version()).unwrap();
+            std::fs::read_to_string(&file).unwrap()
+        };
+        let new = |command: &str, timeout: Option<u64>| NewAgentHook {
+            event: "PreToolUse".into(),
+            matcher: Some("apply_patch".into()),
+            command: command.into(),
+            timeout,
+            name: None,
+        };
+        let added = edit(&AgentEdit::Add {
+            hook: new("./check-edit.sh", Some(30)),
+        });
+        assert!(added.starts_with(&format!("{mine}{docs}")), "{added}");
+        assert!(added.ends_with(state), "{added}");
+        let json_path = "hooks.PreToolUse[1].hooks[0]".to_owned();
+        let changed = edit(&AgentEdit::Change {
+            json_path: json_path.clone(),
+            command: Some("./check-edit.sh".into()),
+            hook: new("./check-edit.sh --strict", Some(30)),
+        });
+        assert_eq!(
+            changed,
+            added.replace("./check-edit.sh", "./check-edit.sh --strict")
+        );
+        let removed = edit(&AgentEdit::Remove {
+            json_path,
+            command: Some("./check-edit.sh --strict".into()),
+        });
+        assert_eq!(removed, text, "{}: back byte for byte", example.display());
+
+        // Mangled: refused where it breaks, untouched.
+        let broken = text.replacen("[[hooks.PreToolUse]]", "[[hooks.PreToolUse]", 1);
+        write_file(&file, &broken);
+        let err = agent_edit::preview(
+            &location,
+            agent,
+            &AgentEdit::Add {
+                hook: new("./x.sh", None),
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("not valid TOML") && err.contains("line 7"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
+    }
+}
+
 /// GitHub Copilot reads every `*.json` of `~/.copilot/hooks/`; hookd
 /// connects through a file of its own there, so a user's file is never
 /// written: byte for byte the same after connect and after disconnect,

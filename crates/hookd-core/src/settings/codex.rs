@@ -80,8 +80,10 @@ const SESSION_END_TIMEOUT_SECS: u64 = 3;
 /// The Codex CLI hooks file of `scope`: `$CODEX_HOME/hooks.json` (default
 /// `~/.codex/hooks.json`) for [`Scope::Global`],
 /// `<project>/.codex/hooks.json` for [`Scope::Project`]. Inline `[hooks]`
-/// in `config.toml` are read by Codex too, but hookd writes only the JSON
-/// file; the system and `requirements.toml` hooks are an administrator's.
+/// in `config.toml` are read by Codex too; hookd connects only the JSON
+/// file (a hook at a time is edited in `config.toml` too,
+/// [`super::codex_toml`]); the system and `requirements.toml` hooks are an
+/// administrator's.
 pub fn location(
     roots: &SettingsRoots,
     scope: Scope,

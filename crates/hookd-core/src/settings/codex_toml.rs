@@ -22,7 +22,7 @@
 //!   the document renders as it was read. `[hooks.state]` is never written:
 //!   it is Codex's record of the user's trust.
 //!
-//! A new hook takes the shape Codex documents ("Inline TOML", §1.2):
+//! A new hook takes the shape Codex documents ("Inline TOML", §1.6):
 //! a `[[hooks.<Event>]]` table with its `matcher`, then a
 //! `[[hooks.<Event>.hooks]]` table with `type = "command"`, `command` and
 //! `timeout`, placed after that event's groups (a new event after the last
@@ -615,7 +615,7 @@ trusted_hash = "sha256:abc123"
 command = "docs-server"
 "#;
 
-    /// Codex's documented inline TOML example (`docs/agent-hooks.md` §1.2).
+    /// Codex's documented inline TOML example (`docs/agent-hooks.md` §1.6).
     const DOCS: &str = r#"[[hooks.PreToolUse]]
 matcher = "^Bash$"
 
