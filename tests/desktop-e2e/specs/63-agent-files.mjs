@@ -5,8 +5,11 @@
 // entry Cursor would drop named with its JSON path. Then a hook is added to
 // the Codex CLI file through the review dialog (the file on disk gains only
 // the new group's bytes) and removed again (the file is back byte for
-// byte). In a repository of its own, so the other specs' files are
-// untouched. See run.mjs for the context every spec receives.
+// byte). The same in Codex CLI's ~/.codex/config.toml, whose [hooks] have
+// a tab of their own: a hook added in Codex's documented TOML shape, every
+// other line (comments, the model, [hooks.state]) kept, and removed again.
+// In a repository of its own, so the other specs' files are untouched. See
+// run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -206,5 +209,65 @@ export default async function ({ browser, test, shot, makeRepo }) {
     await browser.waitUntil(async () => /Removed a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook was removed' });
     assert.equal(fs.readFileSync(codexFile, 'utf8'), before, 'back byte for byte');
     await browser.waitUntil(async () => browser.execute(() => document.activeElement !== document.body && document.activeElement !== null), { timeout: 5000, timeoutMsg: 'the focus is not lost to <body>' });
+  });
+
+  await test('a hook is added to Codex CLI\u2019s config.toml in its documented shape and removed again byte for byte', async () => {
+    const configFile = path.join(path.dirname(codexFile), 'config.toml');
+    const kept = fs.existsSync(configFile) ? fs.readFileSync(configFile) : null;
+    const text = [
+      '# my Codex configuration',
+      'model = "o3"',
+      '',
+      '[[hooks.Stop]]',
+      'hooks = [{ type = "command", command = "./done.sh" }]',
+      '',
+      '[hooks.state."/nowhere/hooks.json:stop:0:0"]',
+      'enabled = false',
+      '',
+    ].join('\n');
+    fs.writeFileSync(configFile, text);
+    try {
+      // The Hooks screen reads the agents' files when it opens: leave it and come back.
+      await browser.execute(() => { window.location.hash = '#/settings'; });
+      await browser.waitUntil(async () => (await browser.$$('.hooks-agent-tab').length) === 0, { timeout: 10000, timeoutMsg: 'the Hooks screen is left' });
+      await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project&agent_file=codex-global-config.toml`);
+      await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-path').isExisting()) && (await browser.$('#hooks-agent-file-path').getText()) === configFile, {
+        timeout: 10000,
+        timeoutMsg: 'the config.toml tab is shown',
+      });
+      assert.match(await browser.$('#hooks-agent-file-edit').getText(), /every other line of config\.toml/);
+      await browser.$('#hooks-agent-add').waitForClickable({ timeout: 10000 });
+      await browser.$('#hooks-agent-add').click();
+      await browser.waitUntil(async () => (await browser.$$('#agent-hook-event option').length) > 5, { timeout: 10000, timeoutMsg: 'the Codex CLI events fill the form' });
+      await browser.$('#agent-hook-event').selectByAttribute('value', 'PreToolUse');
+      await browser.$('#agent-hook-matcher').setValue('^Bash$');
+      await browser.$('#agent-hook-command').setValue('./scripts/guard.sh');
+      await browser.$('#agent-hook-timeout').setValue('30');
+      await browser.$('#agent-hook-review').click();
+      await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the change is previewed' });
+      assert.match(await browser.$('#agent-hook-dialog [data-testid="hooks-diff"]').getText(), /\[\[hooks\.PreToolUse\.hooks\]\]/);
+      assert.equal(fs.readFileSync(configFile, 'utf8'), text, 'nothing written before Apply');
+      await browser.$('#agent-hook-apply').click();
+      await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-done').isExisting()) && /Added a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), {
+        timeout: 10000,
+        timeoutMsg: 'the tab says the hook was added',
+      });
+      const added = '\n[[hooks.PreToolUse]]\nmatcher = "^Bash$"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "./scripts/guard.sh"\ntimeout = 30\n';
+      const stop = 'hooks = [{ type = "command", command = "./done.sh" }]\n';
+      assert.equal(fs.readFileSync(configFile, 'utf8'), text.replace(stop, `${stop}${added}`), 'only the new hook\u2019s lines, before [hooks.state]');
+
+      await browser.waitUntil(
+        async () => browser.execute(() => document.activeElement?.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === './scripts/guard.sh'),
+        { timeout: 5000, timeoutMsg: 'the focus lands on the added row' },
+      );
+      await browser.execute(() => document.activeElement.querySelector('[data-testid="agent-hook-remove"]').click());
+      await browser.waitUntil(async () => browser.$('#agent-hook-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the removal is previewed' });
+      await browser.$('#agent-hook-apply').click();
+      await browser.waitUntil(async () => /Removed a PreToolUse hook/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook was removed' });
+      assert.equal(fs.readFileSync(configFile, 'utf8'), text, 'back byte for byte');
+    } finally {
+      if (kept === null) fs.rmSync(configFile, { force: true });
+      else fs.writeFileSync(configFile, kept);
+    }
   });
 }
