@@ -340,6 +340,36 @@ fn a_word_starting_many_words_is_searched_as_a_prefix() {
 }
 
 #[test]
+fn a_typed_word_is_asked_as_itself_and_the_longer_words_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_root, mut ledger) = empty_repo(dir.path(), "r");
+    let entries: Vec<LedgerEntry> = ["src/module_0158.ts", "src/modules/a.ts", "src/mod9.ts"]
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let ts = timefmt::format(base() + Duration::minutes(i as i64));
+            entry(&format!("e{i}"), &ts, file, "a", "Write")
+        })
+        .collect();
+    ledger.append(&entries).unwrap();
+    let asked = |text: &str| ledger.search_query(Table::Mutations, text).unwrap();
+    // The word itself (found in the index, not counted in the vocabulary)
+    // and the longer words it starts, each by name.
+    assert_eq!(
+        asked("Module_0158").as_deref(),
+        Some(r#"("module" OR "modules") AND ("0158")"#)
+    );
+    // Only longer words: `mod` itself is not indexed.
+    assert_eq!(
+        asked("mod").as_deref(),
+        Some(r#"("mod9" OR "module" OR "modules")"#)
+    );
+    // A word the index does not hold matches nothing.
+    assert_eq!(asked("nothere").as_deref(), Some(r#""nothere"*"#));
+    assert_eq!(asked(" _ "), None);
+}
+
+#[test]
 fn a_position_past_the_end_reads_the_last_row_and_an_empty_filter_reads_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let root = repo_with_rows(dir.path(), "r", 50, 0);
