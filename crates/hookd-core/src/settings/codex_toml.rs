@@ -920,6 +920,18 @@ PreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "./guar
             )
         );
         assert_eq!(edited(&location, &removal(&path, "./hi.sh")), INLINE);
+        // Changed in an inline table: the matcher in place, the timeout gone.
+        let edit = AgentEdit::Change {
+            json_path: "hooks.PreToolUse[0].hooks[0]".into(),
+            command: Some("./guard.sh".into()),
+            hook: hook("PreToolUse", Some("Edit"), "./guard.sh", None),
+        };
+        let changed = INLINE.replace(
+            "{ matcher = \"Bash\", hooks = [{ type = \"command\", command = \"./guard.sh\", timeout = 5 }] }",
+            "{ matcher = \"Edit\", hooks = [{ type = \"command\", command = \"./guard.sh\" }] }",
+        );
+        assert_eq!(edited(&location, &edit), changed);
+        write(&path, INLINE);
         // The first of an inline array removed: the next takes its place.
         let after = edited(&location, &removal(&path, "./guard.sh"));
         assert_eq!(
