@@ -664,3 +664,65 @@ fn hooks_list_says_which_codex_hooks_run_and_why_not() {
         none.stdout
     );
 }
+
+/// The administrator's Codex layers (`requirements.toml`, the system
+/// `hooks.json`), read from `$HOOKD_CODEX_SYSTEM_DIR` (the test kit's
+/// stand-in for `/etc/codex`): `hookd hooks list --agent codex` lists them
+/// at the policy scope after the user's file, their hooks run without the
+/// user's trust, and `allow_managed_hooks_only` stops the user's hooks,
+/// hookd's own entries among them.
+#[test]
+fn hooks_list_shows_codexs_managed_layers_and_allow_managed_hooks_only() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    env.hookd(&root, &["connect", "--agent", "codex"])
+        .assert_ok();
+    let system = env.system_dir().join("codex");
+    write_file(
+        &system.join("requirements.toml"),
+        "allow_managed_hooks_only = true\n\n[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n\n[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/guard.sh\", timeout = 5 }]\n",
+    );
+    write_file(
+        &system.join("hooks.json"),
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+    );
+    let list = env.hookd(&root, &["hooks", "list", "--agent", "codex"]);
+    let out = list.assert_ok();
+    let requirements = format!(
+        "Codex CLI · policy {}",
+        system.join("requirements.toml").display()
+    );
+    assert!(out.contains(&requirements), "{out}");
+    assert!(
+        out.contains("PreToolUse ^Bash$ /etc/codex/hooks/guard.sh 5s: runs"),
+        "{out}"
+    );
+    assert!(out.contains("Stop (none) /opt/audit.sh: runs"), "{out}");
+    assert!(
+        out.contains("the administrator's: hookd lists it and never writes it"),
+        "{out}"
+    );
+    assert!(
+        out.find("· global").unwrap() < out.find("· policy").unwrap(),
+        "the user's file first: {out}"
+    );
+    assert!(
+        out.contains("hookd-emit --agent codex PreToolUse 10s [hookd]: the administrator's requirements.toml sets allow_managed_hooks_only = true"),
+        "{out}"
+    );
+
+    let json = env.hookd(
+        &root,
+        &["hooks", "list", "--agent", "codex", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_str(json.assert_ok()).unwrap();
+    let files = doc["files"].as_array().unwrap();
+    let scopes: Vec<&str> = files.iter().map(|f| f["scope"].as_str().unwrap()).collect();
+    assert_eq!(scopes, ["global", "policy", "policy"], "{doc}");
+    assert_eq!(
+        files[0]["hooks"][0]["will_run"]["reasons"][0]["code"], "managed_hooks_only",
+        "{doc}"
+    );
+    assert_eq!(files[1]["hooks"][0]["will_run"]["runs"], true, "{doc}");
+}

@@ -48,6 +48,18 @@ describe('agent file labels and keys', () => {
     expect(editedWith(copilot)).toContain('hookd connect --agent copilot');
   });
 
+  it('shows an administrator’s file by name and offers no edit', () => {
+    const admin = file({ agent: 'codex', label: 'Codex CLI', scope: 'policy', name: 'requirements.toml', path: '/etc/codex/requirements.toml', timeout_note: null });
+    expect(agentFileKey(admin)).toBe('codex-policy-requirements.toml');
+    expect(agentFileLabel(admin)).toBe('Codex CLI · Policy · requirements.toml');
+    expect(editedWith(admin)).toContain('never writes it');
+    const el = renderAgentFile(admin, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
+    expect(el.querySelector('#hooks-agent-add')).toBeNull();
+    expect(el.querySelector('.hooks-agent-remove')).toBeNull();
+    expect(el.querySelector('.hooks-agent-change')).toBeNull();
+    expect(el.querySelectorAll('[data-testid="agent-hook"]').length).toBe(1);
+  });
+
   it('shows timeouts in seconds and none as empty', () => {
     expect(formatTimeout(null)).toBe('');
     expect(formatTimeout(5)).toBe('5 s');

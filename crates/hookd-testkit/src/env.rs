@@ -1,6 +1,7 @@
 //! An isolated hookd environment in a temp dir: its own HOME, hookd home,
-//! data dir, private socket directory and (absent) policy settings, so no
-//! test reads or writes the developer's files or talks to their daemon.
+//! data dir, private socket directory, (absent) policy settings and a
+//! stand-in for the other agents' files under `/etc`, so no test reads or
+//! writes the developer's or the machine's files or talks to their daemon.
 
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
@@ -70,6 +71,15 @@ impl TestEnv {
         self.dir.path().join("managed-settings.json")
     }
 
+    /// The environment's stand-in for `/etc`: the other agents' system and
+    /// administrator files are read from under it (`codex/`,
+    /// `gemini-cli/settings.json` and `system-defaults.json`,
+    /// `cursor/hooks.json`), so no test reads the machine's own. Nothing
+    /// is there unless a test writes it.
+    pub fn system_dir(&self) -> PathBuf {
+        self.dir.path().join("etc")
+    }
+
     /// A folder in the environment that is not a git repository, canonical.
     pub fn plain_dir(&self, name: &str) -> PathBuf {
         let dir = self.dir.path().join(name);
@@ -93,7 +103,20 @@ impl TestEnv {
             .env("HOOKD_DATA_DIR", self.data_dir())
             .env("HOME", self.home())
             .env("HOOKD_HOME", self.home().join(".hookd"))
-            .env("HOOKD_POLICY_SETTINGS", self.policy_settings());
+            .env("HOOKD_POLICY_SETTINGS", self.policy_settings())
+            .env("HOOKD_CODEX_SYSTEM_DIR", self.system_dir().join("codex"))
+            .env(
+                "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+                self.system_dir().join("gemini-cli/settings.json"),
+            )
+            .env(
+                "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+                self.system_dir().join("gemini-cli/system-defaults.json"),
+            )
+            .env(
+                "HOOKD_CURSOR_ENTERPRISE_HOOKS",
+                self.system_dir().join("cursor/hooks.json"),
+            );
         for inherited in [
             "XDG_DATA_HOME",
             "XDG_CONFIG_HOME",
@@ -104,6 +127,7 @@ impl TestEnv {
             "HOOKD_DEBUG",
             "CLAUDE_AGENT_ID",
             "CODEX_HOME",
+            "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
         ] {
             command.env_remove(inherited);
         }

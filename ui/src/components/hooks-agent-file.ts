@@ -12,7 +12,10 @@
 // the JSON files and in config.toml alike (the core edits its TOML in
 // place, every other byte kept).
 // hookd's own recording entries are `hookd disconnect --agent`'s to remove;
-// anything else is edited with the agent's own tools.
+// anything else is edited with the agent's own tools. An administrator's
+// file (scope `policy`: Codex CLI's system layer and requirements.toml,
+// Gemini CLI's system settings, Cursor's enterprise file) is shown, one tab
+// per file, and never edited: the core refuses to write it too.
 
 import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
 import { noticeFor, openAgentHookDialog, type AgentHookAction } from './agent-hook-dialog';
@@ -23,8 +26,11 @@ const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project'
 /** Whether a file is Codex CLI's config.toml, whose [hooks] are listed beside its hooks.json. */
 const isCodexConfig = (f: AgentHookFile): boolean => f.agent === 'codex' && f.name === 'config.toml';
 
-/** Whether a file is told apart by its name: Copilot's several files, Codex CLI's config.toml beside its hooks.json. */
-const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || isCodexConfig(f);
+/** Whether a file is the administrator's (read only). */
+const isPolicy = (f: AgentHookFile): boolean => f.scope === 'policy';
+
+/** Whether a file is told apart by its name: Copilot's several files, Codex CLI's config.toml beside its hooks.json, an administrator's several files. */
+const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || isCodexConfig(f) || isPolicy(f);
 
 /** A file's key in the route (`agent_file=`): `codex-global`, `codex-global-config.toml`, `copilot-project-guard.json`. */
 export function agentFileKey(f: AgentHookFile): string {
@@ -59,6 +65,9 @@ export function hasProblems(f: AgentHookFile): boolean {
 
 /** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
+  if (isPolicy(f)) {
+    return `The administrator’s file: ${f.label} reads it as a system or managed layer. hookd shows it and never writes it.`;
+  }
   if (isCodexConfig(f)) {
     return 'Add, edit or remove a hook here (you review the exact change first); every other line of config.toml, its comments and Codex CLI\u2019s trust state included, stays as it is. For anything else edit config.toml with Codex CLI or a text editor; hookd connect --agent codex writes hooks.json beside it, not this file.';
   }
@@ -92,7 +101,7 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
 
 /** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
 export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
-  const canEdit = editing !== undefined && f.error === null;
+  const canEdit = editing !== undefined && f.error === null && !isPolicy(f);
   const open = (action: AgentHookAction, opener: HTMLElement): void => {
     if (!editing) return;
     openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });

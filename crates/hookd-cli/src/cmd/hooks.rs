@@ -441,6 +441,9 @@ fn list_agent(args: &ListArgs) -> Result<()> {
     }
     for (f, verdicts) in files.iter().zip(&judged) {
         println!("{label} · {} {}", f.scope, show(&f.path));
+        if f.scope == Scope::Policy {
+            println!("  the administrator's: hookd lists it and never writes it");
+        }
         if let Some(error) = &f.error {
             println!("  cannot read it: {error}");
             continue;

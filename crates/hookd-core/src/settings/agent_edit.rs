@@ -133,6 +133,18 @@ pub enum AgentFileRefused {
         /// Why it cannot be read.
         reason: String,
     },
+    /// An administrator's file ([`Scope::Policy`]: Codex CLI's system
+    /// layer or `requirements.toml`, Gemini CLI's system settings, Cursor's
+    /// enterprise file): listed and judged, never written.
+    #[error(
+        "{path} is the administrator's ({agent} reads it as a system or managed layer); hookd lists it but never writes it"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+        /// The agent, for a person (`Codex CLI`).
+        agent: &'static str,
+    },
     /// The agent's file location could not be worked out.
     #[error("cannot locate {path}")]
     Location {
@@ -162,6 +174,12 @@ pub fn file_location(
         .iter()
         .find(|f| f.path == path)
         .ok_or_else(not_listed)?;
+    if file.scope == Scope::Policy {
+        return Err(AgentFileRefused::ReadOnly {
+            path: path.to_path_buf(),
+            agent: convert::label(file.agent),
+        });
+    }
     if let Some(error) = &file.error {
         return Err(AgentFileRefused::Unreadable {
             path: path.to_path_buf(),
@@ -1250,6 +1268,36 @@ mod tests {
             file_location(&roots, Some(&project), &project.join(".codex/hooks.json")),
             Err(AgentFileRefused::Unreadable { .. })
         ));
+        // An administrator's file is listed, and refused with its reason.
+        for admin in [
+            roots.codex_system.join("requirements.toml"),
+            roots.codex_system.join("hooks.json"),
+            roots.codex_system.join("config.toml"),
+        ] {
+            if admin.extension().is_some_and(|e| e == "json") {
+                write(
+                    &admin,
+                    r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./a.sh"}]}]}}"#,
+                );
+            } else {
+                write(
+                    &admin,
+                    "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./a.sh\" }]\n",
+                );
+            }
+            let refused = file_location(&roots, Some(&project), &admin).unwrap_err();
+            assert!(
+                matches!(
+                    refused,
+                    AgentFileRefused::ReadOnly {
+                        agent: "Codex CLI",
+                        ..
+                    }
+                ),
+                "{refused:?}"
+            );
+            assert!(refused.to_string().contains("never writes it"), "{refused}");
+        }
         // Codex CLI's config.toml hooks are listed, and edited there.
         let toml = project.join(".codex/config.toml");
         write(

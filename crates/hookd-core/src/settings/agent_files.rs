@@ -19,6 +19,11 @@
 //! (`hooks.PreToolUse[0].hooks[0]`) and the same checks
 //! ([`super::codex_toml`] reads them, and edits them in place).
 //!
+//! The files an administrator puts in place (Codex CLI's system layer and
+//! `requirements.toml`, Gemini CLI's system settings, Cursor's enterprise
+//! file) are listed after them at [`Scope::Policy`]
+//! ([`super::agent_layers`]), never to be edited.
+//!
 //! Reading only: a file is changed with the agent's own tools, with
 //! `hookd connect --agent` / `hookd hooks convert --write`, or a hook at a
 //! time with [`super::agent_edit`] (which edits only a file listed here). A
@@ -34,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::agent_layers;
 use super::agent_schema::{self, AgentFileCheck};
 use super::codex_toml;
 use super::connect;
@@ -129,8 +135,9 @@ pub struct AgentHook {
 pub struct AgentHookFile {
     /// The agent.
     pub agent: AgentKind,
-    /// The user's file ([`Scope::Global`]) or the project's
-    /// ([`Scope::Project`]).
+    /// The user's file ([`Scope::Global`]), the project's
+    /// ([`Scope::Project`]) or an administrator's ([`Scope::Policy`]: read
+    /// only, [`super::agent_layers`]).
     pub scope: Scope,
     /// Where it is.
     pub path: PathBuf,
@@ -162,9 +169,10 @@ impl AgentHookFile {
 
 /// Every other agent's hooks file that exists, for `project` (the user's
 /// files only without one): per agent in [`AgentKind::ALL`] order, the
-/// user's file(s) then the project's, Copilot's files by name. A project
-/// file that is the user's one (the project is the home directory) is
-/// listed once, as the user's.
+/// user's file(s) then the project's, Copilot's files by name, then the
+/// administrator's ([`agent_layers::policy_files`]). A project file that
+/// is the user's one (the project is the home directory) is listed once,
+/// as the user's.
 pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<AgentHookFile> {
     let mut out: Vec<AgentHookFile> = Vec::new();
     for agent in AgentKind::ALL {
@@ -186,6 +194,15 @@ pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<Ag
                 if let Some(read) = read_file(agent, scope, &file, location.comments, root) {
                     out.push(read);
                 }
+            }
+        }
+        for file in agent_layers::policy_files(roots, agent) {
+            if out.iter().any(|o| same_file(&o.path, &file)) {
+                continue;
+            }
+            let comments = agent == AgentKind::Gemini;
+            if let Some(read) = read_file(agent, Scope::Policy, &file, comments, None) {
+                out.push(read);
             }
         }
     }
@@ -241,7 +258,8 @@ pub fn read_file(
     project: Option<&Path>,
 ) -> Option<AgentHookFile> {
     fs::symlink_metadata(path).ok()?;
-    let toml = is_codex_config(agent, path);
+    let requirements = agent_layers::is_codex_requirements(agent, scope, path);
+    let toml = requirements || is_codex_config(agent, path);
     let mut file = AgentHookFile {
         agent,
         scope,
@@ -252,13 +270,16 @@ pub fn read_file(
         timeout_note: (agent == AgentKind::Gemini).then_some(GEMINI_TIMEOUT_NOTE),
         value: None,
     };
-    let parsed = if toml {
+    let parsed = if requirements {
+        parse_codex_toml(path, project).map(|v| v.map(agent_layers::requirements_hooks))
+    } else if toml {
         parse_codex_toml(path, project)
     } else {
         parse(path, comments, project)
     };
     match parsed {
-        // A config.toml without hooks is not a hooks file.
+        // A config.toml (or requirements.toml) without hooks is not a
+        // hooks file.
         Ok(Some(value)) if toml && value["hooks"].as_object().is_none_or(Map::is_empty) => {
             return None;
         }
@@ -570,6 +591,96 @@ enabled = false
         );
         let broken = files[2].error.as_ref().expect("an error").to_string();
         assert!(broken.contains("is not valid TOML"), "{broken}");
+    }
+
+    #[test]
+    fn codex_system_and_admin_layers_are_listed_as_policy_after_the_users() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.codex_system.join("requirements.toml"),
+            r#"allow_managed_hooks_only = true
+
+[features]
+hooks = true
+
+[hooks]
+managed_dir = "/etc/codex/hooks"
+
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+hooks = [{ type = "command", command = "/etc/codex/hooks/guard.sh", timeout = 5 }]
+"#,
+        );
+        write(
+            &roots.codex_system.join("hooks.json"),
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        // Only settings, no hooks: not a hooks file.
+        write(&roots.codex_system.join("config.toml"), "model = \"o3\"\n");
+        write(&roots.codex_home.join("hooks.json"), r#"{"hooks": {}}"#);
+        let files = agent_hook_files(&roots, Some(&project));
+        assert_eq!(
+            listed(&files),
+            [
+                (AgentKind::Codex, Scope::Global, "hooks.json".into()),
+                (AgentKind::Codex, Scope::Policy, "requirements.toml".into()),
+                (AgentKind::Codex, Scope::Policy, "hooks.json".into()),
+            ]
+        );
+        let requirements = &files[1];
+        assert!(requirements.error.is_none(), "{:?}", requirements.error);
+        // managed_dir is where the scripts are, not an event.
+        assert_eq!(requirements.check, AgentFileCheck::default());
+        assert_eq!(requirements.hooks.len(), 1);
+        assert_eq!(
+            requirements.hooks[0].command.as_deref(),
+            Some("/etc/codex/hooks/guard.sh")
+        );
+        assert_eq!(
+            requirements.hooks[0].json_path,
+            "hooks.PreToolUse[0].hooks[0]"
+        );
+        assert_eq!(files[2].path, roots.codex_system.join("hooks.json"));
+        assert_eq!(files[2].hooks[0].event, "Stop");
+
+        // The system config.toml's [hooks] are listed too; mangled files are
+        // listed with their TOML line or JSON path.
+        write(
+            &roots.codex_system.join("config.toml"),
+            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./s.sh\" }]\n",
+        );
+        write(
+            &roots.codex_system.join("requirements.toml"),
+            "[hooks]\nmanaged_dir = \"/x\"\n[[hooks.Stop]]\nhooks = [\n",
+        );
+        write(
+            &roots.codex_system.join("hooks.json"),
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 7}]}]}}"#,
+        );
+        let files = agent_hook_files(&roots, None);
+        assert_eq!(
+            listed(&files)[1..],
+            [
+                (AgentKind::Codex, Scope::Policy, "requirements.toml".into()),
+                (AgentKind::Codex, Scope::Policy, "hooks.json".into()),
+                (AgentKind::Codex, Scope::Policy, "config.toml".into()),
+            ]
+        );
+        let broken = files[1].error.as_ref().expect("an error").to_string();
+        assert!(
+            broken.contains("is not valid TOML") && broken.contains("line 4"),
+            "{broken}"
+        );
+        assert!(
+            files[2]
+                .check
+                .errors
+                .iter()
+                .any(|e| e.path.starts_with("hooks.Stop[0].hooks[0]")),
+            "{:?}",
+            files[2].check
+        );
+        assert_eq!(files[3].hooks[0].command.as_deref(), Some("./s.sh"));
     }
 
     #[test]

@@ -13,6 +13,11 @@
 //!   trusted_hash`, the hash hookd computes as Codex does,
 //!   [`super::codex_trust`]: a hook changed since is not run), and never
 //!   one turned off there (`enabled = false`);
+//! - Codex CLI's managed layers (the administrator's `requirements.toml`,
+//!   the system `config.toml` and `hooks.json`, [`super::agent_layers`])
+//!   run without trust and cannot be turned off; with
+//!   `allow_managed_hooks_only = true` in `requirements.toml` no other
+//!   Codex hook runs;
 //! - Gemini CLI runs no hook with `hooksConfig.enabled: false`, none named
 //!   in `hooksConfig.disabled`, and a project's only in a trusted folder
 //!   when its folder trust is on (`security.folderTrust.enabled` in the
@@ -35,6 +40,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::agent_files::{AgentHook, AgentHookFile};
+use super::agent_layers::{self, ManagedOnly};
 use super::codex_trust::{self, HookTrust};
 use super::format;
 use super::location::{Scope, SettingsRoots};
@@ -84,7 +90,7 @@ pub fn verdicts(
     file: &AgentHookFile,
 ) -> Vec<AgentVerdict> {
     let raw = file.value.as_ref();
-    let context = Context::read(roots, project, file, raw);
+    let context = Context::read(roots, project, file);
     file.hooks
         .iter()
         .map(|hook| {
@@ -105,6 +111,8 @@ struct Context {
     /// Codex CLI's `config.toml`, parsed (empty when there is none; `None`
     /// when it cannot be read or parsed).
     codex: Option<toml::Table>,
+    /// Whether Codex CLI's administrator allows only managed hooks.
+    codex_managed_only: ManagedOnly,
     /// Gemini CLI's master switch is off (`hooksConfig.enabled: false`).
     gemini_off: bool,
     /// The hook names (or commands) Gemini CLI's `hooksConfig.disabled`
@@ -183,14 +191,10 @@ fn gemini_folder_trust(roots: &SettingsRoots, user: Option<&Value>, project: &Pa
 }
 
 impl Context {
-    fn read(
-        roots: &SettingsRoots,
-        project: Option<&Path>,
-        file: &AgentHookFile,
-        raw: Option<&Value>,
-    ) -> Self {
+    fn read(roots: &SettingsRoots, project: Option<&Path>, file: &AgentHookFile) -> Self {
         let mut context = Self {
             codex: None,
+            codex_managed_only: ManagedOnly::No,
             gemini_off: false,
             gemini_disabled: Vec::new(),
             gemini_folder: FolderTrust::Unknown,
@@ -206,20 +210,29 @@ impl Context {
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(toml::Table::new()),
                     Err(_) => None,
                 };
+                context.codex_managed_only = agent_layers::codex_managed_only(roots);
             }
             AgentKind::Gemini => {
-                // Gemini merges its user's and the project's settings; the
-                // disabled lists are a union, the switch the project's when set.
+                // Gemini merges its system defaults, the user's, the
+                // project's and the system settings, in that order; the
+                // disabled lists are a union, the switch the last one set.
+                let defaults = read_json(&roots.gemini_system_defaults, true);
                 let user = read_json(&roots.home.join(".gemini/settings.json"), true);
                 let project_settings =
                     project.and_then(|p| read_json(&p.join(".gemini/settings.json"), true));
+                let system = read_json(&roots.gemini_system_settings, true);
                 if let Some(project) = project {
                     context.gemini_folder = gemini_folder_trust(roots, user.as_ref(), project);
                 }
                 let mut enabled = true;
-                for settings in [user.as_ref(), project_settings.as_ref(), raw]
-                    .into_iter()
-                    .flatten()
+                for settings in [
+                    defaults.as_ref(),
+                    user.as_ref(),
+                    project_settings.as_ref(),
+                    system.as_ref(),
+                ]
+                .into_iter()
+                .flatten()
                 {
                     let config = settings.get("hooksConfig");
                     if let Some(on) = config
@@ -308,6 +321,25 @@ impl Context {
     }
 
     fn codex(&self, file: &AgentHookFile, hook: &AgentHook, v: &mut AgentVerdict) {
+        if file.scope == Scope::Policy {
+            // Managed (§1.1): it runs without the user's trust, and `/hooks`
+            // cannot turn it off.
+            return;
+        }
+        match self.codex_managed_only {
+            ManagedOnly::No => {}
+            ManagedOnly::Yes => v.reasons.push(not_run(
+                NotRunCode::ManagedHooksOnly,
+                format!(
+                    "the administrator's {} sets allow_managed_hooks_only = true: Codex CLI runs only managed hooks, not this one",
+                    agent_layers::CODEX_REQUIREMENTS
+                ),
+            )),
+            ManagedOnly::Unknown => v.provided.push(format!(
+                "the administrator's {} does not set allow_managed_hooks_only (hookd cannot read it)",
+                agent_layers::CODEX_REQUIREMENTS
+            )),
+        }
         let Some(config) = &self.codex else {
             if file.scope == Scope::Project {
                 v.provided.push(
@@ -663,6 +695,95 @@ mod tests {
         assert_eq!(
             summaries(&roots, &project, AgentKind::Codex)[0].1,
             "changed since you trusted it; trust it again in Codex's /hooks"
+        );
+    }
+
+    #[test]
+    fn codex_managed_hooks_run_without_trust_and_managed_only_stops_the_users() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let user_file = roots.codex_home.join("hooks.json");
+        write(
+            &user_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#,
+        );
+        let system_file = roots.codex_system.join("hooks.json");
+        write(
+            &system_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        // /hooks cannot turn a managed hook off: its state is not read.
+        write(
+            &roots.codex_home.join("config.toml"),
+            &format!(
+                "[hooks.state.\"{}:stop:0:0\"]\nenabled = false\n",
+                system_file.display()
+            ),
+        );
+        let requirements = roots.codex_system.join("requirements.toml");
+        write(
+            &requirements,
+            "[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
+        );
+        let untrusted = "Codex CLI runs it only once you trust it: open /hooks in Codex";
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found,
+            [
+                (Scope::Global, untrusted.to_owned()),
+                (Scope::Policy, "runs".to_owned()),
+                (Scope::Policy, "runs".to_owned()),
+            ]
+        );
+
+        // allow_managed_hooks_only: the user's hook does not run, trusted
+        // or not; the managed ones still do.
+        write(
+            &requirements,
+            "allow_managed_hooks_only = true\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        let user = files.iter().find(|f| f.path == user_file).unwrap();
+        let verdict = &verdicts(&roots, Some(&project), user)[0];
+        assert!(!verdict.runs);
+        assert_eq!(verdict.reasons[0].code, NotRunCode::ManagedHooksOnly);
+        assert!(
+            verdict.reasons[0]
+                .message
+                .contains("allow_managed_hooks_only = true"),
+            "{verdict:?}"
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found[1..],
+            [
+                (Scope::Policy, "runs".to_owned()),
+                (Scope::Policy, "runs".to_owned())
+            ]
+        );
+
+        // The key in an ordinary config.toml is ignored (§1.1).
+        write(&requirements, "");
+        write(
+            &roots.codex_home.join("config.toml"),
+            "allow_managed_hooks_only = true\n",
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Codex)[0].1,
+            untrusted
+        );
+
+        // A managed file Codex cannot parse is dropped, managed or not.
+        write(&system_file, r#"{"hooks": {}, "extra": 1, "Stop": []}"#);
+        write(
+            &system_file,
+            r#"{"extra": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found[1].1.starts_with("Codex CLI drops this file"),
+            "{found:?}"
         );
     }
 

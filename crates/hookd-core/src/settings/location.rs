@@ -28,6 +28,44 @@ pub const POLICY_ENV: &str = "HOOKD_POLICY_SETTINGS";
 /// its user `hooks.json` and `config.toml` live.
 pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
+/// Environment variable overriding the directory of Codex CLI's system
+/// layer (its `config.toml`, `hooks.json` and the administrator's
+/// `requirements.toml`; default [`DEFAULT_CODEX_SYSTEM_DIR`]). Codex itself
+/// has no such override: this one is hookd's (tests; a machine where the
+/// files were copied elsewhere to be looked at).
+pub const CODEX_SYSTEM_DIR_ENV: &str = "HOOKD_CODEX_SYSTEM_DIR";
+
+/// Where Codex CLI reads its system `config.toml` and `requirements.toml`
+/// on Unix (`docs/agent-hooks.md` §1.1).
+pub const DEFAULT_CODEX_SYSTEM_DIR: &str = "/etc/codex";
+
+/// Environment variable Gemini CLI reads its system settings file from
+/// (`docs/agent-hooks.md` §2.1); hookd honours it too.
+pub const GEMINI_SYSTEM_SETTINGS_ENV: &str = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
+
+/// Environment variable Gemini CLI reads its `system-defaults.json` from
+/// (default: beside the system settings file); hookd honours it too.
+pub const GEMINI_SYSTEM_DEFAULTS_ENV: &str = "GEMINI_CLI_SYSTEM_DEFAULTS_PATH";
+
+/// Gemini CLI's system settings file on this platform (§2.1).
+pub const DEFAULT_GEMINI_SYSTEM_SETTINGS: &str = if cfg!(target_os = "macos") {
+    "/Library/Application Support/GeminiCli/settings.json"
+} else {
+    "/etc/gemini-cli/settings.json"
+};
+
+/// Environment variable overriding where Cursor's enterprise hooks file is
+/// read from (default [`DEFAULT_CURSOR_ENTERPRISE_HOOKS`]); hookd's own,
+/// Cursor has none.
+pub const CURSOR_ENTERPRISE_ENV: &str = "HOOKD_CURSOR_ENTERPRISE_HOOKS";
+
+/// Cursor's enterprise (MDM) hooks file on this platform (§3.1).
+pub const DEFAULT_CURSOR_ENTERPRISE_HOOKS: &str = if cfg!(target_os = "macos") {
+    "/Library/Application Support/Cursor/hooks.json"
+} else {
+    "/etc/cursor/hooks.json"
+};
+
 /// Where Claude Code reads managed (policy) settings on Linux.
 pub const DEFAULT_POLICY_PATH: &str = "/etc/claude-code/managed-settings.json";
 
@@ -243,6 +281,19 @@ pub struct SettingsRoots {
     /// Codex CLI's home (`$CODEX_HOME`, default `~/.codex`): its user
     /// `hooks.json` and `config.toml`.
     pub codex_home: PathBuf,
+    /// Codex CLI's system directory (`$HOOKD_CODEX_SYSTEM_DIR`, default
+    /// `/etc/codex`): its system `config.toml` and `hooks.json`, and the
+    /// administrator's `requirements.toml`. Read only.
+    pub codex_system: PathBuf,
+    /// Gemini CLI's system settings (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
+    /// default [`DEFAULT_GEMINI_SYSTEM_SETTINGS`]). Read only.
+    pub gemini_system_settings: PathBuf,
+    /// Gemini CLI's system defaults (`$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`,
+    /// default `system-defaults.json` beside the system settings). Read only.
+    pub gemini_system_defaults: PathBuf,
+    /// Cursor's enterprise hooks file (`$HOOKD_CURSOR_ENTERPRISE_HOOKS`,
+    /// default [`DEFAULT_CURSOR_ENTERPRISE_HOOKS`]). Read only.
+    pub cursor_enterprise: PathBuf,
     /// Where the previous versions of the files hookd writes are kept
     /// (`<data dir>/settings-backups`, [`super::backups`]).
     pub backups: PathBuf,
@@ -250,8 +301,9 @@ pub struct SettingsRoots {
 
 impl SettingsRoots {
     /// `$HOME`, `$HOOKD_HOME` (default `~/.hookd`), `$HOOKD_POLICY_SETTINGS`
-    /// (default [`DEFAULT_POLICY_PATH`]) and `$CODEX_HOME` (default
-    /// `~/.codex`).
+    /// (default [`DEFAULT_POLICY_PATH`]), `$CODEX_HOME` (default
+    /// `~/.codex`) and the other agents' system paths (each variable's
+    /// constant above).
     pub fn from_env() -> Result<Self> {
         let home = crate::dirs::home_dir().map_err(|_| SettingsError::NoHome)?;
         let hookd_home = env::var_os(HOOKD_HOME_ENV)
@@ -266,24 +318,51 @@ impl SettingsRoots {
         let backups = crate::dirs::data_dir()
             .map_err(|_| SettingsError::NoHome)?
             .join(super::backups::BACKUPS_DIR);
+        let from = |name: &str, default: &str| {
+            env::var_os(name)
+                .filter(|p| !p.is_empty())
+                .map_or_else(|| PathBuf::from(default), PathBuf::from)
+        };
+        let gemini_system_settings =
+            from(GEMINI_SYSTEM_SETTINGS_ENV, DEFAULT_GEMINI_SYSTEM_SETTINGS);
+        let gemini_system_defaults = env::var_os(GEMINI_SYSTEM_DEFAULTS_ENV)
+            .filter(|p| !p.is_empty())
+            .map_or_else(
+                || gemini_system_settings.with_file_name(GEMINI_SYSTEM_DEFAULTS_FILE),
+                PathBuf::from,
+            );
         Ok(Self {
             home,
             hookd_home,
             policy,
             codex_home,
+            codex_system: from(CODEX_SYSTEM_DIR_ENV, DEFAULT_CODEX_SYSTEM_DIR),
+            gemini_system_settings,
+            gemini_system_defaults,
+            cursor_enterprise: from(CURSOR_ENTERPRISE_ENV, DEFAULT_CURSOR_ENTERPRISE_HOOKS),
             backups,
         })
     }
 
     /// Everything under one directory: home `base`, hookd home `base/.hookd`,
-    /// policy `base/managed-settings.json`, Codex home `base/.codex`,
-    /// backups `base/.local/share/hookd/settings-backups`. For tests.
+    /// policy `base/managed-settings.json`, Codex home `base/.codex`, the
+    /// agents' system files under `base/etc` (`etc/codex`,
+    /// `etc/gemini-cli/settings.json` and `system-defaults.json`,
+    /// `etc/cursor/hooks.json`), backups
+    /// `base/.local/share/hookd/settings-backups`. For tests: nothing of
+    /// the real `/etc` is read.
     pub fn under(base: &Path) -> Self {
         Self {
             home: base.to_path_buf(),
             hookd_home: base.join(".hookd"),
             policy: base.join("managed-settings.json"),
             codex_home: base.join(".codex"),
+            codex_system: base.join("etc/codex"),
+            gemini_system_settings: base.join("etc/gemini-cli/settings.json"),
+            gemini_system_defaults: base
+                .join("etc/gemini-cli")
+                .join(GEMINI_SYSTEM_DEFAULTS_FILE),
+            cursor_enterprise: base.join("etc/cursor/hooks.json"),
             backups: base
                 .join(".local/share/hookd")
                 .join(super::backups::BACKUPS_DIR),
@@ -366,6 +445,9 @@ impl SettingsRoots {
         Ok(out)
     }
 }
+
+/// Gemini CLI's system defaults file, beside its system settings.
+const GEMINI_SYSTEM_DEFAULTS_FILE: &str = "system-defaults.json";
 
 /// File name of the store of disabled hooks inside hookd's home.
 pub const DISABLED_FILE_NAME: &str = "disabled.json";

@@ -30,7 +30,10 @@
 //!   (`settings.json`), [`cursor`](mod@cursor) (`hooks.json`) and
 //!   [`copilot`](mod@copilot) (hookd's own file among Copilot's), where
 //!   `hookd connect --agent X` adds `hookd-emit` entries.
-//! - [`agent_files`](mod@agent_files): those agents' hooks files as they are.
+//! - [`agent_files`](mod@agent_files): those agents' hooks files as they are;
+//!   [`agent_layers`](mod@agent_layers) for the ones an administrator owns
+//!   (Codex CLI's system layer and `requirements.toml`, Gemini CLI's system
+//!   settings, Cursor's enterprise file), read only.
 //! - [`agent_edit`](mod@agent_edit): a hook added to, changed in or removed from one of them, previewed first;
 //!   [`codex_toml`](mod@codex_toml) for the `[hooks]` of Codex CLI's `config.toml`.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
@@ -40,6 +43,7 @@
 
 pub mod agent_edit;
 pub mod agent_files;
+pub mod agent_layers;
 pub mod agent_runs;
 pub mod agent_schema;
 pub mod backups;
