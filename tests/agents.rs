@@ -726,3 +726,61 @@ fn hooks_list_shows_codexs_managed_layers_and_allow_managed_hooks_only() {
     );
     assert_eq!(files[1]["hooks"][0]["will_run"]["runs"], true, "{doc}");
 }
+
+/// Gemini CLI's system settings (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`, the
+/// test kit's stand-in for `/etc/gemini-cli/settings.json`) and an
+/// installed extension's `hooks/hooks.json` are listed by `hookd hooks
+/// list --agent gemini`, the extension's under its name, with whether
+/// they run: the extension's only while it is enabled for the folder.
+#[test]
+fn hooks_list_shows_geminis_system_settings_and_extension_hooks() {
+    let env = TestEnv::new();
+    let repo = GitRepo::new();
+    let root = repo.root();
+    write_file(
+        &env.system_dir().join("gemini-cli/settings.json"),
+        r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "/opt/log.sh", "timeout": 3000}]}]}}"#,
+    );
+    let ext = env.home().join(".gemini/extensions/audit");
+    write_file(
+        &ext.join("gemini-extension.json"),
+        r#"{"name": "audit", "version": "1.0.0"}"#,
+    );
+    write_file(
+        &ext.join("hooks/hooks.json"),
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./start.sh"}]}]}}"#,
+    );
+    let list = env.hookd(&root, &["hooks", "list", "--agent", "gemini"]);
+    let out = list.assert_ok();
+    assert!(out.contains("Gemini CLI · policy "), "{out}");
+    assert!(
+        out.contains("AfterTool (PostToolUse) (none) /opt/log.sh 3s: runs"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Gemini CLI · extension audit ~/.gemini/extensions/audit/hooks/hooks.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("SessionStart (none) ./start.sh: runs if Gemini CLI is not started with --extensions (-e) leaving the extension audit out"),
+        "{out}"
+    );
+    // Disabled for this folder, as `gemini extensions disable` records it.
+    write_file(
+        &env.home()
+            .join(".gemini/extensions/extension-enablement.json"),
+        &format!(r#"{{"audit": {{"overrides": ["!{}/*"]}}}}"#, root.display()),
+    );
+    let list = env.hookd(
+        &root,
+        &["hooks", "list", "--agent", "gemini", "--format", "json"],
+    );
+    let doc: Value = serde_json::from_str(list.assert_ok()).unwrap();
+    let ext_file = &doc["files"][1];
+    assert_eq!(ext_file["extension"], "audit", "{doc}");
+    assert_eq!(ext_file["hooks"][0]["will_run"]["runs"], false, "{doc}");
+    assert_eq!(
+        ext_file["hooks"][0]["will_run"]["reasons"][0]["code"], "turned_off",
+        "{doc}"
+    );
+}

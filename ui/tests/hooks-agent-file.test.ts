@@ -26,6 +26,7 @@ const file = (over: Partial<AgentHookFile> = {}): AgentHookFile => ({
   agent: 'gemini',
   label: 'Gemini CLI',
   scope: 'global',
+  extension: null,
   path: '/home/dev/.gemini/settings.json',
   name: 'settings.json',
   error: null,
@@ -58,6 +59,16 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('.hooks-agent-remove')).toBeNull();
     expect(el.querySelector('.hooks-agent-change')).toBeNull();
     expect(el.querySelectorAll('[data-testid="agent-hook"]').length).toBe(1);
+  });
+
+  it('shows an extension’s hooks file under the extension’s name and offers no edit', () => {
+    const ext = file({ extension: 'audit', name: 'hooks.json', path: '/home/dev/.gemini/extensions/audit/hooks/hooks.json' });
+    expect(agentFileKey(ext)).toBe('gemini-extension-audit');
+    expect(agentFileLabel(ext)).toBe('Gemini CLI · Extension · audit');
+    expect(editedWith(ext)).toContain('never writes it');
+    const el = renderAgentFile(ext, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
+    expect(el.querySelector('#hooks-agent-add')).toBeNull();
+    expect(el.querySelector('.hooks-agent-remove')).toBeNull();
   });
 
   it('shows timeouts in seconds and none as empty', () => {

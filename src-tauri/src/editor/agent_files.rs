@@ -10,7 +10,8 @@
 //! changed in place, or one removed, each shown as a diff first and written
 //! with the core's locked, byte-preserving write
 //! (`hookd_core::settings::agent_edit`; for Codex CLI's `config.toml` the
-//! same, as TOML), only to a file the list above holds for the project.
+//! same, as TOML), only to a file the list above holds for the project and
+//! never to an administrator's file or an extension's (the core refuses).
 
 use std::path::Path;
 
@@ -37,8 +38,12 @@ pub struct AgentHookFile {
     pub agent: String,
     /// Its name for a person (`Codex CLI`).
     pub label: String,
-    /// The user's file (`global`) or the project's (`project`).
+    /// The user's file (`global`), the project's (`project`) or the
+    /// administrator's (`policy`: read only, never edited here).
     pub scope: Scope,
+    /// The Gemini CLI extension that ships this file (`null`: none); such a
+    /// file is the extension's, read only.
+    pub extension: Option<String>,
     /// Where it is.
     pub path: String,
     /// Its file name (Copilot keeps several files per scope).
@@ -257,6 +262,7 @@ fn adapt(file: CoreFile) -> AgentHookFile {
         agent: file.agent.as_str().to_owned(),
         label: convert::label(file.agent).to_owned(),
         scope: file.scope,
+        extension: file.extension.clone(),
         path: display(&file.path),
         name: file.file_name(),
         error: file.error.as_ref().map(ToString::to_string),

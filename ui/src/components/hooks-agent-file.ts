@@ -15,7 +15,8 @@
 // anything else is edited with the agent's own tools. An administrator's
 // file (scope `policy`: Codex CLI's system layer and requirements.toml,
 // Gemini CLI's system settings, Cursor's enterprise file) is shown, one tab
-// per file, and never edited: the core refuses to write it too.
+// per file, and never edited: the core refuses to write it too; so is the
+// hooks file a Gemini CLI extension ships (tab `Extension · <name>`).
 
 import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
 import { noticeFor, openAgentHookDialog, type AgentHookAction } from './agent-hook-dialog';
@@ -29,16 +30,21 @@ const isCodexConfig = (f: AgentHookFile): boolean => f.agent === 'codex' && f.na
 /** Whether a file is the administrator's (read only). */
 const isPolicy = (f: AgentHookFile): boolean => f.scope === 'policy';
 
+/** Whether a file is not the user's to edit here: the administrator's, or an extension's. */
+const isReadOnly = (f: AgentHookFile): boolean => isPolicy(f) || f.extension !== null;
+
 /** Whether a file is told apart by its name: Copilot's several files, Codex CLI's config.toml beside its hooks.json, an administrator's several files. */
 const byName = (f: AgentHookFile): boolean => f.agent === 'copilot' || isCodexConfig(f) || isPolicy(f);
 
 /** A file's key in the route (`agent_file=`): `codex-global`, `codex-global-config.toml`, `copilot-project-guard.json`. */
 export function agentFileKey(f: AgentHookFile): string {
+  if (f.extension !== null) return `${f.agent}-extension-${f.extension}`;
   return byName(f) ? `${f.agent}-${f.scope}-${f.name}` : `${f.agent}-${f.scope}`;
 }
 
 /** A file's tab, under its agent's name: `Global`, `Project · guard.json` (files told apart by name). */
 export function agentFileTabLabel(f: AgentHookFile): string {
+  if (f.extension !== null) return `Extension · ${f.extension}`;
   return byName(f) ? `${SCOPE_TEXT[f.scope]} · ${f.name}` : SCOPE_TEXT[f.scope];
 }
 
@@ -65,6 +71,9 @@ export function hasProblems(f: AgentHookFile): boolean {
 
 /** The "how this file is changed" line. */
 export function editedWith(f: AgentHookFile): string {
+  if (f.extension !== null) {
+    return `The ${f.label} extension ${f.extension} ships this file. hookd shows it and never writes it; update or disable the extension with ${f.label}.`;
+  }
   if (isPolicy(f)) {
     return `The administrator’s file: ${f.label} reads it as a system or managed layer. hookd shows it and never writes it.`;
   }
@@ -101,7 +110,7 @@ function findings(id: string, cls: string, title: string, problems: Problem[]): 
 
 /** The panel of one agent's hooks file; `editing` adds "Add hook" and a Remove button per row. */
 export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): HTMLElement {
-  const canEdit = editing !== undefined && f.error === null && !isPolicy(f);
+  const canEdit = editing !== undefined && f.error === null && !isReadOnly(f);
   const open = (action: AgentHookAction, opener: HTMLElement): void => {
     if (!editing) return;
     openAgentHookDialog({ project: editing.project, file: f, fileLabel: agentFileLabel(f), action, reload: editing.reload, onError: editing.onError, returnFocus: opener });

@@ -191,7 +191,7 @@ function renderOtherAgents(others: OtherAgents | null, project: string | null): 
       const row = h(
         'tr',
         { data: { testid: 'effective-agent-hook', agent: f.agent, scope: f.scope, event: hook.event, runs: String(v?.runs ?? false), provided: String((v?.provided.length ?? 0) > 0) } },
-        h('td', { class: 'hooks-source' }, h('span', { class: `hooks-source-who agent-${f.agent}`, text: `${f.label} · ${SCOPE_TEXT[f.scope]}` }), h('span', { class: 'mono', attrs: { title: f.path } }, ...breakable(shortPath(f.path, project)))),
+        h('td', { class: 'hooks-source' }, h('span', { class: `hooks-source-who agent-${f.agent}`, text: `${f.label} · ${f.extension !== null ? `Extension · ${f.extension}` : SCOPE_TEXT[f.scope]}` }), h('span', { class: 'mono', attrs: { title: f.path } }, ...breakable(shortPath(f.path, project)))),
         h('td', { class: 'mono hooks-event-name', text: event }),
         h('td', { class: 'mono', text: hook.matcher ?? '' }),
         h('td', { class: 'mono hooks-summary', attrs: { title: hook.command ?? '' } }, ...breakable(hook.command ?? `(${hook.handler_type})`), hook.hookd ? h('span', { class: 'badge badge-on', text: 'records for hookd' }) : null),

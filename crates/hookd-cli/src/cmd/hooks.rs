@@ -423,6 +423,7 @@ fn list_agent(args: &ListArgs) -> Result<()> {
                     .collect();
                 json!({
                     "scope": f.scope.as_str(),
+                    "extension": f.extension,
                     "path": f.path,
                     "error": f.error.as_ref().map(ToString::to_string),
                     "errors": f.check.errors,
@@ -440,7 +441,13 @@ fn list_agent(args: &ListArgs) -> Result<()> {
         return Ok(());
     }
     for (f, verdicts) in files.iter().zip(&judged) {
-        println!("{label} · {} {}", f.scope, show(&f.path));
+        match &f.extension {
+            Some(extension) => {
+                println!("{label} · extension {extension} {}", show(&f.path));
+                println!("  the extension's: hookd lists it and never writes it");
+            }
+            None => println!("{label} · {} {}", f.scope, show(&f.path)),
+        }
         if f.scope == Scope::Policy {
             println!("  the administrator's: hookd lists it and never writes it");
         }

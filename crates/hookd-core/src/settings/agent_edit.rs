@@ -145,6 +145,17 @@ pub enum AgentFileRefused {
         /// The agent, for a person (`Codex CLI`).
         agent: &'static str,
     },
+    /// The hooks file a Gemini CLI extension ships: the extension's,
+    /// listed and judged, never written.
+    #[error(
+        "{path} belongs to the Gemini CLI extension {extension}; hookd lists it but never writes it (update or disable the extension instead)"
+    )]
+    Extension {
+        /// The file.
+        path: PathBuf,
+        /// The extension's name.
+        extension: String,
+    },
     /// The agent's file location could not be worked out.
     #[error("cannot locate {path}")]
     Location {
@@ -174,6 +185,12 @@ pub fn file_location(
         .iter()
         .find(|f| f.path == path)
         .ok_or_else(not_listed)?;
+    if let Some(extension) = &file.extension {
+        return Err(AgentFileRefused::Extension {
+            path: path.to_path_buf(),
+            extension: extension.clone(),
+        });
+    }
     if file.scope == Scope::Policy {
         return Err(AgentFileRefused::ReadOnly {
             path: path.to_path_buf(),
@@ -1298,6 +1315,30 @@ mod tests {
             );
             assert!(refused.to_string().contains("never writes it"), "{refused}");
         }
+        // So are Gemini CLI's system settings and Cursor's enterprise file,
+        // and a Gemini extension's hooks are the extension's.
+        let hooks =
+            r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./a.sh"}]}]}}"#;
+        write(&roots.gemini_system_settings, hooks);
+        write(&roots.cursor_enterprise, CURSOR);
+        for admin in [&roots.gemini_system_settings, &roots.cursor_enterprise] {
+            assert!(matches!(
+                file_location(&roots, Some(&project), admin),
+                Err(AgentFileRefused::ReadOnly { .. })
+            ));
+        }
+        let ext = roots.home.join(".gemini/extensions/audit");
+        write(
+            &ext.join("gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        write(&ext.join("hooks/hooks.json"), hooks);
+        let refused =
+            file_location(&roots, Some(&project), &ext.join("hooks/hooks.json")).unwrap_err();
+        assert!(
+            matches!(&refused, AgentFileRefused::Extension { extension, .. } if extension == "audit"),
+            "{refused:?}"
+        );
         // Codex CLI's config.toml hooks are listed, and edited there.
         let toml = project.join(".codex/config.toml");
         write(

@@ -150,6 +150,10 @@ pub struct AgentHookFile {
     pub check: AgentFileCheck,
     /// What to know about its timeouts ([`GEMINI_TIMEOUT_NOTE`]).
     pub timeout_note: Option<&'static str>,
+    /// The Gemini CLI extension that ships this file (its
+    /// `hooks/hooks.json`, [`agent_layers::gemini_extensions`]); such a file
+    /// is the extension's, read only. `None` for every other file.
+    pub extension: Option<String>,
     /// The file as parsed (`None` with `error`), for what `hooks` does not
     /// carry (a Gemini handler's `name`, Copilot's `disableAllHooks`),
     /// so nobody reads the file again. For Codex CLI's `config.toml`: its
@@ -170,7 +174,8 @@ impl AgentHookFile {
 /// Every other agent's hooks file that exists, for `project` (the user's
 /// files only without one): per agent in [`AgentKind::ALL`] order, the
 /// user's file(s) then the project's, Copilot's files by name, then the
-/// administrator's ([`agent_layers::policy_files`]). A project file that
+/// administrator's ([`agent_layers::policy_files`]), then (Gemini CLI) the
+/// hooks of each installed extension, at the user's scope. A project file that
 /// is the user's one (the project is the home directory) is listed once,
 /// as the user's.
 pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<AgentHookFile> {
@@ -203,6 +208,17 @@ pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<Ag
             let comments = agent == AgentKind::Gemini;
             if let Some(read) = read_file(agent, Scope::Policy, &file, comments, None) {
                 out.push(read);
+            }
+        }
+        if agent == AgentKind::Gemini {
+            // Gemini CLI parses an extension's hooks.json as plain JSON.
+            for extension in agent_layers::gemini_extensions(roots) {
+                if let Some(mut read) =
+                    read_file(agent, Scope::Global, &extension.hooks, false, None)
+                {
+                    read.extension = Some(extension.name);
+                    out.push(read);
+                }
             }
         }
     }
@@ -268,6 +284,7 @@ pub fn read_file(
         hooks: Vec::new(),
         check: AgentFileCheck::default(),
         timeout_note: (agent == AgentKind::Gemini).then_some(GEMINI_TIMEOUT_NOTE),
+        extension: None,
         value: None,
     };
     let parsed = if requirements {
@@ -681,6 +698,102 @@ hooks = [{ type = "command", command = "/etc/codex/hooks/guard.sh", timeout = 5 
             files[2].check
         );
         assert_eq!(files[3].hooks[0].command.as_deref(), Some("./s.sh"));
+    }
+
+    #[test]
+    fn gemini_system_layers_extensions_and_cursors_enterprise_file_are_listed() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.gemini_system_defaults,
+            r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./d.sh"}]}]}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{
+              // the administrator's
+              "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "/opt/guard.sh", "timeout": 2000}]}]}
+            }"#,
+        );
+        let ext = roots.home.join(".gemini/extensions/audit");
+        write(
+            &ext.join("gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        write(
+            &ext.join("hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "node ${extensionPath}/on-start.js"}]}]}}"#,
+        );
+        // An extension without hooks has no file to list.
+        write(
+            &roots
+                .home
+                .join(".gemini/extensions/quiet/gemini-extension.json"),
+            r#"{"name": "quiet", "version": "1.0.0"}"#,
+        );
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"command": "/opt/cursor-audit.sh"}]}}"#,
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        let shown: Vec<(AgentKind, Scope, String, Option<String>)> = files
+            .iter()
+            .map(|f| (f.agent, f.scope, f.file_name(), f.extension.clone()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    AgentKind::Gemini,
+                    Scope::Policy,
+                    "system-defaults.json".into(),
+                    None
+                ),
+                (
+                    AgentKind::Gemini,
+                    Scope::Policy,
+                    "settings.json".into(),
+                    None
+                ),
+                (
+                    AgentKind::Gemini,
+                    Scope::Global,
+                    "hooks.json".into(),
+                    Some("audit".into())
+                ),
+                (AgentKind::Cursor, Scope::Policy, "hooks.json".into(), None),
+            ]
+        );
+        assert_eq!(
+            files[1].hooks[0].timeout_secs,
+            Some(2.0),
+            "comments allowed"
+        );
+        assert_eq!(files[2].path, ext.join("hooks/hooks.json"));
+        assert_eq!(
+            files[2].hooks[0].claude_event.as_deref(),
+            Some("SessionStart")
+        );
+        assert_eq!(
+            files[3].hooks[0].command.as_deref(),
+            Some("/opt/cursor-audit.sh")
+        );
+
+        // A mangled enterprise file: Cursor's check names the JSON path.
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"timeout": 3}]}}"#,
+        );
+        let files = agent_hook_files(&roots, None);
+        let cursor = files.iter().find(|f| f.agent == AgentKind::Cursor).unwrap();
+        assert!(
+            cursor
+                .check
+                .errors
+                .iter()
+                .any(|e| e.path.starts_with("hooks.stop[0]")),
+            "{:?}",
+            cursor.check
+        );
     }
 
     #[test]

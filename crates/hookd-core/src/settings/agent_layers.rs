@@ -16,7 +16,14 @@
 //!
 //! They are all the administrator's, so they share [`Scope::Policy`] (the
 //! scope Claude Code's managed settings have): read only,
-//! [`super::agent_edit::file_location`] refuses them. Where they are comes
+//! [`super::agent_edit::file_location`] refuses them.
+//!
+//! Gemini CLI also runs the hooks of the extensions the user installed
+//! (`~/.gemini/extensions/<dir>/hooks/hooks.json`, §2.1): those files are
+//! the extension's, listed at the user's scope with the extension's name
+//! ([`gemini_extensions`]) and just as read only; whether Gemini loads an
+//! extension for a folder is in `extension-enablement.json`
+//! ([`gemini_extension_enabled`]). Where they are comes
 //! from [`SettingsRoots`], so tests point them at temp dirs and never read
 //! the real `/etc`.
 
@@ -106,6 +113,113 @@ pub fn codex_managed_only(roots: &SettingsRoots) -> ManagedOnly {
     }
 }
 
+/// Gemini CLI's extensions directory, under the user's `.gemini`.
+const GEMINI_EXTENSIONS_DIR: &str = ".gemini/extensions";
+
+/// An extension's manifest, which Gemini CLI needs (with a `name` and a
+/// `version`) to load it.
+const GEMINI_EXTENSION_MANIFEST: &str = "gemini-extension.json";
+
+/// Where Gemini CLI keeps how an extension was installed (`"type": "link"`:
+/// it lives at its `source`).
+const GEMINI_INSTALL_METADATA: &str = ".gemini-extension-install.json";
+
+/// Gemini CLI's record of which extension is enabled where.
+const GEMINI_ENABLEMENT: &str = "extension-enablement.json";
+
+/// One Gemini CLI extension installed for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeminiExtension {
+    /// Its name (its manifest's `name`).
+    pub name: String,
+    /// Its hooks file, `<extension dir>/hooks/hooks.json` (it need not exist).
+    pub hooks: PathBuf,
+}
+
+/// The extensions Gemini CLI would load (`extension-manager.ts`
+/// `loadExtensions`): each directory of `~/.gemini/extensions`, by name,
+/// at the `source` of a linked one, whose `gemini-extension.json` has a
+/// `name` and a `version` (Gemini skips any other).
+pub fn gemini_extensions(roots: &SettingsRoots) -> Vec<GeminiExtension> {
+    let Ok(entries) = fs::read_dir(roots.home.join(GEMINI_EXTENSIONS_DIR)) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let read =
+        |path: &Path| -> Option<Value> { serde_json::from_slice(&fs::read(path).ok()?).ok() };
+    let mut out = Vec::new();
+    for dir in dirs {
+        let linked = read(&dir.join(GEMINI_INSTALL_METADATA)).and_then(|meta| {
+            (meta.get("type").and_then(Value::as_str) == Some("link"))
+                .then(|| meta.get("source")?.as_str().map(PathBuf::from))
+                .flatten()
+        });
+        let dir = linked.unwrap_or(dir);
+        let Some(manifest) = read(&dir.join(GEMINI_EXTENSION_MANIFEST)) else {
+            continue;
+        };
+        let (Some(name), Some(_)) = (
+            manifest.get("name").and_then(Value::as_str),
+            manifest.get("version").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        out.push(GeminiExtension {
+            name: name.to_owned(),
+            hooks: dir.join("hooks").join("hooks.json"),
+        });
+    }
+    out
+}
+
+/// Whether the extension `name` is enabled for `folder`, as Gemini CLI's
+/// `ExtensionEnablementManager.isEnabled` reads `extension-enablement.json`:
+/// enabled unless the last rule matching the folder is a `!` one (`*` at
+/// the end: the folder and those inside it). `None` when the file is there
+/// but cannot be read as JSON.
+pub fn gemini_extension_enabled(roots: &SettingsRoots, name: &str, folder: &Path) -> Option<bool> {
+    let path = roots
+        .home
+        .join(GEMINI_EXTENSIONS_DIR)
+        .join(GEMINI_ENABLEMENT);
+    let config: Value = match fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).ok()?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(true),
+        Err(_) => return None,
+    };
+    let mut folder = folder.to_string_lossy().replace('\\', "/");
+    if !folder.starts_with('/') {
+        folder.insert(0, '/');
+    }
+    if !folder.ends_with('/') {
+        folder.push('/');
+    }
+    let mut enabled = true;
+    let rules = config
+        .get(name)
+        .and_then(|c| c.get("overrides"))
+        .and_then(Value::as_array);
+    for rule in rules.into_iter().flatten().filter_map(Value::as_str) {
+        let (disable, rule) = match rule.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, rule),
+        };
+        let matches = match rule.strip_suffix('*') {
+            // `base*`: the base folder and everything inside it.
+            Some(base) => folder.starts_with(&format!("{}/", base.trim_end_matches('/'))),
+            None => folder == rule,
+        };
+        if matches {
+            enabled = !disable;
+        }
+    }
+    Some(enabled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +262,69 @@ mod tests {
         assert_eq!(codex_managed_only(&roots), ManagedOnly::Yes);
         write(&file, "allow_managed_hooks_only = \n");
         assert_eq!(codex_managed_only(&roots), ManagedOnly::Unknown);
+    }
+
+    #[test]
+    fn gemini_extensions_are_found_as_gemini_loads_them_and_enablement_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(dir.path());
+        let exts = dir.path().join(".gemini/extensions");
+        write(
+            &exts.join("audit/gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        // No version: Gemini skips it.
+        write(
+            &exts.join("broken/gemini-extension.json"),
+            r#"{"name": "broken"}"#,
+        );
+        // Linked: it lives at its source.
+        let source = dir.path().join("src/linted");
+        write(
+            &source.join("gemini-extension.json"),
+            r#"{"name": "linted", "version": "0.1.0"}"#,
+        );
+        write(
+            &exts.join("linted/.gemini-extension-install.json"),
+            &format!(r#"{{"type": "link", "source": "{}"}}"#, source.display()),
+        );
+        let found = gemini_extensions(&roots);
+        assert_eq!(
+            found,
+            [
+                GeminiExtension {
+                    name: "audit".into(),
+                    hooks: exts.join("audit/hooks/hooks.json"),
+                },
+                GeminiExtension {
+                    name: "linted".into(),
+                    hooks: source.join("hooks/hooks.json"),
+                },
+            ]
+        );
+
+        let project = Path::new("/work/app");
+        assert_eq!(
+            gemini_extension_enabled(&roots, "audit", project),
+            Some(true)
+        );
+        write(
+            &exts.join("extension-enablement.json"),
+            r#"{"audit": {"overrides": ["!/work/*", "/work/app/"]}, "linted": {"overrides": ["!/work/*"]}}"#,
+        );
+        assert_eq!(
+            gemini_extension_enabled(&roots, "audit", project),
+            Some(true)
+        );
+        assert_eq!(
+            gemini_extension_enabled(&roots, "linted", project),
+            Some(false)
+        );
+        assert_eq!(
+            gemini_extension_enabled(&roots, "linted", Path::new("/elsewhere")),
+            Some(true)
+        );
+        write(&exts.join("extension-enablement.json"), "{ not json");
+        assert_eq!(gemini_extension_enabled(&roots, "audit", project), None);
     }
 }

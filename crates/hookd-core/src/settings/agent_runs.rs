@@ -18,6 +18,9 @@
 //!   run without trust and cannot be turned off; with
 //!   `allow_managed_hooks_only = true` in `requirements.toml` no other
 //!   Codex hook runs;
+//! - Gemini CLI runs an extension's hooks only while the extension is
+//!   enabled for the folder (`extension-enablement.json`) and extensions
+//!   are not turned off (`admin.extensions.enabled: false`);
 //! - Gemini CLI runs no hook with `hooksConfig.enabled: false`, none named
 //!   in `hooksConfig.disabled`, and a project's only in a trusted folder
 //!   when its folder trust is on (`security.folderTrust.enabled` in the
@@ -115,6 +118,11 @@ struct Context {
     codex_managed_only: ManagedOnly,
     /// Gemini CLI's master switch is off (`hooksConfig.enabled: false`).
     gemini_off: bool,
+    /// Gemini CLI loads no extension (`admin.extensions.enabled: false`).
+    gemini_no_extensions: bool,
+    /// Whether the extension that ships the file is enabled for the
+    /// project (`None`: its enablement file cannot be read).
+    gemini_extension_on: Option<bool>,
     /// The hook names (or commands) Gemini CLI's `hooksConfig.disabled`
     /// lists, user's and project's.
     gemini_disabled: Vec<String>,
@@ -196,6 +204,8 @@ impl Context {
             codex: None,
             codex_managed_only: ManagedOnly::No,
             gemini_off: false,
+            gemini_no_extensions: false,
+            gemini_extension_on: Some(true),
             gemini_disabled: Vec::new(),
             gemini_folder: FolderTrust::Unknown,
             project: project.map(Path::to_path_buf),
@@ -241,6 +251,12 @@ impl Context {
                     {
                         enabled = on;
                     }
+                    if let Some(on) = settings
+                        .pointer("/admin/extensions/enabled")
+                        .and_then(Value::as_bool)
+                    {
+                        context.gemini_no_extensions = !on;
+                    }
                     for list in [
                         config.and_then(|c| c.get("disabled")),
                         settings.get("hooks").and_then(|h| h.get("disabled")),
@@ -255,6 +271,11 @@ impl Context {
                     }
                 }
                 context.gemini_off = !enabled;
+                if let Some(name) = &file.extension {
+                    let folder = project.unwrap_or(&roots.home);
+                    context.gemini_extension_on =
+                        agent_layers::gemini_extension_enabled(roots, name, folder);
+                }
             }
             AgentKind::Claude | AgentKind::Cursor | AgentKind::Copilot => {}
         }
@@ -404,6 +425,29 @@ impl Context {
                 NotRunCode::TurnedOff,
                 "Gemini CLI's hooksConfig.enabled is false: it runs no hook".to_owned(),
             ));
+        }
+        if let Some(extension) = &file.extension {
+            if self.gemini_no_extensions {
+                v.reasons.push(not_run(
+                    NotRunCode::TurnedOff,
+                    "Gemini CLI's admin.extensions.enabled is false: it loads no extension"
+                        .to_owned(),
+                ));
+            }
+            match self.gemini_extension_on {
+                Some(true) => v.provided.push(format!(
+                    "Gemini CLI is not started with --extensions (-e) leaving the extension {extension} out"
+                )),
+                Some(false) => v.reasons.push(not_run(
+                    NotRunCode::TurnedOff,
+                    format!(
+                        "the Gemini CLI extension {extension} is disabled for this folder (gemini extensions enable {extension} turns it on)"
+                    ),
+                )),
+                None => v.provided.push(format!(
+                    "the extension {extension} is enabled for this folder (hookd cannot read Gemini CLI's extension-enablement.json)"
+                )),
+            }
         }
         // Gemini names a hook by its `name`, or without one by its command.
         let name = hook.name.clone().or_else(|| hook.command.clone());
@@ -879,6 +923,79 @@ mod tests {
         assert_eq!(
             found[0].1,
             "this file sets \"disableAllHooks\": true, so GitHub Copilot skips its hooks"
+        );
+    }
+
+    #[test]
+    fn gemini_extension_hooks_run_while_enabled_and_system_settings_switch_all_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let exts = roots.home.join(".gemini/extensions");
+        write(
+            &exts.join("audit/gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        write(
+            &exts.join("audit/hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./start.sh"}]}]}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(
+            found,
+            [
+                (Scope::Policy, "runs".to_owned()),
+                (
+                    Scope::Global,
+                    "runs if Gemini CLI is not started with --extensions (-e) leaving the extension audit out".to_owned()
+                ),
+            ]
+        );
+        // Disabled for this folder (what `gemini extensions disable` writes).
+        write(
+            &exts.join("extension-enablement.json"),
+            &format!(
+                r#"{{"audit": {{"overrides": ["!{}/*"]}}}}"#,
+                project.display()
+            ),
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Gemini)[1].1,
+            "the Gemini CLI extension audit is disabled for this folder (gemini extensions enable audit turns it on)"
+        );
+        // The system settings turn hooks off and list one by name: they win.
+        write(
+            &roots.home.join(".gemini/settings.json"),
+            r#"{"hooksConfig": {"enabled": true}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{"hooksConfig": {"enabled": false, "disabled": ["log"]}, "hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(
+            found[0].1,
+            "Gemini CLI's hooksConfig.enabled is false: it runs no hook; listed in Gemini CLI's hooksConfig.disabled"
+        );
+        assert!(
+            found[1]
+                .1
+                .starts_with("Gemini CLI's hooksConfig.enabled is false"),
+            "{found:?}"
+        );
+
+        // Cursor's enterprise hooks run without a workspace's trust.
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"command": "/opt/a.sh"}]}}"#,
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Cursor),
+            [(Scope::Policy, "runs".to_owned())]
         );
     }
 

@@ -33,7 +33,8 @@
 //! - [`agent_files`](mod@agent_files): those agents' hooks files as they are;
 //!   [`agent_layers`](mod@agent_layers) for the ones an administrator owns
 //!   (Codex CLI's system layer and `requirements.toml`, Gemini CLI's system
-//!   settings, Cursor's enterprise file), read only.
+//!   settings, Cursor's enterprise file) and Gemini CLI's extensions ship,
+//!   read only.
 //! - [`agent_edit`](mod@agent_edit): a hook added to, changed in or removed from one of them, previewed first;
 //!   [`codex_toml`](mod@codex_toml) for the `[hooks]` of Codex CLI's `config.toml`.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and

@@ -16,9 +16,15 @@ agent: string,
  */
 label: string, 
 /**
- * The user's file (`global`) or the project's (`project`).
+ * The user's file (`global`), the project's (`project`) or the
+ * administrator's (`policy`: read only, never edited here).
  */
 scope: Scope, 
+/**
+ * The Gemini CLI extension that ships this file (`null`: none); such a
+ * file is the extension's, read only.
+ */
+extension: string | null, 
 /**
  * Where it is.
  */
