@@ -220,9 +220,17 @@ pub fn gemini_extension_enabled(roots: &SettingsRoots, name: &str, folder: &Path
     Some(enabled)
 }
 
+// The listing and verdict tests of these layers live here, beside the
+// layers, with the helpers of agent_files' and agent_runs' own tests.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::agent_files::agent_hook_files;
+    use crate::settings::agent_files::tests::{listed, setup};
+    use crate::settings::agent_runs::tests::summaries;
+    use crate::settings::agent_runs::verdicts;
+    use crate::settings::agent_schema::AgentFileCheck;
+    use crate::settings::runs::NotRunCode;
     use hookd_testkit::write_file as write;
 
     #[test]
@@ -326,5 +334,353 @@ mod tests {
         );
         write(&exts.join("extension-enablement.json"), "{ not json");
         assert_eq!(gemini_extension_enabled(&roots, "audit", project), None);
+    }
+
+    #[test]
+    fn codex_system_and_admin_layers_are_listed_as_policy_after_the_users() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.codex_system.join("requirements.toml"),
+            r#"allow_managed_hooks_only = true
+
+[features]
+hooks = true
+
+[hooks]
+managed_dir = "/etc/codex/hooks"
+
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+hooks = [{ type = "command", command = "/etc/codex/hooks/guard.sh", timeout = 5 }]
+"#,
+        );
+        write(
+            &roots.codex_system.join("hooks.json"),
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        // Only settings, no hooks: not a hooks file.
+        write(&roots.codex_system.join("config.toml"), "model = \"o3\"\n");
+        write(&roots.codex_home.join("hooks.json"), r#"{"hooks": {}}"#);
+        let files = agent_hook_files(&roots, Some(&project));
+        assert_eq!(
+            listed(&files),
+            [
+                (AgentKind::Codex, Scope::Global, "hooks.json".into()),
+                (AgentKind::Codex, Scope::Policy, "requirements.toml".into()),
+                (AgentKind::Codex, Scope::Policy, "hooks.json".into()),
+            ]
+        );
+        let requirements = &files[1];
+        assert!(requirements.error.is_none(), "{:?}", requirements.error);
+        // managed_dir is where the scripts are, not an event.
+        assert_eq!(requirements.check, AgentFileCheck::default());
+        assert_eq!(requirements.hooks.len(), 1);
+        assert_eq!(
+            requirements.hooks[0].command.as_deref(),
+            Some("/etc/codex/hooks/guard.sh")
+        );
+        assert_eq!(
+            requirements.hooks[0].json_path,
+            "hooks.PreToolUse[0].hooks[0]"
+        );
+        assert_eq!(files[2].path, roots.codex_system.join("hooks.json"));
+        assert_eq!(files[2].hooks[0].event, "Stop");
+
+        // The system config.toml's [hooks] are listed too; mangled files are
+        // listed with their TOML line or JSON path.
+        write(
+            &roots.codex_system.join("config.toml"),
+            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./s.sh\" }]\n",
+        );
+        write(
+            &roots.codex_system.join("requirements.toml"),
+            "[hooks]\nmanaged_dir = \"/x\"\n[[hooks.Stop]]\nhooks = [\n",
+        );
+        write(
+            &roots.codex_system.join("hooks.json"),
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 7}]}]}}"#,
+        );
+        let files = agent_hook_files(&roots, None);
+        assert_eq!(
+            listed(&files)[1..],
+            [
+                (AgentKind::Codex, Scope::Policy, "requirements.toml".into()),
+                (AgentKind::Codex, Scope::Policy, "hooks.json".into()),
+                (AgentKind::Codex, Scope::Policy, "config.toml".into()),
+            ]
+        );
+        let broken = files[1].error.as_ref().expect("an error").to_string();
+        assert!(
+            broken.contains("is not valid TOML") && broken.contains("line 4"),
+            "{broken}"
+        );
+        assert!(
+            files[2]
+                .check
+                .errors
+                .iter()
+                .any(|e| e.path.starts_with("hooks.Stop[0].hooks[0]")),
+            "{:?}",
+            files[2].check
+        );
+        assert_eq!(files[3].hooks[0].command.as_deref(), Some("./s.sh"));
+    }
+
+    #[test]
+    fn gemini_system_layers_extensions_and_cursors_enterprise_file_are_listed() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.gemini_system_defaults,
+            r#"{"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "./d.sh"}]}]}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{
+              // the administrator's
+              "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "/opt/guard.sh", "timeout": 2000}]}]}
+            }"#,
+        );
+        let ext = roots.home.join(".gemini/extensions/audit");
+        write(
+            &ext.join("gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        write(
+            &ext.join("hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "node ${extensionPath}/on-start.js"}]}]}}"#,
+        );
+        // An extension without hooks has no file to list.
+        write(
+            &roots
+                .home
+                .join(".gemini/extensions/quiet/gemini-extension.json"),
+            r#"{"name": "quiet", "version": "1.0.0"}"#,
+        );
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"command": "/opt/cursor-audit.sh"}]}}"#,
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        let shown: Vec<(AgentKind, Scope, String, Option<String>)> = files
+            .iter()
+            .map(|f| (f.agent, f.scope, f.file_name(), f.extension.clone()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (
+                    AgentKind::Gemini,
+                    Scope::Policy,
+                    "system-defaults.json".into(),
+                    None
+                ),
+                (
+                    AgentKind::Gemini,
+                    Scope::Policy,
+                    "settings.json".into(),
+                    None
+                ),
+                (
+                    AgentKind::Gemini,
+                    Scope::Global,
+                    "hooks.json".into(),
+                    Some("audit".into())
+                ),
+                (AgentKind::Cursor, Scope::Policy, "hooks.json".into(), None),
+            ]
+        );
+        assert_eq!(
+            files[1].hooks[0].timeout_secs,
+            Some(2.0),
+            "comments allowed"
+        );
+        assert_eq!(files[2].path, ext.join("hooks/hooks.json"));
+        assert_eq!(
+            files[2].hooks[0].claude_event.as_deref(),
+            Some("SessionStart")
+        );
+        assert_eq!(
+            files[3].hooks[0].command.as_deref(),
+            Some("/opt/cursor-audit.sh")
+        );
+
+        // A mangled enterprise file: Cursor's check names the JSON path.
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"timeout": 3}]}}"#,
+        );
+        let files = agent_hook_files(&roots, None);
+        let cursor = files.iter().find(|f| f.agent == AgentKind::Cursor).unwrap();
+        assert!(
+            cursor
+                .check
+                .errors
+                .iter()
+                .any(|e| e.path.starts_with("hooks.stop[0]")),
+            "{:?}",
+            cursor.check
+        );
+    }
+
+    #[test]
+    fn codex_managed_hooks_run_without_trust_and_managed_only_stops_the_users() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let user_file = roots.codex_home.join("hooks.json");
+        write(
+            &user_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#,
+        );
+        let system_file = roots.codex_system.join("hooks.json");
+        write(
+            &system_file,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        // /hooks cannot turn a managed hook off: its state is not read.
+        write(
+            &roots.codex_home.join("config.toml"),
+            &format!(
+                "[hooks.state.\"{}:stop:0:0\"]\nenabled = false\n",
+                system_file.display()
+            ),
+        );
+        let requirements = roots.codex_system.join("requirements.toml");
+        write(
+            &requirements,
+            "[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
+        );
+        let untrusted = "Codex CLI runs it only once you trust it: open /hooks in Codex";
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found,
+            [
+                (Scope::Global, untrusted.to_owned()),
+                (Scope::Policy, "runs".to_owned()),
+                (Scope::Policy, "runs".to_owned()),
+            ]
+        );
+
+        // allow_managed_hooks_only: the user's hook does not run, trusted
+        // or not; the managed ones still do.
+        write(
+            &requirements,
+            "allow_managed_hooks_only = true\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        let user = files.iter().find(|f| f.path == user_file).unwrap();
+        let verdict = &verdicts(&roots, Some(&project), user)[0];
+        assert!(!verdict.runs);
+        assert_eq!(verdict.reasons[0].code, NotRunCode::ManagedHooksOnly);
+        assert!(
+            verdict.reasons[0]
+                .message
+                .contains("allow_managed_hooks_only = true"),
+            "{verdict:?}"
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert_eq!(
+            found[1..],
+            [
+                (Scope::Policy, "runs".to_owned()),
+                (Scope::Policy, "runs".to_owned())
+            ]
+        );
+
+        // The key in an ordinary config.toml is ignored (§1.1).
+        write(&requirements, "");
+        write(
+            &roots.codex_home.join("config.toml"),
+            "allow_managed_hooks_only = true\n",
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Codex)[0].1,
+            untrusted
+        );
+
+        // A managed file Codex cannot parse is dropped, managed or not.
+        write(&system_file, r#"{"hooks": {}, "extra": 1, "Stop": []}"#);
+        write(
+            &system_file,
+            r#"{"extra": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found[1].1.starts_with("Codex CLI drops this file"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn gemini_extension_hooks_run_while_enabled_and_system_settings_switch_all_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let exts = roots.home.join(".gemini/extensions");
+        write(
+            &exts.join("audit/gemini-extension.json"),
+            r#"{"name": "audit", "version": "1.0.0"}"#,
+        );
+        write(
+            &exts.join("audit/hooks/hooks.json"),
+            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./start.sh"}]}]}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(
+            found,
+            [
+                (Scope::Policy, "runs".to_owned()),
+                (
+                    Scope::Global,
+                    "runs if Gemini CLI is not started with --extensions (-e) leaving the extension audit out".to_owned()
+                ),
+            ]
+        );
+        // Disabled for this folder (what `gemini extensions disable` writes).
+        write(
+            &exts.join("extension-enablement.json"),
+            &format!(
+                r#"{{"audit": {{"overrides": ["!{}/*"]}}}}"#,
+                project.display()
+            ),
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Gemini)[1].1,
+            "the Gemini CLI extension audit is disabled for this folder (gemini extensions enable audit turns it on)"
+        );
+        // The system settings turn hooks off and list one by name: they win.
+        write(
+            &roots.home.join(".gemini/settings.json"),
+            r#"{"hooksConfig": {"enabled": true}}"#,
+        );
+        write(
+            &roots.gemini_system_settings,
+            r#"{"hooksConfig": {"enabled": false, "disabled": ["log"]}, "hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(
+            found[0].1,
+            "Gemini CLI's hooksConfig.enabled is false: it runs no hook; listed in Gemini CLI's hooksConfig.disabled"
+        );
+        assert!(
+            found[1]
+                .1
+                .starts_with("Gemini CLI's hooksConfig.enabled is false"),
+            "{found:?}"
+        );
+
+        // Cursor's enterprise hooks run without a workspace's trust.
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"command": "/opt/a.sh"}]}}"#,
+        );
+        assert_eq!(
+            summaries(&roots, &project, AgentKind::Cursor),
+            [(Scope::Policy, "runs".to_owned())]
+        );
     }
 }

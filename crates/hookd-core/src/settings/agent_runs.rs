@@ -586,12 +586,16 @@ fn codex_state_key(file: &AgentHookFile, hook: &AgentHook) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::settings::agent_files::agent_hook_files;
     use hookd_testkit::write_file as write;
 
-    fn summaries(roots: &SettingsRoots, project: &Path, agent: AgentKind) -> Vec<(Scope, String)> {
+    pub(crate) fn summaries(
+        roots: &SettingsRoots,
+        project: &Path,
+        agent: AgentKind,
+    ) -> Vec<(Scope, String)> {
         agent_hook_files(roots, Some(project))
             .iter()
             .filter(|f| f.agent == agent)
@@ -743,95 +747,6 @@ mod tests {
     }
 
     #[test]
-    fn codex_managed_hooks_run_without_trust_and_managed_only_stops_the_users() {
-        let dir = tempfile::tempdir().unwrap();
-        let roots = SettingsRoots::under(&dir.path().join("home"));
-        let project = dir.path().join("repo");
-        let user_file = roots.codex_home.join("hooks.json");
-        write(
-            &user_file,
-            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}}"#,
-        );
-        let system_file = roots.codex_system.join("hooks.json");
-        write(
-            &system_file,
-            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
-        );
-        // /hooks cannot turn a managed hook off: its state is not read.
-        write(
-            &roots.codex_home.join("config.toml"),
-            &format!(
-                "[hooks.state.\"{}:stop:0:0\"]\nenabled = false\n",
-                system_file.display()
-            ),
-        );
-        let requirements = roots.codex_system.join("requirements.toml");
-        write(
-            &requirements,
-            "[hooks]\nmanaged_dir = \"/etc/codex/hooks\"\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
-        );
-        let untrusted = "Codex CLI runs it only once you trust it: open /hooks in Codex";
-        let found = summaries(&roots, &project, AgentKind::Codex);
-        assert_eq!(
-            found,
-            [
-                (Scope::Global, untrusted.to_owned()),
-                (Scope::Policy, "runs".to_owned()),
-                (Scope::Policy, "runs".to_owned()),
-            ]
-        );
-
-        // allow_managed_hooks_only: the user's hook does not run, trusted
-        // or not; the managed ones still do.
-        write(
-            &requirements,
-            "allow_managed_hooks_only = true\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"/etc/codex/hooks/g.sh\" }]\n",
-        );
-        let files = agent_hook_files(&roots, Some(&project));
-        let user = files.iter().find(|f| f.path == user_file).unwrap();
-        let verdict = &verdicts(&roots, Some(&project), user)[0];
-        assert!(!verdict.runs);
-        assert_eq!(verdict.reasons[0].code, NotRunCode::ManagedHooksOnly);
-        assert!(
-            verdict.reasons[0]
-                .message
-                .contains("allow_managed_hooks_only = true"),
-            "{verdict:?}"
-        );
-        let found = summaries(&roots, &project, AgentKind::Codex);
-        assert_eq!(
-            found[1..],
-            [
-                (Scope::Policy, "runs".to_owned()),
-                (Scope::Policy, "runs".to_owned())
-            ]
-        );
-
-        // The key in an ordinary config.toml is ignored (§1.1).
-        write(&requirements, "");
-        write(
-            &roots.codex_home.join("config.toml"),
-            "allow_managed_hooks_only = true\n",
-        );
-        assert_eq!(
-            summaries(&roots, &project, AgentKind::Codex)[0].1,
-            untrusted
-        );
-
-        // A managed file Codex cannot parse is dropped, managed or not.
-        write(&system_file, r#"{"hooks": {}, "extra": 1, "Stop": []}"#);
-        write(
-            &system_file,
-            r#"{"extra": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "/opt/audit.sh"}]}]}}"#,
-        );
-        let found = summaries(&roots, &project, AgentKind::Codex);
-        assert!(
-            found[1].1.starts_with("Codex CLI drops this file"),
-            "{found:?}"
-        );
-    }
-
-    #[test]
     fn a_codex_hook_hookd_cannot_hash_stays_a_condition() {
         let dir = tempfile::tempdir().unwrap();
         let roots = SettingsRoots::under(&dir.path().join("home"));
@@ -923,79 +838,6 @@ mod tests {
         assert_eq!(
             found[0].1,
             "this file sets \"disableAllHooks\": true, so GitHub Copilot skips its hooks"
-        );
-    }
-
-    #[test]
-    fn gemini_extension_hooks_run_while_enabled_and_system_settings_switch_all_off() {
-        let dir = tempfile::tempdir().unwrap();
-        let roots = SettingsRoots::under(&dir.path().join("home"));
-        let project = dir.path().join("repo");
-        let exts = roots.home.join(".gemini/extensions");
-        write(
-            &exts.join("audit/gemini-extension.json"),
-            r#"{"name": "audit", "version": "1.0.0"}"#,
-        );
-        write(
-            &exts.join("audit/hooks/hooks.json"),
-            r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "./start.sh"}]}]}}"#,
-        );
-        write(
-            &roots.gemini_system_settings,
-            r#"{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
-        );
-        let found = summaries(&roots, &project, AgentKind::Gemini);
-        assert_eq!(
-            found,
-            [
-                (Scope::Policy, "runs".to_owned()),
-                (
-                    Scope::Global,
-                    "runs if Gemini CLI is not started with --extensions (-e) leaving the extension audit out".to_owned()
-                ),
-            ]
-        );
-        // Disabled for this folder (what `gemini extensions disable` writes).
-        write(
-            &exts.join("extension-enablement.json"),
-            &format!(
-                r#"{{"audit": {{"overrides": ["!{}/*"]}}}}"#,
-                project.display()
-            ),
-        );
-        assert_eq!(
-            summaries(&roots, &project, AgentKind::Gemini)[1].1,
-            "the Gemini CLI extension audit is disabled for this folder (gemini extensions enable audit turns it on)"
-        );
-        // The system settings turn hooks off and list one by name: they win.
-        write(
-            &roots.home.join(".gemini/settings.json"),
-            r#"{"hooksConfig": {"enabled": true}}"#,
-        );
-        write(
-            &roots.gemini_system_settings,
-            r#"{"hooksConfig": {"enabled": false, "disabled": ["log"]}, "hooks": {"AfterTool": [{"hooks": [{"type": "command", "name": "log", "command": "/opt/log.sh"}]}]}}"#,
-        );
-        let found = summaries(&roots, &project, AgentKind::Gemini);
-        assert_eq!(
-            found[0].1,
-            "Gemini CLI's hooksConfig.enabled is false: it runs no hook; listed in Gemini CLI's hooksConfig.disabled"
-        );
-        assert!(
-            found[1]
-                .1
-                .starts_with("Gemini CLI's hooksConfig.enabled is false"),
-            "{found:?}"
-        );
-
-        // Cursor's enterprise hooks run without a workspace's trust.
-        write(
-            &roots.cursor_enterprise,
-            r#"{"version": 1, "hooks": {"stop": [{"command": "/opt/a.sh"}]}}"#,
-        );
-        assert_eq!(
-            summaries(&roots, &project, AgentKind::Cursor),
-            [(Scope::Policy, "runs".to_owned())]
         );
     }
 
