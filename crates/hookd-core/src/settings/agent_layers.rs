@@ -93,24 +93,46 @@ pub enum ManagedOnly {
     Unknown,
 }
 
+/// Codex CLI's `requirements.toml` parsed: `None` when there is none,
+/// `Some(Err(()))` when hookd cannot read or parse it.
+fn codex_requirements(roots: &SettingsRoots) -> Option<Result<toml::Table, ()>> {
+    match fs::read_to_string(roots.codex_system.join(CODEX_REQUIREMENTS)) {
+        Ok(text) => Some(text.parse::<toml::Table>().map_err(|_| ())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(_) => Some(Err(())),
+    }
+}
+
 /// Whether `requirements.toml` sets `allow_managed_hooks_only = true` (a
 /// top-level key, honoured there only, §1.1 "Admin switches").
 pub fn codex_managed_only(roots: &SettingsRoots) -> ManagedOnly {
-    let text = match fs::read_to_string(roots.codex_system.join(CODEX_REQUIREMENTS)) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ManagedOnly::No,
-        Err(_) => return ManagedOnly::Unknown,
-    };
-    match text.parse::<toml::Table>() {
-        Ok(table) => match table
+    match codex_requirements(roots) {
+        None => ManagedOnly::No,
+        Some(Err(())) => ManagedOnly::Unknown,
+        Some(Ok(table)) => match table
             .get("allow_managed_hooks_only")
             .and_then(toml::Value::as_bool)
         {
             Some(true) => ManagedOnly::Yes,
             _ => ManagedOnly::No,
         },
-        Err(_) => ManagedOnly::Unknown,
     }
+}
+
+/// Whether `requirements.toml` turns Codex CLI's hooks off: `[features]
+/// hooks = false`, or its deprecated alias `codex_hooks` (§1.1 "Admin
+/// switches"); then no hook runs, managed ones included.
+pub fn codex_hooks_off(roots: &SettingsRoots) -> bool {
+    let Some(Ok(table)) = codex_requirements(roots) else {
+        return false;
+    };
+    let features = table.get("features");
+    let flag = |key: &str| {
+        features
+            .and_then(|f| f.get(key))
+            .and_then(toml::Value::as_bool)
+    };
+    flag("hooks").or_else(|| flag("codex_hooks")) == Some(false)
 }
 
 /// Gemini CLI's extensions directory, under the user's `.gemini`.
@@ -270,6 +292,11 @@ mod tests {
         assert_eq!(codex_managed_only(&roots), ManagedOnly::Yes);
         write(&file, "allow_managed_hooks_only = \n");
         assert_eq!(codex_managed_only(&roots), ManagedOnly::Unknown);
+        assert!(!codex_hooks_off(&roots));
+        write(&file, "[features]\nhooks = true\ncodex_hooks = false\n");
+        assert!(!codex_hooks_off(&roots), "the canonical key wins");
+        write(&file, "[features]\ncodex_hooks = false\n");
+        assert!(codex_hooks_off(&roots));
     }
 
     #[test]
@@ -585,6 +612,16 @@ hooks = [{ type = "command", command = "/etc/codex/hooks/guard.sh", timeout = 5 
                 (Scope::Policy, "runs".to_owned()),
                 (Scope::Policy, "runs".to_owned())
             ]
+        );
+
+        // [features] hooks = false: no Codex hook runs, managed or not.
+        write(&requirements, "[features]\nhooks = false\n");
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found.iter().all(|(_, s)| s.starts_with(
+                "the administrator's requirements.toml sets [features] hooks = false"
+            )),
+            "{found:?}"
         );
 
         // The key in an ordinary config.toml is ignored (§1.1).

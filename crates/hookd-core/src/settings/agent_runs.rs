@@ -116,6 +116,8 @@ struct Context {
     codex: Option<toml::Table>,
     /// Whether Codex CLI's administrator allows only managed hooks.
     codex_managed_only: ManagedOnly,
+    /// Codex CLI's administrator turned hooks off (`[features] hooks = false`).
+    codex_hooks_off: bool,
     /// Gemini CLI's master switch is off (`hooksConfig.enabled: false`).
     gemini_off: bool,
     /// Gemini CLI loads no extension (`admin.extensions.enabled: false`).
@@ -203,6 +205,7 @@ impl Context {
         let mut context = Self {
             codex: None,
             codex_managed_only: ManagedOnly::No,
+            codex_hooks_off: false,
             gemini_off: false,
             gemini_no_extensions: false,
             gemini_extension_on: Some(true),
@@ -221,6 +224,7 @@ impl Context {
                     Err(_) => None,
                 };
                 context.codex_managed_only = agent_layers::codex_managed_only(roots);
+                context.codex_hooks_off = agent_layers::codex_hooks_off(roots);
             }
             AgentKind::Gemini => {
                 // Gemini merges its system defaults, the user's, the
@@ -342,6 +346,15 @@ impl Context {
     }
 
     fn codex(&self, file: &AgentHookFile, hook: &AgentHook, v: &mut AgentVerdict) {
+        if self.codex_hooks_off {
+            v.reasons.push(not_run(
+                NotRunCode::TurnedOff,
+                format!(
+                    "the administrator's {} sets [features] hooks = false: Codex CLI runs no hook",
+                    agent_layers::CODEX_REQUIREMENTS
+                ),
+            ));
+        }
         if file.scope == Scope::Policy {
             // Managed (§1.1): it runs without the user's trust, and `/hooks`
             // cannot turn it off.
