@@ -766,7 +766,7 @@ pub(crate) fn position(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::fs;
 
     use super::*;
@@ -862,7 +862,8 @@ mod tests {
         }
     }
 
-    fn hook(
+    /// A hook to add, in the agent's terms (no Gemini name).
+    pub(crate) fn hook(
         event: &str,
         matcher: Option<&str>,
         command: &str,

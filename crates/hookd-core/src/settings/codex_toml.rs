@@ -578,7 +578,8 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
-    use crate::settings::agent_edit::{NewAgentHook, apply, file_location, notes, preview};
+    use crate::settings::agent_edit::tests::hook;
+    use crate::settings::agent_edit::{apply, file_location, notes, preview};
     use crate::settings::agent_files::tests::setup;
     use crate::settings::connect::{AgentConnectError, ChangeStatus};
     use crate::settings::location::{Scope, SettingsLocation};
@@ -634,21 +635,6 @@ Stop = [
 ]
 PreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "./guard.sh", timeout = 5 }] }]
 "#;
-
-    fn hook(
-        event: &str,
-        matcher: Option<&str>,
-        command: &str,
-        timeout: Option<u64>,
-    ) -> NewAgentHook {
-        NewAgentHook {
-            event: event.into(),
-            matcher: matcher.map(str::to_owned),
-            command: command.into(),
-            timeout,
-            name: None,
-        }
-    }
 
     fn add(event: &str, matcher: Option<&str>, command: &str, timeout: Option<u64>) -> AgentEdit {
         AgentEdit::Add {
