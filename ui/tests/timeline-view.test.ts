@@ -771,7 +771,8 @@ describe('activity chart', () => {
     mount(stub, { repo, all: false });
     const chart = document.getElementById('timeline-chart')!;
     const own = stub.rows.filter((r) => r.repo === repo);
-    await vi.waitFor(() => expect(chart.dataset.total).toBe(String(own.length)));
+    // The chart is counted after the rows: on a loaded machine (CI) that is past waitFor's default second.
+    await vi.waitFor(() => expect(chart.dataset.total).toBe(String(own.length)), { timeout: 5000 });
     expect(chart.dataset.group).toBe('agent');
     const legend = (): string[] => [...chart.querySelectorAll<HTMLElement>('.chart-legend-item')].map((li) => li.dataset.series!);
     expect(new Set(legend())).toEqual(new Set(own.map((r) => r.agent_id)));
@@ -784,7 +785,7 @@ describe('activity chart', () => {
     document.getElementById('chart-group-tool')!.click();
     expect(chart.dataset.group).toBe('tool');
     expect(document.getElementById('chart-group-tool')!.getAttribute('aria-pressed')).toBe('true');
-    await vi.waitFor(() => expect(new Set(legend())).toEqual(new Set(own.map((r) => r.tool_name))));
+    await vi.waitFor(() => expect(new Set(legend())).toEqual(new Set(own.map((r) => r.tool_name))), { timeout: 5000 });
     expect((stub.lastArgs.get('timeline_histogram') as { request: { series: string } }).request.series).toBe('tool');
 
     // Click the busiest bar (redrawn by the toggle): the timeline narrows to its time range.
