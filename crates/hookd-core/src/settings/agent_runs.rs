@@ -5,7 +5,8 @@
 //! is not a hook that runs, and each agent has its own reasons
 //! (`docs/agent-hooks.md` §1.1, §2.1, §3.1, §4.1):
 //! - the agent drops a file it cannot parse whole, or one hook of it
-//!   ([`super::agent_schema::check`]'s errors);
+//!   (Codex CLI: a group whose matcher does not compile, a hook with an
+//!   empty command) ([`super::agent_schema::check`]'s errors);
 //! - Codex CLI loads a project's `.codex/hooks.json` only when the project
 //!   is trusted (`[projects."<path>"] trust_level = "trusted"` in its
 //!   `config.toml`), and runs any unmanaged hook only once the user has
@@ -44,10 +45,12 @@ use serde_json::Value;
 
 use super::agent_files::{AgentHook, AgentHookFile};
 use super::agent_layers::{self, ManagedOnly};
+use super::agent_schema;
 use super::codex_trust::{self, HookTrust};
 use super::format;
 use super::location::{Scope, SettingsRoots};
 use super::runs::{NotRun, NotRunCode};
+use super::validate::ValidationError;
 use crate::AgentKind;
 
 /// Whether one hook of another agent's file will run for the project.
@@ -298,7 +301,7 @@ impl Context {
         let mut whole = None;
         let mut this = None;
         for error in &file.check.errors {
-            match drops(file, hook, &error.path) {
+            match drops(file, hook, error) {
                 Drops::File => whole = whole.or(Some(error)),
                 Drops::ThisHook => this = this.or(Some(error)),
                 Drops::Another => {}
@@ -505,10 +508,11 @@ fn within(path: &str, hook: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
 }
 
-/// What the agent drops for an error at `path` of `file`, seen from `hook`.
+/// What the agent drops for one error of `file`, seen from `hook`.
 enum Drops {
-    /// The whole file (Codex CLI drops a file it cannot parse whole; every
-    /// agent one whose top level, `hooks` or an event list is wrong).
+    /// The whole file (Codex CLI drops a file it cannot parse whole,
+    /// [`agent_schema::codex_drops_file`]; every agent one whose top level,
+    /// `hooks` or an event list is wrong).
     File,
     /// `hook`: the error is in it or in its group.
     ThisHook,
@@ -516,11 +520,12 @@ enum Drops {
     Another,
 }
 
-fn drops(file: &AgentHookFile, hook: &AgentHook, path: &str) -> Drops {
+fn drops(file: &AgentHookFile, hook: &AgentHook, error: &ValidationError) -> Drops {
+    let path = error.path.as_str();
     let Some(entry) = event_entry(path) else {
         return Drops::File;
     };
-    if file.agent == AgentKind::Codex {
+    if file.agent == AgentKind::Codex && agent_schema::codex_drops_file(error) {
         return Drops::File;
     }
     if within(path, &hook.json_path) {
@@ -756,6 +761,53 @@ pub(crate) mod tests {
         assert_eq!(
             summaries(&roots, &project, AgentKind::Codex)[0].1,
             "changed since you trusted it; trust it again in Codex's /hooks"
+        );
+    }
+
+    /// Codex CLI skips a group whose matcher does not compile and a hook
+    /// with an empty command, and runs the rest of the file; only what it
+    /// cannot parse drops the whole file.
+    #[test]
+    fn codex_skips_a_group_with_an_invalid_matcher_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(&dir.path().join("home"));
+        let project = dir.path().join("repo");
+        let user_file = roots.codex_home.join("hooks.json");
+        write(
+            &user_file,
+            r#"{"hooks": {"PreToolUse": [
+                {"matcher": "Bash(", "hooks": [{"type": "command", "command": "./a.sh"}, {"type": "command", "command": "./b.sh"}]},
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": " "}, {"type": "command", "command": "./c.sh"}]}]}}"#,
+        );
+        let untrusted = "Codex CLI runs it only once you trust it: open /hooks in Codex";
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        let said: Vec<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
+        assert_eq!(said.len(), 4, "{said:?}");
+        for skipped in &said[..2] {
+            assert!(
+                skipped.starts_with("Codex CLI drops this hook (hooks.PreToolUse[0].matcher: not a valid regular expression (unclosed group)"),
+                "{said:?}"
+            );
+        }
+        assert!(
+            said[2].starts_with(
+                "Codex CLI drops this hook (hooks.PreToolUse[1].hooks[0].command: empty"
+            ),
+            "{said:?}"
+        );
+        assert_eq!(said[3], untrusted);
+        // What Codex cannot parse still drops the file, every hook of it.
+        write(
+            &user_file,
+            r#"{"hooks": {"PreToolUse": [
+                {"matcher": "Bash(", "hooks": [{"type": "command", "command": "./a.sh", "timeout": 1.5}]},
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./c.sh"}]}]}}"#,
+        );
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found.iter().all(|(_, s)| s
+                .starts_with("Codex CLI drops this file (hooks.PreToolUse[0].hooks[0].timeout")),
+            "{found:?}"
         );
     }
 

@@ -11,6 +11,12 @@
 //! still loads the file; an unknown event is skipped everywhere). Paths are
 //! JSON paths into the file, as for Claude Code's files
 //! ([`mod@super::validate`]).
+//!
+//! Values the agent changes rather than refuses are warnings that say what
+//! the agent makes of them (Codex CLI raises a timeout of 0 to 1 second and
+//! ignores the old `timeoutSec`), and matchers are compiled as the agent
+//! compiles them: Codex CLI skips a group whose regex does not compile,
+//! Gemini CLI compares such a matcher of a tool event as plain text.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -236,7 +242,8 @@ fn codex(top: &Map<String, Value>, f: &mut Findings) {
         &[],
         "Codex CLI",
         f,
-        |path, handler, f| {
+        codex_matcher,
+        |event, path, handler, f| {
             let Some(h) = handler.as_object() else {
                 f.error(path, "expected an object");
                 return;
@@ -252,7 +259,7 @@ fn codex(top: &Map<String, Value>, f: &mut Findings) {
                     if h.get("input").is_some_and(|i| !i.is_object()) {
                         f.error(format!("{path}.input"), "expected an object of arguments");
                     }
-                    codex_timeout(h, &path, f);
+                    codex_timeout(event, h, &path, f);
                     return;
                 }
                 Some(other @ ("prompt" | "agent")) => {
@@ -277,21 +284,151 @@ fn codex(top: &Map<String, Value>, f: &mut Findings) {
                     "both commandWindows and command_windows: Codex CLI refuses the duplicate",
                 );
             }
-            codex_timeout(h, &path, f);
+            codex_timeout(event, h, &path, f);
             bool_field(h, "async", &path, f);
         },
     );
 }
 
-/// A Codex CLI handler's timeout: whole seconds (`timeoutSec` is its older
-/// spelling).
-fn codex_timeout(h: &Map<String, Value>, path: &str, f: &mut Findings) {
-    for key in ["timeout", "timeoutSec"] {
-        if let Some(t) = h.get(key)
-            && t.as_u64().is_none_or(|t| t < 1)
-        {
-            f.error(format!("{path}.{key}"), "expected whole seconds, 1 or more");
-        }
+/// Codex CLI's default timeout, in seconds (`discovery.rs`
+/// `timeout_sec.unwrap_or(600).max(1)`).
+const CODEX_DEFAULT_TIMEOUT_SECS: u64 = 600;
+
+/// The events whose hooks Codex CLI gives 1 second by default (and 3 at
+/// most, `normalize_command_hook`, §1.2; the cap is not checked here: the
+/// converter still writes longer `SessionEnd` timeouts, and its files must
+/// check clean).
+const CODEX_SHORT_TIMEOUT_EVENTS: [&str; 2] = ["SessionEnd", "Interrupt"];
+
+/// A Codex CLI handler's timeout, as Codex reads it (§1.2): `timeout`, whole
+/// seconds (`Option<u64>` in `hook_config.rs`: anything else fails the
+/// parse, and Codex drops the whole file; `null` is no timeout), 0 raised
+/// to 1 second (the hook still runs: a warning). `timeoutSec`, an alias
+/// before hook trust existed, is an unknown key to the trust-era
+/// `hook_config.rs`: ignored, so the hook gets the default.
+fn codex_timeout(event: &str, h: &Map<String, Value>, path: &str, f: &mut Findings) {
+    let short = CODEX_SHORT_TIMEOUT_EVENTS.contains(&event);
+    let timeout = h.get("timeout").filter(|t| !t.is_null());
+    if h.contains_key("timeoutSec") {
+        let message = match timeout {
+            Some(t) => format!(
+                "Codex CLI ignores \"timeoutSec\" (its older spelling): \"timeout\" ({t}) counts"
+            ),
+            None => {
+                let default = if short { 1 } else { CODEX_DEFAULT_TIMEOUT_SECS };
+                format!(
+                    "Codex CLI ignores \"timeoutSec\" (its older spelling): this hook gets its default of {default} second{}; write \"timeout\"",
+                    if default == 1 { "" } else { "s" }
+                )
+            }
+        };
+        f.warn(format!("{path}.timeoutSec"), message);
+    }
+    let Some(t) = timeout else {
+        return;
+    };
+    match t.as_u64() {
+        None => f.error(
+            format!("{path}.timeout"),
+            "expected whole seconds (0 or more): Codex CLI cannot parse it and drops the whole file",
+        ),
+        Some(0) => f.warn(
+            format!("{path}.timeout"),
+            "0 seconds: Codex CLI raises it to 1 second",
+        ),
+        Some(_) => {}
+    }
+}
+
+/// The events whose matcher Codex CLI never reads, so never compiles
+/// (`matcher_pattern_for_event` in `events/common.rs`; the trust hash
+/// drops it too, [`super::codex_trust`]).
+const CODEX_MATCHERLESS_EVENTS: [&str; 3] = ["UserPromptSubmit", "Stop", "Interrupt"];
+
+/// The start of the message of a Codex CLI matcher that does not compile:
+/// Codex skips that group, not the file ([`codex_drops_file`]).
+const CODEX_MATCHER_SKIPPED: &str = "not a valid regular expression";
+
+/// A Codex CLI group's matcher, as `validate_matcher_pattern`
+/// (`codex-rs/hooks/src/events/common.rs`, `0b9770ed`) checks it: `*`,
+/// empty, or only letters, digits, `_` and `|` (exact names) is no regex;
+/// anything else is compiled with Rust's `regex` crate, the very engine
+/// Codex uses, so what fails here fails there. Codex then skips the group
+/// and its hooks with a warning ("invalid matcher … in …", `discovery.rs`).
+fn codex_matcher(event: &str, matcher: &str, path: String, f: &mut Findings) {
+    if CODEX_MATCHERLESS_EVENTS.contains(&event)
+        || matcher.is_empty()
+        || matcher == "*"
+        || matcher
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
+    {
+        return;
+    }
+    if let Err(err) = regex::Regex::new(matcher) {
+        f.error(
+            path,
+            format!(
+                "{CODEX_MATCHER_SKIPPED} ({}): Codex CLI skips this group and its hooks, with a warning",
+                regex_problem(&err)
+            ),
+        );
+    }
+}
+
+/// Whether Codex CLI drops the whole file for `error`, one of [`check`]'s
+/// errors for it: for all but two it cannot parse the file (§1.2), so
+/// [`super::agent_runs`] says the file is dropped; a matcher that does not
+/// compile drops its group, an empty command its hook (`discovery.rs`
+/// "skipping empty hook command").
+pub(crate) fn codex_drops_file(error: &ValidationError) -> bool {
+    !(error.message.starts_with(CODEX_MATCHER_SKIPPED) || error.message == EMPTY_COMMAND)
+}
+
+/// The regex engine's complaint, without the pattern it repeats: the last
+/// line of its message (`unclosed group`).
+fn regex_problem(err: &regex::Error) -> String {
+    let text = err.to_string();
+    let last = text.lines().last().unwrap_or_default().trim();
+    last.strip_prefix("error: ").unwrap_or(last).to_owned()
+}
+
+/// Gemini CLI's events whose matcher is a regular expression (tested
+/// against the tool name); its other events compare the matcher as exact
+/// text or ignore it (`hookPlanner.ts` `matchesContext`).
+const GEMINI_REGEX_EVENTS: [&str; 2] = ["BeforeTool", "AfterTool"];
+
+/// A Gemini CLI group's matcher, as `hookPlanner.ts` (`5411f113`) uses it:
+/// trimmed, `*` or empty matches everything; for a tool event `new
+/// RegExp(matcher)`, and when that throws, the matcher is compared with the
+/// tool name as plain text (a warning: the file and the group still load).
+///
+/// Gemini's engine is JavaScript's, not Rust's `regex`: JavaScript also
+/// accepts look-around, back-references, identity escapes (`\q`), a `{`
+/// that is no repetition and classes such as `[^]` or `[[:x]`, which Rust
+/// refuses; Rust accepts some JavaScript refuses (`(?i)`, `a**`). So a
+/// matcher is named only when Rust refuses it and it has none of `\`, `{`,
+/// `}`, `(?` nor a closed class: in what is left (groups, `|`, `.`, `*`,
+/// `+`, `?`, anchors, an unclosed `[`) the two engines fail alike. What
+/// only JavaScript refuses goes unnamed.
+fn gemini_matcher(event: &str, matcher: &str, path: String, f: &mut Findings) {
+    let matcher = matcher.trim();
+    if !GEMINI_REGEX_EVENTS.contains(&event) || matcher.is_empty() || matcher == "*" {
+        return;
+    }
+    let engines_differ = ["\\", "{", "}", "(?"].iter().any(|s| matcher.contains(s))
+        || (matcher.contains('[') && matcher.contains(']'));
+    if engines_differ {
+        return;
+    }
+    if let Err(err) = regex::Regex::new(matcher) {
+        f.warn(
+            path,
+            format!(
+                "not a valid JavaScript regular expression ({}): Gemini CLI compares it with the tool name as plain text, so it matches only a tool named exactly {matcher:?}",
+                regex_problem(&err)
+            ),
+        );
     }
 }
 
@@ -307,7 +444,8 @@ fn gemini(top: &Map<String, Value>, f: &mut Findings) {
         GEMINI_CONFIG_FIELDS,
         "Gemini CLI",
         &mut inner,
-        |path, handler, f| {
+        gemini_matcher,
+        |_event, path, handler, f| {
             let Some(h) = handler.as_object() else {
                 f.error(path, "expected an object");
                 return;
@@ -344,8 +482,9 @@ fn gemini(top: &Map<String, Value>, f: &mut Findings) {
     f.0.warnings.extend(warnings);
 }
 
-/// The groups of each event (Codex CLI and Gemini CLI): `matcher` and a
-/// `hooks` list, each handler checked by `handler`; the keys in `settings`
+/// The groups of each event (Codex CLI and Gemini CLI): `matcher` (a
+/// string one checked by `matcher`, with its event) and a `hooks` list, each
+/// handler checked by `handler` (with its event); the keys in `settings`
 /// are not events and are passed over.
 fn grouped(
     hooks: &Map<String, Value>,
@@ -353,7 +492,8 @@ fn grouped(
     settings: &[&str],
     name: &str,
     f: &mut Findings,
-    mut handler: impl FnMut(String, &Value, &mut Findings),
+    mut matcher: impl FnMut(&str, &str, String, &mut Findings),
+    mut handler: impl FnMut(&str, String, &Value, &mut Findings),
 ) {
     for (event, groups) in hooks {
         if settings.contains(&event.as_str()) || !known_event(event, known, name, f) {
@@ -369,15 +509,15 @@ fn grouped(
                 f.error(path, "expected an object");
                 continue;
             };
-            if let Some(m) = group.get("matcher")
-                && !m.is_string()
-            {
-                f.error(format!("{path}.matcher"), "expected a string");
+            match group.get("matcher") {
+                Some(Value::String(m)) => matcher(event, m, format!("{path}.matcher"), f),
+                Some(_) => f.error(format!("{path}.matcher"), "expected a string"),
+                None => {}
             }
             match group.get("hooks").and_then(Value::as_array) {
                 Some(list) => {
                     for (h, entry) in list.iter().enumerate() {
-                        handler(format!("{path}.hooks[{h}]"), entry, f);
+                        handler(event, format!("{path}.hooks[{h}]"), entry, f);
                     }
                 }
                 None => f.error(format!("{path}.hooks"), "expected an array of hooks"),
@@ -500,11 +640,14 @@ fn copilot_entry(e: &Map<String, Value>, path: &str, f: &mut Findings) {
     }
 }
 
+/// What an empty command is told: the agent skips that hook.
+const EMPTY_COMMAND: &str = "empty: it never runs";
+
 /// A non-empty command string.
 fn command_field(h: &Map<String, Value>, key: &str, path: &str, f: &mut Findings) {
     match h.get(key) {
         Some(Value::String(c)) if !c.trim().is_empty() => {}
-        Some(Value::String(_)) => f.error(format!("{path}.{key}"), "empty: it never runs"),
+        Some(Value::String(_)) => f.error(format!("{path}.{key}"), EMPTY_COMMAND),
         Some(_) => f.error(format!("{path}.{key}"), "expected a string"),
         None => f.error(format!("{path}.{key}"), "missing: the hook never runs"),
     }
@@ -670,7 +813,7 @@ mod tests {
              "statusMessage": "Scanning edited files"}]}]}});
         assert_eq!(check(AgentKind::Codex, &mcp), AgentFileCheck::default());
         let broken = json!({"hooks": {"PostToolUse": [{"hooks": [
-            {"type": "mcp_tool", "tool": 7, "input": "x", "timeout": 0},
+            {"type": "mcp_tool", "tool": 7, "input": "x", "timeout": 1.5},
             {"type": "http", "url": "https://x.test"}]}]}});
         let found = check(AgentKind::Codex, &broken);
         assert_eq!(
@@ -696,6 +839,134 @@ mod tests {
         // Codex CLI has no such settings: there `disabled` is no event.
         let codex = check(AgentKind::Codex, &json!({"hooks": {"disabled": []}}));
         assert_eq!(paths(&codex.warnings), ["hooks.disabled"]);
+    }
+
+    /// Codex CLI raises a timeout of 0 to 1 second (`discovery.rs`:
+    /// `unwrap_or(600).max(1)`): the hook runs, with another timeout than
+    /// written, a warning. The trust-era `hook_config.rs` reads only `timeout`
+    /// (`timeoutSec` lost its alias): an ignored key, the hook gets the
+    /// default. A timeout that is no whole number of seconds fails Codex's
+    /// parse, and it drops the whole file: an error.
+    #[test]
+    fn codex_timeouts_are_checked_as_codex_reads_them() {
+        let file = json!({"hooks": {
+            "PreToolUse": [{"hooks": [
+                {"type": "command", "command": "./a.sh", "timeout": 0},
+                {"type": "command", "command": "./b.sh", "timeoutSec": 30},
+                {"type": "command", "command": "./c.sh", "timeout": null}]}],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "./d.sh", "timeoutSec": 2}]}],
+            "Stop": [{"hooks": [
+                {"type": "command", "command": "./e.sh", "timeout": -1},
+                {"type": "command", "command": "./f.sh", "timeout": "5"}]}],
+            "PostToolUse": [{"hooks": [{"type": "mcp_tool", "server": "s", "tool": "t", "timeout": 0}]}]
+        }});
+        let found = check(AgentKind::Codex, &file);
+        assert_eq!(
+            paths(&found.errors),
+            [
+                "hooks.Stop[0].hooks[0].timeout",
+                "hooks.Stop[0].hooks[1].timeout"
+            ]
+        );
+        assert!(
+            found
+                .errors
+                .iter()
+                .all(|e| e.message.contains("drops the whole file")),
+            "{found:?}"
+        );
+        assert_eq!(
+            paths(&found.warnings),
+            [
+                "hooks.PreToolUse[0].hooks[0].timeout",
+                "hooks.PreToolUse[0].hooks[1].timeoutSec",
+                "hooks.SessionEnd[0].hooks[0].timeoutSec",
+                "hooks.PostToolUse[0].hooks[0].timeout"
+            ]
+        );
+        let said: Vec<&str> = found.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert!(said[0].contains("raises it to 1 second"), "{said:?}");
+        assert!(
+            said[1].contains("ignores") && said[1].contains("600 seconds"),
+            "{said:?}"
+        );
+        assert!(said[2].contains("default of 1 second;"), "{said:?}");
+        assert!(said[3].contains("raises it to 1 second"), "{said:?}");
+        // `timeoutSec` beside `timeout`: only `timeout` counts.
+        let both = json!({"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "./g.sh", "timeout": 5, "timeoutSec": 30}]}]}});
+        let found = check(AgentKind::Codex, &both);
+        assert!(found.errors.is_empty(), "{found:?}");
+        assert_eq!(
+            paths(&found.warnings),
+            ["hooks.Stop[0].hooks[0].timeoutSec"]
+        );
+        assert!(found.warnings[0].message.contains("\"timeout\" (5)"));
+    }
+
+    /// Codex CLI compiles a group's matcher with Rust's `regex` (unless it is
+    /// `*`, empty or plain names) and skips a group whose matcher does not
+    /// compile; Gemini CLI compiles a tool event's matcher as a JavaScript
+    /// regex and compares one that does not compile with the tool name as
+    /// plain text. Matchers of events that ignore them are not compiled.
+    #[test]
+    fn invalid_matcher_regexes_are_named_as_each_agent_treats_them() {
+        let codex = check(
+            AgentKind::Codex,
+            &json!({"hooks": {
+                "PreToolUse": [
+                    {"matcher": "Bash(", "hooks": [{"type": "command", "command": "./a.sh"}]},
+                    {"matcher": "^Bash$|mcp__.*", "hooks": [{"type": "command", "command": "./b.sh"}]},
+                    {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./c.sh"}]}],
+                "SessionStart": [{"matcher": "[startup", "hooks": [{"type": "command", "command": "./d.sh"}]}],
+                "Stop": [{"matcher": "(", "hooks": [{"type": "command", "command": "./e.sh"}]}]
+            }}),
+        );
+        assert_eq!(
+            paths(&codex.errors),
+            [
+                "hooks.PreToolUse[0].matcher",
+                "hooks.SessionStart[0].matcher"
+            ]
+        );
+        assert!(
+            codex.errors[0].message.contains("unclosed group")
+                && codex.errors[0].message.contains("skips this group"),
+            "{codex:?}"
+        );
+        assert!(codex.warnings.is_empty(), "{codex:?}");
+
+        let gemini = check(
+            AgentKind::Gemini,
+            &json!({"hooks": {
+                "BeforeTool": [
+                    {"matcher": " Bash( ", "hooks": [{"type": "command", "command": "./a.sh"}]},
+                    // Valid JavaScript, which Rust's regex refuses: not flagged.
+                    {"matcher": "(?!read_)\\w+|a{", "hooks": [{"type": "command", "command": "./b.sh"}]},
+                    {"matcher": "[^]", "hooks": [{"type": "command", "command": "./c.sh"}]}],
+                "AfterTool": [{"matcher": "*write", "hooks": [{"type": "command", "command": "./d.sh"}]}],
+                // Compared as exact text, never compiled.
+                "SessionStart": [{"matcher": "startup(", "hooks": [{"type": "command", "command": "./e.sh"}]}]
+            }}),
+        );
+        assert!(gemini.errors.is_empty(), "{gemini:?}");
+        assert_eq!(
+            paths(&gemini.warnings),
+            ["hooks.BeforeTool[0].matcher", "hooks.AfterTool[0].matcher"]
+        );
+        assert!(
+            gemini.warnings[0]
+                .message
+                .contains("only a tool named exactly \"Bash(\""),
+            "{gemini:?}"
+        );
+
+        // Cursor does not document its matcher as a regex: not compiled.
+        let cursor = check(
+            AgentKind::Cursor,
+            &json!({"version": 1, "hooks": {"preToolUse": [{"command": "./x.sh", "matcher": "Shell("}]}}),
+        );
+        assert_eq!(cursor, AgentFileCheck::default());
     }
 
     /// What hookd itself writes for each agent checks clean: the converter's
