@@ -786,8 +786,8 @@ pub(crate) mod tests {
         }
     }
 
-    const CODEX: &str = "{\n    \"description\": \"team hooks\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"^Bash$\",\n                \"hooks\": [{\"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5}]\n            }\n        ]\n    }\n}\n";
-    const GEMINI: &str = r#"{
+    pub(crate) const CODEX: &str = "{\n    \"description\": \"team hooks\",\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\n                \"matcher\": \"^Bash$\",\n                \"hooks\": [{\"type\": \"command\", \"command\": \"./guard.sh\", \"timeout\": 5}]\n            }\n        ]\n    }\n}\n";
+    pub(crate) const GEMINI: &str = r#"{
   // the user's theme
   "theme": "dark",
   "hooks": {
@@ -798,8 +798,8 @@ pub(crate) mod tests {
   } // end of hooks
 }
 "#;
-    const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./done.sh\"\n      }\n    ]\n  }\n}\n";
-    const COPILOT: &str = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 15}]}}";
+    pub(crate) const CURSOR: &str = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./done.sh\"\n      }\n    ]\n  }\n}\n";
+    pub(crate) const COPILOT: &str = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./guard.sh\", \"timeoutSec\": 15}]}}";
 
     /// Each agent's file, its text, and a hook to add to it.
     fn cases(

@@ -573,7 +573,7 @@ fn refusal(json_path: impl Into<String>, problem: &'static str) -> ShapeError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::fs;
     use std::path::{Path, PathBuf};
 
@@ -588,7 +588,7 @@ mod tests {
     /// A user's config.toml: comments, other tables before and after the
     /// hooks, a hook in Codex's documented shape, one with inline
     /// handlers, and Codex's trust state.
-    const CONFIG: &str = r#"# Codex CLI configuration
+    pub(crate) const CONFIG: &str = r#"# Codex CLI configuration
 model = "o3"  # the default model
 approval_policy = "on-request"
 
@@ -628,7 +628,7 @@ statusMessage = "Checking Bash command"
 "#;
 
     /// A file that writes its hooks as inline arrays of inline tables.
-    const INLINE: &str = r#"[hooks]
+    pub(crate) const INLINE: &str = r#"[hooks]
 # one per line
 Stop = [
   { hooks = [{ type = "command", command = "./done.sh" }] },

@@ -13,6 +13,11 @@
 //! neither place. Both are read and written holding the settings file's
 //! lock and then the store's (always in that order), so concurrent disables
 //! and enables, of one file or several, each see the others' writes.
+//!
+//! The other coding agents' hooks files keep their disabled hooks here too
+//! ([`super::agent_disabled`]): the same record, with an [`AgentPlace`]
+//! saying which agent and the exact bytes taken out, so one store, one
+//! lock order and one roll-back serve every agent.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,6 +28,7 @@ use serde_json::Value;
 
 use crate::fs_atomic::{DirLock, FsAtomicError, LOCK_WAIT};
 
+use super::agent_disabled::AgentPlace;
 use super::document::{SettingsDocument, SettingsLock};
 use super::edit::{HookSelector, RemovedHook, remove_hook, resolve_event, restore_hook};
 use super::error::{Result, SettingsError};
@@ -62,6 +68,12 @@ pub struct DisabledHook {
     /// Position of `hooks`, when disabling removed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hooks_index: Option<usize>,
+    /// For a hook of another coding agent's file
+    /// ([`super::agent_disabled`]): the agent, the file's format and the
+    /// exact bytes taken out; `None` for Claude Code's and hookd's own
+    /// files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentPlace>,
 }
 
 impl DisabledHook {
@@ -79,6 +91,7 @@ impl DisabledHook {
             group: removed.group,
             event_index: removed.event_index,
             hooks_index: removed.hooks_index,
+            agent: None,
         }
     }
 
@@ -96,9 +109,11 @@ impl DisabledHook {
         }
     }
 
-    /// True when it came from the file at `location`.
+    /// True when it came from the file at `location` (another agent's
+    /// file's hooks are [`super::agent_disabled`]'s, never a settings
+    /// location's).
     pub fn belongs_to(&self, location: &SettingsLocation) -> bool {
-        self.kind == location.kind && self.path == location.path
+        self.agent.is_none() && self.kind == location.kind && self.path == location.path
     }
 
     /// The command of a command handler.
@@ -308,7 +323,7 @@ impl DisabledStore {
     /// Locks the store's directory (creating it) after `settings` was
     /// locked; `None` when that is the directory `settings` already holds
     /// (hookd's global settings sit beside the store).
-    fn lock(&self, settings: &SettingsLock) -> Result<Option<DirLock>> {
+    pub(crate) fn lock(&self, settings: &SettingsLock) -> Result<Option<DirLock>> {
         let dir = match self.path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -323,7 +338,7 @@ impl DisabledStore {
         Ok(Some(lock))
     }
 
-    fn save(&self, hooks: &[DisabledHook]) -> Result<()> {
+    pub(crate) fn save(&self, hooks: &[DisabledHook]) -> Result<()> {
         let file = StoreFile {
             version: STORE_VERSION,
             disabled: hooks.to_vec(),
@@ -334,7 +349,7 @@ impl DisabledStore {
     /// Puts the store back after the settings file could not be saved. A
     /// failure here is logged: the error that caused the roll-back is the
     /// one worth reporting.
-    fn roll_back(&self, before: &[DisabledHook]) {
+    pub(crate) fn roll_back(&self, before: &[DisabledHook]) {
         if let Err(err) = self.save(before) {
             tracing::error!(store = %self.path.display(), error = %err, "cannot roll back the store of disabled hooks");
         }

@@ -36,12 +36,15 @@
 //!   settings, Cursor's enterprise file) and Gemini CLI's extensions ship,
 //!   read only.
 //! - [`agent_edit`](mod@agent_edit): a hook added to, changed in or removed from one of them, previewed first;
-//!   [`codex_toml`](mod@codex_toml) for the `[hooks]` of Codex CLI's `config.toml`.
+//!   [`codex_toml`](mod@codex_toml) for the `[hooks]` of Codex CLI's `config.toml`;
+//!   [`agent_disabled`](mod@agent_disabled): one of their hooks disabled
+//!   and enabled again through hookd's store of disabled hooks.
 //! - [`runs`](mod@runs): whether each hook will really run for a project, and
 //!   every reason it will not (record-only, untrusted, policy, ...).
 //! - [`trust`](mod@trust): which project managed hook files the user approved
 //!   (by the SHA-256 of their bytes), so only those run.
 
+pub mod agent_disabled;
 pub mod agent_edit;
 pub mod agent_files;
 pub mod agent_layers;
