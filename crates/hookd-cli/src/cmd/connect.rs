@@ -116,10 +116,12 @@ pub fn connect(args: &ConnectArgs) -> Result<()> {
 }
 
 /// `hookd connect --agent X` for an agent other than Claude Code: hookd's
-/// entries in that agent's hooks file, and what the agent asks before it
-/// runs them.
+/// entries in that agent's hooks file, what the agent asks before it runs
+/// them, and what switched off will keep it from running them at all
+/// ([`connector::connect_warnings`]).
 fn connect_agent(agent: &dyn Connector, args: &ConnectArgs, mode: connect::Mode) -> Result<()> {
-    let location = agent_file(agent, args.scope, args.project.as_deref())?;
+    let (roots, _, project) = target::resolve(args.scope, Kind::Agent, args.project.as_deref())?;
+    let location = agent.location(&roots, args.scope, project.as_deref())?;
     let emit = connect::emit_command_for(args.emit_command.as_deref(), location.scope)?;
     let report = agent.connect(&location, &emit, mode, args.dry_run)?;
     say_connected(
@@ -138,6 +140,10 @@ fn connect_agent(agent: &dyn Connector, args: &ConnectArgs, mode: connect::Mode)
         for note in agent.connect_notes(&location) {
             eprintln!("note: {note}");
         }
+    }
+    // Also when nothing changed, or in a dry run: the entries will not run.
+    for warning in connector::connect_warnings(&roots, agent.agent(), project.as_deref()) {
+        eprintln!("warning: {warning}");
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::format;
 use super::location::{Scope, SettingsRoots};
 use crate::AgentKind;
 
@@ -133,6 +134,77 @@ pub fn codex_hooks_off(roots: &SettingsRoots) -> bool {
             .and_then(toml::Value::as_bool)
     };
     flag("hooks").or_else(|| flag("codex_hooks")) == Some(false)
+}
+
+/// Whose one of Gemini CLI's settings files is (`docs/agent-hooks.md` §2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GeminiLayer {
+    /// The administrator's `system-defaults.json`: the user's and the
+    /// project's settings override it.
+    SystemDefaults,
+    /// The user's `~/.gemini/settings.json`.
+    User,
+    /// The project's `.gemini/settings.json`.
+    Project,
+    /// The administrator's system `settings.json`: it overrides every other.
+    System,
+}
+
+/// One of Gemini CLI's settings files, parsed.
+#[derive(Debug, Clone)]
+pub struct GeminiSettings {
+    /// Whose it is.
+    pub layer: GeminiLayer,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its content (comments allowed, as Gemini allows them).
+    pub value: Value,
+}
+
+/// Gemini CLI's settings files that exist and parse, for `project` (the
+/// user's and the administrator's only without one), in the order Gemini
+/// merges them: system defaults < user < project < system (`settings.ts`
+/// `mergeSettings`, §2.1), so a later file's value of a setting wins.
+pub fn gemini_settings(roots: &SettingsRoots, project: Option<&Path>) -> Vec<GeminiSettings> {
+    let files = [
+        (
+            GeminiLayer::SystemDefaults,
+            Some(roots.gemini_system_defaults.clone()),
+        ),
+        (
+            GeminiLayer::User,
+            Some(roots.home.join(".gemini/settings.json")),
+        ),
+        (
+            GeminiLayer::Project,
+            project.map(|p| p.join(".gemini/settings.json")),
+        ),
+        (
+            GeminiLayer::System,
+            Some(roots.gemini_system_settings.clone()),
+        ),
+    ];
+    files
+        .into_iter()
+        .filter_map(|(layer, path)| {
+            let path = path?;
+            let bytes = fs::read(&path).ok()?;
+            let (value, _) = format::parse_with(&bytes, true).ok()?;
+            Some(GeminiSettings { layer, path, value })
+        })
+        .collect()
+}
+
+/// The file of `settings` ([`gemini_settings`], in merge order) that sets
+/// Gemini CLI's hooks master switch, `hooksConfig.enabled`, last, with the
+/// value it sets; `None` when none sets it (hooks are on by default).
+pub fn gemini_hooks_switch(settings: &[GeminiSettings]) -> Option<(&GeminiSettings, bool)> {
+    settings.iter().rev().find_map(|file| {
+        file.value
+            .pointer("/hooksConfig/enabled")
+            .and_then(Value::as_bool)
+            .map(|on| (file, on))
+    })
 }
 
 /// Gemini CLI's extensions directory, under the user's `.gemini`.

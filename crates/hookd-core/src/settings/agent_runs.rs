@@ -44,7 +44,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::agent_files::{AgentHook, AgentHookFile};
-use super::agent_layers::{self, ManagedOnly};
+use super::agent_layers::{self, GeminiLayer, ManagedOnly};
 use super::agent_schema;
 use super::codex_trust::{self, HookTrust};
 use super::format;
@@ -233,31 +233,18 @@ impl Context {
                 // Gemini merges its system defaults, the user's, the
                 // project's and the system settings, in that order; the
                 // disabled lists are a union, the switch the last one set.
-                let defaults = read_json(&roots.gemini_system_defaults, true);
-                let user = read_json(&roots.home.join(".gemini/settings.json"), true);
-                let project_settings =
-                    project.and_then(|p| read_json(&p.join(".gemini/settings.json"), true));
-                let system = read_json(&roots.gemini_system_settings, true);
+                let layers = agent_layers::gemini_settings(roots, project);
+                let user = layers
+                    .iter()
+                    .find(|l| l.layer == GeminiLayer::User)
+                    .map(|l| &l.value);
                 if let Some(project) = project {
-                    context.gemini_folder = gemini_folder_trust(roots, user.as_ref(), project);
+                    context.gemini_folder = gemini_folder_trust(roots, user, project);
                 }
-                let mut enabled = true;
-                for settings in [
-                    defaults.as_ref(),
-                    user.as_ref(),
-                    project_settings.as_ref(),
-                    system.as_ref(),
-                ]
-                .into_iter()
-                .flatten()
-                {
+                context.gemini_off =
+                    agent_layers::gemini_hooks_switch(&layers).is_some_and(|(_, on)| !on);
+                for settings in layers.iter().map(|l| &l.value) {
                     let config = settings.get("hooksConfig");
-                    if let Some(on) = config
-                        .and_then(|c| c.get("enabled"))
-                        .and_then(Value::as_bool)
-                    {
-                        enabled = on;
-                    }
                     if let Some(on) = settings
                         .pointer("/admin/extensions/enabled")
                         .and_then(Value::as_bool)
@@ -277,7 +264,6 @@ impl Context {
                         );
                     }
                 }
-                context.gemini_off = !enabled;
                 if let Some(name) = &file.extension {
                     let folder = project.unwrap_or(&roots.home);
                     context.gemini_extension_on =

@@ -12,7 +12,10 @@
 //! themselves are written once here, all with the locked, surgical write of
 //! [`super::connect`], so bytes outside hookd's entries stay as they were.
 //! [`of`] says which agent's connector answers, so a front end never
-//! matches on the agent again. Claude Code's own files keep
+//! matches on the agent again. What an administrator switched off stops
+//! hookd's entries from running wherever they are written:
+//! [`connect_warnings`] says so, for the front ends to print beside a
+//! connect. Claude Code's own files keep
 //! [`super::connect`]'s richer API (policy, disabled hooks, modes per
 //! event), which they need.
 
@@ -22,6 +25,7 @@ use serde_json::Value;
 
 use crate::AgentKind;
 
+use super::agent_layers::{self, GeminiLayer, ManagedOnly};
 use super::connect::{self, ChangeReport, EditPreview, Mode, ShapeError};
 use super::error::Result as SettingsResult;
 use super::location::{Scope, SettingsLocation, SettingsRoots};
@@ -146,6 +150,78 @@ pub trait Connector: Sync {
     }
 }
 
+/// Why the entries `hookd connect --agent` writes for `agent` will not run,
+/// whatever their file says: what the administrator (or one of Gemini
+/// CLI's own settings files) switched off, read as
+/// [`super::agent_runs`] reads it for the Effective view. One sentence each,
+/// saying why and what can be done; empty when nothing stops them.
+/// - Codex CLI: `[features] hooks = false` in the administrator's
+///   `requirements.toml` (no hook runs), or `allow_managed_hooks_only =
+///   true` there (only managed hooks run, and hookd writes the user's or a
+///   project's `hooks.json`, never a managed layer), `docs/agent-hooks.md`
+///   §1.1 "Admin switches"; a `requirements.toml` hookd cannot parse is
+///   said too.
+/// - Gemini CLI: `hooksConfig.enabled: false` in the settings file that
+///   sets it last (system defaults < user < project < system settings,
+///   §2.1); what to do depends on whose file it is.
+///
+/// Connecting still writes the entries (they run once the switch is
+/// lifted); the front ends print these beside what they wrote or would
+/// write.
+pub fn connect_warnings(
+    roots: &SettingsRoots,
+    agent: AgentKind,
+    project: Option<&Path>,
+) -> Vec<String> {
+    match agent {
+        AgentKind::Codex => codex_warnings(roots),
+        AgentKind::Gemini => gemini_warnings(roots, project),
+        AgentKind::Claude | AgentKind::Cursor | AgentKind::Copilot => Vec::new(),
+    }
+}
+
+/// [`connect_warnings`] of Codex CLI.
+fn codex_warnings(roots: &SettingsRoots) -> Vec<String> {
+    let requirements = roots.codex_system.join(agent_layers::CODEX_REQUIREMENTS);
+    let file = requirements.display();
+    if agent_layers::codex_hooks_off(roots) {
+        return vec![format!(
+            "the administrator's {file} sets [features] hooks = false: Codex CLI runs no hook, so it will not run hookd's entries either, until an administrator lifts it there"
+        )];
+    }
+    match agent_layers::codex_managed_only(roots) {
+        ManagedOnly::No => Vec::new(),
+        ManagedOnly::Yes => vec![format!(
+            "the administrator's {file} sets allow_managed_hooks_only = true: Codex CLI runs only managed hooks (that file's [hooks], and hooks.json or config.toml [hooks] in {}), not hookd's entries in your or a project's hooks.json; ask your administrator to add hookd's entries to one of those, or to lift allow_managed_hooks_only",
+            roots.codex_system.display()
+        )],
+        ManagedOnly::Unknown => vec![format!(
+            "hookd cannot parse the administrator's {file}: if it sets allow_managed_hooks_only = true or [features] hooks = false, Codex CLI will not run hookd's entries"
+        )],
+    }
+}
+
+/// [`connect_warnings`] of Gemini CLI.
+fn gemini_warnings(roots: &SettingsRoots, project: Option<&Path>) -> Vec<String> {
+    let settings = agent_layers::gemini_settings(roots, project);
+    let Some((file, false)) = agent_layers::gemini_hooks_switch(&settings) else {
+        return Vec::new();
+    };
+    let path = file.path.display();
+    let off = "Gemini CLI runs no hook, so it will not run hookd's entries either";
+    vec![match file.layer {
+        GeminiLayer::System => format!(
+            "the administrator's system settings {path} set \"hooksConfig\": {{\"enabled\": false}}, which overrides yours and the project's: {off}, until an administrator changes it there"
+        ),
+        GeminiLayer::SystemDefaults => format!(
+            "the administrator's system defaults {path} set \"hooksConfig\": {{\"enabled\": false}} and neither your settings nor the project's set it: {off}; your ~/.gemini/settings.json overrides the defaults with \"hooksConfig\": {{\"enabled\": true}}"
+        ),
+        GeminiLayer::User | GeminiLayer::Project => format!(
+            "{path} sets \"hooksConfig\": {{\"enabled\": false}}: {off}, until it is set to true there (or removed)"
+        ),
+    }]
+}
+
 /// The connector of `agent`; `None` for Claude Code, whose files
 /// [`super::connect`] edits.
 pub fn of(agent: AgentKind) -> Option<&'static dyn Connector> {
@@ -189,6 +265,69 @@ mod tests {
             ]
             .map(std::path::PathBuf::from)
         );
+    }
+
+    /// Codex CLI's administrator switches and Gemini CLI's master switch,
+    /// wherever it is set last, stop hookd's entries: said, with what to do.
+    #[test]
+    fn connect_warns_when_the_agent_will_not_run_the_entries() {
+        use hookd_testkit::write_file as write;
+        let dir = tempfile::tempdir().unwrap();
+        let roots = SettingsRoots::under(dir.path());
+        let project = dir.path().join("repo");
+        for agent in AgentKind::ALL {
+            assert!(connect_warnings(&roots, agent, Some(&project)).is_empty());
+        }
+        let requirements = roots.codex_system.join("requirements.toml");
+        write(&requirements, "allow_managed_hooks_only = true\n");
+        let said = connect_warnings(&roots, AgentKind::Codex, None);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].contains("allow_managed_hooks_only = true")
+                && said[0].contains("ask your administrator"),
+            "{said:?}"
+        );
+        write(
+            &requirements,
+            "allow_managed_hooks_only = true\n[features]\nhooks = false\n",
+        );
+        let said = connect_warnings(&roots, AgentKind::Codex, None);
+        assert_eq!(said.len(), 1, "hooks off says it all: {said:?}");
+        assert!(said[0].contains("[features] hooks = false"), "{said:?}");
+        write(&requirements, "allow_managed_hooks_only = \n");
+        assert!(connect_warnings(&roots, AgentKind::Codex, None)[0].contains("cannot parse"));
+        write(&requirements, "allow_managed_hooks_only = false\n");
+        assert!(connect_warnings(&roots, AgentKind::Codex, None).is_empty());
+
+        // Gemini CLI: the file that sets hooksConfig.enabled last decides.
+        let off = r#"{"hooksConfig": {"enabled": false}}"#;
+        let on = r#"{"hooksConfig": {"enabled": true}}"#;
+        write(&roots.gemini_system_defaults, off);
+        let said = connect_warnings(&roots, AgentKind::Gemini, Some(&project));
+        assert!(
+            said[0].contains("system defaults") && said[0].contains("overrides the defaults"),
+            "{said:?}"
+        );
+        write(&roots.home.join(".gemini/settings.json"), on);
+        assert!(connect_warnings(&roots, AgentKind::Gemini, Some(&project)).is_empty());
+        write(&project.join(".gemini/settings.json"), off);
+        let said = connect_warnings(&roots, AgentKind::Gemini, Some(&project));
+        assert!(
+            said[0].starts_with(&format!(
+                "{}",
+                project.join(".gemini/settings.json").display()
+            )),
+            "{said:?}"
+        );
+        write(&roots.gemini_system_settings, off);
+        write(&project.join(".gemini/settings.json"), on);
+        let said = connect_warnings(&roots, AgentKind::Gemini, Some(&project));
+        assert!(
+            said[0].contains("overrides yours and the project's")
+                && said[0].contains("until an administrator changes it"),
+            "{said:?}"
+        );
+        assert!(connect_warnings(&roots, AgentKind::Cursor, Some(&project)).is_empty());
     }
 
     #[test]
