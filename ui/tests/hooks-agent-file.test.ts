@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, formatTimeout, hasProblems, problemsAt, renderAgentFile } from '../src/components/hooks-agent-file';
+import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, eventBreakable, formatTimeout, hasProblems, problemsAt, renderAgentFile } from '../src/components/hooks-agent-file';
 import { createErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
 import { formatHash, hooksHash, parseHash } from '../src/lib/route';
@@ -69,6 +69,19 @@ describe('agent file labels and keys', () => {
     const el = renderAgentFile(ext, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
     expect(el.querySelector('#hooks-agent-add')).toBeNull();
     expect(el.querySelector('.hooks-agent-remove')).toBeNull();
+  });
+
+  it('lets an event name wrap between its words, and the row’s buttons wrap in their own box', () => {
+    const parts = eventBreakable('beforeShellExecution');
+    expect(parts.map((n) => n.nodeName)).toEqual(['#text', 'WBR', '#text', 'WBR', '#text']);
+    expect(parts.map((n) => n.textContent).join('')).toBe('beforeShellExecution');
+    expect(eventBreakable('stop').length).toBe(1);
+    const el = renderAgentFile(file({ hooks: [hook({ event: 'BeforeToolSelection', claude_event: null })] }), { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
+    const row = el.querySelector('[data-testid="agent-hook"]') as HTMLTableRowElement;
+    expect(row.cells[0]!.querySelectorAll('wbr').length).toBe(2);
+    expect(row.cells[0]!.textContent).toBe('BeforeToolSelection');
+    const buttons = row.querySelector('.hooks-agent-actions > .hooks-agent-buttons');
+    expect([...buttons!.children].map((b) => b.textContent)).toEqual(['Edit', 'Remove']);
   });
 
   it('shows timeouts in seconds and none as empty', () => {

@@ -112,7 +112,41 @@ export default async function ({ browser, test, shot, makeRepo }) {
     const errorText = await errors.getText();
     assert.match(errorText, /Cursor would drop this file or these hooks/);
     assert.match(errorText, /hooks\.stop\[0\]/);
+    // The table fits its panel: no sideways scroll, no button cut off (at
+    // the default 1100 px, and at 800×600 with narrower columns).
+    const fits = async (where) => {
+      const m = await browser.execute(() => {
+        const wrap = document.querySelector('#hooks-agent-file .hooks-table-wrap');
+        const box = wrap.getBoundingClientRect();
+        const cut = [...wrap.querySelectorAll('button')]
+          .filter((b) => { const r = b.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.width < 1; })
+          .map((b) => b.getAttribute('aria-label'));
+        return { scroll: wrap.scrollWidth, client: wrap.clientWidth, cut, buttons: wrap.querySelectorAll('button').length };
+      });
+      assert.ok(m.scroll <= m.client, `${where}: the table scrolls sideways (${m.scroll} > ${m.client})`);
+      assert.deepEqual(m.cut, [], `${where}: buttons cut off`);
+      assert.equal(m.buttons, 5, `${where}: Edit and Remove on two rows, Remove on the third`);
+    };
+    assert.equal((await browser.getWindowSize()).width, 1100);
+    await fits('1100 px');
     await shot(browser, 'hooks-agent-files');
+    const original = await browser.getWindowSize();
+    let sized = false;
+    try {
+      await browser.setWindowSize(800, 600);
+      await browser.waitUntil(async () => (await browser.execute(() => window.innerWidth)) <= 800, { timeout: 5000 });
+      sized = true;
+    } catch (err) {
+      console.log(`e2e: cannot resize the window (${err.message.split('\n')[0]}); 800×600 not measured`);
+    }
+    try {
+      if (sized) {
+        await fits('800×600');
+        await shot(browser, 'hooks-agent-files-800');
+      }
+    } finally {
+      if (sized) await browser.setWindowSize(original.width, original.height);
+    }
 
     // Keyboard: from Cursor's tab, ArrowLeft goes to Codex CLI's.
     await browser.execute(() => document.querySelector('.hooks-agent-tab[data-agent-file="cursor-project"]').focus());

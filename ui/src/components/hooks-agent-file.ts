@@ -59,6 +59,16 @@ export function formatTimeout(secs: number | null): string {
   return `${Number.isInteger(secs) ? secs : Number(secs.toFixed(3))} s`;
 }
 
+/** An event name that may wrap between its words (`before​Shell​Execution`), so a narrow column never pushes the table wider. */
+export function eventBreakable(name: string): Node[] {
+  const nodes: Node[] = [];
+  for (const part of name.split(/(?<=[a-z])(?=[A-Z])/)) {
+    if (nodes.length > 0) nodes.push(document.createElement('wbr'));
+    nodes.push(document.createTextNode(part));
+  }
+  return nodes;
+}
+
 /** The findings at a hook's place in the file or inside it (`hooks.stop[1]`, `hooks.stop[1].command`). */
 export function problemsAt(hook: AgentHook, problems: Problem[]): Problem[] {
   return problems.filter((p) => p.path === hook.json_path || p.path.startsWith(`${hook.json_path}.`) || p.path.startsWith(`${hook.json_path}[`));
@@ -143,8 +153,8 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
     return h(
       'tr',
       { class: own.length > 0 ? 'hooks-agent-row-error' : '', data: { testid: 'agent-hook', event: x.event, claudeEvent: x.claude_event ?? '', hookd: String(x.hookd), path: x.json_path }, attrs: { tabindex: canEdit ? -1 : null } },
-      h('td', { class: 'mono hooks-event-name', attrs: { title: x.json_path } }, x.event),
-      h('td', { class: 'mono hooks-event-name', data: { testid: 'agent-hook-claude' } }, x.claude_event ?? h('span', { class: 'muted', attrs: { title: 'Claude Code has no such event' }, text: '—' })),
+      h('td', { class: 'mono hooks-event-name', attrs: { title: x.json_path } }, ...eventBreakable(x.event)),
+      h('td', { class: 'mono hooks-event-name', data: { testid: 'agent-hook-claude' } }, ...(x.claude_event !== null ? eventBreakable(x.claude_event) : [h('span', { class: 'muted', attrs: { title: 'Claude Code has no such event' }, text: '—' })])),
       h('td', { class: 'mono', attrs: { title: x.matcher ?? null } }, ...breakable(x.matcher ?? '')),
       h(
         'td',
@@ -156,7 +166,8 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
         ...own.map((p) => h('span', { class: 'hooks-agent-row-problem', data: { testid: 'agent-hook-error' }, text: `⚠ ${p.message}` })),
       ),
       h('td', { class: 'num', text: formatTimeout(x.timeout_secs) }),
-      canEdit ? h('td', { class: 'hooks-agent-actions' }, ...(Array.isArray(remove) ? remove : [remove])) : null,
+      // The buttons wrap inside their cell rather than push the table wider.
+      canEdit ? h('td', { class: 'hooks-agent-actions' }, h('div', { class: 'hooks-agent-buttons' }, ...(Array.isArray(remove) ? remove : [remove]))) : null,
     );
   });
   const notice = noticeFor(f.path);
