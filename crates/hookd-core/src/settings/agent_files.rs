@@ -216,6 +216,7 @@ pub fn agent_hook_files(roots: &SettingsRoots, project: Option<&Path>) -> Vec<Ag
                 if let Some(mut read) =
                     read_file(agent, Scope::Global, &extension.hooks, false, None)
                 {
+                    extension.hydrate(&mut read, project);
                     read.extension = Some(extension.name);
                     out.push(read);
                 }

@@ -21,7 +21,9 @@
 //! Gemini CLI also runs the hooks of the extensions the user installed
 //! (`~/.gemini/extensions/<dir>/hooks/hooks.json`, §2.1): those files are
 //! the extension's, listed at the user's scope with the extension's name
-//! ([`gemini_extensions`]) and just as read only; whether Gemini loads an
+//! ([`gemini_extensions`]) and just as read only, each hook shown as
+//! Gemini loads it, `${extensionPath}` and its other variables substituted
+//! ([`GeminiExtension::hydrate`]); whether Gemini loads an
 //! extension for a folder is in `extension-enablement.json`
 //! ([`gemini_extension_enabled`]). Where they are comes
 //! from [`SettingsRoots`], so tests point them at temp dirs and never read
@@ -29,9 +31,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
+use regex::Regex;
 use serde_json::Value;
 
+use super::agent_files::AgentHookFile;
 use super::format;
 use super::location::{Scope, SettingsRoots};
 use crate::AgentKind;
@@ -226,8 +231,60 @@ const GEMINI_ENABLEMENT: &str = "extension-enablement.json";
 pub struct GeminiExtension {
     /// Its name (its manifest's `name`).
     pub name: String,
+    /// Its directory (a linked one's `source`): Gemini's `${extensionPath}`.
+    pub dir: PathBuf,
     /// Its hooks file, `<extension dir>/hooks/hooks.json` (it need not exist).
     pub hooks: PathBuf,
+}
+
+impl GeminiExtension {
+    /// The hooks of `file`, this extension's hooks file as listed, made what
+    /// Gemini CLI loads: every variable it substitutes replaced in each
+    /// hook's command, matcher and name ([`gemini_extension_text`]), with
+    /// `workspace` (the project) as `${workspacePath}`. The file as written
+    /// stays in `file.value` (for an editor, and for the check).
+    pub fn hydrate(&self, file: &mut AgentHookFile, workspace: Option<&Path>) {
+        for hook in &mut file.hooks {
+            for text in [&mut hook.command, &mut hook.matcher, &mut hook.name]
+                .into_iter()
+                .flatten()
+            {
+                *text = gemini_extension_text(text, &self.dir, workspace);
+            }
+        }
+    }
+}
+
+/// A `${name}` reference, as Gemini CLI's `hydrateString` finds them
+/// (`/\${(.*?)}/g`: the shortest name, on one line; Rust's `.` excludes
+/// `\n` as JavaScript's does).
+static GEMINI_VARIABLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$\{(.*?)\}").expect("a valid regex"));
+
+/// `text`, a string of an extension's `hooks/hooks.json`, as Gemini CLI
+/// loads it: `extension-manager.ts` `loadExtensionHooks` runs
+/// `recursivelyHydrateStrings` over every string of `hooks` (`variables.ts`
+/// `hydrateString`, both at `5411f113`), replacing `${extensionPath}` (the
+/// extension's directory, `dir`), `${workspacePath}` (the workspace Gemini
+/// runs in: `workspace`, kept as written without one), `${/}` and
+/// `${pathSeparator}` (the path separator). Any other `${name}` is kept as
+/// written: Gemini replaces one named like an extension setting's
+/// environment variable with its value (from the extension's `.env` or the
+/// keychain, which hookd does not read) and keeps the rest. `$NAME` forms
+/// (`$GEMINI_PROJECT_DIR`) are the shell's and the hook runner's, at run
+/// time, for every hook alike: kept.
+pub fn gemini_extension_text(text: &str, dir: &Path, workspace: Option<&Path>) -> String {
+    GEMINI_VARIABLE
+        .replace_all(text, |found: &regex::Captures<'_>| {
+            let value = match &found[1] {
+                "extensionPath" => Some(dir.display().to_string()),
+                "workspacePath" => workspace.map(|w| w.display().to_string()),
+                "/" | "pathSeparator" => Some(std::path::MAIN_SEPARATOR_STR.to_owned()),
+                _ => None,
+            };
+            value.unwrap_or_else(|| found[0].to_owned())
+        })
+        .into_owned()
 }
 
 /// The extensions Gemini CLI would load (`extension-manager.ts`
@@ -265,6 +322,7 @@ pub fn gemini_extensions(roots: &SettingsRoots) -> Vec<GeminiExtension> {
         out.push(GeminiExtension {
             name: name.to_owned(),
             hooks: dir.join("hooks").join("hooks.json"),
+            dir,
         });
     }
     out
@@ -401,10 +459,12 @@ mod tests {
             [
                 GeminiExtension {
                     name: "audit".into(),
+                    dir: exts.join("audit"),
                     hooks: exts.join("audit/hooks/hooks.json"),
                 },
                 GeminiExtension {
                     name: "linted".into(),
+                    dir: source.clone(),
                     hooks: source.join("hooks/hooks.json"),
                 },
             ]
@@ -433,6 +493,83 @@ mod tests {
         );
         write(&exts.join("extension-enablement.json"), "{ not json");
         assert_eq!(gemini_extension_enabled(&roots, "audit", project), None);
+    }
+
+    /// Gemini CLI substitutes `${extensionPath}`, `${workspacePath}`, `${/}`
+    /// and `${pathSeparator}` in an extension's hooks when it loads them:
+    /// the listing shows the command Gemini runs (and matches
+    /// `hooksConfig.disabled` against it, as Gemini does), the file as
+    /// written stays in the listed file's value.
+    #[test]
+    fn gemini_extension_hooks_are_listed_with_geminis_variables_substituted() {
+        let (_dir, roots, project) = setup();
+        let exts = roots.home.join(".gemini/extensions");
+        let source = roots.home.join("src/linted");
+        write(
+            &source.join("gemini-extension.json"),
+            r#"{"name": "linted", "version": "0.1.0"}"#,
+        );
+        write(
+            &exts.join("linted/.gemini-extension-install.json"),
+            &format!(r#"{{"type": "link", "source": "{}"}}"#, source.display()),
+        );
+        let raw = "node ${extensionPath}${/}start.js --in ${workspacePath}${pathSeparator}src ${API_KEY} ${nope";
+        write(
+            &source.join("hooks/hooks.json"),
+            &format!(
+                r#"{{"hooks": {{"BeforeTool": [{{"matcher": "${{extensionPath}}", "hooks": [{{"type": "command", "name": "lint-${{workspacePath}}", "command": "{raw}"}}]}}]}}}}"#
+            ),
+        );
+        let sep = std::path::MAIN_SEPARATOR_STR;
+        let files = agent_hook_files(&roots, Some(&project));
+        let listed = files.iter().find(|f| f.extension.is_some()).unwrap();
+        let hook = &listed.hooks[0];
+        assert_eq!(
+            hook.command.as_deref(),
+            Some(
+                format!(
+                    "node {}{sep}start.js --in {}{sep}src ${{API_KEY}} ${{nope",
+                    source.display(),
+                    project.display()
+                )
+                .as_str()
+            ),
+            "the linked extension's own directory; an extension setting and a broken reference kept"
+        );
+        assert_eq!(hook.matcher.as_deref(), Some(source.to_str().unwrap()));
+        assert_eq!(
+            hook.name.as_deref(),
+            Some(format!("lint-{}", project.display()).as_str())
+        );
+        let value = listed.value.as_ref().unwrap();
+        assert_eq!(
+            value.pointer("/hooks/BeforeTool/0/hooks/0/command"),
+            Some(&Value::String(raw.to_owned())),
+            "the text as written is kept"
+        );
+        // Without a project the workspace is unknown: kept as written.
+        let files = agent_hook_files(&roots, None);
+        let listed = files.iter().find(|f| f.extension.is_some()).unwrap();
+        assert!(
+            listed.hooks[0]
+                .command
+                .as_deref()
+                .is_some_and(|c| c.contains("--in ${workspacePath}")),
+            "{:?}",
+            listed.hooks[0]
+        );
+
+        // Gemini's hooksConfig.disabled names the loaded hook: the name
+        // with the workspace substituted.
+        write(
+            &roots.home.join(".gemini/settings.json"),
+            &format!(
+                r#"{{"hooksConfig": {{"disabled": ["lint-{}"]}}}}"#,
+                project.display()
+            ),
+        );
+        let found = summaries(&roots, &project, AgentKind::Gemini);
+        assert_eq!(found[0].1, "listed in Gemini CLI's hooksConfig.disabled");
     }
 
     #[test]
