@@ -76,7 +76,7 @@ describe('removing and what happened', () => {
   });
 
   it('offers Remove on every row but hookd\u2019s own, which points to hookd disconnect', () => {
-    const f: AgentHookFile = { agent: 'codex', label: 'Codex CLI', scope: 'global', extension: null, path: '/h/.codex/hooks.json', name: 'hooks.json', error: null, hooks: [hook(), hook({ command: 'hookd-emit --agent codex Stop', hookd: true, json_path: 'hooks.Stop[1].hooks[0]' })], errors: [], warnings: [], timeout_note: null };
+    const f: AgentHookFile = { agent: 'codex', label: 'Codex CLI', scope: 'global', extension: null, path: '/h/.codex/hooks.json', name: 'hooks.json', error: null, hooks: [hook(), hook({ command: 'hookd-emit --agent codex Stop', hookd: true, json_path: 'hooks.Stop[1].hooks[0]' })], errors: [], warnings: [], timeout_note: null, disabled: [], version: 'v1' };
     const el = renderAgentFile(f, { project: '/p', reload: () => Promise.resolve(), onError: () => {} });
     const rows = [...el.querySelectorAll<HTMLElement>('[data-testid=agent-hook]')];
     expect(rows[0]!.querySelector('[data-testid=agent-hook-remove]')).not.toBeNull();

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, eventBreakable, formatTimeout, hasProblems, problemsAt, renderAgentFile } from '../src/components/hooks-agent-file';
+import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, eventBreakable, formatTimeout, hasProblems, problemsAt, renderAgentFile, toggledText } from '../src/components/hooks-agent-file';
 import { createErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
 import { formatHash, hooksHash, parseHash } from '../src/lib/route';
@@ -34,6 +34,8 @@ const file = (over: Partial<AgentHookFile> = {}): AgentHookFile => ({
   errors: [],
   warnings: [],
   timeout_note: 'Gemini CLI counts timeouts in milliseconds; they are shown here in seconds',
+  disabled: [],
+  version: 'v1',
   ...over,
 });
 
@@ -81,7 +83,7 @@ describe('agent file labels and keys', () => {
     expect(row.cells[0]!.querySelectorAll('wbr').length).toBe(2);
     expect(row.cells[0]!.textContent).toBe('BeforeToolSelection');
     const buttons = row.querySelector('.hooks-agent-actions > .hooks-agent-buttons');
-    expect([...buttons!.children].map((b) => b.textContent)).toEqual(['Edit', 'Remove']);
+    expect([...buttons!.children].map((b) => b.textContent)).toEqual(['Edit', 'Disable', 'Remove']);
   });
 
   it('shows timeouts in seconds and none as empty', () => {
@@ -124,7 +126,7 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('#hooks-agent-file-errors')!.textContent).toContain('hooks.BeforeTool[0].hooks[0].timeout');
     expect(el.querySelector('#hooks-agent-file-warnings')!.textContent).toContain('hooks.Bogus');
     expect(el.querySelector('#hooks-agent-file-timeouts')!.textContent).toContain('milliseconds');
-    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Add, edit or remove a hook here');
+    expect(el.querySelector('#hooks-agent-file-edit')!.textContent).toContain('Add, edit, disable or remove a hook here');
     // Without a project to edit in, no edit buttons.
     expect(el.querySelector('#hooks-agent-add')).toBeNull();
   });
@@ -144,6 +146,32 @@ describe('agent file labels and keys', () => {
     expect(el.querySelectorAll('[data-testid=agent-hook]')).toHaveLength(1);
     // Without the editing context (nothing to edit with) it only shows the file.
     expect(renderAgentFile(toml).querySelector('#hooks-agent-add')).toBeNull();
+  });
+
+  it('lists the hooks hookd keeps disabled greyed after the file’s, each with Enable, and no Disable on hookd’s own', () => {
+    const el = renderAgentFile(
+      file({
+        hooks: [hook(), hook({ command: 'hookd-emit --agent gemini BeforeTool', hookd: true, json_path: 'hooks.BeforeTool[1].hooks[0]' })],
+        disabled: [{ event: 'AfterTool', claude_event: 'PostToolUse', matcher: 'write_file', command: './after.sh', json_path: 'hooks.AfterTool[0].hooks[0]', disabled_at: '2026-11-29T09:00:00Z' }],
+      }),
+      { project: '/p', reload: () => Promise.resolve(), onError: () => {} },
+    );
+    const rows = [...el.querySelectorAll<HTMLTableRowElement>('#hooks-agent-table tbody tr')];
+    expect(rows.map((r) => r.dataset.testid)).toEqual(['agent-hook', 'agent-hook', 'agent-hook-disabled']);
+    const off = rows[2]!;
+    expect(off.classList.contains('hooks-agent-row-disabled')).toBe(true);
+    expect(off.dataset.path).toBe('hooks.AfterTool[0].hooks[0]');
+    expect(off.querySelector('[data-testid=agent-hook-command]')!.textContent).toBe('./after.shdisabled');
+    expect([...off.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Enable']);
+    expect(rows[0]!.querySelector('[data-testid=agent-hook-disable]')).not.toBeNull();
+    expect(rows[1]!.querySelector('[data-testid=agent-hook-disable]')).toBeNull();
+    // A file whose hooks are all disabled still shows its table, not "No hooks".
+    const empty = renderAgentFile(file({ hooks: [], disabled: [{ event: 'Stop', claude_event: 'Stop', matcher: null, command: './s.sh', json_path: 'hooks.Stop[0].hooks[0]', disabled_at: 'x' }] }));
+    expect(empty.querySelector('#hooks-agent-file-empty')).toBeNull();
+    expect(empty.querySelectorAll('[data-testid=agent-hook-disabled]')).toHaveLength(1);
+    // Read only: listed, no Enable.
+    expect(empty.querySelector('[data-testid=agent-hook-enable]')).toBeNull();
+    expect(toggledText('stop', false, 'Cursor · Project')).toContain('hookd keeps it until you enable it');
   });
 
   it('shows why a file cannot be read instead of an empty table', () => {
@@ -197,6 +225,18 @@ describe('agent file tabs in the hooks view', () => {
     expect(document.querySelector('.hooks-agent-tab[data-agent-file=cursor-project]')!.getAttribute('aria-selected')).toBe('true');
     expect(document.querySelector('#hooks-tab-agent-project')!.getAttribute('aria-selected')).toBe('false');
     expect(document.querySelector('#hooks-agent-file-errors')!.textContent).toContain('hooks.stop[0].command');
+    // Disable the first hook: it is listed greyed, with Enable, and focused;
+    // Enable puts it back in its place.
+    const commands = (): string[] => [...document.querySelectorAll<HTMLElement>('#hooks-agent-table tbody tr')].map((r) => `${r.dataset.testid}:${r.querySelector('[data-testid=agent-hook-command]')!.getAttribute('title') ?? ''}`);
+    expect(commands()).toEqual(['agent-hook:./audit.sh', 'agent-hook:']);
+    document.querySelector<HTMLElement>('[data-testid=agent-hook-disable]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:', 'agent-hook-disabled:./audit.sh']));
+    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Disabled a beforeSubmitPrompt hook of Cursor · Project');
+    await vi.waitFor(() => expect((document.activeElement as HTMLElement).dataset.testid).toBe('agent-hook-disabled'));
+    document.querySelector<HTMLElement>('[data-testid=agent-hook-enable]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./audit.sh', 'agent-hook:']));
+    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Enabled a beforeSubmitPrompt hook');
+    await vi.waitFor(() => expect((document.activeElement as HTMLElement).dataset.event).toBe('beforeSubmitPrompt'));
     // Back to a settings file tab.
     view.update(parseHash(hooksHash(root, 'agent-project')));
     await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file')).toBeNull());

@@ -100,7 +100,7 @@ describe('the other agents in the Effective view', () => {
   it('lists each agent hook with its verdict and a row saying why', () => {
     const view: EffectiveView = { files: [], hooks: [], errors: [], all_disabled_by: [], plugins: [], components: [], component_problems: [] };
     const hook = { event: 'Stop', claude_event: 'Stop', matcher: null, handler_type: 'command', command: 'hookd-emit --agent codex Stop', timeout_secs: 10, hookd: true, name: null, json_path: 'hooks.Stop[0].hooks[0]' };
-    const files = [{ agent: 'codex', label: 'Codex CLI', scope: 'project' as const, extension: null, path: '/p/.codex/hooks.json', name: 'hooks.json', error: null, hooks: [hook], errors: [], warnings: [], timeout_note: null }];
+    const files = [{ agent: 'codex', label: 'Codex CLI', scope: 'project' as const, extension: null, path: '/p/.codex/hooks.json', name: 'hooks.json', error: null, hooks: [hook], errors: [], warnings: [], timeout_note: null, disabled: [], version: 'v1' }];
     const el = renderEffective(view, '/p', { files, verdicts: [{ path: '/p/.codex/hooks.json', verdicts: [untrusted] }] });
     const rows = [...el.querySelectorAll<HTMLElement>('#hooks-effective-agents tbody tr')];
     expect(rows[0]!.dataset.agent).toBe('codex');

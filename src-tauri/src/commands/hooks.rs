@@ -13,7 +13,8 @@ use tauri::{AppHandle, Runtime, State};
 use super::blocking;
 use super::registry::command;
 use crate::editor::agent_files::{
-    AgentEditPreview, AgentEditResult, AgentHookFile, AgentHookRules,
+    AgentEditPreview, AgentEditResult, AgentHookFile, AgentHookRef, AgentHookRules,
+    AgentHookToggled,
 };
 use crate::editor::agent_runs::AgentFileVerdicts;
 use crate::editor::{
@@ -89,6 +90,31 @@ command! {
     ) -> Result<AgentEditResult> {
         blocking(&app, move |state| {
             editor::agent_files::agent_hook_apply(state, &project, &path, &edit, &version)
+        })
+        .await
+    }
+}
+
+command! {
+    /// Disables (takes out of the file, keeps in hookd's store) or enables
+    /// (puts back exactly) one hook of an agent's file; `version` is the
+    /// file's token the window showed (else a `conflict`).
+    pub(crate) async fn set_agent_hook_enabled<R: Runtime>[app: AppHandle<R>](
+        project: String,
+        path: String,
+        hook: AgentHookRef,
+        enabled: bool,
+        version: String,
+    ) -> Result<AgentHookToggled> {
+        blocking(&app, move |state| {
+            editor::agent_files::set_agent_hook_enabled(
+                state,
+                &project,
+                &path,
+                (&hook.json_path, hook.command.as_deref()),
+                enabled,
+                &version,
+            )
         })
         .await
     }

@@ -67,6 +67,7 @@ register! {
     hooks::hook_files,
     hooks::agent_hook_files,
     hooks::agent_hook_rules, hooks::agent_hook_preview, hooks::agent_hook_apply,
+    hooks::set_agent_hook_enabled,
     hooks::agent_verdicts,
     hooks::effective_hooks,
     hooks::check_matcher,

@@ -16,19 +16,20 @@
 use std::path::Path;
 
 use hookd_core::AgentKind;
-use hookd_core::settings::Scope;
+use hookd_core::settings::agent_disabled::{self, AgentDisableError};
 use hookd_core::settings::agent_edit::{self, AgentEdit};
 use hookd_core::settings::agent_files::{self, AgentHookFile as CoreFile};
 use hookd_core::settings::agent_schema;
 use hookd_core::settings::connect::{ChangeStatus, EditPreview};
 use hookd_core::settings::convert;
 use hookd_core::settings::validate::ValidationError;
-use serde::Serialize;
+use hookd_core::settings::{DisabledHook, DisabledStore, Scope};
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::files::Problem;
-use super::{display, project_dir};
-use crate::error::{AppError, Result, core};
+use super::{conflict, display, project_dir, settings_error};
+use crate::error::{AppError, ErrorKind, Result, core};
 use crate::state::AppState;
 
 /// One hooks file of another coding agent, as the window shows it.
@@ -58,6 +59,28 @@ pub struct AgentHookFile {
     pub warnings: Vec<Problem>,
     /// What to know about its timeouts (Gemini CLI counts milliseconds).
     pub timeout_note: Option<String>,
+    /// Its hooks hookd's store keeps disabled (taken out of the file), in
+    /// the order they were disabled.
+    pub disabled: Vec<AgentDisabledHook>,
+    /// Token of the file as read; give it back to disable or enable.
+    pub version: String,
+}
+
+/// A hook of an agent's file that hookd keeps disabled.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AgentDisabledHook {
+    /// Its event, as the agent spells it.
+    pub event: String,
+    /// The Claude Code event it is; `null`: none.
+    pub claude_event: Option<String>,
+    /// Its matcher (`null`: none).
+    pub matcher: Option<String>,
+    /// The command it runs (`null`: none).
+    pub command: Option<String>,
+    /// Where it was in the file; give it back to enable it.
+    pub json_path: String,
+    /// When it was disabled (RFC 3339).
+    pub disabled_at: String,
 }
 
 /// One hook of an agent's file.
@@ -85,13 +108,134 @@ pub struct AgentHook {
 
 /// Every other agent's hooks file that exists for `project` (the user's
 /// and the project's), in agent order.
+/// Each with its disabled hooks; a file left without hooks but with
+/// disabled ones (Codex CLI's `config.toml`) is listed too, to enable them.
 pub fn agent_hook_files(state: &AppState, project: &str) -> Result<Vec<AgentHookFile>> {
     let project = project_dir(project)?;
     let roots = state.roots()?;
-    Ok(agent_files::agent_hook_files(roots, Some(&project))
+    let store = DisabledStore::for_roots(roots);
+    let mut files: Vec<AgentHookFile> = agent_files::agent_hook_files(roots, Some(&project))
         .into_iter()
-        .map(adapt)
-        .collect())
+        .map(|f| {
+            let disabled = agent_disabled::disabled_in(&store, &f.path).unwrap_or_default();
+            adapt(f, disabled)
+        })
+        .collect();
+    for (agent, scope, path) in
+        agent_disabled::unlisted(&store, roots, Some(&project)).map_err(disable_error)?
+    {
+        let disabled = agent_disabled::disabled_in(&store, &path).map_err(disable_error)?;
+        files.push(AgentHookFile {
+            agent: agent.as_str().to_owned(),
+            label: convert::label(agent).to_owned(),
+            scope,
+            extension: None,
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            version: agent_disabled::version_of(&path),
+            path: display(&path),
+            error: None,
+            hooks: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            timeout_note: None,
+            disabled: disabled.into_iter().filter_map(disabled_entry).collect(),
+        });
+    }
+    Ok(files)
+}
+
+/// A hook of an agent's file as the window names it for a disable or an
+/// enable: where it is (or was, disabled) and the command it runs there.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+pub struct AgentHookRef {
+    /// Its JSON path ([`AgentHook::json_path`], [`AgentDisabledHook::json_path`]).
+    pub json_path: String,
+    /// Its command as listed (`null`: none).
+    pub command: Option<String>,
+}
+
+/// What a disable or an enable did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct AgentHookToggled {
+    /// The file.
+    pub path: String,
+    /// The hook's event.
+    pub event: String,
+    /// Where the hook was (disabled) or is again (enabled), as it was
+    /// disabled.
+    pub json_path: String,
+    /// The hook is enabled now.
+    pub enabled: bool,
+}
+
+/// Disables (takes out of the file and keeps in hookd's store) or enables
+/// (puts back exactly where it was) the hook at `json_path`, running
+/// `command`, of the agent file at `path` (one [`agent_hook_files`] lists
+/// for `project`; an administrator's or an extension's file is refused).
+/// `version` is the file's token the window showed (else a `conflict`).
+pub fn set_agent_hook_enabled(
+    state: &AppState,
+    project: &str,
+    path: &str,
+    (json_path, command): (&str, Option<&str>),
+    enabled: bool,
+    version: &str,
+) -> Result<AgentHookToggled> {
+    let project = project_dir(project)?;
+    let roots = state.roots()?;
+    let store = DisabledStore::for_roots(roots);
+    let toggle = if enabled {
+        agent_disabled::enable
+    } else {
+        agent_disabled::disable
+    };
+    let hook = toggle(
+        &store,
+        roots,
+        Some(&project),
+        Path::new(path),
+        (json_path, command),
+        version,
+    )
+    .map_err(disable_error)?;
+    tracing::info!(file = %hook.path.display(), event = %hook.event, json_path, enabled, "agent hook toggled");
+    Ok(AgentHookToggled {
+        path: display(&hook.path),
+        event: hook.event,
+        json_path: json_path.to_owned(),
+        enabled,
+    })
+}
+
+/// The core's refusal of a disable or an enable as the window's error.
+fn disable_error(err: AgentDisableError) -> AppError {
+    match err {
+        AgentDisableError::ChangedOnDisk { path } => conflict(&path),
+        AgentDisableError::Settings(e) => settings_error(e),
+        AgentDisableError::NotDisabled { .. } => {
+            AppError::new(ErrorKind::NotFound, err.to_string())
+        }
+        other => AppError::invalid_input(other.to_string()),
+    }
+}
+
+/// A disabled hook of an agent's file as the window's.
+fn disabled_entry(d: DisabledHook) -> Option<AgentDisabledHook> {
+    let place = d.agent?;
+    let claude_event = AgentKind::parse(&place.agent)
+        .and_then(|agent| agent_files::claude_event(agent, &d.event))
+        .map(str::to_owned);
+    Some(AgentDisabledHook {
+        claude_event,
+        matcher: d.matcher,
+        command: place.command,
+        json_path: place.json_path,
+        disabled_at: d.disabled_at.to_rfc3339(),
+        event: d.event,
+    })
 }
 
 /// What the "Add hook" form of one agent offers: its events, where a
@@ -247,8 +391,8 @@ fn text(preview: &EditPreview, after: bool) -> String {
         .unwrap_or_default()
 }
 
-/// The core's file as the window's.
-fn adapt(file: CoreFile) -> AgentHookFile {
+/// The core's file, with its disabled hooks, as the window's.
+fn adapt(file: CoreFile, disabled: Vec<DisabledHook>) -> AgentHookFile {
     let problems = |found: Vec<ValidationError>| {
         found
             .into_iter()
@@ -284,6 +428,8 @@ fn adapt(file: CoreFile) -> AgentHookFile {
         errors: problems(file.check.errors),
         warnings: problems(file.check.warnings),
         timeout_note: file.timeout_note.map(str::to_owned),
+        version: agent_disabled::version_of(&file.path),
+        disabled: disabled.into_iter().filter_map(disabled_entry).collect(),
     }
 }
 
@@ -521,6 +667,77 @@ mod tests {
         let preview = agent_hook_preview(&state, &root, &path, &remove).unwrap();
         agent_hook_apply(&state, &root, &path, &remove, &preview.version).unwrap();
         assert_eq!(fs::read_to_string(&config).unwrap(), text);
+    }
+
+    #[test]
+    fn agent_hook_disabled_is_listed_greyed_and_enabled_back_byte_for_byte() {
+        use crate::error::ErrorKind;
+
+        let home = tempfile::tempdir().unwrap();
+        let project = home.path().join("proj");
+        let config = project.join(".codex/config.toml");
+        let text = "model = \"o3\" # mine\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./done.sh\" }]\n";
+        write(&config, text);
+        let roots = SettingsRoots::under(home.path());
+        write(
+            &roots.cursor_enterprise,
+            r#"{"version": 1, "hooks": {"stop": [{"command": "./a.sh"}]}}"#,
+        );
+        let state = AppState::new(
+            home.path().join("data"),
+            home.path().join("hookd.sock"),
+            Some(roots.clone()),
+        );
+        let root = project.display().to_string();
+        let path = config.display().to_string();
+        let file =
+            |files: &[AgentHookFile]| files.iter().find(|f| f.path == path).cloned().unwrap();
+        let shown = file(&agent_hook_files(&state, &root).unwrap());
+        assert!(shown.disabled.is_empty());
+        let hook = shown.hooks[0].clone();
+        let key = (hook.json_path.as_str(), hook.command.as_deref());
+        // A stale token is a conflict; nothing changes.
+        let err = set_agent_hook_enabled(&state, &root, &path, key, false, "stale").unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Conflict);
+        assert_eq!(fs::read_to_string(&config).unwrap(), text);
+        let done =
+            set_agent_hook_enabled(&state, &root, &path, key, false, &shown.version).unwrap();
+        assert_eq!((done.event.as_str(), done.enabled), ("Stop", false));
+        assert!(!fs::read_to_string(&config).unwrap().contains("done.sh"));
+        // Its only hook disabled, config.toml is still a tab, with it greyed.
+        let shown = file(&agent_hook_files(&state, &root).unwrap());
+        assert!(shown.hooks.is_empty());
+        assert_eq!(
+            shown.disabled,
+            [AgentDisabledHook {
+                event: "Stop".into(),
+                claude_event: Some("Stop".into()),
+                matcher: None,
+                command: Some("./done.sh".into()),
+                json_path: hook.json_path.clone(),
+                disabled_at: shown.disabled[0].disabled_at.clone(),
+            }]
+        );
+        set_agent_hook_enabled(&state, &root, &path, key, true, &shown.version).unwrap();
+        assert_eq!(fs::read_to_string(&config).unwrap(), text, "byte for byte");
+        assert!(
+            file(&agent_hook_files(&state, &root).unwrap())
+                .disabled
+                .is_empty()
+        );
+        // The administrator's file is refused.
+        let admin = roots.cursor_enterprise.display().to_string();
+        let err = set_agent_hook_enabled(
+            &state,
+            &root,
+            &admin,
+            ("hooks.stop[0]", Some("./a.sh")),
+            false,
+            "x",
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidInput);
+        assert!(err.message.contains("never writes it"), "{}", err.message);
     }
 
     #[test]

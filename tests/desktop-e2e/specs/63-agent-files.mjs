@@ -8,6 +8,8 @@
 // byte). The same in Codex CLI's ~/.codex/config.toml, whose [hooks] have
 // a tab of their own: a hook added in Codex's documented TOML shape, every
 // other line (comments, the model, [hooks.state]) kept, and removed again.
+// Last, a hook of the Cursor file is disabled (taken out of the file, kept
+// by hookd, listed greyed) and enabled again: the file is back byte for byte.
 // In a repository of its own, so the other specs' files are untouched. See
 // run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
@@ -89,7 +91,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
       ['PreToolUse', 'PreToolUse', 'Bash', './scripts/no-rm-rf.sh', '5 s', 'false'],
       ['PreToolUse', 'PreToolUse', '*', 'hookd-emit --agent codex PreToolUserecords for hookd', '10 s', 'true'],
     ]);
-    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Add, edit or remove a hook here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
+    assert.match(await browser.$('#hooks-agent-file-edit').getText(), /Add, edit, disable or remove a hook here.*hookd connect --agent codex.*hookd hooks convert --to codex --write/);
     assert.ok(!(await browser.$('#hooks-agent-file-errors').isExisting()), 'a file Codex CLI reads whole has no errors');
 
     // Cursor's file: its events beside Claude Code's, and the entry it drops.
@@ -125,7 +127,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
       });
       assert.ok(m.scroll <= m.client, `${where}: the table scrolls sideways (${m.scroll} > ${m.client})`);
       assert.deepEqual(m.cut, [], `${where}: buttons cut off`);
-      assert.equal(m.buttons, 5, `${where}: Edit and Remove on two rows, Remove on the third`);
+      assert.equal(m.buttons, 8, `${where}: Edit, Disable and Remove on two rows, Disable and Remove on the third`);
     };
     assert.equal((await browser.getWindowSize()).width, 1100);
     await fits('1100 px');
@@ -303,5 +305,32 @@ export default async function ({ browser, test, shot, makeRepo }) {
       if (kept === null) fs.rmSync(configFile, { force: true });
       else fs.writeFileSync(configFile, kept);
     }
+  });
+
+  await test('a hook of the Cursor file is disabled and enabled again through its row: the file is back byte for byte', async () => {
+    const before = fs.readFileSync(cursorFile, 'utf8');
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project&agent_file=cursor-project`);
+    const disable = '[data-testid="agent-hook"][data-event="afterFileEdit"] [data-testid="agent-hook-disable"]';
+    await browser.$(disable).waitForClickable({ timeout: 10000 });
+    await browser.$(disable).click();
+    await browser.waitUntil(async () => (await browser.$$('[data-testid="agent-hook-disabled"]').length) === 1, { timeout: 10000 }).catch(async (err) => {
+      const banner = await browser.execute(() => document.getElementById('error-banner-message')?.textContent ?? '');
+      throw new Error(`the disabled hook is not listed greyed (${banner || err.message})`);
+    });
+    const off = fs.readFileSync(cursorFile, 'utf8');
+    assert.equal(JSON.parse(off).hooks.afterFileEdit, undefined, 'taken out of the file');
+    assert.ok(off.includes('./audit-prompt.sh'), 'the other hooks stay');
+    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Disabled a afterFileEdit hook.*hookd keeps it/);
+    const row = await browser.$('[data-testid="agent-hook-disabled"]');
+    assert.equal(await row.getAttribute('data-event'), 'afterFileEdit');
+    assert.match(await row.getText(), /cargo fmt --all\s*disabled/);
+    assert.equal(await browser.execute(() => document.activeElement?.dataset?.testid), 'agent-hook-disabled', 'the focus is on its row');
+    const wrap = await browser.execute(() => { const w = document.querySelector('#hooks-agent-file .hooks-table-wrap'); return [w.scrollWidth, w.clientWidth]; });
+    assert.ok(wrap[0] <= wrap[1], `no sideways scroll with a disabled row: ${wrap}`);
+    await shot(browser, 'hooks-agent-disabled');
+    await browser.$('[data-testid="agent-hook-enable"]').click();
+    await browser.waitUntil(async () => (await browser.$$('[data-testid="agent-hook-disabled"]').length) === 0, { timeout: 10000, timeoutMsg: 'the hook is enabled again' });
+    assert.equal(fs.readFileSync(cursorFile, 'utf8'), before, 'back byte for byte');
+    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Enabled a afterFileEdit hook/);
   });
 }

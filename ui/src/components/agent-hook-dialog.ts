@@ -97,6 +97,11 @@ export interface EditNotice {
 
 const notices = new Map<string, EditNotice>();
 
+/** Shows `notice` on the tab of the file at `path` (a disable or an enable made from its table). */
+export function setNotice(path: string, notice: EditNotice): void {
+  notices.set(path, notice);
+}
+
 /** The notice of the last edit of the file at `path`, if it was edited in this session. */
 export function noticeFor(path: string): EditNotice | null {
   return notices.get(path) ?? null;

@@ -17,9 +17,16 @@
 // Gemini CLI's system settings, Cursor's enterprise file) is shown, one tab
 // per file, and never edited: the core refuses to write it too; so is the
 // hooks file a Gemini CLI extension ships (tab `Extension · <name>`).
+// "Disable" on a row takes the hook out of the file and hookd keeps it
+// (the core's agent_disabled, the same store as Claude Code's disabled
+// hooks); it is listed greyed after the file's hooks with "Enable", which
+// puts it back exactly where it was. Neither needs a review: the file gets
+// back its own bytes.
 
+import { api } from '../lib/api';
+import type { AgentDisabledHook } from '../lib/bindings/AgentDisabledHook';
 import type { AgentHook, AgentHookFile, Problem, Scope } from '../lib/types';
-import { noticeFor, openAgentHookDialog, type AgentHookAction } from './agent-hook-dialog';
+import { noticeFor, openAgentHookDialog, setNotice, type AgentHookAction } from './agent-hook-dialog';
 import { breakable, h } from './dom';
 
 const SCOPE_TEXT: Record<Scope, string> = { global: 'Global', project: 'Project', local: 'Local', policy: 'Policy' };
@@ -88,14 +95,36 @@ export function editedWith(f: AgentHookFile): string {
     return `The administrator’s file: ${f.label} reads it as a system or managed layer. hookd shows it and never writes it.`;
   }
   if (isCodexConfig(f)) {
-    return 'Add, edit or remove a hook here (you review the exact change first); every other line of config.toml, its comments and Codex CLI\u2019s trust state included, stays as it is. For anything else edit config.toml with Codex CLI or a text editor; hookd connect --agent codex writes hooks.json beside it, not this file.';
+    return 'Add, edit, disable or remove a hook here (you review an added, changed or removed one first); every other line of config.toml, its comments and Codex CLI\u2019s trust state included, stays as it is. For anything else edit config.toml with Codex CLI or a text editor; hookd connect --agent codex writes hooks.json beside it, not this file.';
   }
-  return `Add, edit or remove a hook here (you review the exact change first). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
+  return `Add, edit, disable or remove a hook here (you review an added, changed or removed one first; a disabled one comes back byte for byte). For anything else edit this file with ${f.label}\u2019s own tools; hookd also writes it with hookd connect --agent ${f.agent} (hookd\u2019s own entries) and hookd hooks convert --to ${f.agent} --write (Claude Code\u2019s hooks converted).`;
 }
 
 /** Why a row has no Remove button: hookd's own entry goes with `hookd disconnect`. */
 export function disconnectHint(f: AgentHookFile): string {
   return `hookd\u2019s own entry: hookd disconnect --agent ${f.agent} removes it (or the Connect dialog of the Projects screen)`;
+}
+
+/** What the tab says once a hook is disabled or enabled. */
+export function toggledText(event: string, enabled: boolean, fileLabel: string): string {
+  return enabled
+    ? `Enabled a ${event} hook of ${fileLabel}: it is back in the file where it was.`
+    : `Disabled a ${event} hook of ${fileLabel}: it is out of the file, so the agent does not run it, and hookd keeps it until you enable it.`;
+}
+
+/** Disables a listed hook or enables a disabled one, then reloads the tab and puts the focus on its row. */
+async function toggle(f: AgentHookFile, editing: AgentFileEditing, hook: { json_path: string; command: string | null }, enabled: boolean): Promise<void> {
+  try {
+    const done = await api.set_agent_hook_enabled({ project: editing.project, path: f.path, hook: { json_path: hook.json_path, command: hook.command }, enabled, version: f.version });
+    setNotice(f.path, { text: toggledText(done.event, enabled, agentFileLabel(f)), notes: [] });
+    await editing.reload();
+    const rows = [...document.querySelectorAll<HTMLElement>(`#hooks-agent-file [data-testid="${enabled ? 'agent-hook' : 'agent-hook-disabled'}"]`)];
+    const title = (r: HTMLElement): string | null => r.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') ?? null;
+    const target = rows.find((r) => (enabled || r.dataset.path === hook.json_path) && title(r) === hook.command) ?? document.querySelector<HTMLElement>('#hooks-agent-file-done');
+    target?.focus();
+  } catch (err) {
+    editing.onError(err, enabled ? 'Could not enable the hook' : 'Could not disable the hook');
+  }
 }
 
 /** What a tab needs to edit its file; without it the tab only shows the file. */
@@ -143,6 +172,13 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
               })
             : null,
           h('button', {
+            class: 'button small hooks-agent-disable',
+            data: { testid: 'agent-hook-disable' },
+            attrs: { type: 'button', 'aria-label': `Disable the ${x.event} hook ${x.command ?? x.handler_type}`, title: 'Take it out of the file (the agent does not run it); hookd keeps it to put back exactly' },
+            text: 'Disable',
+            on: { click: () => editing && void toggle(f, editing, x, false) },
+          }),
+          h('button', {
             class: 'button small hooks-agent-remove',
             data: { testid: 'agent-hook-remove' },
             attrs: { type: 'button', 'aria-label': `Remove the ${x.event} hook ${x.command ?? x.handler_type}` },
@@ -170,6 +206,39 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
       canEdit ? h('td', { class: 'hooks-agent-actions' }, h('div', { class: 'hooks-agent-buttons' }, ...(Array.isArray(remove) ? remove : [remove]))) : null,
     );
   });
+  const off = f.disabled.map((d: AgentDisabledHook) =>
+    h(
+      'tr',
+      { class: 'hooks-agent-row-disabled', data: { testid: 'agent-hook-disabled', event: d.event, path: d.json_path }, attrs: { tabindex: canEdit ? -1 : null } },
+      h('td', { class: 'mono hooks-event-name' }, ...eventBreakable(d.event)),
+      h('td', { class: 'mono hooks-event-name' }, ...(d.claude_event !== null ? eventBreakable(d.claude_event) : [h('span', { class: 'muted', text: '—' })])),
+      h('td', { class: 'mono', attrs: { title: d.matcher ?? null } }, ...breakable(d.matcher ?? '')),
+      h(
+        'td',
+        { class: 'mono hooks-summary', data: { testid: 'agent-hook-command' }, attrs: { title: d.command ?? null } },
+        ...(d.command !== null ? breakable(d.command) : [h('span', { class: 'muted', text: '(no command)' })]),
+        h('span', { class: 'badge hooks-state-disabled hooks-agent-off', attrs: { title: `Disabled through hookd ${d.disabled_at}: not in the file, so the agent does not run it` }, text: 'disabled' }),
+      ),
+      h('td', { class: 'num' }),
+      canEdit
+        ? h(
+            'td',
+            { class: 'hooks-agent-actions' },
+            h(
+              'div',
+              { class: 'hooks-agent-buttons' },
+              h('button', {
+                class: 'button small hooks-agent-enable',
+                data: { testid: 'agent-hook-enable' },
+                attrs: { type: 'button', 'aria-label': `Enable the ${d.event} hook ${d.command ?? ''}`.trim(), title: 'Put it back in the file where it was' },
+                text: 'Enable',
+                on: { click: () => editing && void toggle(f, editing, d, true) },
+              }),
+            ),
+          )
+        : null,
+    ),
+  );
   const notice = noticeFor(f.path);
   const table = h(
     'table',
@@ -177,7 +246,7 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
     h('caption', { class: 'visually-hidden', text: `Hooks of ${agentFileLabel(f)}` }),
     h('colgroup', {}, ...['event', 'claude', 'matcher', 'runs', 'timeout', ...(canEdit ? ['actions'] : [])].map((c) => h('col', { class: `hooks-col-${c}` }))),
     h('thead', {}, h('tr', {}, ...['Event', 'Claude Code event', 'Matcher', 'Command', 'Timeout'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })), canEdit ? h('th', { attrs: { scope: 'col' } }, h('span', { class: 'visually-hidden', text: 'Actions' })) : null)),
-    h('tbody', {}, ...rows),
+    h('tbody', {}, ...rows, ...off),
   );
   return h(
     'section',
@@ -206,7 +275,7 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
     findings('hooks-agent-file-errors', 'hooks-alert', `${f.label} would drop this file or these hooks:`, f.errors),
     findings('hooks-agent-file-warnings', 'hooks-warning', `${f.label} skips or ignores:`, f.warnings),
     f.timeout_note !== null ? h('p', { id: 'hooks-agent-file-timeouts', class: 'muted small-note', text: f.timeout_note }) : null,
-    f.hooks.length > 0
+    f.hooks.length + f.disabled.length > 0
       ? h('div', { class: 'hooks-table-wrap' }, table)
       : f.error === null
         ? h('p', { id: 'hooks-agent-file-empty', class: 'muted', text: 'No hooks in this file.' })

@@ -24,6 +24,7 @@ export type HooksCommands =
   | 'agent_hook_rules'
   | 'agent_hook_preview'
   | 'agent_hook_apply'
+  | 'set_agent_hook_enabled'
   | 'agent_verdicts'
   | 'effective_hooks'
   | 'check_matcher'
@@ -280,6 +281,12 @@ export function createHooksStub(projects: string[]): HooksStub {
     return found;
   };
   const agentVersion = (path: string): string => `rev-${agentRevisions.get(path) ?? 0}`;
+  const agentWritten = (file: AgentHookFile): void => {
+    agentRevisions.set(file.path, (agentRevisions.get(file.path) ?? 0) + 1);
+    file.version = agentVersion(file.path);
+  };
+  // A disabled hook's entry and its index in the list, to put it back there.
+  const agentKept = new Map<string, { hook: AgentHookFile['hooks'][number]; index: number }>();
   const agentEdit = (project: string, path: string, edit: AgentEdit): { file: AgentHookFile; hooks: AgentHookFile['hooks']; before: string; after: string; event: string } => {
     const file = agentFilesOf(project).find((f) => f.path === path);
     if (!file) throw fail('invalid_input', `${path} is not a hooks file of another coding agent for this project`);
@@ -332,8 +339,33 @@ export function createHooksStub(projects: string[]): HooksStub {
       if (version !== agentVersion(path)) throw fail('conflict', `${path} changed since the preview; nothing was written`);
       const { file, hooks, event } = agentEdit(project, path, edit);
       file.hooks = hooks;
-      agentRevisions.set(path, (agentRevisions.get(path) ?? 0) + 1);
+      agentWritten(file);
       return { path: file.path, written: true, backup: `${path}.hookd-backup`, events: [event], notes: agentNotes(file, edit) };
+    },
+    // Takes a hook out into the store or puts it back at its index (the
+    // core's byte-for-byte disable is tested in Rust).
+    set_agent_hook_enabled: ({ project, path, hook: { json_path, command }, enabled, version }) => {
+      const file = agentFilesOf(project).find((f) => f.path === path);
+      if (!file) throw fail('invalid_input', `${path} is not a hooks file of another coding agent for this project`);
+      if (version !== agentVersion(path)) throw fail('conflict', `${path} changed since it was shown; nothing was changed`);
+      const key = `${path}\n${json_path}\n${command ?? ''}`;
+      if (enabled) {
+        const kept = agentKept.get(key);
+        if (!kept) throw fail('not_found', `no disabled hook at ${json_path} of ${path}`);
+        agentKept.delete(key);
+        file.disabled = file.disabled.filter((d) => !(d.json_path === json_path && d.command === command));
+        file.hooks = [...file.hooks.slice(0, kept.index), kept.hook, ...file.hooks.slice(kept.index)];
+        agentWritten(file);
+        return { path, event: kept.hook.event, json_path, enabled };
+      }
+      const index = file.hooks.findIndex((x) => x.json_path === json_path && x.command === command);
+      const hook = file.hooks[index];
+      if (!hook || hook.hookd) throw fail('invalid_input', `refusing to disable a hook of ${path}: ${json_path}: not found in the file`);
+      agentKept.set(key, { hook, index });
+      file.hooks = file.hooks.filter((x) => x !== hook);
+      file.disabled = [...file.disabled, { event: hook.event, claude_event: hook.claude_event, matcher: hook.matcher, command: hook.command, json_path, disabled_at: new Date(0).toISOString() }];
+      agentWritten(file);
+      return { path, event: hook.event, json_path, enabled };
     },
     // Canned verdicts (the core reads each agent's own settings and checks
     // Codex's trust hash): hookd's Codex entry is not trusted yet, the
@@ -532,6 +564,8 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [],
       warnings: [],
       timeout_note: null,
+      disabled: [],
+      version: 'rev-0',
     },
     {
       agent: 'cursor',
@@ -545,6 +579,8 @@ function agentHookFiles(project: string): AgentHookFile[] {
       errors: [{ path: 'hooks.stop[0].command', message: 'missing: a command entry without a command never runs' }],
       warnings: [],
       timeout_note: null,
+      disabled: [],
+      version: 'rev-0',
     },
   ];
 }

@@ -153,6 +153,12 @@ pub enum AgentDisableError {
 /// Result alias for this module.
 pub type Result<T, E = AgentDisableError> = std::result::Result<T, E>;
 
+/// The version token of the file at `path` as it is now (what an editor
+/// shows and gives back to [`disable`] or [`enable`]).
+pub fn version_of(path: &Path) -> String {
+    version_token(std::fs::read(path).ok().as_deref())
+}
+
 /// The disabled hooks of another agent's file at `path`, oldest first.
 pub fn disabled_in(store: &DisabledStore, path: &Path) -> Result<Vec<DisabledHook>> {
     let mut all = store.load()?;

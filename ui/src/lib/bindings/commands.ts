@@ -7,7 +7,9 @@ import type { AgentEditPreview } from "./AgentEditPreview";
 import type { AgentEditResult } from "./AgentEditResult";
 import type { AgentFileVerdicts } from "./AgentFileVerdicts";
 import type { AgentHookFile } from "./AgentHookFile";
+import type { AgentHookRef } from "./AgentHookRef";
 import type { AgentHookRules } from "./AgentHookRules";
+import type { AgentHookToggled } from "./AgentHookToggled";
 import type { AgentInfo } from "./AgentInfo";
 import type { Anchor } from "./Anchor";
 import type { AppInfo } from "./AppInfo";
@@ -180,6 +182,12 @@ export type Commands = {
    */
   agent_hook_apply: { args: { project: string; path: string; edit: AgentEdit; version: string }; result: AgentEditResult };
   /**
+   * Disables (takes out of the file, keeps in hookd's store) or enables
+   * (puts back exactly) one hook of an agent's file; `version` is the
+   * file's token the window showed (else a `conflict`).
+   */
+  set_agent_hook_enabled: { args: { project: string; path: string; hook: AgentHookRef; enabled: boolean; version: string }; result: AgentHookToggled };
+  /**
    * Whether each hook of the other coding agents' files will run for a
    * project, and why not, per file in `agent_hook_files`' order.
    */
@@ -325,6 +333,7 @@ export const COMMAND_NAMES = [
   "agent_hook_rules",
   "agent_hook_preview",
   "agent_hook_apply",
+  "set_agent_hook_enabled",
   "agent_verdicts",
   "effective_hooks",
   "check_matcher",
