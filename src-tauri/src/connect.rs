@@ -2,7 +2,10 @@
 //! `hookd disconnect`) for one project, agent and scope, showing the exact
 //! change to the agent's hooks file before writing it. Claude Code's files
 //! go through [`connect`]; every other agent's through its
-//! [`connector::Connector`], as `hookd connect --agent` does.
+//! [`connector::Connector`], as `hookd connect --agent` does, with what
+//! keeps that agent from running the entries at all (an administrator's
+//! switch, [`connector::connect_warnings`]) beside the preview and the
+//! result, as `hookd connect` prints it.
 //!
 //! A preview is the core's plan of the edit rendered instead of saved
 //! ([`connect::preview_connect`]), so the diff shown is byte for byte
@@ -12,10 +15,12 @@
 //! [`ErrorKind::Conflict`] and writes nothing, so nobody approves one diff
 //! and gets another.
 
+use std::path::PathBuf;
+
 use hookd_core::AgentKind;
 use hookd_core::settings::connect::{self, ChangeStatus, EditPreview, Mode};
 use hookd_core::settings::connector::{self, Connector};
-use hookd_core::settings::{Kind, Scope, SettingsLocation};
+use hookd_core::settings::{Kind, Scope, SettingsLocation, SettingsRoots};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -50,6 +55,11 @@ pub struct ConnectPreview {
     /// What the user must know once it is applied (e.g. Codex CLI runs a
     /// new hook only once trusted in its `/hooks`); empty for Claude Code.
     pub notes: Vec<String>,
+    /// Why the agent will not run the entries wherever they are written,
+    /// one sentence each, as `hookd connect --agent` prints them
+    /// ([`connector::connect_warnings`]: e.g. Codex CLI's administrator's
+    /// `[features] hooks = false`); empty for a disconnect.
+    pub warnings: Vec<String>,
 }
 
 /// What an apply did.
@@ -65,6 +75,9 @@ pub struct ConnectResult {
     pub backup: Option<String>,
     /// Events that gained (connect) or lost (disconnect) a hookd entry.
     pub events: Vec<String>,
+    /// Why the agent will not run the entries, as in [`ConnectPreview`]
+    /// (connect; empty for a disconnect).
+    pub warnings: Vec<String>,
 }
 
 /// The agent named `name` (`claude`, `codex`, …).
@@ -88,14 +101,16 @@ pub fn connect_preview(
 ) -> Result<ConnectPreview> {
     let emit = connect::emit_command_for(None, scope).map_err(core)?;
     if let Some(connector) = connector::of(agent) {
-        let location = agent_location(state, connector, project, scope)?;
+        let target = agent_target(state, connector, project, scope)?;
         let preview = connector
-            .preview_connect(&location, &emit, mode)
+            .preview_connect(&target.location, &emit, mode)
             .map_err(core)?;
         let mut out = preview_of(&preview, emit);
         if out.changes {
-            out.notes = connector.connect_notes(&location);
+            out.notes = connector.connect_notes(&target.location);
         }
+        // Also when nothing changes, as `hookd connect` prints them.
+        out.warnings = target.warnings(agent);
         return Ok(out);
     }
     let location = settings_location(state, project, scope)?;
@@ -114,18 +129,24 @@ pub fn connect_apply(
     version: &str,
 ) -> Result<ConnectResult> {
     let emit = connect::emit_command_for(None, scope).map_err(core)?;
-    let report = if let Some(connector) = connector::of(agent) {
-        let location = agent_location(state, connector, project, scope)?;
-        connector
-            .connect_if(&location, &emit, mode, version)
-            .map_err(core)?
+    let (report, warnings) = if let Some(connector) = connector::of(agent) {
+        let target = agent_target(state, connector, project, scope)?;
+        let report = connector
+            .connect_if(&target.location, &emit, mode, version)
+            .map_err(core)?;
+        (report, target.warnings(agent))
     } else {
         let location = settings_location(state, project, scope)?;
         // The version is compared under the file's lock, with what is written.
-        connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?
+        let report =
+            connect::connect_checked(&location, &emit, mode, |now| check_version(now, version))?;
+        (report, Vec::new())
     };
     tracing::info!(file = %report.path.display(), %agent, ?mode, added = report.count, "connected hookd");
-    Ok(result_of(&report))
+    Ok(ConnectResult {
+        warnings,
+        ..result_of(&report)
+    })
 }
 
 /// What `disconnect_apply` would write: the file without hookd's entries.
@@ -136,8 +157,8 @@ pub fn disconnect_preview(
     scope: Scope,
 ) -> Result<ConnectPreview> {
     let preview = if let Some(connector) = connector::of(agent) {
-        let location = agent_location(state, connector, project, scope)?;
-        connector.preview_disconnect(&location)
+        let target = agent_target(state, connector, project, scope)?;
+        connector.preview_disconnect(&target.location)
     } else {
         connect::preview_disconnect_at(&settings_location(state, project, scope)?)
     };
@@ -154,8 +175,10 @@ pub fn disconnect_apply(
     version: &str,
 ) -> Result<ConnectResult> {
     let report = if let Some(connector) = connector::of(agent) {
-        let location = agent_location(state, connector, project, scope)?;
-        connector.disconnect_if(&location, version).map_err(core)?
+        let target = agent_target(state, connector, project, scope)?;
+        connector
+            .disconnect_if(&target.location, version)
+            .map_err(core)?
     } else {
         let location = settings_location(state, project, scope)?;
         connect::disconnect_checked(&location, |now| check_version(now, version))?
@@ -164,22 +187,46 @@ pub fn disconnect_apply(
     Ok(result_of(&report))
 }
 
+/// Another agent's hooks file that a connect or disconnect edits, with
+/// what [`connector::connect_warnings`] reads beside it.
+struct AgentTarget<'a> {
+    /// The settings roots (home, the administrator's directories).
+    roots: &'a SettingsRoots,
+    /// The project's root; `None` for the global scope, as in `hookd
+    /// connect --agent`, which reads no project's settings there.
+    project: Option<PathBuf>,
+    /// The hooks file.
+    location: SettingsLocation,
+}
+
+impl AgentTarget<'_> {
+    /// Why `agent` will not run the entries written to this file.
+    fn warnings(&self, agent: AgentKind) -> Vec<String> {
+        connector::connect_warnings(self.roots, agent, self.project.as_deref())
+    }
+}
+
 /// `connector`'s hooks file of `scope` for `project` (the user's for the
 /// global scope); the agent's missing scopes are refused by the core.
-fn agent_location(
-    state: &AppState,
+fn agent_target<'a>(
+    state: &'a AppState,
     connector: &dyn Connector,
     project: &str,
     scope: Scope,
-) -> Result<SettingsLocation> {
+) -> Result<AgentTarget<'a>> {
     let roots = state.roots()?;
-    let root = match scope {
+    let project = match scope {
         Scope::Global => None,
         _ => Some(project_root(project)?),
     };
-    connector
-        .location(roots, scope, root.as_deref())
-        .map_err(core)
+    let location = connector
+        .location(roots, scope, project.as_deref())
+        .map_err(core)?;
+    Ok(AgentTarget {
+        roots,
+        project,
+        location,
+    })
 }
 
 /// The agent settings file of `scope`, with what a write must respect (a
@@ -219,6 +266,7 @@ fn preview_of(preview: &EditPreview, emit: String) -> ConnectPreview {
         hooks_disabled: report.hooks_disabled,
         version: preview.version(),
         notes: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 
@@ -237,6 +285,7 @@ fn result_of(report: &connect::ChangeReport) -> ConnectResult {
         created,
         backup,
         events: report.events.clone(),
+        warnings: Vec::new(),
     }
 }
 

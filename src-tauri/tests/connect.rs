@@ -422,3 +422,81 @@ fn another_agents_file_is_connected_with_its_notes_and_seen_on_the_projects_scre
         ErrorKind::InvalidInput
     );
 }
+
+/// What keeps the agent from running hookd's entries wherever they are
+/// written comes with the preview and the apply, as `hookd connect
+/// --agent` prints it (the core's `connector::connect_warnings`): Codex
+/// CLI's administrator's `[features] hooks = false`, Gemini CLI's
+/// `hooksConfig.enabled: false` in the project's settings; nothing for a
+/// disconnect, nor when nothing is switched off.
+#[test]
+fn a_connect_says_when_the_agent_will_not_run_the_entries() {
+    let env = TestEnv::new();
+    let state = env.state();
+    let repo = GitRepo::new();
+    let project = repo.root().display().to_string();
+    let roots = hookd_core::settings::SettingsRoots::under(&env.home());
+    let preview = |agent, scope| {
+        connect::connect_preview(&state, &project, agent, scope, Mode::Record).unwrap()
+    };
+    for agent in [AgentKind::Claude, AgentKind::Codex, AgentKind::Gemini] {
+        let shown = preview(agent, Scope::Project);
+        assert!(shown.warnings.is_empty(), "{agent}: {:?}", shown.warnings);
+    }
+
+    let requirements = roots.codex_system.join("requirements.toml");
+    hookd_testkit::write_file(&requirements, "[features]\nhooks = false\n");
+    for scope in [Scope::Project, Scope::Global] {
+        let shown = preview(AgentKind::Codex, scope);
+        assert_eq!(shown.warnings.len(), 1, "{scope:?}: {:?}", shown.warnings);
+        assert!(
+            shown.warnings[0].contains(&requirements.display().to_string())
+                && shown.warnings[0].contains("[features] hooks = false"),
+            "{:?}",
+            shown.warnings
+        );
+    }
+    let shown = preview(AgentKind::Codex, Scope::Project);
+    let done = connect::connect_apply(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Project,
+        Mode::Record,
+        &shown.version,
+    )
+    .unwrap();
+    assert!(done.written, "connecting still writes the entries");
+    assert_eq!(done.warnings, shown.warnings);
+    let again = preview(AgentKind::Codex, Scope::Project);
+    assert!(!again.changes);
+    assert_eq!(again.warnings, shown.warnings, "also when nothing changes");
+    let off =
+        connect::disconnect_preview(&state, &project, AgentKind::Codex, Scope::Project).unwrap();
+    assert!(off.warnings.is_empty(), "{:?}", off.warnings);
+    let undone = connect::disconnect_apply(
+        &state,
+        &project,
+        AgentKind::Codex,
+        Scope::Project,
+        &off.version,
+    )
+    .unwrap();
+    assert!(undone.written && undone.warnings.is_empty());
+    assert!(
+        preview(AgentKind::Claude, Scope::Project)
+            .warnings
+            .is_empty()
+    );
+
+    let settings = repo.root().join(".gemini/settings.json");
+    hookd_testkit::write_file(&settings, r#"{"hooksConfig": {"enabled": false}}"#);
+    let shown = preview(AgentKind::Gemini, Scope::Project);
+    assert_eq!(shown.warnings.len(), 1, "{:?}", shown.warnings);
+    assert!(
+        shown.warnings[0].starts_with(&settings.display().to_string())
+            && shown.warnings[0].contains("Gemini CLI runs no hook"),
+        "{:?}",
+        shown.warnings
+    );
+}

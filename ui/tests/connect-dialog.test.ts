@@ -162,4 +162,36 @@ describe('connect dialog', () => {
     expect(written.model).toBe('opus');
     expect(errors.current()).toBeNull();
   });
+  it('shows why the agent will not run the entries before Apply, as the core says it', async () => {
+    mount();
+    const said = '/etc/codex/requirements.toml sets [features] hooks = false: Codex CLI runs no hook, so it will not run hookd\u2019s entries either, until an administrator lifts it there';
+    stub.connect.warnings.set('codex', [said]);
+    await openFor(WEBSHOP);
+    await vi.waitFor(() => expect($('connect-summary').textContent).toBe('Already connected: nothing to change in this file.'));
+    expect($('connect-agent-warnings')).toBeNull(); // Claude Code: nothing said
+    const agent = $<HTMLSelectElement>('connect-agent');
+    agent.value = 'codex';
+    agent.dispatchEvent(new Event('change'));
+    $<HTMLSelectElement>('connect-scope').value = 'project';
+    $('connect-scope').dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-agent-warnings')).not.toBeNull());
+    const block = $('connect-agent-warnings');
+    expect(block.getAttribute('role')).toBe('alert');
+    expect(block.classList.contains('connect-warning')).toBe(true);
+    expect(block.textContent).toContain('Codex CLI');
+    expect([...block.querySelectorAll('[data-testid=connect-agent-warning]')].map((w) => w.textContent)).toEqual([said]);
+    expect($('connect-apply').getAttribute('aria-describedby')).toBe('connect-agent-warnings');
+    expect($<HTMLButtonElement>('connect-apply').disabled).toBe(false); // the entries are written all the same
+    // A disconnect has nothing to warn about.
+    $<HTMLSelectElement>('connect-mode').value = 'disconnect';
+    $('connect-mode').dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-agent-warnings')).toBeNull());
+    expect($('connect-apply').hasAttribute('aria-describedby')).toBe(false);
+    $<HTMLSelectElement>('connect-mode').value = 'record';
+    $('connect-mode').dispatchEvent(new Event('change'));
+    await vi.waitFor(() => expect($('connect-agent-warnings')).not.toBeNull());
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
+    expect(errors.current()).toBeNull();
+  });
 });

@@ -15,6 +15,7 @@ const preview = (over: Partial<ConnectPreview>): ConnectPreview => ({
   hooks_disabled: false,
   version: 'missing',
   notes: [],
+  warnings: [],
   ...over,
 });
 

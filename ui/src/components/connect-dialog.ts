@@ -1,7 +1,9 @@
 // The Connect dialog of the Projects screen: `hookd connect` for one
 // project, with the coding agent, the scope and the mode to choose and the
 // exact change to the agent's hooks file shown before anything is written
-// (and what the agent asks before it runs the entries, e.g. Codex's trust).
+// (and what the agent asks before it runs the entries, e.g. Codex's trust,
+// and what keeps it from running them at all, e.g. an administrator's
+// switch in Codex's requirements.toml, in a warning block before Apply).
 //
 // A modal: focus stays inside (Tab and Shift+Tab cycle), Esc or Cancel
 // closes it and focus goes back to the button that opened it. Apply sends
@@ -66,6 +68,23 @@ function renderDiff(p: ConnectPreview): HTMLElement {
       h('span', { class: 'diff-stat' }, h('span', { class: 'stat-add', text: `+${stat.added}` }), ' ', h('span', { class: 'stat-del', text: `−${stat.removed}` })),
     ),
     body,
+  );
+}
+
+/**
+ * What keeps `agent` from running hookd's entries wherever they are written
+ * (an administrator's switch: the core's `connect_warnings`, as `hookd
+ * connect` prints them), each sentence as the core says it; `null` when
+ * nothing does.
+ */
+function agentWarnings(warnings: string[], agent: string): HTMLElement | null {
+  if (warnings.length === 0) return null;
+  const label = CONNECT_AGENTS.find((a) => a.name === agent)?.label ?? agent;
+  return h(
+    'div',
+    { id: 'connect-agent-warnings', class: 'connect-warning connect-agent-warnings', attrs: { role: 'alert' } },
+    h('strong', { text: `${label} may not run these entries (Apply still writes them):` }),
+    h('ul', {}, ...warnings.map((w) => h('li', { data: { testid: 'connect-agent-warning' }, text: w }))),
   );
 }
 
@@ -152,6 +171,10 @@ export function openConnectDialog(host: HTMLElement, opts: ConnectDialogOptions)
       dialog.dataset.changes = String(next.changes);
       summary.textContent = previewSummary(next, chosen);
       const notes: HTMLElement[] = [];
+      const stopped = agentWarnings(next.warnings, who);
+      if (stopped) notes.push(stopped);
+      if (stopped) apply.setAttribute('aria-describedby', stopped.id);
+      else apply.removeAttribute('aria-describedby');
       if (!next.emit_found) notes.push(h('p', { class: 'connect-warning', text: `${next.emit_command} was not found beside the app nor on PATH: the agent\u2019s hooks will fail until hookd-emit is installed.` }));
       if (next.hooks_disabled) notes.push(h('p', { class: 'connect-warning', text: 'This file sets "disableAllHooks": true, so the agent runs no hook at all (hookd\u2019s included) until it is removed.' }));
       for (const note of next.notes) notes.push(h('p', { class: 'connect-note', data: { testid: 'connect-note' }, text: note }));

@@ -6,7 +6,8 @@
 // managed), disconnecting shows it without `hooks`; a file's version is a
 // revision number bumped by every write. The real edit (keeping the user's
 // own hooks, the event lists, the version token) is hookd-core's, tested in
-// Rust.
+// Rust; so is what keeps an agent from running the entries (`warnings`,
+// none unless a test sets them).
 
 import type { ConnectMode, ConnectPreview, ConnectResult, Scope, JsonValue, ProjectInfo } from '../lib/types';
 import { fail, type StubPart } from './types';
@@ -60,6 +61,8 @@ export interface ConnectStub {
   files: Map<string, string>;
   /** Writes a file as an outside editor would (a new version, no hookd entries). */
   writeFile(path: string, text: string): void;
+  /** What a connect of each agent (by name) warns, as the core's `connect_warnings` would; none when unset. */
+  warnings: Map<string, string[]>;
 }
 
 /** Connect over the sample projects (their `connected` flags are the state the Projects screen shows). */
@@ -68,6 +71,7 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
   const revisions = new Map<string, number>();
   /** The mode of hookd's entries in each file that has them. */
   const modes = new Map<string, ConnectMode>();
+  const warnings = new Map<string, string[]>();
   const version = (path: string): string => `rev-${revisions.get(path) ?? 0}`;
   const write = (path: string, text: string): void => {
     files.set(path, text);
@@ -91,7 +95,7 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
     }
   }
 
-  function preview(root: string, scope: Scope, mode: ConnectMode | 'disconnect'): ConnectPreview & { next: ConnectMode | null } {
+  function preview(root: string, agent: string, scope: Scope, mode: ConnectMode | 'disconnect'): ConnectPreview & { next: ConnectMode | null } {
     if (scope === 'policy') throw fail('invalid_input', "the policy settings file is the administrator's; hookd never writes it");
     const path = pathOf(root, scope);
     const before = files.get(path);
@@ -121,12 +125,13 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
       hooks_disabled: false,
       version: version(path),
       notes: [],
+      warnings: mode === 'disconnect' ? [] : [...(warnings.get(agent) ?? [])],
       next,
     };
   }
 
-  function apply(root: string, scope: Scope, mode: ConnectMode | 'disconnect', expected: string): ConnectResult {
-    const { path, exists, changes, after, events, version: current, next } = preview(root, scope, mode);
+  function apply(root: string, agent: string, scope: Scope, mode: ConnectMode | 'disconnect', expected: string): ConnectResult {
+    const { path, exists, changes, after, events, version: current, next, warnings: said } = preview(root, agent, scope, mode);
     if (current !== expected) throw fail('conflict', `${path} changed since the preview; nothing was written. Review the new change and apply again`);
     if (changes) {
       write(path, after);
@@ -134,25 +139,26 @@ export function createConnectStub(projects: ProjectInfo[]): ConnectStub {
       else modes.set(path, next);
       for (const p of scope === 'global' ? projects : [project(root)]) p.connected[scope as ConnectableScope] = next !== null; // preview() refused policy
     }
-    return { path, written: changes, created: changes && !exists, backup: changes && exists ? `${path}.hookd-backup` : null, events };
+    return { path, written: changes, created: changes && !exists, backup: changes && exists ? `${path}.hookd-backup` : null, events, warnings: said };
   }
 
   const commands: StubPart<ConnectCommands> = {
-    connect_preview: ({ project: root, scope, mode }) => {
-      const { next: _next, ...shown } = preview(root, scope, mode);
+    connect_preview: ({ project: root, agent, scope, mode }) => {
+      const { next: _next, ...shown } = preview(root, agent, scope, mode);
       return shown;
     },
-    connect_apply: ({ project: root, scope, mode, version: expected }) => apply(root, scope, mode, expected),
-    disconnect_preview: ({ project: root, scope }) => {
-      const { next: _next, ...shown } = preview(root, scope, 'disconnect');
+    connect_apply: ({ project: root, agent, scope, mode, version: expected }) => apply(root, agent, scope, mode, expected),
+    disconnect_preview: ({ project: root, agent, scope }) => {
+      const { next: _next, ...shown } = preview(root, agent, scope, 'disconnect');
       return shown;
     },
-    disconnect_apply: ({ project: root, scope, version: expected }) => apply(root, scope, 'disconnect', expected),
+    disconnect_apply: ({ project: root, agent, scope, version: expected }) => apply(root, agent, scope, 'disconnect', expected),
   };
 
   return {
     commands,
     files,
+    warnings,
     writeFile(path, text) {
       write(path, text);
       modes.delete(path);

@@ -48,4 +48,11 @@ version: string,
  * What the user must know once it is applied (e.g. Codex CLI runs a
  * new hook only once trusted in its `/hooks`); empty for Claude Code.
  */
-notes: Array<string>, };
+notes: Array<string>, 
+/**
+ * Why the agent will not run the entries wherever they are written,
+ * one sentence each, as `hookd connect --agent` prints them
+ * ([`connector::connect_warnings`]: e.g. Codex CLI's administrator's
+ * `[features] hooks = false`); empty for a disconnect.
+ */
+warnings: Array<string>, };

@@ -23,4 +23,9 @@ backup: string | null,
 /**
  * Events that gained (connect) or lost (disconnect) a hookd entry.
  */
-events: Array<string>, };
+events: Array<string>, 
+/**
+ * Why the agent will not run the entries, as in [`ConnectPreview`]
+ * (connect; empty for a disconnect).
+ */
+warnings: Array<string>, };
