@@ -789,3 +789,62 @@ fn every_subcommand_and_flag_has_help() {
     assert!(add.stdout.contains("[default: project]"), "{}", add.stdout);
     assert!(add.stdout.contains("[default: managed]"), "{}", add.stdout);
 }
+
+#[test]
+fn agent_file_hook_disable_then_enable_gives_back_the_exact_file() {
+    let env = Env::new();
+    let cursor = env.file(".cursor/hooks.json");
+    let original = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      { \"command\": \"./done.sh\" },\n      { \"command\": \"./log.sh\", \"timeout\": 3 }\n    ]\n  }\n}\n";
+    write_file(&cursor, original);
+    let file = cursor.display().to_string();
+    let args = |verb: &'static str| {
+        [
+            "hooks",
+            verb,
+            "--agent-file",
+            file.as_str(),
+            "--event",
+            "stop",
+            "--command",
+            "./done.sh",
+        ]
+    };
+    let run = env.run(&args("disable"));
+    run.assert_ok();
+    assert!(
+        run.stdout
+            .starts_with("Disabled the stop hook with command \"./done.sh\" in "),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        read_json(&cursor),
+        json!({"version": 1, "hooks": {"stop": [{"command": "./log.sh", "timeout": 3}]}})
+    );
+    let store = read_json(&env.home.join(".hookd/disabled.json"));
+    assert_eq!(store["disabled"][0]["agent"]["agent"], "cursor");
+    assert_eq!(store["disabled"][0]["agent"]["json_path"], "hooks.stop[0]");
+    // Already disabled: said so.
+    let run = env.run(&args("disable"));
+    assert!(
+        refused(&run).contains("no enabled stop hook with command \"./done.sh\""),
+        "{}",
+        run.stderr
+    );
+
+    let run = env.run(&args("enable"));
+    run.assert_ok();
+    assert!(
+        run.stdout.starts_with("Enabled the stop hook"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(fs::read_to_string(&cursor).unwrap(), original);
+    assert_eq!(
+        read_json(&env.home.join(".hookd/disabled.json"))["disabled"],
+        json!([])
+    );
+    // Removing another agent's hook is the app's or the agent's own tools' job.
+    let run = env.run(&args("remove"));
+    assert!(refused(&run).contains("--agent-file"), "{}", run.stderr);
+}

@@ -7,6 +7,7 @@
 //! Every refusal (unknown event, bad regex, invalid or changed file) becomes
 //! one line on stderr and a non-zero exit, with nothing written.
 
+use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,7 @@ use hookd_core::settings::{
     MatchCheck, MatchOutcome, Scope, SettingsDocument, SettingsError, SettingsLocation,
     SettingsRoots, TrustStore,
 };
+use hookd_core::settings::{agent_disabled, agent_files};
 use serde_json::{Value, json};
 
 /// Flags of `hookd hooks`.
@@ -173,6 +175,13 @@ pub struct EditArgs {
     /// Exact command text of the hook
     #[arg(long, value_name = "CMD")]
     pub command: String,
+    /// Disable or enable in this hooks file of another coding agent (Codex CLI's
+    /// hooks.json or config.toml, Gemini CLI's settings.json, Cursor's hooks.json, a
+    /// Copilot hooks file) of the user or of the project (--project): the hook is taken
+    /// out and kept in hookd's store, and put back byte for byte; --event is the
+    /// agent's own (stop, BeforeTool)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scope", "kind"])]
+    pub agent_file: Option<PathBuf>,
     /// Which file.
     #[command(flatten)]
     pub target: TargetArgs,
@@ -648,6 +657,11 @@ fn warn_untrusted(location: &SettingsLocation) {
 }
 
 fn remove(args: &EditArgs) -> Result<()> {
+    if args.agent_file.is_some() {
+        bail!(
+            "hookd hooks remove edits Claude Code's and hookd's settings files; --agent-file takes only disable and enable (remove another agent's hook in the app's Hooks screen or with the agent's own tools)"
+        );
+    }
     let location = target_location(&args.target)?;
     let (removed, outcome) = SettingsDocument::update(&location, args.target.force, |doc| {
         settings::remove_hook(doc, &selector(args))
@@ -666,6 +680,9 @@ fn remove(args: &EditArgs) -> Result<()> {
 }
 
 fn disable(args: &EditArgs) -> Result<()> {
+    if let Some(file) = &args.agent_file {
+        return set_agent_hook_enabled(args, file, false);
+    }
     let location = target_location(&args.target)?;
     let store = DisabledStore::from_env()?;
     let done = store.disable(&location, &selector(args), args.target.force)?;
@@ -679,9 +696,93 @@ fn disable(args: &EditArgs) -> Result<()> {
 }
 
 fn enable(args: &EditArgs) -> Result<()> {
+    if let Some(file) = &args.agent_file {
+        return set_agent_hook_enabled(args, file, true);
+    }
     let location = target_location(&args.target)?;
     let done = DisabledStore::from_env()?.enable(&location, &selector(args), args.target.force)?;
     println!("Enabled {} in {}", describe(&done), show(&location.path));
+    Ok(())
+}
+
+/// `hookd hooks disable|enable --agent-file FILE`: the hook of `--event`
+/// and `--command` (and `--matcher`) of another agent's file, through
+/// [`agent_disabled`] (the rules and the store are the core's).
+fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result<()> {
+    let project = project_dir(args.target.project.as_deref())?;
+    let roots = SettingsRoots::from_env()?;
+    let path =
+        std::path::absolute(file).with_context(|| format!("cannot locate {}", show(file)))?;
+    let path = fs::canonicalize(&path).unwrap_or(path);
+    let store = DisabledStore::for_roots(&roots);
+    let wanted = |event: &str, matcher: Option<&str>, command: Option<&str>| {
+        event == args.event
+            && command == Some(args.command.as_str())
+            && args.matcher.as_deref().is_none_or(|m| matcher == Some(m))
+    };
+    let missing = || {
+        anyhow::anyhow!(
+            "no {} {} hook with command {:?} in {}",
+            if enabled { "disabled" } else { "enabled" },
+            args.event,
+            args.command,
+            show(&path)
+        )
+    };
+    let json_path = if enabled {
+        agent_disabled::disabled_in(&store, &path)?
+            .into_iter()
+            .rev()
+            .find_map(|d| {
+                let place = d.agent?;
+                wanted(&d.event, d.matcher.as_deref(), place.command.as_deref())
+                    .then_some(place.json_path)
+            })
+            .ok_or_else(missing)?
+    } else {
+        let files = agent_files::agent_hook_files(&roots, Some(&project));
+        let listed = files.iter().find(|f| f.path == path).with_context(|| {
+            format!(
+                "{} is not a hooks file of another coding agent for this project",
+                show(&path)
+            )
+        })?;
+        listed
+            .hooks
+            .iter()
+            .find(|h| !h.hookd && wanted(&h.event, h.matcher.as_deref(), h.command.as_deref()))
+            .map(|h| h.json_path.clone())
+            .ok_or_else(missing)?
+    };
+    let toggle = if enabled {
+        agent_disabled::enable
+    } else {
+        agent_disabled::disable
+    };
+    toggle(
+        &store,
+        &roots,
+        Some(&project),
+        &path,
+        (&json_path, Some(args.command.as_str())),
+        &agent_disabled::version_of(&path),
+    )?;
+    if enabled {
+        println!(
+            "Enabled the {} hook with command {:?} in {}: back where it was",
+            args.event,
+            args.command,
+            show(&path)
+        );
+    } else {
+        println!(
+            "Disabled the {} hook with command {:?} in {}; kept in {} (`hookd hooks enable` with the same flags puts it back)",
+            args.event,
+            args.command,
+            show(&path),
+            show(store.path())
+        );
+    }
     Ok(())
 }
 
