@@ -1,11 +1,13 @@
 // connect: the Projects screen's Connect button previews the exact change to
-// the project's Claude Code settings, applies it, and the badge follows.
+// the project's Claude Code settings, applies it, and the badge follows;
+// another agent's file too, and what an administrator switched off that
+// keeps the agent from running the entries is said before Apply.
 // See run.mjs for the context every spec receives.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export default async function ({ browser, test, shot, repo }) {
+export default async function ({ browser, test, shot, repo, env }) {
   const file = path.join(repo, '.claude', 'settings.json');
   const card = (extra = '') => browser.$(`[data-testid="project"][data-root="${repo}"]${extra ? ` ${extra}` : ''}`);
 
@@ -88,5 +90,52 @@ export default async function ({ browser, test, shot, repo }) {
     });
     await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
     await shot(browser, 'projects-codex');
+  });
+  await test("Codex CLI's administrator switched hooks off: the dialog says so before Apply, and no more once lifted", async () => {
+    // The run's own /etc/codex (scripts/desktop-e2e's HOOKD_CODEX_SYSTEM_DIR), removed again for the later specs.
+    const requirements = path.join(env('HOOKD_CODEX_SYSTEM_DIR'), 'requirements.toml');
+    const userFile = path.join(env('HOME'), '.codex', 'hooks.json');
+    fs.mkdirSync(path.dirname(requirements), { recursive: true });
+    fs.writeFileSync(requirements, '[features]\nhooks = false\n');
+    const warningsShown = () => browser.execute(() => [...document.querySelectorAll('#connect-agent-warnings [data-testid="connect-agent-warning"]')].map((w) => w.textContent));
+    try {
+      await (await card('[data-testid="project-connect"]')).click();
+      const dialog = await browser.$('#connect-dialog');
+      await dialog.waitForExist({ timeout: 5000 });
+      await browser.$('#connect-agent').selectByAttribute('value', 'codex');
+      await browser.$('#connect-scope').selectByAttribute('value', 'global');
+      await browser.$('#connect-mode').selectByAttribute('value', 'record');
+      await browser.waitUntil(async () => (await browser.$('#connect-apply').isEnabled()) && (await warningsShown()).length > 0, {
+        timeout: 10000,
+        timeoutMsg: 'the preview of ~/.codex/hooks.json warns and Apply is enabled',
+      });
+      const said = await warningsShown();
+      assert.equal(said.length, 1, said.join(' | '));
+      assert.ok(said[0].includes(requirements) && said[0].includes('[features] hooks = false') && said[0].includes('Codex CLI runs no hook'), said[0]);
+      const block = await browser.$('#connect-agent-warnings');
+      assert.equal(await block.getAttribute('role'), 'alert');
+      assert.match(await block.getAttribute('class'), /\bconnect-warning\b/);
+      assert.ok(await block.isDisplayed({ withinViewport: true }), 'the warning is on screen before Apply');
+      assert.equal(await browser.$('#connect-apply').getAttribute('aria-describedby'), 'connect-agent-warnings');
+      assert.ok(!fs.existsSync(userFile), 'nothing written before Apply');
+      await browser.executeAsync((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
+      await shot(browser, 'connect-codex-warning');
+
+      // The project's file, connected already: said all the same.
+      await browser.$('#connect-scope').selectByAttribute('value', 'project');
+      await browser.waitUntil(async () => /^Already connected/.test(await browser.$('#connect-summary').getText()), { timeout: 10000, timeoutMsg: 'the project file is connected already' });
+      assert.equal((await warningsShown()).length, 1, 'also when nothing changes');
+
+      // Lifted: the next preview says nothing.
+      fs.rmSync(requirements);
+      await browser.$('#connect-scope').selectByAttribute('value', 'global');
+      await browser.waitUntil(async () => await browser.$('#connect-apply').isEnabled(), { timeout: 10000, timeoutMsg: 'the global preview is back' });
+      assert.equal(await browser.$('#connect-agent-warnings').isExisting(), false);
+      await browser.$('#connect-cancel').click();
+      await dialog.waitForExist({ timeout: 5000, reverse: true });
+      assert.ok(!fs.existsSync(userFile), 'Cancel writes nothing');
+    } finally {
+      fs.rmSync(requirements, { force: true });
+    }
   });
 }
