@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, eventBreakable, formatTimeout, hasProblems, problemsAt, renderAgentFile, toggledText } from '../src/components/hooks-agent-file';
+import { agentFileKey, agentFileLabel, agentFileTabLabel, editedWith, eventBreakable, formatTimeout, hasProblems, movedText, problemsAt, renderAgentFile, toggledText } from '../src/components/hooks-agent-file';
 import { createErrorBanner } from '../src/components/error-banner';
 import { setBackend } from '../src/lib/api';
 import { formatHash, hooksHash, parseHash } from '../src/lib/route';
@@ -83,7 +83,9 @@ describe('agent file labels and keys', () => {
     expect(row.cells[0]!.querySelectorAll('wbr').length).toBe(2);
     expect(row.cells[0]!.textContent).toBe('BeforeToolSelection');
     const buttons = row.querySelector('.hooks-agent-actions > .hooks-agent-buttons');
-    expect([...buttons!.children].map((b) => b.textContent)).toEqual(['Edit', 'Disable', 'Remove']);
+    expect([...buttons!.children].map((b) => b.textContent)).toEqual(['Edit', 'Disable', '↑↓', 'Remove']);
+    // Alone in its event: nowhere to move.
+    expect([...buttons!.querySelectorAll<HTMLButtonElement>('.hooks-agent-move')].map((b) => b.disabled)).toEqual([true, true]);
   });
 
   it('shows timeouts in seconds and none as empty', () => {
@@ -237,6 +239,18 @@ describe('agent file tabs in the hooks view', () => {
     await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./audit.sh', 'agent-hook:']));
     expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Enabled a beforeSubmitPrompt hook');
     await vi.waitFor(() => expect((document.activeElement as HTMLElement).dataset.event).toBe('beforeSubmitPrompt'));
+    // Codex CLI's file: its guard moved down past hookd's entry, and up again.
+    document.querySelector<HTMLElement>('.hooks-agent-tab[data-agent-file=codex-global]')!.click();
+    await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file-path')?.textContent).toBe('/home/dev/.codex/hooks.json'));
+    expect(commands()).toEqual(['agent-hook:./guard.sh', 'agent-hook:hookd-emit --agent codex PreToolUse']);
+    const guardRow = document.querySelector<HTMLElement>('[data-testid=agent-hook]')!;
+    expect(guardRow.querySelector<HTMLButtonElement>('[data-testid=agent-hook-up]')!.disabled).toBe(true);
+    guardRow.querySelector<HTMLElement>('[data-testid=agent-hook-down]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:hookd-emit --agent codex PreToolUse', 'agent-hook:./guard.sh']));
+    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain(movedText('PreToolUse', false, 'Codex CLI · Global'));
+    await vi.waitFor(() => expect(document.activeElement?.querySelector('[data-testid=agent-hook-command]')?.getAttribute('title')).toBe('./guard.sh'));
+    (document.activeElement as HTMLElement).querySelector<HTMLElement>('[data-testid=agent-hook-up]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./guard.sh', 'agent-hook:hookd-emit --agent codex PreToolUse']));
     // Back to a settings file tab.
     view.update(parseHash(hooksHash(root, 'agent-project')));
     await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file')).toBeNull());

@@ -21,7 +21,8 @@
 // (the core's agent_disabled, the same store as Claude Code's disabled
 // hooks); it is listed greyed after the file's hooks with "Enable", which
 // puts it back exactly where it was. Neither needs a review: the file gets
-// back its own bytes.
+// back its own bytes. The arrows move a hook a place up or down in its
+// event (the core swaps it with its neighbour; not in config.toml yet).
 
 import { api } from '../lib/api';
 import type { AgentDisabledHook } from '../lib/bindings/AgentDisabledHook';
@@ -127,6 +128,27 @@ async function toggle(f: AgentHookFile, editing: AgentFileEditing, hook: { json_
   }
 }
 
+/** What the tab says once a hook moved. */
+export function movedText(event: string, up: boolean, fileLabel: string): string {
+  return `Moved a ${event} hook ${up ? 'up' : 'down'} in ${fileLabel}.`;
+}
+
+/** Moves a listed hook a place up or down in its event (the core swaps it with its neighbour, every other byte kept), then reloads the tab and puts the focus on it. */
+async function move(f: AgentHookFile, editing: AgentFileEditing, hook: AgentHook, up: boolean): Promise<void> {
+  const edit = { kind: 'move' as const, json_path: hook.json_path, command: hook.command, up };
+  try {
+    const shown = await api.agent_hook_preview({ project: editing.project, path: f.path, edit });
+    const done = await api.agent_hook_apply({ project: editing.project, path: f.path, edit, version: shown.version });
+    setNotice(f.path, { text: movedText(hook.event, up, agentFileLabel(f)), notes: done.notes });
+    await editing.reload();
+    const rows = [...document.querySelectorAll<HTMLElement>('#hooks-agent-file [data-testid="agent-hook"]')];
+    const target = rows.find((r) => r.dataset.event === hook.event && r.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') === hook.command) ?? document.querySelector<HTMLElement>('#hooks-agent-file-done');
+    target?.focus();
+  } catch (err) {
+    editing.onError(err, 'Could not move the hook');
+  }
+}
+
 /** What a tab needs to edit its file; without it the tab only shows the file. */
 export interface AgentFileEditing {
   /** The project the Hooks screen shows. */
@@ -178,6 +200,20 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
             text: 'Disable',
             on: { click: () => editing && void toggle(f, editing, x, false) },
           }),
+          // Up and down within its event (not in config.toml: the core does not move there yet).
+          isCodexConfig(f)
+            ? null
+            : h('span', { class: 'hooks-agent-arrows' }, ...([true, false] as const).map((up) => {
+                const neighbour = f.hooks[up ? index - 1 : index + 1];
+                const edge = neighbour === undefined || neighbour.event !== x.event;
+                return h('button', {
+                  class: 'button small hooks-agent-move',
+                  data: { testid: up ? 'agent-hook-up' : 'agent-hook-down' },
+                  attrs: { type: 'button', disabled: edge, 'aria-label': `Move the ${x.event} hook ${x.command ?? x.handler_type} ${up ? 'up' : 'down'}`, title: edge ? `Already the ${up ? 'first' : 'last'} hook of ${x.event}` : `Move it ${up ? 'up' : 'down'} in ${x.event}` },
+                  text: up ? '↑' : '↓',
+                  on: { click: () => editing && void move(f, editing, x, up) },
+                });
+              })),
           h('button', {
             class: 'button small hooks-agent-remove',
             data: { testid: 'agent-hook-remove' },

@@ -306,6 +306,14 @@ export function createHooksStub(projects: string[]): HooksStub {
       const secs = edit.hook.timeout === null ? null : file.agent === 'gemini' ? edit.hook.timeout / 1000 : edit.hook.timeout;
       const now = { ...was, matcher: edit.hook.matcher, command: edit.hook.command, timeout_secs: secs, name: edit.hook.name };
       hooks = file.hooks.map((x) => (x === was ? now : x));
+    } else if (edit.kind === 'move') {
+      const at = file.hooks.findIndex((x) => x.json_path === edit.json_path && x.command === edit.command);
+      const to = edit.up ? at - 1 : at + 1;
+      const was = file.hooks[at];
+      const other = file.hooks[to];
+      if (!was || !other || other.event !== was.event) throw fail('invalid_input', `refusing to edit ${path}: ${edit.json_path}: already the ${edit.up ? 'first' : 'last'} hook of its event`);
+      event = was.event;
+      hooks = file.hooks.map((x, i) => (i === at ? { ...other, json_path: was.json_path } : i === to ? { ...was, json_path: other.json_path } : x));
     } else {
       const gone = file.hooks.find((x) => x.json_path === edit.json_path && x.command === edit.command);
       if (!gone) throw fail('invalid_input', `refusing to edit ${path}: ${edit.json_path}: no hook of this file is here any more (the file changed): reload it`);

@@ -26,7 +26,11 @@
 //! command, matcher, timeout (and Gemini CLI's name) where it stands,
 //! keeping the entry's other keys and its place (Codex CLI keys its trust
 //! by place); a matcher its group shares with other hooks is refused
-//! rather than changed for them too.
+//! rather than changed for them too. A move ([`AgentEdit::Move`]) swaps a
+//! hook with its neighbour in its event (the handler beside it in its
+//! group, its group when it is alone in it, a flat entry with the next),
+//! named and checked the same way; only the two entries swapped are
+//! rewritten (not in `config.toml` yet).
 //! hookd's own recording entries are `hookd disconnect --agent`'s to
 //! remove. Only a file [`agent_files::agent_hook_files`] lists for the
 //! project can be edited ([`file_location`]): a window cannot make hookd
@@ -92,6 +96,19 @@ pub enum AgentEdit {
         /// What it becomes.
         hook: NewAgentHook,
     },
+    /// Moves one hook a place up or down within its event: past the
+    /// handler next to it in its group, else (alone in its group) its
+    /// group past the next one (Codex CLI, Gemini CLI); a flat entry past
+    /// the next entry (Cursor, Copilot). Only the two entries swapped are
+    /// rewritten. Not in Codex CLI's `config.toml` yet.
+    Move {
+        /// Where it is ([`agent_files::AgentHook::json_path`]).
+        json_path: String,
+        /// The command it runs there, as listed (`null`: none).
+        command: Option<String>,
+        /// Up (towards the event's first hook), else down.
+        up: bool,
+    },
     /// Removes one hook (a handler, or a flat entry) and the group or
     /// event list only it was left in.
     Remove {
@@ -110,7 +127,7 @@ impl AgentEdit {
     fn added_event(&self) -> Option<&str> {
         match self {
             Self::Add { hook } | Self::Change { hook, .. } => Some(&hook.event),
-            Self::Remove { .. } => None,
+            Self::Remove { .. } | Self::Move { .. } => None,
         }
     }
 }
@@ -349,6 +366,9 @@ pub fn notes(agent: AgentKind, location: &SettingsLocation, edit: &AgentEdit) ->
                 out.push(format!("Codex CLI loads a project's .codex/{file} only when the project is trusted ([projects] trust_level = \"trusted\" in your config.toml)"));
             }
         }
+        (AgentKind::Codex, None) if matches!(edit, AgentEdit::Move { .. }) => out.push(
+            "Codex CLI keeps its trust by position: the two hooks that swap places may need trusting again in /hooks".to_owned(),
+        ),
         (AgentKind::Codex, None) => out.push(
             "Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks".to_owned(),
         ),
@@ -420,7 +440,80 @@ pub fn edit_value(
         AgentEdit::Remove { json_path, command } => {
             remove(agent, file, json_path, command.as_deref())
         }
+        AgentEdit::Move {
+            json_path,
+            command,
+            up,
+        } => {
+            let (event, index, handler) = listed_at(agent, file, json_path, command.as_deref())?;
+            connect::checked_edit(agent, file, |file| {
+                move_hook(file, (&event, index, handler), json_path, *up)
+            })
+        }
     }
+}
+
+/// Swaps the hook at (`event`, `index`, `handler`) with its neighbour
+/// above (`up`) or below: the handler next to it in its group, else its
+/// group (when it is alone in it) with the next group, or a flat entry
+/// with the next entry. Refused at the event's first or last place, and
+/// at the edge of a group it shares with other hooks.
+fn move_hook(
+    file: &mut Value,
+    (event, index, handler): (&str, usize, Option<usize>),
+    json_path: &str,
+    up: bool,
+) -> Result<Vec<String>, ShapeError> {
+    let missing = || refusal(json_path, "not found in the file");
+    let entries = file
+        .get_mut("hooks")
+        .and_then(|h| h.get_mut(event))
+        .and_then(Value::as_array_mut)
+        .ok_or_else(missing)?;
+    let next = |i: usize, len: usize| {
+        if up {
+            i.checked_sub(1)
+        } else {
+            Some(i + 1).filter(|n| *n < len)
+        }
+    };
+    let edge = || {
+        refusal(
+            json_path,
+            format!(
+                "already the {} hook of {event}",
+                if up { "first" } else { "last" }
+            ),
+        )
+    };
+    if let Some(j) = handler {
+        let handlers = entries
+            .get_mut(index)
+            .and_then(|g| g.get_mut("hooks"))
+            .and_then(Value::as_array_mut)
+            .ok_or_else(missing)?;
+        let len = handlers.len();
+        if let Some(k) = next(j, len) {
+            handlers.swap(j, k);
+            return Ok(vec![event.to_owned()]);
+        }
+        if len > 1 {
+            if next(index, entries.len()).is_none() {
+                return Err(edge());
+            }
+            return Err(refusal(
+                json_path,
+                format!(
+                    "the {} hook of a group it shares with {} other hook(s) (one matcher for all): move the group in the file, or remove this hook and add it with its own",
+                    if up { "first" } else { "last" },
+                    len - 1
+                ),
+            ));
+        }
+    }
+    let k = next(index, entries.len()).ok_or_else(edge)?;
+    entries.swap(index, k);
+    Ok(vec![event.to_owned()])
 }
 
 /// Sets the hook at (`event`, `index`, `handler`) to `new` (what
@@ -1069,6 +1162,110 @@ pub(crate) mod tests {
                 "{agent:?}: back byte for byte"
             );
         }
+    }
+
+    /// A move of the hook at `json_path` (running `command`).
+    fn moved(json_path: &str, command: &str, up: bool) -> AgentEdit {
+        AgentEdit::Move {
+            json_path: json_path.into(),
+            command: Some(command.into()),
+            up,
+        }
+    }
+
+    #[test]
+    fn agent_hook_moved_up_or_down_swaps_only_the_two_entries() {
+        let (_dir, roots, project) = setup();
+        let entry = |c: &str| format!("      {{\n        \"command\": \"{c}\"\n      }}");
+        let cursor_file = |a: &str, b: &str, c: &str| {
+            format!(
+                "{{\n  \"version\": 1,\n  \"hooks\": {{\n    \"stop\": [\n{},\n{},\n{}\n    ]\n  }}\n}}\n",
+                entry(a),
+                entry(b),
+                entry(c)
+            )
+        };
+        let codex_text = "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\"type\": \"command\", \"command\": \"./a.sh\"},\n          {\"type\": \"command\", \"command\": \"./b.sh\"}\n        ]\n      },\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./c.sh\"}]},\n      {\"matcher\": \"Read\", \"hooks\": [{\"type\": \"command\", \"command\": \"./d.sh\"}]}\n    ]\n  }\n}\n";
+        let cursor = project.join(".cursor/hooks.json");
+        let codex = roots.codex_home.join("hooks.json");
+        let cursor_cases = [
+            (
+                moved("hooks.stop[1]", "./b.sh", true),
+                cursor_file("./b.sh", "./a.sh", "./c.sh"),
+            ),
+            (
+                moved("hooks.stop[1]", "./b.sh", false),
+                cursor_file("./a.sh", "./c.sh", "./b.sh"),
+            ),
+        ];
+        for (edit, expected) in cursor_cases {
+            write(&cursor, &cursor_file("./a.sh", "./b.sh", "./c.sh"));
+            let (agent, location) = file_location(&roots, Some(&project), &cursor).unwrap();
+            let shown = preview(&location, agent, &edit).unwrap();
+            apply(&location, agent, &edit, &shown.version()).unwrap();
+            assert_eq!(fs::read_to_string(&cursor).unwrap(), expected);
+        }
+        let codex_cases = [
+            // Within its group: the two handlers swap.
+            (
+                moved("hooks.PreToolUse[0].hooks[1]", "./b.sh", true),
+                codex_text.replace("./a.sh", "./x").replace("./b.sh", "./a.sh").replace("./x", "./b.sh"),
+            ),
+            // Alone in its group: the groups swap.
+            (
+                moved("hooks.PreToolUse[1].hooks[0]", "./c.sh", false),
+                codex_text
+                    .replace("{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./c.sh\"}]}", "X")
+                    .replace("{\"matcher\": \"Read\", \"hooks\": [{\"type\": \"command\", \"command\": \"./d.sh\"}]}", "{\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./c.sh\"}]}")
+                    .replace("X", "{\"matcher\": \"Read\", \"hooks\": [{\"type\": \"command\", \"command\": \"./d.sh\"}]}"),
+            ),
+        ];
+        for (edit, expected) in codex_cases {
+            write(&codex, codex_text);
+            let (agent, location) = file_location(&roots, Some(&project), &codex).unwrap();
+            let shown = preview(&location, agent, &edit).unwrap();
+            apply(&location, agent, &edit, &shown.version()).unwrap();
+            assert_eq!(fs::read_to_string(&codex).unwrap(), expected);
+        }
+        // Refused, nothing written: the first hook up, the edge of a shared
+        // group, config.toml.
+        write(&codex, codex_text);
+        let (agent, location) = file_location(&roots, Some(&project), &codex).unwrap();
+        for (edit, problem) in [
+            (
+                moved("hooks.PreToolUse[0].hooks[0]", "./a.sh", true),
+                "already the first hook of PreToolUse",
+            ),
+            (
+                moved("hooks.PreToolUse[2].hooks[0]", "./d.sh", false),
+                "already the last hook",
+            ),
+            (
+                moved("hooks.PreToolUse[0].hooks[1]", "./b.sh", false),
+                "a group it shares with 1 other hook(s)",
+            ),
+        ] {
+            let err = preview(&location, agent, &edit).unwrap_err().to_string();
+            assert!(err.contains(problem), "{err}");
+        }
+        assert_eq!(fs::read_to_string(&codex).unwrap(), codex_text);
+        let toml = roots.codex_home.join("config.toml");
+        write(
+            &toml,
+            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./a.sh\" }]\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./b.sh\" }]\n",
+        );
+        let (agent, location) = file_location(&roots, Some(&project), &toml).unwrap();
+        let err = preview(
+            &location,
+            agent,
+            &moved("hooks.Stop[1].hooks[0]", "./b.sh", true),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("does not move hooks in config.toml"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -146,6 +146,13 @@ pub fn edit(text: &str, edit: &AgentEdit) -> Result<(Vec<String>, String), Codex
             let new = &after["hooks"][&hook.event][i];
             change(hooks, &hook.event, (i, j), old, new, json_path)?;
         }
+        AgentEdit::Move { json_path, .. } => {
+            return Err(refusal(
+                json_path.as_str(),
+                "hookd does not move hooks in config.toml yet: move its [[hooks.…]] tables with a text editor",
+            )
+            .into());
+        }
         AgentEdit::Remove { json_path, .. } => {
             let event = agent_files::hooks(AgentKind::Codex, &before)
                 .into_iter()

@@ -21,7 +21,19 @@ command: string | null,
 /**
  * What it becomes.
  */
-hook: NewAgentHook, } | { "kind": "remove", 
+hook: NewAgentHook, } | { "kind": "move", 
+/**
+ * Where it is ([`agent_files::AgentHook::json_path`]).
+ */
+json_path: string, 
+/**
+ * The command it runs there, as listed (`null`: none).
+ */
+command: string | null, 
+/**
+ * Up (towards the event's first hook), else down.
+ */
+up: boolean, } | { "kind": "remove", 
 /**
  * Where it is ([`agent_files::AgentHook::json_path`]:
  * `hooks.Stop[0].hooks[1]`, `hooks.stop[2]`).
