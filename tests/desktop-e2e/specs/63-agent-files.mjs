@@ -333,4 +333,19 @@ export default async function ({ browser, test, shot, makeRepo }) {
     assert.equal(fs.readFileSync(cursorFile, 'utf8'), before, 'back byte for byte');
     assert.match(await browser.$('#hooks-agent-file-done').getText(), /Enabled a afterFileEdit hook/);
   });
+
+  await test('a hook of the Codex CLI file is moved down past hookd\u2019s entry and up again: only the two groups swap', async () => {
+    const before = fs.readFileSync(codexFile, 'utf8');
+    await browser.execute((hash) => { window.location.hash = hash; }, `#/hooks?project=${repo}&tab=agent-project&agent_file=codex-global`);
+    const down = '[data-testid="agent-hook"][data-path="hooks.PreToolUse[0].hooks[0]"] [data-testid="agent-hook-down"]';
+    await browser.$(down).waitForClickable({ timeout: 10000 });
+    await browser.$(down).click();
+    await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-done').isExisting()) && /Moved a PreToolUse hook down/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved' });
+    const moved = fs.readFileSync(codexFile, 'utf8');
+    assert.deepEqual(JSON.parse(moved).hooks.PreToolUse.map((g) => g.hooks[0].command), ['hookd-emit --agent codex PreToolUse', './scripts/no-rm-rf.sh']);
+    await browser.waitUntil(async () => browser.execute(() => document.activeElement?.dataset?.path === 'hooks.PreToolUse[1].hooks[0]'), { timeout: 5000, timeoutMsg: 'the focus follows the moved row' });
+    await browser.execute(() => document.activeElement.querySelector('[data-testid="agent-hook-up"]').click());
+    await browser.waitUntil(async () => /Moved a PreToolUse hook up/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved back' });
+    assert.equal(fs.readFileSync(codexFile, 'utf8'), before, 'back byte for byte');
+  });
 }
