@@ -121,10 +121,14 @@ pub fn agent_hook_files(state: &AppState, project: &str) -> Result<Vec<AgentHook
             adapt(f, disabled)
         })
         .collect();
-    for (agent, scope, path) in
-        agent_disabled::unlisted(&store, roots, Some(&project)).map_err(disable_error)?
-    {
-        let disabled = agent_disabled::disabled_in(&store, &path).map_err(disable_error)?;
+    // An unreadable store hides only the disabled hooks (the files are
+    // still listed), as for the listed files above.
+    let unlisted = agent_disabled::unlisted(&store, roots, Some(&project)).unwrap_or_else(|err| {
+        tracing::warn!(store = %store.path().display(), error = %err, "cannot read the store of disabled hooks");
+        Vec::new()
+    });
+    for (agent, scope, path) in unlisted {
+        let disabled = agent_disabled::disabled_in(&store, &path).unwrap_or_default();
         files.push(AgentHookFile {
             agent: agent.as_str().to_owned(),
             label: convert::label(agent).to_owned(),
