@@ -205,3 +205,55 @@ describe('projects view while the ledgers commit', () => {
     expect(document.activeElement).toBe(card().querySelector('[data-testid=project-open]'));
   });
 });
+
+describe('projects view after a connect', () => {
+  const WEBSHOP = '/home/dev/src/webshop';
+  const $ = <T extends HTMLElement = HTMLElement>(id: string): T => document.getElementById(id) as T;
+  const connectButton = (): HTMLButtonElement =>
+    document.querySelector<HTMLButtonElement>(`[data-testid=project][data-root="${WEBSHOP}"] [data-testid=project-connect]`)!;
+  /** Opens the Connect dialog on the project, picks `agent`, its project file and `mode`, and waits for the change shown. */
+  async function choose(agent: string, mode: string, summary: RegExp): Promise<void> {
+    await vi.waitFor(() => expect(connectButton()).not.toBeNull());
+    connectButton().click();
+    await vi.waitFor(() => expect($('connect-diff')).not.toBeNull());
+    for (const [id, value] of [['connect-agent', agent], ['connect-scope', 'project'], ['connect-mode', mode]] as const) {
+      $<HTMLSelectElement>(id).value = value;
+      $(id).dispatchEvent(new Event('change'));
+    }
+    await vi.waitFor(() => expect($('connect-summary').textContent).toMatch(summary));
+  }
+
+  it('says under its notice why the agent will not run the entries, as the dialog said before Apply', async () => {
+    const stub: StubBackend = createStub({ rows: 30, seed: 5 });
+    const said = '/etc/codex/requirements.toml sets [features] hooks = false: Codex CLI runs no hook, so it will not run hookd\u2019s entries either, until an administrator lifts it there';
+    stub.connect.warnings.set('codex', [said]);
+    mount(stub);
+    await choose('codex', 'record', /^Creates the file/);
+    await vi.waitFor(() => expect($('connect-agent-warnings')).not.toBeNull()); // the dialog's block, before Apply
+    const before = $('connect-agent-warnings');
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
+
+    expect($('connect-notice').hidden).toBe(false);
+    expect($('connect-notice').textContent).toBe(`Connected: ${WEBSHOP}/.claude/settings.json was created.`);
+    const block = $('connect-notice-warnings');
+    expect(block.hidden).toBe(false);
+    expect(block.getAttribute('role')).toBe('alert');
+    // The dialog's warning block's classes and wording: the agent named, the core's sentences as they are.
+    expect([...block.classList]).toEqual(expect.arrayContaining(['connect-warning', 'connect-agent-warnings']));
+    expect(block.querySelector('strong')!.textContent).toBe('Codex CLI may not run these entries:');
+    expect(before.querySelector('strong')!.textContent).toMatch(/^Codex CLI may not run these entries/);
+    expect([...block.querySelectorAll('[data-testid=connect-notice-warning]')].map((w) => w.textContent)).toEqual([said]);
+    expect(block.compareDocumentPosition($('connect-notice')) & Node.DOCUMENT_POSITION_PRECEDING).toBeTruthy(); // right under the notice
+    await vi.waitFor(() => expect(document.activeElement).toBe(connectButton()));
+
+    // The next result replaces them: a disconnect has nothing to warn about.
+    await choose('codex', 'disconnect', /^Removes hookd\u2019s entries/);
+    $('connect-apply').click();
+    await vi.waitFor(() => expect($('connect-dialog')).toBeNull());
+    expect($('connect-notice').textContent).toMatch(new RegExp(`^Disconnected: ${WEBSHOP}/\\.claude/settings\\.json was updated`));
+    expect($('connect-notice-warnings').hidden).toBe(true);
+    expect($('connect-notice-warnings').childElementCount).toBe(0);
+    expect(errors.current()).toBeNull();
+  });
+});

@@ -54,6 +54,10 @@ export function createProjectsView(ctx: ViewContext): View {
   );
   const summary = h('p', { id: 'projects-summary', class: 'muted' });
   const notice = h('p', { id: 'connect-notice', class: 'connect-notice', attrs: { hidden: true, role: 'status' } });
+  // Why the agent will not run the entries just written (the core's
+  // `connect_warnings`, in the Connect dialog's warning block before Apply):
+  // said again under the notice, as the dialog's block says it.
+  const noticeWarnings = h('div', { id: 'connect-notice-warnings', class: 'connect-warning connect-agent-warnings', attrs: { hidden: true, role: 'alert' } });
 
   // Add folder form.
   const input = h('input', {
@@ -97,7 +101,7 @@ export function createProjectsView(ctx: ViewContext): View {
     'section',
     { id: 'view-projects', class: 'view view-projects', attrs: { 'aria-labelledby': 'projects-title' } },
     h('header', { class: 'view-header' }, h('h1', { id: 'projects-title', text: 'Projects' }), summary),
-    h('div', { class: 'view-scroll' }, notice, dropZone, list, empty),
+    h('div', { class: 'view-scroll' }, notice, noticeWarnings, dropZone, list, empty),
   );
 
   function badge(p: ProjectInfo, scope: (typeof SCOPES)[number]): HTMLElement {
@@ -235,19 +239,34 @@ export function createProjectsView(ctx: ViewContext): View {
       projects.length === 0 ? '' : `${projects.length} project${projects.length === 1 ? '' : 's'} · ${connected} connected to hookd`;
   }
 
+  /** The core's sentences on why `agent` will not run the entries, each as it is; hidden when there are none (a disconnect has none). */
+  function showWarnings(warnings: string[], agent: string): void {
+    const label = CODING_AGENTS.find((a) => a.name === agent)?.label ?? agent;
+    noticeWarnings.replaceChildren(
+      ...(warnings.length === 0
+        ? []
+        : [
+            h('strong', { text: `${label} may not run these entries:` }),
+            h('ul', {}, ...warnings.map((w) => h('li', { data: { testid: 'connect-notice-warning' }, text: w }))),
+          ]),
+    );
+    noticeWarnings.hidden = warnings.length === 0;
+  }
+
   function openConnect(p: ProjectInfo, opener: HTMLElement): void {
     dialog?.close();
     dialog = openConnectDialog(el, {
       project: p,
       returnFocus: opener,
       onError: (err, context) => ctx.errors.show(err, context),
-      onApplied: (result, action) => {
+      onApplied: (result, action, _scope, agent) => {
         dialog = null;
         const what = action === 'disconnect' ? 'Disconnected' : 'Connected';
         notice.textContent = result.written
           ? `${what}: ${result.path} was ${result.created ? 'created' : 'updated'}${result.backup ? `; ${keptNote(result.backup)}` : ''}.`
           : `Nothing to change in ${result.path}.`;
         notice.hidden = false;
+        showWarnings(result.warnings, agent);
         void load().then(() => {
           // The list was redrawn: put focus back on this project's button.
           const card = [...list.querySelectorAll<HTMLElement>('[data-testid=project]')].find((li) => li.dataset.root === p.root);
