@@ -142,6 +142,8 @@ describe('agent file labels and keys', () => {
     expect(el.querySelector('#hooks-agent-add')).not.toBeNull();
     expect(el.querySelectorAll('[data-testid=agent-hook-change]')).toHaveLength(1);
     expect(el.querySelectorAll('[data-testid=agent-hook-remove]')).toHaveLength(1);
+    // Up and down arrows as in the JSON files (the core moves config.toml's tables too).
+    expect([...el.querySelectorAll<HTMLButtonElement>('.hooks-agent-move')].map((b) => b.dataset.testid)).toEqual(['agent-hook-up', 'agent-hook-down']);
     const says = el.querySelector('#hooks-agent-file-edit')!.textContent!;
     expect(says).toContain('every other line of config.toml');
     expect(says).not.toContain('does not edit');

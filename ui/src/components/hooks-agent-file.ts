@@ -22,7 +22,7 @@
 // hooks); it is listed greyed after the file's hooks with "Enable", which
 // puts it back exactly where it was. Neither needs a review: the file gets
 // back its own bytes. The arrows move a hook a place up or down in its
-// event (the core swaps it with its neighbour; not in config.toml yet).
+// event (the core swaps it with its neighbour, config.toml's tables too).
 
 import { api } from '../lib/api';
 import type { AgentDisabledHook } from '../lib/bindings/AgentDisabledHook';
@@ -200,20 +200,18 @@ export function renderAgentFile(f: AgentHookFile, editing?: AgentFileEditing): H
             text: 'Disable',
             on: { click: () => editing && void toggle(f, editing, x, false) },
           }),
-          // Up and down within its event (not in config.toml: the core does not move there yet).
-          isCodexConfig(f)
-            ? null
-            : h('span', { class: 'hooks-agent-arrows' }, ...([true, false] as const).map((up) => {
-                const neighbour = f.hooks[up ? index - 1 : index + 1];
-                const edge = neighbour === undefined || neighbour.event !== x.event;
-                return h('button', {
-                  class: 'button small hooks-agent-move',
-                  data: { testid: up ? 'agent-hook-up' : 'agent-hook-down' },
-                  attrs: { type: 'button', disabled: edge, 'aria-label': `Move the ${x.event} hook ${x.command ?? x.handler_type} ${up ? 'up' : 'down'}`, title: edge ? `Already the ${up ? 'first' : 'last'} hook of ${x.event}` : `Move it ${up ? 'up' : 'down'} in ${x.event}` },
-                  text: up ? '↑' : '↓',
-                  on: { click: () => editing && void move(f, editing, x, up) },
-                });
-              })),
+          // Up and down within its event.
+          h('span', { class: 'hooks-agent-arrows' }, ...([true, false] as const).map((up) => {
+            const neighbour = f.hooks[up ? index - 1 : index + 1];
+            const edge = neighbour === undefined || neighbour.event !== x.event;
+            return h('button', {
+              class: 'button small hooks-agent-move',
+              data: { testid: up ? 'agent-hook-up' : 'agent-hook-down' },
+              attrs: { type: 'button', disabled: edge, 'aria-label': `Move the ${x.event} hook ${x.command ?? x.handler_type} ${up ? 'up' : 'down'}`, title: edge ? `Already the ${up ? 'first' : 'last'} hook of ${x.event}` : `Move it ${up ? 'up' : 'down'} in ${x.event}` },
+              text: up ? '↑' : '↓',
+              on: { click: () => editing && void move(f, editing, x, up) },
+            });
+          })),
           h('button', {
             class: 'button small hooks-agent-remove',
             data: { testid: 'agent-hook-remove' },

@@ -30,7 +30,7 @@
 //! hook with its neighbour in its event (the handler beside it in its
 //! group, its group when it is alone in it, a flat entry with the next),
 //! named and checked the same way; only the two entries swapped are
-//! rewritten (not in `config.toml` yet).
+//! rewritten.
 //! hookd's own recording entries are `hookd disconnect --agent`'s to
 //! remove. Only a file [`agent_files::agent_hook_files`] lists for the
 //! project can be edited ([`file_location`]): a window cannot make hookd
@@ -100,7 +100,7 @@ pub enum AgentEdit {
     /// handler next to it in its group, else (alone in its group) its
     /// group past the next one (Codex CLI, Gemini CLI); a flat entry past
     /// the next entry (Cursor, Copilot). Only the two entries swapped are
-    /// rewritten. Not in Codex CLI's `config.toml` yet.
+    /// rewritten (in Codex CLI's `config.toml`, their tables).
     Move {
         /// Where it is ([`agent_files::AgentHook::json_path`]).
         json_path: String,
@@ -1227,8 +1227,8 @@ pub(crate) mod tests {
             apply(&location, agent, &edit, &shown.version()).unwrap();
             assert_eq!(fs::read_to_string(&codex).unwrap(), expected);
         }
-        // Refused, nothing written: the first hook up, the edge of a shared
-        // group, config.toml.
+        // Refused, nothing written: the first hook up, the last one down,
+        // the edge of a shared group.
         write(&codex, codex_text);
         let (agent, location) = file_location(&roots, Some(&project), &codex).unwrap();
         for (edit, problem) in [
@@ -1249,23 +1249,16 @@ pub(crate) mod tests {
             assert!(err.contains(problem), "{err}");
         }
         assert_eq!(fs::read_to_string(&codex).unwrap(), codex_text);
+        // config.toml: its groups' tables swap (codex_toml's tests).
         let toml = roots.codex_home.join("config.toml");
-        write(
-            &toml,
-            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./a.sh\" }]\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./b.sh\" }]\n",
-        );
+        let a = "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./a.sh\" }]\n";
+        let b = "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./b.sh\" }]\n";
+        write(&toml, &format!("{a}\n{b}"));
         let (agent, location) = file_location(&roots, Some(&project), &toml).unwrap();
-        let err = preview(
-            &location,
-            agent,
-            &moved("hooks.Stop[1].hooks[0]", "./b.sh", true),
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("does not move hooks in config.toml"),
-            "{err}"
-        );
+        let edit = moved("hooks.Stop[1].hooks[0]", "./b.sh", true);
+        let shown = preview(&location, agent, &edit).unwrap();
+        apply(&location, agent, &edit, &shown.version()).unwrap();
+        assert_eq!(fs::read_to_string(&toml).unwrap(), format!("{b}\n{a}"));
     }
 
     #[test]

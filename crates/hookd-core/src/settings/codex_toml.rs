@@ -6,8 +6,8 @@
 //! the `[projects]` Codex trusts, and `[hooks.state]`, where Codex keeps
 //! which hooks the user trusted and enabled. An edit that reformatted it, or
 //! lost one comment of it, would be a bad trade for one hook, so a hook is
-//! added, changed or removed here as [`super::agent_edit`] does in a JSON
-//! file, and nothing else moves:
+//! added, changed, moved or removed here as [`super::agent_edit`] does in a
+//! JSON file, and nothing else moves:
 //!
 //! - the rules are the JSON edit's own: the `[hooks]` events (without
 //!   `state`, which is no event) are read as `{"hooks": …}` and
@@ -17,8 +17,12 @@
 //! - the file is parsed with `toml_edit`, which keeps every comment, blank
 //!   line and key in its place, and only the touched event's array is
 //!   changed in that document: one table or inline table appended, one
-//!   removed, or the changed keys of one hook replaced (each keeping the
-//!   spacing and trailing comment of the value it replaces). The rest of
+//!   removed, the changed keys of one hook replaced (each keeping the
+//!   spacing and trailing comment of the value it replaces), or two
+//!   neighbouring groups or handlers swapped (tables take each other's
+//!   places with what they hold and the comment lines above their header,
+//!   the blank lines staying put; in an inline array only the values
+//!   swap, its spacing and comments staying put). The rest of
 //!   the document renders as it was read. `[hooks.state]` is never written:
 //!   it is Codex's record of the user's trust.
 //!
@@ -41,6 +45,8 @@
 //! text is read back: its hooks must be exactly those the JSON edit worked
 //! out, or the edit is refused, so a layout this module does not know
 //! (dotted keys, say) can make an edit fail but never write a wrong one.
+
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike};
@@ -146,19 +152,13 @@ pub fn edit(text: &str, edit: &AgentEdit) -> Result<(Vec<String>, String), Codex
             let new = &after["hooks"][&hook.event][i];
             change(hooks, &hook.event, (i, j), old, new, json_path)?;
         }
-        AgentEdit::Move { json_path, .. } => {
-            return Err(refusal(
-                json_path.as_str(),
-                "hookd does not move hooks in config.toml yet: move its [[hooks.…]] tables with a text editor",
-            )
-            .into());
+        AgentEdit::Move { json_path, up, .. } => {
+            let event = event_of(&before, json_path)?;
+            let (i, j) = place(&before, &event, json_path)?;
+            move_hook(hooks, &before, (&event, i, j), *up, json_path)?;
         }
         AgentEdit::Remove { json_path, .. } => {
-            let event = agent_files::hooks(AgentKind::Codex, &before)
-                .into_iter()
-                .find(|h| &h.json_path == json_path)
-                .map(|h| h.event)
-                .ok_or_else(|| refusal(json_path.as_str(), "not found in the file"))?;
+            let event = event_of(&before, json_path)?;
             let (i, j) = place(&before, &event, json_path)?;
             remove(hooks, &event, i, j, json_path)?;
         }
@@ -202,6 +202,172 @@ fn place(file: &Value, event: &str, json_path: &str) -> Result<(usize, usize), S
         Some((i, Some(j))) => Ok((i, j)),
         _ => Err(refusal(json_path, "not found in the file")),
     }
+}
+
+/// The event of the hook listed at `json_path` in `file`.
+fn event_of(file: &Value, json_path: &str) -> Result<String, ShapeError> {
+    agent_files::hooks(AgentKind::Codex, file)
+        .into_iter()
+        .find(|h| h.json_path == json_path)
+        .map(|h| h.event)
+        .ok_or_else(|| refusal(json_path, "not found in the file"))
+}
+
+/// Swaps handler `j` of group `i` of `event` with the handler beside it
+/// (`up`: the one before), or, when it has none there, group `i` with the
+/// group beside it, as [`agent_edit::edit_value`] did in `before` (which
+/// refused a move out of the event or out of a shared group).
+fn move_hook(
+    hooks: &mut dyn TableLike,
+    before: &Value,
+    (event, i, j): (&str, usize, usize),
+    up: bool,
+    json_path: &str,
+) -> Result<(), ShapeError> {
+    let missing = || refusal(json_path, "not found in the file");
+    let beside = |n: usize, len: usize| {
+        if up {
+            n.checked_sub(1)
+        } else {
+            Some(n + 1).filter(|m| *m < len)
+        }
+    };
+    let groups_len = before["hooks"][event].as_array().map_or(0, Vec::len);
+    let handlers_len = before["hooks"][event][i]["hooks"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let groups = hooks.get_mut(event).ok_or_else(missing)?;
+    match beside(j, handlers_len) {
+        Some(k) => {
+            let (group, _) = element(groups, i).ok_or_else(missing)?;
+            swap(group.get_mut("hooks").ok_or_else(missing)?, j, k, json_path)
+        }
+        None => {
+            let k = beside(i, groups_len).ok_or_else(missing)?;
+            swap(groups, i, k, json_path)
+        }
+    }
+}
+
+/// Swaps elements `a` and `b` of an array of tables or of an inline
+/// array, on the page too.
+///
+/// Tables swap with everything they hold (a group's
+/// `[[hooks.<Event>.hooks]]` tables, each key's spacing and comment) by
+/// taking each other's places in the document; the blank lines before
+/// each header stay where they are, the comment lines above a header go
+/// with its table ([`swapped_prefixes`]). In an inline array only the
+/// values swap: the spacing, line breaks and any comment around each
+/// element stay where they are (`toml_edit` cannot tell a comment after
+/// one element from one above the next).
+fn swap(item: &mut Item, a: usize, b: usize, json_path: &str) -> Result<(), ShapeError> {
+    let missing = || refusal(json_path, "not found in the file");
+    let (a, b) = (a.min(b), a.max(b));
+    match item {
+        Item::ArrayOfTables(tables) => {
+            let mut first = tables.get(a).cloned().ok_or_else(missing)?;
+            let mut second = tables.get(b).cloned().ok_or_else(missing)?;
+            // The second's tables take the first places the two held, in
+            // their own order, then the first's.
+            let (old_first, old_second) = (positions(&mut first), positions(&mut second));
+            let mut places: Vec<isize> = old_first.iter().chain(&old_second).copied().collect();
+            places.sort_unstable();
+            let renumbered: HashMap<isize, isize> = old_second
+                .iter()
+                .chain(&old_first)
+                .copied()
+                .zip(places)
+                .collect();
+            for table in [&mut first, &mut second] {
+                renumber(table, &renumbered);
+            }
+            let prefix = |t: &Table| {
+                t.decor()
+                    .prefix()
+                    .and_then(|p| p.as_str())
+                    .map(str::to_owned)
+            };
+            if let (Some(pa), Some(pb)) = (prefix(&first), prefix(&second)) {
+                let (at_a, at_b) = swapped_prefixes(&pa, &pb);
+                second.decor_mut().set_prefix(at_a);
+                first.decor_mut().set_prefix(at_b);
+            }
+            tables.replace(a, second);
+            tables.replace(b, first);
+        }
+        Item::Value(toml_edit::Value::Array(array)) => {
+            let mut first = array.get(a).cloned().ok_or_else(missing)?;
+            let mut second = array.get(b).cloned().ok_or_else(missing)?;
+            let (at_a, at_b) = (first.decor().clone(), second.decor().clone());
+            *second.decor_mut() = at_a;
+            *first.decor_mut() = at_b;
+            array.replace_formatted(a, second);
+            array.replace_formatted(b, first);
+        }
+        _ => return Err(refusal(json_path, "expected an array")),
+    }
+    Ok(())
+}
+
+/// The document positions of `table` and of the tables under it with a
+/// header of their own, in document order (nothing is changed: the
+/// walk is [`renumber`]'s).
+fn positions(table: &mut Table) -> Vec<isize> {
+    let mut out = Vec::new();
+    visit_tables(table, &mut |t| out.extend(t.position()));
+    out.sort_unstable();
+    out
+}
+
+/// Gives `table` and the tables under it with a header of their own the
+/// positions `renumbered` maps theirs to.
+fn renumber(table: &mut Table, renumbered: &HashMap<isize, isize>) {
+    visit_tables(table, &mut |t| {
+        if let Some(new) = t.position().and_then(|p| renumbered.get(&p)) {
+            t.set_position(Some(*new));
+        }
+    });
+}
+
+/// Calls `f` on `table` and each table under it that `toml_edit` renders
+/// with a header (not a dotted one), as it orders them.
+fn visit_tables(table: &mut Table, f: &mut dyn FnMut(&mut Table)) {
+    if !table.is_dotted() {
+        f(table);
+    }
+    for (_, item) in table.iter_mut() {
+        match item {
+            Item::Table(t) => visit_tables(t, f),
+            Item::ArrayOfTables(tables) => tables.iter_mut().for_each(|t| visit_tables(t, f)),
+            _ => {}
+        }
+    }
+}
+
+/// The text before two swapped tables' headers, in their new places: each
+/// place keeps its leading blank lines, and the rest (the comment lines
+/// above the header) goes with its table. Swapped back, they give back
+/// the two prefixes as they were. Without a comment in either, each place
+/// keeps its own.
+fn swapped_prefixes(a: &str, b: &str) -> (String, String) {
+    if !a.contains('#') && !b.contains('#') {
+        return (a.to_owned(), b.to_owned());
+    }
+    let (lead_a, rest_a) = a.split_at(blank_lines(a));
+    let (lead_b, rest_b) = b.split_at(blank_lines(b));
+    (format!("{lead_a}{rest_b}"), format!("{lead_b}{rest_a}"))
+}
+
+/// The length of the whole blank lines `text` starts with.
+fn blank_lines(text: &str) -> usize {
+    let mut len = 0;
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with('\n') || !line.trim().is_empty() {
+            break;
+        }
+        len += line.len();
+    }
+    len
 }
 
 /// Appends `group` (a matcher group as JSON) to `event`'s groups, in the
@@ -1028,6 +1194,213 @@ PreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "./guar
         write(&path, &CONFIG.replacen('\n', "\r\n", 3));
         let err = refused(&location, &add("Stop", None, "./x.sh", None));
         assert!(err.to_string().contains("mixed line endings"), "{err}");
+    }
+
+    /// Groups and handlers to move: tables with comments and inline
+    /// tables, other tables around them.
+    const MOVES: &str = r#"# Codex CLI configuration
+model = "o3"  # the default model
+
+# Guards every shell command.
+[[hooks.PreToolUse]]
+matcher = "^Bash$"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./policy.sh"
+timeout = 30 # seconds
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./audit.sh"
+
+[[hooks.PreToolUse]]
+matcher = "apply_patch"
+hooks = [{ type = "command", command = "./edit.sh" }]
+
+# Reads are logged.
+[[hooks.PreToolUse]]
+matcher = "Read"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "./read.sh"
+
+[[hooks.Stop]]
+hooks = [
+  { type = "command", command = "./done.sh" },  # first
+  { type = "command", command = "./notify.sh", timeout = 5 },
+]
+
+[hooks.state."/home/me/.codex/config.toml:pre_tool_use:0:0"]
+enabled = true
+
+[mcp_servers.docs]
+command = "docs-server"
+"#;
+    const POLICY: &str = "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./policy.sh\"\ntimeout = 30 # seconds\n";
+    const AUDIT: &str =
+        "[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./audit.sh\"\n";
+    const EDIT_GROUP: &str = "[[hooks.PreToolUse]]\nmatcher = \"apply_patch\"\nhooks = [{ type = \"command\", command = \"./edit.sh\" }]\n";
+    const READ_GROUP: &str = "# Reads are logged.\n[[hooks.PreToolUse]]\nmatcher = \"Read\"\n\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"./read.sh\"\n";
+    const DONE: &str = "{ type = \"command\", command = \"./done.sh\" }";
+    const NOTIFY: &str = "{ type = \"command\", command = \"./notify.sh\", timeout = 5 }";
+
+    /// A move of the hook listed with `command` in the file at `path`.
+    fn moved(path: &Path, command: &str, up: bool) -> AgentEdit {
+        let AgentEdit::Remove { json_path, command } = removal(path, command) else {
+            unreachable!()
+        };
+        AgentEdit::Move {
+            json_path,
+            command,
+            up,
+        }
+    }
+
+    #[test]
+    fn a_hook_moved_down_and_up_swaps_only_its_tables_and_gives_back_the_file_byte_for_byte() {
+        let (_dir, path, location) = user_config(MOVES);
+        assert!(MOVES.contains(&format!("{POLICY}\n{AUDIT}")));
+        assert!(MOVES.contains(&format!("{EDIT_GROUP}\n{READ_GROUP}")));
+        assert!(MOVES.contains(&format!("{DONE},  # first\n  {NOTIFY},")));
+        // A group alone in its handler moves down past the next group: the
+        // two groups' tables trade places, the comment above the second
+        // goes with it, the blank line between them stays.
+        let groups_swapped = MOVES.replace(
+            &format!("{EDIT_GROUP}\n{READ_GROUP}"),
+            &format!("{READ_GROUP}\n{EDIT_GROUP}"),
+        );
+        assert_eq!(
+            edited(&location, &moved(&path, "./edit.sh", false)),
+            groups_swapped
+        );
+        let listed =
+            agent_files::read_file(AgentKind::Codex, Scope::Global, &path, false, None).unwrap();
+        let commands: Vec<_> = listed
+            .hooks
+            .iter()
+            .map(|h| (h.json_path.as_str(), h.command.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            commands[..4],
+            [
+                ("hooks.PreToolUse[0].hooks[0]", "./policy.sh"),
+                ("hooks.PreToolUse[0].hooks[1]", "./audit.sh"),
+                ("hooks.PreToolUse[1].hooks[0]", "./read.sh"),
+                ("hooks.PreToolUse[2].hooks[0]", "./edit.sh"),
+            ]
+        );
+        assert_eq!(
+            edited(&location, &moved(&path, "./edit.sh", true)),
+            MOVES,
+            "back byte for byte"
+        );
+        // The group with the comment moves up the same way.
+        assert_eq!(
+            edited(&location, &moved(&path, "./read.sh", true)),
+            groups_swapped
+        );
+        assert_eq!(edited(&location, &moved(&path, "./read.sh", false)), MOVES);
+        // Handlers of one group, as [[hooks.PreToolUse.hooks]] tables: the
+        // second up, then down again.
+        let handlers_swapped =
+            MOVES.replace(&format!("{POLICY}\n{AUDIT}"), &format!("{AUDIT}\n{POLICY}"));
+        assert_eq!(
+            edited(&location, &moved(&path, "./audit.sh", true)),
+            handlers_swapped
+        );
+        assert_eq!(edited(&location, &moved(&path, "./audit.sh", false)), MOVES);
+        // Handlers in an inline array: only the inline tables swap, the
+        // line breaks and the comment stay on their lines.
+        let inline_swapped = MOVES.replace(
+            &format!("{DONE},  # first\n  {NOTIFY},"),
+            &format!("{NOTIFY},  # first\n  {DONE},"),
+        );
+        assert_eq!(
+            edited(&location, &moved(&path, "./done.sh", false)),
+            inline_swapped
+        );
+        assert_eq!(edited(&location, &moved(&path, "./done.sh", true)), MOVES);
+    }
+
+    #[test]
+    fn moves_in_inline_event_arrays_and_crlf_files_give_back_the_file_byte_for_byte() {
+        let inline = r#"[hooks]
+# one per line
+Stop = [
+  { hooks = [{ type = "command", command = "./done.sh" }] },
+  { hooks = [{ type = "command", command = "./more.sh" }] },
+]
+PreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "./guard.sh", timeout = 5 }, { type = "command", command = "./log.sh" }] }]
+"#;
+        let (_dir, path, location) = user_config(inline);
+        let done = "{ hooks = [{ type = \"command\", command = \"./done.sh\" }] }";
+        let more = "{ hooks = [{ type = \"command\", command = \"./more.sh\" }] }";
+        let guard = "{ type = \"command\", command = \"./guard.sh\", timeout = 5 }";
+        let log = "{ type = \"command\", command = \"./log.sh\" }";
+        let swapped = inline.replace(
+            &format!("{done},\n  {more},"),
+            &format!("{more},\n  {done},"),
+        );
+        assert_eq!(edited(&location, &moved(&path, "./more.sh", true)), swapped);
+        assert_eq!(edited(&location, &moved(&path, "./more.sh", false)), inline);
+        let swapped = inline.replace(&format!("{guard}, {log}"), &format!("{log}, {guard}"));
+        assert_eq!(
+            edited(&location, &moved(&path, "./guard.sh", false)),
+            swapped
+        );
+        assert_eq!(edited(&location, &moved(&path, "./guard.sh", true)), inline);
+
+        let crlf = MOVES.replace('\n', "\r\n");
+        write(&path, &crlf);
+        let swapped = MOVES
+            .replace(
+                &format!("{EDIT_GROUP}\n{READ_GROUP}"),
+                &format!("{READ_GROUP}\n{EDIT_GROUP}"),
+            )
+            .replace('\n', "\r\n");
+        assert_eq!(
+            edited(&location, &moved(&path, "./edit.sh", false)),
+            swapped
+        );
+        assert_eq!(edited(&location, &moved(&path, "./edit.sh", true)), crlf);
+    }
+
+    #[test]
+    fn a_move_out_of_its_event_or_its_shared_group_is_refused_byte_for_byte() {
+        let (_dir, path, location) = user_config(MOVES);
+        for (command, up, problem) in [
+            ("./policy.sh", true, "already the first hook of PreToolUse"),
+            ("./read.sh", false, "already the last hook of PreToolUse"),
+            ("./done.sh", true, "already the first hook of Stop"),
+            ("./notify.sh", false, "already the last hook of Stop"),
+            (
+                "./audit.sh",
+                false,
+                "the last hook of a group it shares with 1 other hook(s)",
+            ),
+        ] {
+            let edit = moved(&path, command, up);
+            let err = preview(&location, AgentKind::Codex, &edit).unwrap_err();
+            let err2 = apply(&location, AgentKind::Codex, &edit, "any").unwrap_err();
+            assert_eq!(err.to_string(), err2.to_string());
+            assert!(matches!(err, AgentConnectError::Shape { .. }), "{err}");
+            assert!(err.to_string().contains(problem), "{command}: {err}");
+            assert_eq!(fs::read_to_string(&path).unwrap(), MOVES, "{command}");
+        }
+        // A hook that is not there any more (the file changed).
+        let edit = AgentEdit::Move {
+            json_path: "hooks.Stop[0].hooks[1]".into(),
+            command: Some("./done.sh".into()),
+            up: true,
+        };
+        let err = preview(&location, AgentKind::Codex, &edit).unwrap_err();
+        assert!(
+            err.to_string().contains("now runs \"./notify.sh\""),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), MOVES);
     }
 
     #[test]
