@@ -588,11 +588,8 @@ fn change(
         command_key,
         fields.get("bash").or_else(|| fields.get("command")),
     );
-    let timeout_keys: &[&str] = match agent {
-        AgentKind::Codex | AgentKind::Copilot => &["timeout", "timeoutSec"],
-        _ => &["timeout"],
-    };
-    let timeout_key = timeout_keys
+    // Codex CLI's `timeoutSec` is none of these: kept as the other keys.
+    let timeout_key = agent_files::timeout_keys(agent)
         .iter()
         .copied()
         .find(|k| target.contains_key(*k))
@@ -1170,6 +1167,57 @@ pub(crate) mod tests {
             json_path: json_path.into(),
             command: Some(command.into()),
             up,
+        }
+    }
+
+    /// Codex CLI ignores `timeoutSec` (no alias): a change neither takes
+    /// it for the hook's timeout nor drops it; a timeout set goes under
+    /// `timeout`, the one Codex reads. In hooks.json and config.toml.
+    #[test]
+    fn a_codex_change_keeps_a_timeout_sec_it_did_not_touch_and_writes_timeout() {
+        let (_dir, roots, project) = setup();
+        let json = roots.codex_home.join("hooks.json");
+        let toml = roots.codex_home.join("config.toml");
+        let json_text = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./a.sh\", \"timeoutSec\": 30}]}]}}\n";
+        let toml_text = "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./a.sh\", timeoutSec = 30 }]\n";
+        for (path, text, command_changed, timeout_set) in [
+            (
+                &json,
+                json_text,
+                json_text.replace("./a.sh", "./b.sh"),
+                json_text.replace(
+                    "\"timeoutSec\": 30}",
+                    "\"timeoutSec\": 30, \"timeout\": 60}",
+                ),
+            ),
+            (
+                &toml,
+                toml_text,
+                toml_text.replace("./a.sh", "./b.sh"),
+                toml_text.replace("timeoutSec = 30 }", "timeoutSec = 30, timeout = 60 }"),
+            ),
+        ] {
+            // As listed (no timeout: Codex's default), the command changed.
+            write(path, text);
+            let (agent, location) = file_location(&roots, Some(&project), path).unwrap();
+            let edit = change(
+                "hooks.Stop[0].hooks[0]",
+                "./a.sh",
+                hook("Stop", None, "./b.sh", None),
+            );
+            let shown = preview(&location, agent, &edit).unwrap();
+            apply(&location, agent, &edit, &shown.version()).unwrap();
+            assert_eq!(fs::read_to_string(path).unwrap(), command_changed);
+            // A timeout set: under `timeout`, `timeoutSec` as it was.
+            write(path, text);
+            let edit = change(
+                "hooks.Stop[0].hooks[0]",
+                "./a.sh",
+                hook("Stop", None, "./a.sh", Some(60)),
+            );
+            let shown = preview(&location, agent, &edit).unwrap();
+            apply(&location, agent, &edit, &shown.version()).unwrap();
+            assert_eq!(fs::read_to_string(path).unwrap(), timeout_set);
         }
     }
 

@@ -118,7 +118,7 @@ pub struct AgentHook {
     pub command: Option<String>,
     /// Its timeout in seconds (Gemini CLI's milliseconds divided by 1000);
     /// `None` when it has none (the agent's default applies) or it is not
-    /// a number.
+    /// a number. Codex CLI's from `timeout` only: it ignores `timeoutSec`.
     pub timeout_secs: Option<f64>,
     /// The entry runs `hookd-emit`: hookd's own (`hookd connect --agent`).
     pub hookd: bool,
@@ -428,6 +428,18 @@ pub fn hooks(agent: AgentKind, file: &Value) -> Vec<AgentHook> {
     out
 }
 
+/// The keys `agent` reads a hook's timeout from, the first present
+/// counting: Copilot's `timeout` or `timeoutSec`; `timeout` elsewhere.
+/// Codex CLI's `timeoutSec` is no alias (trust-era `hook_config.rs`, as
+/// [`super::agent_schema`] warns): Codex ignores it and the hook gets its
+/// default, so it is neither listed as the timeout nor written as one.
+pub(crate) fn timeout_keys(agent: AgentKind) -> &'static [&'static str] {
+    match agent {
+        AgentKind::Copilot => &["timeout", "timeoutSec"],
+        _ => &["timeout"],
+    }
+}
+
 /// One handler or flat entry as an [`AgentHook`].
 fn hook(
     agent: AgentKind,
@@ -444,11 +456,7 @@ fn hook(
     let command = (handler_type == "command")
         .then(|| command_keys.iter().find_map(|key| text(entry, key)))
         .flatten();
-    let timeout_keys: &[&str] = match agent {
-        AgentKind::Codex | AgentKind::Copilot => &["timeout", "timeoutSec"],
-        _ => &["timeout"],
-    };
-    let timeout = timeout_keys
+    let timeout = timeout_keys(agent)
         .iter()
         .find_map(|key| entry.get(*key).and_then(Value::as_f64));
     let timeout_secs = match agent {
@@ -671,6 +679,43 @@ enabled = false
         assert!(cursor.hooks[1].hookd && !cursor.hooks[0].hookd);
         // Without a project only the user's files.
         assert_eq!(listed(&agent_hook_files(&roots, None)).len(), 1);
+    }
+
+    /// Codex CLI has no `timeoutSec` (trust-era `hook_config.rs` has no
+    /// alias): the hook gets Codex's default, so none is listed; `timeout`
+    /// beside it counts. Copilot's `timeoutSec` is its own key.
+    #[test]
+    fn a_codex_timeout_sec_is_listed_as_codex_reads_it_none_and_copilots_as_its_timeout() {
+        let (_dir, roots, project) = setup();
+        write(
+            &roots.codex_home.join("hooks.json"),
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "./a.sh", "timeoutSec": 30},
+                {"type": "command", "command": "./b.sh", "timeout": 5, "timeoutSec": 30}]}]}}"#,
+        );
+        write(
+            &roots.codex_home.join("config.toml"),
+            "[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./c.sh\", timeoutSec = 30 }]\n",
+        );
+        write(
+            &project.join(".github/hooks/guard.json"),
+            r#"{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./d.sh", "timeoutSec": 15}]}}"#,
+        );
+        let files = agent_hook_files(&roots, Some(&project));
+        let timeouts: Vec<(&str, Option<f64>)> = files
+            .iter()
+            .flat_map(|f| &f.hooks)
+            .map(|h| (h.command.as_deref().unwrap(), h.timeout_secs))
+            .collect();
+        assert_eq!(
+            timeouts,
+            [
+                ("./a.sh", None),
+                ("./b.sh", Some(5.0)),
+                ("./c.sh", None),
+                ("./d.sh", Some(15.0)),
+            ]
+        );
     }
 
     #[test]
