@@ -116,6 +116,11 @@ pub fn edit(text: &str, edit: &AgentEdit) -> Result<(Vec<String>, String), Codex
     let before = hooks_value(text)?;
     let mut after = before.clone();
     let events = agent_edit::edit_value(AgentKind::Codex, &mut after, edit)?;
+    // A move checks that no other table stands among the two it swaps.
+    let doc_tables = match edit {
+        AgentEdit::Move { .. } => positions(doc.as_table_mut()),
+        _ => Vec::new(),
+    };
     let hooks_item = doc
         .get_mut("hooks")
         .ok_or_else(|| refusal("hooks", "expected a table"))?;
@@ -155,7 +160,13 @@ pub fn edit(text: &str, edit: &AgentEdit) -> Result<(Vec<String>, String), Codex
         AgentEdit::Move { json_path, up, .. } => {
             let event = event_of(&before, json_path)?;
             let (i, j) = place(&before, &event, json_path)?;
-            move_hook(hooks, &before, (&event, i, j), *up, json_path)?;
+            move_hook(
+                hooks,
+                &before,
+                (&event, i, j),
+                *up,
+                (json_path, &doc_tables),
+            )?;
         }
         AgentEdit::Remove { json_path, .. } => {
             let event = event_of(&before, json_path)?;
@@ -217,12 +228,13 @@ fn event_of(file: &Value, json_path: &str) -> Result<String, ShapeError> {
 /// (`up`: the one before), or, when it has none there, group `i` with the
 /// group beside it, as [`agent_edit::edit_value`] did in `before` (which
 /// refused a move out of the event or out of a shared group).
+/// `doc_tables`: the positions of the document's tables ([`swap`]).
 fn move_hook(
     hooks: &mut dyn TableLike,
     before: &Value,
     (event, i, j): (&str, usize, usize),
     up: bool,
-    json_path: &str,
+    (json_path, doc_tables): (&str, &[isize]),
 ) -> Result<(), ShapeError> {
     let missing = || refusal(json_path, "not found in the file");
     let beside = |n: usize, len: usize| {
@@ -240,11 +252,12 @@ fn move_hook(
     match beside(j, handlers_len) {
         Some(k) => {
             let (group, _) = element(groups, i).ok_or_else(missing)?;
-            swap(group.get_mut("hooks").ok_or_else(missing)?, j, k, json_path)
+            let handlers = group.get_mut("hooks").ok_or_else(missing)?;
+            swap(handlers, (j, k), doc_tables, json_path)
         }
         None => {
             let k = beside(i, groups_len).ok_or_else(missing)?;
-            swap(groups, i, k, json_path)
+            swap(groups, (i, k), doc_tables, json_path)
         }
     }
 }
@@ -260,7 +273,16 @@ fn move_hook(
 /// values swap: the spacing, line breaks and any comment around each
 /// element stay where they are (`toml_edit` cannot tell a comment after
 /// one element from one above the next).
-fn swap(item: &mut Item, a: usize, b: usize, json_path: &str) -> Result<(), ShapeError> {
+///
+/// Refused when another table of the document (`doc_tables`: the
+/// positions of all its tables) stands among the two tables' own: one of
+/// them would have to move past it.
+fn swap(
+    item: &mut Item,
+    (a, b): (usize, usize),
+    doc_tables: &[isize],
+    json_path: &str,
+) -> Result<(), ShapeError> {
     let missing = || refusal(json_path, "not found in the file");
     let (a, b) = (a.min(b), a.max(b));
     match item {
@@ -272,6 +294,18 @@ fn swap(item: &mut Item, a: usize, b: usize, json_path: &str) -> Result<(), Shap
             let (old_first, old_second) = (positions(&mut first), positions(&mut second));
             let mut places: Vec<isize> = old_first.iter().chain(&old_second).copied().collect();
             places.sort_unstable();
+            if let (Some(first_place), Some(last_place)) = (places.first(), places.last()) {
+                let among = doc_tables
+                    .iter()
+                    .filter(|p| (first_place..=last_place).contains(p))
+                    .count();
+                if among != places.len() {
+                    return Err(refusal(
+                        json_path,
+                        "another table stands among the tables of the two hooks that would swap: move them in a text editor",
+                    ));
+                }
+            }
             let renumbered: HashMap<isize, isize> = old_second
                 .iter()
                 .chain(&old_first)
@@ -1389,6 +1423,16 @@ PreToolUse = [{ matcher = "Bash", hooks = [{ type = "command", command = "./guar
             assert!(err.to_string().contains(problem), "{command}: {err}");
             assert_eq!(fs::read_to_string(&path).unwrap(), MOVES, "{command}");
         }
+        // Another table among the two groups' tables: not moved past it.
+        let interleaved = "[[hooks.Stop]]\n\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./a.sh\"\n\n[mcp_servers.docs]\ncommand = \"docs-server\"\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./b.sh\" }]\n";
+        write(&path, interleaved);
+        let err = preview(&location, AgentKind::Codex, &moved(&path, "./a.sh", false)).unwrap_err();
+        assert!(
+            err.to_string().contains("another table stands among"),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), interleaved);
+        write(&path, MOVES);
         // A hook that is not there any more (the file changed).
         let edit = AgentEdit::Move {
             json_path: "hooks.Stop[0].hooks[1]".into(),
