@@ -848,3 +848,59 @@ fn agent_file_hook_disable_then_enable_gives_back_the_exact_file() {
     let run = env.run(&args("remove"));
     assert!(refused(&run).contains("--agent-file"), "{}", run.stderr);
 }
+
+#[test]
+fn agent_file_disable_finds_a_file_listed_through_a_symlinked_home() {
+    let env = Env::new();
+    // $HOME reached through a symbolic link (as where /home is one): the
+    // listing spells the file through the link, the flag may name either.
+    let link = env._work.path().join("home-link");
+    std::os::unix::fs::symlink(&env.home, &link).unwrap();
+    let cursor = env.home.join(".cursor/hooks.json");
+    write_file(
+        &cursor,
+        "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}, {\"command\": \"./log.sh\"}]}}\n",
+    );
+    for named in [link.join(".cursor/hooks.json"), cursor.clone()] {
+        let out = env
+            .env
+            .command("hookd")
+            .env("HOME", &link)
+            .current_dir(env.project.join("src"))
+            .args(["hooks", "disable", "--agent-file"])
+            .arg(&named)
+            .args(["--event", "stop", "--command", "./done.sh"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            named.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            read_json(&cursor),
+            json!({"version": 1, "hooks": {"stop": [{"command": "./log.sh"}]}})
+        );
+        let out = env
+            .env
+            .command("hookd")
+            .env("HOME", &link)
+            .current_dir(env.project.join("src"))
+            .args(["hooks", "enable", "--agent-file"])
+            .arg(&named)
+            .args(["--event", "stop", "--command", "./done.sh"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            named.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            read_json(&cursor)["hooks"]["stop"][0]["command"],
+            "./done.sh"
+        );
+    }
+}

@@ -713,7 +713,17 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
     let roots = SettingsRoots::from_env()?;
     let path =
         std::path::absolute(file).with_context(|| format!("cannot locate {}", show(file)))?;
-    let path = fs::canonicalize(&path).unwrap_or(path);
+    let real = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    // The listing spells a file as its roots do (through a symlinked $HOME,
+    // say), and the store keeps that spelling: find the file by where it
+    // really is, then go on with the listing's name for it.
+    let files = agent_files::agent_hook_files(&roots, Some(&project));
+    let path = files
+        .iter()
+        .map(|f| &f.path)
+        .find(|listed| **listed == path || fs::canonicalize(listed).is_ok_and(|p| p == real))
+        .cloned()
+        .unwrap_or(real);
     let store = DisabledStore::for_roots(&roots);
     let wanted = |event: &str, matcher: Option<&str>, command: Option<&str>| {
         event == args.event
@@ -740,7 +750,6 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
             })
             .ok_or_else(missing)?
     } else {
-        let files = agent_files::agent_hook_files(&roots, Some(&project));
         let listed = files.iter().find(|f| f.path == path).with_context(|| {
             format!(
                 "{} is not a hooks file of another coding agent for this project",
