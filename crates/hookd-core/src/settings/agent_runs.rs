@@ -386,7 +386,13 @@ impl Context {
             if !trusted {
                 v.reasons.push(not_run(
                     NotRunCode::ProjectNotTrusted,
-                    "Codex CLI loads a project's .codex/hooks.json only in a trusted project, and your config.toml does not trust this one (Codex asks when it opens it)".to_owned(),
+                    format!(
+                        "Codex CLI loads a project's .codex/{} only in a trusted project, and your config.toml does not trust this one (Codex asks when it opens it)",
+                        file.path.file_name().map_or_else(
+                            || "hooks.json".into(),
+                            |name| name.to_string_lossy()
+                        )
+                    ),
                 ));
             }
         }
@@ -747,6 +753,14 @@ pub(crate) mod tests {
         assert_eq!(
             summaries(&roots, &project, AgentKind::Codex)[0].1,
             "changed since you trusted it; trust it again in Codex's /hooks"
+        );
+        // A project's config.toml is named as itself while the project is not trusted.
+        write(&project.join(".codex/config.toml"), hooks);
+        let found = summaries(&roots, &project, AgentKind::Codex);
+        assert!(
+            found.iter().any(|(_, s)| s
+                .contains("loads a project's .codex/config.toml only in a trusted project")),
+            "{found:?}"
         );
     }
 
