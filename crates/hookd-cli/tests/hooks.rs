@@ -904,3 +904,194 @@ fn agent_file_disable_finds_a_file_listed_through_a_symlinked_home() {
         );
     }
 }
+
+#[test]
+fn agent_file_disabled_hooks_are_listed_with_what_enable_takes_and_codex_notes_are_said() {
+    let env = Env::new();
+    let config = env.home.join(".codex/config.toml");
+    let original = "model = \"o3\"\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./done.sh\" }]\n";
+    write_file(&config, original);
+    let file = config.display().to_string();
+    let args = |verb: &'static str| {
+        [
+            "hooks",
+            verb,
+            "--agent-file",
+            file.as_str(),
+            "--event",
+            "Stop",
+            "--command",
+            "./done.sh",
+        ]
+    };
+    let run = env.run(&args("disable"));
+    run.assert_ok();
+    assert!(
+        run.stderr
+            .contains("note: Codex CLI keeps its trust by position: the hooks after this one"),
+        "{}",
+        run.stderr
+    );
+    // Every hook of the config.toml disabled: the file is still listed, with them.
+    let run = env.run(&["hooks", "list", "--agent", "codex"]);
+    run.assert_ok();
+    assert!(!run.stdout.contains("has no hooks file"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Codex CLI · global ~/.codex/config.toml"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("  Stop (none) ./done.sh: disabled"),
+        "{}",
+        run.stdout
+    );
+    let run = env.run(&["hooks", "list", "--agent", "codex", "--format", "json"]);
+    run.assert_ok();
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let listed = &doc["files"][0];
+    assert_eq!(listed["path"], file.as_str());
+    assert_eq!(listed["hooks"][0]["enabled"], false);
+    assert_eq!(listed["hooks"][0]["event"], "Stop");
+    assert_eq!(listed["hooks"][0]["matcher"], Value::Null);
+    assert_eq!(listed["hooks"][0]["command"], "./done.sh");
+    // Enabled back: the trust notes again.
+    let run = env.run(&args("enable"));
+    run.assert_ok();
+    assert!(run.stdout.contains("byte for byte"), "{}", run.stdout);
+    assert!(run.stderr.contains("move down"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(&config).unwrap(), original);
+    // The JSON listing has the enabled one as such, and no disabled one.
+    let run = env.run(&["hooks", "list", "--agent", "codex", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(doc["files"][0]["hooks"].as_array().unwrap().len(), 1);
+    assert_eq!(doc["files"][0]["hooks"][0]["enabled"], true);
+
+    // Disabled again and the file changed elsewhere: back at its offset,
+    // and said so. Then the file rewritten shorter: refused in words the
+    // CLI's user can follow too (no button of the app), the hook named.
+    env.run(&args("disable")).assert_ok();
+    write_file(&config, "model = \"o4\"\n");
+    let run = env.run(&args("enable"));
+    run.assert_ok();
+    assert!(
+        run.stdout
+            .contains("its bytes back where they were (the file changed elsewhere)"),
+        "{}",
+        run.stdout
+    );
+    env.run(&args("disable")).assert_ok();
+    write_file(&config, "m = 1\n");
+    let run = env.run(&args("enable"));
+    let message = refused(&run);
+    assert!(!message.contains("Add hook"), "{message}");
+    assert!(
+        message.contains("Stop hook \"./done.sh\"")
+            && message.contains("stays disabled in hookd's store"),
+        "{message}"
+    );
+}
+
+#[test]
+fn agent_file_enable_says_how_the_hook_went_back() {
+    let env = Env::new();
+    let cursor = env.file(".cursor/hooks.json");
+    write_file(
+        &cursor,
+        "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}, {\"command\": \"./log.sh\"}]}}\n",
+    );
+    let file = cursor.display().to_string();
+    let args = |verb: &'static str| {
+        [
+            "hooks",
+            verb,
+            "--agent-file",
+            file.as_str(),
+            "--event",
+            "stop",
+            "--command",
+            "./done.sh",
+        ]
+    };
+    env.run(&args("disable")).assert_ok();
+    // Someone else rewrites the file in another layout.
+    write_file(
+        &cursor,
+        "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./log.sh\"\n      },\n      {\n        \"command\": \"./new.sh\"\n      }\n    ]\n  }\n}\n",
+    );
+    let run = env.run(&args("enable"));
+    run.assert_ok();
+    assert!(!run.stdout.contains("byte for byte"), "{}", run.stdout);
+    assert!(run.stdout.contains("old place"), "{}", run.stdout);
+    assert!(run.stderr.is_empty(), "no Codex note: {}", run.stderr);
+    assert_eq!(
+        read_json(&cursor)["hooks"]["stop"],
+        json!([{"command": "./done.sh"}, {"command": "./log.sh"}, {"command": "./new.sh"}])
+    );
+}
+
+#[test]
+fn agent_file_enable_into_a_deleted_file_says_it_is_gone_and_keeps_the_record() {
+    let env = Env::new();
+    let cursor = env.file(".cursor/hooks.json");
+    write_file(
+        &cursor,
+        "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}]}}\n",
+    );
+    let file = cursor.display().to_string();
+    let args = |verb: &'static str| {
+        [
+            "hooks",
+            verb,
+            "--agent-file",
+            file.as_str(),
+            "--event",
+            "stop",
+            "--command",
+            "./done.sh",
+        ]
+    };
+    env.run(&args("disable")).assert_ok();
+    fs::remove_file(&cursor).unwrap();
+    let run = env.run(&args("enable"));
+    let message = refused(&run);
+    assert!(
+        message.contains(&format!("{file} is gone")) && message.contains("stays"),
+        "{message}"
+    );
+    assert!(!message.contains("not a hooks file"), "{message}");
+    let store = read_json(&env.home.join(".hookd/disabled.json"));
+    assert_eq!(store["disabled"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn agent_file_refuses_force() {
+    let env = Env::new();
+    let cursor = env.file(".cursor/hooks.json");
+    let original = "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}]}}\n";
+    write_file(&cursor, original);
+    let file = cursor.display().to_string();
+    for verb in ["disable", "enable"] {
+        let run = env.run(&[
+            "hooks",
+            verb,
+            "--agent-file",
+            file.as_str(),
+            "--event",
+            "stop",
+            "--command",
+            "./done.sh",
+            "--force",
+        ]);
+        assert!(!run.ok(), "{verb}: {}", run.stdout);
+        assert!(run.stderr.contains("--force"), "{}", run.stderr);
+        assert_eq!(fs::read_to_string(&cursor).unwrap(), original);
+    }
+    let run = env.run(&["hooks", "disable", "--help"]);
+    let help = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("Not with --scope, --kind or --force"),
+        "{help}"
+    );
+}

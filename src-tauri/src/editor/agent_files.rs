@@ -173,6 +173,9 @@ pub struct AgentHookToggled {
     pub json_path: String,
     /// The hook is enabled now.
     pub enabled: bool,
+    /// What the user must know (Codex CLI's trust kept by position), the
+    /// core's sentences.
+    pub notes: Vec<String>,
 }
 
 /// Disables (takes out of the file and keeps in hookd's store) or enables
@@ -196,7 +199,7 @@ pub fn set_agent_hook_enabled(
     } else {
         agent_disabled::disable
     };
-    let hook = toggle(
+    let done = toggle(
         &store,
         roots,
         Some(&project),
@@ -205,12 +208,14 @@ pub fn set_agent_hook_enabled(
         version,
     )
     .map_err(disable_error)?;
+    let hook = done.hook;
     tracing::info!(file = %hook.path.display(), event = %hook.event, json_path, enabled, "agent hook toggled");
     Ok(AgentHookToggled {
         path: display(&hook.path),
         event: hook.event,
         json_path: json_path.to_owned(),
         enabled,
+        notes: done.notes,
     })
 }
 

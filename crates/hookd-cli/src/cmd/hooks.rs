@@ -179,8 +179,9 @@ pub struct EditArgs {
     /// hooks.json or config.toml, Gemini CLI's settings.json, Cursor's hooks.json, a
     /// Copilot hooks file) of the user or of the project (--project): the hook is taken
     /// out and kept in hookd's store, and put back byte for byte; --event is the
-    /// agent's own (stop, BeforeTool)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scope", "kind"])]
+    /// agent's own (stop, BeforeTool). Not with --scope, --kind or --force (a file
+    /// that changed since hookd read it is never overwritten)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scope", "kind", "force"])]
     pub agent_file: Option<PathBuf>,
     /// Which file.
     #[command(flatten)]
@@ -403,6 +404,17 @@ fn list_agent(args: &ListArgs) -> Result<()> {
         .filter(|f| f.agent == args.agent)
         .collect();
     let label = settings::convert::label(args.agent);
+    // Its disabled hooks, kept in hookd's store: each file's, and the files
+    // left with none but disabled ones (a config.toml), which are not listed.
+    let store = DisabledStore::for_roots(&roots);
+    let disabled = |path: &Path| -> Result<Vec<DisabledHook>> {
+        Ok(agent_disabled::disabled_in(&store, path)?)
+    };
+    let unlisted: Vec<(Scope, PathBuf)> = agent_disabled::unlisted(&store, &roots, Some(&project))?
+        .into_iter()
+        .filter(|(agent, _, _)| *agent == args.agent)
+        .map(|(_, scope, path)| (scope, path))
+        .collect();
     let judged: Vec<Vec<settings::agent_runs::AgentVerdict>> = files
         .iter()
         .map(|f| settings::agent_runs::verdicts(&roots, Some(&project), f))
@@ -412,7 +424,7 @@ fn list_agent(args: &ListArgs) -> Result<()> {
             .iter()
             .zip(&judged)
             .map(|(f, verdicts)| {
-                let hooks: Vec<Value> = f
+                let mut hooks: Vec<Value> = f
                     .hooks
                     .iter()
                     .zip(verdicts)
@@ -426,11 +438,14 @@ fn list_agent(args: &ListArgs) -> Result<()> {
                             "timeout_secs": h.timeout_secs,
                             "hookd": h.hookd,
                             "json_path": h.json_path,
+                            "enabled": true,
                             "will_run": v,
                         })
                     })
                     .collect();
-                json!({
+                // Disabled ones after them, as `list` puts Claude Code's.
+                hooks.extend(disabled(&f.path)?.iter().map(disabled_agent_hook_json));
+                Ok(json!({
                     "scope": f.scope.as_str(),
                     "extension": f.extension,
                     "path": f.path,
@@ -438,14 +453,25 @@ fn list_agent(args: &ListArgs) -> Result<()> {
                     "errors": f.check.errors,
                     "warnings": f.check.warnings,
                     "hooks": hooks,
-                })
+                }))
             })
-            .collect();
+            .chain(unlisted.iter().map(|(scope, path)| {
+                Ok(json!({
+                    "scope": scope.as_str(),
+                    "extension": null,
+                    "path": path,
+                    "error": null,
+                    "errors": [],
+                    "warnings": [],
+                    "hooks": disabled(path)?.iter().map(disabled_agent_hook_json).collect::<Vec<_>>(),
+                }))
+            }))
+            .collect::<Result<_>>()?;
         let doc = json!({"project": project, "agent": args.agent.as_str(), "files": files});
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
-    if files.is_empty() {
+    if files.is_empty() && unlisted.is_empty() {
         println!("{label} has no hooks file for {}", show(&project));
         return Ok(());
     }
@@ -483,8 +509,47 @@ fn list_agent(args: &ListArgs) -> Result<()> {
                 v.summary()
             );
         }
+        print_disabled_agent_hooks(&disabled(&f.path)?);
+    }
+    for (scope, path) in &unlisted {
+        println!("{label} · {scope} {}", show(path));
+        println!("  (no hooks but disabled ones)");
+        print_disabled_agent_hooks(&disabled(path)?);
     }
     Ok(())
+}
+
+/// The disabled hooks of an agent's file, one line each: its event,
+/// matcher and command, what `hookd hooks enable --agent-file` takes.
+fn print_disabled_agent_hooks(hooks: &[DisabledHook]) {
+    for d in hooks {
+        let command = d.agent.as_ref().and_then(|p| p.command.as_deref());
+        println!(
+            "  {} {} {}: disabled, kept in hookd's store (`hookd hooks enable --agent-file` with --event, --command{} puts it back)",
+            d.event,
+            d.matcher.as_deref().unwrap_or("(none)"),
+            command.unwrap_or("(no command)"),
+            if d.matcher.is_some() {
+                " and --matcher"
+            } else {
+                ""
+            }
+        );
+    }
+}
+
+/// A disabled hook of an agent's file in `hookd hooks list --agent
+/// --format json`: `enabled: false`, with what `enable` takes.
+fn disabled_agent_hook_json(d: &DisabledHook) -> Value {
+    let place = d.agent.as_ref();
+    json!({
+        "event": d.event,
+        "matcher": d.matcher,
+        "command": place.and_then(|p| p.command.as_deref()),
+        "json_path": place.map(|p| &p.json_path),
+        "enabled": false,
+        "disabled_at": d.disabled_at,
+    })
 }
 
 /// The STATE cell: `runs`, or the first reason it does not (all of them
@@ -768,7 +833,7 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
     } else {
         agent_disabled::disable
     };
-    toggle(
+    let done = toggle(
         &store,
         &roots,
         Some(&project),
@@ -777,8 +842,17 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
         &agent_disabled::version_of(&path),
     )?;
     if enabled {
+        let how = match done.restored {
+            Some(agent_disabled::Restored::AtOffset) => {
+                "its bytes back where they were (the file changed elsewhere)"
+            }
+            Some(agent_disabled::Restored::AtItsPlace) => {
+                "the file changed around it, so it is back at its old place in its event and the file was written again in its style"
+            }
+            _ => "back where it was, byte for byte",
+        };
         println!(
-            "Enabled the {} hook with command {:?} in {}: back where it was",
+            "Enabled the {} hook with command {:?} in {}: {how}",
             args.event,
             args.command,
             show(&path)
@@ -791,6 +865,9 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
             show(&path),
             show(store.path())
         );
+    }
+    for note in &done.notes {
+        eprintln!("note: {note}");
     }
     Ok(())
 }

@@ -137,13 +137,25 @@ pub enum AgentDisableError {
     /// Codex CLI's `config.toml` changed around the hook's place: hookd
     /// keeps it disabled rather than put it back elsewhere.
     #[error(
-        "{path} changed where the hook at {json_path} was, and hookd cannot put it back there without changing other lines; it stays disabled in hookd's store: add it again with Add hook"
+        "{path} changed where the {event} hook {command:?} (at {json_path}) was, and hookd cannot put it back there without changing other lines; it stays disabled in hookd's store of disabled hooks: to run it again, add it back to the file yourself"
     )]
     CannotRestore {
         /// The file.
         path: PathBuf,
+        /// Its event, the agent's own name.
+        event: String,
+        /// The command it runs (empty: none).
+        command: String,
         /// Its JSON path when it was disabled.
         json_path: String,
+    },
+    /// The file a disabled hook was taken out of is gone.
+    #[error(
+        "{path} is gone, so hookd cannot put its disabled hook back into it; the hook stays in hookd's store of disabled hooks: put the file back and enable it again"
+    )]
+    FileGone {
+        /// The file.
+        path: PathBuf,
     },
     /// Reading or writing the file, or hookd's store.
     #[error(transparent)]
@@ -152,6 +164,32 @@ pub enum AgentDisableError {
 
 /// Result alias for this module.
 pub type Result<T, E = AgentDisableError> = std::result::Result<T, E>;
+
+/// How [`enable`] put a hook back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restored {
+    /// The file is again byte for byte what it was before the hook was
+    /// disabled (but for other hooks still disabled).
+    Exactly,
+    /// Its bytes went back at their offset in a file that changed
+    /// elsewhere.
+    AtOffset,
+    /// The file changed around it: the hook went back at its old place
+    /// in its event, the file rendered again in its style (JSON only).
+    AtItsPlace,
+}
+
+/// What a disable or an enable did.
+#[derive(Debug, Clone)]
+pub struct Toggled {
+    /// The hook's record (for an enable, as it was kept).
+    pub hook: DisabledHook,
+    /// How an enable put it back; `None` for a disable.
+    pub restored: Option<Restored>,
+    /// What the user must know (Codex CLI's trust kept by position), as
+    /// [`agent_edit::notes`] words it.
+    pub notes: Vec<String>,
+}
 
 /// The version token of the file at `path` as it is now (what an editor
 /// shows and gives back to [`disable`] or [`enable`]).
@@ -169,7 +207,7 @@ pub fn disabled_in(store: &DisabledStore, path: &Path) -> Result<Vec<DisabledHoo
 /// Disables the hook at `json_path` (running `command`, as listed) of the
 /// agent file at `path`, one [`agent_edit::file_location`] accepts for
 /// `project`, provided the file is still `version`: takes it out of the
-/// file and keeps it in `store`. Returns its record.
+/// file and keeps it in `store`. Returns its record and the notes.
 pub fn disable(
     store: &DisabledStore,
     roots: &SettingsRoots,
@@ -177,7 +215,7 @@ pub fn disable(
     path: &Path,
     (json_path, command): (&str, Option<&str>),
     version: &str,
-) -> Result<DisabledHook> {
+) -> Result<Toggled> {
     let (agent, location) = agent_edit::file_location(roots, project, path)?;
     let lock = SettingsLock::acquire(&location)?;
     let _store = store.lock(&lock)?;
@@ -205,13 +243,24 @@ pub fn disable(
         store.roll_back(&old);
         return Err(err.into());
     }
-    Ok(hook)
+    Ok(Toggled {
+        notes: agent_edit::notes(
+            agent,
+            &location,
+            &AgentEdit::Remove {
+                json_path: json_path.to_owned(),
+                command: command.map(str::to_owned),
+            },
+        ),
+        hook,
+        restored: None,
+    })
 }
 
 /// Enables the hook disabled at `json_path` (running `command`) of the
 /// agent file at `path` (the newest such, when several were), provided
 /// the file is still `version`: puts it back where it was and drops it
-/// from `store`. Returns its record.
+/// from `store`. Returns its record, how it went back and the notes.
 pub fn enable(
     store: &DisabledStore,
     roots: &SettingsRoots,
@@ -219,7 +268,7 @@ pub fn enable(
     path: &Path,
     (json_path, command): (&str, Option<&str>),
     version: &str,
-) -> Result<DisabledHook> {
+) -> Result<Toggled> {
     let (agent, location) = locate(store, roots, project, path)?;
     let lock = SettingsLock::acquire(&location)?;
     let _store = store.lock(&lock)?;
@@ -249,28 +298,38 @@ pub fn enable(
         .filter(|&i| old[i].path == location.path && old[i].agent.is_some())
         .collect();
     let mut new = old.clone();
-    let after = if let Some((after, redone)) = exactly(agent, &location, now, &hook, &newer, &old) {
-        for (i, record) in newer.iter().zip(redone) {
-            new[*i] = record;
-        }
-        after
-    } else if let Some(after) = put_back(agent, &location, now, &place) {
-        after
-    } else if place.format == AgentFileFormat::Json {
-        restore_value(agent, &location, now, &hook)?
-    } else {
-        return Err(AgentDisableError::CannotRestore {
-            path: location.path.clone(),
-            json_path: place.json_path,
-        });
-    };
+    let (after, restored) =
+        if let Some((after, redone)) = exactly(agent, &location, now, &hook, &newer, &old) {
+            for (i, record) in newer.iter().zip(redone) {
+                new[*i] = record;
+            }
+            (after, Restored::Exactly)
+        } else if let Some(after) = put_back(agent, &location, now, &place) {
+            (after, Restored::AtOffset)
+        } else if place.format == AgentFileFormat::Json {
+            (
+                restore_value(agent, &location, now, &hook)?,
+                Restored::AtItsPlace,
+            )
+        } else {
+            return Err(AgentDisableError::CannotRestore {
+                path: location.path.clone(),
+                event: hook.event,
+                command: place.command.unwrap_or_default(),
+                json_path: place.json_path,
+            });
+        };
     new.remove(index);
     store.save(&new)?;
     if let Err(err) = lock.put_bytes(after.as_bytes(), existed) {
         store.roll_back(&old);
         return Err(err.into());
     }
-    Ok(hook)
+    Ok(Toggled {
+        notes: agent_edit::enable_notes(agent),
+        hook,
+        restored: Some(restored),
+    })
 }
 
 /// The agent and location of `path` for an enable: a file
@@ -287,6 +346,11 @@ fn locate(
         Err(refused @ AgentFileRefused::NotListed { .. }) => refused,
         other => return Ok(other?),
     };
+    if !path.exists() && !disabled_in(store, path)?.is_empty() {
+        return Err(AgentDisableError::FileGone {
+            path: path.to_path_buf(),
+        });
+    }
     let kept = disabled_in(store, path)?.iter().any(|d| {
         d.agent
             .as_ref()
@@ -803,13 +867,29 @@ mod tests {
                 assert_ne!(after, text, "{}: taken out", path.display());
                 let now = hooks_of(&roots, &project, &path);
                 assert_eq!(now.len(), listed.len() - 1, "{}: {after}", path.display());
-                assert_eq!(off.event, hook.event);
+                assert_eq!(off.hook.event, hook.event);
+                assert_eq!(off.restored, None);
+                let codex = path.starts_with(&roots.codex_home) || path.ends_with("config.toml");
+                assert_eq!(
+                    off.notes.iter().any(|n| n.contains("by position")),
+                    codex,
+                    "{}: {:?}",
+                    path.display(),
+                    off.notes
+                );
                 let kept = disabled_in(&store, &path).unwrap();
                 assert_eq!(kept.len(), 1);
                 assert_eq!(kept[0].agent.as_ref().unwrap().json_path, hook.json_path);
                 assert_eq!(kept[0].event, hook.event);
-                enable(&store, &roots, Some(&project), &path, key, &token(&path))
+                let on = enable(&store, &roots, Some(&project), &path, key, &token(&path))
                     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                assert_eq!(on.restored, Some(Restored::Exactly));
+                assert_eq!(
+                    on.notes.iter().any(|n| n.contains("move down")),
+                    codex,
+                    "{:?}",
+                    on.notes
+                );
                 assert_eq!(
                     fs::read_to_string(&path).unwrap(),
                     text,
@@ -1078,7 +1158,7 @@ mod tests {
             r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "./log.sh"}], "stop": [{"command": "./done.sh"}, {"command": "./new.sh"}]}}"#,
         )
         .unwrap();
-        enable(
+        let on = enable(
             &store,
             &roots,
             Some(&project),
@@ -1087,11 +1167,46 @@ mod tests {
             &token(&path),
         )
         .unwrap();
+        assert_eq!(on.restored, Some(Restored::AtItsPlace));
         let value: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
         assert_eq!(
             value["hooks"]["beforeShellExecution"],
             serde_json::json!([{"command": "./net.sh", "matcher": "curl"}, {"command": "./log.sh"}])
         );
         assert_eq!(value["hooks"]["stop"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn agent_hook_of_a_deleted_file_is_not_enabled_and_its_record_stays() {
+        let (_dir, roots, project) = setup();
+        let store = DisabledStore::for_roots(&roots);
+        let path = project.join(".cursor/hooks.json");
+        write(&path, CURSOR_THREE);
+        let key = ("hooks.beforeShellExecution[0]", Some("./net.sh"));
+        disable(&store, &roots, Some(&project), &path, key, &token(&path)).unwrap();
+        fs::remove_file(&path).unwrap();
+        let err = enable(&store, &roots, Some(&project), &path, key, &token(&path)).unwrap_err();
+        assert!(matches!(err, AgentDisableError::FileGone { .. }), "{err}");
+        let message = err.to_string();
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(
+            message.contains("is gone") && message.contains("stays"),
+            "{message}"
+        );
+        assert_eq!(disabled_in(&store, &path).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn agent_hook_that_cannot_go_back_into_a_changed_config_toml_is_named_in_neutral_words() {
+        let err = AgentDisableError::CannotRestore {
+            path: PathBuf::from("/h/.codex/config.toml"),
+            event: "Stop".into(),
+            command: "./stop.sh".into(),
+            json_path: "hooks.Stop[0].hooks[0]".into(),
+        }
+        .to_string();
+        assert!(!err.contains("Add hook"), "{err}");
+        assert!(err.contains("Stop") && err.contains("./stop.sh"), "{err}");
+        assert!(err.contains("stays disabled in hookd's store"), "{err}");
     }
 }

@@ -367,11 +367,11 @@ pub fn notes(agent: AgentKind, location: &SettingsLocation, edit: &AgentEdit) ->
             }
         }
         (AgentKind::Codex, None) if matches!(edit, AgentEdit::Move { .. }) => out.push(
-            "Codex CLI keeps its trust by position: the two hooks that swap places may need trusting again in /hooks".to_owned(),
+            codex_position_note("the two hooks that swap places get new keys (when a whole group moves, every hook of both groups does)"),
         ),
-        (AgentKind::Codex, None) => out.push(
-            "Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks".to_owned(),
-        ),
+        (AgentKind::Codex, None) => out.push(codex_position_note(
+            "the hooks after this one under its event move up",
+        )),
         (AgentKind::Gemini, Some(_)) if project => out.push(
             "Gemini CLI runs a project's hooks only in a trusted folder (it asks when it opens one)"
                 .to_owned(),
@@ -382,6 +382,28 @@ pub fn notes(agent: AgentKind, location: &SettingsLocation, edit: &AgentEdit) ->
         _ => {}
     }
     out
+}
+
+/// Codex CLI's trust kept by position (`[hooks.state."<file>:<event>:<group>:<handler>"]`):
+/// `what` says which hooks it touches.
+pub fn codex_position_note(what: &str) -> String {
+    format!(
+        "Codex CLI keeps its trust by position: {what}, and Codex may ask you to trust them again in /hooks"
+    )
+}
+
+/// What the user must know once a disabled hook of `agent` is back in its
+/// file: for Codex CLI, the trust of the hooks after it (they move down)
+/// and of the hook itself.
+pub fn enable_notes(agent: AgentKind) -> Vec<String> {
+    if agent == AgentKind::Codex {
+        vec![
+            codex_position_note("the hooks after this one under its event move down"),
+            CODEX_TRUST_NOTE.to_owned(),
+        ]
+    } else {
+        Vec::new()
+    }
 }
 
 /// Codex CLI's rule for a hook added or changed.
@@ -1619,6 +1641,20 @@ pub(crate) mod tests {
             },
         );
         assert!(removed[0].contains("by position"), "{removed:?}");
+        let moved = notes(
+            AgentKind::Codex,
+            &location,
+            &AgentEdit::Move {
+                json_path: "hooks.Stop[0].hooks[0]".into(),
+                command: None,
+                up: false,
+            },
+        );
+        assert!(moved[0].contains("every hook of both groups"), "{moved:?}");
+        assert_eq!(
+            enable_notes(AgentKind::Codex)[0],
+            codex_position_note("the hooks after this one under its event move down")
+        );
         assert!(
             notes(
                 AgentKind::Copilot,
