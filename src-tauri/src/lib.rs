@@ -79,6 +79,8 @@ pub const HIDDEN_FLAG: &str = "--hidden";
 
 /// Builds and runs the app until it quits.
 pub fn run() -> error::Result<()> {
+    // Before any thread starts: fewer arenas keep fewer pages after a burst.
+    hookd_core::daemon::memory::limit_arenas(hookd_core::daemon::memory::APP_ARENAS);
     perf::note_launch();
     init_logging();
     let state = AppState::from_env()?;

@@ -163,6 +163,10 @@ pub struct Round {
     pub jump_end: Option<Painted>,
     /// The burst.
     pub burst: Burst,
+    /// Bursts after it in the same launch (`--desktop-bursts`), each on the
+    /// list the one before left: memory that stays once and not again is
+    /// a warm-up, memory that grows each time is kept.
+    pub repeats: Vec<Burst>,
 }
 
 /// The rounds on one project, summarised.
@@ -236,8 +240,9 @@ struct Project {
 /// Runs `launches` rounds (after one warm-up launch each) on an empty
 /// project and on each cached ledger of `sizes` rows in `cache` (a size of
 /// 0 is none: `--desktop-ledgers 0` runs the empty project alone).
-pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> {
+pub fn run(cache: &Path, sizes: &[u64], launches: usize, bursts: usize) -> Result<ScaleReport> {
     ensure!(launches > 0, "--desktop-launches must be at least 1");
+    ensure!(bursts > 0, "--desktop-bursts must be at least 1");
     let app = desktop::locate_app()?;
     let ws = Workspace::new()?;
     let mut projects = vec![Project {
@@ -288,7 +293,12 @@ pub fn run(cache: &Path, sizes: &[u64], launches: usize) -> Result<ScaleReport> 
                 continue;
             }
             let mut checks = Vec::new();
-            match round(&app, &ws, &display, project, &root, i, &mut checks) {
+            let harness = Harness {
+                app: &app,
+                ws: &ws,
+                display: &display,
+            };
+            match round(&harness, project, &root, i, bursts, &mut checks) {
                 Ok(r) => {
                     print_round(&label, &r);
                     project.rounds.push(r);
@@ -363,15 +373,22 @@ fn route_with(root: &Path, extra: &str) -> String {
     }
 }
 
+/// The app under test, its workspace and the display it runs on.
+struct Harness<'a> {
+    app: &'a Path,
+    ws: &'a Workspace,
+    display: &'a Display,
+}
+
 fn round(
-    app: &Path,
-    ws: &Workspace,
-    display: &Display,
+    harness: &Harness<'_>,
     project: &Project,
     root: &Path,
     round_no: usize,
+    bursts: usize,
     checks: &mut Vec<String>,
 ) -> Result<Round> {
+    let Harness { app, ws, display } = *harness;
     let ledger_rows = ledger_rows(root)?;
     let route = timeline_route(root);
     // 1. Cold launch straight onto the timeline.
@@ -447,8 +464,62 @@ fn round(
     };
 
     // 5. The burst, the frame monitor running, once the daemon has the
-    // ledger open (one event first, and the list showing it).
-    let tag = format!("{}-{round_no}", unix_ms_now());
+    // ledger open (one event first, and the list showing it); then the
+    // repeats, each on the list the one before left.
+    let into = BurstInto {
+        running: &running,
+        ws,
+        project,
+        root,
+    };
+    let first = burst(&into, ledger_rows, round_no, 0, &mut perf, checks)?;
+    let mut repeats: Vec<Burst> = Vec::new();
+    for burst_no in 1..bursts {
+        let shown = repeats.last().unwrap_or(&first).total_after;
+        repeats.push(burst(&into, shown, round_no, burst_no, &mut perf, checks)?);
+    }
+    drop(running);
+    Ok(Round {
+        ledger_rows,
+        cold,
+        window_open,
+        handed,
+        filters: changes,
+        jump_middle,
+        jump_end,
+        burst: first,
+        repeats,
+    })
+}
+
+/// Where a burst goes: the running app, its workspace, the project.
+struct BurstInto<'a> {
+    running: &'a Running,
+    ws: &'a Workspace,
+    project: &'a Project,
+    root: &'a Path,
+}
+
+/// One burst (step 5 of a round): one event first, until the list shows it
+/// (the daemon opens the ledger on its first write after a launch), then
+/// [`BURST_EVENTS`] at full speed with the frame monitor running, and memory
+/// before, [`AFTER_BURST`] after the list caught up and at [`LATER_READS`].
+/// `shown` is the list's total before the first event.
+fn burst(
+    into: &BurstInto<'_>,
+    shown: u64,
+    round_no: usize,
+    burst_no: usize,
+    perf: &mut dyn FnMut(&str) -> Result<(u128, Instant)>,
+    checks: &mut Vec<String>,
+) -> Result<Burst> {
+    let BurstInto {
+        running,
+        ws,
+        project,
+        root,
+    } = *into;
+    let tag = format!("{}-{round_no}-{burst_no}", unix_ms_now());
     let ledger = hookd_core::dirs::repo_ledger_path(root);
     let baseline = max_mutation_id(&ledger)?;
     let first_sent = unix_ms_now();
@@ -468,7 +539,7 @@ fn round(
             .wait_for("timeline-total", opened + PAINT_TIMEOUT)?
             .rows
             .unwrap_or(0);
-        if total > ledger_rows || Instant::now() > deadline {
+        if total > shown || Instant::now() > deadline {
             break;
         }
         std::thread::sleep(Duration::from_millis(200));
@@ -544,7 +615,7 @@ fn round(
         std::thread::sleep(Duration::from_secs(seconds).saturating_sub(caught.elapsed()));
         later.push(running.memory()?);
     }
-    let burst = Burst {
+    Ok(Burst {
         first_write,
         events: BURST_EVENTS,
         total_before,
@@ -559,20 +630,8 @@ fn round(
         before,
         after,
         later,
-    };
-    drop(running);
-    Ok(Round {
-        ledger_rows,
-        cold,
-        window_open,
-        handed,
-        filters: changes,
-        jump_middle,
-        jump_end,
-        burst,
     })
 }
-
 /// Checks a list's rows painted after opening: its total (when known) and
 /// the newest row at the bottom of the view.
 /// The highest mutation id in the ledger at `path` (0 when it has none yet).
@@ -771,6 +830,23 @@ fn print_round(label: &str, r: &Round) {
     );
     for (seconds, memory) in LATER_READS.iter().zip(&b.later) {
         eprintln!("[desktop-scale] {label}: memory {seconds} s after the list caught up: {memory}");
+    }
+    for (n, b) in r.repeats.iter().enumerate() {
+        eprintln!(
+            "[desktop-scale] {label}: burst {}: total {} → {}, longest frame {:.0} ms; memory {} → {}",
+            n + 2,
+            b.total_before,
+            b.total_after,
+            b.longest_frame_ms,
+            b.before,
+            b.after
+        );
+        for (seconds, memory) in LATER_READS.iter().zip(&b.later) {
+            eprintln!(
+                "[desktop-scale] {label}: burst {}: memory {seconds} s after the list caught up: {memory}",
+                n + 2
+            );
+        }
     }
 }
 

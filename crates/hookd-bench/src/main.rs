@@ -143,6 +143,10 @@ struct Args {
     /// a 10M round takes a few minutes.
     #[arg(long, value_name = "N", default_value_t = 3)]
     desktop_scale_rounds: usize,
+    /// Bursts of 20,000 events in each `desktop-scale` round, one after the other in the same launch, memory
+    /// read after each (a second burst tells memory kept once, a warm-up, from memory kept per burst).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    desktop_bursts: usize,
     /// Measured `PreToolUse` calls of each kind in `rewind` (plain, Write of new content, Write of stored content).
     #[arg(long, value_name = "N", default_value_t = 200)]
     rewind_runs: usize,
@@ -523,7 +527,12 @@ fn run(args: &Args) -> Result<bool> {
     }
 
     if selected(Measurement::DesktopScale) {
-        match desktop_scale::run(&cache, &args.desktop_ledgers, args.desktop_scale_rounds) {
+        match desktop_scale::run(
+            &cache,
+            &args.desktop_ledgers,
+            args.desktop_scale_rounds,
+            args.desktop_bursts,
+        ) {
             Ok(r) => {
                 desktop_scale_rows(&r, &mut report.rows);
                 for f in &r.failures {
@@ -918,6 +927,25 @@ fn desktop_scale_rows(r: &desktop_scale::ScaleReport, rows: &mut Vec<Row>) {
                     back.map_or_else(|| "-".to_owned(), |b| format!("{:+.1}%", b * 100.0))
                 ),
                 Verdict::judge(back.is_some_and(|b| b <= 0.10)),
+            ));
+        }
+        let repeats = p.rounds.iter().map(|r| r.repeats.len()).min().unwrap_or(0);
+        for k in 0..repeats {
+            let median = |f: &dyn Fn(&desktop_scale::Burst) -> Option<desktop::Memory>| {
+                let all: Vec<_> = p.rounds.iter().filter_map(|r| f(&r.repeats[k])).collect();
+                (!all.is_empty()).then(|| desktop::Memory::median(&all))
+            };
+            let before = median(&|b| Some(b.before));
+            let last = median(&|b| b.later.last().copied());
+            rows.push(Row::new(
+                format!(
+                    "Desktop {who}: burst {} in the same launch: RSS before it → {} s after the list caught up",
+                    k + 2,
+                    desktop_scale::LATER_READS.last().unwrap_or(&0)
+                ),
+                format!("{} → {}", mib(&before), mib(&last)),
+                "context",
+                Verdict::Info,
             ));
         }
     }
