@@ -253,6 +253,13 @@ describe('agent file tabs in the hooks view', () => {
     await vi.waitFor(() => expect(document.activeElement?.querySelector('[data-testid=agent-hook-command]')?.getAttribute('title')).toBe('./guard.sh'));
     (document.activeElement as HTMLElement).querySelector<HTMLElement>('[data-testid=agent-hook-up]')!.click();
     await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./guard.sh', 'agent-hook:hookd-emit --agent codex PreToolUse']));
+    // Disabling a Codex CLI hook says what Remove says of its trust by position.
+    document.querySelector<HTMLElement>('[data-testid=agent-hook-disable]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:hookd-emit --agent codex PreToolUse', 'agent-hook-disabled:./guard.sh']));
+    expect([...document.querySelectorAll('[data-testid=agent-edit-note]')].map((n) => n.textContent).join('\n')).toContain('Codex CLI keeps its trust by position');
+    document.querySelector<HTMLElement>('[data-testid=agent-hook-enable]')!.click();
+    await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./guard.sh', 'agent-hook:hookd-emit --agent codex PreToolUse']));
+    expect([...document.querySelectorAll('[data-testid=agent-edit-note]')].map((n) => n.textContent).join('\n')).toContain('move down');
     // Back to a settings file tab.
     view.update(parseHash(hooksHash(root, 'agent-project')));
     await vi.waitFor(() => expect(document.querySelector('#hooks-agent-file')).toBeNull());

@@ -117,7 +117,7 @@ export function toggledText(event: string, enabled: boolean, fileLabel: string):
 async function toggle(f: AgentHookFile, editing: AgentFileEditing, hook: { json_path: string; command: string | null }, enabled: boolean): Promise<void> {
   try {
     const done = await api.set_agent_hook_enabled({ project: editing.project, path: f.path, hook: { json_path: hook.json_path, command: hook.command }, enabled, version: f.version });
-    setNotice(f.path, { text: toggledText(done.event, enabled, agentFileLabel(f)), notes: [] });
+    setNotice(f.path, { text: toggledText(done.event, enabled, agentFileLabel(f)), notes: done.notes });
     await editing.reload();
     const rows = [...document.querySelectorAll<HTMLElement>(`#hooks-agent-file [data-testid="${enabled ? 'agent-hook' : 'agent-hook-disabled'}"]`)];
     const title = (r: HTMLElement): string | null => r.querySelector('[data-testid="agent-hook-command"]')?.getAttribute('title') ?? null;

@@ -327,6 +327,9 @@ export function createHooksStub(projects: string[]): HooksStub {
     };
     return { file, hooks, before: text(file.hooks), after: text(hooks), event };
   };
+  // The core's Codex CLI notes of a disable and an enable (agent_edit::notes, enable_notes).
+  const toggleNotes = (file: AgentHookFile, enabled: boolean): string[] =>
+    file.agent !== 'codex' ? [] : [`Codex CLI keeps its trust by position: the hooks after this one under its event move ${enabled ? 'down' : 'up'}, and Codex may ask you to trust them again in /hooks`];
   const agentNotes = (file: AgentHookFile, edit: AgentEdit): string[] =>
     file.agent !== 'codex' ? [] : edit.kind !== 'remove' ? ['Codex CLI runs a new or changed hook only once you trust it: open /hooks in Codex and trust it (hookd never writes trust for you)'] : ['Codex CLI keeps its trust by position: the hooks after this one under its event move up, and Codex may ask you to trust them again in /hooks'];
 
@@ -364,7 +367,7 @@ export function createHooksStub(projects: string[]): HooksStub {
         file.disabled = file.disabled.filter((d) => !(d.json_path === json_path && d.command === command));
         file.hooks = [...file.hooks.slice(0, kept.index), kept.hook, ...file.hooks.slice(kept.index)];
         agentWritten(file);
-        return { path, event: kept.hook.event, json_path, enabled };
+        return { path, event: kept.hook.event, json_path, enabled, notes: toggleNotes(file, enabled) };
       }
       const index = file.hooks.findIndex((x) => x.json_path === json_path && x.command === command);
       const hook = file.hooks[index];
@@ -373,7 +376,7 @@ export function createHooksStub(projects: string[]): HooksStub {
       file.hooks = file.hooks.filter((x) => x !== hook);
       file.disabled = [...file.disabled, { event: hook.event, claude_event: hook.claude_event, matcher: hook.matcher, command: hook.command, json_path, disabled_at: new Date(0).toISOString() }];
       agentWritten(file);
-      return { path, event: hook.event, json_path, enabled };
+      return { path, event: hook.event, json_path, enabled, notes: toggleNotes(file, enabled) };
     },
     // Canned verdicts (the core reads each agent's own settings and checks
     // Codex's trust hash): hookd's Codex entry is not trusted yet, the

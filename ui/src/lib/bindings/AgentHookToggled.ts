@@ -20,4 +20,9 @@ json_path: string,
 /**
  * The hook is enabled now.
  */
-enabled: boolean, };
+enabled: boolean, 
+/**
+ * What the user must know (Codex CLI's trust kept by position), the
+ * core's sentences.
+ */
+notes: Array<string>, };
