@@ -235,11 +235,11 @@ describe('agent file tabs in the hooks view', () => {
     expect(commands()).toEqual(['agent-hook:./audit.sh', 'agent-hook:']);
     document.querySelector<HTMLElement>('[data-testid=agent-hook-disable]')!.click();
     await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:', 'agent-hook-disabled:./audit.sh']));
-    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Disabled a beforeSubmitPrompt hook of Cursor · Project');
+    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Disabled the beforeSubmitPrompt hook of Cursor · Project');
     await vi.waitFor(() => expect((document.activeElement as HTMLElement).dataset.testid).toBe('agent-hook-disabled'));
     document.querySelector<HTMLElement>('[data-testid=agent-hook-enable]')!.click();
     await vi.waitFor(() => expect(commands()).toEqual(['agent-hook:./audit.sh', 'agent-hook:']));
-    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Enabled a beforeSubmitPrompt hook');
+    expect(document.querySelector('#hooks-agent-file-done')!.textContent).toContain('Enabled the beforeSubmitPrompt hook');
     await vi.waitFor(() => expect((document.activeElement as HTMLElement).dataset.event).toBe('beforeSubmitPrompt'));
     // Codex CLI's file: its guard moved down past hookd's entry, and up again.
     document.querySelector<HTMLElement>('.hooks-agent-tab[data-agent-file=codex-global]')!.click();

@@ -861,43 +861,32 @@ fn agent_file_disable_finds_a_file_listed_through_a_symlinked_home() {
         &cursor,
         "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}, {\"command\": \"./log.sh\"}]}}\n",
     );
-    for named in [link.join(".cursor/hooks.json"), cursor.clone()] {
+    // `hookd hooks VERB --agent-file NAMED …` with $HOME through the link.
+    let toggle = |verb: &str, named: &std::path::Path| {
         let out = env
             .env
             .command("hookd")
             .env("HOME", &link)
             .current_dir(env.project.join("src"))
-            .args(["hooks", "disable", "--agent-file"])
-            .arg(&named)
+            .args(["hooks", verb, "--agent-file"])
+            .arg(named)
             .args(["--event", "stop", "--command", "./done.sh"])
             .output()
             .unwrap();
         assert!(
             out.status.success(),
-            "{}: {}",
+            "{verb} {}: {}",
             named.display(),
             String::from_utf8_lossy(&out.stderr)
         );
+    };
+    for named in [link.join(".cursor/hooks.json"), cursor.clone()] {
+        toggle("disable", &named);
         assert_eq!(
             read_json(&cursor),
             json!({"version": 1, "hooks": {"stop": [{"command": "./log.sh"}]}})
         );
-        let out = env
-            .env
-            .command("hookd")
-            .env("HOME", &link)
-            .current_dir(env.project.join("src"))
-            .args(["hooks", "enable", "--agent-file"])
-            .arg(&named)
-            .args(["--event", "stop", "--command", "./done.sh"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}: {}",
-            named.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        toggle("enable", &named);
         assert_eq!(
             read_json(&cursor)["hooks"]["stop"][0]["command"],
             "./done.sh"

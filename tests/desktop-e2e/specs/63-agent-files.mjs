@@ -320,7 +320,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
     const off = fs.readFileSync(cursorFile, 'utf8');
     assert.equal(JSON.parse(off).hooks.afterFileEdit, undefined, 'taken out of the file');
     assert.ok(off.includes('./audit-prompt.sh'), 'the other hooks stay');
-    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Disabled a afterFileEdit hook.*hookd keeps it/);
+    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Disabled the afterFileEdit hook.*hookd keeps it/);
     const row = await browser.$('[data-testid="agent-hook-disabled"]');
     assert.equal(await row.getAttribute('data-event'), 'afterFileEdit');
     assert.match(await row.getText(), /cargo fmt --all\s*disabled/);
@@ -331,7 +331,7 @@ export default async function ({ browser, test, shot, makeRepo }) {
     await browser.$('[data-testid="agent-hook-enable"]').click();
     await browser.waitUntil(async () => (await browser.$$('[data-testid="agent-hook-disabled"]').length) === 0, { timeout: 10000, timeoutMsg: 'the hook is enabled again' });
     assert.equal(fs.readFileSync(cursorFile, 'utf8'), before, 'back byte for byte');
-    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Enabled a afterFileEdit hook/);
+    assert.match(await browser.$('#hooks-agent-file-done').getText(), /Enabled the afterFileEdit hook/);
   });
 
   await test('a hook of the Codex CLI file is moved down past hookd\u2019s entry and up again: only the two groups swap', async () => {
@@ -340,12 +340,12 @@ export default async function ({ browser, test, shot, makeRepo }) {
     const down = '[data-testid="agent-hook"][data-path="hooks.PreToolUse[0].hooks[0]"] [data-testid="agent-hook-down"]';
     await browser.$(down).waitForClickable({ timeout: 10000 });
     await browser.$(down).click();
-    await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-done').isExisting()) && /Moved a PreToolUse hook down/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved' });
+    await browser.waitUntil(async () => (await browser.$('#hooks-agent-file-done').isExisting()) && /Moved the PreToolUse hook down/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved' });
     const moved = fs.readFileSync(codexFile, 'utf8');
     assert.deepEqual(JSON.parse(moved).hooks.PreToolUse.map((g) => g.hooks[0].command), ['hookd-emit --agent codex PreToolUse', './scripts/no-rm-rf.sh']);
     await browser.waitUntil(async () => browser.execute(() => document.activeElement?.dataset?.path === 'hooks.PreToolUse[1].hooks[0]'), { timeout: 5000, timeoutMsg: 'the focus follows the moved row' });
     await browser.execute(() => document.activeElement.querySelector('[data-testid="agent-hook-up"]').click());
-    await browser.waitUntil(async () => /Moved a PreToolUse hook up/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved back' });
+    await browser.waitUntil(async () => /Moved the PreToolUse hook up/.test(await browser.$('#hooks-agent-file-done').getText()), { timeout: 10000, timeoutMsg: 'the tab says the hook moved back' });
     assert.equal(fs.readFileSync(codexFile, 'utf8'), before, 'back byte for byte');
   });
 }

@@ -109,8 +109,8 @@ export function disconnectHint(f: AgentHookFile): string {
 /** What the tab says once a hook is disabled or enabled. */
 export function toggledText(event: string, enabled: boolean, fileLabel: string): string {
   return enabled
-    ? `Enabled a ${event} hook of ${fileLabel}: it is back in the file where it was.`
-    : `Disabled a ${event} hook of ${fileLabel}: it is out of the file, so the agent does not run it, and hookd keeps it until you enable it.`;
+    ? `Enabled the ${event} hook of ${fileLabel}: it is back in the file where it was.`
+    : `Disabled the ${event} hook of ${fileLabel}: it is out of the file, so the agent does not run it, and hookd keeps it until you enable it.`;
 }
 
 /** Disables a listed hook or enables a disabled one, then reloads the tab and puts the focus on its row. */
@@ -130,7 +130,7 @@ async function toggle(f: AgentHookFile, editing: AgentFileEditing, hook: { json_
 
 /** What the tab says once a hook moved. */
 export function movedText(event: string, up: boolean, fileLabel: string): string {
-  return `Moved a ${event} hook ${up ? 'up' : 'down'} in ${fileLabel}.`;
+  return `Moved the ${event} hook ${up ? 'up' : 'down'} in ${fileLabel}.`;
 }
 
 /** Moves a listed hook a place up or down in its event (the core swaps it with its neighbour, every other byte kept), then reloads the tab and puts the focus on it. */
