@@ -46,6 +46,20 @@ impl Env {
         self.project.join(rel)
     }
 
+    /// `hookd hooks VERB --agent-file FILE --event EVENT --command ./done.sh`.
+    fn agent_hook(&self, verb: &str, file: &str, event: &str) -> Run {
+        self.run(&[
+            "hooks",
+            verb,
+            "--agent-file",
+            file,
+            "--event",
+            event,
+            "--command",
+            "./done.sh",
+        ])
+    }
+
     fn list(&self) -> Value {
         let run = self.run(&["hooks", "list", "--format", "json"]);
         assert!(run.ok(), "{}", run.stderr);
@@ -797,19 +811,7 @@ fn agent_file_hook_disable_then_enable_gives_back_the_exact_file() {
     let original = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      { \"command\": \"./done.sh\" },\n      { \"command\": \"./log.sh\", \"timeout\": 3 }\n    ]\n  }\n}\n";
     write_file(&cursor, original);
     let file = cursor.display().to_string();
-    let args = |verb: &'static str| {
-        [
-            "hooks",
-            verb,
-            "--agent-file",
-            file.as_str(),
-            "--event",
-            "stop",
-            "--command",
-            "./done.sh",
-        ]
-    };
-    let run = env.run(&args("disable"));
+    let run = env.agent_hook("disable", &file, "stop");
     run.assert_ok();
     assert!(
         run.stdout
@@ -825,14 +827,14 @@ fn agent_file_hook_disable_then_enable_gives_back_the_exact_file() {
     assert_eq!(store["disabled"][0]["agent"]["agent"], "cursor");
     assert_eq!(store["disabled"][0]["agent"]["json_path"], "hooks.stop[0]");
     // Already disabled: said so.
-    let run = env.run(&args("disable"));
+    let run = env.agent_hook("disable", &file, "stop");
     assert!(
         refused(&run).contains("no enabled stop hook with command \"./done.sh\""),
         "{}",
         run.stderr
     );
 
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "stop");
     run.assert_ok();
     assert!(
         run.stdout.starts_with("Enabled the stop hook"),
@@ -845,7 +847,7 @@ fn agent_file_hook_disable_then_enable_gives_back_the_exact_file() {
         json!([])
     );
     // Removing another agent's hook is the app's or the agent's own tools' job.
-    let run = env.run(&args("remove"));
+    let run = env.agent_hook("remove", &file, "stop");
     assert!(refused(&run).contains("--agent-file"), "{}", run.stderr);
 }
 
@@ -901,19 +903,7 @@ fn agent_file_disabled_hooks_are_listed_with_what_enable_takes_and_codex_notes_a
     let original = "model = \"o3\"\n\n[[hooks.Stop]]\nhooks = [{ type = \"command\", command = \"./done.sh\" }]\n";
     write_file(&config, original);
     let file = config.display().to_string();
-    let args = |verb: &'static str| {
-        [
-            "hooks",
-            verb,
-            "--agent-file",
-            file.as_str(),
-            "--event",
-            "Stop",
-            "--command",
-            "./done.sh",
-        ]
-    };
-    let run = env.run(&args("disable"));
+    let run = env.agent_hook("disable", &file, "Stop");
     run.assert_ok();
     assert!(
         run.stderr
@@ -946,7 +936,7 @@ fn agent_file_disabled_hooks_are_listed_with_what_enable_takes_and_codex_notes_a
     assert_eq!(listed["hooks"][0]["matcher"], Value::Null);
     assert_eq!(listed["hooks"][0]["command"], "./done.sh");
     // Enabled back: the trust notes again.
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "Stop");
     run.assert_ok();
     assert!(run.stdout.contains("byte for byte"), "{}", run.stdout);
     assert!(run.stderr.contains("move down"), "{}", run.stderr);
@@ -960,9 +950,9 @@ fn agent_file_disabled_hooks_are_listed_with_what_enable_takes_and_codex_notes_a
     // Disabled again and the file changed elsewhere: back at its offset,
     // and said so. Then the file rewritten shorter: refused in words the
     // CLI's user can follow too (no button of the app), the hook named.
-    env.run(&args("disable")).assert_ok();
+    env.agent_hook("disable", &file, "Stop").assert_ok();
     write_file(&config, "model = \"o4\"\n");
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "Stop");
     run.assert_ok();
     assert!(
         run.stdout
@@ -970,9 +960,9 @@ fn agent_file_disabled_hooks_are_listed_with_what_enable_takes_and_codex_notes_a
         "{}",
         run.stdout
     );
-    env.run(&args("disable")).assert_ok();
+    env.agent_hook("disable", &file, "Stop").assert_ok();
     write_file(&config, "m = 1\n");
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "Stop");
     let message = refused(&run);
     assert!(!message.contains("Add hook"), "{message}");
     assert!(
@@ -991,25 +981,13 @@ fn agent_file_enable_says_how_the_hook_went_back() {
         "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}, {\"command\": \"./log.sh\"}]}}\n",
     );
     let file = cursor.display().to_string();
-    let args = |verb: &'static str| {
-        [
-            "hooks",
-            verb,
-            "--agent-file",
-            file.as_str(),
-            "--event",
-            "stop",
-            "--command",
-            "./done.sh",
-        ]
-    };
-    env.run(&args("disable")).assert_ok();
+    env.agent_hook("disable", &file, "stop").assert_ok();
     // Someone else rewrites the file in another layout.
     write_file(
         &cursor,
         "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./log.sh\"\n      },\n      {\n        \"command\": \"./new.sh\"\n      }\n    ]\n  }\n}\n",
     );
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "stop");
     run.assert_ok();
     assert!(!run.stdout.contains("byte for byte"), "{}", run.stdout);
     assert!(run.stdout.contains("old place"), "{}", run.stdout);
@@ -1029,21 +1007,9 @@ fn agent_file_enable_into_a_deleted_file_says_it_is_gone_and_keeps_the_record() 
         "{\"version\": 1, \"hooks\": {\"stop\": [{\"command\": \"./done.sh\"}]}}\n",
     );
     let file = cursor.display().to_string();
-    let args = |verb: &'static str| {
-        [
-            "hooks",
-            verb,
-            "--agent-file",
-            file.as_str(),
-            "--event",
-            "stop",
-            "--command",
-            "./done.sh",
-        ]
-    };
-    env.run(&args("disable")).assert_ok();
+    env.agent_hook("disable", &file, "stop").assert_ok();
     fs::remove_file(&cursor).unwrap();
-    let run = env.run(&args("enable"));
+    let run = env.agent_hook("enable", &file, "stop");
     let message = refused(&run);
     assert!(
         message.contains(&format!("{file} is gone")) && message.contains("stays"),
