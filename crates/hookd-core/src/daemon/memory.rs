@@ -28,6 +28,12 @@
 //! for a while after the daemon went idle, and what those reads freed
 //! stayed resident (measured at 1M rows, 2026-11-27: 60 MiB of the app's
 //! 65 MiB growth over a 20,000-event burst, given back by one late trim).
+//!
+//! What a trim cannot return is a page with something live on it, and
+//! every arena keeps some after a burst; the desktop app, whose many
+//! threads would each get an arena, caps them with [`limit_arenas`]
+//! (2026-11-29: +30 → +19–24 MiB kept after a burst). The daemon on its
+//! own is not capped: its growth was free pages.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
