@@ -194,18 +194,14 @@ pub fn set_agent_hook_enabled(
     let project = project_dir(project)?;
     let roots = state.roots()?;
     let store = DisabledStore::for_roots(roots);
-    let toggle = if enabled {
-        agent_disabled::enable
-    } else {
-        agent_disabled::disable
-    };
-    let done = toggle(
+    let done = agent_disabled::set_enabled(
         &store,
         roots,
         Some(&project),
         Path::new(path),
         (json_path, command),
         version,
+        enabled,
     )
     .map_err(disable_error)?;
     let hook = done.hook;

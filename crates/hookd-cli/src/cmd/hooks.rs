@@ -828,18 +828,14 @@ fn set_agent_hook_enabled(args: &EditArgs, file: &Path, enabled: bool) -> Result
             .map(|h| h.json_path.clone())
             .ok_or_else(missing)?
     };
-    let toggle = if enabled {
-        agent_disabled::enable
-    } else {
-        agent_disabled::disable
-    };
-    let done = toggle(
+    let done = agent_disabled::set_enabled(
         &store,
         &roots,
         Some(&project),
         &path,
         (&json_path, Some(args.command.as_str())),
         &agent_disabled::version_of(&path),
+        enabled,
     )?;
     if enabled {
         let how = match done.restored {

@@ -204,6 +204,24 @@ pub fn disabled_in(store: &DisabledStore, path: &Path) -> Result<Vec<DisabledHoo
     Ok(all)
 }
 
+/// [`enable`] when `enabled`, else [`disable`]: what the app's switch and
+/// `hookd hooks enable|disable --agent-file` both ask.
+pub fn set_enabled(
+    store: &DisabledStore,
+    roots: &SettingsRoots,
+    project: Option<&Path>,
+    path: &Path,
+    at: (&str, Option<&str>),
+    version: &str,
+    enabled: bool,
+) -> Result<Toggled> {
+    if enabled {
+        enable(store, roots, project, path, at, version)
+    } else {
+        disable(store, roots, project, path, at, version)
+    }
+}
+
 /// Disables the hook at `json_path` (running `command`, as listed) of the
 /// agent file at `path`, one [`agent_edit::file_location`] accepts for
 /// `project`, provided the file is still `version`: takes it out of the

@@ -487,11 +487,7 @@ fn move_hook(
     up: bool,
 ) -> Result<Vec<String>, ShapeError> {
     let missing = || refusal(json_path, "not found in the file");
-    let entries = file
-        .get_mut("hooks")
-        .and_then(|h| h.get_mut(event))
-        .and_then(Value::as_array_mut)
-        .ok_or_else(missing)?;
+    let entries = event_entries(file, event).ok_or_else(missing)?;
     let next = |i: usize, len: usize| {
         if up {
             i.checked_sub(1)
@@ -550,11 +546,7 @@ fn change(
     new: &Value,
 ) -> Result<Vec<String>, ShapeError> {
     let missing = || refusal(json_path, "not found in the file");
-    let entries = file
-        .get_mut("hooks")
-        .and_then(|h| h.get_mut(event))
-        .and_then(Value::as_array_mut)
-        .ok_or_else(missing)?;
+    let entries = event_entries(file, event).ok_or_else(missing)?;
     let entry = entries.get_mut(index).ok_or_else(missing)?;
     let (target, fields) = match handler {
         None => (entry, new.as_object().ok_or_else(missing)?),
@@ -658,6 +650,13 @@ fn check_file(agent: AgentKind, file: &Value) -> Result<(), ShapeError> {
 }
 
 /// A refusal at `json_path`.
+/// The entries of `event` in `file` (`hooks.<event>`), if it has that array.
+fn event_entries<'a>(file: &'a mut Value, event: &str) -> Option<&'a mut Vec<Value>> {
+    file.get_mut("hooks")
+        .and_then(|h| h.get_mut(event))
+        .and_then(Value::as_array_mut)
+}
+
 fn refusal(json_path: impl Into<String>, problem: impl Into<Cow<'static, str>>) -> ShapeError {
     ShapeError {
         json_path: json_path.into(),
